@@ -1,0 +1,125 @@
+/**
+ * Checks the package's public surface, which is its `exports` map (run after `npm run build`):
+ *
+ *  - every subpath points at files that exist (JS and .d.ts), and every `source` entry at src/;
+ *  - every subpath loads through the package name, as a user's `import "agentgraph/…"` would;
+ *  - every subpath exports at least the names the API contract requires of it (REQUIRED);
+ *  - no subpath outside the contract is exported.
+ *
+ * Usage: node scripts/check-exports.mjs
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+
+const CHANNELS = [
+  "BaseChannel",
+  "LastValue",
+  "LastValueAfterFinish",
+  "BinaryOperatorAggregate",
+  "EphemeralValue",
+  "Topic",
+  "NamedBarrierValue",
+  "NamedBarrierValueAfterFinish",
+  "AnyValue",
+  "UntrackedValue",
+];
+
+/** Names each subpath must export (API.md); a subpath may export more. */
+const REQUIRED = {
+  ".": [
+    "StateGraph",
+    "Annotation",
+    "MessagesAnnotation",
+    "START",
+    "END",
+    "Send",
+    "Command",
+    "Overwrite",
+    "entrypoint",
+    "task",
+    "getPreviousState",
+    "messagesStateReducer",
+    "addMessages",
+    "REMOVE_ALL_MESSAGES",
+    "getConfig",
+    "getWriter",
+    "getStore",
+    "isCommand",
+    ...CHANNELS,
+    "GraphRecursionError",
+    "InvalidUpdateError",
+    "EmptyInputError",
+    "EmptyChannelError",
+    "GraphInterrupt",
+    "NodeInterrupt",
+    "ParentCommand",
+    "GraphValueError",
+  ],
+  "./zod": ["registry", "withLangGraph", "MessagesZodMeta", "MessagesZodState"],
+  "./messages": [
+    "BaseMessage",
+    "HumanMessage",
+    "AIMessage",
+    "AIMessageChunk",
+    "SystemMessage",
+    "ToolMessage",
+    "RemoveMessage",
+    "isAIMessage",
+    "isHumanMessage",
+    "isSystemMessage",
+    "isToolMessage",
+    "coerceMessageLikeToMessage",
+    "trimMessages",
+    "getBufferString",
+  ],
+  "./prebuilt": ["ToolNode", "toolsCondition", "createReactAgent"],
+  "./tools": ["tool", "StructuredTool"],
+  "./models": ["BaseChatModel", "initChatModel", "ChatOpenAI", "ChatAnthropic"],
+  "./agents": ["createAgent", "createMiddleware", "toolStrategy", "providerStrategy"],
+  "./checkpoint/sqlite": ["SqliteSaver", "SqliteStore"],
+  "./checkpoint/postgres": ["PostgresSaver", "PostgresStore"],
+  "./testing": ["FakeChatModel"],
+  "./server": [],
+  "./package.json": null,
+};
+
+const problems = [];
+for (const [subpath, target] of Object.entries(pkg.exports)) {
+  if (!(subpath in REQUIRED)) {
+    problems.push(`${subpath}: not a subpath of the API contract (docs/api.md); add it there first`);
+    continue;
+  }
+  if (REQUIRED[subpath] === null) continue;
+  for (const key of ["source", "types", "default"]) {
+    const file = target[key];
+    if (typeof file !== "string") {
+      problems.push(`${subpath}: the "${key}" condition is missing`);
+    } else if (!existsSync(join(ROOT, file))) {
+      problems.push(`${subpath}: "${key}" points at ${file}, which does not exist (did the build run?)`);
+    }
+  }
+  const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+  let mod;
+  try {
+    mod = await import(specifier);
+  } catch (error) {
+    problems.push(
+      `${specifier}: cannot be imported: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    continue;
+  }
+  for (const name of REQUIRED[subpath]) {
+    if (!(name in mod)) problems.push(`${specifier}: does not export ${name}`);
+  }
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(p);
+  console.error(`\n${problems.length} problem(s) with the exports map.`);
+  process.exit(1);
+}
+console.log(`exports map: ok (${Object.keys(pkg.exports).length} subpaths)`);

@@ -1,0 +1,197 @@
+import { BaseChannel } from "../channels/index.js";
+import type { Checkpoint } from "../checkpoint/index.js";
+import { type ChannelVersion, InvalidUpdateError, RESERVED_WRITE_CHANNELS } from "../core/index.js";
+import { taskPathKey } from "./task-id.js";
+import type { Channels, PreparedTask } from "./types.js";
+
+/** Mints channel versions: each call returns a version newer than every earlier one. */
+export type NextVersion = (current: ChannelVersion | undefined) => ChannelVersion;
+
+/** The part of a task {@link applyWrites} reads. */
+export type CommittedTask = Pick<PreparedTask, "name" | "path" | "triggers" | "writes">;
+
+/** Bookkeeping that {@link applyWrites} keeps between supersteps so that a step costs what it touches. */
+export interface WriteState {
+  /** The newest version minted so far. */
+  maxVersion: ChannelVersion | undefined;
+  /**
+   * Channels that hold a value and drop it after a step without writes (ephemeral triggers,
+   * topics). Only these get an empty update at the end of a step.
+   */
+  readonly idle: Set<string>;
+  /** Channels with a `finish()` that can change them (deferred-node triggers). */
+  readonly finishable: readonly string[];
+}
+
+/** Builds the {@link WriteState} of freshly restored channels. */
+export function initialWriteState(checkpoint: Checkpoint, channels: Channels): WriteState {
+  let maxVersion: ChannelVersion | undefined;
+  for (const key in checkpoint.channel_versions) {
+    const v = checkpoint.channel_versions[key] as ChannelVersion;
+    if (maxVersion === undefined || greater(v, maxVersion)) maxVersion = v;
+  }
+  const idle = new Set<string>();
+  const finishable: string[] = [];
+  for (const key in channels) {
+    const channel = channels[key] as BaseChannel;
+    if (channel.clearsWhenIdle && channel.isAvailable()) idle.add(key);
+    if (hasOwnFinish(channel)) finishable.push(key);
+  }
+  return { maxVersion, idle, finishable };
+}
+
+function hasOwnFinish(channel: BaseChannel): boolean {
+  return channel.finish !== BaseChannel.prototype.finish;
+}
+
+function greater(a: ChannelVersion, b: ChannelVersion): boolean {
+  if (typeof a === "number" && typeof b === "number") return a > b;
+  return String(a) > String(b);
+}
+
+/** Sorts tasks by path (each key computed once). */
+function sortByPath(tasks: CommittedTask[]): void {
+  const keyed = tasks.map((task) => ({ task, key: taskPathKey(task.path) }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (let i = 0; i < keyed.length; i++) tasks[i] = (keyed[i] as { task: CommittedTask }).task;
+}
+
+/**
+ * Commits one superstep: marks each task's triggers as seen, lets consumed trigger channels
+ * reset, applies every write (tasks in path order, so the result does not depend on which
+ * task finished first), clears ephemeral channels nobody wrote, and, when nothing would run
+ * next, calls `finish()` so deferred nodes get their turn.
+ *
+ * Mutates `checkpoint.channel_versions`, `checkpoint.versions_seen`, the channels and `state`.
+ * Returns the channels that changed and hold a value: the triggers of the next step.
+ */
+export function applyWrites(
+  checkpoint: Checkpoint,
+  channels: Channels,
+  tasks: CommittedTask[],
+  nextVersion: NextVersion,
+  triggerToNodes: Readonly<Record<string, readonly string[]>>,
+  state: WriteState,
+): Set<string> {
+  if (tasks.length > 1) sortByPath(tasks);
+  const versions = checkpoint.channel_versions;
+  const seenByNode = checkpoint.versions_seen;
+
+  let bumpStep = false;
+  let consumedVersion: ChannelVersion | undefined;
+  for (const task of tasks) {
+    const triggers = task.triggers;
+    if (triggers.length === 0) continue;
+    bumpStep = true;
+    let seen = seenByNode[task.name];
+    if (seen === undefined) {
+      seen = {};
+      seenByNode[task.name] = seen;
+    }
+    for (const trigger of triggers) {
+      const version = versions[trigger];
+      if (version !== undefined) seen[trigger] = version;
+      if (RESERVED_WRITE_CHANNELS.has(trigger)) continue;
+      const channel = channels[trigger];
+      if (channel?.consume()) {
+        if (consumedVersion === undefined) {
+          consumedVersion = nextVersion(state.maxVersion);
+          state.maxVersion = consumedVersion;
+        }
+        versions[trigger] = consumedVersion;
+        if (channel.clearsWhenIdle && !channel.isAvailable()) state.idle.delete(trigger);
+      }
+    }
+  }
+
+  const grouped = groupWrites(tasks, channels);
+  const updated = new Set<string>();
+  const version = nextVersion(state.maxVersion);
+  state.maxVersion = version;
+  for (const [key, values] of grouped) {
+    const channel = channels[key] as BaseChannel;
+    let changed: boolean;
+    try {
+      changed = channel.update(values);
+    } catch (error) {
+      throw wrapUpdateError(key, values, error);
+    }
+    if (!changed) continue;
+    versions[key] = version;
+    if (channel.isAvailable()) {
+      updated.add(key);
+      if (channel.clearsWhenIdle) state.idle.add(key);
+    } else {
+      state.idle.delete(key);
+    }
+  }
+
+  if (bumpStep) {
+    for (const key of state.idle) {
+      if (grouped.has(key)) continue;
+      const channel = channels[key] as BaseChannel;
+      if (channel.update([])) {
+        versions[key] = version;
+        if (channel.isAvailable()) updated.add(key);
+        else state.idle.delete(key);
+      } else if (!channel.isAvailable()) {
+        state.idle.delete(key);
+      }
+    }
+    if (!triggersNextStep(updated, triggerToNodes)) {
+      for (const key of state.finishable) {
+        const channel = channels[key] as BaseChannel;
+        if (channel.finish()) {
+          versions[key] = version;
+          if (channel.isAvailable()) updated.add(key);
+        }
+      }
+    }
+  }
+  return updated;
+}
+
+function groupWrites(tasks: CommittedTask[], channels: Channels): Map<string, unknown[]> {
+  const grouped = new Map<string, unknown[]>();
+  for (const task of tasks) {
+    for (const [key, value] of task.writes) {
+      if (RESERVED_WRITE_CHANNELS.has(key) || channels[key] === undefined) continue;
+      const list = grouped.get(key);
+      if (list === undefined) grouped.set(key, [value]);
+      else list.push(value);
+    }
+  }
+  return grouped;
+}
+
+/** Whether any updated channel triggers a node (pending `Send`s count as work too). */
+function triggersNextStep(
+  updated: Set<string>,
+  triggerToNodes: Readonly<Record<string, readonly string[]>>,
+): boolean {
+  for (const key of updated) {
+    if (triggerToNodes[key] !== undefined || key === "__pregel_tasks") return true;
+  }
+  return false;
+}
+
+function wrapUpdateError(key: string, values: unknown[], error: unknown): unknown {
+  if (!(error instanceof InvalidUpdateError)) return error;
+  let shown: string;
+  try {
+    shown = JSON.stringify(values);
+  } catch {
+    shown = `${values.length} values`;
+  }
+  const hint =
+    error.code === "INVALID_CONCURRENT_GRAPH_UPDATE"
+      ? ` Several nodes wrote "${key}" in the same step: give "${key}" a reducer to combine them, e.g. ${key}: Annotation<T[]>({ reducer: (a, b) => a.concat(b), default: () => [] }).`
+      : "";
+  return new InvalidUpdateError(
+    `Invalid update for channel "${key}" with values ${shown}: ${error.message}${hint}`,
+    {
+      code: error.code,
+      cause: error,
+    },
+  );
+}

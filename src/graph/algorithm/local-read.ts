@@ -1,0 +1,36 @@
+import type { BaseChannel } from "../channels/index.js";
+import { RESERVED_WRITE_CHANNELS } from "../core/index.js";
+import type { Channels } from "./types.js";
+
+/**
+ * Reads `keys` as they will be once `writes` are applied, without touching the live channels:
+ * channels the writes touch are copied and updated; the others are read as they are. This is
+ * the "fresh" state a conditional edge sees, including its own node's update.
+ */
+export function readWithWrites(
+  channels: Channels,
+  keys: readonly string[],
+  writes: readonly (readonly [string, unknown])[],
+): Record<string, unknown> {
+  let pending: Map<string, unknown[]> | undefined;
+  for (const [key, value] of writes) {
+    if (RESERVED_WRITE_CHANNELS.has(key) || channels[key] === undefined) continue;
+    pending ??= new Map();
+    const list = pending.get(key);
+    if (list === undefined) pending.set(key, [value]);
+    else list.push(value);
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const live = channels[key];
+    if (live === undefined) continue;
+    const values = pending?.get(key);
+    let channel: BaseChannel = live;
+    if (values !== undefined) {
+      channel = live.fromCheckpoint(live.checkpoint());
+      channel.update(values);
+    }
+    if (channel.isAvailable()) out[key] = channel.get();
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+import {
+  type BaseChannel,
+  EphemeralValue,
+  LastValueAfterFinish,
+  NamedBarrierValue,
+  NamedBarrierValueAfterFinish,
+  Topic,
+} from "../channels/index.js";
+import {
+  BRANCH_PREFIX,
+  END,
+  InvalidUpdateError,
+  isCommand,
+  START,
+  TAG_HIDDEN,
+  TASKS,
+} from "../core/index.js";
+import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
+import { CompiledStateGraph } from "./compiled-state-graph.js";
+import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
+import type { SubgraphLike } from "./types.js";
+import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js";
+
+/** Options of `compile()`. */
+export interface CompileOptions<Nodes extends string = string> {
+  /** Saves a checkpoint after every superstep (makes runs resumable and inspectable). */
+  checkpointer?: unknown;
+  /** Long-term memory shared across threads, passed to nodes as `config.store`. */
+  store?: unknown;
+  /** Cache for nodes with a `cachePolicy`. */
+  cache?: unknown;
+  /** Pause before these nodes run (needs a checkpointer). */
+  interruptBefore?: Nodes[] | "*";
+  /** Pause after these nodes run (needs a checkpointer). */
+  interruptAfter?: Nodes[] | "*";
+  /** Name of the compiled graph. */
+  name?: string;
+  /** Description of the compiled graph. */
+  description?: string;
+}
+
+type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;
+
+/** Name of the barrier channel of the waiting edge `sources → target`. */
+export function joinChannelName(sources: readonly string[], target: string): string {
+  return `join:${sources.join("+")}:${target}`;
+}
+
+function compileBranches(list: readonly BranchDefinition[] | undefined): CompiledBranch[] {
+  return (list ?? []).map((b) => ({ path: b.path as CompiledBranch["path"], pathMap: b.pathMap }));
+}
+
+function edgeWritesOf(builder: AnyBuilder, name: string): [string, unknown][] {
+  const writes: [string, unknown][] = [];
+  for (const [from, to] of builder.edges) {
+    if (from === name && to !== END) writes.push([BRANCH_PREFIX + to, null]);
+  }
+  for (const [sources, target] of builder.waitingEdges) {
+    if (sources.includes(name)) writes.push([joinChannelName(sources, target), name]);
+  }
+  return writes;
+}
+
+function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
+  const action = def.action;
+  if (typeof action === "function") {
+    return action as (input: unknown, config: LangGraphRunnableConfig<unknown>) => unknown;
+  }
+  const subgraph = action as SubgraphLike;
+  if (typeof subgraph.invoke !== "function") {
+    throw new InvalidUpdateError(`Node "${name}" is neither a function nor a compiled graph.`);
+  }
+  return (input, config) => subgraph.invoke(input, config);
+}
+
+function startBound(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input) || isCommand(input)) {
+    if (isCommand(input)) return input;
+    throw new InvalidUpdateError(
+      `Expected the graph input to be an object of state keys, received ${Array.isArray(input) ? "array" : typeof input}. Call invoke({ key: value }).`,
+      { code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
+    );
+  }
+  return input;
+}
+
+/** Builds the Pregel graph of a validated `StateGraph`. */
+export function compileStateGraph(builder: AnyBuilder, options: CompileOptions): CompiledStateGraph {
+  const channels: Record<string, BaseChannel> = { ...builder.channels };
+  channels[START] = new EphemeralValue();
+  channels[TASKS] = new Topic({ accumulate: false });
+  for (const [name, def] of builder.nodes) {
+    channels[BRANCH_PREFIX + name] = def.defer ? new LastValueAfterFinish() : new EphemeralValue(false);
+  }
+  for (const [sources, target] of builder.waitingEdges) {
+    const deferred = builder.nodes.get(target)?.defer ?? false;
+    channels[joinChannelName(sources, target)] = deferred
+      ? new NamedBarrierValueAfterFinish(sources)
+      : new NamedBarrierValue(sources);
+  }
+
+  const nodeNames = new Set(builder.nodes.keys());
+  const stateKeySet = new Set(builder.stateKeys);
+  const readKeys = builder.stateKeys;
+  const spec = (name: string, keys: ReadonlySet<string>): WriterSpec => ({
+    node: name,
+    stateKeys: keys,
+    nodes: nodeNames,
+    edgeWrites: edgeWritesOf(builder, name),
+    branches: compileBranches(builder.branches.get(name)),
+    readKeys,
+  });
+
+  const nodes: Record<string, PregelNode> = {};
+  nodes[START] = {
+    name: START,
+    triggers: [START],
+    channels: [START],
+    bound: startBound,
+    writers: makeWriters(spec(START, new Set(builder.inputKeys))),
+    retryPolicy: undefined,
+    cachePolicy: undefined,
+    metadata: undefined,
+    tags: [TAG_HIDDEN],
+    hidden: true,
+    subgraphs: undefined,
+  };
+  for (const [name, def] of builder.nodes) {
+    const triggers = [BRANCH_PREFIX + name];
+    for (const [sources, target] of builder.waitingEdges) {
+      if (target === name) triggers.push(joinChannelName(sources, target));
+    }
+    const inputKeys = def.input === undefined ? builder.stateKeys : Object.keys(def.input);
+    nodes[name] = {
+      name,
+      triggers,
+      channels: Object.fromEntries(inputKeys.map((k) => [k, k])),
+      bound: bindAction(name, def),
+      writers: makeWriters(spec(name, stateKeySet)),
+      retryPolicy: def.retryPolicy,
+      cachePolicy: def.cachePolicy,
+      metadata: def.metadata,
+      tags: def.tags,
+      hidden: false,
+      subgraphs: def.subgraphs,
+    };
+  }
+
+  return new CompiledStateGraph({
+    builder,
+    nodes,
+    channels,
+    inputChannels: START,
+    outputChannels: builder.outputKeys,
+    streamChannels: builder.stateKeys,
+    stateKeys: builder.stateKeys,
+    streamMode: "updates",
+    name: options.name ?? "LangGraph",
+    contextSchema: builder.contextSchema,
+    compileOptions: options,
+  });
+}

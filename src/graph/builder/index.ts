@@ -1,0 +1,42 @@
+export {
+  Annotation,
+  type AnnotationFunction,
+  AnnotationRoot,
+  type ExtractUpdateType,
+  type ExtractValueType,
+  isAnnotationRoot,
+  type SingleReducer,
+  type StateDefinition,
+  type StateType,
+  type UpdateType,
+} from "./annotation.js";
+export { type CompileOptions, joinChannelName } from "./compile.js";
+export { CompiledStateGraph, type StreamChunk, type StreamPayloads } from "./compiled-state-graph.js";
+export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";
+export {
+  type SchemaContext,
+  type SchemaState,
+  type SchemaUpdate,
+  StateGraph,
+  type StateGraphArgs,
+  type StateSchemaInput,
+} from "./state-graph.js";
+export type {
+  AddNodeOptions,
+  EdgeSource,
+  EdgeTarget,
+  NodeAction,
+  NodeReturn,
+  PathMap,
+  Router,
+  RouterResult,
+  SubgraphLike,
+} from "./types.js";
+export {
+  channelsFromZodObject,
+  isZodObjectSchema,
+  type SchemaMeta,
+  SchemaMetaRegistry,
+  schemaMetaRegistry,
+  zodDefaultGetter,
+} from "./zod-state.js";

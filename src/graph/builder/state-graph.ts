@@ -1,0 +1,465 @@
+import type { BaseChannel } from "../channels/index.js";
+import { END, InvalidGraphError, RESERVED_NODE_NAMES, START, UnreachableNodeError } from "../core/index.js";
+import type { CachePolicy, RetryPolicy } from "../loop/index.js";
+import { type ContextValidator, isPregel } from "../pregel/index.js";
+import {
+  type AnnotationRoot,
+  channelFromDefinition,
+  isAnnotationRoot,
+  type StateDefinition,
+  type StateType,
+  type UpdateType,
+} from "./annotation.js";
+import { type CompileOptions, compileStateGraph } from "./compile.js";
+import type { CompiledStateGraph } from "./compiled-state-graph.js";
+import type {
+  AddNodeOptions,
+  EdgeSource,
+  EdgeTarget,
+  NodeAction,
+  PathMap,
+  Router,
+  SubgraphLike,
+} from "./types.js";
+import { channelsFromZodObject, isZodObjectSchema } from "./zod-state.js";
+
+/** A node as the builder records it. */
+export interface NodeDefinition {
+  readonly action: ((state: unknown, config: never) => unknown) | SubgraphLike;
+  readonly input: Record<string, BaseChannel> | undefined;
+  readonly retryPolicy: RetryPolicy | undefined;
+  readonly cachePolicy: CachePolicy | undefined;
+  readonly ends: readonly string[] | undefined;
+  readonly defer: boolean;
+  readonly metadata: Record<string, unknown> | undefined;
+  readonly tags: string[] | undefined;
+  readonly subgraphs: SubgraphLike[] | undefined;
+}
+
+/** A conditional edge as the builder records it. */
+export interface BranchDefinition {
+  readonly path: (state: unknown, config: never) => unknown;
+  readonly pathMap: Readonly<Record<string, string>> | undefined;
+}
+
+type ZodObjectLike<Output, Input> = { _zod: { output: Output; input: Input } };
+
+/** The schema forms `new StateGraph(...)` accepts. */
+export type StateSchemaInput =
+  | AnnotationRoot<StateDefinition>
+  | ZodObjectLike<unknown, unknown>
+  | StateDefinition;
+
+/** Object form of the `StateGraph` constructor. */
+export interface StateGraphArgs {
+  /** The state schema. */
+  state?: StateSchemaInput;
+  /** @deprecated Use `state`. */
+  stateSchema?: StateSchemaInput;
+  /** Keys the graph accepts as input (default: the state). */
+  input?: StateSchemaInput;
+  /** Keys the graph returns (default: the state). */
+  output?: StateSchemaInput;
+  /** Schema of the run context (`invoke(input, { context })`). */
+  context?: unknown;
+  /** @deprecated Legacy channel map. */
+  channels?: StateDefinition;
+}
+
+/** The state type described by a schema. */
+export type SchemaState<S> =
+  S extends AnnotationRoot<infer SD>
+    ? StateType<SD>
+    : S extends ZodObjectLike<infer O, unknown>
+      ? O
+      : S extends StateDefinition
+        ? StateType<S>
+        : Record<string, unknown>;
+
+/** The update type described by a schema. */
+export type SchemaUpdate<S> =
+  S extends AnnotationRoot<infer SD>
+    ? UpdateType<SD>
+    : S extends ZodObjectLike<unknown, infer I>
+      ? Partial<I>
+      : S extends StateDefinition
+        ? UpdateType<S>
+        : Record<string, unknown>;
+
+/** The context type described by a context schema. */
+export type SchemaContext<C> =
+  C extends AnnotationRoot<infer SD>
+    ? StateType<SD>
+    : C extends ZodObjectLike<infer O, unknown>
+      ? O
+      : Record<string, unknown>;
+
+function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> {
+  if (isAnnotationRoot(schema)) {
+    const out: Record<string, BaseChannel> = {};
+    for (const [key, entry] of Object.entries(schema.spec)) out[key] = channelFromDefinition(key, entry);
+    return out;
+  }
+  if (isZodObjectSchema(schema)) return channelsFromZodObject(schema);
+  if (typeof schema === "object" && schema !== null) {
+    const out: Record<string, BaseChannel> = {};
+    for (const [key, entry] of Object.entries(schema)) out[key] = channelFromDefinition(key, entry);
+    return out;
+  }
+  throw new InvalidGraphError(
+    `The ${what} schema must be an Annotation.Root({...}), a Zod object schema or a map of channels; got ${typeof schema}.`,
+  );
+}
+
+function contextValidator(schema: unknown): ContextValidator | undefined {
+  if (
+    typeof schema === "object" &&
+    schema !== null &&
+    typeof (schema as ContextValidator).parse === "function"
+  ) {
+    return schema as ContextValidator;
+  }
+  return undefined;
+}
+
+/**
+ * A graph whose nodes read and update a shared state. Declare the state, add nodes and edges,
+ * then `compile()` it into a runnable graph.
+ *
+ * @example
+ * ```ts
+ * const State = Annotation.Root({ count: Annotation<number> });
+ * const graph = new StateGraph(State)
+ *   .addNode("increment", (s) => ({ count: s.count + 1 }))
+ *   .addEdge(START, "increment")
+ *   .addEdge("increment", END)
+ *   .compile();
+ * await graph.invoke({ count: 1 }); // { count: 2 }
+ * ```
+ */
+export class StateGraph<
+  Schema = StateSchemaInput,
+  State = SchemaState<Schema>,
+  Update = SchemaUpdate<Schema>,
+  Nodes extends string = typeof START,
+  Context = Record<string, unknown>,
+  Input = Update,
+  Output = State,
+> {
+  /** @internal */ readonly channels: Record<string, BaseChannel> = {};
+  /** @internal */ readonly stateKeys: string[];
+  /** @internal */ readonly inputKeys: string[];
+  /** @internal */ readonly outputKeys: string[];
+  /** @internal */ readonly nodes = new Map<string, NodeDefinition>();
+  /** @internal */ readonly edges: [string, string][] = [];
+  /** @internal */ readonly waitingEdges: [string[], string][] = [];
+  /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
+  /** @internal */ readonly contextSchema: ContextValidator | undefined;
+  /** @internal */ compiled = false;
+
+  constructor(state: Schema, contextSchema?: unknown);
+  constructor(args: StateGraphArgs);
+  constructor(stateOrArgs: unknown, contextSchema?: unknown) {
+    let state: unknown = stateOrArgs;
+    let input: unknown;
+    let output: unknown;
+    let context: unknown = contextSchema;
+    if (
+      !isAnnotationRoot(stateOrArgs) &&
+      !isZodObjectSchema(stateOrArgs) &&
+      typeof stateOrArgs === "object" &&
+      stateOrArgs !== null &&
+      ("state" in stateOrArgs ||
+        "stateSchema" in stateOrArgs ||
+        "input" in stateOrArgs ||
+        "output" in stateOrArgs ||
+        "channels" in stateOrArgs)
+    ) {
+      const args = stateOrArgs as StateGraphArgs;
+      state = args.state ?? args.stateSchema ?? args.channels ?? args.input;
+      input = args.input;
+      output = args.output;
+      context = args.context ?? contextSchema;
+      if (state === undefined) {
+        throw new InvalidGraphError("new StateGraph({ ... }) needs a `state` (or `input`) schema.");
+      }
+    }
+    Object.assign(this.channels, channelsOf(state, "state"));
+    this.stateKeys = Object.keys(this.channels);
+    this.inputKeys = input === undefined ? this.stateKeys : this.addSchema(input, "input");
+    this.outputKeys = output === undefined ? this.stateKeys : this.addSchema(output, "output");
+    this.contextSchema = contextValidator(context);
+  }
+
+  private addSchema(schema: unknown, what: string): string[] {
+    const channels = channelsOf(schema, what);
+    for (const [key, channel] of Object.entries(channels)) {
+      if (!(key in this.channels)) {
+        this.channels[key] = channel;
+        this.stateKeys.push(key);
+      }
+    }
+    return Object.keys(channels);
+  }
+
+  private warnIfCompiled(): void {
+    if (this.compiled) {
+      console.warn(
+        "Adding to a graph that has already been compiled. This will not be reflected in the compiled graph; call compile() again.",
+      );
+    }
+  }
+
+  /**
+   * Adds a node: a function of the state that returns an update (or a `Command`), or a compiled
+   * graph used as a subgraph. Also accepts `{ name: fn, … }` or `[[name, fn, options?], …]`.
+   */
+  addNode<K extends string>(
+    name: K,
+    action: NodeAction<State, Update, Context> | SubgraphLike,
+    options?: AddNodeOptions<Nodes | K>,
+  ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
+  addNode<K extends string>(
+    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike>,
+  ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
+  addNode<K extends string>(
+    nodes: [K, NodeAction<State, Update, Context> | SubgraphLike, AddNodeOptions<string>?][],
+  ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
+  addNode(nameOrNodes: unknown, action?: unknown, options?: AddNodeOptions<string>): unknown {
+    if (typeof nameOrNodes === "string") {
+      this.addOneNode(nameOrNodes, action, options);
+    } else if (Array.isArray(nameOrNodes)) {
+      for (const [name, fn, opts] of nameOrNodes as [string, unknown, AddNodeOptions<string>?][]) {
+        this.addOneNode(name, fn, opts);
+      }
+    } else if (typeof nameOrNodes === "object" && nameOrNodes !== null) {
+      for (const [name, fn] of Object.entries(nameOrNodes)) this.addOneNode(name, fn, undefined);
+    } else {
+      throw new InvalidGraphError(
+        "addNode expects (name, action, options?), an object of actions, or a list of [name, action].",
+      );
+    }
+    return this;
+  }
+
+  private addOneNode(name: string, action: unknown, options: AddNodeOptions<string> | undefined): void {
+    this.warnIfCompiled();
+    if (RESERVED_NODE_NAMES.has(name)) throw new InvalidGraphError(`Node \`${name}\` is reserved.`);
+    for (const ch of ["|", ":"]) {
+      if (name.includes(ch)) {
+        throw new InvalidGraphError(`"${ch}" is a reserved character and is not allowed in node names.`);
+      }
+    }
+    if (this.nodes.has(name)) throw new InvalidGraphError(`Node \`${name}\` already present.`);
+    if (name in this.channels) {
+      throw new InvalidGraphError(
+        `${name} is already being used as a state attribute (a.k.a. a channel), cannot also be used as a node name.`,
+      );
+    }
+    if (typeof action !== "function" && !isPregel(action)) {
+      throw new InvalidGraphError(
+        `Node \`${name}\` must be a function (state, config) => update or a compiled graph; got ${action === null ? "null" : typeof action}.`,
+      );
+    }
+    let input: Record<string, BaseChannel> | undefined;
+    if (options?.input !== undefined) {
+      input = channelsOf(options.input, `input of node "${name}"`);
+      for (const [key, channel] of Object.entries(input)) {
+        if (!(key in this.channels)) {
+          this.channels[key] = channel;
+          this.stateKeys.push(key);
+        }
+      }
+    }
+    let cachePolicy: CachePolicy | undefined;
+    if (options?.cachePolicy === true) cachePolicy = {};
+    else if (typeof options?.cachePolicy === "object") cachePolicy = options.cachePolicy;
+    this.nodes.set(name, {
+      action: action as NodeDefinition["action"],
+      input,
+      retryPolicy: options?.retryPolicy,
+      cachePolicy,
+      ends: options?.ends as readonly string[] | undefined,
+      defer: options?.defer ?? false,
+      metadata: options?.metadata,
+      tags: options?.tags,
+      subgraphs: options?.subgraphs ?? (isPregel(action) ? [action as SubgraphLike] : undefined),
+    });
+  }
+
+  /**
+   * Adds an edge: after `from` finishes, `to` runs. With a list of sources, `to` waits until all
+   * of them have finished (a join).
+   */
+  addEdge(from: EdgeSource<Nodes> | EdgeSource<Nodes>[], to: EdgeTarget<Nodes>): this {
+    this.warnIfCompiled();
+    if (Array.isArray(from)) {
+      for (const source of from) {
+        if (source === START || !this.nodes.has(source)) {
+          throw new InvalidGraphError(`Need to add a node named "${source}" first`);
+        }
+      }
+      if (to === END) throw new InvalidGraphError("END cannot be an end node");
+      if (!this.nodes.has(to)) throw new InvalidGraphError(`Need to add a node named "${to}" first`);
+      this.waitingEdges.push([[...from], to]);
+      return this;
+    }
+    if ((from as string) === END) throw new InvalidGraphError("END cannot be a start node");
+    if ((to as string) === START) throw new InvalidGraphError("START cannot be an end node");
+    this.edges.push([from, to]);
+    return this;
+  }
+
+  /**
+   * Adds a conditional edge: after `source` finishes, `path` reads the state (including
+   * `source`'s update) and returns the node(s) to run next, `Send`s, or `END`. `pathMap` maps
+   * its results to nodes (and declares the possible targets, for validation and drawing).
+   */
+  addConditionalEdges(
+    source: EdgeSource<Nodes>,
+    path: Router<State, Nodes, Context>,
+    pathMap?: PathMap<Nodes>,
+  ): this;
+  addConditionalEdges(args: {
+    source: EdgeSource<Nodes>;
+    path: Router<State, Nodes, Context>;
+    pathMap?: PathMap<Nodes>;
+  }): this;
+  addConditionalEdges(sourceOrArgs: unknown, path?: unknown, pathMap?: unknown): this {
+    this.warnIfCompiled();
+    let source = sourceOrArgs as string;
+    let router = path;
+    let map = pathMap;
+    if (typeof sourceOrArgs === "object" && sourceOrArgs !== null) {
+      const args = sourceOrArgs as { source: string; path: unknown; pathMap?: unknown };
+      source = args.source;
+      router = args.path;
+      map = args.pathMap;
+    }
+    if (typeof router !== "function") {
+      throw new InvalidGraphError(
+        `The conditional edge from "${source}" needs a routing function (state) => next node.`,
+      );
+    }
+    let normalized: Record<string, string> | undefined;
+    if (Array.isArray(map)) normalized = Object.fromEntries((map as string[]).map((n) => [n, n]));
+    else if (typeof map === "object" && map !== null) normalized = { ...(map as Record<string, string>) };
+    const list = this.branches.get(source) ?? [];
+    list.push({ path: router as BranchDefinition["path"], pathMap: normalized });
+    this.branches.set(source, list);
+    return this;
+  }
+
+  /** Adds nodes that run one after the other (each with an edge to the next). */
+  addSequence<K extends string>(
+    nodes: [K, NodeAction<State, Update, Context> | SubgraphLike, AddNodeOptions<string>?][],
+  ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
+  addSequence<K extends string>(
+    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike>,
+  ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
+  addSequence(nodes: unknown): unknown {
+    const entries: [string, unknown, AddNodeOptions<string>?][] = Array.isArray(nodes)
+      ? (nodes as [string, unknown, AddNodeOptions<string>?][])
+      : Object.entries(nodes as Record<string, unknown>).map(([n, a]) => [n, a]);
+    if (entries.length === 0) throw new InvalidGraphError("addSequence needs at least one node.");
+    let previous: string | undefined;
+    for (const [name, action, options] of entries) {
+      this.addOneNode(name, action, options);
+      if (previous !== undefined) this.edges.push([previous, name]);
+      previous = name;
+    }
+    return this;
+  }
+
+  /** Same as `addEdge(START, node)`. */
+  setEntryPoint(node: Nodes): this {
+    return this.addEdge(START, node as EdgeTarget<Nodes>);
+  }
+
+  /** Same as `addEdge(node, END)`. */
+  setFinishPoint(node: Nodes): this {
+    return this.addEdge(node as EdgeSource<Nodes>, END);
+  }
+
+  /** Checks the graph and builds the runnable graph. */
+  compile(
+    options: CompileOptions<Nodes> = {},
+  ): CompiledStateGraph<State, Update, Nodes, Context, Input, Output> {
+    this.validate(options);
+    this.compiled = true;
+    return compileStateGraph(this, options) as CompiledStateGraph<
+      State,
+      Update,
+      Nodes,
+      Context,
+      Input,
+      Output
+    >;
+  }
+
+  /** @internal Fails with a clear error for every malformed part of the graph. */
+  validate(options: CompileOptions<Nodes> = {}): void {
+    const known = (n: string) => this.nodes.has(n);
+    for (const [from, to] of this.edges) {
+      if (from !== START && !known(from))
+        throw new InvalidGraphError(`Found edge starting at unknown node \`${from}\``);
+      if (to !== END && !known(to))
+        throw new InvalidGraphError(`Found edge ending at unknown node \`${to}\``);
+    }
+    for (const [source, branches] of this.branches) {
+      if (source !== START && !known(source)) {
+        throw new InvalidGraphError(`Found edge starting at unknown node \`${source}\``);
+      }
+      for (const branch of branches) {
+        for (const target of Object.values(branch.pathMap ?? {})) {
+          if (target !== END && !known(target)) {
+            throw new InvalidGraphError(`Found edge ending at unknown node \`${target}\``);
+          }
+        }
+      }
+    }
+    for (const [name, node] of this.nodes) {
+      for (const target of node.ends ?? []) {
+        if (target !== END && !known(target)) {
+          throw new InvalidGraphError(
+            `Found edge ending at unknown node \`${target}\` (in the "ends" of node "${name}")`,
+          );
+        }
+      }
+    }
+    const hasEntry = this.edges.some(([from]) => from === START) || this.branches.has(START);
+    if (!hasEntry) {
+      throw new UnreachableNodeError(
+        `Graph must have an entrypoint: add at least one edge from START to another node, e.g. addEdge(START, "${
+          [...this.nodes.keys()][0] ?? "node"
+        }") or setEntryPoint(...).`,
+      );
+    }
+    const targets = new Set<string>();
+    for (const [, to] of this.edges) targets.add(to);
+    for (const [, to] of this.waitingEdges) targets.add(to);
+    for (const [source, branches] of this.branches) {
+      for (const branch of branches) {
+        if (branch.pathMap !== undefined) for (const t of Object.values(branch.pathMap)) targets.add(t);
+        else for (const n of this.nodes.keys()) if (n !== source) targets.add(n);
+      }
+    }
+    for (const node of this.nodes.values()) for (const t of node.ends ?? []) targets.add(t);
+    for (const name of this.nodes.keys()) {
+      if (!targets.has(name)) throw unreachable(name);
+    }
+    for (const key of ["interruptBefore", "interruptAfter"] as const) {
+      const list = options[key];
+      if (Array.isArray(list)) {
+        for (const n of list)
+          if (!known(n)) throw new InvalidGraphError(`Interrupt node \`${n}\` is not present`);
+      }
+    }
+  }
+}
+
+function unreachable(name: string): UnreachableNodeError {
+  return new UnreachableNodeError(
+    `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".`,
+  );
+}

@@ -1,0 +1,65 @@
+import type { Command, END, Send, START } from "../core/index.js";
+import type { CachePolicy, LangGraphRunnableConfig, RetryPolicy } from "../loop/index.js";
+
+/** What a node may return: an update, a `Command`, a list of them, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a node may return nothing at all
+export type NodeReturn<Update> = Update | Command | (Update | Command)[] | null | undefined | void;
+
+/** A node: a function of the state (and the run's config) returning an update. */
+export type NodeAction<State, Update, Context = Record<string, unknown>> = (
+  state: State,
+  config: LangGraphRunnableConfig<Context>,
+) => NodeReturn<Update> | Promise<NodeReturn<Update>>;
+
+/** A compiled graph used as a node (a subgraph). */
+export interface SubgraphLike {
+  readonly lg_is_pregel: true;
+  invoke(input: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** Options of `addNode`. */
+export interface AddNodeOptions<Nodes extends string = string> {
+  /** Schema of what the node reads (an `Annotation.Root` or Zod object), when not the whole state. */
+  input?: unknown;
+  /** How the node retries on failure. */
+  retryPolicy?: RetryPolicy;
+  /** Caches the node's writes by its input (needs a cache on the compiled graph). */
+  cachePolicy?: CachePolicy | boolean;
+  /** Nodes the node may route to with `Command({ goto })` (for validation and drawing). */
+  ends?: readonly (Nodes | typeof END)[];
+  /** Run only when nothing else is pending (e.g. to merge the results of branches of different lengths). */
+  defer?: boolean;
+  /** Metadata merged into the node's config and stream payloads. */
+  metadata?: Record<string, unknown>;
+  /** Tags added to the node's config. */
+  tags?: string[];
+  /** Graphs the node runs (when it calls them inside its function), for inspection. */
+  subgraphs?: SubgraphLike[];
+}
+
+/** What a router may return. */
+export type RouterResult<Nodes extends string> =
+  | Nodes
+  | typeof END
+  | Send
+  | (Nodes | typeof END | Send)[]
+  | string
+  | string[]
+  | null
+  | undefined;
+
+/** A conditional edge's routing function: reads the fresh state and names where to go next. */
+export type Router<State, Nodes extends string, Context = Record<string, unknown>> = (
+  state: State,
+  config: LangGraphRunnableConfig<Context>,
+) => RouterResult<Nodes> | Promise<RouterResult<Nodes>>;
+
+/** Maps router results to nodes: an object, or the list of allowed targets. */
+export type PathMap<Nodes extends string> =
+  | Readonly<Record<string, Nodes | typeof END>>
+  | readonly (Nodes | typeof END)[];
+
+/** Entry or node name usable as an edge source. */
+export type EdgeSource<Nodes extends string> = Nodes | typeof START;
+/** Node name usable as an edge target. */
+export type EdgeTarget<Nodes extends string> = Nodes | typeof END;

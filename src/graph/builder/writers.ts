@@ -1,0 +1,146 @@
+import {
+  BRANCH_PREFIX,
+  Command,
+  commandGotoList,
+  commandUpdateEntries,
+  END,
+  InvalidUpdateError,
+  isCommand,
+  isSend,
+  ParentCommand,
+  type Send,
+  TASKS,
+} from "../core/index.js";
+import type { LangGraphRunnableConfig, RunningTask } from "../loop/index.js";
+
+/** A conditional edge, compiled. */
+export interface CompiledBranch {
+  readonly path: (state: unknown, config: LangGraphRunnableConfig<unknown>) => unknown;
+  /** Router result → target node; undefined when the router names nodes directly. */
+  readonly pathMap: Readonly<Record<string, string>> | undefined;
+}
+
+/** What a node's writers need to know about the graph. */
+export interface WriterSpec {
+  readonly node: string;
+  /** Keys of the graph state (writes to other keys are dropped). */
+  readonly stateKeys: ReadonlySet<string>;
+  /** Every node of the graph (valid routing targets). */
+  readonly nodes: ReadonlySet<string>;
+  /** Channel writes of the node's static edges (`branch:to:x`, `join:a+b:c`). */
+  readonly edgeWrites: readonly (readonly [string, unknown])[];
+  readonly branches: readonly CompiledBranch[];
+  /** Keys conditional edges read. */
+  readonly readKeys: readonly string[];
+}
+
+/** Pushes the state writes of a node's output; returns where its `Command`s route. */
+export function writeUpdate(
+  output: unknown,
+  spec: WriterSpec,
+  writes: [string, unknown][],
+): (string | Send)[] {
+  if (output === null || output === undefined) return [];
+  if (isCommand(output)) return writeCommand(output, spec, writes);
+  if (Array.isArray(output)) {
+    if (!output.some(isCommand)) throw invalidReturn(spec.node, output);
+    const goto: (string | Send)[] = [];
+    for (const item of output) {
+      if (isCommand(item)) goto.push(...writeCommand(item, spec, writes));
+      else if (typeof item === "object" && item !== null && !Array.isArray(item))
+        writeEntries(Object.entries(item), spec, writes);
+      else if (item !== null && item !== undefined) throw invalidReturn(spec.node, item);
+    }
+    return goto;
+  }
+  if (typeof output !== "object") throw invalidReturn(spec.node, output);
+  writeEntries(Object.entries(output as Record<string, unknown>), spec, writes);
+  return [];
+}
+
+function writeCommand(command: Command, spec: WriterSpec, writes: [string, unknown][]): (string | Send)[] {
+  if (command.graph === Command.PARENT) throw new ParentCommand(command);
+  writeEntries(commandUpdateEntries(command), spec, writes);
+  return commandGotoList(command);
+}
+
+function writeEntries(entries: [string, unknown][], spec: WriterSpec, writes: [string, unknown][]): void {
+  for (const entry of entries) {
+    if (spec.stateKeys.has(entry[0])) writes.push([entry[0], entry[1]]);
+  }
+}
+
+function invalidReturn(node: string, value: unknown): InvalidUpdateError {
+  const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  return new InvalidUpdateError(
+    `Expected node "${node}" to return an object or an array containing at least one Command object, received ${kind}. Return a state update such as { key: value }, a Command, or null.`,
+    { code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
+  );
+}
+
+/** Pushes the writes that send control to `targets` (node names, `END`, or `Send`s). */
+export function writeRouting(
+  targets: readonly unknown[],
+  spec: WriterSpec,
+  writes: [string, unknown][],
+  origin: string,
+): void {
+  for (const target of targets) {
+    if (isSend(target)) {
+      writes.push([TASKS, target]);
+    } else if (target === END || target === null || target === undefined) {
+      // routing to END (or nowhere) ends this branch
+    } else if (typeof target === "string" && spec.nodes.has(target)) {
+      writes.push([BRANCH_PREFIX + target, null]);
+    } else {
+      throw new InvalidUpdateError(
+        `${origin} routed to ${JSON.stringify(target)}, which is not a node of this graph. Route to one of: ${[
+          ...spec.nodes,
+        ]
+          .map((n) => `"${n}"`)
+          .join(", ")}, or END.`,
+      );
+    }
+  }
+}
+
+/** Evaluates the node's conditional edges against the fresh state and pushes their routing writes. */
+export async function writeBranches(task: RunningTask, spec: WriterSpec): Promise<void> {
+  for (const branch of spec.branches) {
+    const state = task.readFresh(spec.readKeys);
+    let result = branch.path(state, task.config);
+    if (result instanceof Promise) result = await result;
+    const list = Array.isArray(result) ? result : [result];
+    const targets: unknown[] = [];
+    for (const item of list) {
+      if (isSend(item) || branch.pathMap === undefined) {
+        targets.push(item);
+        continue;
+      }
+      const mapped = typeof item === "string" ? branch.pathMap[item] : undefined;
+      if (mapped === undefined) {
+        throw new InvalidUpdateError(
+          `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${JSON.stringify(item)}, which is not in its path map (${Object.keys(
+            branch.pathMap,
+          )
+            .map((k) => JSON.stringify(k))
+            .join(", ")}).`,
+        );
+      }
+      targets.push(mapped);
+    }
+    writeRouting(targets, spec, task.writes, `The conditional edge from "${spec.node}"`);
+  }
+}
+
+/** The writers of a node: its update, its `Command` routing, its static edges, then its conditional edges. */
+export function makeWriters(spec: WriterSpec): (output: unknown, task: RunningTask) => void | Promise<void> {
+  return (output, task) => {
+    const writes = task.writes;
+    const goto = writeUpdate(output, spec, writes);
+    if (goto.length > 0) writeRouting(goto, spec, writes, `Command.goto of node "${spec.node}"`);
+    for (const write of spec.edgeWrites) writes.push([write[0], write[1]]);
+    if (spec.branches.length > 0) return writeBranches(task, spec);
+    return undefined;
+  };
+}

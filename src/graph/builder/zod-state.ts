@@ -1,0 +1,117 @@
+import {
+  type BaseChannel,
+  type BinaryOperator,
+  BinaryOperatorAggregate,
+  LastValue,
+} from "../channels/index.js";
+
+/**
+ * What a Zod field of graph state may carry: a reducer (and the schema of its updates), a
+ * default, and extra JSON Schema for tooling. Attached with `.register(registry, meta)` or
+ * `withLangGraph(schema, meta)` from `agentgraph/zod`.
+ */
+export interface SchemaMeta<Value = unknown, Update = Value> {
+  reducer?: { fn: BinaryOperator<Value, Update>; schema?: unknown };
+  default?: () => Value;
+  jsonSchemaExtra?: Record<string, unknown>;
+}
+
+/**
+ * Where state-field metadata is kept, keyed by the field's schema object. Shaped like a Zod 4
+ * registry (`add`, `get`, `has`, `remove`, `clear`), so `schema.register(registry, meta)` works
+ * with the user's own copy of Zod; the engine never imports Zod.
+ */
+export class SchemaMetaRegistry {
+  /** Field schema → metadata (named as in Zod's registries, which tools such as `z.toJSONSchema` read). */
+  _map = new WeakMap<object, SchemaMeta>();
+  /** Registered ids (unused; present for Zod registry compatibility). */
+  _idmap = new Map<string, unknown>();
+
+  add(schema: object, meta?: SchemaMeta): this {
+    const stored: SchemaMeta = { ...meta };
+    if (stored.default === undefined && stored.reducer !== undefined) {
+      const fallback = zodDefaultGetter(schema);
+      if (fallback !== undefined) stored.default = fallback;
+    }
+    this._map.set(schema, stored);
+    return this;
+  }
+
+  get(schema: object): SchemaMeta | undefined {
+    return this._map.get(schema);
+  }
+
+  has(schema: object): boolean {
+    return this._map.has(schema);
+  }
+
+  remove(schema: object): this {
+    this._map.delete(schema);
+    return this;
+  }
+
+  clear(): this {
+    this._map = new WeakMap();
+    this._idmap = new Map();
+    return this;
+  }
+}
+
+const REGISTRY_KEY = Symbol.for("agentgraph.zod.registry");
+
+/** The process-wide registry (shared by every copy of the library). */
+function sharedRegistry(): SchemaMetaRegistry {
+  const holder = globalThis as Record<symbol, unknown>;
+  const existing = holder[REGISTRY_KEY];
+  if (typeof existing === "object" && existing !== null) return existing as SchemaMetaRegistry;
+  const created = new SchemaMetaRegistry();
+  holder[REGISTRY_KEY] = created;
+  return created;
+}
+
+export const schemaMetaRegistry: SchemaMetaRegistry = sharedRegistry();
+
+interface ZodLike {
+  _zod?: {
+    def?: { type?: string; shape?: Record<string, unknown>; defaultValue?: unknown; innerType?: unknown };
+  };
+  shape?: Record<string, unknown>;
+  parse?: (value: unknown) => unknown;
+  safeParse?: (value: unknown) => { success: boolean; data?: unknown; error?: unknown };
+}
+
+/** True for a Zod (v4) object schema, recognised by shape, not `instanceof`. */
+export function isZodObjectSchema(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const z = value as ZodLike;
+  return z._zod?.def?.type === "object" && typeof z._zod.def.shape === "object";
+}
+
+/** The fields of a Zod object schema. */
+export function zodObjectShape(schema: unknown): Record<string, unknown> {
+  const z = schema as ZodLike;
+  return (z._zod?.def?.shape ?? z.shape ?? {}) as Record<string, unknown>;
+}
+
+/** A getter for the `.default(...)` of a Zod schema, if it has one. */
+export function zodDefaultGetter(schema: unknown): (() => unknown) | undefined {
+  const def = (schema as ZodLike)._zod?.def;
+  if (def?.type !== "default") return undefined;
+  return () => {
+    const value = (def as { defaultValue?: unknown }).defaultValue;
+    return typeof value === "function" ? (value as () => unknown)() : structuredClone(value);
+  };
+}
+
+/** One channel per field of a Zod object schema, using the reducers and defaults registered for the fields. */
+export function channelsFromZodObject(schema: unknown): Record<string, BaseChannel> {
+  const channels: Record<string, BaseChannel> = {};
+  for (const [key, field] of Object.entries(zodObjectShape(schema))) {
+    const meta = typeof field === "object" && field !== null ? schemaMetaRegistry.get(field) : undefined;
+    channels[key] =
+      meta?.reducer !== undefined
+        ? new BinaryOperatorAggregate(meta.reducer.fn, meta.default)
+        : new LastValue(meta?.default);
+  }
+  return channels;
+}

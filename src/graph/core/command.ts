@@ -1,0 +1,92 @@
+import { isSend, type Send } from "./send.js";
+
+/** Where a {@link Command} goes: a node name, a `Send`, or a list of them. */
+export type CommandGoto<Node extends string = string> = Node | Send<Node> | (Node | Send<Node>)[];
+
+/** The fields of a {@link Command}. */
+export interface CommandParams<
+  Resume = unknown,
+  Update = Record<string, unknown>,
+  Node extends string = string,
+> {
+  /** A state update, as a node would return it (an object, or `[key, value]` pairs). */
+  update?: Update | [string, unknown][];
+  /** Nodes to run next (in addition to the node's static edges). */
+  goto?: CommandGoto<Node>;
+  /** The answer to a pending `interrupt()`: a value, or a map from interrupt id to value. */
+  resume?: Resume;
+  /** `Command.PARENT` to address the parent graph from inside a subgraph. */
+  graph?: string;
+}
+
+/**
+ * Updates state and routes in one value. A node may return a `Command` instead of an update;
+ * as graph input, `new Command({ resume })` answers an interrupt.
+ *
+ * @example
+ * ```ts
+ * graph.addNode("triage", (s) => new Command({ update: { seen: true }, goto: s.urgent ? "page" : "queue" }), {
+ *   ends: ["page", "queue"],
+ * });
+ * await graph.invoke(new Command({ resume: "approved" }), config);
+ * ```
+ */
+export class Command<Resume = unknown, Update = Record<string, unknown>, Node extends string = string> {
+  /** Value of `graph` that sends the command to the parent graph. */
+  static readonly PARENT = "__parent__";
+
+  readonly lg_name = "Command";
+  readonly update?: Update | [string, unknown][];
+  readonly goto: (Node | Send<Node>)[];
+  readonly resume?: Resume;
+  readonly graph?: string;
+
+  constructor(params: CommandParams<Resume, Update, Node> = {}) {
+    if (params.update !== undefined) this.update = params.update;
+    if (params.resume !== undefined) this.resume = params.resume;
+    if (params.graph !== undefined) this.graph = params.graph;
+    const goto = params.goto;
+    this.goto = goto === undefined ? [] : Array.isArray(goto) ? goto : [goto];
+  }
+
+  /** The update as `[key, value]` pairs. */
+  updateEntries(): [string, unknown][] {
+    const update = this.update;
+    if (update === undefined || update === null) return [];
+    if (Array.isArray(update)) return update;
+    return Object.entries(update as Record<string, unknown>);
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { lg_name: "Command" };
+    if (this.update !== undefined) out.update = this.update;
+    if (this.resume !== undefined) out.resume = this.resume;
+    if (this.goto.length > 0) out.goto = this.goto.map((g) => (isSend(g) ? g.toJSON() : g));
+    if (this.graph !== undefined) out.graph = this.graph;
+    return out;
+  }
+}
+
+/** True for a {@link Command} from any copy of the library. */
+export function isCommand(value: unknown): value is Command {
+  return (
+    value instanceof Command ||
+    (typeof value === "object" && value !== null && (value as { lg_name?: unknown }).lg_name === "Command")
+  );
+}
+
+/** The `[key, value]` pairs of a command's update, whatever copy of the library made it. */
+export function commandUpdateEntries(command: Command): [string, unknown][] {
+  if (typeof command.updateEntries === "function") return command.updateEntries();
+  const update = (command as { update?: unknown }).update;
+  if (update === undefined || update === null) return [];
+  if (Array.isArray(update)) return update as [string, unknown][];
+  return Object.entries(update as Record<string, unknown>);
+}
+
+/** The goto targets of a command, whatever copy of the library made it. */
+export function commandGotoList(command: Command): (string | Send)[] {
+  const goto = (command as { goto?: unknown }).goto;
+  if (goto === undefined || goto === null) return [];
+  return Array.isArray(goto) ? (goto as (string | Send)[]) : [goto as string | Send];
+}

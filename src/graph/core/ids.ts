@@ -1,0 +1,112 @@
+/**
+ * Identifiers minted by the engine.
+ *
+ * Task ids must be deterministic: the same task of the same checkpoint gets the same id in
+ * every process, which is how saved writes find their task again after a crash. They are a
+ * 128-bit hash of the task's identity, formatted as an RFC 4122 UUID (version 5 layout).
+ * Checkpoint ids are time-ordered UUIDs (version 6), so sorting them sorts checkpoints by
+ * creation, which the savers rely on.
+ */
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+function hex32(n: number): string {
+  return (
+    (HEX[(n >>> 24) & 255] as string) +
+    (HEX[(n >>> 16) & 255] as string) +
+    (HEX[(n >>> 8) & 255] as string) +
+    (HEX[n & 255] as string)
+  );
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Hash lanes after some prefix, so ids sharing a long prefix hash only their suffix. */
+export type HashSeed = readonly [number, number, number, number, number];
+
+const INITIAL_SEED: HashSeed = [0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3, 0];
+
+/** Hashes `prefix` once; pass the result to {@link deterministicId} for every id that starts with it. */
+export function hashSeed(prefix: string, seed: HashSeed = INITIAL_SEED): HashSeed {
+  let a = seed[0];
+  let b = seed[1];
+  let c = seed[2];
+  let d = seed[3];
+  for (let i = 0; i < prefix.length; i++) {
+    const k = prefix.charCodeAt(i);
+    a = Math.imul(a ^ k, 0x01000193);
+    b = Math.imul(b ^ k, 0x5bd1e995) + a;
+    c = Math.imul(c ^ k, 0x27d4eb2f) ^ (b >>> 7);
+    d = Math.imul(d ^ k, 0x165667b1) + (c << 3);
+  }
+  return [a, b, c, d, seed[4] + prefix.length];
+}
+
+/**
+ * A deterministic UUID-shaped id (version 5 layout) derived from `text` (after the prefix
+ * already hashed into `seed`, if any). The same input gives the same id in every process.
+ */
+export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): string {
+  const [a0, b0, c0, d0, length] = hashSeed(text, seed);
+  const a = fmix(a0 ^ Math.imul(length, 0x9e3779b1));
+  const b = fmix(b0 ^ a);
+  const c = fmix(c0 ^ b);
+  const d = fmix(d0 ^ c);
+  const e = fmix(a ^ d);
+  const h = hex32(e) + hex32(b) + hex32(c) + hex32((d & 0x3fffffff) | 0x80000000);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${h.slice(24, 28)}-${h.slice(16, 24)}${h.slice(28, 32)}`;
+}
+
+// 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch.
+const GREGORIAN_OFFSET = 122192928000000000n;
+let lastTimestamp = 0n;
+let nodeHex: string | undefined;
+
+function randomNode(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  let out = "";
+  for (let i = 0; i < 8; i++) out += HEX[bytes[i] as number];
+  return out;
+}
+
+/**
+ * A time-ordered UUID (version 6). Ids minted by one process are strictly increasing, even
+ * within the same millisecond.
+ */
+export function timeOrderedId(): string {
+  let ts = BigInt(Date.now()) * 10000n + GREGORIAN_OFFSET;
+  if (ts <= lastTimestamp) ts = lastTimestamp + 1n;
+  lastTimestamp = ts;
+  nodeHex ??= randomNode();
+  const t = ts.toString(16).padStart(15, "0");
+  // time_high (48 bits) | version 6 + time_low (12 bits) | variant + clock seq | node
+  const clockSeq = (0x8000 | (Number.parseInt(nodeHex.slice(12, 16), 16) & 0x3fff)).toString(16);
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-6${t.slice(12, 15)}-${clockSeq}-${nodeHex.slice(0, 12)}`;
+}
+
+let uniquePrefix: string | undefined;
+let uniqueCounter = 0;
+
+/**
+ * A UUID-shaped id unique within this process (a random per-process prefix and a counter).
+ * Much cheaper than {@link deterministicId}; used for runs that are not persisted, where ids
+ * only need to be distinct.
+ */
+export function uniqueId(): string {
+  if (uniquePrefix === undefined) {
+    const bytes = new Uint8Array(10);
+    crypto.getRandomValues(bytes);
+    let hex = "";
+    for (let i = 0; i < 10; i++) hex += HEX[bytes[i] as number];
+    uniquePrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${(8 | ((bytes[8] as number) & 3)).toString(16)}${hex.slice(17, 20)}-`;
+  }
+  uniqueCounter = (uniqueCounter + 1) % 0x1000000000000;
+  return uniquePrefix + uniqueCounter.toString(16).padStart(12, "0");
+}

@@ -1,0 +1,15 @@
+export {
+  Command,
+  type CommandGoto,
+  type CommandParams,
+  commandGotoList,
+  commandUpdateEntries,
+  isCommand,
+} from "./command.js";
+export * from "./constants.js";
+export * from "./errors.js";
+export { deterministicId, type HashSeed, hashSeed, timeOrderedId, uniqueId } from "./ids.js";
+export type { Interrupt } from "./interrupt.js";
+export { Overwrite, unwrapOverwrite } from "./overwrite.js";
+export { isSend, Send } from "./send.js";
+export { type ChannelVersion, compareVersions, nextIntegerVersion } from "./versions.js";

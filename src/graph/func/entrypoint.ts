@@ -1,0 +1,129 @@
+import { getAsyncContext } from "../../shared/index.js";
+import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
+import { END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
+import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
+import { Pregel } from "../pregel/index.js";
+import { isGeneratorFunction } from "./task.js";
+
+/** Options of {@link entrypoint}. */
+export interface EntrypointOptions {
+  name: string;
+  /** Saves the run (makes it resumable after `interrupt()` and gives `getPreviousState()`). */
+  checkpointer?: unknown;
+  /** Long-term store passed to the function as `config.store`. */
+  store?: unknown;
+  /** Cache for cached tasks. */
+  cache?: unknown;
+}
+
+const FINAL: unique symbol = Symbol.for("agentgraph.entrypoint.final") as never;
+
+/** What `entrypoint.final({ value, save })` returns: `value` is the result, `save` what the next run sees as previous state. */
+export interface EntrypointFinal<Value, Save> {
+  readonly [FINAL]: true;
+  readonly value: Value;
+  readonly save: Save;
+}
+
+/** The entrypoint function. */
+export type EntrypointFunction<Input, Output> = (
+  input: Input,
+  config: LangGraphRunnableConfig,
+) => Output | Promise<Output>;
+
+type Unwrap<Output> = Output extends EntrypointFinal<infer V, unknown> ? V : Output;
+
+interface EntrypointFactory {
+  <Input, Output>(
+    nameOrOptions: string | EntrypointOptions,
+    fn: EntrypointFunction<Input, Output>,
+  ): Pregel<Input, Unwrap<Awaited<Output>>>;
+  /** Returns `value` to the caller and keeps `save` as the state the next run of the thread sees. */
+  final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
+}
+
+function isFinal(value: unknown): value is EntrypointFinal<unknown, unknown> {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FINAL] === true;
+}
+
+/**
+ * Turns a function into a graph (functional API): it runs as one node, may call `task()`s,
+ * `interrupt()` (with a checkpointer) and read `getPreviousState()`. Supports `invoke`,
+ * `stream` and the other methods of a compiled graph.
+ *
+ * @example
+ * ```ts
+ * const double = task("double", (x: number) => x * 2);
+ * const workflow = entrypoint("workflow", async (x: number) => (await double(x)) + 1);
+ * await workflow.invoke(20); // 41
+ * ```
+ */
+export const entrypoint: EntrypointFactory = Object.assign(
+  <Input, Output>(nameOrOptions: string | EntrypointOptions, fn: EntrypointFunction<Input, Output>) => {
+    const options: EntrypointOptions =
+      typeof nameOrOptions === "string" ? { name: nameOrOptions } : nameOrOptions;
+    if (typeof fn !== "function")
+      throw new GraphValueError(`entrypoint("${options.name}", fn) needs a function.`);
+    if (isGeneratorFunction(fn)) {
+      throw new GraphValueError(
+        "Generators are disallowed as entrypoints. For streaming responses, use config.writer (or getWriter()).",
+      );
+    }
+    const node: PregelNode = {
+      name: options.name,
+      triggers: [START],
+      channels: [START],
+      bound: (input, config) => fn(input as Input, config as LangGraphRunnableConfig),
+      writers: (output, task) => {
+        if (isFinal(output)) {
+          task.writes.push([END, output.value], [PREVIOUS, output.save]);
+        } else {
+          task.writes.push([END, output], [PREVIOUS, output]);
+        }
+      },
+      retryPolicy: undefined,
+      cachePolicy: undefined,
+      metadata: undefined,
+      tags: undefined,
+      hidden: false,
+      subgraphs: undefined,
+    };
+    const channels: Record<string, BaseChannel> = {
+      [START]: new EphemeralValue(),
+      [END]: new LastValue(),
+      [PREVIOUS]: new LastValue(),
+      [TASKS]: new Topic({ accumulate: false }),
+    };
+    const graph = new Pregel<Input, Unwrap<Awaited<Output>>>({
+      nodes: { [options.name]: node },
+      channels,
+      inputChannels: START,
+      outputChannels: END,
+      streamChannels: END,
+      streamMode: "updates",
+      name: options.name,
+    });
+    return Object.assign(graph, {
+      checkpointer: options.checkpointer,
+      store: options.store,
+      cache: options.cache,
+    });
+  },
+  {
+    final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save> {
+      return { [FINAL]: true, value: args.value as Value, save: args.save as Save };
+    },
+  },
+);
+
+/**
+ * Inside an entrypoint: what the previous run on this thread returned (or saved with
+ * `entrypoint.final`), or `undefined` on the first run.
+ */
+export function getPreviousState<State>(): State | undefined {
+  const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
+  if (config === undefined) {
+    throw new GraphValueError("getPreviousState() was called outside of an entrypoint.");
+  }
+  return (config as Record<symbol, unknown>)[PREVIOUS_STATE] as State | undefined;
+}

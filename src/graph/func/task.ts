@@ -1,0 +1,67 @@
+import { getAsyncContext } from "../../shared/index.js";
+import { GraphValueError } from "../core/index.js";
+import {
+  CURRENT_TASK,
+  type LangGraphRunnableConfig,
+  type RetryPolicy,
+  type RunningTask,
+} from "../loop/index.js";
+
+/** Options of {@link task}. */
+export interface TaskOptions {
+  name: string;
+  /** How the task retries on failure. */
+  retry?: RetryPolicy;
+}
+
+/**
+ * Declares a unit of work of the functional API. Calling the returned function inside an
+ * `entrypoint` (or a graph node) runs it as a task of the current step, concurrently with other
+ * calls, streams its result (`updates`: `{ [name]: result }`), and — with a checkpointer —
+ * saves the result so that a re-run of the entrypoint (after an interrupt) reuses it instead of
+ * doing the work again.
+ *
+ * @example
+ * ```ts
+ * const fetchUser = task("fetchUser", async (id: string) => db.users.get(id));
+ * const workflow = entrypoint("workflow", async (id: string) => (await fetchUser(id)).name);
+ * ```
+ */
+export function task<Args extends unknown[], Output>(
+  nameOrOptions: string | TaskOptions,
+  fn: (...args: Args) => Output | Promise<Output>,
+): (...args: Args) => Promise<Output> {
+  const options: TaskOptions = typeof nameOrOptions === "string" ? { name: nameOrOptions } : nameOrOptions;
+  if (typeof fn !== "function") {
+    throw new GraphValueError(`task("${options.name}", fn) needs a function.`);
+  }
+  if (isGeneratorFunction(fn)) {
+    throw new GraphValueError(
+      `Generators are disallowed as tasks ("${options.name}"). Return a value instead.`,
+    );
+  }
+  const name = options.name;
+  const run = (...args: Args): Promise<Output> => {
+    const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
+    const parent = (config as Record<symbol, unknown> | undefined)?.[CURRENT_TASK] as RunningTask | undefined;
+    if (parent === undefined) {
+      return Promise.reject(
+        new GraphValueError(
+          `Task "${name}" was called outside of an entrypoint or graph node. Call it from inside entrypoint(...) (or a node of a graph).`,
+        ),
+      );
+    }
+    return parent.call(name, fn as (...a: unknown[]) => unknown, args, {
+      retryPolicy: options.retry,
+    }) as Promise<Output>;
+  };
+  Object.defineProperty(run, "name", { value: name });
+  return run;
+}
+
+/** True for `function*` and `async function*`. */
+export function isGeneratorFunction(fn: unknown): boolean {
+  if (typeof fn !== "function") return false;
+  const tag = (fn as { constructor?: { name?: string } }).constructor?.name;
+  return tag === "GeneratorFunction" || tag === "AsyncGeneratorFunction";
+}

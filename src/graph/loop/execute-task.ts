@@ -1,0 +1,157 @@
+import { runInAsyncContext } from "../../shared/index.js";
+import {
+  CHECKPOINT_NAMESPACE_SEPARATOR,
+  Command,
+  isGraphBubbleUp,
+  isParentCommand,
+  type ParentCommand,
+} from "../core/index.js";
+import { defaultRetryOn, retryDelay, sleep } from "./retry.js";
+import type { RetryPolicy, RunningTask } from "./types.js";
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** Runs the node and its writers; synchronous when both are. */
+function attempt(task: RunningTask): void | Promise<void> {
+  const node = task.node;
+  const output = node.bound(task.input, task.config);
+  if (isThenable(output)) return finishAsync(task, output);
+  task.output = output;
+  if (node.writers === undefined) return undefined;
+  const done = node.writers(output, task);
+  return done === undefined ? undefined : done;
+}
+
+async function finishAsync(task: RunningTask, pending: PromiseLike<unknown>): Promise<void> {
+  const output = await pending;
+  task.output = output;
+  if (task.node.writers !== undefined) await task.node.writers(output, task);
+}
+
+/** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
+function parentNamespace(ns: string): string {
+  const cut = ns.lastIndexOf(CHECKPOINT_NAMESPACE_SEPARATOR);
+  return cut === -1 ? "" : ns.slice(0, cut);
+}
+
+/**
+ * A `Command({ graph: Command.PARENT })` raised by a nested graph's node is re-addressed, level by
+ * level, until it reaches the task that runs that nested graph: there it is applied as if this
+ * task had returned it.
+ */
+async function handleParentCommand(task: RunningTask, error: ParentCommand): Promise<boolean> {
+  const command = error.command as Command;
+  const ns = task.checkpointNs;
+  if (command.graph === ns) {
+    task.writes.length = 0;
+    if (task.node.writers !== undefined) await task.node.writers(command, task);
+    return true;
+  }
+  if (command.graph === Command.PARENT) {
+    const retargeted = Object.assign(
+      Object.create(Object.getPrototypeOf(command) as object) as Command,
+      command,
+      {
+        graph: parentNamespace(ns),
+      },
+    );
+    (error as { command: unknown }).command = retargeted;
+  }
+  return false;
+}
+
+function annotate(error: unknown, task: RunningTask): void {
+  if (typeof error !== "object" || error === null) return;
+  const e = error as { pregelTaskId?: string; stack?: string; langgraphNode?: string };
+  if (e.pregelTaskId !== undefined) return;
+  try {
+    Object.defineProperty(e, "pregelTaskId", {
+      value: task.id,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    Object.defineProperty(e, "langgraphNode", { value: task.name, configurable: true, writable: true });
+    if (typeof e.stack === "string") {
+      e.stack += `\n    in graph node "${task.name}" (step ${task.step}, task ${task.id})`;
+    }
+  } catch {
+    // frozen errors keep their shape
+  }
+}
+
+/**
+ * Runs one task to completion: the node's code, then its writers, inside the task's async
+ * context (so `getConfig()` & co. work), retrying per the retry policy. Throws the node's
+ * error (annotated with the node name and task id) when it gives up. Returns `undefined` when
+ * everything ran synchronously, so a step of synchronous nodes allocates no promise.
+ */
+export function executeTask(
+  task: RunningTask,
+  fallbackPolicy: RetryPolicy | undefined,
+): void | Promise<void> {
+  task.writes.length = 0;
+  let pending: void | Promise<void>;
+  try {
+    pending = runInAsyncContext(task.config, () => attempt(task));
+  } catch (error) {
+    return recover(task, error, fallbackPolicy, 0);
+  }
+  if (pending === undefined) return undefined;
+  return pending.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy, 0));
+}
+
+/** Handles a failed attempt: applies a parent command, retries, or rethrows. */
+async function recover(
+  task: RunningTask,
+  error: unknown,
+  fallbackPolicy: RetryPolicy | undefined,
+  attemptsSoFar: number,
+): Promise<void> {
+  const policy = task.node.retryPolicy ?? fallbackPolicy;
+  const signal = task.config.signal;
+  let attempts = attemptsSoFar;
+  let failure = error;
+  for (;;) {
+    if (
+      isParentCommand(failure) &&
+      (await runInAsyncContext(task.config, () => handleParentCommand(task, failure as ParentCommand)))
+    ) {
+      return;
+    }
+    if (isGraphBubbleUp(failure) || policy === undefined) {
+      if (!isGraphBubbleUp(failure)) annotate(failure, task);
+      throw failure;
+    }
+    attempts += 1;
+    if (
+      attempts >= (policy.maxAttempts ?? 3) ||
+      !(policy.retryOn ?? defaultRetryOn)(failure) ||
+      signal?.aborted
+    ) {
+      annotate(failure, task);
+      throw failure;
+    }
+    const delay = retryDelay(policy, attempts);
+    if (policy.logWarning ?? true) {
+      const name = (failure as { name?: string } | null)?.name ?? "Error";
+      console.warn(
+        `Retrying task "${task.name}" after ${delay.toFixed(2)}ms (attempt ${attempts}) after ${name}: ${String(failure)}`,
+      );
+    }
+    await sleep(delay, signal);
+    const info = task.config.executionInfo;
+    if (info !== undefined) info.nodeAttempt = attempts + 1;
+    task.writes.length = 0;
+    try {
+      await runInAsyncContext(task.config, () => attempt(task));
+      return;
+    } catch (next) {
+      failure = next;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+export { executeTask } from "./execute-task.js";
+export { taskMetadata, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+export { defaultRetryOn } from "./retry.js";
+export { type RunnerContext, runTasks } from "./runner.js";
+export { type LoopGraph, type LoopParams, mapInput, PregelLoop } from "./superstep-loop.js";
+export {
+  type CachePolicy,
+  type CallOptions,
+  CURRENT_TASK,
+  type ExecutionInfo,
+  type LangGraphRunnableConfig,
+  type MessagesObserver,
+  PARENT_RUN,
+  type ParentRunLink,
+  PREVIOUS_STATE,
+  type PregelNode,
+  type RetryPolicy,
+  type RunningTask,
+  type StreamWriter,
+  type TaskCall,
+} from "./types.js";

@@ -1,0 +1,109 @@
+import { ERROR, INTERRUPT, RETURN } from "../core/index.js";
+import type { LangGraphRunnableConfig, RunningTask } from "./types.js";
+
+/** Metadata keys the engine sets on every task, left out of stream payloads (they are redundant there). */
+const ENGINE_METADATA_KEYS = new Set([
+  "thread_id",
+  "checkpoint_id",
+  "checkpoint_ns",
+  "checkpoint_map",
+  "langgraph_step",
+  "langgraph_node",
+  "langgraph_triggers",
+  "langgraph_path",
+  "langgraph_checkpoint_ns",
+]);
+
+/** The `updates` chunk of a finished task: `{ [node]: update }`, or `undefined` if it has none to show. */
+export function updatesPayload(
+  task: RunningTask,
+  outputChannels: string | readonly string[],
+): Record<string, unknown> | undefined {
+  const writes = task.writes;
+  const first = writes[0];
+  if (first !== undefined && (first[0] === ERROR || first[0] === INTERRUPT)) return undefined;
+  let value: unknown;
+  const returned = writes.filter(([key]) => key === RETURN);
+  if (returned.length > 0) {
+    value = returned.length === 1 ? (returned[0] as [string, unknown])[1] : returned.map(([, v]) => v);
+  } else if (typeof outputChannels === "string") {
+    const values = writes.filter(([key]) => key === outputChannels).map(([, v]) => v);
+    if (values.length === 0) return undefined;
+    value = values.length === 1 ? values[0] : values;
+  } else {
+    const counts = new Map<string, number>();
+    for (const [key] of writes) if (outputChannels.includes(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    let repeated = false;
+    for (const n of counts.values()) if (n > 1) repeated = true;
+    if (repeated) {
+      const list = writes.filter(([key]) => outputChannels.includes(key)).map(([key, v]) => ({ [key]: v }));
+      value = list.length === 1 ? list[0] : list;
+    } else {
+      const update: Record<string, unknown> = {};
+      for (const [key, v] of writes) if (outputChannels.includes(key)) update[key] = v;
+      value = update;
+    }
+  }
+  return { [task.name]: value };
+}
+
+/** User-meaningful metadata of a task for `tasks`/`debug` payloads, or `undefined` when there is none. */
+export function taskMetadata(config: LangGraphRunnableConfig<unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let any = false;
+  const metadata = config.metadata;
+  if (metadata !== undefined) {
+    for (const key in metadata) {
+      if (ENGINE_METADATA_KEYS.has(key)) continue;
+      out[key] = metadata[key];
+      any = true;
+    }
+  }
+  const tags = config.tags?.filter((tag) => !tag.startsWith("seq:step"));
+  if (tags !== undefined && tags.length > 0) {
+    out.tags = tags;
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+/** The `tasks`-mode payload of a task about to run. */
+export function taskStartPayload(task: RunningTask): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    id: task.id,
+    name: task.name,
+    input: task.input,
+    triggers: task.triggers,
+    interrupts: [],
+  };
+  const metadata = taskMetadata(task.config);
+  if (metadata !== undefined) payload.metadata = metadata;
+  return payload;
+}
+
+/** The `tasks`-mode payload of a finished task. */
+export function taskResultPayload(
+  task: RunningTask,
+  streamChannels: string | readonly string[],
+  error: unknown,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of task.writes) {
+    const streamed =
+      typeof streamChannels === "string" ? key === streamChannels : streamChannels.includes(key);
+    if (!streamed) continue;
+    if (Object.hasOwn(result, key)) {
+      const previous = result[key] as { $writes?: unknown[] };
+      const list =
+        typeof previous === "object" && previous !== null && Array.isArray(previous.$writes)
+          ? previous.$writes
+          : [previous];
+      list.push(value);
+      result[key] = { $writes: list };
+    } else {
+      result[key] = value;
+    }
+  }
+  const interrupts = task.writes.filter(([key]) => key === INTERRUPT).flatMap(([, v]) => v as unknown[]);
+  return { id: task.id, name: task.name, result, interrupts, error: error ?? null };
+}

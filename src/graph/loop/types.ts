@@ -1,0 +1,141 @@
+import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
+import type { NodeSpec, PreparedTask } from "../algorithm/index.js";
+import type { StreamSink } from "../stream/index.js";
+
+/**
+ * How a node retries when it fails. Defaults: 3 attempts, 500 ms first interval doubling up to
+ * 128 s, with jitter; errors that look like client errors (HTTP 400–407/409), aborts and
+ * `GraphValueError`s are not retried.
+ */
+export interface RetryPolicy {
+  /** Milliseconds before the first retry (default 500). */
+  initialInterval?: number;
+  /** Multiplier of the interval after each retry (default 2). */
+  backoffFactor?: number;
+  /** Upper bound of the interval in milliseconds (default 128 000). */
+  maxInterval?: number;
+  /** Attempts in all, the first included (default 3). */
+  maxAttempts?: number;
+  /** Add up to one second of random delay (default true). */
+  jitter?: boolean;
+  /** Which errors to retry (default: see above). */
+  retryOn?: (error: unknown) => boolean;
+  /** Log each retry with `console.warn` (default true). */
+  logWarning?: boolean;
+}
+
+/** Caches a node's writes by its input (needs a cache on the graph). */
+export interface CachePolicy {
+  /** Cache key of an input (default: its JSON). */
+  keyFunc?: (input: unknown) => string;
+  /** Seconds a cached result stays valid (default: forever). */
+  ttl?: number;
+}
+
+/** Ids of the task a node is running in: stable across retries and replays. */
+export interface ExecutionInfo {
+  checkpointId: string;
+  checkpointNs: string;
+  taskId: string;
+  threadId: string | undefined;
+  runId: string | undefined;
+  /** 1 on the first attempt, 2 on the first retry, … */
+  nodeAttempt: number;
+  /** When the first attempt started (ms since the epoch). */
+  nodeFirstAttemptTime: number;
+}
+
+/** Sends a custom chunk to the `custom` stream mode. */
+export type StreamWriter = (chunk: unknown) => void;
+
+/**
+ * The config a node receives as its second argument: the LangChain.js `RunnableConfig` plus
+ * the run's runtime (`context`, `store`, `writer`, `signal`, `interrupt`, `executionInfo`).
+ */
+export interface LangGraphRunnableConfig<Context = Record<string, unknown>> extends RunnableConfig {
+  /** Static context of the run (`invoke(input, { context })`), validated by `contextSchema`. */
+  context?: Context;
+  /** The graph's long-term store, when it has one. */
+  store?: unknown;
+  /** Sends a chunk to the `custom` stream mode (a no-op when nobody streams it). */
+  writer?: StreamWriter;
+  /** Pauses the run and asks for input (needs a checkpointer); see `interrupt()`. */
+  interrupt?: (value: unknown) => unknown;
+  /** Ids of the running task. */
+  executionInfo?: ExecutionInfo;
+}
+
+/** Key of the running task on its config (for `getCurrentTaskInput()`, `task()` calls, `interrupt()`). */
+export const CURRENT_TASK: unique symbol = Symbol.for("agentgraph.currentTask") as never;
+
+/** Key of the functional API's previous return value on a task's config (for `getPreviousState()`). */
+export const PREVIOUS_STATE: unique symbol = Symbol.for("agentgraph.previousState") as never;
+
+/** Options of a functional-API task call. */
+export interface CallOptions {
+  readonly retryPolicy?: RetryPolicy | undefined;
+}
+
+/** Schedules a functional-API task from inside a running task and resolves to its result. */
+export type TaskCall = (
+  name: string,
+  fn: (...args: unknown[]) => unknown,
+  args: unknown[],
+  options: CallOptions,
+) => Promise<unknown>;
+
+/** Internal link from a task's config to the run it belongs to (how nested graphs find their parent). */
+export const PARENT_RUN: unique symbol = Symbol.for("agentgraph.parentRun") as never;
+
+/** What the `messages` stream mode needs to know of tasks, besides model callbacks. */
+export interface MessagesObserver extends CallbackHandler {
+  /** A task starts with this input (its messages are not new). */
+  taskStarted(input: unknown): void;
+  /** A task finished with this output (new messages in it are streamed). */
+  nodeFinished(
+    metadata: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    name: string,
+    output: unknown,
+  ): void;
+}
+
+/** What a nested graph inherits from the task that runs it. */
+export interface ParentRunLink {
+  /** Where the root run streams to (absent when nobody streams). */
+  readonly sink: StreamSink | undefined;
+  /** Namespace segments of the task running the nested graph (`["node:<taskId>"]`). */
+  readonly namespace: readonly string[];
+  /** The messages-mode handler of the root run, when `messages` is streamed. */
+  readonly messagesHandler: MessagesObserver | undefined;
+  /** Recursion limit of the root run, inherited by nested graphs. */
+  readonly recursionLimit: number;
+}
+
+/** A node as the engine runs it. */
+export interface PregelNode extends NodeSpec {
+  /** Runs the node's own code and returns its output (an update, a `Command`, …). */
+  readonly bound: (input: unknown, config: LangGraphRunnableConfig<unknown>) => unknown;
+  /** Turns the output into writes (state updates, routing) and evaluates conditional edges. */
+  readonly writers: ((output: unknown, task: RunningTask) => void | Promise<void>) | undefined;
+  readonly retryPolicy: RetryPolicy | undefined;
+  readonly cachePolicy: CachePolicy | undefined;
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly tags: readonly string[] | undefined;
+  /** Hidden nodes (`__start__`) are left out of the `updates`, `tasks` and `debug` streams. */
+  readonly hidden: boolean;
+  /** Graphs this node runs, for state inspection and drawing. */
+  readonly subgraphs: readonly unknown[] | undefined;
+}
+
+/** A task while it runs: what was prepared, plus its config and a way to read fresh state. */
+export interface RunningTask extends PreparedTask<PregelNode> {
+  readonly config: LangGraphRunnableConfig<unknown>;
+  readonly step: number;
+  /** What the node returned (set once it has run). */
+  output: unknown;
+  /** Schedules a functional-API task call made by this task. */
+  call: TaskCall;
+  /** Reads `keys` as they will be once this task's writes so far are applied. */
+  readFresh(keys: readonly string[]): Record<string, unknown>;
+}

@@ -1,0 +1,10 @@
+export { getConfig, getCurrentTaskInput, getStore, getWriter } from "./context-helpers.js";
+export { MessagesStreamHandler } from "./messages-stream.js";
+export { isPregel, Pregel, type PregelParams } from "./pregel.js";
+export {
+  type ContextValidator,
+  DEFAULT_RECURSION_LIMIT,
+  type PregelOptions,
+  type ResolvedRun,
+  resolveRunConfig,
+} from "./run-config.js";

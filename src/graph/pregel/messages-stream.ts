@@ -1,0 +1,158 @@
+import type { CallbackHandler } from "../../shared/index.js";
+import {
+  CHECKPOINT_NAMESPACE_SEPARATOR,
+  commandUpdateEntries,
+  isCommand,
+  TAG_HIDDEN,
+  TAG_NOSTREAM,
+  TAG_NOSTREAM_SHORT,
+} from "../core/index.js";
+import type { StreamSink } from "../stream/index.js";
+
+interface MessageLike {
+  id?: string;
+  content: unknown;
+  getType(): string;
+  tool_call_id?: string;
+}
+
+/** Duck-typed message check: the engine never imports the message classes. */
+function isMessageLike(value: unknown): value is MessageLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "content" in value &&
+    typeof (value as { getType?: unknown }).getType === "function"
+  );
+}
+
+type Meta = [namespace: string[], metadata: Record<string, unknown>];
+
+function graphNamespace(taskNs: string): string[] {
+  const segments = taskNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);
+  segments.pop();
+  return segments;
+}
+
+/**
+ * Implements the `messages` stream mode. As a callback handler it receives every model call
+ * made inside a node (models resolve the node's config, which carries this handler) and
+ * streams each token as `[messageChunk, metadata]`; it asks models to stream internally
+ * (`lc_prefer_streaming`). Messages a node returns without a model call are streamed whole
+ * when the node finishes ({@link nodeFinished}), once per message id.
+ */
+export class MessagesStreamHandler implements CallbackHandler {
+  readonly name = "MessagesStreamHandler";
+  readonly lc_prefer_streaming = true;
+  private readonly sink: StreamSink;
+  private readonly runs = new Map<string, Meta>();
+  private readonly streamed = new Set<string>();
+  private readonly seen = new Set<string>();
+
+  constructor(sink: StreamSink, _subgraphs: boolean) {
+    this.sink = sink;
+  }
+
+  private metaOf(
+    metadata: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    name?: string,
+  ): Meta | undefined {
+    if (metadata === undefined) return undefined;
+    const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
+    if (typeof ns !== "string" || ns === "") return undefined;
+    return [graphNamespace(ns), { tags: tags ?? [], name, ...metadata }];
+  }
+
+  private emit(meta: Meta, message: MessageLike, dedupe: boolean): void {
+    if (dedupe && message.id !== undefined && this.seen.has(message.id)) return;
+    if (message.id !== undefined) this.seen.add(message.id);
+    this.sink.push(meta[0], "messages", [message, meta[1]]);
+  }
+
+  handleChatModelStart(
+    _llm: unknown,
+    _messages: unknown[][],
+    runId: string,
+    _parentRunId?: string,
+    _extra?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    name?: string,
+  ): void {
+    if (tags?.includes(TAG_NOSTREAM) || tags?.includes(TAG_NOSTREAM_SHORT)) return;
+    const meta = this.metaOf(metadata, tags, name);
+    if (meta !== undefined) this.runs.set(runId, meta);
+  }
+
+  handleLLMNewToken(
+    _token: string,
+    _idx: unknown,
+    runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    fields?: { chunk?: { message: unknown } },
+  ): void {
+    const meta = this.runs.get(runId);
+    const message = fields?.chunk?.message;
+    if (meta === undefined || !isMessageLike(message)) return;
+    this.streamed.add(runId);
+    this.emit(meta, message, false);
+  }
+
+  handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
+    const meta = this.runs.get(runId);
+    this.runs.delete(runId);
+    if (meta === undefined) return;
+    const message = output.generations?.[0]?.[0]?.message;
+    if (this.streamed.delete(runId)) {
+      if (isMessageLike(message) && message.id !== undefined) this.seen.add(message.id);
+      return;
+    }
+    if (isMessageLike(message)) this.emit(meta, message, true);
+  }
+
+  handleLLMError(_error: unknown, runId: string): void {
+    this.runs.delete(runId);
+    this.streamed.delete(runId);
+  }
+
+  /** Marks the messages a task starts with as seen, so returning them again does not re-stream them. */
+  taskStarted(input: unknown): void {
+    if (typeof input !== "object" || input === null) return;
+    for (const value of Object.values(input)) {
+      if (isMessageLike(value) && value.id !== undefined) this.seen.add(value.id);
+      else if (Array.isArray(value)) {
+        for (const item of value) if (isMessageLike(item) && item.id !== undefined) this.seen.add(item.id);
+      }
+    }
+  }
+
+  /** Streams the messages a node returned that no model call streamed already. */
+  nodeFinished(
+    metadata: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    name: string,
+    output: unknown,
+  ): void {
+    if (tags?.includes(TAG_HIDDEN)) return;
+    const meta = this.metaOf(metadata, tags, name);
+    if (meta === undefined) return;
+    const visit = (value: unknown): void => {
+      if (isCommand(value)) {
+        for (const [, v] of commandUpdateEntries(value)) visit(v);
+      } else if (isMessageLike(value)) {
+        this.emit(meta, value, true);
+      } else if (Array.isArray(value)) {
+        for (const item of value) visit(item);
+      } else if (
+        typeof value === "object" &&
+        value !== null &&
+        Object.getPrototypeOf(value) === Object.prototype
+      ) {
+        for (const v of Object.values(value)) if (isMessageLike(v) || Array.isArray(v)) visit(v);
+      }
+    };
+    visit(output);
+  }
+}

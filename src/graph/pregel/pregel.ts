@@ -1,0 +1,222 @@
+import type { BaseChannel } from "../channels/index.js";
+import {
+  type LangGraphRunnableConfig,
+  type LoopGraph,
+  type ParentRunLink,
+  PregelLoop,
+  type PregelNode,
+} from "../loop/index.js";
+import {
+  IterableReadableStream,
+  normalizeStreamModes,
+  type StreamMode,
+  StreamSink,
+} from "../stream/index.js";
+import { MessagesStreamHandler } from "./messages-stream.js";
+import {
+  type ContextValidator,
+  checkMaxConcurrency,
+  type PregelOptions,
+  resolveRunConfig,
+} from "./run-config.js";
+
+/** The parts a {@link Pregel} graph is made of. */
+export interface PregelParams {
+  nodes: Record<string, PregelNode>;
+  channels: Record<string, BaseChannel>;
+  inputChannels: string | string[];
+  outputChannels: string | string[];
+  streamChannels?: string | string[];
+  /** State keys conditional edges read. */
+  stateKeys?: string[];
+  /** Default stream mode of `stream()` (LangGraph: `values` for Pregel, `updates` for compiled state graphs). */
+  streamMode?: StreamMode;
+  name?: string;
+  contextSchema?: ContextValidator | undefined;
+  config?: LangGraphRunnableConfig;
+}
+
+/**
+ * A compiled graph: nodes that read channels, run, and write channels, superstep by superstep.
+ * `StateGraph.compile()` returns one (as `CompiledStateGraph`). Its parts are inspectable:
+ * `graph.channels`, `graph.nodes[name].triggers`, `graph.inputChannels`, `graph.outputChannels`.
+ *
+ * @example
+ * ```ts
+ * const result = await graph.invoke({ messages: [] });
+ * for await (const chunk of await graph.stream(input, { streamMode: "updates" })) console.log(chunk);
+ * ```
+ */
+export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context = Record<string, unknown>> {
+  readonly lg_is_pregel = true;
+  readonly nodes: Record<string, PregelNode>;
+  readonly channels: Record<string, BaseChannel>;
+  readonly inputChannels: string | string[];
+  readonly outputChannels: string | string[];
+  readonly streamChannels: string | string[];
+  readonly triggerToNodes: Record<string, string[]>;
+  readonly streamMode: StreamMode;
+  readonly stateKeys: string[];
+  name: string | undefined;
+  readonly contextSchema: ContextValidator | undefined;
+  config: LangGraphRunnableConfig | undefined;
+  private readonly loopGraph: LoopGraph;
+
+  constructor(params: PregelParams) {
+    this.nodes = params.nodes;
+    this.channels = params.channels;
+    this.inputChannels = params.inputChannels;
+    this.outputChannels = params.outputChannels;
+    this.streamChannels = params.streamChannels ?? params.outputChannels;
+    this.streamMode = params.streamMode ?? "values";
+    this.stateKeys = params.stateKeys ?? [];
+    this.name = params.name;
+    this.contextSchema = params.contextSchema;
+    this.config = params.config;
+    this.triggerToNodes = {};
+    for (const [name, node] of Object.entries(this.nodes)) {
+      for (const trigger of node.triggers) {
+        const list = this.triggerToNodes[trigger];
+        if (list === undefined) this.triggerToNodes[trigger] = [name];
+        else list.push(name);
+      }
+    }
+    for (const list of Object.values(this.triggerToNodes)) list.sort();
+    this.loopGraph = {
+      nodes: this.nodes,
+      channels: this.channels,
+      inputChannels: this.inputChannels,
+      outputChannels: this.outputChannels,
+      streamChannels: this.streamChannels,
+      triggerToNodes: this.triggerToNodes,
+      stateKeys: this.stateKeys,
+    };
+  }
+
+  /** A copy of this graph whose runs use `config` as defaults. */
+  withConfig(config: LangGraphRunnableConfig): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this);
+    copy.config = { ...this.config, ...config };
+    return copy;
+  }
+
+  /**
+   * Runs the graph to completion and returns its final state (the output channels' values),
+   * or `undefined` when no step wrote any of them. With a `streamMode` other than `values`,
+   * returns the list of chunks that mode produced.
+   */
+  async invoke(input: Input | null, options?: PregelOptions<Context>): Promise<Output> {
+    const streamMode = options?.streamMode;
+    if (streamMode !== undefined && streamMode !== "values") {
+      const chunks: unknown[] = [];
+      for await (const chunk of await this.stream(input, options)) chunks.push(chunk);
+      return chunks as Output;
+    }
+    const run = resolveRunConfig(this.config, options, this.contextSchema);
+    const link = run.parentLink;
+    const loop = this.createLoop(input, run, options, link?.sink, link);
+    await loop.run();
+    return loop.output() as Output;
+  }
+
+  /**
+   * Runs the graph and streams what happens, per `streamMode` (default: `updates` for state
+   * graphs). Resolves to an async-iterable `ReadableStream`; leaving the loop early (or
+   * cancelling the stream) stops the run.
+   */
+  async stream(
+    input: Input | null,
+    options?: PregelOptions<Context>,
+  ): Promise<IterableReadableStream<Chunk>> {
+    const { modes, multi } = normalizeStreamModes(options?.streamMode, this.streamMode);
+    const abort = new AbortController();
+    const userSignal = options?.signal;
+    let unlink: (() => void) | undefined;
+    if (userSignal !== undefined) {
+      if (userSignal.aborted) abort.abort(userSignal.reason);
+      else {
+        const onAbort = () => abort.abort(userSignal.reason);
+        userSignal.addEventListener("abort", onAbort, { once: true });
+        unlink = () => userSignal.removeEventListener("abort", onAbort);
+      }
+    }
+    let controller!: ReadableStreamDefaultController<Chunk>;
+    let closed = false;
+    const stream = new IterableReadableStream<Chunk>(
+      {
+        start(c) {
+          controller = c;
+        },
+        cancel(reason) {
+          closed = true;
+          abort.abort(reason ?? new Error("The stream was cancelled."));
+        },
+      },
+      { highWaterMark: Number.POSITIVE_INFINITY },
+    );
+    const sink = new StreamSink(modes, options?.subgraphs ?? false, multi, (chunk) => {
+      if (!closed) controller.enqueue(chunk as Chunk);
+    });
+    const runOptions: PregelOptions<Context> = { ...options, signal: abort.signal };
+    let messages: MessagesStreamHandler | undefined;
+    if (sink.modes.has("messages")) {
+      messages = new MessagesStreamHandler(sink, options?.subgraphs ?? false);
+      runOptions.callbacks = [...(options?.callbacks ?? []), messages];
+    }
+    const run = resolveRunConfig(this.config, runOptions, this.contextSchema);
+    const loop = this.createLoop(input, run, options, sink, undefined, messages);
+    loop.run().then(
+      () => {
+        unlink?.();
+        if (!closed) {
+          closed = true;
+          controller.close();
+        }
+      },
+      (error: unknown) => {
+        unlink?.();
+        if (!closed) {
+          closed = true;
+          controller.error(error);
+        }
+      },
+    );
+    return stream;
+  }
+
+  private createLoop(
+    input: Input | null,
+    run: ReturnType<typeof resolveRunConfig>,
+    options: PregelOptions<Context> | undefined,
+    sink: StreamSink | undefined,
+    parentLink: ParentRunLink | undefined,
+    messages?: MessagesStreamHandler,
+  ): PregelLoop {
+    const link: ParentRunLink = parentLink ?? {
+      sink,
+      namespace: [],
+      messagesHandler: messages,
+      recursionLimit: run.recursionLimit,
+    };
+    return new PregelLoop({
+      graph: this.loopGraph,
+      input,
+      config: run.config,
+      recursionLimit: run.recursionLimit,
+      parentNs: run.parentNs,
+      sink,
+      link,
+      maxConcurrency: checkMaxConcurrency(run.config.maxConcurrency),
+      retryPolicy: options?.retryPolicy,
+      debug: options?.debug ?? false,
+    });
+  }
+}
+
+/** True for a compiled graph from any copy of the library. */
+export function isPregel(value: unknown): value is Pregel {
+  return (
+    typeof value === "object" && value !== null && (value as { lg_is_pregel?: unknown }).lg_is_pregel === true
+  );
+}

@@ -1,0 +1,161 @@
+import { getAsyncContext, InvalidArgumentError } from "../../shared/index.js";
+import { GraphValueError, InvalidContextError } from "../core/index.js";
+import {
+  type LangGraphRunnableConfig,
+  PARENT_RUN,
+  type ParentRunLink,
+  type RetryPolicy,
+} from "../loop/index.js";
+import type { StreamMode } from "../stream/index.js";
+
+/** Default number of supersteps a run may take. */
+export const DEFAULT_RECURSION_LIMIT = 25;
+
+/** Options of `invoke()` and `stream()`: a `RunnableConfig` plus the run's own settings. */
+export interface PregelOptions<Context = Record<string, unknown>, Modes = StreamMode | StreamMode[]>
+  extends LangGraphRunnableConfig<Context> {
+  /** What to stream: one mode, or several (chunks become `[mode, payload]`). */
+  streamMode?: Modes;
+  /** Also stream what nested graphs do (chunks become `[namespace, …]`). */
+  subgraphs?: boolean;
+  /** Print each superstep to the console. */
+  debug?: boolean;
+  /** Retry policy of nodes that have none of their own. */
+  retryPolicy?: RetryPolicy;
+  /** Pause before these nodes (needs a checkpointer). */
+  interruptBefore?: string[] | "*";
+  /** Pause after these nodes (needs a checkpointer). */
+  interruptAfter?: string[] | "*";
+  /** When checkpoints are written: after each step and waited for (`sync`), in the background (`async`), or at the end (`exit`). */
+  durability?: "sync" | "async" | "exit";
+}
+
+/** A schema that can validate the run context (a Zod schema or any object with `parse`). */
+export interface ContextValidator {
+  parse(value: unknown): unknown;
+}
+
+/** A run's resolved settings. */
+export interface ResolvedRun {
+  readonly config: LangGraphRunnableConfig<unknown>;
+  readonly recursionLimit: number;
+  /** Namespace of the graph in this run (`""` for a root run). */
+  readonly parentNs: string;
+  /** Set when the run is nested in a task of another graph's run. */
+  readonly parentLink: ParentRunLink | undefined;
+}
+
+const RUN_ONLY_KEYS = [
+  "streamMode",
+  "subgraphs",
+  "debug",
+  "retryPolicy",
+  "interruptBefore",
+  "interruptAfter",
+  "durability",
+  "runName",
+  "runId",
+  "executionInfo",
+  "writer",
+] as const;
+
+/**
+ * Resolves the config of a run: the ambient task config (when this graph runs inside another
+ * graph's node), then the graph's `withConfig` defaults, then the explicit options, as
+ * LangChain.js merges configs (tags concatenated, metadata and configurable merged).
+ */
+export function resolveRunConfig(
+  defaults: LangGraphRunnableConfig | undefined,
+  options: PregelOptions<unknown> | undefined,
+  contextSchema: ContextValidator | undefined,
+): ResolvedRun {
+  const ambient = getAsyncContext<LangGraphRunnableConfig>();
+  const explicitLink = (options as Record<symbol, unknown> | undefined)?.[PARENT_RUN] as
+    | ParentRunLink
+    | undefined;
+  const ambientLink = (ambient as Record<symbol, unknown> | undefined)?.[PARENT_RUN] as
+    | ParentRunLink
+    | undefined;
+  const parentLink = explicitLink ?? ambientLink;
+  const inherited = parentLink !== undefined && explicitLink === undefined ? ambient : undefined;
+
+  const config: LangGraphRunnableConfig<unknown> = {};
+  for (const source of [inherited, defaults, options] as (LangGraphRunnableConfig<unknown> | undefined)[]) {
+    if (source === undefined) continue;
+    mergeInto(config, source);
+  }
+  for (const key of RUN_ONLY_KEYS) delete (config as Record<string, unknown>)[key];
+  if (options?.runId !== undefined) config.runId = options.runId;
+  if (options?.runName !== undefined) config.runName = options.runName;
+
+  const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
+  const configurable = config.configurable ?? {};
+  for (const key in configurable) {
+    const value = configurable[key];
+    if (key.startsWith("__") || key in metadata) continue;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      metadata[key] = value;
+  }
+  config.metadata = metadata;
+
+  const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new GraphValueError(`Passed "recursionLimit" must be at least 1 (got ${String(limit)}).`);
+  }
+  config.recursionLimit = limit;
+
+  if (contextSchema !== undefined && config.context !== undefined && inherited?.context !== config.context) {
+    config.context = validateContext(contextSchema, config.context);
+  }
+
+  const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");
+  if (parentLink === undefined && config.configurable !== undefined) {
+    const { checkpoint_ns: _ns, ...rest } = config.configurable;
+    config.configurable = rest;
+  }
+  return { config, recursionLimit: limit, parentNs, parentLink };
+}
+
+function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRunnableConfig<unknown>): void {
+  const tags = target.tags;
+  const metadata = target.metadata;
+  const configurable = target.configurable;
+  const callbacks = target.callbacks;
+  Object.assign(target, source);
+  if (tags !== undefined && source.tags !== undefined) target.tags = [...new Set([...tags, ...source.tags])];
+  else if (tags !== undefined) target.tags = tags;
+  if (metadata !== undefined) target.metadata = { ...metadata, ...source.metadata };
+  if (configurable !== undefined) target.configurable = { ...configurable, ...source.configurable };
+  if (callbacks !== undefined && source.callbacks !== undefined && callbacks !== source.callbacks) {
+    target.callbacks = [...callbacks, ...source.callbacks.filter((h) => !callbacks.includes(h))];
+  } else if (callbacks !== undefined) {
+    target.callbacks = callbacks;
+  }
+}
+
+function validateContext(schema: ContextValidator, context: unknown): unknown {
+  try {
+    return schema.parse(context);
+  } catch (error) {
+    const issues = (error as { issues?: { path?: unknown[]; message?: string }[] }).issues;
+    const detail =
+      Array.isArray(issues) && issues.length > 0
+        ? issues.map((i) => `${(i.path ?? []).join(".") || "(root)"}: ${i.message ?? "invalid"}`).join("; ")
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    throw new InvalidContextError(
+      `The run context does not match the graph's contextSchema: ${detail}. Pass a matching "context" to invoke()/stream().`,
+      { cause: error },
+    );
+  }
+}
+
+/** Validates `maxConcurrency`. */
+export function checkMaxConcurrency(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError(`"maxConcurrency" must be a positive integer (got ${String(value)}).`);
+  }
+  return value;
+}

@@ -1,0 +1,3 @@
+export { IterableReadableStream } from "./iterable-readable-stream.js";
+export { type ChunkConsumer, normalizeStreamModes, StreamSink } from "./sink.js";
+export { ALWAYS_PROPAGATED_MODES, STREAM_MODES, type StreamMode } from "./types.js";

@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from "../../shared/index.js";
+import { STREAM_MODES, type StreamMode } from "./types.js";
+
+/** Receives formatted chunks (the stream's consumer). */
+export type ChunkConsumer = (chunk: unknown) => void;
+
+/**
+ * Where a run reports what happens. One sink serves a top-level `stream()` call; nested
+ * graphs report through a child of it, which prefixes their namespace. The sink knows which
+ * modes are wanted, so the engine builds a payload only when somebody reads it.
+ */
+export class StreamSink {
+  readonly modes: ReadonlySet<StreamMode>;
+  readonly subgraphs: boolean;
+  private readonly multi: boolean;
+  private readonly consume: ChunkConsumer;
+
+  constructor(modes: readonly StreamMode[], subgraphs: boolean, multi: boolean, consume: ChunkConsumer) {
+    this.modes = new Set(modes);
+    this.subgraphs = subgraphs;
+    this.multi = multi;
+    this.consume = consume;
+  }
+
+  /** Whether a graph at namespace depth `depth` (0 for the root) should report `mode`. */
+  wants(mode: StreamMode, depth: number): boolean {
+    if (!this.modes.has(mode)) return false;
+    return depth === 0 || this.subgraphs || mode === "messages" || mode === "custom" || mode === "tools";
+  }
+
+  /** Reports one payload of `mode` from the graph at `namespace` (`[]` for the root). */
+  push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    if (this.subgraphs) {
+      this.consume(this.multi ? [namespace, mode, payload] : [namespace, payload]);
+    } else {
+      this.consume(this.multi ? [mode, payload] : payload);
+    }
+  }
+}
+
+/** Validates and normalises the `streamMode` option. */
+export function normalizeStreamModes(
+  streamMode: StreamMode | readonly StreamMode[] | undefined,
+  fallback: StreamMode,
+): { modes: StreamMode[]; multi: boolean } {
+  if (streamMode === undefined) return { modes: [fallback], multi: false };
+  const list = Array.isArray(streamMode)
+    ? [...(streamMode as readonly StreamMode[])]
+    : [streamMode as StreamMode];
+  for (const mode of list) {
+    if (!STREAM_MODES.includes(mode)) {
+      throw new InvalidArgumentError(
+        `Unknown stream mode ${JSON.stringify(mode)}. Use one or several of: ${STREAM_MODES.join(", ")}.`,
+      );
+    }
+  }
+  return { modes: [...new Set(list)], multi: Array.isArray(streamMode) };
+}

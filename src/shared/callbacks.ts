@@ -1,0 +1,112 @@
+/**
+ * Callback handlers: how model and tool calls report progress to whoever is listening
+ * (the engine's `messages` and `tools` stream modes, or a user's own handler).
+ *
+ * The method names and argument orders are those of LangChain.js `BaseCallbackHandler`, so a
+ * handler object written for LangChain.js (`{ handleLLMNewToken(token) { … } }`) works here.
+ * Every method is optional. Message-typed arguments are `unknown` here because this layer
+ * sits below `messages/`; at run time they are agentgraph message instances.
+ *
+ * Nothing is built when no handler is listening: callers check {@link hasHandlers} first.
+ */
+export interface CallbackHandler {
+  /** Optional name, for debugging. */
+  name?: string;
+
+  /**
+   * When true, a chat model invoked under this handler streams internally (and still returns
+   * the whole message), so that `handleLLMNewToken` sees tokens. The engine's `messages` stream
+   * mode sets it; LangChain.js uses the same flag.
+   */
+  lc_prefer_streaming?: boolean;
+
+  /** A chat model call starts. `messages` is a one-element batch of the prompt messages. */
+  handleChatModelStart?(
+    llm: { id: string[]; name?: string },
+    messages: unknown[][],
+    runId: string,
+    parentRunId?: string,
+    extraParams?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): unknown;
+
+  /** A streamed token (or tool-call fragment) arrives; `fields.chunk.message` is the `AIMessageChunk`. */
+  handleLLMNewToken?(
+    token: string,
+    idx: { prompt: number; completion: number },
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    fields?: { chunk?: { text: string; message: unknown } },
+  ): unknown;
+
+  /** A model call ends; `output.generations[0][0].message` is the final `AIMessage`. */
+  handleLLMEnd?(
+    output: { generations: { text: string; message: unknown }[][]; llmOutput?: Record<string, unknown> },
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+  ): unknown;
+
+  /** A model call fails. */
+  handleLLMError?(error: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
+
+  /** A tool call starts. `input` is the JSON text of the arguments. */
+  handleToolStart?(
+    tool: { id: string[]; name?: string },
+    input: string,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+    toolCallId?: string,
+  ): unknown;
+
+  /** A tool call ends with its output (a `ToolMessage`, a `Command`, or a raw value). */
+  handleToolEnd?(output: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
+
+  /** A tool call fails. */
+  handleToolError?(error: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
+
+  /** A tool reported progress through its runtime writer. */
+  handleToolEvent?(data: unknown, runId: string, toolCallId?: string, name?: string): unknown;
+}
+
+type HandlerArgs<K extends keyof CallbackHandler> =
+  NonNullable<CallbackHandler[K]> extends (...args: infer A) => unknown ? A : never;
+
+/** True when the list holds at least one handler. */
+export function hasHandlers(
+  handlers: readonly CallbackHandler[] | undefined,
+): handlers is readonly CallbackHandler[] {
+  return handlers !== undefined && handlers.length > 0;
+}
+
+/**
+ * Calls `method` on every handler that defines it. A handler that throws (or rejects) is
+ * reported on stderr and never breaks the call it observes.
+ */
+export function notifyHandlers<K extends keyof CallbackHandler>(
+  handlers: readonly CallbackHandler[] | undefined,
+  method: K,
+  ...args: HandlerArgs<K>
+): void {
+  if (handlers === undefined) return;
+  for (const handler of handlers) {
+    const fn = handler[method] as ((...a: unknown[]) => unknown) | undefined;
+    if (typeof fn !== "function") continue;
+    try {
+      const result = fn.apply(handler, args);
+      if (result instanceof Promise) result.catch((error: unknown) => reportHandlerError(method, error));
+    } catch (error) {
+      reportHandlerError(method, error);
+    }
+  }
+}
+
+function reportHandlerError(method: string, error: unknown): void {
+  console.error(`agentgraph: callback handler ${method} failed:`, error);
+}

@@ -1,0 +1,91 @@
+/**
+ * The error family of agentgraph.
+ *
+ * Every error the library throws on purpose extends {@link AgentGraphError}. Each carries a
+ * stable `code` (the same strings LangGraph.js puts in `lc_error_code`, so code that switches
+ * on them keeps working) and says how to fix the problem in its message.
+ *
+ * `instanceof` works across package copies and realms: each class answers
+ * `Symbol.hasInstance` from a `Symbol.for` brand that lists the class names of the instance,
+ * so two copies of agentgraph in one process still recognise each other's errors.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await graph.invoke(input, { recursionLimit: 5 });
+ * } catch (e) {
+ *   if (e instanceof GraphRecursionError) console.log(e.code); // "GRAPH_RECURSION_LIMIT"
+ * }
+ * ```
+ */
+const BRAND: unique symbol = Symbol.for("agentgraph.error.brand") as never;
+
+type Branded = { [BRAND]?: readonly string[] };
+
+/** Checks a value against an error class by brand name, whatever copy of the library made it. */
+export function hasErrorBrand(value: unknown, name: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const names = (value as Branded)[BRAND];
+  return Array.isArray(names) && names.includes(name);
+}
+
+export interface AgentGraphErrorOptions {
+  cause?: unknown;
+  /** Stable machine-readable code; defaults to the class name in SCREAMING_SNAKE_CASE. */
+  code?: string;
+}
+
+export class AgentGraphError extends Error {
+  /** Name used for cross-realm `instanceof`; subclasses override it. */
+  static readonly brandName: string = "AgentGraphError";
+
+  /** Stable machine-readable code, e.g. `"GRAPH_RECURSION_LIMIT"`. */
+  readonly code: string;
+
+  /** LangGraph.js spelling of {@link code}, kept for code ported from it. */
+  get lc_error_code(): string {
+    return this.code;
+  }
+
+  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const ctor = new.target as typeof AgentGraphError;
+    this.name = ctor.brandName;
+    this.code = options.code ?? ctor.brandName;
+    const names: string[] = [];
+    for (let c: unknown = ctor; typeof c === "function" && "brandName" in c; c = Object.getPrototypeOf(c)) {
+      const n = (c as typeof AgentGraphError).brandName;
+      if (!names.includes(n)) names.push(n);
+      if (c === AgentGraphError) break;
+    }
+    Object.defineProperty(this, BRAND, { value: names, enumerable: false });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof` (a subclass, usually): that is the point.
+    // biome-ignore lint/complexity/noThisInStatic: see above
+    return hasErrorBrand(value, this.brandName);
+  }
+}
+
+/**
+ * Raised for a value the caller passed that cannot be used as given (bad options, bad input).
+ * The message says what was wrong and how to fix it.
+ */
+export class InvalidArgumentError extends AgentGraphError {
+  static override readonly brandName: string = "InvalidArgumentError";
+}
+
+/** Raised when an operation is cancelled through an `AbortSignal`. */
+export class AbortError extends AgentGraphError {
+  static override readonly brandName: string = "AbortError";
+  constructor(message = "The operation was aborted.", options: AgentGraphErrorOptions = {}) {
+    super(message, options);
+  }
+}
+
+/** True for errors that mean "cancelled": our {@link AbortError} and the platform's. */
+export function isAbortError(error: unknown): boolean {
+  if (error instanceof AbortError) return true;
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
+}

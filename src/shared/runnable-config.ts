@@ -1,0 +1,66 @@
+import { getAsyncContext } from "./async-context.js";
+import type { CallbackHandler } from "./callbacks.js";
+
+/**
+ * The configuration every invocable object accepts, shaped like LangChain.js `RunnableConfig`
+ * so code written for it ports unchanged.
+ *
+ * Inside a graph node, the node's config is also the ambient context: models and tools
+ * called there without a config inherit its `callbacks`, `tags`, `metadata` and `signal`.
+ */
+export interface RunnableConfig<Configurable extends Record<string, unknown> = Record<string, unknown>> {
+  /** Tags for this call and its children (`"nostream"` keeps a model call out of `messages` streams). */
+  tags?: string[];
+  /** Metadata for this call and its children. */
+  metadata?: Record<string, unknown>;
+  /** Handlers told about model and tool calls made under this config. */
+  callbacks?: CallbackHandler[];
+  /** Name reported to callbacks for this call. */
+  runName?: string;
+  /** Id for this call (a fresh one is made when absent). */
+  runId?: string;
+  /** Free-form per-call settings (`thread_id`, `checkpoint_id`, …). */
+  configurable?: Configurable;
+  /** Maximum number of supersteps a graph may run. */
+  recursionLimit?: number;
+  /** Maximum number of parallel tasks. */
+  maxConcurrency?: number;
+  /** Timeout in milliseconds. */
+  timeout?: number;
+  /** Cancels the call when aborted. */
+  signal?: AbortSignal;
+}
+
+/** The config of the graph task (or other scope) the caller is running in, if any. */
+export function getAmbientConfig(): RunnableConfig | undefined {
+  return getAsyncContext<RunnableConfig>();
+}
+
+/**
+ * Merges an explicit config over the ambient one the way LangChain.js does: tags are
+ * concatenated, metadata and configurable are shallow-merged, callbacks and signal are
+ * inherited unless given, and `runName`/`runId` are never inherited.
+ */
+export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
+  const parent = getAmbientConfig();
+  if (parent === undefined) return explicit ?? {};
+  if (explicit === undefined || explicit === parent) {
+    const { runName: _n, runId: _i, ...rest } = parent;
+    return rest;
+  }
+  const out: RunnableConfig = { ...parent, ...explicit };
+  delete out.runName;
+  delete out.runId;
+  if (explicit.runName !== undefined) out.runName = explicit.runName;
+  if (explicit.runId !== undefined) out.runId = explicit.runId;
+  if (parent.tags !== undefined || explicit.tags !== undefined) {
+    out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
+  }
+  if (parent.metadata !== undefined || explicit.metadata !== undefined) {
+    out.metadata = { ...parent.metadata, ...explicit.metadata };
+  }
+  if (parent.configurable !== undefined || explicit.configurable !== undefined) {
+    out.configurable = { ...parent.configurable, ...explicit.configurable };
+  }
+  return out;
+}
