@@ -19,7 +19,7 @@ export type StateDefinition = { [key: string]: BaseChannel | (() => BaseChannel)
 
 type ChannelOf<C> = C extends BaseChannel
   ? C
-  : C extends () => infer R
+  : C extends (...args: never[]) => infer R
     ? R extends BaseChannel
       ? R
       : never

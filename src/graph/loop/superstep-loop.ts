@@ -1,7 +1,6 @@
 import {
   applyWrites,
   type Channels,
-  initialWriteState,
   type PreparedTask,
   prepareNextTasks,
   readChannels,
@@ -53,6 +52,10 @@ export interface LoopGraph {
   readonly triggerToNodes: Readonly<Record<string, readonly string[]>>;
   /** State keys a node's conditional edges read (for fresh reads). */
   readonly stateKeys: readonly string[];
+  /** Channels with a `finish()` of their own (deferred-node triggers). */
+  readonly finishable: readonly string[];
+  /** Channels that hold a value when fresh and clear after an idle step. */
+  readonly initiallyIdle: readonly string[];
 }
 
 /** Everything one run needs. */
@@ -106,9 +109,9 @@ export class PregelLoop {
   constructor(params: LoopParams) {
     this.params = params;
     const graph = params.graph;
-    for (const key in graph.channels) {
-      this.channels[key] = (graph.channels[key] as BaseChannel).fromCheckpoint(undefined);
-    }
+    const channels = this.channels;
+    const prototypes = graph.channels;
+    for (const key in prototypes) channels[key] = (prototypes[key] as BaseChannel).fromCheckpoint(undefined);
     this.checkpoint = {
       v: CHECKPOINT_FORMAT_VERSION,
       id: uniqueId(),
@@ -117,7 +120,11 @@ export class PregelLoop {
       channel_versions: {},
       versions_seen: {},
     };
-    this.writeState = initialWriteState(this.checkpoint, this.channels);
+    this.writeState = {
+      maxVersion: undefined,
+      idle: new Set(graph.initiallyIdle),
+      finishable: graph.finishable,
+    };
     this.step = -1;
     this.stop = this.step + params.recursionLimit + 1;
     this.namespace = params.parentNs === "" ? [] : params.parentNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);

@@ -1,4 +1,4 @@
-import type { BaseChannel } from "../channels/index.js";
+import { BaseChannel } from "../channels/index.js";
 import {
   type LangGraphRunnableConfig,
   type LoopGraph,
@@ -82,6 +82,13 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       }
     }
     for (const list of Object.values(this.triggerToNodes)) list.sort();
+    const finishable: string[] = [];
+    const initiallyIdle: string[] = [];
+    for (const [key, prototype] of Object.entries(this.channels)) {
+      const fresh = prototype.fromCheckpoint(undefined);
+      if (fresh.finish !== BaseChannel.prototype.finish) finishable.push(key);
+      if (fresh.clearsWhenIdle && fresh.isAvailable()) initiallyIdle.push(key);
+    }
     this.loopGraph = {
       nodes: this.nodes,
       channels: this.channels,
@@ -90,6 +97,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       streamChannels: this.streamChannels,
       triggerToNodes: this.triggerToNodes,
       stateKeys: this.stateKeys,
+      finishable,
+      initiallyIdle,
     };
   }
 

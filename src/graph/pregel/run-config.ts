@@ -70,6 +70,7 @@ export function resolveRunConfig(
   contextSchema: ContextValidator | undefined,
 ): ResolvedRun {
   const ambient = getAsyncContext<LangGraphRunnableConfig>();
+  if (options === undefined && defaults === undefined && ambient === undefined) return defaultRun();
   const explicitLink = (options as Record<symbol, unknown> | undefined)?.[PARENT_RUN] as
     | ParentRunLink
     | undefined;
@@ -114,6 +115,19 @@ export function resolveRunConfig(
     config.configurable = rest;
   }
   return { config, recursionLimit: limit, parentNs, parentLink };
+}
+
+let cachedDefaultRun: ResolvedRun | undefined;
+
+/** The resolved settings of a run with no options at all (shared: nothing downstream mutates them). */
+function defaultRun(): ResolvedRun {
+  cachedDefaultRun ??= {
+    config: { metadata: { ls_integration: "langgraph" }, recursionLimit: DEFAULT_RECURSION_LIMIT },
+    recursionLimit: DEFAULT_RECURSION_LIMIT,
+    parentNs: "",
+    parentLink: undefined,
+  };
+  return cachedDefaultRun;
 }
 
 function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRunnableConfig<unknown>): void {

@@ -1,0 +1,26 @@
+/**
+ * agentgraph: durable LLM agents for TypeScript.
+ *
+ * This is the Node entry point. It installs `AsyncLocalStorage` as the engine's async-context
+ * provider (so `getConfig()`, `interrupt()` and nested graphs work inside nodes), then exports
+ * the graph engine together with the message vocabulary it is most often used with.
+ *
+ * @example
+ * ```ts
+ * import { StateGraph, MessagesAnnotation, START, END } from "agentgraph";
+ * ```
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { installAsyncContextStorage } from "./shared/index.js";
+
+installAsyncContextStorage(new AsyncLocalStorage());
+
+export * from "./graph/index.js";
+export { addMessages, type Messages, messagesStateReducer, REMOVE_ALL_MESSAGES } from "./messages/index.js";
+export { MessagesAnnotation } from "./messages-annotation.js";
+export {
+  AgentGraphError,
+  type CallbackHandler,
+  InvalidArgumentError,
+  type RunnableConfig,
+} from "./shared/index.js";

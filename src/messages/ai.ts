@@ -1,0 +1,225 @@
+import type { BaseMessageFields } from "./base.js";
+import { BaseMessage, BaseMessageChunk, hasChunkType, hasMessageType, markBuiltIn } from "./base.js";
+import { mergeCommonChunkFields } from "./chunk-fields.js";
+import type { MessageContent } from "./content.js";
+import { mergeLists } from "./merge.js";
+import type { InvalidToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
+import {
+  collapseToolCallChunks,
+  normalizeInvalidToolCalls,
+  normalizeToolCalls,
+  parseOpenAIToolCalls,
+} from "./tool-calls.js";
+import type { UsageMetadata } from "./usage.js";
+import { mergeUsageMetadata } from "./usage.js";
+
+/**
+ * The fields of an AI message: the base fields plus tool calls and token usage.
+ *
+ * @example
+ * ```ts
+ * const fields: AIMessageFields = {
+ *   content: "",
+ *   tool_calls: [{ name: "get_weather", args: { city: "Suzhou" }, id: "call_1" }],
+ *   usage_metadata: { input_tokens: 20, output_tokens: 8, total_tokens: 28 },
+ * };
+ * ```
+ */
+export interface AIMessageFields extends BaseMessageFields {
+  tool_calls?: ToolCall[] | undefined;
+  invalid_tool_calls?: InvalidToolCall[] | undefined;
+  usage_metadata?: UsageMetadata | undefined;
+}
+
+/**
+ * The fields of an AI message chunk: AI message fields plus streamed tool-call fragments.
+ * When `tool_call_chunks` is non-empty, `tool_calls` and `invalid_tool_calls` are derived
+ * from the fragments and the given ones are ignored.
+ *
+ * @example
+ * ```ts
+ * const fields: AIMessageChunkFields = {
+ *   content: "",
+ *   tool_call_chunks: [{ name: "search", args: '{"q":', id: "call_1", index: 0, type: "tool_call_chunk" }],
+ * };
+ * ```
+ */
+export interface AIMessageChunkFields extends AIMessageFields {
+  tool_call_chunks?: ToolCallChunk[] | undefined;
+}
+
+/**
+ * A model's reply: content, plus the tools it asks to run (`tool_calls`), calls whose
+ * arguments did not parse (`invalid_tool_calls`) and token usage (`usage_metadata`).
+ * Tool calls given in the legacy OpenAI form in `additional_kwargs.tool_calls` are parsed
+ * into `tool_calls` when `tool_calls` itself is not given.
+ *
+ * @example
+ * ```ts
+ * const reply = new AIMessage({
+ *   content: "",
+ *   tool_calls: [{ name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" }],
+ * });
+ * reply.tool_calls[0]?.args.city; // "Suzhou"
+ * ```
+ */
+export class AIMessage extends BaseMessage {
+  readonly type = "ai" as const;
+  /** The tool calls the model requested. */
+  tool_calls: ToolCall[];
+  /** Tool calls whose arguments could not be parsed. */
+  invalid_tool_calls: InvalidToolCall[];
+  /** Token usage of the call that produced this message, when the provider reported it. */
+  usage_metadata: UsageMetadata | undefined;
+
+  constructor(fields: MessageContent | AIMessageFields) {
+    super(fields);
+    if (typeof fields === "string" || Array.isArray(fields)) {
+      this.tool_calls = [];
+      this.invalid_tool_calls = [];
+      this.usage_metadata = undefined;
+      return;
+    }
+    const raw = fields.additional_kwargs?.tool_calls;
+    if (fields.tool_calls == null && Array.isArray(raw)) {
+      const [valid, invalid] = parseOpenAIToolCalls(raw);
+      this.tool_calls = valid;
+      this.invalid_tool_calls = fields.invalid_tool_calls
+        ? normalizeInvalidToolCalls(fields.invalid_tool_calls)
+        : invalid;
+    } else {
+      this.tool_calls = normalizeToolCalls(fields.tool_calls ?? []);
+      this.invalid_tool_calls = normalizeInvalidToolCalls(fields.invalid_tool_calls ?? []);
+    }
+    this.usage_metadata = fields.usage_metadata ?? undefined;
+  }
+
+  static override lc_name(): string {
+    return "AIMessage";
+  }
+
+  static override isInstance(value: unknown): value is AIMessage {
+    return hasMessageType(value, "ai");
+  }
+}
+
+/**
+ * A streamed fragment of an AI message. `concat` joins fragments: text appends, content
+ * blocks and tool-call fragments with the same `index` merge, metadata merges, usage adds
+ * up. `tool_calls` is derived from `tool_call_chunks` (parsing partial JSON, so it shows the
+ * arguments received so far) when first read; fragments whose text is not a JSON object, or
+ * that lack an id, show up in `invalid_tool_calls` instead.
+ *
+ * @example
+ * ```ts
+ * const a = new AIMessageChunk({ content: "", tool_call_chunks: [{ name: "search", args: '{"q": "ca', id: "c1", index: 0 }] });
+ * const b = new AIMessageChunk({ content: "", tool_call_chunks: [{ args: 't"}', index: 0 }] });
+ * a.concat(b).tool_calls; // [{ name: "search", args: { q: "cat" }, id: "c1", type: "tool_call" }]
+ * ```
+ */
+export class AIMessageChunk extends BaseMessageChunk {
+  readonly type = "ai" as const;
+  /** The tool calls so far (derived from `tool_call_chunks` when there are any). */
+  declare tool_calls: ToolCall[];
+  /** Tool calls whose arguments do not parse (derived like `tool_calls`). */
+  declare invalid_tool_calls: InvalidToolCall[];
+  /** The raw streamed tool-call fragments. */
+  tool_call_chunks: ToolCallChunk[];
+  /** Token usage reported so far. */
+  usage_metadata: UsageMetadata | undefined;
+
+  constructor(fields: MessageContent | AIMessageChunkFields) {
+    super(fields);
+    if (typeof fields === "string" || Array.isArray(fields)) {
+      this.tool_call_chunks = [];
+      this.tool_calls = [];
+      this.invalid_tool_calls = [];
+      this.usage_metadata = undefined;
+      return;
+    }
+    const chunks = fields.tool_call_chunks ?? [];
+    this.tool_call_chunks = chunks;
+    if (chunks.length > 0) {
+      this.defineDerivedToolCalls(chunks);
+    } else {
+      this.tool_calls = normalizeToolCalls(fields.tool_calls ?? []);
+      this.invalid_tool_calls = normalizeInvalidToolCalls(fields.invalid_tool_calls ?? []);
+    }
+    this.usage_metadata = fields.usage_metadata ?? undefined;
+  }
+
+  static override lc_name(): string {
+    return "AIMessageChunk";
+  }
+
+  static override isInstance(value: unknown): value is AIMessageChunk {
+    return hasChunkType(value, "ai");
+  }
+
+  /**
+   * Collapsing fragments parses the whole argument text, so it waits until someone reads
+   * `tool_calls`: a stream of N fragments then costs one parse, not N. The properties are
+   * own and enumerable (spread and `Object.entries` still see them); assigning replaces them.
+   */
+  private defineDerivedToolCalls(chunks: readonly ToolCallChunk[]): void {
+    let collapsed: ReturnType<typeof collapseToolCallChunks> | undefined;
+    for (const key of ["tool_calls", "invalid_tool_calls"] as const) {
+      Object.defineProperty(this, key, {
+        get: () => {
+          collapsed ??= collapseToolCallChunks(chunks);
+          return collapsed[key];
+        },
+        set: (value: unknown) => {
+          Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+
+  concat(chunk: AIMessageChunk): AIMessageChunk {
+    const fields: AIMessageChunkFields = mergeCommonChunkFields(this, chunk);
+    const fragments = mergeLists(this.tool_call_chunks, chunk.tool_call_chunks);
+    if (fragments !== undefined && fragments.length > 0) {
+      fields.tool_call_chunks = fragments;
+    } else {
+      fields.tool_calls = mergeLists(this.tool_calls, chunk.tool_calls) ?? [];
+      fields.invalid_tool_calls = [...this.invalid_tool_calls, ...chunk.invalid_tool_calls];
+    }
+    if (this.usage_metadata !== undefined || chunk.usage_metadata !== undefined) {
+      fields.usage_metadata = mergeUsageMetadata(this.usage_metadata, chunk.usage_metadata);
+    }
+    const Chunk = this.constructor as typeof AIMessageChunk;
+    return new Chunk(fields);
+  }
+}
+
+markBuiltIn(AIMessage);
+markBuiltIn(AIMessageChunk);
+
+/**
+ * True for an AI message (chunks included), from any copy of agentgraph.
+ *
+ * @example
+ * ```ts
+ * const last = state.messages.at(-1);
+ * if (isAIMessage(last) && last.tool_calls.length > 0) return "tools";
+ * ```
+ */
+export function isAIMessage(value: unknown): value is AIMessage {
+  return hasMessageType(value, "ai");
+}
+
+/**
+ * True for an AI message chunk (what streaming yields).
+ *
+ * @example
+ * ```ts
+ * isAIMessageChunk(new AIMessageChunk("tok")); // true
+ * isAIMessageChunk(new AIMessage("whole")); // false
+ * ```
+ */
+export function isAIMessageChunk(value: unknown): value is AIMessageChunk {
+  return hasChunkType(value, "ai");
+}

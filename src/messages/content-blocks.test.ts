@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { AIMessage, HumanMessage, ToolMessage } from "./index.js";
+
+describe("contentBlocks", () => {
+  it("wraps string content in a text block", () => {
+    expect(new HumanMessage("hi").contentBlocks).toEqual([{ type: "text", text: "hi" }]);
+    expect(new AIMessage("").contentBlocks).toEqual([{ type: "text", text: "" }]);
+  });
+
+  it("translates provider input blocks to standard blocks", () => {
+    const message = new HumanMessage({
+      content: [
+        { type: "text", text: "a" },
+        { type: "image_url", image_url: { url: "https://x/i.png" } },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        { type: "image_url", image_url: "data:image/png;base64,AAAA" },
+        { type: "input_audio", input_audio: { data: "x", format: "wav" } },
+        { type: "file", file: { data: "data:application/pdf;base64,PDF" } },
+        { type: "file", file: { file_id: "file-1" } },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "BBBB" } },
+        { type: "image", source: { type: "url", url: "https://y" } },
+        { type: "document", source: { type: "file", file_id: "f2" } },
+        { type: "document", source: { type: "text", data: "plain" } },
+        { type: "image", source_type: "url", url: "https://z", mime_type: "image/jpeg" },
+        { type: "file", source_type: "base64", data: "CCCC" },
+        { type: "file", source_type: "id", id: "f3", metadata: { n: 1 } },
+        { type: "weird", x: 1 },
+      ],
+    });
+    expect(message.contentBlocks).toEqual([
+      { type: "text", text: "a" },
+      { type: "image", url: "https://x/i.png" },
+      { type: "image", mimeType: "image/png", data: "AAAA" },
+      { type: "image_url", image_url: "data:image/png;base64,AAAA" },
+      { type: "audio", data: "x", mimeType: "audio/wav" },
+      { type: "file", data: "PDF", mimeType: "application/pdf" },
+      { type: "file", fileId: "file-1" },
+      { type: "image", mimeType: "image/png", data: "BBBB" },
+      { type: "image", url: "https://y" },
+      { type: "file", fileId: "f2" },
+      { type: "file", mimeType: "text/plain", data: "plain" },
+      { type: "image", mimeType: "image/jpeg", url: "https://z" },
+      { type: "file", mimeType: "application/octet-stream", data: "CCCC" },
+      { type: "file", mimeType: undefined, fileId: "f3", metadata: { n: 1 } },
+      { type: "weird", x: 1 },
+    ]);
+  });
+
+  it("adds the AI message's tool calls that the content does not show", () => {
+    const message = new AIMessage({
+      content: [{ type: "tool_use", id: "t1", name: "f", input: { a: 1 } }],
+      tool_calls: [
+        { name: "f", args: { a: 1 }, id: "t1" },
+        { name: "g", args: {}, id: "t2" },
+      ],
+    });
+    expect(message.contentBlocks).toEqual([
+      { type: "tool_use", id: "t1", name: "f", input: { a: 1 } },
+      { type: "tool_call", id: "t2", name: "g", args: {} },
+    ]);
+  });
+
+  it("translates Anthropic output blocks when the provider is anthropic", () => {
+    const message = new AIMessage({
+      content: [
+        { type: "thinking", thinking: "hmm", signature: "sig" },
+        { type: "redacted_thinking", data: "xx" },
+        { type: "text", text: "answer" },
+        { type: "tool_use", id: "t1", name: "f", input: { a: 1 } },
+      ],
+      tool_calls: [{ name: "f", args: { a: 1 }, id: "t1" }],
+      response_metadata: { model_provider: "anthropic" },
+    });
+    expect(message.contentBlocks).toEqual([
+      { type: "reasoning", reasoning: "hmm", signature: "sig" },
+      { type: "non_standard", value: { type: "redacted_thinking", data: "xx" } },
+      { type: "text", text: "answer" },
+      { type: "tool_call", id: "t1", name: "f", args: { a: 1 } },
+    ]);
+  });
+
+  it("returns v1 content as it is", () => {
+    const blocks = [{ type: "reasoning", reasoning: "r" }];
+    const message = new AIMessage({ content: blocks, response_metadata: { output_version: "v1" } });
+    expect(message.contentBlocks).toBe(blocks);
+  });
+
+  it("does not add tool calls for other message kinds", () => {
+    expect(new ToolMessage({ content: "r", tool_call_id: "c" }).contentBlocks).toEqual([
+      { type: "text", text: "r" },
+    ]);
+  });
+});

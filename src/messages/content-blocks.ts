@@ -1,0 +1,138 @@
+/**
+ * The standard ("v1") view of message content that `message.contentBlocks` returns.
+ *
+ * Provider-specific input forms become standard blocks: OpenAI `image_url`, `input_audio`
+ * and `file` blocks, Anthropic `image`/`document` blocks with a `source`, and the legacy
+ * `source_type` data blocks. For AI messages from Anthropic (`response_metadata.model_provider
+ * === "anthropic"`), `thinking` becomes `reasoning` and `tool_use` becomes `tool_call`; every
+ * AI message also lists its `tool_calls` that the content does not already show. Blocks of
+ * any other kind pass through unchanged.
+ */
+import type { ContentBlock, MessageContent } from "./content.js";
+import { isPlainRecord } from "./content.js";
+import type { ToolCall } from "./tool-calls.js";
+
+/** The parts of a message the standard view depends on. */
+export interface ContentBlockSource {
+  readonly type: string;
+  readonly content: MessageContent;
+  readonly response_metadata: Record<string, unknown>;
+  readonly tool_calls?: readonly ToolCall[] | undefined;
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.+)$/s;
+
+function parseDataUrl(url: string): { mimeType: string; data: string } | undefined {
+  const match = DATA_URL.exec(url);
+  return match ? { mimeType: match[1] as string, data: match[2] as string } : undefined;
+}
+
+function fromLegacyDataBlock(block: Record<string, unknown>): ContentBlock | undefined {
+  const type = block.type as string;
+  const extra = block.metadata === undefined ? {} : { metadata: block.metadata };
+  if (block.source_type === "url" && typeof block.url === "string") {
+    return { type, mimeType: block.mime_type, url: block.url, ...extra };
+  }
+  if (block.source_type === "base64" && typeof block.data === "string") {
+    return { type, mimeType: block.mime_type ?? "application/octet-stream", data: block.data, ...extra };
+  }
+  if (block.source_type === "id" && typeof block.id === "string") {
+    return { type, mimeType: block.mime_type, fileId: block.id, ...extra };
+  }
+  return undefined;
+}
+
+function fromOpenAIBlock(block: Record<string, unknown>): ContentBlock | undefined {
+  if (
+    block.type === "image_url" &&
+    isPlainRecord(block.image_url) &&
+    typeof block.image_url.url === "string"
+  ) {
+    const parsed = parseDataUrl(block.image_url.url);
+    return parsed ? { type: "image", ...parsed } : { type: "image", url: block.image_url.url };
+  }
+  if (block.type === "input_audio" && isPlainRecord(block.input_audio)) {
+    const { data, format } = block.input_audio;
+    if (typeof data === "string" && typeof format === "string")
+      return { type: "audio", data, mimeType: `audio/${format}` };
+  }
+  if (block.type === "file" && isPlainRecord(block.file)) {
+    const parsed = typeof block.file.data === "string" ? parseDataUrl(block.file.data) : undefined;
+    if (parsed) return { type: "file", data: parsed.data, mimeType: parsed.mimeType };
+    if (typeof block.file.file_id === "string") return { type: "file", fileId: block.file.file_id };
+  }
+  return undefined;
+}
+
+function fromAnthropicBlock(block: Record<string, unknown>): ContentBlock | undefined {
+  if ((block.type !== "image" && block.type !== "document") || !isPlainRecord(block.source)) return undefined;
+  const kind = block.type === "image" ? "image" : "file";
+  const source = block.source;
+  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string") {
+    return { type: kind, mimeType: source.media_type, data: source.data };
+  }
+  if (source.type === "url" && typeof source.url === "string") return { type: kind, url: source.url };
+  if (source.type === "file" && typeof source.file_id === "string")
+    return { type: kind, fileId: source.file_id };
+  if (kind === "file" && source.type === "text" && typeof source.data === "string") {
+    return { type: "file", mimeType: String(source.media_type ?? "text/plain"), data: source.data };
+  }
+  return undefined;
+}
+
+function fromAnthropicOutputBlock(block: Record<string, unknown>): ContentBlock | undefined {
+  if (block.type === "thinking" && typeof block.thinking === "string") {
+    const { thinking, signature, type: _type, ...rest } = block;
+    return { ...rest, type: "reasoning", reasoning: thinking, signature };
+  }
+  if (block.type === "redacted_thinking") return { type: "non_standard", value: block };
+  if (block.type === "tool_use" && typeof block.name === "string" && typeof block.id === "string") {
+    return { type: "tool_call", id: block.id, name: block.name, args: block.input };
+  }
+  return undefined;
+}
+
+function standardize(block: ContentBlock, anthropicOutput: boolean): ContentBlock {
+  if (!isPlainRecord(block)) return block;
+  const record = block as Record<string, unknown>;
+  if (typeof record.source_type === "string") {
+    const converted = fromLegacyDataBlock(record);
+    if (converted) return converted;
+  }
+  return (
+    fromOpenAIBlock(record) ??
+    fromAnthropicBlock(record) ??
+    (anthropicOutput ? fromAnthropicOutputBlock(record) : undefined) ??
+    block
+  );
+}
+
+/**
+ * Computes the standard content blocks of a message (see the module comment).
+ *
+ * @example
+ * ```ts
+ * toStandardContentBlocks(new HumanMessage({ content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }));
+ * // [{ type: "image", url: "https://x/a.png" }]
+ * ```
+ */
+export function toStandardContentBlocks(message: ContentBlockSource): ContentBlock[] {
+  const metadata = message.response_metadata;
+  const isAI = message.type === "ai";
+  if (isAI && metadata?.output_version === "v1" && Array.isArray(message.content)) return message.content;
+  const content = message.content;
+  const anthropicOutput = isAI && metadata?.model_provider === "anthropic";
+  const blocks: ContentBlock[] =
+    typeof content === "string"
+      ? [{ type: "text", text: content }]
+      : Array.isArray(content)
+        ? content.map((block) => standardize(block, anthropicOutput))
+        : [];
+  if (isAI && message.tool_calls !== undefined && message.tool_calls.length > 0) {
+    for (const call of message.tool_calls) {
+      const shown = blocks.some((b) => b.id === call.id && b.name === call.name);
+      if (!shown) blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,68 @@
+export type { AIMessageChunkFields, AIMessageFields } from "./ai.js";
+export { AIMessage, AIMessageChunk, isAIMessage, isAIMessageChunk } from "./ai.js";
+export type {
+  AdditionalKwargs,
+  BaseMessageFields,
+  MessageType,
+  ResponseMetadata,
+  SerializedMessage,
+  StoredMessage,
+} from "./base.js";
+export { BaseMessage, BaseMessageChunk, isBaseMessage, isBaseMessageChunk } from "./base.js";
+export { getBufferString } from "./buffer-string.js";
+export type {
+  BaseMessageLike,
+  MessageFieldWithRole,
+  MessageFieldWithType,
+  MessageLike,
+  MessageLikeTuple,
+  MessageObjectFields,
+} from "./coerce.js";
+export { coerceMessageLikeToMessage } from "./coerce.js";
+export { concat } from "./concat.js";
+export type {
+  ContentBlock,
+  ImageContentBlock,
+  ImageUrlContentBlock,
+  MessageContent,
+  ReasoningContentBlock,
+  TextContentBlock,
+  ThinkingContentBlock,
+  ToolCallContentBlock,
+  ToolUseContentBlock,
+} from "./content.js";
+export { chunkToMessage } from "./convert.js";
+export {
+  MessageCoercionError,
+  MessageMergeError,
+  MessageRemovalError,
+  MessageSerializationError,
+} from "./errors.js";
+export type { FilterMessagesOptions } from "./filter.js";
+export { filterMessages } from "./filter.js";
+export { HumanMessage, HumanMessageChunk, isHumanMessage, isHumanMessageChunk } from "./human.js";
+export { mergeContent } from "./merge.js";
+export { mergeMessageRuns } from "./merge-runs.js";
+export type { MessageTypeOrClass } from "./message-types.js";
+export { parsePartialJson } from "./partial-json.js";
+export type { Messages } from "./reducer.js";
+export { addMessages, messagesStateReducer } from "./reducer.js";
+export type { RemoveMessageFields } from "./remove.js";
+export { isRemoveMessage, REMOVE_ALL_MESSAGES, RemoveMessage } from "./remove.js";
+export type { SerializableMessageClassName } from "./revive.js";
+export {
+  isSerializedMessage,
+  MESSAGE_SERIALIZATION_IDS,
+  MESSAGE_SERIALIZATION_NAMESPACES,
+  messageFromJSON,
+  reviveMessage,
+} from "./revive.js";
+export { isSystemMessage, isSystemMessageChunk, SystemMessage, SystemMessageChunk } from "./system.js";
+export type { ToolMessageFields } from "./tool.js";
+export { isToolMessage, isToolMessageChunk, ToolMessage, ToolMessageChunk } from "./tool.js";
+export type { InvalidToolCall, OpenAIToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
+export { collapseToolCallChunks } from "./tool-calls.js";
+export type { MessagesTransformer, TextSplitter, TokenCounter, TrimMessagesOptions } from "./trim.js";
+export { trimMessages } from "./trim.js";
+export type { InputTokenDetails, ModalityTokenDetails, OutputTokenDetails, UsageMetadata } from "./usage.js";
+export { mergeUsageMetadata } from "./usage.js";

@@ -1,0 +1,73 @@
+import { AIMessage } from "./ai.js";
+import type { BaseMessage, BaseMessageFields } from "./base.js";
+import type { BaseMessageLike } from "./coerce.js";
+import { coerceMessageLikeToMessage } from "./coerce.js";
+import { HumanMessage } from "./human.js";
+import { mergeContent, mergeDicts } from "./merge.js";
+import { SystemMessage } from "./system.js";
+import type { MessagesTransformer } from "./trim.js";
+import { messagesTransformer } from "./trim.js";
+import { mergeUsageMetadata } from "./usage.js";
+
+/** Joins two consecutive messages of the same kind (not tool or remove messages). */
+function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
+  const fields: BaseMessageFields = {
+    content:
+      typeof left.content === "string" && typeof right.content === "string"
+        ? `${left.content}\n${right.content}`
+        : mergeContent(left.content, right.content),
+    additional_kwargs: mergeDicts(left.additional_kwargs, right.additional_kwargs) ?? {},
+    response_metadata: mergeDicts(left.response_metadata, right.response_metadata) ?? {},
+    id: left.id ?? right.id,
+    name: left.name ?? right.name,
+  };
+  if (left.type === "human") return new HumanMessage(fields);
+  if (left.type === "system") return new SystemMessage(fields);
+  const a = left as AIMessage;
+  const b = right as AIMessage;
+  return new AIMessage({
+    ...fields,
+    tool_calls: [...a.tool_calls, ...b.tool_calls],
+    invalid_tool_calls: [...a.invalid_tool_calls, ...b.invalid_tool_calls],
+    usage_metadata:
+      a.usage_metadata === undefined && b.usage_metadata === undefined
+        ? undefined
+        : mergeUsageMetadata(a.usage_metadata, b.usage_metadata),
+  });
+}
+
+const MERGEABLE = new Set(["human", "ai", "system"]);
+
+function mergeRuns(messages: BaseMessage[]): BaseMessage[] {
+  const merged: BaseMessage[] = [];
+  for (const message of messages) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && last.type === message.type && MERGEABLE.has(message.type)) {
+      merged[merged.length - 1] = joinPair(last, message);
+    } else {
+      merged.push(message);
+    }
+  }
+  return merged;
+}
+
+/**
+ * Merges runs of consecutive messages of the same kind into one message each (some
+ * providers reject two user messages in a row). String contents are joined with a newline;
+ * block contents are concatenated; AI tool calls are combined. Tool and remove messages are
+ * never merged. Called without messages it returns a reusable transformer.
+ *
+ * @example
+ * ```ts
+ * mergeMessageRuns([new HumanMessage("Hi"), new HumanMessage("Are you there?")]);
+ * // [HumanMessage("Hi\nAre you there?")]
+ * ```
+ */
+export function mergeMessageRuns(messages: readonly BaseMessageLike[]): BaseMessage[];
+export function mergeMessageRuns(): MessagesTransformer<BaseMessage[]>;
+export function mergeMessageRuns(
+  messages?: readonly BaseMessageLike[],
+): BaseMessage[] | MessagesTransformer<BaseMessage[]> {
+  if (messages !== undefined) return mergeRuns(messages.map(coerceMessageLikeToMessage));
+  return messagesTransformer(mergeRuns);
+}

@@ -1,0 +1,155 @@
+import { randomId } from "../shared/index.js";
+import type { BaseMessage } from "./base.js";
+import { isBaseMessage, isBaseMessageChunk } from "./base.js";
+import type { BaseMessageLike } from "./coerce.js";
+import { coerceMessageLikeToMessage } from "./coerce.js";
+import { chunkToMessage } from "./convert.js";
+import { MessageRemovalError } from "./errors.js";
+import { isRemoveMessage, REMOVE_ALL_MESSAGES } from "./remove.js";
+
+/**
+ * What the messages reducer accepts on either side: one message-like value or a list of them.
+ *
+ * @example
+ * ```ts
+ * const update: Messages = [{ role: "user", content: "Hi" }, new AIMessage("Hello")];
+ * ```
+ */
+export type Messages = readonly BaseMessageLike[] | BaseMessageLike;
+
+/** Coerces one value and stores chunks as whole messages. */
+function toMessage(value: BaseMessage | BaseMessageLike): BaseMessage {
+  if (isBaseMessage(value)) return isBaseMessageChunk(value) ? chunkToMessage(value) : value;
+  return chunkToMessage(coerceMessageLikeToMessage(value));
+}
+
+/**
+ * Coerces a side to messages and gives each one an id, in one pass. The given array is
+ * reused when every item already is a whole message.
+ */
+function toMessages(side: Messages | null | undefined): readonly BaseMessage[] {
+  if (side == null) return [];
+  if (!Array.isArray(side)) return [withId(toMessage(side as BaseMessage | BaseMessageLike))];
+  const list = side as readonly (BaseMessage | BaseMessageLike)[];
+  let converted: BaseMessage[] | undefined;
+  for (let i = 0; i < list.length; i += 1) {
+    const item = list[i] as BaseMessage | BaseMessageLike;
+    const message = withId(toMessage(item));
+    if (converted === undefined && message !== item) converted = list.slice(0, i) as BaseMessage[];
+    converted?.push(message);
+  }
+  return converted ?? (list as readonly BaseMessage[]);
+}
+
+/**
+ * Where each id sits in the list being built (its last occurrence, as LangGraph's map
+ * gives). A small update scans the list from the end instead of indexing it: one scan per
+ * update message is cheaper than hashing every id of a long history, and the cost stays
+ * linear because the number of scans is bounded.
+ */
+interface Positions {
+  find(id: string): number | undefined;
+  appended(id: string, index: number): void;
+}
+
+const SCAN_LIMIT = 8;
+
+function scanPositions(list: readonly BaseMessage[]): Positions {
+  return {
+    find(id) {
+      for (let i = list.length - 1; i >= 0; i -= 1) if ((list[i] as BaseMessage).id === id) return i;
+      return undefined;
+    },
+    appended() {},
+  };
+}
+
+function mapPositions(list: readonly BaseMessage[]): Positions {
+  const indexById = new Map<string, number>();
+  for (let i = 0; i < list.length; i += 1) indexById.set((list[i] as BaseMessage).id as string, i);
+  return {
+    find: (id) => indexById.get(id),
+    appended: (id, index) => {
+      indexById.set(id, index);
+    },
+  };
+}
+
+function withId(message: BaseMessage): BaseMessage {
+  if (message.id == null) message.id = randomId();
+  return message;
+}
+
+/**
+ * The reducer of a `messages` state key (LangGraph's `messagesStateReducer`, also exported
+ * as `addMessages`). It merges an update into the current list:
+ *
+ * 1. both sides are coerced to messages (a single value counts as a one-element list), and
+ *    chunks are stored as whole messages;
+ * 2. every message without an id gets a random UUID (the message object itself is updated,
+ *    on both sides, as in LangGraph);
+ * 3. if the update holds a `RemoveMessage` with id {@link REMOVE_ALL_MESSAGES}, the result is
+ *    only what follows the last such marker;
+ * 4. otherwise each update message with a known id replaces that message in place, a
+ *    `RemoveMessage` deletes it, and new messages are appended in order. Removing an id that
+ *    is not there throws a {@link MessageRemovalError}.
+ *
+ * It runs in time linear in both lists and never mutates the arrays it is given. A missing
+ * side (`null` or `undefined`) counts as `[]`.
+ *
+ * @example
+ * ```ts
+ * const state = [new HumanMessage({ content: "Hi", id: "1" })];
+ * messagesStateReducer(state, new AIMessage({ content: "Hello", id: "2" })); // [Hi, Hello]
+ * messagesStateReducer(state, new HumanMessage({ content: "Hey", id: "1" })); // [Hey]
+ * messagesStateReducer(state, new RemoveMessage({ id: "1" })); // []
+ * ```
+ */
+export function messagesStateReducer(left: Messages, right: Messages): BaseMessage[] {
+  const leftMessages = toMessages(left);
+  const rightMessages = toMessages(right);
+  let removeAllIndex = -1;
+  for (let i = 0; i < rightMessages.length; i += 1) {
+    const message = rightMessages[i] as BaseMessage;
+    if (message.id === REMOVE_ALL_MESSAGES && isRemoveMessage(message)) removeAllIndex = i;
+  }
+  if (removeAllIndex !== -1) return rightMessages.slice(removeAllIndex + 1);
+
+  const merged = leftMessages.slice();
+  const positions = rightMessages.length <= SCAN_LIMIT ? scanPositions(merged) : mapPositions(merged);
+  let removed: Set<string> | undefined;
+  for (const message of rightMessages) {
+    const id = message.id as string;
+    const existing = positions.find(id);
+    if (existing !== undefined) {
+      if (isRemoveMessage(message)) {
+        removed ??= new Set();
+        removed.add(id);
+      } else {
+        removed?.delete(id);
+        merged[existing] = message;
+      }
+    } else {
+      if (isRemoveMessage(message)) {
+        throw new MessageRemovalError(
+          `Attempting to delete a message with an ID that doesn't exist ('${id}')`,
+        );
+      }
+      positions.appended(id, merged.length);
+      merged.push(message);
+    }
+  }
+  if (removed === undefined || removed.size === 0) return merged;
+  const kept = removed;
+  return merged.filter((message) => !kept.has(message.id as string));
+}
+
+/**
+ * Alias of {@link messagesStateReducer}, under the name of Python LangGraph's `add_messages`.
+ *
+ * @example
+ * ```ts
+ * const next = addMessages(state.messages, [{ role: "user", content: "Thanks!" }]);
+ * ```
+ */
+export const addMessages: typeof messagesStateReducer = messagesStateReducer;

@@ -1,0 +1,149 @@
+import { InvalidArgumentError } from "../shared/index.js";
+import type { BaseMessageFields } from "./base.js";
+import { BaseMessage, BaseMessageChunk, hasChunkType, hasMessageType, markBuiltIn } from "./base.js";
+import { mergeCommonChunkFields } from "./chunk-fields.js";
+import type { MessageContent } from "./content.js";
+import { mergeStatus, mergeValues } from "./merge.js";
+
+/**
+ * The fields of a tool message. `tool_call_id` (required) names the tool call answered;
+ * `status` says whether the tool succeeded (default `"success"`); `artifact` carries the full
+ * tool output for the application, which is not sent to the model.
+ *
+ * @example
+ * ```ts
+ * const fields: ToolMessageFields = { content: "It's sunny", tool_call_id: "call_1", name: "get_weather" };
+ * ```
+ */
+export interface ToolMessageFields extends BaseMessageFields {
+  tool_call_id: string;
+  status?: "success" | "error" | undefined;
+  artifact?: unknown;
+}
+
+/** Reads `tool_call_id`, accepting numbers (as Python LangChain does) and rejecting absence. */
+function requireToolCallId(value: unknown, className: string): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  throw new InvalidArgumentError(
+    `${className} requires a tool_call_id (the id of the tool call it answers), got ${JSON.stringify(value) ?? String(value)}. ` +
+      `Pass it as new ${className}({ content, tool_call_id }).`,
+  );
+}
+
+function readStatus(value: unknown): "success" | "error" {
+  return value === "error" ? "error" : "success";
+}
+
+/**
+ * The result of running a tool, sent back to the model. Construct it from fields, or as
+ * `new ToolMessage(content, tool_call_id, name)`.
+ *
+ * @example
+ * ```ts
+ * const result = new ToolMessage({ content: "It's always sunny in Suzhou!", tool_call_id: "call_1", name: "get_weather" });
+ * const failed = new ToolMessage({ content: "Error: timeout", tool_call_id: "call_2", status: "error" });
+ * ```
+ */
+export class ToolMessage extends BaseMessage {
+  readonly type = "tool" as const;
+  /** The id of the tool call this message answers. */
+  tool_call_id: string;
+  /** Whether the tool succeeded. */
+  status: "success" | "error";
+  /** The full tool output for the application; never sent to the model. */
+  artifact: unknown;
+
+  constructor(fields: ToolMessageFields);
+  constructor(content: MessageContent, tool_call_id: string, name?: string);
+  constructor(fields: MessageContent | ToolMessageFields, tool_call_id?: string, name?: string) {
+    const given: ToolMessageFields =
+      typeof fields === "string" || Array.isArray(fields)
+        ? { content: fields, tool_call_id: tool_call_id as string, name }
+        : fields;
+    super(given);
+    this.tool_call_id = requireToolCallId(given.tool_call_id, "ToolMessage");
+    this.status = readStatus(given.status);
+    this.artifact = given.artifact;
+  }
+
+  static override lc_name(): string {
+    return "ToolMessage";
+  }
+
+  static override isInstance(value: unknown): value is ToolMessage {
+    return hasMessageType(value, "tool");
+  }
+}
+
+/**
+ * A streamed fragment of a tool message; `concat` joins content and artifacts, and the
+ * status becomes `"error"` if either fragment says so.
+ *
+ * @example
+ * ```ts
+ * const a = new ToolMessageChunk({ content: "Sun", tool_call_id: "call_1" });
+ * a.concat(new ToolMessageChunk({ content: "ny", tool_call_id: "call_1" })).content; // "Sunny"
+ * ```
+ */
+export class ToolMessageChunk extends BaseMessageChunk {
+  readonly type = "tool" as const;
+  /** The id of the tool call this message answers. */
+  tool_call_id: string;
+  /** Whether the tool succeeded. */
+  status: "success" | "error";
+  /** The full tool output for the application; never sent to the model. */
+  artifact: unknown;
+
+  constructor(fields: ToolMessageFields) {
+    super(fields);
+    this.tool_call_id = requireToolCallId(fields.tool_call_id, "ToolMessageChunk");
+    this.status = readStatus(fields.status);
+    this.artifact = fields.artifact;
+  }
+
+  static override lc_name(): string {
+    return "ToolMessageChunk";
+  }
+
+  static override isInstance(value: unknown): value is ToolMessageChunk {
+    return hasChunkType(value, "tool");
+  }
+
+  concat(chunk: ToolMessageChunk): ToolMessageChunk {
+    const Chunk = this.constructor as typeof ToolMessageChunk;
+    return new Chunk({
+      ...mergeCommonChunkFields(this, chunk),
+      tool_call_id: this.tool_call_id,
+      status: mergeStatus(this.status, chunk.status),
+      artifact: mergeValues(this.artifact, chunk.artifact),
+    });
+  }
+}
+
+markBuiltIn(ToolMessage);
+markBuiltIn(ToolMessageChunk);
+
+/**
+ * True for a tool message (chunks included), from any copy of agentgraph.
+ *
+ * @example
+ * ```ts
+ * const answered = new Set(messages.filter(isToolMessage).map((m) => m.tool_call_id));
+ * ```
+ */
+export function isToolMessage(value: unknown): value is ToolMessage {
+  return hasMessageType(value, "tool");
+}
+
+/**
+ * True for a tool message chunk.
+ *
+ * @example
+ * ```ts
+ * isToolMessageChunk(new ToolMessageChunk({ content: "x", tool_call_id: "c" })); // true
+ * ```
+ */
+export function isToolMessageChunk(value: unknown): value is ToolMessageChunk {
+  return hasChunkType(value, "tool");
+}

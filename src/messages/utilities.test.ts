@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../shared/index.js";
+import {
+  AIMessage,
+  AIMessageChunk,
+  chunkToMessage,
+  filterMessages,
+  getBufferString,
+  HumanMessage,
+  HumanMessageChunk,
+  mergeMessageRuns,
+  RemoveMessage,
+  SystemMessage,
+  SystemMessageChunk,
+  ToolMessage,
+  ToolMessageChunk,
+} from "./index.js";
+
+describe("getBufferString", () => {
+  it("renders one line per message with role prefixes", () => {
+    const text = getBufferString([
+      new HumanMessage("hi"),
+      new AIMessage({
+        content: [
+          { type: "text", text: "yo" },
+          { type: "image_url", image_url: { url: "x" } },
+          { type: "reasoning", reasoning: "r" },
+          { type: "weird" },
+        ],
+        tool_calls: [{ name: "f", args: { a: 1 }, id: "c" }],
+      }),
+      new SystemMessage({ content: "s", name: "n" }),
+      new ToolMessage({ content: "r", tool_call_id: "c" }),
+    ]);
+    expect(text).toBe(
+      'Human: hi\nAI: yo[image][weird][{"name":"f","args":{"a":1},"id":"c","type":"tool_call"}]\nSystem: n, s\nTool: r',
+    );
+  });
+
+  it("uses custom prefixes, shortens long tool-call ids and shows legacy function calls", () => {
+    const longId = "x".repeat(70);
+    expect(
+      getBufferString(
+        [
+          new HumanMessage("q"),
+          new AIMessage({
+            content: "",
+            tool_calls: [{ name: "f", args: {}, id: longId, type: "tool_call" }],
+          }),
+          new AIMessage({
+            content: "",
+            additional_kwargs: { function_call: { name: "g", arguments: "{}" } },
+          }),
+        ],
+        "User",
+        "Bot",
+      ),
+    ).toBe(
+      `User: q\nBot: [{"name":"f","args":{},"id":"${"x".repeat(64)}...","type":"tool_call"}]\nBot: {"name":"g","arguments":"{}"}`,
+    );
+  });
+
+  it("rejects remove messages", () => {
+    expect(() => getBufferString([new RemoveMessage({ id: "x" })])).toThrow(InvalidArgumentError);
+    expect(() => getBufferString([new RemoveMessage({ id: "x" })])).toThrow(
+      "Got unsupported message type: remove",
+    );
+  });
+});
+
+describe("filterMessages", () => {
+  const messages = [
+    new HumanMessage({ content: "a", id: "1", name: "n" }),
+    new AIMessage({ content: "c", id: "2" }),
+    new SystemMessage({ content: "s", id: "3" }),
+    new HumanMessage({ content: "d", id: "4", name: "m" }),
+  ];
+
+  it("keeps matches of any include option, minus exclusions", () => {
+    expect(
+      filterMessages(messages, { includeTypes: ["human", "system"], excludeIds: ["3"] }).map((m) => m.id),
+    ).toEqual(["1", "4"]);
+    expect(filterMessages(messages, { includeNames: ["m"], includeIds: ["2"] }).map((m) => m.id)).toEqual([
+      "2",
+      "4",
+    ]);
+    expect(
+      filterMessages(messages, { excludeNames: ["n"], excludeTypes: [AIMessage] }).map((m) => m.id),
+    ).toEqual(["3", "4"]);
+    expect(filterMessages(messages).map((m) => m.id)).toEqual(["1", "2", "3", "4"]);
+  });
+
+  it("returns a transformer when called with options only", async () => {
+    const onlyHumans = filterMessages({ includeTypes: [HumanMessage] });
+    expect(onlyHumans(messages).map((m) => m.id)).toEqual(["1", "4"]);
+    expect((await onlyHumans.invoke(messages)).map((m) => m.id)).toEqual(["1", "4"]);
+  });
+});
+
+describe("mergeMessageRuns", () => {
+  it("joins runs of the same kind and leaves tool messages alone", () => {
+    const merged = mergeMessageRuns([
+      new HumanMessage({ content: "a", id: "1" }),
+      new HumanMessage({ content: "b", id: "2" }),
+      new AIMessage({
+        content: "c",
+        tool_calls: [{ name: "f", args: {}, id: "x" }],
+        usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+      }),
+      new AIMessage({
+        content: [{ type: "text", text: "d" }],
+        tool_calls: [{ name: "g", args: { b: 1 }, id: "y" }],
+      }),
+      new ToolMessage({ content: "t", tool_call_id: "x" }),
+      new ToolMessage({ content: "u", tool_call_id: "y" }),
+    ]);
+    expect(merged.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool"]);
+    expect(merged[0]).toBeInstanceOf(HumanMessage);
+    expect(merged[0]).toMatchObject({ content: "a\nb", id: "1" });
+    const ai = merged[1] as AIMessage;
+    expect(ai.content).toEqual([
+      { type: "text", text: "c" },
+      { type: "text", text: "d" },
+    ]);
+    expect(ai.tool_calls.map((c) => c.id)).toEqual(["x", "y"]);
+    expect(ai.usage_metadata?.total_tokens).toBe(2);
+  });
+
+  it("returns a transformer when called without messages", async () => {
+    const merge = mergeMessageRuns();
+    const input = [
+      new SystemMessage("a"),
+      new SystemMessage("b"),
+      new RemoveMessage({ id: "r" }),
+      new RemoveMessage({ id: "s" }),
+    ];
+    expect((await merge.invoke(input)).map((m) => m.content)).toEqual(["a\nb", [], []]);
+  });
+});
+
+describe("chunkToMessage", () => {
+  it("turns each chunk kind into its whole message and leaves messages alone", () => {
+    const ai = chunkToMessage(
+      new AIMessageChunk({
+        content: "x",
+        name: "bot",
+        tool_call_chunks: [{ name: "f", args: "{}", id: "c", index: 0 }],
+      }),
+    );
+    expect(ai).toBeInstanceOf(AIMessage);
+    expect(ai).not.toBeInstanceOf(AIMessageChunk);
+    expect(ai).toMatchObject({
+      content: "x",
+      name: "bot",
+      tool_calls: [{ name: "f", args: {}, id: "c", type: "tool_call" }],
+    });
+    expect(chunkToMessage(new HumanMessageChunk("h"))).toBeInstanceOf(HumanMessage);
+    expect(chunkToMessage(new SystemMessageChunk("s"))).toBeInstanceOf(SystemMessage);
+    const tool = chunkToMessage(
+      new ToolMessageChunk({ content: "t", tool_call_id: "c", status: "error", artifact: 1 }),
+    );
+    expect(tool).toBeInstanceOf(ToolMessage);
+    expect(tool).toMatchObject({ tool_call_id: "c", status: "error", artifact: 1 });
+    const message = new HumanMessage("m");
+    expect(chunkToMessage(message)).toBe(message);
+  });
+});
