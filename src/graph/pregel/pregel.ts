@@ -1,4 +1,5 @@
 import { BaseChannel } from "../channels/index.js";
+import { InvalidUpdateError, isParentCommand } from "../core/index.js";
 import {
   type LangGraphRunnableConfig,
   type LoopGraph,
@@ -125,7 +126,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const run = resolveRunConfig(this.config, options, this.contextSchema);
     const link = run.parentLink;
     const loop = this.createLoop(input, run, options, link?.sink, link);
-    await loop.run();
+    try {
+      await loop.run();
+    } catch (error) {
+      throw link === undefined ? rootError(error) : error;
+    }
     return loop.output() as Output;
   }
 
@@ -187,7 +192,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         unlink?.();
         if (!closed) {
           closed = true;
-          controller.error(error);
+          controller.error(rootError(error));
         }
       },
     );
@@ -221,6 +226,15 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       debug: options?.debug ?? false,
     });
   }
+}
+
+/** A parent command that reached the top of the run has nowhere to go: say so. */
+function rootError(error: unknown): unknown {
+  if (!isParentCommand(error)) return error;
+  return new InvalidUpdateError(
+    "A node returned Command({ graph: Command.PARENT }), but its graph is not running inside a parent graph. Use Command.PARENT only in subgraphs; to route within this graph, leave `graph` out.",
+    { cause: error },
+  );
 }
 
 /** True for a compiled graph from any copy of the library. */

@@ -1,0 +1,328 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  isToolMessage,
+  SystemMessage,
+  ToolMessage,
+} from "../../messages/index.js";
+import {
+  AbortError,
+  type CallbackHandler,
+  installAsyncContextStorage,
+  runInAsyncContext,
+} from "../../shared/index.js";
+import { tool } from "../../tools/index.js";
+import { OutputParserException } from "../errors/configuration-errors.js";
+import { BaseChatModel } from "./base-chat-model.js";
+import { ChatGenerationChunk } from "./chat-generation-chunk.js";
+import type { ChatModelRun } from "./llm-run.js";
+import type { BaseChatModelCallOptions, ChatResult } from "./types.js";
+
+/** The scripted model of bench/lib/agent-workload.ts, written the LangChain.js way. */
+class ScriptedToolModel extends BaseChatModel {
+  turns: number;
+  constructor(o: { turns: number }) {
+    super({});
+    this.turns = o.turns;
+  }
+  _llmType() {
+    return "scripted-tool-model";
+  }
+  // Tools are fixed by the script; binding is a no-op.
+  override bindTools(_tools: unknown[], _kwargs?: unknown) {
+    return this as never;
+  }
+  async _generate(messages: BaseMessage[]) {
+    const turn = messages.filter((m) => isToolMessage(m)).length;
+    const content = turn < this.turns ? `Step ${turn}` : "Final answer";
+    const message =
+      turn < this.turns
+        ? new AIMessage({
+            content,
+            id: `ai-${turn}`,
+            tool_calls: [
+              { id: `call_${turn}`, name: "lookup", args: { query: `q${turn}` }, type: "tool_call" },
+            ],
+          })
+        : new AIMessage({ content, id: `ai-${turn}` });
+    return { generations: [{ text: content, message }] };
+  }
+}
+
+/** Records what `_generate` receives. */
+class RecordingModel extends BaseChatModel {
+  readonly seen: Array<{ messages: BaseMessage[]; options: Record<string, unknown>; runManager: unknown }> =
+    [];
+  constructor(private readonly reply: AIMessage = new AIMessage("ok")) {
+    super({});
+  }
+  _llmType() {
+    return "recording";
+  }
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
+    this.seen.push({ messages, options: options as Record<string, unknown>, runManager });
+    return { generations: [{ text: this.reply.text, message: this.reply }] };
+  }
+}
+
+/** Streams the LangChain.js way: yield, then report the token through the run manager. */
+class TokenModel extends BaseChatModel {
+  _llmType() {
+    return "tokens";
+  }
+  async _generate(): Promise<ChatResult> {
+    throw new Error("should stream");
+  }
+  override async *_streamResponseChunks(
+    _m: BaseMessage[],
+    _o: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ) {
+    for (const token of ["A", "B", "C"]) {
+      const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+      yield chunk;
+      await runManager?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+function tokenRecorder(prefersStreaming = false) {
+  const tokens: string[] = [];
+  const ends: AIMessage[] = [];
+  const starts: Array<{ tags: string[] | undefined; metadata: Record<string, unknown> | undefined }> = [];
+  const handler: CallbackHandler = {
+    lc_prefer_streaming: prefersStreaming,
+    handleChatModelStart: (_llm, _messages, _runId, _parent, _extra, tags, metadata) =>
+      starts.push({ tags, metadata }),
+    handleLLMNewToken: (token) => tokens.push(token),
+    handleLLMEnd: (output) => ends.push(output.generations[0]?.[0]?.message as AIMessage),
+  };
+  return { tokens, ends, starts, handler };
+}
+
+describe("BaseChatModel subclasses written for LangChain.js", () => {
+  it("run the benchmark's scripted model unchanged", async () => {
+    const model = new ScriptedToolModel({ turns: 1 });
+    expect(model.bindTools([])).toBe(model);
+    const first = await model.invoke([new HumanMessage("go")]);
+    expect(first).toBeInstanceOf(AIMessage);
+    expect(first.tool_calls).toEqual([
+      { id: "call_0", name: "lookup", args: { query: "q0" }, type: "tool_call" },
+    ]);
+    const second = await model.invoke([
+      new HumanMessage("go"),
+      first,
+      new ToolMessage({ content: "r", tool_call_id: "call_0" }),
+    ]);
+    expect([second.id, second.content]).toEqual(["ai-1", "Final answer"]);
+    const chunks: AIMessageChunk[] = [];
+    for await (const c of await model.stream("go")) chunks.push(c);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]?.tool_call_chunks).toEqual([
+      { name: "lookup", args: '{"query":"q0"}', id: "call_0", index: 0, type: "tool_call_chunk" },
+    ]);
+    expect(chunks[0]?.tool_calls).toEqual(first.tool_calls);
+  });
+
+  it("coerces inputs and gives id-less answers one run id", async () => {
+    const model = new RecordingModel();
+    const reply = await model.invoke([["system", "Be brief."], { role: "user", content: "Hi" }]);
+    const seen = model.seen[0]?.messages ?? [];
+    expect(seen[0]).toBeInstanceOf(SystemMessage);
+    expect(seen[1]).toBeInstanceOf(HumanMessage);
+    expect(reply.id).toMatch(/^run-[0-9a-f-]{36}$/);
+    expect(model.seen[0]?.runManager).toBeUndefined();
+  });
+
+  it("passes bound tools in OpenAI format as options.tools, with tool_choice", async () => {
+    const model = new RecordingModel();
+    const search = tool(async () => "", {
+      name: "search",
+      description: "Search.",
+      schema: z.object({ q: z.string() }),
+    });
+    await model
+      .bindTools([search], { tool_choice: "search", parallel_tool_calls: false })
+      .invoke("x", { stop: ["!"] });
+    expect(model.seen[0]?.options).toEqual({
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "search",
+            description: "Search.",
+            parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+          },
+        },
+      ],
+      tool_choice: "search",
+      parallel_tool_calls: false,
+      stop: ["!"],
+    });
+  });
+
+  it("withConfig merges tags and metadata under each call's own", async () => {
+    const { starts, handler } = tokenRecorder();
+    const model = new RecordingModel().withConfig({ tags: ["a"], metadata: { x: 1 }, callbacks: [handler] });
+    await model.invoke("x", { tags: ["b"], metadata: { y: 2 } });
+    expect(starts[0]?.tags).toEqual(["a", "b"]);
+    expect(starts[0]?.metadata).toMatchObject({ x: 1, y: 2, ls_model_type: "chat" });
+  });
+
+  it("withStructuredOutput defaults to function calling and validates the arguments", async () => {
+    const answer = new AIMessage({
+      content: "",
+      tool_calls: [{ name: "extract", args: { name: "Ada", age: "36" }, id: "c1", type: "tool_call" }],
+    });
+    const model = new RecordingModel(answer);
+    const coerced = await model
+      .withStructuredOutput(z.object({ name: z.string(), age: z.coerce.number() }))
+      .invoke("x");
+    expect(coerced).toEqual({ name: "Ada", age: 36 });
+    expect(model.seen[0]?.options.tool_choice).toBe("extract");
+    await expect(
+      model.withStructuredOutput(z.object({ age: z.number() })).invoke("x"),
+    ).rejects.toBeInstanceOf(OutputParserException);
+    await expect(model.withStructuredOutput(z.object({}), { name: "other" }).invoke("x")).rejects.toThrow(
+      'No tool call found with name "other"',
+    );
+    expect(() => model.withStructuredOutput(z.object({}), { method: "jsonMode" })).toThrow(
+      'RecordingModel does not support withStructuredOutput method "jsonMode"',
+    );
+    const raw = await model
+      .withStructuredOutput(z.object({ age: z.number() }), { includeRaw: true })
+      .invoke("x");
+    expect(raw.raw).toBe(answer);
+    expect(raw.parsed).toBeNull();
+  });
+
+  it("a JSON Schema's title names the function", async () => {
+    const model = new RecordingModel(
+      new AIMessage({
+        content: "",
+        tool_calls: [{ name: "Person", args: { n: 1 }, id: "c", type: "tool_call" }],
+      }),
+    );
+    const result = await model
+      .withStructuredOutput({ title: "Person", type: "object", properties: { n: { type: "number" } } })
+      .invoke("x");
+    expect(result).toEqual({ n: 1 });
+    const fromFunction = await model
+      .withStructuredOutput({ name: "Person", description: "A person.", parameters: { type: "object" } })
+      .invoke("x");
+    expect(fromFunction).toEqual({ n: 1 });
+    expect(model.seen[1]?.options.tools).toEqual([
+      {
+        type: "function",
+        function: { name: "Person", description: "A person.", parameters: { type: "object" } },
+      },
+    ]);
+  });
+});
+
+describe("BaseChatModel streaming and callbacks", () => {
+  it("reports each streamed chunk once even when the model reports tokens itself", async () => {
+    const { tokens, ends, handler } = tokenRecorder();
+    const chunks: AIMessageChunk[] = [];
+    for await (const c of await new TokenModel({}).stream("x", { callbacks: [handler] })) chunks.push(c);
+    expect(tokens).toEqual(["A", "B", "C"]);
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks[0]?.id).toMatch(/^run-/);
+    expect(ends.map((m) => [m.content, m.id])).toEqual([["ABC", chunks[0]?.id]]);
+  });
+
+  it("streams inside invoke for an lc_prefer_streaming handler", async () => {
+    const { tokens, handler } = tokenRecorder(true);
+    const reply = await new TokenModel({}).invoke("x", { callbacks: [handler] });
+    expect(reply).toBeInstanceOf(AIMessage);
+    expect(reply.content).toBe("ABC");
+    expect(tokens).toEqual(["A", "B", "C"]);
+  });
+
+  it("does not stream when streaming is disabled", async () => {
+    const model = new RecordingModel();
+    model.disableStreaming = true;
+    const { handler, tokens } = tokenRecorder(true);
+    await model.invoke("x", { callbacks: [handler] });
+    expect(tokens).toEqual([]);
+  });
+
+  it("inherits callbacks, tags and metadata from the ambient config of a graph task", async () => {
+    installAsyncContextStorage(new AsyncLocalStorage());
+    const { starts, tokens, handler } = tokenRecorder(true);
+    const reply = await runInAsyncContext(
+      { callbacks: [handler], tags: ["node"], metadata: { langgraph_node: "agent" } },
+      () => new TokenModel({}).invoke("x"),
+    );
+    expect(reply.content).toBe("ABC");
+    expect(tokens).toEqual(["A", "B", "C"]);
+    expect(starts[0]?.tags).toEqual(["node"]);
+    expect(starts[0]?.metadata).toMatchObject({ langgraph_node: "agent" });
+  });
+
+  it("stops waiting for a model that ignores its signal", async () => {
+    class Stuck extends BaseChatModel {
+      _llmType() {
+        return "stuck";
+      }
+      _generate(): Promise<ChatResult> {
+        return new Promise(() => {});
+      }
+    }
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(new Stuck({}).invoke("x", { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    const already = AbortSignal.abort();
+    await expect(new Stuck({}).invoke("x", { signal: already })).rejects.toThrow(
+      "The model call was aborted.",
+    );
+  });
+
+  it("batch answers every input, at most maxConcurrency at a time", async () => {
+    let running = 0;
+    let peak = 0;
+    class Slow extends BaseChatModel<BaseChatModelCallOptions> {
+      _llmType() {
+        return "slow";
+      }
+      async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        const text = messages[0]?.text ?? "";
+        return { generations: [{ text, message: new AIMessage(text) }] };
+      }
+    }
+    const replies = await new Slow({}).batch(["a", "b", "c", "d"], { maxConcurrency: 2 });
+    expect(replies.map((r) => r.content)).toEqual(["a", "b", "c", "d"]);
+    expect(peak).toBe(2);
+  });
+
+  it("merges generationInfo and llmOutput into response_metadata", async () => {
+    class Meta extends BaseChatModel {
+      _llmType() {
+        return "meta";
+      }
+      async _generate(): Promise<ChatResult> {
+        return {
+          generations: [
+            { text: "x", message: new AIMessage("x"), generationInfo: { finish_reason: "stop" } },
+          ],
+          llmOutput: { tokenUsage: { totalTokens: 3 } },
+        };
+      }
+    }
+    const reply = await new Meta({}).invoke("x");
+    expect(reply.response_metadata).toEqual({ tokenUsage: { totalTokens: 3 }, finish_reason: "stop" });
+  });
+});

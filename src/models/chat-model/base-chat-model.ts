@@ -1,0 +1,389 @@
+import { AIMessage, type AIMessageChunk, type BaseMessage } from "../../messages/index.js";
+import type { CallbackHandler } from "../../shared/index.js";
+import {
+  type BindToolsInput,
+  convertToOpenAITool,
+  type JsonSchema,
+  type StandardSchemaLike,
+} from "../../tools/index.js";
+import { abortErrorFor, collectHandlers, raceWithSignal, runIdOf, splitCallOptions } from "./call-setup.js";
+import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
+import { ConfiguredChatModel } from "./configured-chat-model.js";
+import { ChatModelRun } from "./llm-run.js";
+import { messageToChunk, toAIMessage, toMessages } from "./message-conversion.js";
+import { type StructuredOutputRunnable, structuredOutputFor } from "./structured-output.js";
+import type {
+  BaseChatModelCallOptions,
+  BaseChatModelParams,
+  BaseLanguageModelInput,
+  BindToolsOptions,
+  ChatResult,
+  ModelProfile,
+  StructuredOutputOptions,
+} from "./types.js";
+
+/** The RunnableConfig keys, removed from the options `_generate` receives. */
+type ConfigKeys =
+  | "tags"
+  | "metadata"
+  | "callbacks"
+  | "runName"
+  | "runId"
+  | "configurable"
+  | "recursionLimit"
+  | "maxConcurrency"
+  | "timeout";
+
+/** Everything one call needs once its options are resolved. */
+interface PreparedCall<Parsed> {
+  messages: BaseMessage[];
+  parsed: Parsed;
+  signal: AbortSignal | undefined;
+  run: ChatModelRun | undefined;
+  /** Id given to messages the model left without one (made on first use). */
+  fallbackId: () => string;
+}
+
+/**
+ * The base class of chat models, shaped like LangChain.js `BaseChatModel` so that custom
+ * models port unchanged: implement `_llmType()` and
+ * `_generate(messages, options, runManager?)` returning `{ generations: [{ message, text }] }`,
+ * and optionally `_streamResponseChunks(messages, options, runManager?)` yielding
+ * {@link ChatGenerationChunk}s.
+ *
+ * The base class resolves each call's config over the ambient one (the graph task's), reports
+ * to callbacks (`handleChatModelStart`, `handleLLMNewToken` per streamed chunk,
+ * `handleLLMEnd`, `handleLLMError`) only when handlers exist, streams inside `invoke` when a
+ * handler sets `lc_prefer_streaming`, gives messages without an id one `run-<uuid>` id, and
+ * honours `signal` and `timeout`. `bindTools` (tools reach `_generate` as `options.tools` in
+ * OpenAI function format) and `withStructuredOutput` (function calling) work for every
+ * subclass.
+ *
+ * @example
+ * ```ts
+ * class EchoModel extends BaseChatModel {
+ *   _llmType() { return "echo"; }
+ *   async _generate(messages: BaseMessage[]) {
+ *     const text = messages.at(-1)?.text ?? "";
+ *     return { generations: [{ text, message: new AIMessage(text) }] };
+ *   }
+ * }
+ * await new EchoModel({}).invoke("hi"); // AIMessage("hi")
+ * ```
+ */
+export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions = BaseChatModelCallOptions> {
+  /** The options type `_generate` receives: the call options without the runnable-config keys. */
+  declare ParsedCallOptions: Omit<CallOptions, ConfigKeys>;
+  /** The call options type of `invoke`. */
+  declare CallOptions: CallOptions;
+
+  callbacks: CallbackHandler[] | undefined;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  /** Never stream (`stream()` yields the whole message once). */
+  disableStreaming = false;
+  verbose = false;
+
+  constructor(fields: BaseChatModelParams = {}) {
+    this.callbacks = fields.callbacks;
+    this.tags = fields.tags ?? [];
+    this.metadata = fields.metadata ?? {};
+    if (fields.disableStreaming !== undefined) this.disableStreaming = fields.disableStreaming;
+    if (fields.verbose !== undefined) this.verbose = fields.verbose;
+  }
+
+  /** A short name of the model type, e.g. `"openai"`. */
+  abstract _llmType(): string;
+
+  /** Produces the answer to `messages`. */
+  abstract _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult>;
+
+  /** Streams the answer; models that can stream override this. */
+  // biome-ignore lint/correctness/useYield: the default implementation only reports that streaming is missing
+  async *_streamResponseChunks(
+    _messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    _runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    throw new Error("Not implemented.");
+  }
+
+  /** LangChain.js serialization namespace. */
+  get lc_namespace(): string[] {
+    return ["langchain", "chat_models", this._llmType()];
+  }
+
+  /** What the model can do; providers fill this in from their model tables. */
+  get profile(): ModelProfile {
+    return {};
+  }
+
+  /** The model's name for callbacks (the class name). */
+  getName(): string {
+    return this.constructor.name;
+  }
+
+  /** LangSmith-style parameters reported in the start callback's metadata. */
+  getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
+    const name = this.getName();
+    const params: Record<string, unknown> = {
+      ls_model_type: "chat",
+      ls_provider: name.startsWith("Chat") ? name.slice(4).toLowerCase() : name,
+    };
+    if (Array.isArray(options.stop)) params.ls_stop = options.stop;
+    return params;
+  }
+
+  /** True when `_streamResponseChunks` is implemented and streaming is not disabled. */
+  protected canStream(): boolean {
+    return (
+      !this.disableStreaming && this._streamResponseChunks !== BaseChatModel.prototype._streamResponseChunks
+    );
+  }
+
+  /** Whether `invoke` streams internally even without an `lc_prefer_streaming` handler. */
+  protected streamsInInvoke(_options: this["ParsedCallOptions"]): boolean {
+    return false;
+  }
+
+  /** Answers `input` with one `AIMessage`. */
+  async invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
+    const call = this.prepareCall(input, options);
+    return this.invokePrepared(call);
+  }
+
+  /**
+   * Streams the answer as `AIMessageChunk`s that share one id and concatenate (`concat`) to
+   * the message `invoke` would return. As in LangChain.js, await the call, then iterate.
+   *
+   * @example
+   * ```ts
+   * for await (const chunk of await model.stream("Tell me a joke")) process.stdout.write(chunk.text);
+   * ```
+   */
+  async stream(
+    input: BaseLanguageModelInput,
+    options?: Partial<CallOptions>,
+  ): Promise<AsyncGenerator<AIMessageChunk>> {
+    const call = this.prepareCall(input, options);
+    const generator = this.streamPrepared(call);
+    // Start at once so that errors such as a rejected API key surface from `await model.stream()`.
+    const first = await generator.next();
+    return (async function* () {
+      if (first.done) return;
+      yield first.value;
+      yield* generator;
+    })();
+  }
+
+  /** Invokes the model on several inputs, at most `maxConcurrency` at a time. */
+  async batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+  ): Promise<AIMessage[]> {
+    const optionsAt = (i: number) => (Array.isArray(options) ? options[i] : options);
+    const limit = Math.max(1, Number(optionsAt(0)?.maxConcurrency ?? inputs.length));
+    const results: AIMessage[] = new Array(inputs.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < inputs.length) {
+        const i = next++;
+        results[i] = await this.invoke(inputs[i] as BaseLanguageModelInput, optionsAt(i));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
+    return results;
+  }
+
+  /**
+   * Returns a model that offers `tools` on every call. Tools reach `_generate` as
+   * `options.tools` in OpenAI function format (`{ type: "function", function: { name,
+   * description, parameters } }`), with `tool_choice`, `parallel_tool_calls` and `strict`
+   * when given.
+   *
+   * @example
+   * ```ts
+   * const withTools = model.bindTools([getWeather], { tool_choice: "any" });
+   * const reply = await withTools.invoke("Weather in Suzhou?");
+   * reply.tool_calls; // [{ name: "get_weather", args: { city: "Suzhou" }, … }]
+   * ```
+   */
+  bindTools(tools: BindToolsInput[], options: BindToolsOptions = {}): ConfiguredChatModel<CallOptions> {
+    const { toolChoice, parallelToolCalls, ...rest } = options;
+    const kwargs: Record<string, unknown> = { ...rest };
+    const strict = options.strict;
+    kwargs.tools = tools.map((t) => convertToOpenAITool(t, strict === undefined ? {} : { strict }));
+    const choice = options.tool_choice ?? toolChoice;
+    if (choice !== undefined) kwargs.tool_choice = choice;
+    else delete kwargs.tool_choice;
+    const parallel = options.parallel_tool_calls ?? parallelToolCalls;
+    if (parallel !== undefined) kwargs.parallel_tool_calls = parallel;
+    else delete kwargs.parallel_tool_calls;
+    if (strict === undefined) delete kwargs.strict;
+    return new ConfiguredChatModel<CallOptions>(this, kwargs as Partial<CallOptions>, {}, tools);
+  }
+
+  /** Returns a model whose calls all use `config` (merged under each call's own options). */
+  withConfig(config: Partial<CallOptions>): ConfiguredChatModel<CallOptions> {
+    return new ConfiguredChatModel<CallOptions>(this, {}, config);
+  }
+
+  /**
+   * Returns a runnable whose `invoke` answers with data matching `schema` (a Zod 4 schema or
+   * JSON Schema). The default method is function calling: the schema is offered as a tool
+   * named `name` (default `"extract"`, or the JSON Schema's `title`) and the arguments of the
+   * model's call to it are returned, validated by the schema. `includeRaw: true` returns
+   * `{ raw, parsed }` and never throws on a parse failure (`parsed: null`).
+   *
+   * @example
+   * ```ts
+   * const extractor = model.withStructuredOutput(z.object({ name: z.string(), age: z.number() }), { name: "person" });
+   * const person = await extractor.invoke("Ada is 36"); // { name: "Ada", age: 36 }
+   * ```
+   */
+  withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options?: StructuredOutputOptions<false>,
+  ): StructuredOutputRunnable<RunOutput>;
+  withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options: StructuredOutputOptions<true>,
+  ): StructuredOutputRunnable<{ raw: AIMessage; parsed: RunOutput | null; parsing_error?: unknown }>;
+  withStructuredOutput(
+    schema: StandardSchemaLike | JsonSchema,
+    options: StructuredOutputOptions = {},
+  ): StructuredOutputRunnable<unknown> {
+    return structuredOutputFor(this, schema, options, this.structuredOutputDefaults());
+  }
+
+  /** The default method of `withStructuredOutput`, and which methods this model supports. */
+  protected structuredOutputDefaults(): {
+    method: "functionCalling" | "jsonSchema";
+    supported: ReadonlyArray<"functionCalling" | "jsonSchema" | "jsonMode">;
+  } {
+    return { method: "functionCalling", supported: ["functionCalling"] };
+  }
+
+  private prepareCall(
+    input: BaseLanguageModelInput,
+    options: Partial<CallOptions> | undefined,
+  ): PreparedCall<this["ParsedCallOptions"]> {
+    const messages = toMessages(input);
+    const { config, callOptions, signal } = splitCallOptions(options);
+    const parsed = callOptions as this["ParsedCallOptions"];
+    const handlers = collectHandlers(config, this.callbacks);
+    let runId = config.runId;
+    const ensureRunId = () => {
+      runId ??= runIdOf(config);
+      return runId;
+    };
+    let run: ChatModelRun | undefined;
+    if (handlers !== undefined) {
+      run = new ChatModelRun(ensureRunId(), handlers, [...new Set([...(config.tags ?? []), ...this.tags])]);
+      const metadata = { ...this.metadata, ...config.metadata, ...this.getLsParams(parsed) };
+      const name = this.getName();
+      run.start(
+        { id: ["langchain", "chat_models", this._llmType(), name], name },
+        messages,
+        { options: parsed, invocation_params: parsed, batch_size: 1 },
+        metadata,
+        config.runName,
+      );
+    }
+    let fallbackId: string | undefined;
+    return { messages, parsed, signal, run, fallbackId: () => (fallbackId ??= `run-${ensureRunId()}`) };
+  }
+
+  private async invokePrepared(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+    try {
+      if (call.signal?.aborted) throw abortErrorFor(call.signal);
+      const stream =
+        (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
+      let message: AIMessage;
+      let llmOutput: Record<string, unknown> | undefined;
+      if (stream) {
+        let whole: AIMessageChunk | undefined;
+        for await (const chunk of this.streamChunks(call))
+          whole = whole === undefined ? chunk : whole.concat(chunk);
+        if (whole === undefined) throw new Error("Received empty response from chat model call.");
+        message = toAIMessage(whole);
+      } else {
+        const result = await raceWithSignal(
+          this._generate(call.messages, call.parsed, call.run),
+          call.signal,
+        );
+        const generation = result.generations[0];
+        if (generation === undefined) {
+          throw new Error(
+            `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
+          );
+        }
+        message = toAIMessage(generation.message);
+        llmOutput = result.llmOutput;
+        message.response_metadata = {
+          ...llmOutput,
+          ...generation.generationInfo,
+          ...message.response_metadata,
+        };
+      }
+      if (message.id === undefined) message.id = call.fallbackId();
+      call.run?.end(message, llmOutput);
+      return message;
+    } catch (error) {
+      call.run?.error(error);
+      throw error;
+    }
+  }
+
+  private async *streamPrepared(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+  ): AsyncGenerator<AIMessageChunk> {
+    if (!this.canStream()) {
+      yield messageToChunk(await this.invokePrepared(call));
+      return;
+    }
+    let whole: AIMessageChunk | undefined;
+    try {
+      if (call.signal?.aborted) throw abortErrorFor(call.signal);
+      for await (const chunk of this.streamChunks(call)) {
+        whole = whole === undefined ? chunk : whole.concat(chunk);
+        yield chunk;
+      }
+    } catch (error) {
+      call.run?.error(error);
+      throw error;
+    }
+    if (call.run !== undefined) {
+      const message =
+        whole === undefined ? new AIMessage({ content: "", id: call.fallbackId() }) : toAIMessage(whole);
+      call.run.end(message);
+    }
+  }
+
+  /** Runs `_streamResponseChunks`, giving chunks the call's id and reporting each to callbacks. */
+  private async *streamChunks(call: PreparedCall<this["ParsedCallOptions"]>): AsyncGenerator<AIMessageChunk> {
+    if (call.run !== undefined) call.run.baseReportsTokens = true;
+    const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        const next = await raceWithSignal(iterator.next(), call.signal);
+        if (next.done) break;
+        const generation = next.value;
+        const chunk = generation.message;
+        if (chunk.id === undefined) chunk.id = call.fallbackId();
+        if (generation.generationInfo !== undefined) {
+          chunk.response_metadata = { ...generation.generationInfo, ...chunk.response_metadata };
+        }
+        call.run?.chunk(generation.text ?? chunk.text, chunk);
+        yield chunk;
+      }
+    } finally {
+      // Leaving early (abort, error, consumer break) closes the model's stream.
+      void Promise.resolve(iterator.return?.(undefined)).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import {
+  AbortError,
+  type CallbackHandler,
+  hasHandlers,
+  type RunnableConfig,
+  randomId,
+  resolveConfig,
+} from "../../shared/index.js";
+
+/** The RunnableConfig keys, which are not passed to a model as call options. */
+const CONFIG_KEYS = new Set([
+  "tags",
+  "metadata",
+  "callbacks",
+  "runName",
+  "runId",
+  "configurable",
+  "recursionLimit",
+  "maxConcurrency",
+  "timeout",
+  "signal",
+]);
+
+/**
+ * Splits the options of a model call into the runnable config (resolved over the ambient
+ * config of the graph task the call runs in) and the call options the model sees. The
+ * call's `timeout` and the config's `signal` merge into one `signal`.
+ *
+ * @example
+ * ```ts
+ * const { config, callOptions, signal } = splitCallOptions({ tags: ["x"], stop: ["\n"], timeout: 5000 });
+ * callOptions; // { stop: ["\n"], signal }
+ * ```
+ */
+export function splitCallOptions(options: Record<string, unknown> | undefined): {
+  config: RunnableConfig;
+  callOptions: Record<string, unknown>;
+  signal: AbortSignal | undefined;
+} {
+  const configPart: Record<string, unknown> = {};
+  const callOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options ?? {})) {
+    if (value === undefined) continue;
+    if (CONFIG_KEYS.has(key)) configPart[key] = value;
+    else callOptions[key] = value;
+  }
+  const config = resolveConfig(configPart as RunnableConfig);
+  const timeout = typeof configPart.timeout === "number" ? configPart.timeout : undefined;
+  const signals = [config.signal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  if (signal !== undefined) callOptions.signal = signal;
+  return { config, callOptions, signal };
+}
+
+/** The handlers of a call: the config's, then the model's own. */
+export function collectHandlers(
+  config: RunnableConfig,
+  own: readonly CallbackHandler[] | undefined,
+): CallbackHandler[] | undefined {
+  const handlers = [...(config.callbacks ?? []), ...(own ?? [])];
+  return hasHandlers(handlers) ? handlers : undefined;
+}
+
+/** A fresh run id unless the config names one. */
+export function runIdOf(config: RunnableConfig): string {
+  return config.runId ?? randomId();
+}
+
+/** The error to throw when `signal` aborted: ours, with the reason as cause. */
+export function abortErrorFor(signal: AbortSignal, what = "The model call"): AbortError {
+  const reason: unknown = signal.reason;
+  const timedOut = reason instanceof Error && reason.name === "TimeoutError";
+  return new AbortError(
+    timedOut ? `${what} timed out (the call's \`timeout\` passed).` : `${what} was aborted.`,
+    {
+      cause: reason,
+    },
+  );
+}
+
+/**
+ * Settles with `promise`, or rejects with an {@link AbortError} as soon as `signal` aborts
+ * (so a model that ignores its signal still stops the caller waiting).
+ *
+ * @example
+ * ```ts
+ * const result = await raceWithSignal(this._generate(messages, options), options.signal);
+ * ```
+ */
+export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(abortErrorFor(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {});
+      reject(abortErrorFor(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

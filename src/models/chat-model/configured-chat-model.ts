@@ -1,0 +1,105 @@
+import type { AIMessage, AIMessageChunk } from "../../messages/index.js";
+import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
+import type { BaseChatModel } from "./base-chat-model.js";
+import { mergeCallOptions } from "./merge-options.js";
+import type { StructuredOutputRunnable } from "./structured-output.js";
+import type {
+  BaseChatModelCallOptions,
+  BaseLanguageModelInput,
+  BindToolsOptions,
+  ModelProfile,
+  StructuredOutputOptions,
+} from "./types.js";
+
+/**
+ * A chat model with stored call settings: what `bindTools` and `withConfig` return
+ * (LangChain.js `RunnableBinding`). `bound` is the model, `kwargs` the bound call options
+ * (`tools` in OpenAI function format, `tool_choice`, …), `config` the bound config, and
+ * `boundTools` the tools as they were given. Every call goes to the same model object, so a
+ * test model bound to tools still records into its own history.
+ *
+ * @example
+ * ```ts
+ * const withTools = model.bindTools([getWeather]);
+ * withTools.kwargs.tools; // [{ type: "function", function: { name: "get_weather", … } }]
+ * await withTools.invoke("Weather in Suzhou?");
+ * ```
+ */
+export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = BaseChatModelCallOptions> {
+  constructor(
+    readonly bound: BaseChatModel<CallOptions>,
+    readonly kwargs: Partial<CallOptions>,
+    readonly config: Partial<CallOptions>,
+    readonly boundTools: BindToolsInput[] | undefined = undefined,
+  ) {}
+
+  /** The bound model's profile. */
+  get profile(): ModelProfile {
+    return this.bound.profile;
+  }
+
+  getName(): string {
+    return this.bound.getName();
+  }
+
+  _llmType(): string {
+    return this.bound._llmType();
+  }
+
+  invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
+    return this.bound.invoke(input, this.merged(options));
+  }
+
+  stream(
+    input: BaseLanguageModelInput,
+    options?: Partial<CallOptions>,
+  ): Promise<AsyncGenerator<AIMessageChunk>> {
+    return this.bound.stream(input, this.merged(options));
+  }
+
+  batch(inputs: BaseLanguageModelInput[], options?: Partial<CallOptions>): Promise<AIMessage[]> {
+    return this.bound.batch(inputs, this.merged(options));
+  }
+
+  withConfig(config: Partial<CallOptions>): ConfiguredChatModel<CallOptions> {
+    return new ConfiguredChatModel(
+      this.bound,
+      this.kwargs,
+      mergeCallOptions(this.config, config),
+      this.boundTools,
+    );
+  }
+
+  /** Replaces the bound tools (other bound settings and config stay). */
+  bindTools(tools: BindToolsInput[], options?: BindToolsOptions): ConfiguredChatModel<CallOptions> {
+    const rebound = this.bound.bindTools(tools, options);
+    const { tools: _old, tool_choice: _c, parallel_tool_calls: _p, strict: _s, ...kept } = this.kwargs;
+    return new ConfiguredChatModel(
+      this.bound,
+      { ...kept, ...rebound.kwargs } as Partial<CallOptions>,
+      this.config,
+      tools,
+    );
+  }
+
+  withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options?: StructuredOutputOptions<false>,
+  ): StructuredOutputRunnable<RunOutput>;
+  withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options: StructuredOutputOptions<true>,
+  ): StructuredOutputRunnable<{ raw: AIMessage; parsed: RunOutput | null; parsing_error?: unknown }>;
+  withStructuredOutput(
+    schema: StandardSchemaLike | JsonSchema,
+    options: StructuredOutputOptions = {},
+  ): StructuredOutputRunnable<unknown> {
+    return this.bound
+      .withStructuredOutput(schema, options as StructuredOutputOptions<false>)
+      .withConfig(this.config as Record<string, unknown>);
+  }
+
+  private merged(options: Partial<CallOptions> | undefined): Partial<CallOptions> {
+    return mergeCallOptions<CallOptions>(this.kwargs, this.config, options);
+  }
+}

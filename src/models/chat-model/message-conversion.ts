@@ -1,0 +1,94 @@
+import {
+  type AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  chunkToMessage,
+  coerceMessageLikeToMessage,
+  isAIMessage,
+  isAIMessageChunk,
+  isBaseMessageChunk,
+  type ToolCallChunk,
+} from "../../messages/index.js";
+import { InvalidArgumentError } from "../../shared/index.js";
+import type { BaseLanguageModelInput } from "./types.js";
+
+/**
+ * Turns a model input into messages: a string becomes one human message, message-likes are
+ * coerced, prompt values are expanded.
+ *
+ * @example
+ * ```ts
+ * toMessages("Hi"); // [HumanMessage("Hi")]
+ * ```
+ */
+export function toMessages(input: BaseLanguageModelInput): BaseMessage[] {
+  if (typeof input === "string") return [coerceMessageLikeToMessage(input)];
+  if (Array.isArray(input)) return input.map((item) => coerceMessageLikeToMessage(item));
+  if (typeof input === "object" && input !== null && typeof input.toChatMessages === "function") {
+    return input.toChatMessages();
+  }
+  throw new InvalidArgumentError(
+    `A chat model takes a string, a list of messages or a prompt value, got ${typeof input}. ` +
+      'Pass e.g. "Hello" or [new HumanMessage("Hello")].',
+  );
+}
+
+/**
+ * The whole `AIMessage` for what a model produced: chunks are collapsed, other AI messages
+ * are returned as they are.
+ *
+ * @example
+ * ```ts
+ * toAIMessage(new AIMessageChunk("Hi")); // AIMessage("Hi")
+ * ```
+ */
+export function toAIMessage(message: BaseMessage): AIMessage {
+  if (isBaseMessageChunk(message)) return chunkToMessage(message) as AIMessage;
+  if (isAIMessage(message)) return message;
+  throw new InvalidArgumentError(
+    `A chat model must produce an AIMessage, but _generate returned a "${message.getType()}" message. ` +
+      "Return { generations: [{ message: new AIMessage(…), text }] }.",
+  );
+}
+
+/**
+ * The single chunk that stands for a whole message (what `stream()` yields when the model
+ * cannot stream): tool calls become `tool_call_chunks` so the chunk behaves like a streamed one.
+ *
+ * @example
+ * ```ts
+ * messageToChunk(new AIMessage({ content: "", tool_calls: [call] })).tool_call_chunks.length; // 1
+ * ```
+ */
+export function messageToChunk(message: AIMessage): AIMessageChunk {
+  if (isAIMessageChunk(message)) return message as unknown as AIMessageChunk;
+  const fragments: ToolCallChunk[] = [
+    ...message.tool_calls.map(
+      (call, index): ToolCallChunk => ({
+        name: call.name,
+        args: JSON.stringify(call.args),
+        id: call.id,
+        index,
+        type: "tool_call_chunk",
+      }),
+    ),
+    ...message.invalid_tool_calls.map(
+      (call, i): ToolCallChunk => ({
+        name: call.name,
+        args: call.args,
+        id: call.id,
+        index: message.tool_calls.length + i,
+        type: "tool_call_chunk",
+      }),
+    ),
+  ];
+  return new AIMessageChunk({
+    content: message.content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+    usage_metadata: message.usage_metadata,
+    tool_call_chunks: fragments,
+  });
+}

@@ -1,0 +1,201 @@
+import type { AIMessage } from "../../messages/index.js";
+import { InvalidArgumentError } from "../../shared/index.js";
+import {
+  formatIssues,
+  isStandardSchema,
+  type JsonSchema,
+  type StandardSchemaLike,
+  toJsonSchema,
+  toStrictJsonSchema,
+  validateArgs,
+} from "../../tools/index.js";
+import { OutputParserException } from "../errors/configuration-errors.js";
+import { mergeCallOptions } from "./merge-options.js";
+import type { BaseLanguageModelInput, BindToolsOptions, StructuredOutputOptions } from "./types.js";
+
+/** What structured output needs from a model. */
+export interface StructuredOutputModel {
+  getName(): string;
+  invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
+  bindTools(
+    tools: Array<{ name: string; description?: string; parameters: JsonSchema }>,
+    options?: BindToolsOptions,
+  ): {
+    invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
+  };
+}
+
+type Invoker = (input: BaseLanguageModelInput, options?: Record<string, unknown>) => Promise<AIMessage>;
+
+/**
+ * What `withStructuredOutput` returns: a runnable whose `invoke` makes one model call and
+ * returns the parsed data (or `{ raw, parsed }` with `includeRaw`).
+ *
+ * @example
+ * ```ts
+ * const person = await model.withStructuredOutput(Person).invoke("Ada is 36");
+ * ```
+ */
+export class StructuredOutputRunnable<RunOutput> {
+  constructor(
+    private readonly call: Invoker,
+    private readonly parse: (message: AIMessage) => Promise<unknown>,
+    private readonly includeRaw: boolean,
+    private readonly config: Record<string, unknown> = {},
+  ) {}
+
+  async invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<RunOutput> {
+    const raw = await this.call(input, mergeCallOptions(this.config, options));
+    if (!this.includeRaw) return (await this.parse(raw)) as RunOutput;
+    try {
+      return { raw, parsed: await this.parse(raw) } as RunOutput;
+    } catch (error) {
+      return { raw, parsed: null, parsing_error: error } as RunOutput;
+    }
+  }
+
+  async batch(inputs: BaseLanguageModelInput[], options?: Record<string, unknown>): Promise<RunOutput[]> {
+    return Promise.all(inputs.map((input) => this.invoke(input, options)));
+  }
+
+  /** Yields the parsed result once (structured output is not streamed piecewise). */
+  async stream(
+    input: BaseLanguageModelInput,
+    options?: Record<string, unknown>,
+  ): Promise<AsyncGenerator<RunOutput>> {
+    const value = await this.invoke(input, options);
+    return (async function* () {
+      yield value;
+    })();
+  }
+
+  withConfig(config: Record<string, unknown>): StructuredOutputRunnable<RunOutput> {
+    return new StructuredOutputRunnable(
+      this.call,
+      this.parse,
+      this.includeRaw,
+      mergeCallOptions(this.config, config),
+    );
+  }
+}
+
+type Method = "functionCalling" | "jsonSchema" | "jsonMode";
+
+/**
+ * Builds the structured-output runnable of a model (see `BaseChatModel.withStructuredOutput`).
+ *
+ * @example
+ * ```ts
+ * structuredOutputFor(model, schema, { name: "person" }, { method: "functionCalling", supported: ["functionCalling"] });
+ * ```
+ */
+export function structuredOutputFor(
+  model: StructuredOutputModel,
+  schema: StandardSchemaLike | JsonSchema,
+  options: StructuredOutputOptions,
+  defaults: { method: Method; supported: ReadonlyArray<Method> },
+): StructuredOutputRunnable<unknown> {
+  const method = options.method ?? defaults.method;
+  if (!defaults.supported.includes(method)) {
+    throw new InvalidArgumentError(
+      `${model.getName()} does not support withStructuredOutput method "${method}". ` +
+        `Use one of: ${defaults.supported.map((m) => `"${m}"`).join(", ")}.`,
+    );
+  }
+  // An OpenAI-style function definition `{ name, description?, parameters }` names itself.
+  const fn = asFunctionDefinition(schema);
+  const jsonSchema = fn === undefined ? toJsonSchema(schema) : fn.parameters;
+  const schemaDescription = fn === undefined ? jsonSchema.description : fn.description;
+  const name =
+    options.name ?? fn?.name ?? (typeof jsonSchema.title === "string" ? jsonSchema.title : "extract");
+  const validate = async (value: unknown, raw: string) => {
+    if (!isStandardSchema(schema)) return value;
+    const result = await validateArgs(schema, value);
+    if (result.success) return result.value;
+    throw new OutputParserException(
+      `The model's structured output does not match the schema:\n${formatIssues(result.issues)}`,
+      raw,
+    );
+  };
+  const includeRaw = options.includeRaw === true;
+  if (method === "functionCalling") {
+    const description = typeof schemaDescription === "string" ? schemaDescription : undefined;
+    const bound = model.bindTools(
+      [{ name, ...(description === undefined ? {} : { description }), parameters: jsonSchema }],
+      { tool_choice: name, ...(options.strict === undefined ? {} : { strict: options.strict }) },
+    );
+    const parse = async (message: AIMessage) => {
+      const call = message.tool_calls.find((c) => c.name === name);
+      if (call === undefined) {
+        const invalid = message.invalid_tool_calls.find((c) => c.name === name);
+        if (invalid !== undefined) {
+          throw new OutputParserException(
+            `The model called "${name}" with arguments that are not valid JSON.`,
+            invalid.args,
+          );
+        }
+        throw new OutputParserException(
+          `No tool call found with name "${name}" in the model's answer, so there is no structured output. ` +
+            "Check that the model supports tool calling and follows tool_choice.",
+          message.text,
+        );
+      }
+      return validate(call.args, JSON.stringify(call.args));
+    };
+    return new StructuredOutputRunnable((input, opts) => bound.invoke(input, opts), parse, includeRaw);
+  }
+  const responseFormat =
+    method === "jsonMode"
+      ? { type: "json_object" }
+      : {
+          type: "json_schema",
+          json_schema: {
+            name,
+            ...(typeof schemaDescription === "string" ? { description: schemaDescription } : {}),
+            schema: options.strict === true ? toStrictJsonSchema(jsonSchema) : jsonSchema,
+            ...(options.strict === undefined ? {} : { strict: options.strict }),
+          },
+        };
+  const parse = async (message: AIMessage) => {
+    const refusal = message.additional_kwargs.refusal;
+    if (typeof refusal === "string") {
+      throw new OutputParserException(`The model refused to answer: ${refusal}`, message.text);
+    }
+    const text = message.text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, "$1");
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new OutputParserException(
+        `The model's answer is not valid JSON: ${(error as Error).message}`,
+        message.text,
+        error,
+      );
+    }
+    return validate(value, message.text);
+  };
+  return new StructuredOutputRunnable(
+    (input, opts) => model.invoke(input, mergeCallOptions({ response_format: responseFormat }, opts)),
+    parse,
+    includeRaw,
+  );
+}
+
+function asFunctionDefinition(
+  schema: unknown,
+): { name: string; description?: unknown; parameters: JsonSchema } | undefined {
+  if (isStandardSchema(schema) || typeof schema !== "object" || schema === null) return undefined;
+  const candidate = schema as { name?: unknown; description?: unknown; parameters?: unknown };
+  if (
+    typeof candidate.name !== "string" ||
+    typeof candidate.parameters !== "object" ||
+    candidate.parameters === null
+  ) {
+    return undefined;
+  }
+  return {
+    name: candidate.name,
+    description: candidate.description,
+    parameters: candidate.parameters as JsonSchema,
+  };
+}

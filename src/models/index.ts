@@ -1,0 +1,41 @@
+export { BaseChatModel } from "./chat-model/base-chat-model.js";
+export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
+export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
+export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
+export { StructuredOutputRunnable } from "./chat-model/structured-output.js";
+export type {
+  BaseChatModelCallOptions,
+  BaseChatModelParams,
+  BaseLanguageModelInput,
+  BindToolsOptions,
+  ChatGeneration,
+  ChatResult,
+  ModelProfile,
+  StructuredOutputOptions,
+  ToolChoice,
+} from "./chat-model/types.js";
+export { getEnvironmentVariable } from "./env.js";
+export {
+  MissingApiKeyError,
+  ModelConfigurationError,
+  OutputParserException,
+  UnknownModelProviderError,
+} from "./errors/configuration-errors.js";
+export {
+  ModelAuthenticationError,
+  ModelCallError,
+  type ModelCallErrorOptions,
+  ModelConnectionError,
+  ModelNotFoundError,
+  ModelRateLimitError,
+  ModelTimeoutError,
+} from "./errors/model-call-error.js";
+export { type InitChatModelOptions, inferModelProvider, initChatModel } from "./init-chat-model.js";
+export type { AnthropicClientOptions } from "./providers/anthropic/anthropic-client.js";
+export { ChatAnthropic, type ChatAnthropicFields } from "./providers/anthropic/chat-anthropic.js";
+export { ChatOpenAI, type ChatOpenAIFields } from "./providers/openai/chat-openai.js";
+export type { OpenAIClientOptions } from "./providers/openai/openai-client.js";
+export { retryDelayMs } from "./retry/retry-delay.js";
+export type * from "./spec/index.js";
+export type { ReasoningFormat } from "./spec-adapter/result-to-message.js";
+export { SpecChatModel, type SpecChatModelParams } from "./spec-adapter/spec-chat-model.js";

@@ -1,0 +1,96 @@
+import { InvalidArgumentError } from "../../../shared/index.js";
+import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
+import { modelErrorFromSdk } from "../../errors/from-sdk-error.js";
+import type {
+  ChatModelV1,
+  ChatModelV1CallOptions,
+  ChatModelV1GenerateResult,
+  ChatModelV1StreamPart,
+} from "../../spec/index.js";
+import type { AnthropicClientLike } from "./anthropic-client.js";
+import { AnthropicStreamParts } from "./anthropic-stream-parts.js";
+import type { AnthropicResponse, AnthropicStreamEvent } from "./anthropic-wire.js";
+import { type AnthropicChatSettings, getAnthropicArgs } from "./get-anthropic-args.js";
+import { mapAnthropicResponse } from "./map-anthropic-response.js";
+
+/** How {@link AnthropicChatLanguageModel} reaches its server. */
+export interface AnthropicChatModelConfig {
+  settings: AnthropicChatSettings;
+  client: () => Promise<AnthropicClientLike>;
+  errorContext: ProviderErrorContext;
+}
+
+/**
+ * The Anthropic Messages API provider, implementing the v1 model spec on top of the official
+ * `@anthropic-ai/sdk` (with the SDK's own retries off).
+ *
+ * @example
+ * ```ts
+ * const model = new AnthropicChatLanguageModel("claude-sonnet-4-6", config);
+ * for await (const part of model.doStream({ prompt })) console.log(part.type);
+ * ```
+ */
+export class AnthropicChatLanguageModel implements ChatModelV1 {
+  readonly specificationVersion = "v1" as const;
+  readonly provider = "anthropic";
+
+  constructor(
+    readonly modelId: string,
+    private readonly config: AnthropicChatModelConfig,
+  ) {}
+
+  async doGenerate(options: ChatModelV1CallOptions): Promise<ChatModelV1GenerateResult> {
+    if (options.responseFormat?.type === "json") throw unsupportedResponseFormat();
+    const body = getAnthropicArgs(this.modelId, this.config.settings, options, false);
+    try {
+      const client = await this.config.client();
+      const response = await client.messages.create(body, requestOptions(options));
+      return mapAnthropicResponse(response as AnthropicResponse);
+    } catch (error) {
+      throw modelErrorFromSdk(error, this.config.errorContext);
+    }
+  }
+
+  async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {
+    if (options.responseFormat?.type === "json") throw unsupportedResponseFormat();
+    const body = getAnthropicArgs(this.modelId, this.config.settings, options, true);
+    const parts = new AnthropicStreamParts();
+    let events: AsyncIterable<AnthropicStreamEvent>;
+    try {
+      const client = await this.config.client();
+      events = (await client.messages.create(
+        body,
+        requestOptions(options),
+      )) as AsyncIterable<AnthropicStreamEvent>;
+    } catch (error) {
+      throw modelErrorFromSdk(error, this.config.errorContext);
+    }
+    const iterator = events[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        let next: IteratorResult<AnthropicStreamEvent>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw modelErrorFromSdk(error, this.config.errorContext);
+        }
+        if (next.done) break;
+        yield* parts.push(next.value);
+      }
+    } finally {
+      await iterator.return?.();
+    }
+    yield* parts.finish();
+  }
+}
+
+function requestOptions(options: ChatModelV1CallOptions) {
+  return { signal: options.abortSignal, headers: options.headers };
+}
+
+function unsupportedResponseFormat(): Error {
+  return new InvalidArgumentError(
+    "ChatAnthropic does not support a JSON response format; use withStructuredOutput(schema) " +
+      '(method "functionCalling") instead.',
+  );
+}

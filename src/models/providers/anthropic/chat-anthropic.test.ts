@@ -1,0 +1,414 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import {
+  AIMessage,
+  type AIMessageChunk,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from "../../../messages/index.js";
+import { tool } from "../../../tools/index.js";
+import { anthropicEvents, FixtureServer } from "../../__tests__/fixture-server.js";
+import { MissingApiKeyError } from "../../errors/configuration-errors.js";
+import { ModelAuthenticationError, ModelCallError } from "../../errors/model-call-error.js";
+import { ChatAnthropic, type ChatAnthropicFields } from "./chat-anthropic.js";
+
+const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
+  name: "get_weather",
+  description: "Get weather for a given city.",
+  schema: z.object({ city: z.string() }),
+});
+
+let server: FixtureServer;
+beforeEach(async () => {
+  server = await FixtureServer.start();
+});
+afterEach(async () => {
+  await server.close();
+  vi.unstubAllEnvs();
+});
+
+function model(fields: ChatAnthropicFields = {}): ChatAnthropic {
+  return new ChatAnthropic({
+    model: "claude-sonnet-4-6",
+    apiKey: "sk-ant-test",
+    clientOptions: { baseURL: server.url },
+    ...fields,
+  });
+}
+
+function message(content: unknown[], extra: Record<string, unknown> = {}) {
+  return {
+    id: "msg_01XFDUDYJgAACzvnptvVoYEL",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-6-20260101",
+    content,
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: {
+      input_tokens: 25,
+      output_tokens: 12,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 5,
+    },
+    ...extra,
+  };
+}
+
+async function collect(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk[]> {
+  const chunks: AIMessageChunk[] = [];
+  for await (const c of stream) chunks.push(c);
+  return chunks;
+}
+
+function join(chunks: AIMessageChunk[]): AIMessageChunk {
+  const [first, ...rest] = chunks;
+  if (first === undefined) throw new Error("no chunks");
+  return rest.reduce((acc, c) => acc.concat(c), first);
+}
+
+describe("ChatAnthropic request format", () => {
+  it("joins system messages into `system`, sends tool_use blocks and merges tool results into one user turn", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "Paris is sunny, Rome too." }]) });
+    await model({ temperature: 0 })
+      .bindTools([getWeather])
+      .invoke([
+        new SystemMessage("You are a helpful assistant"),
+        new SystemMessage("Answer briefly."),
+        new HumanMessage("Weather in Paris and Rome?"),
+        new AIMessage({
+          content: "Checking both.",
+          tool_calls: [
+            { name: "get_weather", args: { city: "Paris" }, id: "toolu_1", type: "tool_call" },
+            { name: "get_weather", args: { city: "Rome" }, id: "toolu_2", type: "tool_call" },
+          ],
+        }),
+        new ToolMessage({ content: "Sunny in Paris", tool_call_id: "toolu_1" }),
+        new ToolMessage({ content: "Error: no data", tool_call_id: "toolu_2", status: "error" }),
+        new HumanMessage("And in short?"),
+      ]);
+    const request = server.requests[0];
+    expect(request?.path).toBe("/v1/messages");
+    // SDK 1.x sends the key as a bearer token.
+    expect(request?.headers.authorization).toBe("Bearer sk-ant-test");
+    expect(request?.headers["anthropic-version"]).toBeDefined();
+    expect(request?.body).toEqual({
+      model: "claude-sonnet-4-6",
+      max_tokens: 2048,
+      temperature: 0,
+      system: "You are a helpful assistant\n\nAnswer briefly.",
+      tools: [
+        {
+          name: "get_weather",
+          description: "Get weather for a given city.",
+          input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
+      ],
+      messages: [
+        { role: "user", content: "Weather in Paris and Rome?" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Checking both." },
+            { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+            { type: "tool_use", id: "toolu_2", name: "get_weather", input: { city: "Rome" } },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_1", content: "Sunny in Paris" },
+            { type: "tool_result", tool_use_id: "toolu_2", content: "Error: no data", is_error: true },
+            { type: "text", text: "And in short?" },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("maps tool_choice and parallel_tool_calls", async () => {
+    const reply = { kind: "json" as const, body: message([{ type: "text", text: "ok" }]) };
+    server.reply(reply, reply, reply);
+    await model().bindTools([getWeather], { tool_choice: "any" }).invoke("x");
+    await model().bindTools([getWeather], { tool_choice: "get_weather" }).invoke("x");
+    await model().bindTools([getWeather], { parallel_tool_calls: false }).invoke("x");
+    const choices = server.requests.map((r) => (r.body as { tool_choice?: unknown }).tool_choice);
+    expect(choices).toEqual([
+      { type: "any" },
+      { type: "tool", name: "get_weather" },
+      { type: "auto", disable_parallel_tool_use: true },
+    ]);
+  });
+});
+
+describe("ChatAnthropic responses", () => {
+  it("maps text, tool_use, stop_reason and usage", async () => {
+    server.reply({
+      kind: "json",
+      body: message(
+        [
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: "toolu_01A", name: "get_weather", input: { city: "Oslo" } },
+        ],
+        { stop_reason: "tool_use" },
+      ),
+    });
+    const reply = await model().bindTools([getWeather]).invoke("Oslo?");
+    expect(reply.id).toBe("msg_01XFDUDYJgAACzvnptvVoYEL");
+    expect(reply.content).toBe("Let me check.");
+    expect(reply.tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Oslo" }, id: "toolu_01A", type: "tool_call" },
+    ]);
+    expect(reply.usage_metadata).toEqual({
+      input_tokens: 30,
+      output_tokens: 12,
+      total_tokens: 42,
+      input_token_details: { cache_read: 5, cache_creation: 0 },
+    });
+    expect(reply.response_metadata).toMatchObject({
+      finish_reason: "tool_use",
+      stop_reason: "tool_use",
+      model_name: "claude-sonnet-4-6-20260101",
+      model_provider: "anthropic",
+    });
+  });
+
+  it("keeps thinking blocks with their signature and sends them back", async () => {
+    server.reply(
+      {
+        kind: "json",
+        body: message([
+          { type: "thinking", thinking: "The user asks for 2+2.", signature: "EqQBCgIYAhIM" },
+          { type: "redacted_thinking", data: "EmwKAhgBEgy3va" },
+          { type: "text", text: "4" },
+        ]),
+      },
+      { kind: "json", body: message([{ type: "text", text: "8" }]) },
+    );
+    const chat = model({ thinking: { type: "enabled", budget_tokens: 1024 } });
+    const first = await chat.invoke("2+2?");
+    expect(first.content).toEqual([
+      { type: "thinking", thinking: "The user asks for 2+2.", signature: "EqQBCgIYAhIM" },
+      { type: "redacted_thinking", data: "EmwKAhgBEgy3va" },
+      { type: "text", text: "4" },
+    ]);
+    expect(first.text).toBe("4");
+    await chat.invoke([new HumanMessage("2+2?"), first, new HumanMessage("Double it")]);
+    expect(server.requests[1]?.body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [
+        { role: "user", content: "2+2?" },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "The user asks for 2+2.", signature: "EqQBCgIYAhIM" },
+            { type: "redacted_thinking", data: "EmwKAhgBEgy3va" },
+            { type: "text", text: "4" },
+          ],
+        },
+        { role: "user", content: "Double it" },
+      ],
+    });
+  });
+
+  it("withStructuredOutput forces the extract tool and returns its input", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "tool_use", id: "toolu_x", name: "extract", input: { name: "Ada", age: 36 } }], {
+        stop_reason: "tool_use",
+      }),
+    });
+    const person = await model()
+      .withStructuredOutput(z.object({ name: z.string(), age: z.number() }))
+      .invoke("Ada is 36");
+    expect(person).toEqual({ name: "Ada", age: 36 });
+    expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "extract" } });
+  });
+});
+
+describe("ChatAnthropic streaming", () => {
+  const start = {
+    type: "message_start",
+    message: {
+      id: "msg_stream",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-6-20260101",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 40, output_tokens: 1 },
+    },
+  };
+
+  it("turns the event stream into chunks with text and input_json_delta tool calls", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "ping" },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Checking" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: " now." } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "tool_use", id: "toolu_s", name: "get_weather", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: '{"city": ' },
+        },
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: '"Oslo"}' },
+        },
+        { type: "content_block_stop", index: 1 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "tool_use", stop_sequence: null },
+          usage: { output_tokens: 30 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const chunks = await collect(await model().bindTools([getWeather]).stream("Oslo?"));
+    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set(["msg_stream"]));
+    const whole = join(chunks);
+    expect(whole.content).toBe("Checking now.");
+    expect(whole.tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Oslo" }, id: "toolu_s", type: "tool_call" },
+    ]);
+    expect(whole.usage_metadata).toMatchObject({ input_tokens: 40, output_tokens: 30, total_tokens: 70 });
+    expect(whole.response_metadata).toMatchObject({
+      finish_reason: "tool_use",
+      model_name: "claude-sonnet-4-6-20260101",
+    });
+  });
+
+  it("streams thinking deltas and the signature into thinking blocks", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "thinking", thinking: "", signature: "" },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Two plus " } },
+        { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "two." } },
+        { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "EqQBsig" } },
+        { type: "content_block_stop", index: 0 },
+        { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "4" } },
+        { type: "content_block_stop", index: 1 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: { output_tokens: 9 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const whole = join(await collect(await model().stream("2+2?")));
+    expect(whole.content).toEqual([
+      { type: "thinking", thinking: "Two plus two.", index: 0, signature: "EqQBsig" },
+      { type: "text", text: "4", index: 1 },
+    ]);
+    expect(whole.text).toBe("4");
+  });
+
+  it("keeps malformed streamed tool input as an invalid tool call", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_b", name: "get_weather", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: '{"city": Oslo' },
+        },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "tool_use", stop_sequence: null },
+          usage: { output_tokens: 3 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const reply = await model({ streaming: true }).invoke("?");
+    expect(reply.tool_calls).toEqual([]);
+    expect(reply.invalid_tool_calls).toMatchObject([
+      { name: "get_weather", id: "toolu_b", args: '{"city": Oslo' },
+    ]);
+  });
+
+  it("fails with a ModelCallError when the stream sends an error event", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      ]),
+    });
+    // The error is the first thing the stream yields, so `stream()` itself rejects.
+    const error = await (async () => collect(await model().stream("hi")))().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as Error).message).toBe("Anthropic reported an error while streaming: Overloaded.");
+  });
+});
+
+describe("ChatAnthropic errors", () => {
+  it("does not retry a 401 and names ANTHROPIC_API_KEY", async () => {
+    server.reply({
+      kind: "json",
+      status: 401,
+      body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
+    });
+    const error = await model({ maxRetries: 3 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelAuthenticationError);
+    expect((error as Error).message).toBe(
+      "Anthropic request failed with status 401: invalid x-api-key. The API key was rejected: check the `apiKey` " +
+        "option or the ANTHROPIC_API_KEY environment variable.",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries 529 overloaded, then succeeds", async () => {
+    server.reply(
+      {
+        kind: "json",
+        status: 529,
+        headers: { "retry-after-ms": "5" },
+        body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      },
+      { kind: "json", body: message([{ type: "text", text: "back" }]) },
+    );
+    const reply = await model().invoke("hi");
+    expect(reply.content).toBe("back");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("needs an API key", async () => {
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    const error = await new ChatAnthropic({ model: "claude-sonnet-4-6" })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingApiKeyError);
+    expect((error as Error).message).toContain("ANTHROPIC_API_KEY");
+  });
+});

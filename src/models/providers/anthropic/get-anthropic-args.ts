@@ -1,0 +1,50 @@
+import type { ChatModelV1CallOptions } from "../../spec/index.js";
+import type { AnthropicRequest } from "./anthropic-wire.js";
+import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
+
+/** Model-level settings of the Anthropic chat model. */
+export interface AnthropicChatSettings {
+  /** Used when the call sets no `maxOutputTokens` (the API requires a value). */
+  maxTokens: number;
+  topK?: number | undefined;
+  /** Extended thinking, e.g. `{ type: "enabled", budget_tokens: 2048 }`. */
+  thinking?: AnthropicRequest["thinking"] | undefined;
+  /** Extra request-body fields, sent as given. */
+  invocationKwargs?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Builds the Messages API request body.
+ *
+ * @example
+ * ```ts
+ * getAnthropicArgs("claude-sonnet-4-6", { maxTokens: 2048 }, { prompt }, false);
+ * // { model: "claude-sonnet-4-6", max_tokens: 2048, messages: [...] }
+ * ```
+ */
+export function getAnthropicArgs(
+  modelId: string,
+  settings: AnthropicChatSettings,
+  options: ChatModelV1CallOptions,
+  stream: boolean,
+): AnthropicRequest {
+  const { system, messages } = convertToAnthropicMessages(options.prompt);
+  const body: AnthropicRequest = {
+    model: modelId,
+    max_tokens: options.maxOutputTokens ?? settings.maxTokens,
+    messages,
+    ...prepareAnthropicTools(options),
+  };
+  if (system !== undefined) body.system = system;
+  if (stream) body.stream = true;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.topP !== undefined) body.top_p = options.topP;
+  if (settings.topK !== undefined) body.top_k = settings.topK;
+  if (options.stopSequences !== undefined && options.stopSequences.length > 0) {
+    body.stop_sequences = options.stopSequences;
+  }
+  if (settings.thinking !== undefined) body.thinking = settings.thinking;
+  Object.assign(body, settings.invocationKwargs, options.providerOptions?.anthropic);
+  return body;
+}

@@ -1,0 +1,308 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AbortError } from "../../../shared/index.js";
+import { FixtureServer, openAIEvents } from "../../__tests__/fixture-server.js";
+import { MissingApiKeyError } from "../../errors/configuration-errors.js";
+import {
+  ModelAuthenticationError,
+  ModelCallError,
+  ModelConnectionError,
+  ModelNotFoundError,
+  ModelRateLimitError,
+  ModelTimeoutError,
+} from "../../errors/model-call-error.js";
+import { ChatOpenAI, type ChatOpenAIFields } from "./chat-openai.js";
+
+let server: FixtureServer;
+beforeEach(async () => {
+  server = await FixtureServer.start();
+});
+afterEach(async () => {
+  await server.close();
+  vi.unstubAllEnvs();
+});
+
+function model(fields: ChatOpenAIFields = {}): ChatOpenAI {
+  return new ChatOpenAI({
+    model: "gpt-4.1-mini",
+    apiKey: "sk-test",
+    configuration: { baseURL: `${server.url}/v1` },
+    ...fields,
+  });
+}
+
+const ok = {
+  kind: "json" as const,
+  body: {
+    id: "chatcmpl-ok",
+    model: "m",
+    choices: [{ index: 0, finish_reason: "stop", message: { content: "fine" } }],
+  },
+};
+
+const errorBody = (message: string, type = "error") => ({ error: { message, type, code: null } });
+
+describe("ChatOpenAI retries", () => {
+  it("does not retry a 401 and says which key to fix", async () => {
+    server.reply({
+      kind: "json",
+      status: 401,
+      body: errorBody("Incorrect API key provided: sk-test.", "invalid_request_error"),
+    });
+    const error = await model({ maxRetries: 5 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelAuthenticationError);
+    expect(error).toBeInstanceOf(ModelCallError);
+    const e = error as ModelAuthenticationError;
+    expect(e.status).toBe(401);
+    expect(e.code).toBe("MODEL_AUTHENTICATION");
+    expect(e.isRetryable).toBe(false);
+    expect(e.attempts).toBe(1);
+    expect(e.message).toBe(
+      "OpenAI request failed with status 401: Incorrect API key provided: sk-test. The API key was rejected: " +
+        "check the `apiKey` option or the OPENAI_API_KEY environment variable.",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a 429 after the retry-after-ms the server asks for, then succeeds", async () => {
+    server.reply(
+      {
+        kind: "json",
+        status: 429,
+        headers: { "retry-after-ms": "120" },
+        body: errorBody("Rate limit reached"),
+      },
+      ok,
+    );
+    const started = Date.now();
+    const reply = await model().invoke("hi");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    expect(reply.content).toBe("fine");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("honours retry-after in seconds too", async () => {
+    server.reply(
+      { kind: "json", status: 429, headers: { "retry-after": "0.15" }, body: errorBody("slow down") },
+      ok,
+    );
+    const started = Date.now();
+    await model().invoke("hi");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up on repeated 429s with a ModelRateLimitError saying how many attempts were made", async () => {
+    const limited = {
+      kind: "json" as const,
+      status: 429,
+      headers: { "retry-after-ms": "5" },
+      body: errorBody("Rate limit reached"),
+    };
+    server.reply(limited, limited);
+    const error = await model({ maxRetries: 1 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelRateLimitError);
+    expect((error as ModelRateLimitError).attempts).toBe(2);
+    expect((error as Error).message).toMatch(/status 429: Rate limit reached[\s\S]*Gave up after 2 attempts/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("retries a 500 maxRetries times, then fails with a typed error", async () => {
+    const failing = {
+      kind: "json" as const,
+      status: 500,
+      headers: { "retry-after-ms": "5" },
+      body: errorBody("The server had an error"),
+    };
+    server.reply(failing, failing, failing);
+    const error = await model({ maxRetries: 2 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    const e = error as ModelCallError;
+    expect([e.status, e.attempts, e.isRetryable, e.provider]).toEqual([500, 3, true, "openai"]);
+    expect(e.message).toBe(
+      "OpenAI request failed with status 500: The server had an error. The provider had a server error. " +
+        "Gave up after 3 attempts (raise `maxRetries` to try longer).",
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("backs off exponentially when the server gives no hint", async () => {
+    server.reply({ kind: "json", status: 503, body: errorBody("overloaded") }, ok);
+    const started = Date.now();
+    await model({ maxRetries: 1 }).invoke("hi");
+    // First retry: 500 ms minus up to 25 % jitter.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(370);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not retry 400, 403, 404 or 422", async () => {
+    server.reply(
+      { kind: "json", status: 400, body: errorBody("Invalid 'messages'") },
+      { kind: "json", status: 403, body: errorBody("Project does not have access") },
+      { kind: "json", status: 404, body: errorBody("The model `gpt-nope` does not exist") },
+      { kind: "json", status: 422, body: errorBody("Unprocessable") },
+    );
+    const errors = [];
+    for (let i = 0; i < 4; i++)
+      errors.push(
+        await model({ maxRetries: 3 })
+          .invoke("hi")
+          .catch((e: unknown) => e),
+      );
+    expect(server.requests).toHaveLength(4);
+    expect(errors[0]).toBeInstanceOf(ModelCallError);
+    expect((errors[0] as ModelCallError).message).toContain(
+      "The request was rejected; fix it before retrying.",
+    );
+    expect(errors[1]).toBeInstanceOf(ModelAuthenticationError);
+    expect(errors[2]).toBeInstanceOf(ModelNotFoundError);
+    expect((errors[2] as Error).message).toContain('Check the model name ("gpt-4.1-mini")');
+    expect((errors[3] as ModelCallError).status).toBe(422);
+  });
+
+  it("honours x-should-retry: false on a 500", async () => {
+    server.reply({
+      kind: "json",
+      status: 500,
+      headers: { "x-should-retry": "false" },
+      body: errorBody("no"),
+    });
+    await expect(model({ maxRetries: 3 }).invoke("hi")).rejects.toBeInstanceOf(ModelCallError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a dropped connection", async () => {
+    server.reply({ kind: "destroy" }, ok);
+    const reply = await model({ maxRetries: 1 }).invoke("hi");
+    expect(reply.content).toBe("fine");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("reports an unreachable server as a ModelConnectionError", async () => {
+    const stopped = server;
+    server = await FixtureServer.start();
+    const url = `${stopped.url}/v1`;
+    await stopped.close();
+    const error = await new ChatOpenAI({
+      model: "m",
+      apiKey: "k",
+      maxRetries: 0,
+      configuration: { baseURL: url },
+    })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelConnectionError);
+    expect((error as Error).message).toContain(`Could not reach ${url}`);
+  });
+
+  it("retries a streamed request that fails before the first chunk", async () => {
+    server.reply(
+      { kind: "json", status: 502, headers: { "retry-after-ms": "1" }, body: errorBody("bad gateway") },
+      {
+        kind: "sse",
+        events: openAIEvents([
+          { id: "c", model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] },
+        ]),
+      },
+    );
+    const chunks = [];
+    for await (const c of await model().stream("hi")) chunks.push(c.text);
+    expect(chunks.join("")).toBe("ok");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("turns an error event inside the stream into a ModelCallError", async () => {
+    server.reply({
+      kind: "sse",
+      events: [
+        {
+          data: {
+            id: "c",
+            model: "m",
+            choices: [{ index: 0, delta: { content: "par" }, finish_reason: null }],
+          },
+        },
+        { data: { error: { message: "The server had an error while processing your request." } } },
+      ],
+    });
+    const seen: string[] = [];
+    const failure = (async () => {
+      for await (const c of await model().stream("hi")) seen.push(c.text);
+    })();
+    await expect(failure).rejects.toThrow(
+      /OpenAI reported an error while streaming: The server had an error/,
+    );
+    expect(seen).toEqual(["par"]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("ChatOpenAI timeouts and aborts", () => {
+  it("fails a request that gets no answer within `timeout` with ModelTimeoutError", async () => {
+    server.reply({ kind: "hang" });
+    const error = await model({ timeout: 100, maxRetries: 0 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelTimeoutError);
+    expect((error as Error).message).toContain("did not respond within 100 ms");
+  });
+
+  it("retries a timed-out attempt", async () => {
+    server.reply({ kind: "hang" }, ok);
+    const reply = await model({ timeout: 100, maxRetries: 1 }).invoke("hi");
+    expect(reply.content).toBe("fine");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("an aborted signal stops the call at once and is never retried", async () => {
+    server.reply({ kind: "hang" }, ok);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await model({ maxRetries: 3 })
+      .invoke("hi", { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("the call option `timeout` bounds the whole call", async () => {
+    server.reply({ kind: "hang" });
+    const error = await model()
+      .invoke("hi", { timeout: 80 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as Error).message).toContain("timed out");
+  });
+});
+
+describe("ChatOpenAI configuration errors", () => {
+  it("needs an API key for api.openai.com and says where to put it", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "");
+    vi.stubEnv("OPENAI_BASE_URL", "");
+    const error = await new ChatOpenAI({ model: "gpt-4.1-mini" }).invoke("hi").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingApiKeyError);
+    expect((error as Error).message).toContain("set the OPENAI_API_KEY environment variable");
+  });
+
+  it("needs no key for a local OpenAI-compatible server", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "");
+    server.reply(ok);
+    const reply = await new ChatOpenAI({
+      model: "llama3.1",
+      configuration: { baseURL: `${server.url}/v1` },
+    }).invoke("hi");
+    expect(reply.content).toBe("fine");
+  });
+
+  it("reads OPENAI_BASE_URL", async () => {
+    vi.stubEnv("OPENAI_BASE_URL", `${server.url}/v1`);
+    server.reply(ok);
+    await new ChatOpenAI({ model: "m", apiKey: "k" }).invoke("hi");
+    expect(server.requests).toHaveLength(1);
+  });
+});

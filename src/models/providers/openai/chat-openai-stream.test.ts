@@ -1,0 +1,291 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AIMessage, type AIMessageChunk, AIMessageChunk as ChunkClass } from "../../../messages/index.js";
+import { AbortError, type CallbackHandler } from "../../../shared/index.js";
+import { tool } from "../../../tools/index.js";
+import { FixtureServer, openAIEvents } from "../../__tests__/fixture-server.js";
+import { ChatOpenAI, type ChatOpenAIFields } from "./chat-openai.js";
+
+const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
+  name: "get_weather",
+  description: "Get weather for a given city.",
+  schema: z.object({ city: z.string() }),
+});
+
+let server: FixtureServer;
+beforeEach(async () => {
+  server = await FixtureServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(fields: ChatOpenAIFields = {}): ChatOpenAI {
+  return new ChatOpenAI({
+    model: "gpt-4.1-mini",
+    apiKey: "sk-test",
+    configuration: { baseURL: `${server.url}/v1` },
+    ...fields,
+  });
+}
+
+/** A Chat Completions stream chunk with one choice. */
+function chunk(delta: Record<string, unknown>, finish: string | null = null) {
+  return {
+    id: "chatcmpl-stream",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "gpt-4.1-mini-2025-04-14",
+    system_fingerprint: "fp_s",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+}
+
+const usageChunk = {
+  id: "chatcmpl-stream",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "gpt-4.1-mini-2025-04-14",
+  choices: [],
+  usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
+};
+
+const textStream = openAIEvents([
+  chunk({ role: "assistant", content: "" }),
+  chunk({ content: "Hello" }),
+  chunk({ content: ", wor" }),
+  chunk({ content: "ld!" }),
+  chunk({}, "stop"),
+  usageChunk,
+]);
+
+async function collect(stream: AsyncIterable<AIMessageChunk>): Promise<AIMessageChunk[]> {
+  const chunks: AIMessageChunk[] = [];
+  for await (const c of stream) chunks.push(c);
+  return chunks;
+}
+
+function join(chunks: AIMessageChunk[]): AIMessageChunk {
+  const [first, ...rest] = chunks;
+  if (first === undefined) throw new Error("no chunks");
+  return rest.reduce((acc, c) => acc.concat(c), first);
+}
+
+describe("ChatOpenAI streaming over SSE", () => {
+  it("streams text chunks that share the response id and join into the whole answer", async () => {
+    server.reply({ kind: "sse", events: textStream });
+    const chunks = await collect(await model().stream("Say hello"));
+    expect(server.requests[0]?.body).toEqual({
+      model: "gpt-4.1-mini",
+      messages: [{ role: "user", content: "Say hello" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(chunks.map((c) => c.content)).toEqual(["Hello", ", wor", "ld!", ""]);
+    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set(["chatcmpl-stream"]));
+    expect(chunks.every((c) => c instanceof ChunkClass)).toBe(true);
+    const whole = join(chunks);
+    expect(whole.content).toBe("Hello, world!");
+    expect(whole.usage_metadata).toEqual({
+      input_tokens: 11,
+      output_tokens: 4,
+      total_tokens: 15,
+      input_token_details: {},
+      output_token_details: {},
+    });
+    expect(whole.response_metadata).toMatchObject({
+      finish_reason: "stop",
+      model_name: "gpt-4.1-mini-2025-04-14",
+      model_provider: "openai",
+      system_fingerprint: "fp_s",
+    });
+  });
+
+  it("merges streamed tool-call deltas by index, including parallel interleaved calls", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", content: null }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: "call_p", type: "function", function: { name: "get_weather", arguments: "" } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
+        chunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: "call_r",
+              type: "function",
+              function: { name: "get_weather", arguments: '{"city"' },
+            },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] }),
+        chunk({ tool_calls: [{ index: 1, function: { arguments: ':"Rome"}' } }] }),
+        chunk({}, "tool_calls"),
+        usageChunk,
+      ]),
+    });
+    const chunks = await collect(await model().bindTools([getWeather]).stream("Paris and Rome?"));
+    const whole = join(chunks);
+    expect(whole.tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Paris" }, id: "call_p", type: "tool_call" },
+      { name: "get_weather", args: { city: "Rome" }, id: "call_r", type: "tool_call" },
+    ]);
+    expect(whole.invalid_tool_calls).toEqual([]);
+    expect(whole.response_metadata.finish_reason).toBe("tool_calls");
+    expect(chunks.some((c) => c.tool_call_chunks.some((f) => f.args === '{"ci'))).toBe(true);
+  });
+
+  it("keeps malformed streamed arguments as an invalid tool call without failing", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: "call_x",
+              type: "function",
+              function: { name: "get_weather", arguments: "{oops" },
+            },
+          ],
+        }),
+        chunk({}, "tool_calls"),
+      ]),
+    });
+    const reply = await model({ streaming: true }).bindTools([getWeather]).invoke("?");
+    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(reply).toBeInstanceOf(AIMessage);
+    expect(reply.tool_calls).toEqual([]);
+    expect(reply.invalid_tool_calls).toMatchObject([{ name: "get_weather", id: "call_x", args: "{oops" }]);
+  });
+
+  it("streams a refusal into additional_kwargs.refusal", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ refusal: "I can't " }),
+        chunk({ refusal: "do that." }),
+        chunk({}, "stop"),
+      ]),
+    });
+    const whole = join(await collect(await model().stream("bad")));
+    expect(whole.additional_kwargs.refusal).toBe("I can't do that.");
+    expect(whole.content).toBe("");
+  });
+
+  it("keeps reasoning_content from OpenAI-compatible servers in additional_kwargs", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ reasoning_content: "Think" }),
+        chunk({ reasoning_content: "ing." }),
+        chunk({ content: "42" }),
+        chunk({}, "stop"),
+      ]),
+    });
+    const whole = join(await collect(await model().stream("?")));
+    expect(whole.additional_kwargs.reasoning_content).toBe("Thinking.");
+    expect(whole.content).toBe("42");
+  });
+});
+
+describe("ChatOpenAI callbacks", () => {
+  function recorder(prefersStreaming: boolean) {
+    const events: Array<[string, ...unknown[]]> = [];
+    const handler: CallbackHandler = {
+      lc_prefer_streaming: prefersStreaming,
+      handleChatModelStart: (llm, messages, runId, _parent, _extra, tags, metadata) =>
+        events.push(["start", llm.name, messages[0]?.length, runId, tags, metadata]),
+      handleLLMNewToken: (token, _idx, runId, _parent, _tags, fields) =>
+        events.push(["token", token, runId, fields?.chunk?.message]),
+      handleLLMEnd: (output, runId) => events.push(["end", output.generations[0]?.[0]?.message, runId]),
+      handleLLMError: (error) => events.push(["error", error]),
+    };
+    return { events, handler };
+  }
+
+  it("lc_prefer_streaming makes invoke stream, report every chunk, and return the joined AIMessage", async () => {
+    server.reply({ kind: "sse", events: textStream });
+    const { events, handler } = recorder(true);
+    const reply = await model().invoke("Say hello", {
+      callbacks: [handler],
+      tags: ["unit"],
+      metadata: { langgraph_node: "model_request" },
+      runId: "run-123",
+    });
+    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(reply).toBeInstanceOf(AIMessage);
+    expect(reply.content).toBe("Hello, world!");
+    expect(reply.id).toBe("chatcmpl-stream");
+    const [start, ...rest] = events;
+    expect(start).toEqual([
+      "start",
+      "ChatOpenAI",
+      1,
+      "run-123",
+      ["unit"],
+      expect.objectContaining({
+        langgraph_node: "model_request",
+        ls_provider: "openai",
+        ls_model_name: "gpt-4.1-mini",
+      }),
+    ]);
+    const tokens = rest.filter((e) => e[0] === "token");
+    expect(tokens.map((e) => e[1])).toEqual(["Hello", ", wor", "ld!", ""]);
+    expect(tokens.every((e) => e[2] === "run-123" && e[3] instanceof ChunkClass)).toBe(true);
+    const [kind, final] = rest.at(-1) ?? [];
+    expect(kind).toBe("end");
+    expect(final).toBeInstanceOf(AIMessage);
+    expect((final as AIMessage).content).toBe("Hello, world!");
+  });
+
+  it("without lc_prefer_streaming, invoke makes one non-streaming request and reports start and end", async () => {
+    server.reply({
+      kind: "json",
+      body: {
+        id: "chatcmpl-1",
+        model: "m",
+        choices: [{ index: 0, finish_reason: "stop", message: { content: "Hi" } }],
+      },
+    });
+    const { events, handler } = recorder(false);
+    await model({ callbacks: [handler] }).invoke("Hi");
+    expect(server.requests[0]?.body).toMatchObject({ stream: false });
+    expect(events.map((e) => e[0])).toEqual(["start", "end"]);
+  });
+
+  it("reports a failed call to handleLLMError", async () => {
+    server.reply({ kind: "json", status: 400, body: { error: { message: "bad request" } } });
+    const { events, handler } = recorder(false);
+    await expect(model().invoke("Hi", { callbacks: [handler] })).rejects.toThrow(/bad request/);
+    expect(events.map((e) => e[0])).toEqual(["start", "error"]);
+  });
+});
+
+describe("ChatOpenAI abort", () => {
+  it("aborting mid-stream rejects with AbortError and closes the connection", async () => {
+    server.reply({
+      kind: "sse",
+      events: [{ data: chunk({ content: "Hel" }) }, { data: chunk({ content: "lo" }) }],
+      hang: true,
+    });
+    const controller = new AbortController();
+    const stream = await model({ maxRetries: 3 }).stream("Say hello", { signal: controller.signal });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const c of stream) {
+          seen.push(c.text);
+          if (seen.length === 2) controller.abort();
+        }
+      })(),
+    ).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toEqual(["Hel", "lo"]);
+    await server.waitForDisconnects(1);
+    expect(server.requests).toHaveLength(1);
+  });
+});

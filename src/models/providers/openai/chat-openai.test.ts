@@ -1,0 +1,379 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "../../../messages/index.js";
+import { tool } from "../../../tools/index.js";
+import { FixtureServer } from "../../__tests__/fixture-server.js";
+import { ChatOpenAI, type ChatOpenAIFields } from "./chat-openai.js";
+
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), "utf8"));
+
+/** Request bodies with `function.arguments` parsed, so JSON spacing does not matter. */
+function normalizeArguments(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body), (key, value: unknown) =>
+    key === "arguments" && typeof value === "string" ? JSON.parse(value) : value,
+  );
+}
+
+const getWeather = tool(async ({ city }) => `It's always sunny in ${city}!`, {
+  name: "get_weather",
+  description: "Get weather for a given city.",
+  schema: z.object({ city: z.string() }),
+});
+
+let server: FixtureServer;
+beforeEach(async () => {
+  server = await FixtureServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function model(fields: ChatOpenAIFields = {}): ChatOpenAI {
+  return new ChatOpenAI({
+    model: "gpt-5.2-chat",
+    apiKey: "sk-test",
+    configuration: { baseURL: `${server.url}/v1` },
+    ...fields,
+  });
+}
+
+const completion = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  id: "chatcmpl-test",
+  object: "chat.completion",
+  created: 1772717196,
+  model: "gpt-4.1-mini-2025-04-14",
+  choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", ...message } }],
+  usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
+  ...extra,
+});
+
+describe("ChatOpenAI over HTTP: the weather round trip of seed 004", () => {
+  it("sends the seed's two requests and turns the seed's responses into messages", async () => {
+    server.reply(
+      { kind: "json", body: fixture("seed-004-response-1") },
+      { kind: "json", body: fixture("seed-004-response-2") },
+    );
+    const chat = model().bindTools([getWeather]);
+    const history = [
+      new SystemMessage("You are a helpful assistant"),
+      new HumanMessage("What is the weather in Suzhou?"),
+    ];
+
+    const first = await chat.invoke(history);
+    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-test");
+    expect(server.requests[0]?.body).toEqual(fixture("seed-004-request-1"));
+    expect(first).toBeInstanceOf(AIMessage);
+    expect(first.id).toBe("chatcmpl-DG30m9xH7c6ujOxbuMIJ2cid9mU30");
+    expect(first.content).toBe("");
+    expect(first.tool_calls).toEqual([
+      {
+        name: "get_weather",
+        args: { city: "Suzhou" },
+        id: "call_cK9LgQ76xAalnjxUH1q945CM",
+        type: "tool_call",
+      },
+    ]);
+    expect(first.response_metadata).toMatchObject({
+      finish_reason: "tool_calls",
+      model_name: "gpt-5.2-chat-2025-12-11",
+      model_provider: "openai",
+      system_fingerprint: null,
+    });
+    expect(first.usage_metadata).toEqual({ input_tokens: 61, output_tokens: 18, total_tokens: 79 });
+
+    const call = first.tool_calls[0];
+    if (call === undefined) throw new Error("no tool call");
+    const result = await getWeather.invoke(call);
+    const second = await chat.invoke([...history, first, result as ToolMessage]);
+    expect(normalizeArguments(server.requests[1]?.body)).toEqual(
+      normalizeArguments(fixture("seed-004-request-2")),
+    );
+    expect(second.id).toBe("chatcmpl-DG3XJbOOkM3usPXR56MEVrlRrthMO");
+    expect(second.text).toContain("The weather in **Suzhou** is currently **sunny**");
+    expect(second.tool_calls).toEqual([]);
+    expect(second.response_metadata.finish_reason).toBe("stop");
+  });
+});
+
+describe("ChatOpenAI request and response mapping", () => {
+  it("sends only what is set, and maps text, usage details and metadata", async () => {
+    server.reply({
+      kind: "json",
+      body: completion(
+        { content: "Hello!" },
+        {
+          system_fingerprint: "fp_1",
+          usage: {
+            prompt_tokens: 20,
+            completion_tokens: 10,
+            total_tokens: 30,
+            prompt_tokens_details: { cached_tokens: 8 },
+            completion_tokens_details: { reasoning_tokens: 4 },
+          },
+        },
+      ),
+    });
+    const reply = await model({ temperature: 0, maxTokens: 50, model: "gpt-4.1-mini" }).invoke("Hi", {
+      stop: ["\n\n"],
+    });
+    expect(server.requests[0]?.body).toEqual({
+      model: "gpt-4.1-mini",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: false,
+      temperature: 0,
+      max_tokens: 50,
+      stop: ["\n\n"],
+    });
+    expect(reply.content).toBe("Hello!");
+    expect(reply.id).toBe("chatcmpl-test");
+    expect(reply.usage_metadata).toEqual({
+      input_tokens: 20,
+      output_tokens: 10,
+      total_tokens: 30,
+      input_token_details: { cache_read: 8 },
+      output_token_details: { reasoning: 4 },
+    });
+    expect(reply.response_metadata).toMatchObject({
+      finish_reason: "stop",
+      model_name: "gpt-4.1-mini-2025-04-14",
+      system_fingerprint: "fp_1",
+      tokenUsage: { promptTokens: 20, completionTokens: 10, totalTokens: 30 },
+    });
+  });
+
+  it("uses max_completion_tokens for reasoning models and forwards model settings", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    await model({
+      model: "o4-mini",
+      maxTokens: 100,
+      reasoning: { effort: "low" },
+      seed: 7,
+      frequencyPenalty: 0.5,
+      modelKwargs: { top_k: 20 },
+    }).invoke("Hi");
+    expect(server.requests[0]?.body).toMatchObject({
+      model: "o4-mini",
+      max_completion_tokens: 100,
+      reasoning_effort: "low",
+      seed: 7,
+      frequency_penalty: 0.5,
+      top_k: 20,
+    });
+    expect(server.requests[0]?.body).not.toHaveProperty("max_tokens");
+  });
+
+  it("returns parallel tool calls in order", async () => {
+    server.reply({
+      kind: "json",
+      body: {
+        id: "chatcmpl-par",
+        model: "gpt-4.1-mini",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "tool_calls",
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                {
+                  id: "call_a",
+                  type: "function",
+                  function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+                },
+                {
+                  id: "call_b",
+                  type: "function",
+                  function: { name: "get_weather", arguments: '{"city":"Rome"}' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    const reply = await model()
+      .bindTools([getWeather], { parallel_tool_calls: true })
+      .invoke("Paris and Rome?");
+    expect(server.requests[0]?.body).toMatchObject({ parallel_tool_calls: true });
+    expect(reply.tool_calls.map((c) => [c.id, c.args])).toEqual([
+      ["call_a", { city: "Paris" }],
+      ["call_b", { city: "Rome" }],
+    ]);
+    expect(reply.usage_metadata).toBeUndefined();
+  });
+
+  it("puts malformed tool-call arguments in invalid_tool_calls instead of failing", async () => {
+    server.reply({
+      kind: "json",
+      body: completion({
+        content: null,
+        tool_calls: [
+          {
+            id: "call_ok",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Oslo"}' },
+          },
+          { id: "call_bad", type: "function", function: { name: "get_weather", arguments: '{"city": "Os' } },
+        ],
+      }),
+    });
+    const reply = await model().bindTools([getWeather]).invoke("Oslo?");
+    expect(reply.tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Oslo" }, id: "call_ok", type: "tool_call" },
+    ]);
+    expect(reply.invalid_tool_calls).toHaveLength(1);
+    expect(reply.invalid_tool_calls[0]).toMatchObject({
+      name: "get_weather",
+      id: "call_bad",
+      args: '{"city": "Os',
+      type: "invalid_tool_call",
+    });
+    expect(reply.invalid_tool_calls[0]?.error).toContain('Function "get_weather" arguments');
+  });
+
+  it("surfaces a refusal as additional_kwargs.refusal", async () => {
+    server.reply({ kind: "json", body: completion({ content: null, refusal: "I can't help with that." }) });
+    const reply = await model().invoke("Something bad");
+    expect(reply.content).toBe("");
+    expect(reply.additional_kwargs.refusal).toBe("I can't help with that.");
+  });
+
+  it("formats tool_choice, strict tools and parallel_tool_calls", async () => {
+    server.reply(
+      { kind: "json", body: completion({ content: "a" }) },
+      { kind: "json", body: completion({ content: "b" }) },
+      { kind: "json", body: completion({ content: "c" }) },
+      { kind: "json", body: completion({ content: "d" }) },
+    );
+    await model().bindTools([getWeather], { tool_choice: "any" }).invoke("x");
+    await model()
+      .bindTools([getWeather], { tool_choice: "get_weather", parallel_tool_calls: false })
+      .invoke("x");
+    await model().bindTools([getWeather], { tool_choice: "none" }).invoke("x");
+    await model().bindTools([getWeather], { strict: true, tool_choice: "auto" }).invoke("x");
+    const bodies = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(bodies[0]?.tool_choice).toBe("required");
+    expect(bodies[1]?.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
+    expect(bodies[1]?.parallel_tool_calls).toBe(false);
+    expect(bodies[2]?.tool_choice).toBe("none");
+    expect(bodies[3]?.tool_choice).toBe("auto");
+    expect(bodies[3]?.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Get weather for a given city.",
+          parameters: {
+            type: "object",
+            properties: { city: { type: "string" } },
+            required: ["city"],
+            additionalProperties: false,
+          },
+          strict: true,
+        },
+      },
+    ]);
+  });
+
+  it("converts names, images and tool errors to the wire format", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    await model().invoke([
+      new HumanMessage({
+        name: "ada",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image_url", image_url: { url: "https://example.com/cat.png", detail: "low" } },
+          { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        ],
+      }),
+      new AIMessage({
+        content: "Let me look.",
+        tool_calls: [{ name: "zoom", args: { x: 1 }, id: "call_z", type: "tool_call" }],
+      }),
+      new ToolMessage({ content: "Error: lens cap on", tool_call_id: "call_z", status: "error" }),
+    ]);
+    expect(normalizeArguments(server.requests[0]?.body)).toMatchObject({
+      messages: [
+        {
+          role: "user",
+          name: "ada",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: "https://example.com/cat.png", detail: "low" } },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
+        {
+          role: "assistant",
+          content: "Let me look.",
+          tool_calls: [{ type: "function", id: "call_z", function: { name: "zoom", arguments: { x: 1 } } }],
+        },
+        { role: "tool", content: "Error: lens cap on", tool_call_id: "call_z" },
+      ],
+    });
+  });
+});
+
+describe("ChatOpenAI structured output", () => {
+  const Person = z.object({ name: z.string(), age: z.number() });
+
+  it("uses response_format json_schema (strict) by default and parses the JSON answer", async () => {
+    server.reply({ kind: "json", body: completion({ content: '{"name":"Ada","age":36}' }) });
+    const person = await model()
+      .withStructuredOutput(Person, { name: "person", strict: true })
+      .invoke("Ada is 36");
+    expect(person).toEqual({ name: "Ada", age: 36 });
+    expect(server.requests[0]?.body).toMatchObject({
+      response_format: {
+        type: "json_schema",
+        json_schema: {
+          name: "person",
+          strict: true,
+          schema: {
+            type: "object",
+            properties: { name: { type: "string" }, age: { type: "number" } },
+            required: ["name", "age"],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+  });
+
+  it("supports functionCalling (forced tool) and jsonMode, and reports bad output", async () => {
+    server.reply(
+      {
+        kind: "json",
+        body: completion({
+          content: null,
+          tool_calls: [
+            { id: "c1", type: "function", function: { name: "extract", arguments: '{"name":"Bo","age":5}' } },
+          ],
+        }),
+      },
+      { kind: "json", body: completion({ content: '{"name":"Cy","age":"old"}' }) },
+      { kind: "json", body: completion({ content: "not json" }) },
+    );
+    expect(
+      await model().withStructuredOutput(Person, { method: "functionCalling" }).invoke("Bo is 5"),
+    ).toEqual({
+      name: "Bo",
+      age: 5,
+    });
+    expect(server.requests[0]?.body).toMatchObject({
+      tool_choice: { type: "function", function: { name: "extract" } },
+    });
+    await expect(model().withStructuredOutput(Person, { method: "jsonMode" }).invoke("Cy")).rejects.toThrow(
+      /does not match the schema[\s\S]*→ at age/,
+    );
+    expect(server.requests[1]?.body).toMatchObject({ response_format: { type: "json_object" } });
+    const raw = await model().withStructuredOutput(Person, { includeRaw: true }).invoke("?");
+    expect(raw.parsed).toBeNull();
+    expect(raw.raw.text).toBe("not json");
+    expect(raw.parsing_error).toBeInstanceOf(Error);
+  });
+});

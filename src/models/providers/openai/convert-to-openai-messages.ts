@@ -1,0 +1,83 @@
+import type { ChatModelV1FilePart, ChatModelV1Prompt, ChatModelV1TextPart } from "../../spec/index.js";
+import type { OpenAIContentPart, OpenAIWireMessage, OpenAIWireToolCall } from "./openai-wire.js";
+
+/**
+ * Translates a provider-neutral prompt into Chat Completions `messages`: system and user
+ * turns keep plain-string content when they are a single text, assistant tool calls go in
+ * `tool_calls` (function form, `content: null` when there is no text), reasoning is dropped,
+ * and each tool result becomes its own `role: "tool"` message with `tool_call_id`.
+ *
+ * @example
+ * ```ts
+ * convertToOpenAIMessages([{ role: "user", content: [{ type: "text", text: "Hi" }] }]);
+ * // [{ role: "user", content: "Hi" }]
+ * ```
+ */
+export function convertToOpenAIMessages(prompt: ChatModelV1Prompt): OpenAIWireMessage[] {
+  const messages: OpenAIWireMessage[] = [];
+  for (const message of prompt) {
+    switch (message.role) {
+      case "system":
+        messages.push({ content: message.content, role: "system" });
+        break;
+      case "user": {
+        const wire: OpenAIWireMessage = { content: userContent(message.content), role: "user" };
+        if (message.name !== undefined) wire.name = message.name;
+        messages.push(wire);
+        break;
+      }
+      case "assistant": {
+        let text = "";
+        const toolCalls: OpenAIWireToolCall[] = [];
+        for (const part of message.content) {
+          if (part.type === "text") text += part.text;
+          else if (part.type === "tool-call") {
+            toolCalls.push({
+              type: "function",
+              id: part.toolCallId,
+              function: { name: part.toolName, arguments: part.input },
+            });
+          }
+        }
+        const wire: OpenAIWireMessage = {
+          content: text === "" && toolCalls.length > 0 ? null : text,
+          role: "assistant",
+        };
+        if (toolCalls.length > 0) wire.tool_calls = toolCalls;
+        if (message.name !== undefined) wire.name = message.name;
+        messages.push(wire);
+        break;
+      }
+      case "tool":
+        for (const result of message.content) {
+          const content = typeof result.output === "string" ? result.output : contentParts(result.output);
+          messages.push({ content, role: "tool", tool_call_id: result.toolCallId });
+        }
+        break;
+    }
+  }
+  return messages;
+}
+
+function userContent(parts: Array<ChatModelV1TextPart | ChatModelV1FilePart>): string | OpenAIContentPart[] {
+  const [only] = parts;
+  if (parts.length === 1 && only?.type === "text") return only.text;
+  return contentParts(parts);
+}
+
+function contentParts(parts: Array<ChatModelV1TextPart | ChatModelV1FilePart>): OpenAIContentPart[] {
+  return parts.map((part): OpenAIContentPart => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    const url = part.url ?? `data:${part.mediaType};base64,${part.base64 ?? ""}`;
+    if (part.mediaType.startsWith("image/")) {
+      const image: { url: string; detail?: string } = { url };
+      if (part.detail !== undefined) image.detail = part.detail;
+      return { type: "image_url", image_url: image };
+    }
+    if (part.mediaType.startsWith("audio/") && part.base64 !== undefined) {
+      const format = part.mediaType === "audio/mpeg" ? "mp3" : part.mediaType.slice("audio/".length);
+      return { type: "input_audio", input_audio: { data: part.base64, format } };
+    }
+    return { type: "file", file: { file_data: url } };
+  });
+}

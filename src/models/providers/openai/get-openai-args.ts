@@ -1,0 +1,83 @@
+import type { ChatModelV1CallOptions } from "../../spec/index.js";
+import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
+import type { OpenAIChatRequest } from "./openai-wire.js";
+import { prepareOpenAITools } from "./prepare-openai-tools.js";
+
+/** Model-level settings of the OpenAI chat model (per-call options come from the call). */
+export interface OpenAIChatSettings {
+  frequencyPenalty?: number | undefined;
+  presencePenalty?: number | undefined;
+  seed?: number | undefined;
+  /** `reasoning_effort` for reasoning models (`"low" | "medium" | "high"`, …). */
+  reasoningEffort?: string | undefined;
+  /** End-user id (`user`). */
+  user?: string | undefined;
+  /** Ask for usage on streamed calls (`stream_options.include_usage`); default true. */
+  streamUsage?: boolean | undefined;
+  /** Extra request-body fields, sent as given (e.g. vLLM's `top_k`). */
+  modelKwargs?: Record<string, unknown> | undefined;
+}
+
+/** Reasoning models take `max_completion_tokens` instead of `max_tokens`. */
+function isReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model);
+}
+
+/**
+ * Builds the Chat Completions request body. Only what is set is sent, so a plain call with
+ * tools is exactly `{ messages, model, stream, tools }`.
+ *
+ * @example
+ * ```ts
+ * getOpenAIArgs("gpt-4.1-mini", {}, { prompt }, false);
+ * // { model: "gpt-4.1-mini", messages: [...], stream: false }
+ * ```
+ */
+export function getOpenAIArgs(
+  modelId: string,
+  settings: OpenAIChatSettings,
+  options: ChatModelV1CallOptions,
+  stream: boolean,
+): OpenAIChatRequest {
+  const body: OpenAIChatRequest = {
+    model: modelId,
+    messages: convertToOpenAIMessages(options.prompt),
+    stream,
+    ...prepareOpenAITools(options),
+  };
+  if (stream && settings.streamUsage !== false) body.stream_options = { include_usage: true };
+  if (options.maxOutputTokens !== undefined) {
+    if (isReasoningModel(modelId)) body.max_completion_tokens = options.maxOutputTokens;
+    else body.max_tokens = options.maxOutputTokens;
+  }
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.topP !== undefined) body.top_p = options.topP;
+  if (options.stopSequences !== undefined && options.stopSequences.length > 0)
+    body.stop = options.stopSequences;
+  if (settings.frequencyPenalty !== undefined) body.frequency_penalty = settings.frequencyPenalty;
+  if (settings.presencePenalty !== undefined) body.presence_penalty = settings.presencePenalty;
+  if (settings.seed !== undefined) body.seed = settings.seed;
+  if (settings.reasoningEffort !== undefined) body.reasoning_effort = settings.reasoningEffort;
+  if (settings.user !== undefined) body.user = settings.user;
+  const format = options.responseFormat;
+  if (format?.type === "json") {
+    if (format.schema === undefined) {
+      body.response_format = { type: "json_object" };
+    } else {
+      const jsonSchema: {
+        name: string;
+        description?: string;
+        schema: Record<string, unknown>;
+        strict?: boolean;
+      } = {
+        name: format.name ?? "response",
+        schema: format.schema,
+      };
+      if (format.description !== undefined) jsonSchema.description = format.description;
+      if (format.strict !== undefined) jsonSchema.strict = format.strict;
+      body.response_format = { type: "json_schema", json_schema: jsonSchema };
+    }
+  }
+  Object.assign(body, settings.modelKwargs, options.providerOptions?.openai);
+  return body;
+}

@@ -1,0 +1,66 @@
+import type { ChatModelV1Content, ChatModelV1GenerateResult, JSONValue } from "../../spec/index.js";
+import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
+import type { OpenAIChatResponse } from "./openai-wire.js";
+
+/**
+ * Maps a non-streaming Chat Completions response to the spec result: text, refusal,
+ * reasoning (`reasoning_content` / `reasoning` from compatible servers) and tool calls with
+ * their raw argument text; the response id and model; usage; `system_fingerprint` and
+ * LangChain's `tokenUsage` as provider metadata.
+ *
+ * @example
+ * ```ts
+ * mapOpenAIResponse(await res.json()).content; // [{ type: "text", text: "Hello!" }]
+ * ```
+ */
+export function mapOpenAIResponse(response: OpenAIChatResponse, provider: string): ChatModelV1GenerateResult {
+  const choice = response.choices[0];
+  const message = choice?.message;
+  const content: ChatModelV1Content[] = [];
+  const reasoning = message?.reasoning_content ?? message?.reasoning;
+  if (typeof reasoning === "string" && reasoning !== "") content.push({ type: "reasoning", text: reasoning });
+  if (typeof message?.content === "string" && message.content !== "") {
+    content.push({ type: "text", text: message.content });
+  }
+  if (typeof message?.refusal === "string") content.push({ type: "refusal", text: message.refusal });
+  for (const [i, call] of (message?.tool_calls ?? []).entries()) {
+    content.push({
+      type: "tool-call",
+      toolCallId: call.id ?? `call_${i}_${crypto.randomUUID()}`,
+      toolName: call.function?.name ?? "",
+      input: call.function?.arguments ?? "",
+    });
+  }
+  const usage = mapOpenAIUsage(response.usage);
+  const metadata: Record<string, JSONValue> = {};
+  if (response.system_fingerprint !== undefined) metadata.system_fingerprint = response.system_fingerprint;
+  if (response.usage) {
+    metadata.tokenUsage = {
+      promptTokens: response.usage.prompt_tokens ?? 0,
+      completionTokens: response.usage.completion_tokens ?? 0,
+      totalTokens: response.usage.total_tokens ?? 0,
+    };
+  }
+  const result: ChatModelV1GenerateResult = {
+    content,
+    finishReason: mapOpenAIFinishReason(choice?.finish_reason),
+    usage,
+    response: responseMetadata(response),
+    providerMetadata: { [provider]: metadata },
+  };
+  return result;
+}
+
+/** The response id, model and creation time of a response or chunk. */
+export function responseMetadata(response: { id?: string; model?: string; created?: number }): {
+  id?: string;
+  modelId?: string;
+  timestamp?: Date;
+} {
+  const out: { id?: string; modelId?: string; timestamp?: Date } = {};
+  if (response.id !== undefined) out.id = response.id;
+  if (response.model !== undefined) out.modelId = response.model;
+  if (response.created !== undefined) out.timestamp = new Date(response.created * 1000);
+  return out;
+}

@@ -1,0 +1,92 @@
+import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
+import { modelErrorFromSdk } from "../../errors/from-sdk-error.js";
+import type {
+  ChatModelV1,
+  ChatModelV1CallOptions,
+  ChatModelV1GenerateResult,
+  ChatModelV1StreamPart,
+} from "../../spec/index.js";
+import { getOpenAIArgs, type OpenAIChatSettings } from "./get-openai-args.js";
+import { mapOpenAIResponse } from "./map-openai-response.js";
+import type { OpenAIClientLike } from "./openai-client.js";
+import { OpenAIStreamParts } from "./openai-stream-parts.js";
+import type { OpenAIChatChunk, OpenAIChatResponse } from "./openai-wire.js";
+
+/** How {@link OpenAIChatLanguageModel} reaches its server. */
+export interface OpenAIChatModelConfig {
+  /** Provider name reported in metadata: `"openai"`, or e.g. `"ollama"` for a compatible server. */
+  provider: string;
+  settings: OpenAIChatSettings;
+  client: () => Promise<OpenAIClientLike>;
+  errorContext: ProviderErrorContext;
+}
+
+/**
+ * The OpenAI Chat Completions provider, implementing the v1 model spec on top of the official
+ * `openai` SDK (with the SDK's own retries off). Errors are turned into agentgraph errors;
+ * retries, callbacks and message conversion happen in the `ChatOpenAI` surface.
+ *
+ * @example
+ * ```ts
+ * const model = new OpenAIChatLanguageModel("gpt-4.1-mini", config);
+ * const result = await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] });
+ * ```
+ */
+export class OpenAIChatLanguageModel implements ChatModelV1 {
+  readonly specificationVersion = "v1" as const;
+  readonly provider: string;
+
+  constructor(
+    readonly modelId: string,
+    private readonly config: OpenAIChatModelConfig,
+  ) {
+    this.provider = config.provider;
+  }
+
+  async doGenerate(options: ChatModelV1CallOptions): Promise<ChatModelV1GenerateResult> {
+    const body = getOpenAIArgs(this.modelId, this.config.settings, options, false);
+    try {
+      const client = await this.config.client();
+      const response = await client.chat.completions.create(body, requestOptions(options));
+      return mapOpenAIResponse(response as OpenAIChatResponse, this.provider);
+    } catch (error) {
+      throw modelErrorFromSdk(error, this.config.errorContext);
+    }
+  }
+
+  async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {
+    const body = getOpenAIArgs(this.modelId, this.config.settings, options, true);
+    const parts = new OpenAIStreamParts(this.provider);
+    let chunks: AsyncIterable<OpenAIChatChunk>;
+    try {
+      const client = await this.config.client();
+      chunks = (await client.chat.completions.create(
+        body,
+        requestOptions(options),
+      )) as AsyncIterable<OpenAIChatChunk>;
+    } catch (error) {
+      throw modelErrorFromSdk(error, this.config.errorContext);
+    }
+    const iterator = chunks[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        let next: IteratorResult<OpenAIChatChunk>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw modelErrorFromSdk(error, this.config.errorContext);
+        }
+        if (next.done) break;
+        yield* parts.push(next.value);
+      }
+    } finally {
+      // Stops the HTTP stream when the consumer leaves early (break, abort, error).
+      await iterator.return?.();
+    }
+    yield* parts.finish();
+  }
+}
+
+function requestOptions(options: ChatModelV1CallOptions) {
+  return { signal: options.abortSignal, headers: options.headers };
+}

@@ -1,0 +1,102 @@
+import type { ChatModelV1StreamPart, ChatModelV1Usage, JSONValue } from "../../spec/index.js";
+import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { responseMetadata } from "./map-openai-response.js";
+import { mapOpenAIUsage } from "./map-openai-usage.js";
+import type { OpenAIChatChunk } from "./openai-wire.js";
+
+interface ToolCallState {
+  id: string;
+  ended: boolean;
+}
+
+/**
+ * Turns streamed Chat Completions chunks into spec stream parts. Tool-call deltas are
+ * tracked by their `index` (the id and name arrive only on the first delta of a call);
+ * usage arrives on the last chunk when `stream_options.include_usage` was requested.
+ *
+ * Feed every chunk to {@link OpenAIStreamParts.push}, then call
+ * {@link OpenAIStreamParts.finish} once the stream ends.
+ *
+ * @example
+ * ```ts
+ * const parts = new OpenAIStreamParts("openai");
+ * for await (const chunk of sdkStream) yield* parts.push(chunk);
+ * yield* parts.finish();
+ * ```
+ */
+export class OpenAIStreamParts {
+  private metadataSent = false;
+  private textOpen = false;
+  private reasoningOpen = false;
+  private readonly toolCalls = new Map<number, ToolCallState>();
+  private finishReason: string | null | undefined;
+  private usage: ChatModelV1Usage = {};
+  private systemFingerprint: string | null | undefined;
+
+  constructor(private readonly provider: string) {}
+
+  *push(chunk: OpenAIChatChunk): Generator<ChatModelV1StreamPart> {
+    if (!this.metadataSent) {
+      this.metadataSent = true;
+      yield { type: "response-metadata", ...responseMetadata(chunk) };
+    }
+    if (chunk.system_fingerprint !== undefined) this.systemFingerprint = chunk.system_fingerprint;
+    if (chunk.usage) this.usage = mapOpenAIUsage(chunk.usage);
+    const choice = chunk.choices[0];
+    if (choice === undefined) return;
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (delta === undefined) return;
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === "string" && reasoning !== "") {
+      if (!this.reasoningOpen) {
+        this.reasoningOpen = true;
+        yield { type: "reasoning-start", id: "reasoning-0" };
+      }
+      yield { type: "reasoning-delta", id: "reasoning-0", delta: reasoning };
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      if (!this.textOpen) {
+        this.textOpen = true;
+        yield { type: "text-start", id: "text-0" };
+      }
+      yield { type: "text-delta", id: "text-0", delta: delta.content };
+    }
+    if (typeof delta.refusal === "string" && delta.refusal !== "") {
+      yield { type: "refusal-delta", delta: delta.refusal };
+    }
+    for (const [position, call] of (delta.tool_calls ?? []).entries()) {
+      const index = call.index ?? position;
+      let state = this.toolCalls.get(index);
+      if (state === undefined) {
+        // Some compatible servers omit the id; make one so the call can still be answered.
+        state = { id: call.id ?? `call_${index}_${crypto.randomUUID()}`, ended: false };
+        this.toolCalls.set(index, state);
+        yield { type: "tool-input-start", id: state.id, index, toolName: call.function?.name ?? "" };
+      }
+      const args = call.function?.arguments;
+      if (typeof args === "string" && args !== "") {
+        yield { type: "tool-input-delta", id: state.id, index, delta: args };
+      }
+    }
+  }
+
+  *finish(): Generator<ChatModelV1StreamPart> {
+    if (this.reasoningOpen) yield { type: "reasoning-end", id: "reasoning-0" };
+    if (this.textOpen) yield { type: "text-end", id: "text-0" };
+    for (const [index, state] of this.toolCalls) {
+      if (!state.ended) {
+        state.ended = true;
+        yield { type: "tool-input-end", id: state.id, index };
+      }
+    }
+    const metadata: Record<string, JSONValue> = {};
+    if (this.systemFingerprint !== undefined) metadata.system_fingerprint = this.systemFingerprint;
+    yield {
+      type: "finish",
+      finishReason: mapOpenAIFinishReason(this.finishReason),
+      usage: this.usage,
+      providerMetadata: { [this.provider]: metadata },
+    };
+  }
+}

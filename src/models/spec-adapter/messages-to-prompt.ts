@@ -1,0 +1,165 @@
+import {
+  type AIMessage,
+  type BaseMessage,
+  type ContentBlock,
+  isAIMessage,
+  isHumanMessage,
+  isSystemMessage,
+  isToolMessage,
+  type MessageContent,
+} from "../../messages/index.js";
+import type {
+  ChatModelV1FilePart,
+  ChatModelV1Message,
+  ChatModelV1Prompt,
+  ChatModelV1ReasoningPart,
+  ChatModelV1TextPart,
+  ChatModelV1ToolCallPart,
+} from "../spec/index.js";
+
+/**
+ * Converts messages to the provider-neutral prompt: system, human, AI (text, thinking
+ * blocks, tool calls — and invalid tool calls with their raw argument text) and tool
+ * messages; consecutive tool messages become one tool turn. Remove markers are skipped.
+ *
+ * @example
+ * ```ts
+ * messagesToPrompt([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
+ * // [{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text: "Hi" }] }]
+ * ```
+ */
+export function messagesToPrompt(messages: readonly BaseMessage[]): ChatModelV1Prompt {
+  const prompt: ChatModelV1Prompt = [];
+  for (const message of messages) {
+    if (isSystemMessage(message)) {
+      prompt.push({ role: "system", content: message.text });
+    } else if (isHumanMessage(message)) {
+      const user: ChatModelV1Message = { role: "user", content: userParts(message.content) };
+      if (message.name !== undefined) user.name = message.name;
+      prompt.push(user);
+    } else if (isAIMessage(message)) {
+      const assistant: ChatModelV1Message = { role: "assistant", content: assistantParts(message) };
+      if (message.name !== undefined) assistant.name = message.name;
+      prompt.push(assistant);
+    } else if (isToolMessage(message)) {
+      const part = {
+        type: "tool-result" as const,
+        toolCallId: message.tool_call_id,
+        output: typeof message.content === "string" ? message.content : userParts(message.content),
+        ...(message.name === undefined ? {} : { toolName: message.name }),
+        ...(message.status === "error" ? { isError: true } : {}),
+      };
+      const last = prompt.at(-1);
+      if (last?.role === "tool") last.content.push(part);
+      else prompt.push({ role: "tool", content: [part] });
+    }
+  }
+  return prompt;
+}
+
+function userParts(content: MessageContent): Array<ChatModelV1TextPart | ChatModelV1FilePart> {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  const parts: Array<ChatModelV1TextPart | ChatModelV1FilePart> = [];
+  for (const block of content) {
+    if (block.type === "text" && typeof block.text === "string")
+      parts.push({ type: "text", text: block.text });
+    else {
+      const file = filePart(block);
+      if (file !== undefined) parts.push(file);
+    }
+  }
+  return parts;
+}
+
+function assistantParts(
+  message: AIMessage,
+): Array<ChatModelV1TextPart | ChatModelV1ReasoningPart | ChatModelV1ToolCallPart> {
+  const parts: Array<ChatModelV1TextPart | ChatModelV1ReasoningPart | ChatModelV1ToolCallPart> = [];
+  const toolUses: ChatModelV1ToolCallPart[] = [];
+  const content = message.content;
+  if (typeof content === "string") {
+    if (content !== "") parts.push({ type: "text", text: content });
+  } else {
+    for (const block of content) {
+      if (block.type === "text" && typeof block.text === "string")
+        parts.push({ type: "text", text: block.text });
+      else if (block.type === "thinking" && typeof block.thinking === "string") {
+        const part: ChatModelV1ReasoningPart = { type: "reasoning", text: block.thinking };
+        if (typeof block.signature === "string") part.signature = block.signature;
+        parts.push(part);
+      } else if (block.type === "redacted_thinking" && typeof block.data === "string") {
+        parts.push({ type: "reasoning", text: "", redactedData: block.data });
+      } else if (
+        block.type === "tool_use" &&
+        typeof block.id === "string" &&
+        typeof block.name === "string"
+      ) {
+        toolUses.push({
+          type: "tool-call",
+          toolCallId: block.id,
+          toolName: block.name,
+          input: JSON.stringify(block.input ?? {}),
+        });
+      }
+    }
+  }
+  for (const call of message.tool_calls) {
+    parts.push({
+      type: "tool-call",
+      toolCallId: call.id ?? "",
+      toolName: call.name,
+      input: JSON.stringify(call.args),
+    });
+  }
+  for (const call of message.invalid_tool_calls) {
+    if (call.id === undefined || call.name === undefined) continue;
+    parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.args ?? "" });
+  }
+  // Tool use given only as content blocks (a hand-built message) still counts.
+  if (message.tool_calls.length === 0 && message.invalid_tool_calls.length === 0) parts.push(...toolUses);
+  return parts;
+}
+
+/** Images and files in the OpenAI (`image_url`), standard (`image`, `file`) and Anthropic forms. */
+function filePart(block: ContentBlock): ChatModelV1FilePart | undefined {
+  if (block.type === "image_url") {
+    const image = block.image_url;
+    const url = typeof image === "string" ? image : (image as { url?: unknown } | undefined)?.url;
+    if (typeof url !== "string") return undefined;
+    const part: ChatModelV1FilePart = { type: "file", mediaType: mediaTypeOfUrl(url) ?? "image/*", url };
+    const detail =
+      typeof image === "object" && image !== null ? (image as { detail?: unknown }).detail : undefined;
+    if (typeof detail === "string") part.detail = detail;
+    return part;
+  }
+  if (
+    block.type !== "image" &&
+    block.type !== "file" &&
+    block.type !== "document" &&
+    block.type !== "audio"
+  ) {
+    return undefined;
+  }
+  const fallback =
+    block.type === "image" ? "image/*" : block.type === "audio" ? "audio/wav" : "application/pdf";
+  const source = block.source as
+    | { type?: unknown; media_type?: unknown; data?: unknown; url?: unknown }
+    | undefined;
+  if (source !== undefined && typeof source === "object") {
+    const mediaType = typeof source.media_type === "string" ? source.media_type : fallback;
+    if (typeof source.data === "string") return { type: "file", mediaType, base64: source.data };
+    if (typeof source.url === "string") return { type: "file", mediaType, url: source.url };
+  }
+  const mime = [block.mimeType, block.mime_type].find((m): m is string => typeof m === "string");
+  if (typeof block.data === "string")
+    return { type: "file", mediaType: mime ?? fallback, base64: block.data };
+  if (typeof block.url === "string") {
+    return { type: "file", mediaType: mime ?? mediaTypeOfUrl(block.url) ?? fallback, url: block.url };
+  }
+  return undefined;
+}
+
+function mediaTypeOfUrl(url: string): string | undefined {
+  const match = /^data:([^;,]+)[;,]/.exec(url);
+  return match?.[1];
+}

@@ -1,0 +1,39 @@
+import type { InvalidToolCall, ToolCall } from "../../messages/index.js";
+
+/**
+ * Parses the raw argument text of a tool call: a JSON object (or empty text, read as `{}`)
+ * gives a tool call; anything else an invalid tool call that keeps the raw text and says why
+ * (the LangChain.js wording: `Function "<name>" arguments: … are not valid JSON.`). Never throws.
+ *
+ * @example
+ * ```ts
+ * parseToolInput("call_1", "get_weather", '{"city":"Suzhou"}');
+ * // { toolCall: { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" } }
+ * ```
+ */
+export function parseToolInput(
+  id: string,
+  name: string,
+  input: string,
+): { toolCall: ToolCall } | { invalidToolCall: InvalidToolCall } {
+  if (input.trim() === "") return { toolCall: { name, args: {}, id, type: "tool_call" } };
+  let reason: string;
+  try {
+    const value: unknown = JSON.parse(input);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      return { toolCall: { name, args: value as Record<string, unknown>, id, type: "tool_call" } };
+    }
+    reason = "the arguments must be a JSON object";
+  } catch (error) {
+    reason = (error as Error).message;
+  }
+  return {
+    invalidToolCall: {
+      name,
+      args: input,
+      id,
+      error: `Function "${name}" arguments:\n\n${input}\n\nare not valid JSON.\nError: ${reason}`,
+      type: "invalid_tool_call",
+    },
+  };
+}

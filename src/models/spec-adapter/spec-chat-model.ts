@@ -1,0 +1,192 @@
+import type { BaseMessage } from "../../messages/index.js";
+import { BaseChatModel } from "../chat-model/base-chat-model.js";
+import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
+import type { ChatModelRun } from "../chat-model/llm-run.js";
+import type { BaseChatModelCallOptions, BaseChatModelParams, ChatResult } from "../chat-model/types.js";
+import { callWithRetry, type RetrySettings } from "../retry/call-with-retry.js";
+import type { ChatModelV1, ChatModelV1CallOptions, ChatModelV1StreamPart } from "../spec/index.js";
+import { toolOptionsToSpec } from "./call-options-to-spec.js";
+import { messagesToPrompt } from "./messages-to-prompt.js";
+import { type ReasoningFormat, resultToMessage } from "./result-to-message.js";
+import { StreamPartsToChunks } from "./stream-parts-to-chunks.js";
+
+/**
+ * Options of {@link SpecChatModel} (and so of `ChatOpenAI` and `ChatAnthropic`).
+ *
+ * @example
+ * ```ts
+ * const fields: SpecChatModelParams = { maxRetries: 4, timeout: 60_000, temperature: 0 };
+ * ```
+ */
+export interface SpecChatModelParams extends BaseChatModelParams {
+  /** Retries after a failed attempt (408/409/429/5xx, network errors, timeouts). Default 2. */
+  maxRetries?: number | undefined;
+  /** Per-attempt timeout in milliseconds (until the response starts, for streams). */
+  timeout?: number | undefined;
+  /** Stream inside `invoke` too (so callbacks see tokens). */
+  streaming?: boolean | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+  topP?: number | undefined;
+  /** Stop sequences for every call. */
+  stop?: string[] | undefined;
+  stopSequences?: string[] | undefined;
+}
+
+/**
+ * A LangChain-shaped chat model over any v1 spec model (`ChatModelV1`): converts messages to
+ * the spec prompt, retries failed attempts with backoff (honouring `retry-after`), applies
+ * the per-attempt `timeout`, and maps results and stream parts back to `AIMessage` /
+ * `AIMessageChunk`. `ChatOpenAI` and `ChatAnthropic` are built on it; wrap your own spec
+ * model the same way.
+ *
+ * @example
+ * ```ts
+ * const model = new SpecChatModel(myV1Model, { maxRetries: 3 });
+ * await model.invoke("Hello");
+ * ```
+ */
+export class SpecChatModel<
+  CallOptions extends BaseChatModelCallOptions = BaseChatModelCallOptions,
+> extends BaseChatModel<CallOptions> {
+  maxRetries = 2;
+  timeout: number | undefined;
+  streaming = false;
+  temperature: number | undefined;
+  maxTokens: number | undefined;
+  topP: number | undefined;
+  stop: string[] | undefined;
+  /** Where reasoning text goes in messages. */
+  protected reasoningFormat: ReasoningFormat = "additional-kwargs";
+  /** Human provider name, for error messages. */
+  protected displayName: string;
+
+  constructor(
+    protected readonly spec: ChatModelV1,
+    fields: SpecChatModelParams = {},
+  ) {
+    super(fields);
+    if (fields.maxRetries !== undefined) this.maxRetries = fields.maxRetries;
+    this.timeout = fields.timeout;
+    if (fields.streaming !== undefined) this.streaming = fields.streaming;
+    this.temperature = fields.temperature;
+    this.maxTokens = fields.maxTokens;
+    this.topP = fields.topP;
+    this.stop = fields.stop ?? fields.stopSequences;
+    this.displayName = spec.provider;
+  }
+
+  _llmType(): string {
+    return this.spec.provider;
+  }
+
+  /** The model name sent to the provider. */
+  get model(): string {
+    return this.spec.modelId;
+  }
+
+  override getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
+    const params: Record<string, unknown> = {
+      ls_provider: this.spec.provider,
+      ls_model_name: this.spec.modelId,
+      ls_model_type: "chat",
+    };
+    if (this.temperature !== undefined) params.ls_temperature = this.temperature;
+    if (this.maxTokens !== undefined) params.ls_max_tokens = this.maxTokens;
+    const stop = Array.isArray(options.stop) ? options.stop : this.stop;
+    if (stop !== undefined) params.ls_stop = stop;
+    return params;
+  }
+
+  protected override streamsInInvoke(): boolean {
+    return this.streaming;
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    _runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
+    const callOptions = this.specCallOptions(messages, options);
+    const result = await callWithRetry(
+      (signal) => Promise.resolve(this.spec.doGenerate({ ...callOptions, abortSignal: signal })),
+      this.retrySettings(signalOf(options)),
+    );
+    const message = resultToMessage(result, this.messageContext());
+    return { generations: [{ text: message.text, message }] };
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    _runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const callOptions = this.specCallOptions(messages, options);
+    // A signal scoped to this stream: the retry helper keeps the winning attempt linked to it.
+    const scope = new AbortController();
+    const outer = signalOf(options);
+    const forward = () => scope.abort(outer?.reason);
+    outer?.addEventListener("abort", forward, { once: true });
+    if (outer?.aborted) forward();
+    let iterator: AsyncIterator<ChatModelV1StreamPart> | undefined;
+    try {
+      const opened = await callWithRetry(
+        async (signal) => {
+          const it = this.spec.doStream({ ...callOptions, abortSignal: signal })[Symbol.asyncIterator]();
+          // Failing before the first part (HTTP errors, connection errors) is retried.
+          const first = await it.next();
+          return { it, first };
+        },
+        { ...this.retrySettings(scope.signal), keepLinked: true },
+      );
+      iterator = opened.it;
+      const mapper = new StreamPartsToChunks(this.messageContext());
+      for (let next = opened.first; next.done !== true; next = await iterator.next()) {
+        const chunk = mapper.map(next.value);
+        if (chunk !== undefined) yield chunk;
+      }
+    } finally {
+      outer?.removeEventListener("abort", forward);
+      await iterator?.return?.(undefined);
+    }
+  }
+
+  /** The spec call options of one call. */
+  protected specCallOptions(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): ChatModelV1CallOptions {
+    const callOptions: ChatModelV1CallOptions = {
+      prompt: messagesToPrompt(messages),
+      ...toolOptionsToSpec(options as Record<string, unknown>),
+    };
+    if (this.temperature !== undefined) callOptions.temperature = this.temperature;
+    if (this.maxTokens !== undefined) callOptions.maxOutputTokens = this.maxTokens;
+    if (this.topP !== undefined) callOptions.topP = this.topP;
+    const stop = Array.isArray(options.stop) ? (options.stop as string[]) : this.stop;
+    if (stop !== undefined) callOptions.stopSequences = stop;
+    return callOptions;
+  }
+
+  protected messageContext() {
+    return {
+      provider: this.spec.provider,
+      modelName: this.spec.modelId,
+      reasoningFormat: this.reasoningFormat,
+    };
+  }
+
+  private retrySettings(signal: AbortSignal | undefined): RetrySettings {
+    return {
+      maxRetries: this.maxRetries,
+      timeoutMs: this.timeout,
+      signal,
+      provider: this.spec.provider,
+      displayName: this.displayName,
+    };
+  }
+}
+
+function signalOf(options: Record<string, unknown>): AbortSignal | undefined {
+  return options.signal instanceof AbortSignal ? options.signal : undefined;
+}

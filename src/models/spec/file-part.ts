@@ -1,0 +1,18 @@
+/**
+ * A file (usually an image) in a user message or a tool result. Exactly one of `url` and
+ * `base64` is set; `url` may be an `https:` or a `data:` URL.
+ *
+ * @example
+ * ```ts
+ * const part: ChatModelV1FilePart = { type: "file", mediaType: "image/png", url: "https://example.com/cat.png" };
+ * ```
+ */
+export interface ChatModelV1FilePart {
+  type: "file";
+  /** IANA media type, e.g. `image/png`; `image/*` when unknown. */
+  mediaType: string;
+  url?: string;
+  base64?: string;
+  /** Provider hint such as OpenAI's image `detail`. */
+  detail?: string;
+}

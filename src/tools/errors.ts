@@ -1,0 +1,41 @@
+import { AgentGraphError } from "../shared/index.js";
+
+/**
+ * The arguments given to a tool do not match its schema. The message starts with
+ * LangChain.js's text (`Received tool input did not match expected schema`) and lists each
+ * problem with the argument path (`✖ Invalid input: expected string, received number` /
+ * `→ at city`). Only the arguments the model wrote are mentioned, never runtime values.
+ * `output` holds the JSON of the arguments received (LangChain.js's field name).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await weather.invoke({ city: 5 });
+ * } catch (e) {
+ *   if (e instanceof ToolInputParsingException) console.log(e.message);
+ * }
+ * ```
+ */
+export class ToolInputParsingException extends AgentGraphError {
+  static override readonly brandName: string = "ToolInputParsingException";
+  /** The JSON text of the arguments that failed. */
+  readonly output: string | undefined;
+
+  constructor(message: string, output?: string) {
+    super(message, { code: "TOOL_INPUT_PARSING_FAILURE" });
+    this.output = output;
+  }
+}
+
+/**
+ * A tool's return value does not fit its `responseFormat` (for example a
+ * `"content_and_artifact"` tool that did not return a two-element array).
+ *
+ * @example
+ * ```ts
+ * // ToolOutputFormatError: Tool "query" has responseFormat "content_and_artifact" but returned …
+ * ```
+ */
+export class ToolOutputFormatError extends AgentGraphError {
+  static override readonly brandName: string = "ToolOutputFormatError";
+}

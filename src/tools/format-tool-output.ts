@@ -1,0 +1,101 @@
+import { isToolMessage, type MessageContent, ToolMessage } from "../messages/index.js";
+import { ToolOutputFormatError } from "./errors.js";
+import type { ResponseFormat } from "./types.js";
+
+/**
+ * True for a graph `Command` from any copy of agentgraph (or LangGraph.js): detected by its
+ * `lg_name` marker, since tools cannot import the graph package.
+ *
+ * @example
+ * ```ts
+ * isCommandLike(new Command({ update: { done: true } })); // true
+ * ```
+ */
+export function isCommandLike(value: unknown): value is { readonly lg_name: "Command" } {
+  return (
+    typeof value === "object" && value !== null && (value as { lg_name?: unknown }).lg_name === "Command"
+  );
+}
+
+/**
+ * What the tool returned and what it answered.
+ *
+ * @example
+ * ```ts
+ * const ctx: ToolOutputContext = { output: "sunny", name: "get_weather", responseFormat: "content", toolCallId: "call_1" };
+ * ```
+ */
+export interface ToolOutputContext {
+  output: unknown;
+  name: string;
+  responseFormat: ResponseFormat;
+  /** The id of the tool call, or `undefined` when the tool was invoked with plain arguments. */
+  toolCallId: string | undefined;
+}
+
+/**
+ * Turns a tool's return value into what `invoke` returns, as LangChain.js does: with a tool
+ * call, a `ToolMessage` (strings and content blocks are the content, anything else its JSON;
+ * `[content, artifact]` for `"content_and_artifact"`); a returned `ToolMessage` passes
+ * through with the call id filled in, and a `Command` passes through untouched. Without a
+ * tool call, the raw value (the content part for `"content_and_artifact"`).
+ *
+ * @example
+ * ```ts
+ * formatToolOutput({ output: { temp: 21 }, name: "weather", responseFormat: "content", toolCallId: "call_1" });
+ * // ToolMessage { content: '{"temp":21}', tool_call_id: "call_1", name: "weather" }
+ * ```
+ */
+export function formatToolOutput(ctx: ToolOutputContext): unknown {
+  const { output, toolCallId, name } = ctx;
+  if (isCommandLike(output)) return output;
+  if (isToolMessage(output)) {
+    if (toolCallId !== undefined && output.tool_call_id === "") output.tool_call_id = toolCallId;
+    if (output.name === undefined) output.name = name;
+    return output;
+  }
+  let content = output;
+  let artifact: unknown;
+  if (ctx.responseFormat === "content_and_artifact") {
+    if (!Array.isArray(output) || output.length !== 2) {
+      throw new ToolOutputFormatError(
+        `Tool "${name}" has responseFormat "content_and_artifact" but returned ${describe(output)}. ` +
+          'Return a two-element array [content, artifact], or use responseFormat "content".',
+      );
+    }
+    [content, artifact] = output;
+  }
+  if (toolCallId === undefined) return content;
+  return new ToolMessage({
+    content: toMessageContent(content),
+    artifact,
+    tool_call_id: toolCallId,
+    name,
+  });
+}
+
+/**
+ * Strings and arrays of content blocks are content as they are; anything else becomes JSON text.
+ *
+ * @example
+ * ```ts
+ * toMessageContent({ temp: 21 }); // '{"temp":21}'
+ * toMessageContent([{ type: "text", text: "hi" }]); // the blocks, unchanged
+ * ```
+ */
+export function toMessageContent(value: unknown): MessageContent {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null)) {
+    return value as MessageContent;
+  }
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
+  return value === null ? "null" : `a ${typeof value}`;
+}

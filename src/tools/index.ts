@@ -1,0 +1,54 @@
+export { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
+export {
+  formatToolOutput,
+  isCommandLike,
+  type ToolOutputContext,
+  toMessageContent,
+} from "./format-tool-output.js";
+export { formatIssues, formatPath, type PrintableIssue } from "./schema/format-issues.js";
+export { type JsonSchemaIssue, validateJsonSchema } from "./schema/json-schema-validator.js";
+export {
+  type InferSchemaOutput,
+  isStandardSchema,
+  isZodSchema,
+  type JsonSchema,
+  type StandardIssue,
+  type StandardResult,
+  type StandardSchemaLike,
+} from "./schema/standard-schema.js";
+export { toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
+export { type ArgsValidation, validateArgs } from "./schema/validate-args.js";
+export {
+  type CommandLike,
+  isStructuredTool,
+  isToolCall,
+  StructuredTool,
+  type StructuredToolInterface,
+  type ToolCallOutput,
+  type ToolParams,
+  type ToolSchema,
+} from "./structured-tool.js";
+export {
+  DynamicStructuredTool,
+  type DynamicStructuredToolInput,
+  DynamicTool,
+  type ToolFields,
+  type ToolFunction,
+  tool,
+} from "./tool.js";
+export { ToolRunManager } from "./tool-callbacks.js";
+export {
+  type BindToolsInput,
+  convertToOpenAITool,
+  type ToolDefinition,
+  type ToolDescriptor,
+  toToolDefinition,
+} from "./tool-definition.js";
+export { buildToolRuntime } from "./tool-runtime.js";
+export type {
+  ResponseFormat,
+  ToolRunnableConfig,
+  ToolRuntime,
+  ToolStore,
+  ToolStoreItem,
+} from "./types.js";

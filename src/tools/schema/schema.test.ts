@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as zm from "zod/mini";
+import { InvalidArgumentError } from "../../shared/index.js";
+import { formatIssues, formatPath } from "./format-issues.js";
+import { validateJsonSchema } from "./json-schema-validator.js";
+import { isStandardSchema, isZodSchema } from "./standard-schema.js";
+import { toJsonSchema, toStrictJsonSchema } from "./to-json-schema.js";
+import { validateArgs } from "./validate-args.js";
+
+describe("toJsonSchema", () => {
+  it("converts zod from the input side and drops $schema", () => {
+    const schema = z.object({
+      city: z.string().describe("City name"),
+      days: z.number().int().default(1),
+      unit: z.enum(["c", "f"]).optional(),
+    });
+    expect(toJsonSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        city: { type: "string", description: "City name" },
+        days: { type: "integer", default: 1, minimum: -9007199254740991, maximum: 9007199254740991 },
+        unit: { type: "string", enum: ["c", "f"] },
+      },
+      required: ["city"],
+    });
+  });
+
+  it("converts zod/mini by reading the definition", () => {
+    const described = zm.string();
+    z.globalRegistry.add(described, { description: "a note" });
+    const schema = zm.object({
+      n: zm.int(),
+      note: described,
+      tags: zm.array(zm.string()),
+      mode: zm._default(zm.enum(["a", "b"]), "a"),
+      maybe: zm.nullable(zm.number()),
+      kind: zm.literal("x"),
+      extra: zm.optional(zm.record(zm.string(), zm.boolean())),
+      either: zm.union([zm.string(), zm.number()]),
+    });
+    expect(toJsonSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        n: { type: "integer" },
+        note: { type: "string", description: "a note" },
+        tags: { type: "array", items: { type: "string" } },
+        mode: { type: "string", enum: ["a", "b"], default: "a" },
+        maybe: { anyOf: [{ type: "number" }, { type: "null" }] },
+        kind: { type: "string", const: "x" },
+        extra: { type: "object", additionalProperties: { type: "boolean" } },
+        either: { anyOf: [{ type: "string" }, { type: "number" }] },
+      },
+      required: ["n", "note", "tags", "maybe", "kind", "either"],
+    });
+  });
+
+  it("copies a JSON Schema without $schema and rejects non-objects", () => {
+    const input = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: {} };
+    expect(toJsonSchema(input)).toEqual({ type: "object", properties: {} });
+    expect(input.$schema).toBeDefined();
+    expect(() => toJsonSchema("string" as never)).toThrow(InvalidArgumentError);
+    expect(() => toJsonSchema(null as never)).toThrow(
+      /Expected a Zod 4 schema or a JSON Schema object, got null/,
+    );
+  });
+
+  it("explains that zod 3 schemas cannot be converted", () => {
+    const zod3Like = { _def: {}, "~standard": { version: 1, vendor: "zod", validate: () => ({ value: 1 }) } };
+    expect(() => toJsonSchema(zod3Like)).toThrow(/Zod 3 schemas cannot be converted: upgrade to zod 4/);
+  });
+
+  it("closes every object for strict mode without touching data keywords", () => {
+    const strict = toStrictJsonSchema({
+      type: "object",
+      properties: {
+        type: { type: "string" },
+        inner: { type: "object", properties: { a: { type: "string" } } },
+        open: { type: "object", additionalProperties: true },
+        list: { type: "array", items: { type: "object", properties: {} } },
+      },
+      default: { type: "object" },
+      $defs: { Ref: { type: "object", properties: {} } },
+    });
+    expect(strict).toEqual({
+      type: "object",
+      properties: {
+        type: { type: "string" },
+        inner: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+        open: { type: "object", additionalProperties: true },
+        list: { type: "array", items: { type: "object", properties: {}, additionalProperties: false } },
+      },
+      default: { type: "object" },
+      $defs: { Ref: { type: "object", properties: {}, additionalProperties: false } },
+      additionalProperties: false,
+    });
+  });
+});
+
+describe("validateJsonSchema", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      q: { type: "string", minLength: 2, pattern: "^[a-z]+$" },
+      n: { type: "integer", minimum: 1, maximum: 10 },
+      mode: { enum: ["fast", "slow"] },
+      tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+      ref: { $ref: "#/$defs/Point" },
+      either: { anyOf: [{ type: "string" }, { type: "null" }] },
+    },
+    required: ["q"],
+    additionalProperties: false,
+    $defs: { Point: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } },
+  };
+
+  it("accepts valid input", () => {
+    expect(
+      validateJsonSchema(schema, { q: "abc", n: 3, mode: "fast", tags: ["a"], ref: { x: 1 }, either: null }),
+    ).toEqual([]);
+  });
+
+  it("reports each problem with its path", () => {
+    expect(
+      validateJsonSchema(schema, {
+        q: "A",
+        n: 2.5,
+        mode: "medium",
+        tags: ["a", 1, "c"],
+        ref: {},
+        either: 3,
+        extra: 1,
+      }),
+    ).toEqual([
+      { message: "Too small: expected string to have >=2 characters", path: ["q"] },
+      { message: "Invalid string: must match pattern ^[a-z]+$", path: ["q"] },
+      { message: "Invalid input: expected integer, received number", path: ["n"] },
+      { message: 'Invalid option: expected one of "fast"|"slow"', path: ["mode"] },
+      { message: "Too big: expected array to have <=2 items", path: ["tags"] },
+      { message: "Invalid input: expected string, received number", path: ["tags", 1] },
+      { message: "Invalid input: expected number, received undefined", path: ["ref", "x"] },
+      { message: "Invalid input: matches none of the allowed schemas", path: ["either"] },
+      { message: 'Unrecognized key: "extra"', path: [] },
+    ]);
+    expect(validateJsonSchema(schema, {})).toEqual([
+      { message: "Invalid input: expected string, received undefined", path: ["q"] },
+    ]);
+    expect(validateJsonSchema(schema, "text")).toEqual([
+      { message: "Invalid input: expected object, received string", path: [] },
+    ]);
+  });
+});
+
+describe("validateArgs and formatting", () => {
+  it("validates with any Standard Schema and returns the parsed value", async () => {
+    expect(await validateArgs(z.object({ n: z.coerce.number() }), { n: "4" })).toEqual({
+      success: true,
+      value: { n: 4 },
+    });
+    const failed = await validateArgs(z.object({ items: z.array(z.object({ "full name": z.string() })) }), {
+      items: [{ "full name": 1 }],
+    });
+    expect(failed.success).toBe(false);
+    if (!failed.success) {
+      expect(formatIssues(failed.issues)).toBe(
+        '✖ Invalid input: expected string, received number\n  → at items[0]["full name"]',
+      );
+    }
+  });
+
+  it("prints paths like zod", () => {
+    expect(formatPath(["a", 0, "b"])).toBe("a[0].b");
+    expect(formatPath([{ key: "x" }, "y-z"])).toBe('x["y-z"]');
+    expect(
+      formatIssues([
+        { message: "top" },
+        { message: "deep", path: ["a", "b"] },
+        { message: "one", path: ["a"] },
+      ]),
+    ).toBe("✖ top\n✖ one\n  → at a\n✖ deep\n  → at a.b");
+  });
+
+  it("recognises schemas structurally", () => {
+    expect(isStandardSchema(z.string())).toBe(true);
+    expect(isZodSchema(zm.string())).toBe(true);
+    expect(isStandardSchema({ type: "object" })).toBe(false);
+    expect(
+      isZodSchema({ "~standard": { vendor: "valibot", version: 1, validate: () => ({ value: 1 }) } }),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,99 @@
+import { InvalidArgumentError } from "../../shared/index.js";
+import { isStandardSchema, isZodSchema, type JsonSchema } from "./standard-schema.js";
+import { zodDefToJsonSchema } from "./zod-def-to-json-schema.js";
+
+type ZodLike = { toJSONSchema?: (params: Record<string, unknown>) => unknown };
+type StandardJsonSchema = { input?: (options: Record<string, unknown>) => unknown };
+
+/**
+ * Converts a tool or output schema to the JSON Schema sent to providers.
+ *
+ * Zod 4 schemas are converted by their own zod copy (`schema.toJSONSchema()`, or the Standard
+ * JSON Schema hook), or, for zod/mini, by reading the schema definition; always from the
+ * *input* side, so fields with defaults are optional
+ * and no `additionalProperties: false` is added; the top-level `$schema` key is dropped. A
+ * plain JSON Schema object is returned as a copy without `$schema`.
+ *
+ * @example
+ * ```ts
+ * toJsonSchema(z.object({ city: z.string() }));
+ * // { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * ```
+ */
+export function toJsonSchema(schema: unknown): JsonSchema {
+  if (isStandardSchema(schema)) return dropSchemaKey(standardToJsonSchema(schema));
+  if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
+    return dropSchemaKey(schema as JsonSchema);
+  }
+  throw new InvalidArgumentError(
+    `Expected a Zod 4 schema or a JSON Schema object, got ${schema === null ? "null" : typeof schema}. ` +
+      'Pass e.g. `z.object({ city: z.string() })` or `{ type: "object", properties: { … } }`.',
+  );
+}
+
+function standardToJsonSchema(schema: object): JsonSchema {
+  const zodLike = schema as ZodLike;
+  if (typeof zodLike.toJSONSchema === "function") {
+    return asObject(zodLike.toJSONSchema({ io: "input", unrepresentable: "any" }));
+  }
+  const std = (schema as { "~standard": { vendor: string; jsonSchema?: StandardJsonSchema } })["~standard"];
+  if (typeof std.jsonSchema?.input === "function") {
+    return asObject(
+      std.jsonSchema.input({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }),
+    );
+  }
+  if (isZodSchema(schema)) return zodDefToJsonSchema(schema);
+  const hint = std.vendor === "zod" ? " Zod 3 schemas cannot be converted: upgrade to zod 4." : "";
+  throw new InvalidArgumentError(
+    `Cannot convert this ${std.vendor} schema to JSON Schema: it offers neither toJSONSchema() nor ` +
+      `the Standard JSON Schema interface.${hint} Pass a Zod 4 schema or a plain JSON Schema object instead.`,
+  );
+}
+
+function asObject(value: unknown): JsonSchema {
+  if (typeof value === "object" && value !== null) return value as JsonSchema;
+  throw new InvalidArgumentError("The schema converted to a non-object JSON Schema; use an object schema.");
+}
+
+function dropSchemaKey(schema: JsonSchema): JsonSchema {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Returns a copy of a JSON Schema in the form OpenAI's strict mode requires: every object
+ * node closes with `additionalProperties: false` unless it says otherwise.
+ *
+ * @example
+ * ```ts
+ * toStrictJsonSchema({ type: "object", properties: { a: { type: "string" } } });
+ * // { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }
+ * ```
+ */
+export function toStrictJsonSchema(schema: JsonSchema): JsonSchema {
+  return closeObjects(schema) as JsonSchema;
+}
+
+/** Keys whose values are data, not schemas. */
+const LITERAL_KEYS = new Set(["default", "const", "enum", "examples", "required"]);
+
+function closeObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(closeObjects);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (LITERAL_KEYS.has(key)) {
+      out[key] = value;
+      continue;
+    }
+    // `properties`, `$defs` and `definitions` map names to schemas; keep the names as they are.
+    out[key] =
+      (key === "properties" || key === "$defs" || key === "definitions") && typeof value === "object" && value
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closeObjects(v)]))
+        : closeObjects(value);
+  }
+  if ((out.type === "object" || "properties" in out) && !("additionalProperties" in out)) {
+    out.additionalProperties = false;
+  }
+  return out;
+}

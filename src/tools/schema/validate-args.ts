@@ -1,0 +1,38 @@
+import { validateJsonSchema } from "./json-schema-validator.js";
+import { isStandardSchema, type StandardIssue } from "./standard-schema.js";
+
+/**
+ * The outcome of {@link validateArgs}: the parsed value, or the issues found.
+ *
+ * @example
+ * ```ts
+ * const outcome: ArgsValidation = await validateArgs(schema, args);
+ * if (!outcome.success) console.log(formatIssues(outcome.issues));
+ * ```
+ */
+export type ArgsValidation =
+  | { readonly success: true; readonly value: unknown }
+  | { readonly success: false; readonly issues: ReadonlyArray<StandardIssue> };
+
+/**
+ * Validates tool arguments against a Standard Schema (zod: defaults and transforms apply to
+ * the returned value) or a plain JSON Schema (the value is returned unchanged).
+ *
+ * @example
+ * ```ts
+ * await validateArgs(z.object({ city: z.string() }), { city: "Suzhou" }); // { success: true, value: { city: "Suzhou" } }
+ * ```
+ */
+export async function validateArgs(schema: unknown, args: unknown): Promise<ArgsValidation> {
+  if (isStandardSchema(schema)) {
+    const result = await schema["~standard"].validate(args);
+    return result.issues === undefined
+      ? { success: true, value: result.value }
+      : { success: false, issues: result.issues };
+  }
+  if (typeof schema === "object" && schema !== null) {
+    const issues = validateJsonSchema(schema as Record<string, unknown>, args);
+    return issues.length === 0 ? { success: true, value: args } : { success: false, issues };
+  }
+  return { success: true, value: args };
+}

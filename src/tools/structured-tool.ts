@@ -1,0 +1,265 @@
+import type { ToolCall, ToolMessage } from "../messages/index.js";
+import { AbortError, type CallbackHandler, resolveConfig } from "../shared/index.js";
+import { ToolInputParsingException } from "./errors.js";
+import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
+import { formatIssues } from "./schema/format-issues.js";
+import type { InferSchemaOutput } from "./schema/standard-schema.js";
+import { validateArgs } from "./schema/validate-args.js";
+import { startToolRun, type ToolRunManager } from "./tool-callbacks.js";
+import type { ResponseFormat, ToolRunnableConfig } from "./types.js";
+
+/**
+ * A graph `Command`, seen structurally (tools cannot import the graph package).
+ *
+ * @example
+ * ```ts
+ * const returnsCommand = tool(async (): Promise<CommandLike> => new Command({ update: { done: true } }), fields);
+ * ```
+ */
+export type CommandLike = { readonly lg_name: "Command" };
+
+/**
+ * What `invoke` returns for a tool call: a `ToolMessage`, unless the tool returns a
+ * `Command` (or a `ToolMessage`) itself, which passes through.
+ *
+ * @example
+ * ```ts
+ * const message: ToolCallOutput<string> = await weather.invoke(call); // ToolMessage
+ * ```
+ */
+export type ToolCallOutput<Output> = unknown extends Output
+  ? ToolMessage | CommandLike
+  : Output extends CommandLike
+    ? Output
+    : ToolMessage;
+
+/**
+ * The schema types a tool accepts: a Zod 4 (or other Standard Schema) object, or a JSON
+ * Schema object.
+ *
+ * @example
+ * ```ts
+ * const schema: ToolSchema = { type: "object", properties: { q: { type: "string" } } };
+ * ```
+ */
+export type ToolSchema = object;
+
+/**
+ * Options shared by every tool class.
+ *
+ * @example
+ * ```ts
+ * const params: ToolParams = { returnDirect: true, tags: ["search"], verboseParsingErrors: true };
+ * ```
+ */
+export interface ToolParams {
+  returnDirect?: boolean | undefined;
+  responseFormat?: ResponseFormat | undefined;
+  verboseParsingErrors?: boolean | undefined;
+  tags?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  callbacks?: CallbackHandler[] | undefined;
+  /** Provider-specific extras (LangChain.js `extras`), e.g. Anthropic `cache_control`. */
+  extras?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The shape every tool has, whatever class made it: what `bindTools`, the ToolNode and
+ * `createAgent` rely on.
+ *
+ * @example
+ * ```ts
+ * function describeTools(tools: StructuredToolInterface[]) {
+ *   return tools.map((t) => `${t.name}: ${t.description}`).join("\n");
+ * }
+ * ```
+ */
+export interface StructuredToolInterface {
+  name: string;
+  description: string;
+  schema: ToolSchema;
+  returnDirect?: boolean;
+  responseFormat?: ResponseFormat;
+  invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown>;
+}
+
+const TOOL_BRAND: unique symbol = Symbol.for("agentgraph.tool") as never;
+
+/**
+ * True for a tool object: an agentgraph tool from any copy of the package, or any object with
+ * a `name`, a `schema` and an `invoke` method (such as a LangChain.js tool).
+ *
+ * @example
+ * ```ts
+ * isStructuredTool(weather); // true
+ * isStructuredTool({ name: "x", description: "", parameters: {} }); // false (a descriptor)
+ * ```
+ */
+export function isStructuredTool(value: unknown): value is StructuredToolInterface {
+  if (typeof value !== "object" || value === null) return false;
+  if ((value as { [TOOL_BRAND]?: unknown })[TOOL_BRAND] === true) return true;
+  const v = value as { name?: unknown; schema?: unknown; invoke?: unknown };
+  return typeof v.name === "string" && typeof v.invoke === "function" && typeof v.schema === "object";
+}
+
+/**
+ * True for a tool call `{ name, args, id, type: "tool_call" }` (as opposed to plain arguments).
+ *
+ * @example
+ * ```ts
+ * isToolCall({ name: "f", args: {}, id: "1", type: "tool_call" }); // true
+ * ```
+ */
+export function isToolCall(value: unknown): value is ToolCall {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "tool_call" &&
+    "args" in value
+  );
+}
+
+/**
+ * The base class of tools, as in LangChain.js: subclass it with `name`, `description`,
+ * `schema` and `_call(args, runManager?, config?)`.
+ *
+ * `invoke(toolCall)` validates `toolCall.args` against the schema, runs `_call`, and wraps
+ * the result in a `ToolMessage` answering the call; `invoke(args)` returns the raw result.
+ * Errors thrown by `_call` propagate (a ToolNode decides how to report them).
+ *
+ * @example
+ * ```ts
+ * class WeatherTool extends StructuredTool {
+ *   name = "get_weather";
+ *   description = "Get weather for a given city.";
+ *   schema = z.object({ city: z.string() });
+ *   protected async _call({ city }: { city: string }) {
+ *     return `It's always sunny in ${city}!`;
+ *   }
+ * }
+ * await new WeatherTool().invoke({ name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" });
+ * ```
+ */
+export abstract class StructuredTool<
+  SchemaT extends ToolSchema = ToolSchema,
+  SchemaOutputT = InferSchemaOutput<SchemaT>,
+  ToolOutputT = unknown,
+> implements StructuredToolInterface
+{
+  abstract name: string;
+  abstract description: string;
+  abstract schema: SchemaT;
+  /** When true, an agent stops after this tool runs and returns its result. */
+  returnDirect = false;
+  responseFormat: ResponseFormat = "content";
+  /** Append the received arguments to argument-validation errors. */
+  verboseParsingErrors = false;
+  tags: string[] | undefined;
+  metadata: Record<string, unknown> | undefined;
+  callbacks: CallbackHandler[] | undefined;
+  extras: Record<string, unknown> | undefined;
+  readonly lc_namespace: string[] = ["langchain", "tools"];
+
+  constructor(fields: ToolParams = {}) {
+    Object.defineProperty(this, TOOL_BRAND, { value: true });
+    if (fields.returnDirect !== undefined) this.returnDirect = fields.returnDirect;
+    if (fields.responseFormat !== undefined) this.responseFormat = fields.responseFormat;
+    if (fields.verboseParsingErrors !== undefined) this.verboseParsingErrors = fields.verboseParsingErrors;
+    this.tags = fields.tags;
+    this.metadata = fields.metadata;
+    this.callbacks = fields.callbacks;
+    this.extras = fields.extras;
+  }
+
+  /** Runs the tool on validated arguments. */
+  protected abstract _call(
+    arg: SchemaOutputT,
+    runManager?: ToolRunManager,
+    parentConfig?: ToolRunnableConfig,
+  ): Promise<ToolOutputT>;
+
+  /** The tool's name (LangChain.js `getName()`). */
+  getName(): string {
+    return this.name;
+  }
+
+  invoke(input: ToolCall, config?: ToolRunnableConfig): Promise<ToolCallOutput<ToolOutputT>>;
+  invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
+  async invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
+    // A copy: resolveConfig may hand back the caller's own object.
+    const resolved: ToolRunnableConfig = { ...resolveConfig(config) };
+    let args = input;
+    if (isToolCall(input)) {
+      args = input.args;
+      resolved.toolCall = input;
+    }
+    return this.call(args, resolved);
+  }
+
+  /**
+   * Validates `arg`, runs the tool and formats the result (a `ToolMessage` when
+   * `config.toolCall` has an id). Prefer {@link invoke}.
+   */
+  async call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
+    const toolCallId = config.toolCall?.id;
+    if (config.signal?.aborted)
+      throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
+    const parsed = await this.parseArgs(arg);
+    const run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
+    try {
+      const output = await raceWithSignal(this._call(parsed, run, config), config.signal);
+      const formatted = formatToolOutput({
+        output,
+        name: this.name,
+        responseFormat: this.responseFormat,
+        toolCallId: isCommandLike(output) ? undefined : toolCallId,
+      });
+      run?.handleToolEnd(formatted);
+      return formatted;
+    } catch (error) {
+      run?.handleToolError(error);
+      throw error;
+    }
+  }
+
+  /** Invokes the tool on each input (all at once). */
+  async batch(inputs: unknown[], config?: ToolRunnableConfig): Promise<unknown[]> {
+    return Promise.all(inputs.map((input) => this.invoke(input, config)));
+  }
+
+  /** Validates arguments against the schema; throws {@link ToolInputParsingException}. */
+  protected async parseArgs(arg: unknown): Promise<SchemaOutputT> {
+    const result = await validateArgs(this.schema, arg);
+    if (result.success) return result.value as SchemaOutputT;
+    const received = safeJson(arg);
+    let message = `Received tool input did not match expected schema\n\n${formatIssues(result.issues)}`;
+    if (this.verboseParsingErrors) message += `\n\nReceived: ${received}`;
+    throw new ToolInputParsingException(message, received);
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError("The tool call was aborted.", { cause: signal.reason }));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,137 @@
+import { InvalidArgumentError } from "../shared/index.js";
+import { isStandardSchema, type JsonSchema } from "./schema/standard-schema.js";
+import { toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
+import { isStructuredTool, type StructuredToolInterface } from "./structured-tool.js";
+
+/**
+ * A tool as a plain object, the forms `bindTools` accepts besides tool instances:
+ * `{ name, description, schema }` (zod or JSON Schema), `{ name, description, parameters }`,
+ * Anthropic's `{ name, description, input_schema }`, or OpenAI's
+ * `{ type: "function", function: { name, description, parameters } }`.
+ *
+ * @example
+ * ```ts
+ * const descriptor: ToolDescriptor = {
+ *   name: "get_weather",
+ *   description: "Get weather for a given city.",
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ * };
+ * ```
+ */
+export type ToolDescriptor =
+  | { name: string; description?: string; schema: object; strict?: boolean }
+  | { name: string; description?: string; parameters: JsonSchema; strict?: boolean }
+  | { name: string; description?: string; input_schema: JsonSchema }
+  | {
+      type: "function";
+      function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
+    };
+
+/**
+ * Anything that can be offered to a model as a tool: a tool instance or a descriptor.
+ *
+ * @example
+ * ```ts
+ * const tools: BindToolsInput[] = [getWeather, { name: "noop", description: "Does nothing.", parameters: {} }];
+ * ```
+ */
+export type BindToolsInput = StructuredToolInterface | ToolDescriptor;
+
+/**
+ * A tool reduced to what a provider needs: name, description and the JSON Schema of its
+ * arguments.
+ *
+ * @example
+ * ```ts
+ * const def: ToolDefinition = { name: "get_weather", description: "…", parameters: { type: "object" } };
+ * ```
+ */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+  strict?: boolean;
+}
+
+/**
+ * Normalises any {@link BindToolsInput} to a {@link ToolDefinition}, converting zod schemas
+ * to JSON Schema.
+ *
+ * @example
+ * ```ts
+ * toToolDefinition(getWeather);
+ * // { name: "get_weather", description: "Get weather for a given city.",
+ * //   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }
+ * ```
+ */
+export function toToolDefinition(input: BindToolsInput): ToolDefinition {
+  if (typeof input !== "object" || input === null) throw badTool(input);
+  if ("type" in input && input.type === "function" && "function" in input) {
+    const fn = input.function;
+    return definition(
+      fn.name,
+      fn.description,
+      fn.parameters ?? { type: "object", properties: {} },
+      fn.strict,
+    );
+  }
+  if (isStructuredTool(input)) return definition(input.name, input.description, toJsonSchema(input.schema));
+  const named = input as { name?: unknown; description?: string; strict?: boolean };
+  if (typeof named.name !== "string") throw badTool(input);
+  const schema =
+    "schema" in input
+      ? input.schema
+      : "parameters" in input
+        ? input.parameters
+        : "input_schema" in input
+          ? input.input_schema
+          : undefined;
+  if (schema === undefined) throw badTool(input);
+  return definition(named.name, named.description, toJsonSchema(schema), named.strict);
+}
+
+function definition(name: string, description: string | undefined, parameters: JsonSchema, strict?: boolean) {
+  const out: ToolDefinition = { name, parameters };
+  if (description !== undefined && description !== "") out.description = description;
+  if (strict !== undefined) out.strict = strict;
+  return out;
+}
+
+function badTool(input: unknown): InvalidArgumentError {
+  const shown = isStandardSchema(input)
+    ? "a bare schema"
+    : (JSON.stringify(input)?.slice(0, 120) ?? String(input));
+  return new InvalidArgumentError(
+    `Cannot use ${shown} as a tool. Pass a tool made with tool(), a StructuredTool, ` +
+      "or a descriptor { name, description, schema | parameters }.",
+  );
+}
+
+/**
+ * Formats a tool the way OpenAI's Chat Completions API takes it (LangChain.js
+ * `convertToOpenAITool`). With `strict: true` the schema is closed
+ * (`additionalProperties: false`) and marked `strict`.
+ *
+ * @example
+ * ```ts
+ * convertToOpenAITool(getWeather);
+ * // { type: "function", function: { name: "get_weather", description: "…", parameters: { … } } }
+ * ```
+ */
+export function convertToOpenAITool(
+  input: BindToolsInput,
+  options: { strict?: boolean | undefined } = {},
+): {
+  type: "function";
+  function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
+} {
+  const def = toToolDefinition(input);
+  const strict = options.strict ?? def.strict;
+  const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
+    name: def.name,
+    ...(def.description === undefined ? {} : { description: def.description }),
+    parameters: strict === true ? toStrictJsonSchema(def.parameters) : def.parameters,
+  };
+  if (strict !== undefined) fn.strict = strict;
+  return { type: "function", function: fn };
+}

@@ -1,0 +1,312 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as zm from "zod/mini";
+import { isToolMessage, ToolMessage } from "../messages/index.js";
+import { AbortError, type CallbackHandler } from "../shared/index.js";
+import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
+import { StructuredTool } from "./structured-tool.js";
+import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
+import { convertToOpenAITool } from "./tool-definition.js";
+import type { ToolRuntime } from "./types.js";
+
+const weather = tool(async ({ city }) => `It's always sunny in ${city}!`, {
+  name: "get_weather",
+  description: "Get weather for a given city.",
+  schema: z.object({ city: z.string() }),
+});
+
+const call = (args: Record<string, unknown>, name = "get_weather", id = "call_1") =>
+  ({ name, args, id, type: "tool_call" }) as const;
+
+describe("tool()", () => {
+  it("describes itself to providers exactly as seed 004's request does", () => {
+    expect(convertToOpenAITool(weather)).toEqual({
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "Get weather for a given city.",
+        parameters: { properties: { city: { type: "string" } }, required: ["city"], type: "object" },
+      },
+    });
+    expect(weather).toBeInstanceOf(DynamicStructuredTool);
+    expect(weather).toBeInstanceOf(StructuredTool);
+    expect([weather.returnDirect, weather.responseFormat]).toEqual([false, "content"]);
+  });
+
+  it("returns the raw output for plain arguments and a ToolMessage for a tool call", async () => {
+    expect(await weather.invoke({ city: "Suzhou" })).toBe("It's always sunny in Suzhou!");
+    const message = await weather.invoke(call({ city: "Suzhou" }));
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message).toMatchObject({
+      content: "It's always sunny in Suzhou!",
+      tool_call_id: "call_1",
+      name: "get_weather",
+      status: "success",
+    });
+  });
+
+  it("formats return values as LangChain.js does", async () => {
+    const returning = (value: unknown, responseFormat?: "content" | "content_and_artifact") =>
+      tool(async () => value, { name: "t", description: "d", schema: z.object({}), responseFormat });
+    const content = async (value: unknown) =>
+      ((await returning(value).invoke(call({}, "t"))) as ToolMessage).content;
+    expect(await content({ temp: 21 })).toBe('{"temp":21}');
+    expect(await content(42)).toBe("42");
+    expect(await content(null)).toBe("null");
+    expect(await content(undefined)).toBe("");
+    expect(await content(["a", "b"])).toBe('["a","b"]');
+    expect(await content([{ type: "text", text: "hi" }])).toEqual([{ type: "text", text: "hi" }]);
+    const withArtifact = (await returning(["3 rows", { rows: [1, 2, 3] }], "content_and_artifact").invoke(
+      call({}, "t"),
+    )) as ToolMessage;
+    expect([withArtifact.content, withArtifact.artifact]).toEqual(["3 rows", { rows: [1, 2, 3] }]);
+    expect(await returning(["3 rows", {}], "content_and_artifact").invoke({})).toBe("3 rows");
+    await expect(returning("just text", "content_and_artifact").invoke(call({}, "t"))).rejects.toThrow(
+      ToolOutputFormatError,
+    );
+  });
+
+  it("passes a returned ToolMessage through, filling in the call id and name", async () => {
+    const t = tool(async () => new ToolMessage({ content: "custom", tool_call_id: "", artifact: 1 }), {
+      name: "custom",
+      description: "d",
+      schema: z.object({}),
+    });
+    const message = (await t.invoke(call({}, "custom", "call_9"))) as ToolMessage;
+    expect([message.content, message.tool_call_id, message.name, message.artifact]).toEqual([
+      "custom",
+      "call_9",
+      "custom",
+      1,
+    ]);
+  });
+
+  it("passes a returned Command through untouched", async () => {
+    const command = { lg_name: "Command", update: { done: true } } as const;
+    const t = tool(async () => command, { name: "cmd", description: "d", schema: z.object({}) });
+    expect(await t.invoke(call({}, "cmd"))).toBe(command);
+  });
+
+  it("rejects bad arguments with ToolInputParsingException listing each problem", async () => {
+    const error = await weather.invoke(call({ city: 5 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolInputParsingException);
+    expect((error as Error).message).toBe(
+      "Received tool input did not match expected schema\n\n✖ Invalid input: expected string, received number\n  → at city",
+    );
+    expect((error as ToolInputParsingException).output).toBe('{"city":5}');
+    const verbose = tool(async () => "", {
+      name: "v",
+      description: "d",
+      schema: z.object({ a: z.object({ b: z.number() }) }),
+      verboseParsingErrors: true,
+    });
+    await expect(verbose.invoke({ a: { b: "x" } })).rejects.toThrow(
+      /→ at a\.b\n\nReceived: \{"a":\{"b":"x"\}\}/,
+    );
+  });
+
+  it("applies zod defaults and transforms before calling the function", async () => {
+    const t = tool(async (args) => JSON.stringify(args), {
+      name: "d",
+      description: "d",
+      schema: z.object({ q: z.string().transform((s) => s.toUpperCase()), limit: z.number().default(10) }),
+    });
+    expect(await t.invoke({ q: "cat" })).toBe('{"q":"CAT","limit":10}');
+    // Fields with defaults are optional for the model.
+    expect(convertToOpenAITool(t).function.parameters).toMatchObject({ required: ["q"] });
+  });
+
+  it("accepts zod/mini and plain JSON Schema", async () => {
+    const mini = tool(async ({ n }) => n * 2, {
+      name: "mini",
+      description: "d",
+      schema: zm.object({ n: zm.number() }),
+    });
+    expect(await mini.invoke({ n: 21 })).toBe(42);
+    expect(convertToOpenAITool(mini).function.parameters).toEqual({
+      type: "object",
+      properties: { n: { type: "number" } },
+      required: ["n"],
+    });
+    const json = tool(async (args: { q: string }) => `got ${args.q}`, {
+      name: "json",
+      description: "d",
+      schema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+    });
+    expect(await json.invoke({ q: "x" })).toBe("got x");
+    await expect(json.invoke({ q: 4 })).rejects.toThrow(
+      "Received tool input did not match expected schema\n\n✖ Invalid input: expected string, received number\n  → at q",
+    );
+  });
+
+  it("without a schema takes one string (DynamicTool)", async () => {
+    const shout = tool(async (text) => text.toUpperCase(), { name: "shout", description: "Shouts." });
+    expect(shout).toBeInstanceOf(DynamicTool);
+    expect(await shout.invoke("hi")).toBe("HI");
+    expect(((await shout.invoke(call({ input: "yo" }, "shout"))) as ToolMessage).content).toBe("YO");
+    expect(convertToOpenAITool(shout).function.parameters).toEqual({
+      type: "object",
+      properties: { input: { type: "string" } },
+      required: ["input"],
+    });
+  });
+
+  it("propagates errors thrown by the function", async () => {
+    const failing = tool(
+      async () => {
+        throw new Error("backend down");
+      },
+      { name: "f", description: "d", schema: z.object({}) },
+    );
+    await expect(failing.invoke(call({}, "f"))).rejects.toThrow("backend down");
+  });
+
+  it("exposes returnDirect", () => {
+    const direct = tool(async () => "done", {
+      name: "d",
+      description: "d",
+      schema: z.object({}),
+      returnDirect: true,
+    });
+    expect(direct.returnDirect).toBe(true);
+  });
+});
+
+describe("ToolRuntime", () => {
+  it("carries state, context, store, config, toolCallId and writer from the config", async () => {
+    let seen: ToolRuntime<{ messages: string[] }, { userId: string }> | undefined;
+    const t = tool(
+      async (_args, runtime) => {
+        seen = runtime as ToolRuntime<{ messages: string[] }, { userId: string }>;
+        runtime.writer?.({ progress: 1 });
+        return "ok";
+      },
+      { name: "r", description: "d", schema: z.object({}) },
+    );
+    const written: unknown[] = [];
+    const store = {
+      get: async () => null,
+      put: async () => {},
+      delete: async () => {},
+      search: async () => [],
+    };
+    await t.invoke(call({}, "r", "call_r"), {
+      state: { messages: ["hi"] },
+      context: { userId: "u1" },
+      store,
+      writer: (chunk) => written.push(chunk),
+      tags: ["t1"],
+      configurable: { thread_id: "th" },
+    });
+    expect(seen?.state.messages).toEqual(["hi"]);
+    expect(seen?.context.userId).toBe("u1");
+    expect(seen?.store).toBe(store);
+    expect(seen?.toolCallId).toBe("call_r");
+    expect(seen?.toolCall).toEqual(call({}, "r", "call_r"));
+    expect(seen?.config.configurable).toEqual({ thread_id: "th" });
+    expect(seen?.tags).toEqual(["t1"]);
+    expect(written).toEqual([{ progress: 1 }]);
+  });
+
+  it("has null store and writer and an empty toolCallId when invoked with plain arguments", async () => {
+    const t = tool(async (_args, runtime) => [runtime.store, runtime.writer, runtime.toolCallId], {
+      name: "r",
+      description: "d",
+      schema: z.object({}),
+    });
+    expect(await t.invoke({})).toEqual([null, null, ""]);
+  });
+});
+
+describe("tool callbacks", () => {
+  function recorder() {
+    const events: unknown[][] = [];
+    const handler: CallbackHandler = {
+      handleToolStart: (t, input, runId, _p, tags, metadata, runName, toolCallId) =>
+        events.push(["start", t.name, input, runId, tags, metadata, runName, toolCallId]),
+      handleToolEnd: (output, runId) =>
+        events.push(["end", isToolMessage(output) ? output.content : output, runId]),
+      handleToolError: (error, runId) => events.push(["error", (error as Error).message, runId]),
+      handleToolEvent: (data, runId, toolCallId, name) =>
+        events.push(["event", data, runId, toolCallId, name]),
+    };
+    return { events, handler };
+  }
+
+  it("reports start, events written by the tool, and end", async () => {
+    const { events, handler } = recorder();
+    const t = tool(
+      async ({ city }, runtime) => {
+        runtime.writer?.(`looking up ${city}`);
+        return `sunny in ${city}`;
+      },
+      { name: "w", description: "d", schema: z.object({ city: z.string() }) },
+    );
+    await t.invoke(call({ city: "Oslo" }, "w", "call_w"), {
+      callbacks: [handler],
+      runId: "run-t",
+      tags: ["x"],
+      metadata: { m: 1 },
+    });
+    expect(events).toEqual([
+      ["start", "w", '{"city":"Oslo"}', "run-t", ["x"], { m: 1 }, "w", "call_w"],
+      ["event", "looking up Oslo", "run-t", "call_w", "w"],
+      ["end", "sunny in Oslo", "run-t"],
+    ]);
+  });
+
+  it("reports errors, and never starts a run for invalid arguments", async () => {
+    const { events, handler } = recorder();
+    const t = tool(
+      async () => {
+        throw new Error("boom");
+      },
+      { name: "e", description: "d", schema: z.object({ n: z.number() }) },
+    );
+    await expect(t.invoke({ n: 1 }, { callbacks: [handler], runId: "run-e" })).rejects.toThrow("boom");
+    await expect(t.invoke({ n: "x" }, { callbacks: [handler] })).rejects.toThrow(ToolInputParsingException);
+    expect(events).toEqual([
+      ["start", "e", '{"n":1}', "run-e", undefined, undefined, "e", undefined],
+      ["error", "boom", "run-e"],
+    ]);
+  });
+
+  it("stops waiting when the signal aborts", async () => {
+    const slow = tool(() => new Promise<string>(() => {}), {
+      name: "s",
+      description: "d",
+      schema: z.object({}),
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(slow.invoke({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe("StructuredTool subclasses", () => {
+  it("work like LangChain.js: name, description, schema and _call", async () => {
+    class Multiply extends StructuredTool {
+      name = "multiply";
+      description = "Multiply two numbers.";
+      schema = z.object({ a: z.number(), b: z.number() });
+      protected async _call({ a, b }: { a: number; b: number }) {
+        return String(a * b);
+      }
+    }
+    const multiply = new Multiply({ returnDirect: true });
+    expect(multiply.returnDirect).toBe(true);
+    expect(await multiply.invoke({ a: 6, b: 7 })).toBe("42");
+    expect(((await multiply.invoke(call({ a: 2, b: 3 }, "multiply"))) as ToolMessage).content).toBe("6");
+    expect(convertToOpenAITool(multiply, { strict: true }).function).toEqual({
+      name: "multiply",
+      description: "Multiply two numbers.",
+      parameters: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+        additionalProperties: false,
+      },
+      strict: true,
+    });
+  });
+});
