@@ -21,6 +21,8 @@ export interface WriteState {
   readonly idle: Set<string>;
   /** Channels with a `finish()` that can change them (deferred-node triggers). */
   readonly finishable: readonly string[];
+  /** Channels whose version moved since the loop last took a checkpoint (it clears this set). */
+  readonly changed: Set<string>;
 }
 
 /** Builds the {@link WriteState} of freshly restored channels. */
@@ -37,7 +39,7 @@ export function initialWriteState(checkpoint: Checkpoint, channels: Channels): W
     if (channel.clearsWhenIdle && channel.isAvailable()) idle.add(key);
     if (hasOwnFinish(channel)) finishable.push(key);
   }
-  return { maxVersion, idle, finishable };
+  return { maxVersion, idle, finishable, changed: new Set() };
 }
 
 function hasOwnFinish(channel: BaseChannel): boolean {
@@ -99,6 +101,7 @@ export function applyWrites(
           state.maxVersion = consumedVersion;
         }
         versions[trigger] = consumedVersion;
+        state.changed.add(trigger);
         if (channel.clearsWhenIdle && !channel.isAvailable()) state.idle.delete(trigger);
       }
     }
@@ -118,6 +121,7 @@ export function applyWrites(
     }
     if (!changed) continue;
     versions[key] = version;
+    state.changed.add(key);
     if (channel.isAvailable()) {
       updated.add(key);
       if (channel.clearsWhenIdle) state.idle.add(key);
@@ -132,6 +136,7 @@ export function applyWrites(
       const channel = channels[key] as BaseChannel;
       if (channel.update([])) {
         versions[key] = version;
+        state.changed.add(key);
         if (channel.isAvailable()) updated.add(key);
         else state.idle.delete(key);
       } else if (!channel.isAvailable()) {
@@ -143,6 +148,7 @@ export function applyWrites(
         const channel = channels[key] as BaseChannel;
         if (channel.finish()) {
           versions[key] = version;
+          state.changed.add(key);
           if (channel.isAvailable()) updated.add(key);
         }
       }

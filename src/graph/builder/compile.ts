@@ -20,6 +20,7 @@ import { CompiledStateGraph } from "./compiled-state-graph.js";
 import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
 import type { SubgraphLike } from "./types.js";
 import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js";
+import { isZodObjectSchema } from "./zod-state.js";
 
 /** Options of `compile()`. */
 export interface CompileOptions<Nodes extends string = string> {
@@ -73,11 +74,33 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   return (input, config) => subgraph.invoke(input, config);
 }
 
+interface PartialSchema {
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown };
+}
+
+/**
+ * For a Zod object state: the schema with every key optional (graph input and node updates carry
+ * some of the keys). LangGraph.js validates both against it; input gets its defaults filled in.
+ */
+function partialSchemaOf(schema: unknown): PartialSchema | undefined {
+  if (!isZodObjectSchema(schema)) return undefined;
+  const partial = (schema as { partial?: () => unknown }).partial;
+  if (typeof partial !== "function") return undefined;
+  const made = partial.call(schema) as PartialSchema;
+  return typeof made.safeParse === "function" ? made : undefined;
+}
+
+function parseWith(schema: PartialSchema, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (!result.success) throw result.error;
+  return result.data;
+}
+
 function startBound(input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input) || isCommand(input)) {
     if (isCommand(input)) return input;
     throw new InvalidUpdateError(
-      `Expected the graph input to be an object of state keys, received ${Array.isArray(input) ? "array" : typeof input}. Call invoke({ key: value }).`,
+      `Expected node "__start__" to return an object or an array containing at least one Command object, received ${Array.isArray(input) ? "array" : typeof input}. The graph input must be an object of state keys: call invoke({ key: value }).`,
       { code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
     );
   }
@@ -100,6 +123,13 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
   }
 
   const nodeNames = new Set(builder.nodes.keys());
+  const partial = partialSchemaOf(builder.stateSchema);
+  const validate =
+    partial === undefined
+      ? undefined
+      : (update: Record<string, unknown>) => {
+          parseWith(partial, update);
+        };
   const stateKeySet = new Set(builder.stateKeys);
   const readKeys = builder.stateKeys;
   const spec = (name: string, keys: ReadonlySet<string>): WriterSpec => ({
@@ -109,6 +139,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     edgeWrites: edgeWritesOf(builder, name),
     branches: compileBranches(builder.branches.get(name)),
     readKeys,
+    validate: name === START ? undefined : validate,
   });
 
   const nodes: Record<string, PregelNode> = {};
@@ -116,7 +147,13 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     name: START,
     triggers: [START],
     channels: [START],
-    bound: startBound,
+    bound:
+      partial === undefined
+        ? startBound
+        : (input: unknown) => {
+            const checked = startBound(input);
+            return isCommand(checked) ? checked : parseWith(partial, checked);
+          },
     writers: makeWriters(spec(START, new Set(builder.inputKeys))),
     retryPolicy: undefined,
     cachePolicy: undefined,

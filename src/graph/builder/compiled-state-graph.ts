@@ -2,7 +2,7 @@ import { type Command, END, START } from "../core/index.js";
 import { Pregel, type PregelOptions, type PregelParams } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
-import { type DrawableEdge, DrawableGraph, type DrawableNode } from "./draw.js";
+import { DrawableGraph } from "./draw.js";
 import type { StateGraph } from "./state-graph.js";
 
 type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;
@@ -107,46 +107,51 @@ export class CompiledStateGraph<
   /** The graph's structure, for drawing (`getGraph().drawMermaid()`). */
   getGraph(): DrawableGraph {
     const builder = this.builder;
-    const nodes: Record<string, DrawableNode> = { [START]: { id: START, name: START } };
+    const graph = new DrawableGraph();
+    graph.addNode(START);
     for (const [name, def] of builder.nodes) {
-      const node: DrawableNode = { id: name, name };
-      if (def.metadata !== undefined) node.metadata = def.metadata;
-      nodes[name] = node;
+      const metadata: Record<string, unknown> = { ...def.metadata };
+      const before = this.interruptBefore;
+      const after = this.interruptAfter;
+      const isBefore = before === "*" || (Array.isArray(before) && before.includes(name));
+      const isAfter = after === "*" || (Array.isArray(after) && after.includes(name));
+      if (isBefore && isAfter) metadata.__interrupt = "before,after";
+      else if (isBefore) metadata.__interrupt = "before";
+      else if (isAfter) metadata.__interrupt = "after";
+      graph.addNode(name, metadata);
     }
-    const edges: DrawableEdge[] = [];
-    const seen = new Set<string>();
-    const add = (edge: DrawableEdge) => {
-      const key = `${edge.source}\u0000${edge.target}\u0000${edge.conditional}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      edges.push(edge);
+    const discovered: { source: string; target: string; conditional: boolean }[] = [];
+    const add = (source: string, target: string, label?: string, conditional = false) => {
+      if (target === END) graph.addNode(END);
+      discovered.push({ source, target, conditional });
+      graph.addEdge(source, target, label, conditional);
     };
-    for (const [from, to] of builder.edges) add({ source: from, target: to, conditional: false });
-    for (const [sources, target] of builder.waitingEdges) {
-      for (const source of sources) add({ source, target, conditional: false });
-    }
+    const solid: [string, string][] = [...builder.edges];
+    for (const [sources, target] of builder.waitingEdges)
+      for (const source of sources) solid.push([source, target]);
+    solid.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [from, to] of solid) add(from, to);
     for (const [source, branches] of builder.branches) {
       for (const branch of branches) {
-        if (branch.pathMap !== undefined) {
-          for (const [label, target] of Object.entries(branch.pathMap)) {
-            const edge: DrawableEdge = { source, target, conditional: true };
-            if (label !== target) edge.data = label;
-            add(edge);
-          }
-        } else {
-          for (const target of [...builder.nodes.keys(), END])
-            if (target !== source) add({ source, target, conditional: true });
-        }
+        const targets: [string, string][] =
+          branch.pathMap !== undefined
+            ? Object.entries(branch.pathMap)
+            : [
+                ...[...builder.nodes.keys()].filter((n) => n !== source).map((n): [string, string] => [n, n]),
+                [END, END],
+              ];
+        for (const [label, target] of targets) add(source, target, label, true);
       }
     }
-    for (const [name, def] of builder.nodes) {
-      for (const target of def.ends ?? []) add({ source: name, target, conditional: true });
-    }
-    if (edges.some((e) => e.target === END)) nodes[END] = { id: END, name: END };
-    const order = new Map(Object.keys(nodes).map((id, i) => [id, i]));
-    const rank = (id: string) => order.get(id) ?? order.size;
-    edges.sort((a, b) => rank(a.source) - rank(b.source));
-    return new DrawableGraph(nodes, edges);
+    for (const [name, def] of builder.nodes)
+      for (const target of def.ends ?? []) add(name, target, undefined, true);
+    // A node that ends a path of plain edges goes to END, as the reference draws it.
+    const sources = new Set(discovered.map((e) => e.source));
+    const plainTargets = [
+      ...new Set(discovered.filter((e) => !e.conditional && e.target !== END).map((e) => e.target)),
+    ].sort();
+    for (const target of plainTargets) if (!sources.has(target)) add(target, END);
+    return graph;
   }
 
   /** Same as {@link getGraph}, for code written against the async LangGraph.js API. */

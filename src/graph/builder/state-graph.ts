@@ -155,6 +155,8 @@ export class StateGraph<
   /** @internal */ readonly waitingEdges: [string[], string][] = [];
   /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
   /** @internal */ readonly contextSchema: ContextValidator | undefined;
+  /** @internal The state schema as given (an Annotation root, a Zod object, or a channel map). */
+  readonly stateSchema: unknown;
   /** @internal */ compiled = false;
 
   constructor(state: Schema, contextSchema?: unknown);
@@ -184,10 +186,12 @@ export class StateGraph<
         throw new InvalidGraphError("new StateGraph({ ... }) needs a `state` (or `input`) schema.");
       }
     }
+    this.stateSchema = state;
     Object.assign(this.channels, channelsOf(state, "state"));
     this.stateKeys = Object.keys(this.channels);
-    this.inputKeys = input === undefined ? this.stateKeys : this.addSchema(input, "input");
-    this.outputKeys = output === undefined ? this.stateKeys : this.addSchema(output, "output");
+    const stateKeys = [...this.stateKeys];
+    this.inputKeys = input === undefined ? stateKeys : this.addSchema(input, "input");
+    this.outputKeys = output === undefined ? stateKeys : this.addSchema(output, "output");
     this.contextSchema = contextValidator(context);
   }
 
@@ -202,10 +206,10 @@ export class StateGraph<
     return Object.keys(channels);
   }
 
-  private warnIfCompiled(): void {
+  private warnIfCompiled(what: "node" | "edge"): void {
     if (this.compiled) {
       console.warn(
-        "Adding to a graph that has already been compiled. This will not be reflected in the compiled graph; call compile() again.",
+        `Adding a${what === "edge" ? "n edge" : " node"} to a graph that has already been compiled. This will not be reflected in the compiled graph.`,
       );
     }
   }
@@ -243,7 +247,7 @@ export class StateGraph<
   }
 
   private addOneNode(name: string, action: unknown, options: AddNodeOptions<string> | undefined): void {
-    this.warnIfCompiled();
+    this.warnIfCompiled("node");
     if (RESERVED_NODE_NAMES.has(name)) throw new InvalidGraphError(`Node \`${name}\` is reserved.`);
     for (const ch of ["|", ":"]) {
       if (name.includes(ch)) {
@@ -258,7 +262,7 @@ export class StateGraph<
     }
     if (typeof action !== "function" && !isPregel(action)) {
       throw new InvalidGraphError(
-        `Node \`${name}\` must be a function (state, config) => update or a compiled graph; got ${action === null ? "null" : typeof action}.`,
+        `Expected a Runnable, function or object.\nInstead got an unsupported type. Node \`${name}\` must be a function (state, config) => update or a compiled graph; got ${action === null ? "null" : typeof action}.`,
       );
     }
     let input: Record<string, BaseChannel> | undefined;
@@ -292,7 +296,7 @@ export class StateGraph<
    * of them have finished (a join).
    */
   addEdge(from: EdgeSource<Nodes> | EdgeSource<Nodes>[], to: EdgeTarget<Nodes>): this {
-    this.warnIfCompiled();
+    this.warnIfCompiled("edge");
     if (Array.isArray(from)) {
       for (const source of from) {
         if (source === START || !this.nodes.has(source)) {
@@ -326,7 +330,7 @@ export class StateGraph<
     pathMap?: PathMap<Nodes>;
   }): this;
   addConditionalEdges(sourceOrArgs: unknown, path?: unknown, pathMap?: unknown): this {
-    this.warnIfCompiled();
+    this.warnIfCompiled("edge");
     let source = sourceOrArgs as string;
     let router = path;
     let map = pathMap;
@@ -338,7 +342,12 @@ export class StateGraph<
     }
     if (typeof router !== "function") {
       throw new InvalidGraphError(
-        `The conditional edge from "${source}" needs a routing function (state) => next node.`,
+        `Expected a Runnable, function or object.\nInstead got an unsupported type. The conditional edge from "${source}" needs a routing function (state) => next node.`,
+      );
+    }
+    if (this.branches.has(source)) {
+      throw new InvalidGraphError(
+        `Condition \`condition\` already present for node \`${source}\`. A node has one conditional edge: return several destinations from one routing function instead.`,
       );
     }
     let normalized: Record<string, string> | undefined;
@@ -361,7 +370,16 @@ export class StateGraph<
     const entries: [string, unknown, AddNodeOptions<string>?][] = Array.isArray(nodes)
       ? (nodes as [string, unknown, AddNodeOptions<string>?][])
       : Object.entries(nodes as Record<string, unknown>).map(([n, a]) => [n, a]);
-    if (entries.length === 0) throw new InvalidGraphError("addSequence needs at least one node.");
+    if (entries.length === 0) throw new InvalidGraphError("Sequence requires at least one node.");
+    const names = new Set<string>();
+    for (const [name] of entries) {
+      if (names.has(name)) {
+        throw new InvalidGraphError(
+          `Node names must be unique: node with the name "${name}" already exists.`,
+        );
+      }
+      names.add(name);
+    }
     let previous: string | undefined;
     for (const [name, action, options] of entries) {
       this.addOneNode(name, action, options);

@@ -32,6 +32,8 @@ export interface WriterSpec {
   readonly branches: readonly CompiledBranch[];
   /** Keys conditional edges read. */
   readonly readKeys: readonly string[];
+  /** Checks an update against the state schema (Zod state): throws the schema's error. */
+  readonly validate: ((update: Record<string, unknown>) => void) | undefined;
 }
 
 /** Pushes the state writes of a node's output; returns where its `Command`s route. */
@@ -54,13 +56,16 @@ export function writeUpdate(
     return goto;
   }
   if (typeof output !== "object") throw invalidReturn(spec.node, output);
+  spec.validate?.(output as Record<string, unknown>);
   writeEntries(Object.entries(output as Record<string, unknown>), spec, writes);
   return [];
 }
 
 function writeCommand(command: Command, spec: WriterSpec, writes: [string, unknown][]): (string | Send)[] {
   if (command.graph === Command.PARENT) throw new ParentCommand(command);
-  writeEntries(commandUpdateEntries(command), spec, writes);
+  const entries = commandUpdateEntries(command);
+  if (spec.validate !== undefined && entries.length > 0) spec.validate(Object.fromEntries(entries));
+  writeEntries(entries, spec, writes);
   return commandGotoList(command);
 }
 

@@ -1,4 +1,16 @@
+export {
+  BaseCheckpointSaver,
+  type CheckpointListOptions,
+  type CheckpointTuple,
+  copyCheckpoint,
+  getCheckpointId,
+  isCheckpointSaver,
+  maxChannelVersion,
+  SCHEDULED,
+  WRITES_IDX_MAP,
+} from "./base-saver.js";
 export { emptyCheckpoint } from "./empty.js";
+export * from "./encoding/index.js";
 export {
   CHECKPOINT_FORMAT_VERSION,
   type ChannelVersion,

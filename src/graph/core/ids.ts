@@ -110,3 +110,35 @@ export function uniqueId(): string {
   uniqueCounter = (uniqueCounter + 1) % 0x1000000000000;
   return uniquePrefix + uniqueCounter.toString(16).padStart(12, "0");
 }
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+function b64(n: number, chars: number): string {
+  let out = "";
+  for (let i = 0; i < chars; i++) {
+    out += B64[(n >>> (i * 6)) & 63];
+  }
+  return out;
+}
+
+/**
+ * A 128-bit hash of `text` as 22 URL-safe characters: the address of a stored item (content
+ * addressing). Not cryptographic; items are addressed within one thread.
+ */
+export function contentHash(text: string): string {
+  const [a0, b0, c0, d0, length] = hashSeed(text);
+  const a = fmix(a0 ^ Math.imul(length, 0x9e3779b1));
+  const b = fmix(b0 ^ a);
+  const c = fmix(c0 ^ b);
+  const d = fmix(d0 ^ c);
+  const e = fmix(a ^ d);
+  // 4 × 32 bits = 128 bits → 5 + 5 + 5 + 5 characters of 6 bits (120 bits) + 2 more from the remainders
+  return (
+    b64(e, 5) +
+    b64(b, 5) +
+    b64(c, 5) +
+    b64(d, 5) +
+    b64((e >>> 30) | ((b >>> 30) << 2) | ((c >>> 30) << 4), 1) +
+    b64(d >>> 30, 1)
+  );
+}

@@ -1,4 +1,5 @@
 import { getAsyncContext } from "../../shared/index.js";
+import { DrawableGraph } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
 import { END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
 import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
@@ -37,7 +38,7 @@ interface EntrypointFactory {
   <Input, Output>(
     nameOrOptions: string | EntrypointOptions,
     fn: EntrypointFunction<Input, Output>,
-  ): Pregel<Input, Unwrap<Awaited<Output>>>;
+  ): Pregel<Input, Unwrap<Awaited<Output>>> & { getGraph(): DrawableGraph };
   /** Returns `value` to the caller and keeps `save` as the state the next run of the thread sees. */
   final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
 }
@@ -103,10 +104,21 @@ export const entrypoint: EntrypointFactory = Object.assign(
       streamMode: "updates",
       name: options.name,
     });
+    const name = options.name;
     return Object.assign(graph, {
       checkpointer: options.checkpointer,
       store: options.store,
       cache: options.cache,
+      /** The entrypoint's structure, for drawing: `<name>Input → <name> → <name>Output`. */
+      getGraph(): DrawableGraph {
+        const drawable = new DrawableGraph();
+        drawable.addNode(`${name}Input`);
+        drawable.addNode(name);
+        drawable.addNode(`${name}Output`);
+        drawable.addEdge(`${name}Input`, name);
+        drawable.addEdge(name, `${name}Output`);
+        return drawable;
+      },
     });
   },
   {

@@ -139,7 +139,7 @@ async function recover(
     const delay = retryDelay(policy, attempts);
     if (policy.logWarning ?? true) {
       const name = (failure as { name?: string } | null)?.name ?? "Error";
-      console.warn(
+      console.log(
         `Retrying task "${task.name}" after ${delay.toFixed(2)}ms (attempt ${attempts}) after ${name}: ${String(failure)}`,
       );
     }

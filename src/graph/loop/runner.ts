@@ -49,14 +49,46 @@ function runOne(task: RunningTask, context: RunnerContext): void | Promise<void>
   );
 }
 
-async function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise<void> {
-  const failures: unknown[] = [];
-  await new Promise<void>((resolve) => {
+/**
+ * Several tasks. The step settles when every task has, or — when a task fails for real — as soon
+ * as the failures of that moment are in (siblings are aborted through the step's signal and left
+ * to finish in the background, as LangGraph.js does).
+ */
+function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failures: unknown[] = [];
     const total = tasks.length;
     const limit =
       context.maxConcurrency !== undefined && context.maxConcurrency > 0 ? context.maxConcurrency : total;
     let started = 0;
     let settled = 0;
+    let done = false;
+    const settle = (): void => {
+      if (done) return;
+      done = true;
+      if (failures.length > 0) reject(combineFailures(failures, context.step));
+      else resolve();
+    };
+    const finish = (task: RunningTask, error: unknown): void => {
+      settled += 1;
+      if (error !== undefined) {
+        failures.push(error);
+        if (!isGraphBubbleUp(error) && !done) {
+          context.stepController?.abort(error);
+          // let failures of the same moment join this one, then give up on the step
+          setTimeout(settle, 0);
+        }
+      }
+      if (!done) {
+        try {
+          context.commit(task, error);
+        } catch (commitError) {
+          failures.push(commitError);
+        }
+      }
+      if (settled === total) settle();
+      else if (!done) launch();
+    };
     const launch = (): void => {
       while (started < total && started - settled < limit) {
         const task = tasks[started++] as RunningTask;
@@ -64,7 +96,8 @@ async function runMany(tasks: readonly RunningTask[], context: RunnerContext): P
         try {
           pending = executeTask(task, context.retryPolicy);
         } catch (error) {
-          queueMicrotask(() => finish(task, error === undefined ? new Error("Task failed") : error));
+          const failure = error === undefined ? new Error("Task failed") : error;
+          queueMicrotask(() => finish(task, failure));
           continue;
         }
         if (pending === undefined) queueMicrotask(() => finish(task, undefined));
@@ -76,23 +109,8 @@ async function runMany(tasks: readonly RunningTask[], context: RunnerContext): P
         }
       }
     };
-    const finish = (task: RunningTask, error: unknown): void => {
-      settled += 1;
-      if (error !== undefined) {
-        failures.push(error);
-        if (!isGraphBubbleUp(error)) context.stepController?.abort(error);
-      }
-      try {
-        context.commit(task, error);
-      } catch (commitError) {
-        failures.push(commitError);
-      }
-      if (settled === total) resolve();
-      else launch();
-    };
     launch();
   });
-  if (failures.length > 0) throw combineFailures(failures, context.step);
 }
 
 function combineFailures(failures: unknown[], step: number): unknown {

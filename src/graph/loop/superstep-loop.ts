@@ -11,16 +11,26 @@ import {
 import type { BaseChannel } from "../channels/index.js";
 import { CHECKPOINT_FORMAT_VERSION, type Checkpoint } from "../checkpoint/index.js";
 import {
+  BRANCH_PREFIX,
   CHECKPOINT_NAMESPACE_SEPARATOR,
   type ChannelVersion,
+  type Command,
+  commandGotoList,
+  commandUpdateEntries,
   EmptyInputError,
+  END,
   ERROR,
   GraphRecursionError,
+  GraphValueError,
+  InvalidUpdateError,
+  isCommand,
+  isSend,
   NO_WRITES,
   nextIntegerVersion,
   PREVIOUS,
   PUSH,
   RETURN,
+  TASKS,
   uniqueId,
 } from "../core/index.js";
 import type { StreamMode, StreamSink } from "../stream/index.js";
@@ -74,6 +84,8 @@ export interface LoopParams {
   readonly retryPolicy: RetryPolicy | undefined;
   /** Print each superstep to the console. */
   readonly debug: boolean;
+  /** The caller's signal (the run stops as soon as it aborts); nodes get `config.signal`. */
+  readonly abortSignal: AbortSignal | undefined;
 }
 
 /**
@@ -105,6 +117,7 @@ export class PregelLoop {
   private readonly baseMetadataEntries: [string, unknown][];
   private readonly threadId: string | undefined;
   private readonly outputKeys: readonly string[];
+  private readonly streamKeys: readonly string[];
 
   constructor(params: LoopParams) {
     this.params = params;
@@ -123,6 +136,7 @@ export class PregelLoop {
     this.writeState = {
       maxVersion: undefined,
       idle: new Set(graph.initiallyIdle),
+      changed: new Set(),
       finishable: graph.finishable,
     };
     this.step = -1;
@@ -141,9 +155,12 @@ export class PregelLoop {
       : () => {};
     this.outputKeys =
       typeof graph.outputChannels === "string" ? [graph.outputChannels] : graph.outputChannels;
+    this.streamKeys =
+      typeof graph.streamChannels === "string" ? [graph.streamChannels] : graph.streamChannels;
     this.baseTaskConfig = params.config;
-    this.baseExtraKeys = Object.keys(params.config).filter((key) => !TASK_OWN_KEYS.has(key));
-    this.baseMetadataEntries = Object.entries(params.config.metadata ?? {});
+    const derived = derivedConfig(params.config);
+    this.baseExtraKeys = derived.extraKeys;
+    this.baseMetadataEntries = derived.metadataEntries;
     this.threadId = params.config.configurable?.thread_id as string | undefined;
   }
 
@@ -163,9 +180,10 @@ export class PregelLoop {
         // a long run of synchronous nodes still lets timers (and aborts) through
         await new Promise<void>((resolve) => setTimeout(resolve, 0));
         lastYield = Date.now();
-        const signal = this.params.config.signal;
+        const signal = this.params.abortSignal;
         if (signal?.aborted) throw signal.reason;
       }
+      if (this.callFailure !== undefined) throw this.callFailure.error;
       this.afterTick();
     }
   }
@@ -187,13 +205,19 @@ export class PregelLoop {
 
   private nextVersion = (current: ChannelVersion | undefined): ChannelVersion => nextIntegerVersion(current);
 
-  /** Applies the input as the writes of step -1. */
+  /** Applies the input as the writes of step -1 (a `Command` as input updates state and routes). */
   private first(): void {
-    const writes = mapInput(this.params.graph.inputChannels, this.params.input);
-    if (writes.length === 0) {
-      throw new EmptyInputError(
-        `Received no input writes for ${JSON.stringify(this.params.graph.inputChannels)}: pass the graph's input to invoke()/stream() (null only resumes a saved run, which needs a checkpointer).`,
-      );
+    const input = this.params.input;
+    let writes: [string, unknown][];
+    if (isCommand(input)) {
+      writes = this.commandWrites(input);
+    } else {
+      writes = mapInput(this.params.graph.inputChannels, input);
+      if (writes.length === 0) {
+        throw new EmptyInputError(
+          `Received no input writes for ${JSON.stringify(this.params.graph.inputChannels)}: pass the graph's input to invoke()/stream() (null only resumes a saved run, which needs a checkpointer).`,
+        );
+      }
     }
     this.updatedChannels = applyWrites(
       this.checkpoint,
@@ -203,7 +227,38 @@ export class PregelLoop {
       this.params.graph.triggerToNodes,
       this.writeState,
     );
+    if (writes.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
     this.step += 1;
+  }
+
+  /** The writes of a `Command` given as input: its update, and its `goto` as triggers or sends. */
+  private commandWrites(command: Command): [string, unknown][] {
+    const writes: [string, unknown][] = [];
+    for (const [key, value] of commandUpdateEntries(command)) writes.push([key, value]);
+    const nodes = this.params.graph.nodes;
+    for (const target of commandGotoList(command)) {
+      if (isSend(target)) writes.push([TASKS, target]);
+      else if (target === END) continue;
+      else if (typeof target === "string" && Object.hasOwn(nodes, target))
+        writes.push([BRANCH_PREFIX + target, null]);
+      else {
+        throw new InvalidUpdateError(
+          `Command.goto of the graph input names ${JSON.stringify(target)}, which is not a node of this graph.`,
+        );
+      }
+    }
+    const resume = (command as { resume?: unknown }).resume;
+    if (resume !== undefined) {
+      throw new GraphValueError(
+        "Cannot use Command(resume=...) without checkpointer. Compile the graph with a checkpointer to pause and resume runs.",
+        { code: "MISSING_CHECKPOINTER" },
+      );
+    }
+    if (writes.length === 0)
+      throw new EmptyInputError(
+        "Received empty Command input: give it an update, a goto, or a resume value.",
+      );
+    return writes;
   }
 
   /** Prepares the next superstep; returns false when the run is done. */
@@ -222,8 +277,8 @@ export class PregelLoop {
       deterministicIds: false,
     });
     if (prepared.length === 0) return false;
-    const stepController = prepared.length > 1 ? linkedController(this.params.config.signal) : undefined;
-    const signal = stepController?.signal ?? this.params.config.signal;
+    const stepController = prepared.length > 1 ? linkedController(this.params.abortSignal) : undefined;
+    const signal = stepController?.signal ?? this.params.abortSignal;
     const tasks: RunningTask[] = new Array(prepared.length);
     for (let i = 0; i < prepared.length; i++) {
       tasks[i] = this.toRunningTask(prepared[i] as PreparedTask<PregelNode>, signal);
@@ -247,10 +302,18 @@ export class PregelLoop {
 
   private stepController: AbortController | undefined;
 
+  private runSignal: AbortSignal | undefined;
+
+  /** The run's own signal (never aborted by the caller, who passed none), made on first use. */
+  private readonly lazySignal = (): AbortSignal => {
+    this.runSignal ??= new AbortController().signal;
+    return this.runSignal;
+  };
+
   /** Runs the step's tasks; returns `undefined` when they all completed synchronously. */
   private runStep(): void | Promise<void> {
     const controller = this.stepController;
-    const signal = this.params.config.signal;
+    const signal = this.params.abortSignal;
     if (signal?.aborted) throw signal.reason;
     let running: void | Promise<void>;
     try {
@@ -287,7 +350,7 @@ export class PregelLoop {
       messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output);
     }
     if (this.wantsUpdates && error === undefined) {
-      const payload = updatesPayload(task, this.params.graph.outputChannels);
+      const payload = updatesPayload(task, this.params.graph.streamChannels);
       if (payload !== undefined) this.push("updates", payload);
     }
     if (this.wantsTasks || this.wantsDebug) {
@@ -309,23 +372,30 @@ export class PregelLoop {
       this.params.graph.triggerToNodes,
       this.writeState,
     );
-    if (this.touchesOutput(tasks)) {
-      this.outputWritten = true;
-      if (this.wantsValues) this.push("values", this.readOutput());
-    }
+    if (this.touches(tasks, this.outputKeys)) this.outputWritten = true;
+    if (this.wantsValues && this.touches(tasks, this.streamKeys)) this.push("values", this.readStream());
     if (this.params.debug) printStep(this.step, tasks, this.readOutput());
     this.tasks = [];
     this.step += 1;
   }
 
-  private touchesOutput(tasks: readonly RunningTask[]): boolean {
-    const outputs = this.outputKeys;
+  private touches(tasks: readonly RunningTask[], keys: readonly string[]): boolean {
     for (const task of tasks) {
       for (const [key] of task.writes) {
-        if (outputs.length === 1 ? key === outputs[0] : outputs.includes(key)) return true;
+        if (keys.length === 1 ? key === keys[0] : keys.includes(key)) return true;
       }
     }
     return false;
+  }
+
+  /** The values the `values` stream mode shows: every state key (even with an output schema). */
+  private readStream(): unknown {
+    const keys = this.params.graph.streamChannels;
+    if (typeof keys === "string") {
+      const channel = this.channels[keys];
+      return channel?.isAvailable() ? channel.get() : undefined;
+    }
+    return readChannels(this.channels, keys);
   }
 
   private push(mode: StreamMode, payload: unknown): void {
@@ -350,21 +420,23 @@ export class PregelLoop {
     metadata.langgraph_checkpoint_ns = ns;
     metadata.checkpoint_ns = ns;
     if (node.metadata !== undefined) Object.assign(metadata, node.metadata);
-    const config: LangGraphRunnableConfig<unknown> = {
-      configurable: { ...base.configurable, checkpoint_ns: ns },
-      metadata,
-      runName: prepared.name,
-      recursionLimit: base.recursionLimit as number,
-      writer: this.writer,
-      executionInfo: {
-        checkpointId: this.checkpoint.id,
-        checkpointNs: ns,
-        taskId: prepared.id,
-        threadId: this.threadId,
-        runId: base.runId,
-        nodeAttempt: 1,
-        nodeFirstAttemptTime: Date.now(),
-      },
+    // Nodes always get a signal to check; without the caller's, the run's own is made on first use.
+    const config = (
+      signal === undefined ? new LazySignalConfig(this.lazySignal) : { signal }
+    ) as LangGraphRunnableConfig<unknown>;
+    config.configurable = { ...base.configurable, checkpoint_ns: ns };
+    config.metadata = metadata;
+    config.runName = prepared.name;
+    config.recursionLimit = base.recursionLimit as number;
+    config.writer = this.writer;
+    config.executionInfo = {
+      checkpointId: this.checkpoint.id,
+      checkpointNs: ns,
+      taskId: prepared.id,
+      threadId: this.threadId,
+      runId: base.runId,
+      nodeAttempt: 1,
+      nodeFirstAttemptTime: Date.now(),
     };
     const extra = this.baseExtraKeys;
     for (let i = 0; i < extra.length; i++) {
@@ -374,7 +446,6 @@ export class PregelLoop {
     if (node.tags !== undefined)
       config.tags = base.tags === undefined ? [...node.tags] : [...base.tags, ...node.tags];
     else if (base.tags !== undefined) config.tags = base.tags;
-    if (signal !== undefined) config.signal = signal;
     (config as Record<symbol, unknown>)[PARENT_RUN] = this.params.link;
     const previous = this.channels[PREVIOUS];
     if (previous?.isAvailable()) (config as Record<symbol, unknown>)[PREVIOUS_STATE] = previous.get();
@@ -431,6 +502,7 @@ export class PregelLoop {
       pending = executeTask(task, this.params.retryPolicy);
     } catch (error) {
       this.commit(task, error);
+      if (this.callFailure === undefined) this.callFailure = { error };
       return Promise.reject(error);
     }
     return Promise.resolve(pending).then(
@@ -440,10 +512,15 @@ export class PregelLoop {
       },
       (error: unknown) => {
         this.commit(task, error);
+        // a failed task fails the run, even if the calling code catches the error
+        if (this.callFailure === undefined) this.callFailure = { error };
         throw error;
       },
     );
   };
+
+  /** The first failure of a functional-API task in the current step. */
+  private callFailure: { error: unknown } | undefined;
 }
 
 /** A task while it runs (see {@link RunningTask}). */
@@ -508,6 +585,44 @@ type CallScheduler = (
 
 /** Longest stretch of synchronous supersteps before the loop yields to the event loop. */
 const YIELD_INTERVAL_MS = 20;
+
+/**
+ * A task config whose `signal` is made on first read (an `AbortController` costs more than the rest
+ * of a task together). The signal is an accessor of the prototype, so copies of the config made
+ * by spreading do not carry it: a graph run with such a copy makes its own.
+ */
+class LazySignalConfig {
+  readonly #makeSignal: () => AbortSignal;
+  constructor(makeSignal: () => AbortSignal) {
+    this.#makeSignal = makeSignal;
+  }
+  get signal(): AbortSignal {
+    return this.#makeSignal();
+  }
+  set signal(value: AbortSignal) {
+    Object.defineProperty(this, "signal", { value, writable: true, enumerable: true, configurable: true });
+  }
+}
+
+/** What a run's config implies for task configs (memoised per config object: runs without options share one). */
+interface DerivedConfig {
+  readonly extraKeys: string[];
+  readonly metadataEntries: [string, unknown][];
+}
+
+const derivedConfigs = new WeakMap<object, DerivedConfig>();
+
+function derivedConfig(config: LangGraphRunnableConfig<unknown>): DerivedConfig {
+  let derived = derivedConfigs.get(config);
+  if (derived === undefined) {
+    derived = {
+      extraKeys: Object.keys(config).filter((key) => !TASK_OWN_KEYS.has(key)),
+      metadataEntries: Object.entries(config.metadata ?? {}),
+    };
+    derivedConfigs.set(config, derived);
+  }
+  return derived;
+}
 
 /** Config keys every task sets itself (the others are copied from the run config). */
 const TASK_OWN_KEYS = new Set([

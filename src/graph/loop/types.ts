@@ -20,7 +20,7 @@ export interface RetryPolicy {
   jitter?: boolean;
   /** Which errors to retry (default: see above). */
   retryOn?: (error: unknown) => boolean;
-  /** Log each retry with `console.warn` (default true). */
+  /** Log each retry with `console.log`, as LangGraph.js does (default true). */
   logWarning?: boolean;
 }
 

@@ -1,8 +1,10 @@
+import { getAsyncContext } from "../../shared/index.js";
 import { BaseChannel } from "../channels/index.js";
 import { InvalidUpdateError, isParentCommand } from "../core/index.js";
 import {
   type LangGraphRunnableConfig,
   type LoopGraph,
+  PARENT_RUN,
   type ParentRunLink,
   PregelLoop,
   type PregelNode,
@@ -143,7 +145,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     input: Input | null,
     options?: PregelOptions<Context>,
   ): Promise<IterableReadableStream<Chunk>> {
-    const { modes, multi } = normalizeStreamModes(options?.streamMode, this.streamMode);
+    // A graph streamed from inside another graph's node defaults to `values`, as in LangGraph.js.
+    const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
+    const { modes, multi } = normalizeStreamModes(options?.streamMode, nested ? "values" : this.streamMode);
     const abort = new AbortController();
     const userSignal = options?.signal;
     let unlink: (() => void) | undefined;
@@ -155,45 +159,77 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         unlink = () => userSignal.removeEventListener("abort", onAbort);
       }
     }
-    let controller!: ReadableStreamDefaultController<Chunk>;
-    let closed = false;
+    // Chunks wait here until the consumer pulls them, so that an error reaches the consumer only
+    // after every chunk produced before it.
+    const queue: unknown[] = [];
+    let head = 0;
+    let finished = false;
+    let failed = false;
+    let failure: unknown;
+    let cancelled = false;
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
     const stream = new IterableReadableStream<Chunk>(
       {
-        start(c) {
-          controller = c;
+        async pull(controller) {
+          while (head === queue.length && !finished) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+          if (head < queue.length) {
+            while (head < queue.length) controller.enqueue(queue[head++] as Chunk);
+            queue.length = 0;
+            head = 0;
+            return;
+          }
+          if (failed) controller.error(failure);
+          else controller.close();
         },
         cancel(reason) {
-          closed = true;
+          cancelled = true;
           abort.abort(reason ?? new Error("The stream was cancelled."));
+          notify();
         },
       },
-      { highWaterMark: Number.POSITIVE_INFINITY },
+      { highWaterMark: 0 },
     );
-    const sink = new StreamSink(modes, options?.subgraphs ?? false, multi, (chunk) => {
-      if (!closed) controller.enqueue(chunk as Chunk);
-    });
-    const runOptions: PregelOptions<Context> = { ...options, signal: abort.signal };
+    const run = resolveRunConfig(this.config, { ...options, signal: abort.signal }, this.contextSchema);
+    const baseDepth = run.parentNs === "" ? 0 : run.parentNs.split("|").length;
+    const sink = new StreamSink(
+      modes,
+      options?.subgraphs ?? false,
+      multi,
+      (chunk) => {
+        if (cancelled) return;
+        queue.push(chunk);
+        notify();
+      },
+      baseDepth,
+    );
     let messages: MessagesStreamHandler | undefined;
+    let config = run.config;
     if (sink.modes.has("messages")) {
       messages = new MessagesStreamHandler(sink, options?.subgraphs ?? false);
-      runOptions.callbacks = [...(options?.callbacks ?? []), messages];
+      config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
     }
-    const run = resolveRunConfig(this.config, runOptions, this.contextSchema);
-    const loop = this.createLoop(input, run, options, sink, undefined, messages);
+    const loop = this.createLoop(input, { ...run, config }, options, sink, undefined, messages);
     loop.run().then(
       () => {
         unlink?.();
-        if (!closed) {
-          closed = true;
-          controller.close();
-        }
+        finished = true;
+        notify();
       },
       (error: unknown) => {
         unlink?.();
-        if (!closed) {
-          closed = true;
-          controller.error(rootError(error));
-        }
+        failed = true;
+        failure = rootError(error);
+        finished = true;
+        notify();
       },
     );
     return stream;
@@ -213,10 +249,12 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       messagesHandler: messages,
       recursionLimit: run.recursionLimit,
     };
+    const abortSignal = run.config.signal;
+    const config = run.config;
     return new PregelLoop({
       graph: this.loopGraph,
       input,
-      config: run.config,
+      config,
       recursionLimit: run.recursionLimit,
       parentNs: run.parentNs,
       sink,
@@ -224,6 +262,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       maxConcurrency: checkMaxConcurrency(run.config.maxConcurrency),
       retryPolicy: options?.retryPolicy,
       debug: options?.debug ?? false,
+      abortSignal,
     });
   }
 }

@@ -89,15 +89,8 @@ export function resolveRunConfig(
   if (options?.runId !== undefined) config.runId = options.runId;
   if (options?.runName !== undefined) config.runName = options.runName;
 
-  const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
+  config.metadata = { ls_integration: "langgraph", ...config.metadata };
   const configurable = config.configurable ?? {};
-  for (const key in configurable) {
-    const value = configurable[key];
-    if (key.startsWith("__") || key in metadata) continue;
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      metadata[key] = value;
-  }
-  config.metadata = metadata;
 
   const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -106,7 +99,8 @@ export function resolveRunConfig(
   config.recursionLimit = limit;
 
   if (contextSchema !== undefined && config.context !== undefined && inherited?.context !== config.context) {
-    config.context = validateContext(contextSchema, config.context);
+    // Validated, but passed on as given (as LangGraph.js does: schema defaults are not applied).
+    validateContext(contextSchema, config.context);
   }
 
   const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");
@@ -147,9 +141,9 @@ function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRu
   }
 }
 
-function validateContext(schema: ContextValidator, context: unknown): unknown {
+function validateContext(schema: ContextValidator, context: unknown): void {
   try {
-    return schema.parse(context);
+    schema.parse(context);
   } catch (error) {
     const issues = (error as { issues?: { path?: unknown[]; message?: string }[] }).issues;
     const detail =

@@ -14,24 +14,40 @@ export class StreamSink {
   readonly subgraphs: boolean;
   private readonly multi: boolean;
   private readonly consume: ChunkConsumer;
+  /** Namespace depth of the graph whose `stream()` this is (0 unless it was called inside a node). */
+  private readonly baseDepth: number;
 
-  constructor(modes: readonly StreamMode[], subgraphs: boolean, multi: boolean, consume: ChunkConsumer) {
+  constructor(
+    modes: readonly StreamMode[],
+    subgraphs: boolean,
+    multi: boolean,
+    consume: ChunkConsumer,
+    baseDepth = 0,
+  ) {
     this.modes = new Set(modes);
     this.subgraphs = subgraphs;
     this.multi = multi;
     this.consume = consume;
+    this.baseDepth = baseDepth;
   }
 
   /** Whether a graph at namespace depth `depth` (0 for the root) should report `mode`. */
   wants(mode: StreamMode, depth: number): boolean {
     if (!this.modes.has(mode)) return false;
-    return depth === 0 || this.subgraphs || mode === "messages" || mode === "custom" || mode === "tools";
+    return (
+      depth <= this.baseDepth ||
+      this.subgraphs ||
+      mode === "messages" ||
+      mode === "custom" ||
+      mode === "tools"
+    );
   }
 
   /** Reports one payload of `mode` from the graph at `namespace` (`[]` for the root). */
   push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    const ns = this.baseDepth === 0 ? namespace : namespace.slice(this.baseDepth);
     if (this.subgraphs) {
-      this.consume(this.multi ? [namespace, mode, payload] : [namespace, payload]);
+      this.consume(this.multi ? [ns, mode, payload] : [ns, payload]);
     } else {
       this.consume(this.multi ? [mode, payload] : payload);
     }

@@ -1,0 +1,215 @@
+import { describe, expect, it } from "vitest";
+import {
+  Annotation,
+  Command,
+  END,
+  InvalidUpdateError,
+  isCommand,
+  isSend,
+  Overwrite,
+  Send,
+  START,
+  StateGraph,
+  unwrapOverwrite,
+} from "../index.js";
+
+const State = Annotation.Root({
+  out: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  n: Annotation<number>,
+});
+
+async function collect<T>(stream: Promise<AsyncIterable<T>>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const chunk of await stream) out.push(chunk);
+  return out;
+}
+
+describe("Command, Send and Overwrite values", () => {
+  it("normalise goto to a list and serialise like LangGraph.js", () => {
+    const command = new Command({ update: { n: 1 }, goto: "b" });
+    expect(command.goto).toEqual(["b"]);
+    expect(new Command({}).goto).toEqual([]);
+    expect(JSON.parse(JSON.stringify(command))).toEqual({
+      lg_name: "Command",
+      update: { n: 1 },
+      goto: ["b"],
+    });
+    expect(JSON.parse(JSON.stringify(new Send("w", { k: 1 })))).toEqual({
+      lg_name: "Send",
+      node: "w",
+      args: { k: 1 },
+    });
+    expect(JSON.parse(JSON.stringify(new Overwrite([1])))).toEqual({ __overwrite__: [1] });
+    expect(Command.PARENT).toBe("__parent__");
+  });
+
+  it("are recognised by shape, across package copies", () => {
+    expect(isCommand({ lg_name: "Command", goto: [] })).toBe(true);
+    expect(isCommand({ goto: [] })).toBe(false);
+    expect(isSend({ lg_name: "Send", node: "x", args: 1 })).toBe(true);
+    expect(unwrapOverwrite({ lg_name: "Overwrite", value: 3 })).toEqual({ overwrite: true, value: 3 });
+    expect(unwrapOverwrite({ __overwrite__: 3 })).toEqual({ overwrite: true, value: 3 });
+    expect(unwrapOverwrite({ __overwrite__: 3, other: 1 })).toBeUndefined();
+  });
+});
+
+describe("Command returned by a node", () => {
+  it("updates state and routes, in addition to the node's static edges", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => new Command({ goto: "c", update: { n: 1 } }), { ends: ["c"] })
+      .addNode("b", () => ({ out: ["b"] }))
+      .addNode("c", () => ({ out: ["c"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: ["b", "c"], n: 1 });
+    expect(await collect(graph.stream({}))).toEqual([
+      { a: { n: 1 } },
+      { b: { out: ["b"] } },
+      { c: { out: ["c"] } },
+    ]);
+  });
+
+  it("goto may mix node names and Sends", async () => {
+    const graph = new StateGraph(State)
+      .addNode(
+        "a",
+        () =>
+          new Command({
+            update: { n: 1 },
+            goto: [new Send("w", { item: "s1" }), "b", new Send("w", { item: "s2" })],
+          }),
+        { ends: ["w", "b"] },
+      )
+      .addNode("w", ((arg: { item: string }) => ({ out: [arg.item] })) as never)
+      .addNode("b", () => ({ out: ["b"] }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: ["b", "s1", "s2"], n: 1 });
+  });
+
+  it("goto END routes nowhere", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => new Command({ update: { n: 2 }, goto: END }), { ends: ["b"] })
+      .addNode("b", () => ({ out: ["b"] }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: [], n: 2 });
+  });
+
+  it("an update given as [key, value] pairs may write a key twice (updates lists both)", async () => {
+    const graph = new StateGraph(State)
+      .addNode(
+        "a",
+        () =>
+          new Command<unknown, Record<string, unknown>>({
+            update: [
+              ["out", ["1"]],
+              ["out", ["2"]],
+            ],
+          }),
+      )
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: ["1", "2"] });
+    expect(await collect(graph.stream({}))).toEqual([{ a: [{ out: ["1"] }, { out: ["2"] }] }]);
+  });
+
+  it("a node may return a list of Commands (and updates next to them)", async () => {
+    const graph = new StateGraph(State)
+      .addNode(
+        "a",
+        () => [
+          new Command({ update: { n: 1 }, goto: "b" }),
+          new Command({ update: { out: ["x"] }, goto: "c" }),
+        ],
+        { ends: ["b", "c"] },
+      )
+      .addNode("b", () => ({ out: ["b"] }))
+      .addNode("c", () => ({ out: ["c"] }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: ["x", "b", "c"], n: 1 });
+    expect(await collect(graph.stream({}))).toEqual([
+      { a: { n: 1, out: ["x"] } },
+      { b: { out: ["b"] } },
+      { c: { out: ["c"] } },
+    ]);
+    const mixed = new StateGraph(State)
+      .addNode("a", () => [{ n: 1 }, new Command({ update: { out: ["y"] } })])
+      .addEdge(START, "a")
+      .compile();
+    expect(await mixed.invoke({})).toEqual({ out: ["y"], n: 1 });
+  });
+
+  it("goto to an unknown node fails (deliberate: the reference ignores it)", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => new Command({ goto: "zz" }))
+      .addEdge(START, "a")
+      .compile();
+    await expect(graph.invoke({})).rejects.toThrow(InvalidUpdateError);
+    await expect(graph.invoke({})).rejects.toThrow(/"zz"/);
+  });
+
+  it("a Send to an unknown node in goto fails with the reference message", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => new Command({ goto: new Send("zz", {}) }))
+      .addEdge(START, "a")
+      .compile();
+    await expect(graph.invoke({})).rejects.toThrow(/^Invalid node name "zz" in Send packet/);
+  });
+});
+
+describe("Overwrite through a reducer key", () => {
+  it("replaces the reduced value", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ out: ["a"] }))
+      .addNode("b", () => ({ out: new Overwrite(["reset"]) as never }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    expect(await graph.invoke({ out: ["init"] })).toEqual({ out: ["reset"] });
+    expect(await collect(graph.stream({ out: ["init"] }, { streamMode: "values" }))).toEqual([
+      { out: ["init"] },
+      { out: ["init", "a"] },
+      { out: ["reset"] },
+    ]);
+  });
+
+  it("wins over plain writes of the same step, in either order", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ out: ["a"] }))
+      .addNode("b", () => ({ out: new Overwrite(["reset"]) as never }))
+      .addNode("c", () => ({ out: ["c"] }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .addEdge(START, "c")
+      .compile();
+    expect(await graph.invoke({ out: ["init"] })).toEqual({ out: ["reset"] });
+  });
+
+  it("accepts the JSON form", async () => {
+    const graph = new StateGraph(State)
+      .addNode("b", () => ({ out: { __overwrite__: ["J"] } as never }))
+      .addEdge(START, "b")
+      .compile();
+    expect(await graph.invoke({ out: ["init"] })).toEqual({ out: ["J"] });
+  });
+
+  it("two Overwrites of one key in one step are an error", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ out: new Overwrite(["A"]) as never }))
+      .addNode("b", () => ({ out: new Overwrite(["B"]) as never }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile();
+    const error = await graph.invoke({ out: ["init"] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(InvalidUpdateError);
+    expect(error?.message).toMatch(
+      /^Invalid update for channel "out" with values \[\{"__overwrite__":\["A"\]\},\{"__overwrite__":\["B"\]\}\]: Can receive only one Overwrite value per step\./,
+    );
+  });
+});

@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import { Annotation, END, Send, START, StateGraph } from "../index.js";
+
+const State = Annotation.Root({
+  a: Annotation<string>,
+  log: Annotation<string[]>({ reducer: (x, y) => x.concat(y), default: () => [] }),
+});
+const noop = () => ({});
+
+/** `graph.channels` as "ClassName:channel" strings, in declaration order. */
+function channelClasses(graph: { channels: Record<string, object> }): string[] {
+  return Object.entries(graph.channels).map(([key, channel]) => `${channel.constructor.name}:${key}`);
+}
+
+function nodeShapes(graph: { nodes: Record<string, { triggers: readonly string[]; channels: unknown }> }) {
+  return Object.fromEntries(
+    Object.entries(graph.nodes).map(([name, node]) => [
+      name,
+      { triggers: node.triggers, channels: node.channels },
+    ]),
+  );
+}
+
+const HEADER = "%%{init: {'flowchart': {'curve': 'linear'}}}%%\ngraph TD;\n";
+const STYLES =
+  "\tclassDef default fill:#f2f0ff,line-height:1.2;\n\tclassDef first fill-opacity:0;\n\tclassDef last fill:#bfb6fc;\n";
+
+describe("compiled graph parts", () => {
+  it("has one channel per state key, the input channel, the send topic and a trigger per node", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .addEdge("y", END)
+      .compile();
+    expect(channelClasses(graph)).toEqual([
+      "LastValue:a",
+      "BinaryOperatorAggregate:log",
+      "EphemeralValue:__start__",
+      "Topic:__pregel_tasks",
+      "EphemeralValue:branch:to:x",
+      "EphemeralValue:branch:to:y",
+    ]);
+    expect(nodeShapes(graph)).toEqual({
+      __start__: { triggers: ["__start__"], channels: ["__start__"] },
+      x: { triggers: ["branch:to:x"], channels: { a: "a", log: "log" } },
+      y: { triggers: ["branch:to:y"], channels: { a: "a", log: "log" } },
+    });
+    expect(graph.inputChannels).toBe("__start__");
+    expect(graph.outputChannels).toEqual(["a", "log"]);
+    expect(graph.streamChannels).toEqual(["a", "log"]);
+  });
+
+  it("adds a barrier channel per waiting edge, which the target also listens to", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addNode("z", noop)
+      .addEdge(START, "x")
+      .addEdge(START, "y")
+      .addEdge(["x", "y"], "z")
+      .compile();
+    expect(channelClasses(graph)).toContain("NamedBarrierValue:join:x+y:z");
+    expect(graph.nodes.z?.triggers).toEqual(["branch:to:z", "join:x+y:z"]);
+  });
+
+  it("gives deferred nodes after-finish channels", () => {
+    const graph = new StateGraph(State)
+      .addNode("a1", noop)
+      .addNode("a2", noop)
+      .addNode("j", noop, { defer: true })
+      .addEdge(START, "a1")
+      .addEdge(START, "a2")
+      .addEdge(["a1", "a2"], "j")
+      .compile();
+    expect(channelClasses(graph)).toEqual([
+      "LastValue:a",
+      "BinaryOperatorAggregate:log",
+      "EphemeralValue:__start__",
+      "Topic:__pregel_tasks",
+      "EphemeralValue:branch:to:a1",
+      "EphemeralValue:branch:to:a2",
+      "LastValueAfterFinish:branch:to:j",
+      "NamedBarrierValueAfterFinish:join:a1+a2:j",
+    ]);
+  });
+
+  it("with input and output schemas, reads input keys and returns output keys", async () => {
+    const Input = Annotation.Root({ q: Annotation<string> });
+    const Output = Annotation.Root({ ans: Annotation<string> });
+    const Full = Annotation.Root({ q: Annotation<string>, ans: Annotation<string>, tmp: Annotation<string> });
+    const graph = new StateGraph({ state: Full, input: Input, output: Output })
+      .addNode("x", (s) => ({ tmp: "t", ans: `${s.q}!` }))
+      .addEdge(START, "x")
+      .compile();
+    expect(await graph.invoke({ q: "hi", tmp: "ignored" } as never)).toEqual({ ans: "hi!" });
+    expect(graph.inputChannels).toBe("__start__");
+    expect(graph.outputChannels).toEqual(["ans"]);
+    expect(graph.streamChannels).toEqual(["q", "ans", "tmp"]);
+  });
+
+  it("with an output schema, still streams every state key in updates and values", async () => {
+    const Input = Annotation.Root({ q: Annotation<string> });
+    const Output = Annotation.Root({ ans: Annotation<string> });
+    const Full = Annotation.Root({ q: Annotation<string>, ans: Annotation<string>, tmp: Annotation<string> });
+    const graph = new StateGraph({ state: Full, input: Input, output: Output })
+      .addNode("x", (s) => ({ tmp: "t", ans: `${s.q}!` }))
+      .addEdge(START, "x")
+      .compile();
+    const updates: unknown[] = [];
+    for await (const chunk of await graph.stream({ q: "hi" })) updates.push(chunk);
+    expect(updates).toEqual([{ x: { tmp: "t", ans: "hi!" } }]);
+    const values: unknown[] = [];
+    for await (const chunk of await graph.stream({ q: "hi" }, { streamMode: "values" })) values.push(chunk);
+    expect(values).toEqual([{ q: "hi" }, { q: "hi", ans: "hi!", tmp: "t" }]);
+  });
+});
+
+describe("getGraph().drawMermaid()", () => {
+  it("draws a chain with START and END (same text as the reference)", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .addEdge("y", END)
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\t__end__([<p>__end__</p>]):::last\n` +
+        `\t__start__ --> x;\n\tx --> y;\n\ty --> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("draws a conditional edge without a path map dotted, to every node and END", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addNode("z", noop)
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => "y")
+      .addEdge("y", END)
+      .addEdge("z", END)
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\tz(z)\n\t__end__([<p>__end__</p>]):::last\n` +
+        `\t__start__ --> x;\n\ty --> __end__;\n\tz --> __end__;\n\tx -.-> y;\n\tx -.-> z;\n\tx -.-> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("draws Send fan-outs as conditional edges", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("w", noop)
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => [new Send("w", {})])
+      .addEdge("w", END)
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\tw(w)\n\t__end__([<p>__end__</p>]):::last\n` +
+        `\t__start__ --> x;\n\tw --> __end__;\n\tx -.-> w;\n\tx -.-> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("labels path-map edges and styles only a unique last node", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => "y", { go: "y", stop: END })
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\t__end__(<p>__end__</p>)\n` +
+        `\t__start__ --> x;\n\tx -. &nbsp;go&nbsp; .-> y;\n\tx -. &nbsp;stop&nbsp; .-> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("draws ends as conditional edges", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop, { ends: ["y", END] })
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\t__end__(<p>__end__</p>)\n` +
+        `\t__start__ --> x;\n\tx -.-> y;\n\tx -.-> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("draws a waiting edge as one edge per source and ends a node without edges at END", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addNode("z", noop)
+      .addEdge(START, "x")
+      .addEdge(START, "y")
+      .addEdge(["x", "y"], "z")
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\tz(z)\n\t__end__([<p>__end__</p>]):::last\n` +
+        `\t__start__ --> x;\n\t__start__ --> y;\n\tx --> z;\n\ty --> z;\n\tz --> __end__;\n${STYLES}`,
+    );
+  });
+
+  it("without styles, draws only the edges", () => {
+    const graph = new StateGraph(State).addNode("x", noop).addEdge(START, "x").compile();
+    expect(graph.getGraph().drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> x;\n\tx --> __end__;\n",
+    );
+  });
+
+  it("shows node metadata under the node name", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop, { metadata: { a: 1 } })
+      .addEdge(START, "x")
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x<hr/><small><em>a = 1</em></small>)\n` +
+        `\t__end__([<p>__end__</p>]):::last\n\t__start__ --> x;\n\tx --> __end__;\n${STYLES}`,
+    );
+  });
+});

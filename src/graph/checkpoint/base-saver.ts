@@ -1,0 +1,144 @@
+import { InvalidArgumentError, type RunnableConfig } from "../../shared/index.js";
+import { ERROR, INTERRUPT, RESUME } from "../core/index.js";
+import type {
+  ChannelVersion,
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  CheckpointPendingWrite,
+  PendingWrite,
+} from "./types.js";
+
+/** A checkpoint with everything needed to resume from it. */
+export interface CheckpointTuple {
+  /** `{ configurable: { thread_id, checkpoint_ns, checkpoint_id } }` of this checkpoint. */
+  config: RunnableConfig;
+  checkpoint: Checkpoint;
+  metadata?: CheckpointMetadata;
+  /** Config of the checkpoint this one was made from. */
+  parentConfig?: RunnableConfig;
+  /** Writes of the tasks that ran (or started) from this checkpoint: `[taskId, channel, value]`. */
+  pendingWrites?: CheckpointPendingWrite[];
+}
+
+/** Options of `list()`. */
+export interface CheckpointListOptions {
+  /** At most this many checkpoints. */
+  limit?: number;
+  /** Only checkpoints older than this one. */
+  before?: RunnableConfig;
+  /** Only checkpoints whose metadata has these values. */
+  filter?: Record<string, unknown>;
+}
+
+/** Channel of a scheduled (not yet run) task, stored with a fixed index like the other control writes. */
+export const SCHEDULED = "__scheduled__";
+
+/**
+ * Fixed indexes of control writes: a task's error, interrupts and resume values overwrite the
+ * previous ones instead of accumulating (other writes are insert-if-absent by index).
+ */
+export const WRITES_IDX_MAP: Readonly<Record<string, number>> = {
+  [ERROR]: -1,
+  [SCHEDULED]: -2,
+  [INTERRUPT]: -3,
+  [RESUME]: -4,
+};
+
+/**
+ * Where checkpoints are kept. The method shapes are those of LangGraph.js's
+ * `BaseCheckpointSaver`, so a saver written for it (or the reference's validation suite) works
+ * with agentgraph, and ours work with code written for it.
+ *
+ * @example
+ * ```ts
+ * const graph = builder.compile({ checkpointer: new MemorySaver() });
+ * await graph.invoke(input, { configurable: { thread_id: "conversation-1" } });
+ * ```
+ */
+export abstract class BaseCheckpointSaver<V extends string | number = string | number> {
+  /** Brand, so that savers from another copy of the library are recognised. */
+  readonly lg_is_checkpointer = true;
+
+  /** The checkpoint a config points at (its `checkpoint_id`, or the thread's latest). */
+  async get(config: RunnableConfig): Promise<Checkpoint | undefined> {
+    return (await this.getTuple(config))?.checkpoint;
+  }
+
+  /** The checkpoint a config points at, with its metadata, parent and pending writes. */
+  abstract getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
+
+  /** Checkpoints, newest first, of a thread (and namespace) or of every thread. */
+  abstract list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple>;
+
+  /** Saves a checkpoint; `newVersions` names the channels that changed since its parent. */
+  abstract put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig>;
+
+  /** Saves the writes a task made from the checkpoint in `config`. */
+  abstract putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void>;
+
+  /** Deletes everything saved for a thread. */
+  abstract deleteThread(threadId: string): Promise<void>;
+
+  /** The version after `current` (LangGraph.js: integers). */
+  getNextVersion(current: V | undefined): V {
+    if (typeof current === "string") {
+      throw new InvalidArgumentError(
+        "This saver mints numeric versions; override getNextVersion to use string versions.",
+      );
+    }
+    return (current === undefined ? 1 : (current as number) + 1) as V;
+  }
+
+  toJSON(): string {
+    return `[${this.constructor.name}]`;
+  }
+}
+
+/** True for a checkpoint saver (ours, or any object with the saver methods). */
+export function isCheckpointSaver(value: unknown): value is BaseCheckpointSaver {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Partial<Record<"getTuple" | "put" | "putWrites" | "list", unknown>>;
+  return typeof v.getTuple === "function" && typeof v.put === "function" && typeof v.putWrites === "function";
+}
+
+/** The `checkpoint_id` of a config (`""` when absent). */
+export function getCheckpointId(config: RunnableConfig): string {
+  const configurable = config.configurable ?? {};
+  return String(configurable.checkpoint_id ?? configurable.thread_ts ?? "");
+}
+
+/** A copy of a checkpoint that shares no mutable structure with it (values themselves are shared). */
+export function copyCheckpoint(checkpoint: Checkpoint): Checkpoint {
+  const seen: Record<string, ChannelVersions> = {};
+  for (const node in checkpoint.versions_seen) seen[node] = { ...checkpoint.versions_seen[node] };
+  return {
+    v: checkpoint.v,
+    id: checkpoint.id,
+    ts: checkpoint.ts,
+    channel_values: { ...checkpoint.channel_values },
+    channel_versions: { ...checkpoint.channel_versions },
+    versions_seen: seen,
+  };
+}
+
+/** The largest of some versions. */
+export function maxChannelVersion(...versions: ChannelVersion[]): ChannelVersion | undefined {
+  let max: ChannelVersion | undefined;
+  for (const v of versions) {
+    if (max === undefined) max = v;
+    else if (typeof v === "number" && typeof max === "number") max = v > max ? v : max;
+    else max = String(v) > String(max) ? v : max;
+  }
+  return max;
+}

@@ -1,0 +1,28 @@
+export {
+  CheckpointConfigError,
+  CheckpointCorruptError,
+  EncodedCheckpointSaver,
+  type ValueCodec,
+} from "./encoded-saver.js";
+export { applySplice, diffLists, LIST_CHAIN_LIMIT, type Splice } from "./list-delta.js";
+export { MemoryCheckpointStorage } from "./memory-storage.js";
+export {
+  applyBookkeepingDelta,
+  type Bookkeeping,
+  type BookkeepingDelta,
+  CHECKPOINT_CHAIN_LIMIT,
+  diffBookkeeping,
+} from "./record-delta.js";
+export type {
+  BlobKind,
+  BlobRow,
+  CheckpointListing,
+  CheckpointRecord,
+  CheckpointRow,
+  CheckpointStorage,
+  ItemRow,
+  ListQuery,
+  MaybePromise,
+  StorageBatch,
+  WriteRow,
+} from "./storage.js";

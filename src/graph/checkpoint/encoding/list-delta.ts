@@ -1,0 +1,48 @@
+/**
+ * Lists stored as chains of splices (see docs/adr/0001-linear-checkpoint-storage.md).
+ *
+ * A version of a list is a node: `full` (every item reference) or `splice` (the previous node,
+ * and where that list was cut and what was inserted). Chains are bounded: a node that would be
+ * deeper than {@link LIST_CHAIN_LIMIT} is stored full.
+ */
+
+/** Longest chain of splices before a list is stored in full again. */
+export const LIST_CHAIN_LIMIT = 64;
+
+/** A splice: remove `del` references at `start`, insert `ins` there. */
+export interface Splice {
+  start: number;
+  del: number;
+  ins: string[];
+}
+
+/** The smallest splice that turns `prev` into `next` (common prefix and suffix kept). */
+export function diffLists(prev: readonly string[], next: readonly string[]): Splice {
+  const max = Math.min(prev.length, next.length);
+  let start = 0;
+  while (start < max && prev[start] === next[start]) start++;
+  let suffix = 0;
+  while (suffix < max - start && prev[prev.length - 1 - suffix] === next[next.length - 1 - suffix]) {
+    suffix++;
+  }
+  return { start, del: prev.length - start - suffix, ins: next.slice(start, next.length - suffix) };
+}
+
+/** Applies a splice to a list of references, in place, and returns it. */
+export function applySplice(refs: string[], splice: Splice): string[] {
+  if (splice.start > refs.length || splice.start + splice.del > refs.length) {
+    throw new RangeError(
+      `splice [${splice.start}, +${splice.del}] does not fit a list of ${refs.length} items`,
+    );
+  }
+  refs.splice(splice.start, splice.del, ...splice.ins);
+  return refs;
+}
+
+/**
+ * Whether to store `splice` as a delta of a node at depth `prevDepth`, rather than the whole
+ * list: only when the chain stays bounded and the delta is smaller than the list.
+ */
+export function worthSplicing(splice: Splice, nextLength: number, prevDepth: number): boolean {
+  return prevDepth + 1 < LIST_CHAIN_LIMIT && splice.ins.length * 2 < nextLength + 2;
+}

@@ -1,0 +1,166 @@
+import type {
+  BlobRow,
+  CheckpointListing,
+  CheckpointRow,
+  CheckpointStorage,
+  ItemRow,
+  ListQuery,
+  StorageBatch,
+  WriteRow,
+} from "./storage.js";
+
+interface ThreadData {
+  /** ns → id → row */
+  checkpoints: Map<string, Map<string, CheckpointRow>>;
+  /** ns → latest checkpoint id */
+  latest: Map<string, string>;
+  /** `${ns}\0${channel}\0${version}` → row */
+  blobs: Map<string, BlobRow>;
+  /** hash → encoded item */
+  items: Map<string, string>;
+  /** `${ns}\0${checkpointId}` → `${taskId}\0${idx}` → row */
+  writes: Map<string, Map<string, WriteRow>>;
+}
+
+/**
+ * Storage in this process's memory, holding only encoded strings (so nothing saved can be
+ * changed afterwards by mutating live objects). Used by `MemorySaver`.
+ */
+export class MemoryCheckpointStorage implements CheckpointStorage {
+  private readonly threads = new Map<string, ThreadData>();
+
+  private thread(threadId: string): ThreadData {
+    let data = this.threads.get(threadId);
+    if (data === undefined) {
+      data = {
+        checkpoints: new Map(),
+        latest: new Map(),
+        blobs: new Map(),
+        items: new Map(),
+        writes: new Map(),
+      };
+      this.threads.set(threadId, data);
+    }
+    return data;
+  }
+
+  write(batch: StorageBatch): void {
+    for (const row of batch.checkpoints) {
+      const data = this.thread(row.threadId);
+      let byId = data.checkpoints.get(row.ns);
+      if (byId === undefined) {
+        byId = new Map();
+        data.checkpoints.set(row.ns, byId);
+      }
+      byId.set(row.id, { ...row });
+      const latest = data.latest.get(row.ns);
+      if (latest === undefined || row.id > latest) data.latest.set(row.ns, row.id);
+    }
+    for (const row of batch.blobs) {
+      const data = this.thread(row.threadId);
+      const key = `${row.ns}\u0000${row.channel}\u0000${row.version}`;
+      if (!data.blobs.has(key)) data.blobs.set(key, { ...row });
+    }
+    for (const row of batch.items) {
+      const data = this.thread(row.threadId);
+      if (!data.items.has(row.hash)) data.items.set(row.hash, row.data);
+    }
+    for (const row of batch.writes) {
+      const data = this.thread(row.threadId);
+      const outer = `${row.ns}\u0000${row.checkpointId}`;
+      let byTask = data.writes.get(outer);
+      if (byTask === undefined) {
+        byTask = new Map();
+        data.writes.set(outer, byTask);
+      }
+      const inner = `${row.taskId}\u0000${row.idx}`;
+      if (row.idx >= 0 && byTask.has(inner)) continue;
+      byTask.set(inner, { ...row });
+    }
+  }
+
+  checkpointChain(threadId: string, ns: string, id: string | undefined): CheckpointRow[] {
+    const data = this.threads.get(threadId);
+    const byId = data?.checkpoints.get(ns);
+    if (data === undefined || byId === undefined) return [];
+    const chain: CheckpointRow[] = [];
+    let current = byId.get(id ?? data.latest.get(ns) ?? "");
+    while (current !== undefined) {
+      chain.push({ ...current });
+      if (current.depth === 0 || current.parentId === null) break;
+      current = byId.get(current.parentId);
+    }
+    return chain;
+  }
+
+  blobs(threadId: string, ns: string, wanted: readonly (readonly [string, string])[]): BlobRow[] {
+    const data = this.threads.get(threadId);
+    if (data === undefined) return [];
+    const out: BlobRow[] = [];
+    for (const [channel, version] of wanted) {
+      let row = data.blobs.get(`${ns}\u0000${channel}\u0000${version}`);
+      while (row !== undefined) {
+        out.push({ ...row });
+        if (row.kind !== "splice" || row.prev === null) break;
+        row = data.blobs.get(`${ns}\u0000${channel}\u0000${row.prev}`);
+      }
+    }
+    return out;
+  }
+
+  items(threadId: string, hashes: readonly string[]): ItemRow[] {
+    const data = this.threads.get(threadId);
+    if (data === undefined) return [];
+    const out: ItemRow[] = [];
+    for (const hash of hashes) {
+      const item = data.items.get(hash);
+      if (item !== undefined) out.push({ threadId, hash, data: item });
+    }
+    return out;
+  }
+
+  writes(threadId: string, ns: string, checkpointId: string): WriteRow[] {
+    const byTask = this.threads.get(threadId)?.writes.get(`${ns}\u0000${checkpointId}`);
+    return byTask === undefined ? [] : [...byTask.values()].map((row) => ({ ...row }));
+  }
+
+  listCheckpoints(query: ListQuery): CheckpointListing[] {
+    const out: CheckpointListing[] = [];
+    const threadIds = query.threadId === undefined ? [...this.threads.keys()] : [query.threadId];
+    for (const threadId of threadIds) {
+      const data = this.threads.get(threadId);
+      if (data === undefined) continue;
+      for (const [ns, byId] of data.checkpoints) {
+        if (query.ns !== undefined && ns !== query.ns) continue;
+        for (const row of byId.values()) {
+          if (query.beforeId !== undefined && row.id >= query.beforeId) continue;
+          out.push({ threadId, ns, id: row.id, metadata: row.metadata });
+        }
+      }
+    }
+    return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  }
+
+  deleteThread(threadId: string): void {
+    this.threads.delete(threadId);
+  }
+
+  /** Total bytes of stored strings (for tests and storage benchmarks). */
+  storedBytes(threadId?: string): number {
+    let total = 0;
+    const threads =
+      threadId === undefined
+        ? [...this.threads.values()]
+        : [this.threads.get(threadId)].filter((t) => t !== undefined);
+    for (const data of threads as ThreadData[]) {
+      for (const byId of data.checkpoints.values())
+        for (const row of byId.values()) total += row.record.length + row.metadata.length + row.id.length;
+      for (const row of data.blobs.values())
+        total += (row.data?.length ?? 0) + row.version.length + row.channel.length;
+      for (const item of data.items.values()) total += item.length + 22;
+      for (const byTask of data.writes.values())
+        for (const row of byTask.values()) total += row.data.length + row.channel.length + row.taskId.length;
+    }
+    return total;
+  }
+}

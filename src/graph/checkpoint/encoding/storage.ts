@@ -1,0 +1,123 @@
+/**
+ * The rows a saver stores, and the small interface a storage backend implements. The encoding
+ * (what goes into the rows) is shared by every saver: see `encoded-saver.ts` and
+ * docs/adr/0001-linear-checkpoint-storage.md.
+ */
+
+/** A value that is either ready or on its way (SQLite and memory answer synchronously). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** One checkpoint: its bookkeeping (in full, or as a delta against its parent) and metadata. */
+export interface CheckpointRow {
+  threadId: string;
+  ns: string;
+  id: string;
+  parentId: string | null;
+  /** JSON of a {@link CheckpointRecord}. */
+  record: string;
+  /** The encoded metadata. */
+  metadata: string;
+  /** Deltas since the last full record (0: this record is full). */
+  depth: number;
+}
+
+/** How a channel value is stored at one version. */
+export type BlobKind = "value" | "empty" | "list" | "splice";
+
+/** One channel at one version. */
+export interface BlobRow {
+  threadId: string;
+  ns: string;
+  channel: string;
+  version: string;
+  kind: BlobKind;
+  /** `value`: the encoded value; `list`: JSON array of item references; `splice`: JSON of a splice. */
+  data: string | null;
+  /** `splice`: the version of the same channel this node splices. */
+  prev: string | null;
+  /** Splices since the last `list` node. */
+  depth: number;
+}
+
+/** A list element, stored once per thread under the hash of its encoding. */
+export interface ItemRow {
+  threadId: string;
+  hash: string;
+  data: string;
+}
+
+/** A write a task made from a checkpoint. */
+export interface WriteRow {
+  threadId: string;
+  ns: string;
+  checkpointId: string;
+  taskId: string;
+  /** Position in the task's writes; negative for control writes that replace earlier ones. */
+  idx: number;
+  channel: string;
+  /** `value`: encoded value; `list`: JSON array of item references. */
+  kind: "value" | "list";
+  data: string;
+  taskPath: string;
+}
+
+/** Everything one `put` or `putWrites` stores, written atomically. */
+export interface StorageBatch {
+  checkpoints: CheckpointRow[];
+  blobs: BlobRow[];
+  items: ItemRow[];
+  writes: WriteRow[];
+}
+
+/** A checkpoint key with its metadata, for listing. */
+export interface CheckpointListing {
+  threadId: string;
+  ns: string;
+  id: string;
+  metadata: string;
+}
+
+/** Which checkpoints to list. */
+export interface ListQuery {
+  threadId?: string | undefined;
+  ns?: string | undefined;
+  /** Only checkpoints whose id sorts before this one. */
+  beforeId?: string | undefined;
+}
+
+/**
+ * What a storage backend provides. Rules every backend follows:
+ * - `write` is atomic. Checkpoint rows replace a row with the same key; blob and item rows are
+ *   kept if present (they are immutable by construction); write rows with `idx >= 0` are kept if
+ *   present, those with `idx < 0` replace.
+ * - `checkpointChain` returns the named checkpoint (or the latest of the thread and namespace)
+ *   and its ancestors, newest first, down to and including the first row with `depth` 0.
+ * - `blobs` returns the rows asked for plus every row their `splice` chains need.
+ */
+export interface CheckpointStorage {
+  write(batch: StorageBatch): MaybePromise<void>;
+  checkpointChain(threadId: string, ns: string, id: string | undefined): MaybePromise<CheckpointRow[]>;
+  blobs(
+    threadId: string,
+    ns: string,
+    wanted: readonly (readonly [channel: string, version: string])[],
+  ): MaybePromise<BlobRow[]>;
+  items(threadId: string, hashes: readonly string[]): MaybePromise<ItemRow[]>;
+  writes(threadId: string, ns: string, checkpointId: string): MaybePromise<WriteRow[]>;
+  listCheckpoints(query: ListQuery): MaybePromise<CheckpointListing[]>;
+  deleteThread(threadId: string): MaybePromise<void>;
+}
+
+/** The JSON stored in {@link CheckpointRow.record}. */
+export interface CheckpointRecord {
+  v: number;
+  ts: string;
+  full?: {
+    versions: Record<string, string | number>;
+    seen: Record<string, Record<string, string | number>>;
+  };
+  delta?: {
+    versions: Record<string, string | number | null>;
+    seen: Record<string, Record<string, string | number | null> | null>;
+  };
+}

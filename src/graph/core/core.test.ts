@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import {
+  compareVersions,
+  deterministicId,
+  EmptyChannelError,
+  GraphBubbleUp,
+  GraphInterrupt,
+  GraphRecursionError,
+  GraphValueError,
+  InvalidGraphError,
+  InvalidUpdateError,
+  isGraphBubbleUp,
+  isGraphInterrupt,
+  isParentCommand,
+  NodeInterrupt,
+  nextIntegerVersion,
+  ParentCommand,
+  timeOrderedId,
+  UnreachableNodeError,
+  uniqueId,
+} from "./index.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("errors", () => {
+  it("carry LangGraph.js names and lc_error_code values", () => {
+    const recursion = new GraphRecursionError("x");
+    expect(recursion.name).toBe("GraphRecursionError");
+    expect(recursion.lc_error_code).toBe("GRAPH_RECURSION_LIMIT");
+    expect(new InvalidUpdateError("x", { code: "INVALID_CONCURRENT_GRAPH_UPDATE" }).lc_error_code).toBe(
+      "INVALID_CONCURRENT_GRAPH_UPDATE",
+    );
+    expect(new UnreachableNodeError("x").lc_error_code).toBe("UNREACHABLE_NODE");
+    expect(new EmptyChannelError()).toBeInstanceOf(Error);
+  });
+
+  it("follow the class hierarchy with instanceof", () => {
+    const unreachable = new UnreachableNodeError("x");
+    expect(unreachable).toBeInstanceOf(InvalidGraphError);
+    expect(unreachable).toBeInstanceOf(GraphValueError);
+    expect(unreachable).toBeInstanceOf(Error);
+    expect(unreachable).not.toBeInstanceOf(InvalidUpdateError);
+    const nodeInterrupt = new NodeInterrupt("why");
+    expect(nodeInterrupt).toBeInstanceOf(GraphInterrupt);
+    expect(nodeInterrupt).toBeInstanceOf(GraphBubbleUp);
+    expect(nodeInterrupt.interrupts).toEqual([{ value: "why", id: expect.any(String) }]);
+  });
+
+  it("are recognised by brand, not only by class identity", () => {
+    expect(isGraphInterrupt(new GraphInterrupt([]))).toBe(true);
+    expect(isGraphBubbleUp(new ParentCommand({}))).toBe(true);
+    expect(isParentCommand(new ParentCommand({}))).toBe(true);
+    expect(isParentCommand(new GraphInterrupt([]))).toBe(false);
+    expect(isGraphBubbleUp(new Error("x"))).toBe(false);
+    // An error with the same brand from another copy of the library.
+    const foreign = Object.create(Error.prototype) as Error;
+    Object.defineProperty(foreign, Symbol.for("agentgraph.error.brand"), {
+      value: ["GraphInterrupt", "GraphBubbleUp", "AgentGraphError"],
+    });
+    expect(foreign).toBeInstanceOf(GraphInterrupt);
+    expect(isGraphInterrupt(foreign)).toBe(true);
+  });
+});
+
+describe("ids", () => {
+  it("deterministicId is a UUID-shaped hash: same text, same id", () => {
+    const id = deterministicId("step 1 / node a");
+    expect(id).toMatch(UUID);
+    expect(deterministicId("step 1 / node a")).toBe(id);
+    expect(deterministicId("step 1 / node b")).not.toBe(id);
+  });
+
+  it("timeOrderedId is strictly increasing within a process", () => {
+    const ids = Array.from({ length: 200 }, () => timeOrderedId());
+    expect(
+      ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+    ).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("uniqueId never repeats", () => {
+    const ids = Array.from({ length: 1000 }, () => uniqueId());
+    expect(new Set(ids).size).toBe(1000);
+    expect(ids[0]).toMatch(UUID);
+  });
+});
+
+describe("channel versions", () => {
+  it("numbers count up; string versions keep their numeric prefix", () => {
+    expect(nextIntegerVersion(undefined)).toBe(1);
+    expect(nextIntegerVersion(4)).toBe(5);
+    expect(nextIntegerVersion("00000007.123")).toBe(8);
+  });
+
+  it("compare numerically, strings lexicographically, numbers before strings", () => {
+    expect(compareVersions(2, 10)).toBeLessThan(0);
+    expect(compareVersions("b", "a")).toBeGreaterThan(0);
+    expect(compareVersions("a", "a")).toBe(0);
+    expect(compareVersions(99, "0")).toBeLessThan(0);
+  });
+});

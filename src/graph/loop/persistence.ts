@@ -1,0 +1,214 @@
+import type { RunnableConfig } from "../../shared/index.js";
+import type { Channels } from "../algorithm/index.js";
+import type {
+  BaseCheckpointSaver,
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  CheckpointPendingWrite,
+  CheckpointSource,
+  CheckpointTuple,
+  PendingWrite,
+} from "../checkpoint/index.js";
+import { timeOrderedId } from "../core/index.js";
+
+/** When checkpoints are written. */
+export type Durability = "sync" | "async" | "exit";
+
+/** Where a run keeps its checkpoints, and how eagerly. */
+export interface PersistenceParams {
+  readonly saver: BaseCheckpointSaver;
+  readonly threadId: string;
+  readonly ns: string;
+  /** The checkpoint to start from (`undefined`: the thread's latest). */
+  readonly checkpointId: string | undefined;
+  readonly durability: Durability;
+  /** Checkpoint ids of the parent graphs, by namespace (for subgraph checkpoints' `parents`). */
+  readonly parents: Record<string, string>;
+}
+
+/**
+ * The loop's link to its checkpointer: loads the starting checkpoint, and saves checkpoints and
+ * task writes in order. In `async` durability saves run in the background (chained, so they land
+ * in order); in `sync` each step waits for its saves; in `exit` nothing is saved until the run
+ * ends, then the last checkpoint and its writes are.
+ */
+export class LoopPersistence {
+  readonly params: PersistenceParams;
+  /** Config of the checkpoint the run is at (writes of the running step are saved against it). */
+  config: RunnableConfig;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private failed = false;
+  /** `exit` durability: the checkpoint and writes to save at the end. */
+  private deferred:
+    | {
+        parentConfig: RunnableConfig;
+        checkpoint: Checkpoint;
+        metadata: CheckpointMetadata;
+        newVersions: ChannelVersions;
+      }
+    | undefined;
+  private deferredWrites: [taskId: string, writes: PendingWrite[], path: string][] = [];
+  private stepSaves: Promise<void>[] = [];
+
+  constructor(params: PersistenceParams) {
+    this.params = params;
+    this.config = this.configFor(params.checkpointId);
+  }
+
+  configFor(checkpointId: string | undefined): RunnableConfig {
+    const configurable: Record<string, unknown> = {
+      thread_id: this.params.threadId,
+      checkpoint_ns: this.params.ns,
+    };
+    if (checkpointId !== undefined) configurable.checkpoint_id = checkpointId;
+    return { configurable };
+  }
+
+  /** Loads the checkpoint to start from. */
+  async load(): Promise<CheckpointTuple | undefined> {
+    return this.params.saver.getTuple(this.config);
+  }
+
+  /** Saves the writes of a finished task (against the current checkpoint). */
+  saveWrites(taskId: string, writes: PendingWrite[], taskPath: string): void {
+    if (this.params.durability === "exit") {
+      this.deferredWrites.push([taskId, writes, taskPath]);
+      return;
+    }
+    const config = this.config;
+    this.enqueue(() => this.params.saver.putWrites(config, writes, taskId, taskPath));
+  }
+
+  /**
+   * Takes a checkpoint of the channels: a new id, a snapshot of their values, versions and
+   * `versions_seen`, saved with `newVersions` = the channels that changed since the last one.
+   */
+  saveCheckpoint(
+    working: Checkpoint,
+    channels: Channels,
+    changed: Set<string>,
+    values: Record<string, unknown>,
+    source: CheckpointSource,
+    step: number,
+  ): Checkpoint {
+    const newVersions: ChannelVersions = {};
+    for (const key of changed) {
+      const version = working.channel_versions[key];
+      if (version !== undefined) newVersions[key] = version;
+      const channel = channels[key];
+      const value = channel === undefined ? undefined : channel.checkpoint();
+      if (value === undefined) delete values[key];
+      else values[key] = value;
+    }
+    const seen: Checkpoint["versions_seen"] = {};
+    for (const node in working.versions_seen) seen[node] = { ...working.versions_seen[node] };
+    working.id = timeOrderedId();
+    working.ts = new Date().toISOString();
+    const snapshot: Checkpoint = {
+      v: working.v,
+      id: working.id,
+      ts: working.ts,
+      channel_values: { ...values },
+      channel_versions: { ...working.channel_versions },
+      versions_seen: seen,
+    };
+    const metadata: CheckpointMetadata = { source, step, parents: { ...this.params.parents } };
+    const parentConfig = this.config;
+    this.config = this.configFor(snapshot.id);
+    if (this.params.durability === "exit") {
+      const merged =
+        this.deferred === undefined ? newVersions : { ...this.deferred.newVersions, ...newVersions };
+      this.deferred = {
+        parentConfig: this.deferred?.parentConfig ?? parentConfig,
+        checkpoint: snapshot,
+        metadata,
+        newVersions: merged,
+      };
+      this.deferredWrites = [];
+    } else {
+      this.enqueue(async () => {
+        await this.params.saver.put(parentConfig, snapshot, metadata, newVersions);
+      });
+    }
+    changed.clear();
+    return snapshot;
+  }
+
+  /** `sync` durability: waits for the saves of the step. */
+  async endStep(): Promise<void> {
+    if (this.params.durability !== "sync") return;
+    const saves = this.stepSaves;
+    this.stepSaves = [];
+    await Promise.all(saves);
+    this.throwIfFailed();
+  }
+
+  /** Waits for every save, after writing what `exit` durability kept back. */
+  async flush(): Promise<void> {
+    if (this.params.durability === "exit") {
+      const deferred = this.deferred;
+      const writes = this.deferredWrites;
+      this.deferred = undefined;
+      this.deferredWrites = [];
+      if (deferred !== undefined) {
+        await this.params.saver.put(
+          deferred.parentConfig,
+          deferred.checkpoint,
+          deferred.metadata,
+          deferred.newVersions,
+        );
+      }
+      for (const [taskId, list, path] of writes)
+        await this.params.saver.putWrites(this.config, list, taskId, path);
+    }
+    await this.chain;
+    this.throwIfFailed();
+  }
+
+  private enqueue(save: () => Promise<unknown>): void {
+    const next = this.chain.then(async () => {
+      if (this.failed) return;
+      try {
+        await save();
+      } catch (error) {
+        this.failed = true;
+        this.failure = error;
+      }
+    });
+    this.chain = next;
+    if (this.params.durability === "sync") this.stepSaves.push(next);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failed) throw this.failure;
+  }
+}
+
+/** The writes saved for each task of a checkpoint, and the answers waiting for interrupts. */
+export interface SavedWrites {
+  readonly byTask: Map<string, PendingWrite[]>;
+  /** Scalar answers (`Command({ resume: value })`) not addressed to a task. */
+  readonly nullResume: unknown[];
+}
+
+/** Groups a checkpoint's pending writes by task. */
+export function groupSavedWrites(
+  pending: readonly CheckpointPendingWrite[],
+  nullTaskId: string,
+  resumeChannel: string,
+): SavedWrites {
+  const byTask = new Map<string, PendingWrite[]>();
+  const nullResume: unknown[] = [];
+  for (const [taskId, channel, value] of pending) {
+    if (taskId === nullTaskId) {
+      if (channel === resumeChannel) nullResume.push(value);
+      continue;
+    }
+    const list = byTask.get(taskId);
+    if (list === undefined) byTask.set(taskId, [[channel, value]]);
+    else list.push([channel, value]);
+  }
+  return { byTask, nullResume };
+}

@@ -1,0 +1,318 @@
+import { describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../../shared/index.js";
+import { Annotation, Command, START, StateGraph } from "../index.js";
+
+const State = Annotation.Root({
+  i: Annotation<number>,
+  log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+async function collect<T>(stream: Promise<AsyncIterable<T>>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const chunk of await stream) out.push(chunk);
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** a → b; a writes a custom chunk, b carries node metadata. */
+const graph = new StateGraph(State)
+  .addNode("a", (s, config) => {
+    config.writer?.({ from: "a" });
+    return { i: s.i + 1, log: ["a"] };
+  })
+  .addNode(
+    "b",
+    (_s, config) => {
+      config.writer?.("b-chunk");
+      return { log: ["b"] };
+    },
+    { metadata: { kind: "bee" } },
+  )
+  .addEdge(START, "a")
+  .addEdge("a", "b")
+  .compile();
+
+const ID = expect.any(String);
+
+describe("invoke", () => {
+  it("returns the final values", async () => {
+    expect(await graph.invoke({ i: 0 })).toEqual({ i: 1, log: ["a", "b"] });
+  });
+
+  it("returns undefined when no step wrote a state key", async () => {
+    const quiet = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addEdge(START, "a")
+      .compile();
+    expect(await quiet.invoke({})).toBeUndefined();
+    expect(await quiet.invoke({ i: 1 })).toEqual({ i: 1, log: [] });
+  });
+
+  it("with another streamMode returns the list of chunks", async () => {
+    expect(await graph.invoke({ i: 0 }, { streamMode: "updates" })).toEqual([
+      { a: { i: 1, log: ["a"] } },
+      { b: { log: ["b"] } },
+    ]);
+    expect(await graph.invoke({ i: 0 }, { streamMode: "values" })).toEqual({ i: 1, log: ["a", "b"] });
+  });
+});
+
+describe("stream modes", () => {
+  it("stream() resolves to a ReadableStream that is also async-iterable", async () => {
+    const stream = await graph.stream({ i: 0 });
+    expect(stream).toBeInstanceOf(ReadableStream);
+    const reader = stream.getReader();
+    const chunks: unknown[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    expect(chunks).toEqual([{ a: { i: 1, log: ["a"] } }, { b: { log: ["b"] } }]);
+  });
+
+  it("defaults to updates: { node: update } per finished task", async () => {
+    expect(await collect(graph.stream({ i: 0 }))).toEqual([
+      { a: { i: 1, log: ["a"] } },
+      { b: { log: ["b"] } },
+    ]);
+  });
+
+  it("values: the state after the input and after each step", async () => {
+    expect(await collect(graph.stream({ i: 0 }, { streamMode: "values" }))).toEqual([
+      { i: 0, log: [] },
+      { i: 1, log: ["a"] },
+      { i: 1, log: ["a", "b"] },
+    ]);
+  });
+
+  it("values: no chunk for a step that wrote nothing", async () => {
+    const g = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addNode("b", () => ({ i: 1 }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    expect(await collect(g.stream({ i: 0 }, { streamMode: "values" }))).toEqual([
+      { i: 0, log: [] },
+      { i: 1, log: [] },
+    ]);
+  });
+
+  it("custom: whatever nodes write with config.writer", async () => {
+    expect(await collect(graph.stream({ i: 0 }, { streamMode: "custom" }))).toEqual([
+      { from: "a" },
+      "b-chunk",
+    ]);
+  });
+
+  it("config.writer is a function (a no-op) even when custom is not streamed", async () => {
+    let kind: string | undefined;
+    const g = new StateGraph(State)
+      .addNode("a", (_s, config) => {
+        kind = typeof config.writer;
+        config.writer?.("ignored");
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile();
+    expect(await collect(g.stream({ i: 0 }))).toEqual([{ a: {} }]);
+    expect(kind).toBe("function");
+  });
+
+  it("a router may write custom chunks too", async () => {
+    const g = new StateGraph(State)
+      .addNode("a", () => ({ i: 1 }))
+      .addNode("b", () => ({}))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", (_s, config) => {
+        config.writer?.("from-router");
+        return "b";
+      })
+      .compile();
+    expect(await collect(g.stream({ i: 0 }, { streamMode: "custom" }))).toEqual(["from-router"]);
+  });
+
+  it("several modes: [mode, chunk] in the order they happen", async () => {
+    expect(await collect(graph.stream({ i: 0 }, { streamMode: ["values", "updates", "custom"] }))).toEqual([
+      ["values", { i: 0, log: [] }],
+      ["custom", { from: "a" }],
+      ["updates", { a: { i: 1, log: ["a"] } }],
+      ["values", { i: 1, log: ["a"] }],
+      ["custom", "b-chunk"],
+      ["updates", { b: { log: ["b"] } }],
+      ["values", { i: 1, log: ["a", "b"] }],
+    ]);
+  });
+
+  it("a one-element mode list still yields [mode, chunk]", async () => {
+    expect(await collect(graph.stream({ i: 0 }, { streamMode: ["updates"] }))).toEqual([
+      ["updates", { a: { i: 1, log: ["a"] } }],
+      ["updates", { b: { log: ["b"] } }],
+    ]);
+  });
+
+  it("tasks: a start and a result payload per task", async () => {
+    const chunks = (await collect(graph.stream({ i: 0 }, { streamMode: "tasks" }))) as Record<
+      string,
+      unknown
+    >[];
+    expect(chunks).toEqual([
+      {
+        id: ID,
+        name: "a",
+        input: { i: 0, log: [] },
+        triggers: ["branch:to:a"],
+        interrupts: [],
+        metadata: { ls_integration: "langgraph" },
+      },
+      { id: ID, name: "a", result: { i: 1, log: ["a"] }, interrupts: [], error: null },
+      {
+        id: ID,
+        name: "b",
+        input: { i: 1, log: ["a"] },
+        triggers: ["branch:to:b"],
+        interrupts: [],
+        metadata: { ls_integration: "langgraph", kind: "bee" },
+      },
+      { id: ID, name: "b", result: { log: ["b"] }, interrupts: [], error: null },
+    ]);
+    expect(chunks[0]?.id).toBe(chunks[1]?.id);
+    expect(chunks[2]?.id).not.toBe(chunks[0]?.id);
+  });
+
+  it("tasks: run metadata appears in the payload, configurable values do not", async () => {
+    const chunks = (await collect(
+      graph.stream(
+        { i: 0 },
+        { streamMode: "tasks", metadata: { user: "u" }, configurable: { thread: "t", n: 3 } },
+      ),
+    )) as Record<string, unknown>[];
+    expect(chunks[0]?.metadata).toEqual({ ls_integration: "langgraph", user: "u" });
+  });
+
+  it("tasks: repeated writes to one key are reported as $writes", async () => {
+    const g = new StateGraph(State)
+      .addNode("a", () => [new Command({ update: { log: ["x"] } }), new Command({ update: { log: ["y"] } })])
+      .addEdge(START, "a")
+      .compile();
+    const chunks = (await collect(g.stream({ i: 0 }, { streamMode: "tasks" }))) as Record<string, unknown>[];
+    expect(chunks[1]).toEqual({
+      id: ID,
+      name: "a",
+      result: { log: { $writes: [["x"], ["y"]] } },
+      interrupts: [],
+      error: null,
+    });
+    expect(await collect(g.stream({ i: 0 }))).toEqual([{ a: [{ log: ["x"] }, { log: ["y"] }] }]);
+  });
+
+  it("tasks: a failed task reports its error", async () => {
+    const g = new StateGraph(State)
+      .addNode("a", () => {
+        throw new Error("bad");
+      })
+      .addEdge(START, "a")
+      .compile();
+    const chunks: Record<string, unknown>[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of await g.stream({ i: 0 }, { streamMode: "tasks" }))
+          chunks.push(chunk as never);
+      })(),
+    ).rejects.toThrow("bad");
+    expect(chunks).toHaveLength(2);
+    expect(chunks[1]).toMatchObject({ name: "a", result: {}, interrupts: [] });
+    expect((chunks[1]?.error as Error | undefined)?.message).toBe("bad");
+  });
+
+  it("debug: { step, type, timestamp, payload } for each task and result", async () => {
+    const chunks = (await collect(graph.stream({ i: 0 }, { streamMode: "debug" }))) as Record<
+      string,
+      unknown
+    >[];
+    expect(chunks.map((c) => [c.step, c.type, (c.payload as { name: string }).name])).toEqual([
+      [1, "task", "a"],
+      [1, "task_result", "a"],
+      [2, "task", "b"],
+      [2, "task_result", "b"],
+    ]);
+    for (const chunk of chunks) {
+      expect(Object.keys(chunk).sort()).toEqual(["payload", "step", "timestamp", "type"]);
+      expect(new Date(chunk.timestamp as string).toISOString()).toBe(chunk.timestamp);
+    }
+    expect(chunks[0]?.payload).toEqual({
+      id: ID,
+      name: "a",
+      input: { i: 0, log: [] },
+      triggers: ["branch:to:a"],
+      interrupts: [],
+      metadata: { ls_integration: "langgraph" },
+    });
+    expect(chunks[3]?.payload).toEqual({
+      id: ID,
+      name: "b",
+      result: { log: ["b"] },
+      interrupts: [],
+      error: null,
+    });
+  });
+
+  it("rejects an unknown stream mode", async () => {
+    await expect(graph.stream({ i: 0 }, { streamMode: "bogus" as never })).rejects.toThrow(
+      InvalidArgumentError,
+    );
+  });
+});
+
+describe("stopping a stream", () => {
+  it("breaking out of for await stops the run: later nodes do not execute", async () => {
+    const ran: string[] = [];
+    const g = new StateGraph(State)
+      .addNode("a", async () => {
+        ran.push("a");
+        return { i: 1 };
+      })
+      .addNode("b", async () => {
+        ran.push("b");
+        await sleep(5);
+        return { i: 2 };
+      })
+      .addNode("c", async () => {
+        ran.push("c");
+        return { i: 3 };
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", "c")
+      .compile();
+    for await (const chunk of await g.stream({ i: 0 })) {
+      expect(chunk).toEqual({ a: { i: 1 } });
+      break;
+    }
+    await sleep(40);
+    expect(ran).not.toContain("c");
+    expect(ran[0]).toBe("a");
+  });
+
+  it("cancelling the stream aborts the running node's signal", async () => {
+    let aborted: boolean | undefined;
+    const g = new StateGraph(State)
+      .addNode("a", () => ({ i: 1 }))
+      .addNode("b", async (_s, config) => {
+        await sleep(20);
+        aborted = config.signal?.aborted;
+        return {};
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    const stream = await g.stream({ i: 0 });
+    const reader = stream.getReader();
+    await reader.read();
+    await reader.cancel();
+    await sleep(40);
+    expect(aborted).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { MessagesAnnotation, START, StateGraph } from "./index.js";
+import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "./messages/index.js";
+import { FakeChatModel } from "./testing/index.js";
+
+type MessageChunk = [BaseMessage, Record<string, unknown>];
+
+function chatGraph(model: FakeChatModel) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
+    .addEdge(START, "chat")
+    .compile();
+}
+
+describe("the messages stream mode", () => {
+  it("streams each token of a model call made inside a node, with the node's metadata", async () => {
+    const graph = chatGraph(new FakeChatModel({ responses: ["hello there"] }));
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const [message, metadata] of chunks) {
+      expect(message).toBeInstanceOf(AIMessageChunk);
+      expect(metadata).toMatchObject({
+        langgraph_step: 1,
+        langgraph_node: "chat",
+        langgraph_triggers: ["branch:to:chat"],
+        langgraph_path: ["__pregel_pull", "chat"],
+        langgraph_checkpoint_ns: expect.stringMatching(/^chat:/),
+      });
+    }
+    const text = chunks.map(([m]) => m.text).join("");
+    expect(text).toBe("hello there");
+    expect(new Set(chunks.map(([m]) => m.id)).size).toBe(1);
+  });
+
+  it("makes invoke() stream internally only while somebody streams messages", async () => {
+    const model = new FakeChatModel({ responses: ["a b c", "d e f"] });
+    const graph = chatGraph(model);
+    const plain = await graph.invoke({ messages: [new HumanMessage("hi")] });
+    expect(plain.messages.at(-1)?.text).toBe("a b c");
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    expect(chunks.map(([m]) => m.text).join("")).toBe("d e f");
+  });
+
+  it("streams messages a node returns without calling a model, once", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("plain", () => ({ messages: [new AIMessage({ content: "no model", id: "m-1" })] }))
+      .addEdge(START, "plain")
+      .compile();
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    expect(chunks).toHaveLength(1);
+    const [message, metadata] = chunks[0] as MessageChunk;
+    expect(message.id).toBe("m-1");
+    expect(message.text).toBe("no model");
+    expect(metadata).toMatchObject({ name: "plain", langgraph_node: "plain" });
+  });
+
+  it("does not stream the tokens of a call tagged nostream, but still reports the node's output", async () => {
+    const model = new FakeChatModel({ responses: ["quiet answer"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("quiet", async (s) => ({ messages: [await model.invoke(s.messages, { tags: ["nostream"] })] }))
+      .addEdge(START, "quiet")
+      .compile();
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    expect(chunks).toHaveLength(1);
+    expect((chunks[0] as MessageChunk)[0].text).toBe("quiet answer");
+  });
+
+  it("streams model calls of subgraphs, with their namespace when subgraphs is set", async () => {
+    const model = new FakeChatModel({ responses: ["inner words"] });
+    const inner = chatGraph(model);
+    const outer = new StateGraph(MessagesAnnotation).addNode("sub", inner).addEdge(START, "sub").compile();
+    const plain: MessageChunk[] = [];
+    for await (const chunk of await outer.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    )) {
+      plain.push(chunk as MessageChunk);
+    }
+    expect(plain.map(([m]) => m.text).join("")).toBe("inner words");
+
+    const model2 = new FakeChatModel({ responses: ["more words"] });
+    const outer2 = new StateGraph(MessagesAnnotation)
+      .addNode("sub", chatGraph(model2))
+      .addEdge(START, "sub")
+      .compile();
+    const namespaced: [string[], MessageChunk][] = [];
+    for await (const chunk of await outer2.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages", subgraphs: true },
+    )) {
+      namespaced.push(chunk as [string[], MessageChunk]);
+    }
+    expect(namespaced.length).toBeGreaterThan(0);
+    for (const [namespace, [, metadata]] of namespaced) {
+      expect(namespace).toEqual([expect.stringMatching(/^sub:/)]);
+      expect(metadata.langgraph_node).toBe("chat");
+    }
+  });
+
+  it("combines with other modes as [mode, chunk]", async () => {
+    const graph = chatGraph(new FakeChatModel({ responses: ["x y"] }));
+    const modes = new Set<string>();
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: ["messages", "updates"] },
+    )) {
+      modes.add((chunk as [string, unknown])[0]);
+    }
+    expect([...modes].sort()).toEqual(["messages", "updates"]);
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { START, StateGraph } from "../graph/index.js";
+import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
+import { MessagesZodMeta, MessagesZodState, registry, withLangGraph } from "./index.js";
+
+function channelClasses(graph: { channels: Record<string, object> }): string[] {
+  return Object.entries(graph.channels).map(([key, channel]) => `${channel.constructor.name}:${key}`);
+}
+
+/** `registry`'s meta is typed over `unknown` values, so the reducer is written over `unknown` too. */
+const concatStrings = (a: unknown, b: unknown) => (a as string[]).concat(b as string[]);
+
+const view = (messages: BaseMessage[]) =>
+  messages.map((m) => ({ type: m.getType(), content: m.content, id: m.id }));
+
+describe("Zod object state", () => {
+  it("gives registered fields a reducer and default, and plain fields a last-value channel", async () => {
+    const State = z.object({
+      q: z.string(),
+      notes: z.array(z.string()).register(registry, {
+        reducer: { fn: concatStrings },
+        default: () => ["d"],
+      }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", (s) => ({ notes: [`a:${s.q}`] }))
+      .addNode("b", () => ({ notes: ["b"], q: "changed" }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    expect(await graph.invoke({ q: "x" })).toEqual({ q: "changed", notes: ["d", "a:x", "b"] });
+    expect(await graph.invoke({ q: "x", notes: ["in"] })).toEqual({
+      q: "changed",
+      notes: ["d", "in", "a:x", "b"],
+    });
+    expect(channelClasses(graph)).toEqual([
+      "LastValue:q",
+      "BinaryOperatorAggregate:notes",
+      "EphemeralValue:__start__",
+      "Topic:__pregel_tasks",
+      "EphemeralValue:branch:to:a",
+      "EphemeralValue:branch:to:b",
+    ]);
+  });
+
+  it("withLangGraph attaches a reducer, so parallel writes combine", async () => {
+    const State = z.object({
+      items: withLangGraph(z.array(z.number()), {
+        reducer: { fn: (a: number[], b: number[]) => a.concat(b) },
+        default: () => [],
+      }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ items: [1] }))
+      .addNode("b", () => ({ items: [2] }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile();
+    expect(await graph.invoke({ items: [0] })).toEqual({ items: [0, 1, 2] });
+  });
+
+  it("a reducer field without an explicit default uses the schema's .default()", async () => {
+    const State = z.object({
+      tags: z
+        .array(z.string())
+        .default(() => ["base"])
+        .register(registry, { reducer: { fn: concatStrings } }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ tags: ["a"] }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({ tags: ["in"] })).toEqual({ tags: ["base", "in", "a"] });
+  });
+
+  it("a plain field with .default() starts from that default", async () => {
+    const State = z.object({ count: z.number().default(3), y: z.string() });
+    const graph = new StateGraph(State)
+      .addNode("a", (s) => ({ y: `y${s.count}`, count: s.count + 1 }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({ y: "q" })).toEqual({ count: 4, y: "y3" });
+  });
+
+  it("validates node updates against the schema", async () => {
+    const State = z.object({ v: z.string() });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ v: 5 }) as never)
+      .addEdge(START, "a")
+      .compile();
+    const error = await graph.invoke({ v: "x" }).then(
+      () => undefined,
+      (e: unknown) => e as { issues?: { path: unknown[] }[] },
+    );
+    expect(error?.issues?.[0]?.path).toEqual(["v"]);
+  });
+
+  it("validates graph input against the schema", async () => {
+    const State = z.object({ v: z.string() });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addEdge(START, "a")
+      .compile();
+    const error = await graph.invoke({ v: 5 } as never).then(
+      () => undefined,
+      (e: unknown) => e as { issues?: { path: unknown[] }[] },
+    );
+    expect(error?.issues?.[0]?.path).toEqual(["v"]);
+  });
+});
+
+describe("messages in Zod state", () => {
+  it("MessagesZodState merges messages with the messages reducer and assigns ids", async () => {
+    const graph = new StateGraph(MessagesZodState)
+      .addNode("a", () => ({ messages: [{ role: "assistant", content: "hi" }] }) as never)
+      .addEdge(START, "a")
+      .compile();
+    const result = await graph.invoke({ messages: [{ role: "user", content: "hello" }] } as never);
+    expect(view(result.messages)).toEqual([
+      { type: "human", content: "hello", id: expect.any(String) },
+      { type: "ai", content: "hi", id: expect.any(String) },
+    ]);
+    expect(channelClasses(graph)[0]).toBe("BinaryOperatorAggregate:messages");
+  });
+
+  it("MessagesZodMeta on a custom field replaces messages by id and starts empty", async () => {
+    const State = z.object({
+      messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta as never),
+      n: z.number(),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ messages: [new AIMessage({ content: "edited", id: "m1" })] }))
+      .addEdge(START, "a")
+      .compile();
+    const result = await graph.invoke({
+      messages: [new AIMessage({ content: "orig", id: "m1" }), new HumanMessage({ content: "q", id: "h1" })],
+      n: 1,
+    });
+    expect(view(result.messages)).toEqual([
+      { type: "ai", content: "edited", id: "m1" },
+      { type: "human", content: "q", id: "h1" },
+    ]);
+    const fresh = await graph.invoke({ n: 2 } as never);
+    expect(view(fresh.messages)).toEqual([{ type: "ai", content: "edited", id: "m1" }]);
+    expect(fresh.n).toBe(2);
+  });
+
+  it("MessagesZodMeta marks the field as messages for tooling", () => {
+    expect(MessagesZodMeta.jsonSchemaExtra).toEqual({ langgraph_type: "messages" });
+    expect(MessagesZodMeta.default?.()).toEqual([]);
+  });
+});
+
+describe("registry", () => {
+  it("behaves like a Zod registry: add, get, has, remove", () => {
+    const field = z.string();
+    const meta = { default: () => "x" };
+    expect(registry.has(field)).toBe(false);
+    field.register(registry, meta);
+    expect(registry.has(field)).toBe(true);
+    expect(registry.get(field)?.default?.()).toBe("x");
+    registry.remove(field);
+    expect(registry.has(field)).toBe(false);
+  });
+});
