@@ -11,9 +11,11 @@
  * ```
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { registerMessageSerialization } from "./messages-serialization.js";
 import { installAsyncContextStorage } from "./shared/index.js";
 
 installAsyncContextStorage(new AsyncLocalStorage());
+registerMessageSerialization();
 
 export * from "./graph/index.js";
 export { addMessages, type Messages, messagesStateReducer, REMOVE_ALL_MESSAGES } from "./messages/index.js";

@@ -1,23 +1,30 @@
 export * from "./builder/index.js";
+export * from "./cache/index.js";
 export * from "./channels/index.js";
 export * from "./checkpoint/index.js";
 export * from "./core/index.js";
 export * from "./func/index.js";
-export type {
-  CachePolicy,
-  ExecutionInfo,
-  LangGraphRunnableConfig,
-  RetryPolicy,
-  StreamWriter,
+export {
+  type CachePolicy,
+  type Durability,
+  type ExecutionInfo,
+  interrupt,
+  type LangGraphRunnableConfig,
+  type RetryPolicy,
+  type StreamWriter,
 } from "./loop/index.js";
 export {
   getConfig,
   getCurrentTaskInput,
   getStore,
   getWriter,
+  isInterrupted,
   isPregel,
   Pregel,
   type PregelOptions,
   type PregelParams,
+  type PregelTaskDescription,
+  type StateSnapshot,
 } from "./pregel/index.js";
+export * from "./store/index.js";
 export { IterableReadableStream, type StreamMode } from "./stream/index.js";

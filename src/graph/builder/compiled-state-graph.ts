@@ -69,23 +69,21 @@ export class CompiledStateGraph<
 > extends Pregel<Input | Command | null, Output, unknown, Context> {
   /** The builder this graph was compiled from. */
   readonly builder: AnyBuilder;
-  readonly interruptBefore: string[] | "*" | undefined;
-  readonly interruptAfter: string[] | "*" | undefined;
-  readonly checkpointer: unknown;
-  readonly store: unknown;
-  readonly cache: unknown;
   readonly description: string | undefined;
   declare "~types": { state: State; update: Update; nodes: Nodes };
 
   constructor(params: CompiledParams) {
-    super(params);
+    const options = params.compileOptions;
+    super({
+      ...params,
+      checkpointer: options.checkpointer as PregelParams["checkpointer"],
+      store: options.store,
+      cache: options.cache,
+      interruptBefore: options.interruptBefore,
+      interruptAfter: options.interruptAfter,
+    });
     this.builder = params.builder;
-    this.interruptBefore = params.compileOptions.interruptBefore;
-    this.interruptAfter = params.compileOptions.interruptAfter;
-    this.checkpointer = params.compileOptions.checkpointer;
-    this.store = params.compileOptions.store;
-    this.cache = params.compileOptions.cache;
-    this.description = params.compileOptions.description;
+    this.description = options.description;
   }
 
   override invoke(input: Input | Command | null, options?: PregelOptions<Context>): Promise<Output> {

@@ -11,6 +11,8 @@ export {
 } from "./base-saver.js";
 export { emptyCheckpoint } from "./empty.js";
 export * from "./encoding/index.js";
+export { codecOf, MemorySaver } from "./memory-saver.js";
+export * from "./serde/index.js";
 export {
   CHECKPOINT_FORMAT_VERSION,
   type ChannelVersion,

@@ -47,7 +47,7 @@ async function handleParentCommand(task: RunningTask, error: ParentCommand): Pro
   const command = error.command as Command;
   const ns = task.checkpointNs;
   if (command.graph === ns) {
-    task.writes.length = 0;
+    task.resetAttempt();
     if (task.node.writers !== undefined) await task.node.writers(command, task);
     return true;
   }
@@ -94,7 +94,7 @@ export function executeTask(
   task: RunningTask,
   fallbackPolicy: RetryPolicy | undefined,
 ): void | Promise<void> {
-  task.writes.length = 0;
+  task.resetAttempt();
   let pending: void | Promise<void>;
   try {
     pending = runInAsyncContext(task.config, () => attempt(task));
@@ -146,7 +146,7 @@ async function recover(
     await sleep(delay, signal);
     const info = task.config.executionInfo;
     if (info !== undefined) info.nodeAttempt = attempts + 1;
-    task.writes.length = 0;
+    task.resetAttempt();
     try {
       await runInAsyncContext(task.config, () => attempt(task));
       return;

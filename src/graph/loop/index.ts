@@ -1,8 +1,16 @@
 export { executeTask } from "./execute-task.js";
+export { interrupt, interruptId } from "./interrupts.js";
 export { taskMetadata, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+export {
+  type Durability,
+  groupSavedWrites,
+  LoopPersistence,
+  type PersistenceParams,
+  type SavedWrites,
+} from "./persistence.js";
 export { defaultRetryOn } from "./retry.js";
 export { type RunnerContext, runTasks } from "./runner.js";
-export { type LoopGraph, type LoopParams, mapInput, PregelLoop } from "./superstep-loop.js";
+export { type LoopGraph, type LoopParams, mapInput, PregelLoop, shouldInterrupt } from "./superstep-loop.js";
 export {
   type CachePolicy,
   type CallOptions,

@@ -16,21 +16,27 @@ export class Scratchpad {
   interruptCounter = 0;
   private readonly nullResume: () => unknown;
   private readonly resumeMap: Readonly<Record<string, unknown>> | undefined;
+  /** The scratchpad of the task running this task's graph (answers given to a parent reach subgraphs). */
+  private readonly parent: Scratchpad | undefined;
 
   constructor(
     resume: unknown[],
     nullResume: () => unknown,
     resumeMap: Readonly<Record<string, unknown>> | undefined,
+    parent?: Scratchpad,
   ) {
     this.resume = resume;
     this.nullResume = nullResume;
     this.resumeMap = resumeMap;
+    this.parent = parent;
   }
 
   /** The answer for interrupt `id`, from the id map or the scalar answer, or {@link NO_RESUME}. */
   answerFor(id: string): unknown {
     if (this.resumeMap !== undefined && Object.hasOwn(this.resumeMap, id)) return this.resumeMap[id];
-    return this.nullResume();
+    const own = this.nullResume();
+    if (own !== NO_RESUME) return own;
+    return this.parent === undefined ? NO_RESUME : this.parent.answerFor(id);
   }
 }
 

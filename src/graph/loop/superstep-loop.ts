@@ -1,15 +1,24 @@
+import type { RunnableConfig } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
+  initialWriteState,
   type PreparedTask,
   prepareNextTasks,
   readChannels,
-  readWithWrites,
   taskNamespace,
+  taskPathKey,
   type WriteState,
 } from "../algorithm/index.js";
+import type { BaseCache, CacheFullKey } from "../cache/index.js";
 import type { BaseChannel } from "../channels/index.js";
-import { CHECKPOINT_FORMAT_VERSION, type Checkpoint } from "../checkpoint/index.js";
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type Checkpoint,
+  type CheckpointMetadata,
+  copyCheckpoint,
+  type PendingWrite,
+} from "../checkpoint/index.js";
 import {
   BRANCH_PREFIX,
   CHECKPOINT_NAMESPACE_SEPARATOR,
@@ -17,35 +26,45 @@ import {
   type Command,
   commandGotoList,
   commandUpdateEntries,
+  compareVersions,
+  contentHash,
   EmptyInputError,
   END,
   ERROR,
+  GraphInterrupt,
   GraphRecursionError,
   GraphValueError,
+  INTERRUPT,
+  type Interrupt,
   InvalidUpdateError,
   isCommand,
+  isGraphInterrupt,
   isSend,
   NO_WRITES,
+  NULL_TASK_ID,
   nextIntegerVersion,
-  PREVIOUS,
   PUSH,
+  RESUME,
   RETURN,
   TASKS,
   uniqueId,
 } from "../core/index.js";
 import type { StreamMode, StreamSink } from "../stream/index.js";
+import { linkedController, raceAbort, releaseController } from "./abort.js";
 import { printStep, printTasks } from "./debug-print.js";
 import { executeTask } from "./execute-task.js";
+import { NO_RESUME, SCRATCHPAD, Scratchpad } from "./interrupts.js";
 import { taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
 import { runTasks } from "./runner.js";
+import { type Task, TaskFactory } from "./task-factory.js";
 import {
   type CallOptions,
   CURRENT_TASK,
   type LangGraphRunnableConfig,
-  PARENT_RUN,
   type ParentRunLink,
-  PREVIOUS_STATE,
   type PregelNode,
+  RESUMING,
   type RetryPolicy,
   type RunningTask,
   type StreamWriter,
@@ -66,6 +85,8 @@ export interface LoopGraph {
   readonly finishable: readonly string[];
   /** Channels that hold a value when fresh and clear after an idle step. */
   readonly initiallyIdle: readonly string[];
+  /** Channels never saved (their writes are left out of checkpoints too). */
+  readonly untracked: ReadonlySet<string>;
 }
 
 /** Everything one run needs. */
@@ -86,38 +107,71 @@ export interface LoopParams {
   readonly debug: boolean;
   /** The caller's signal (the run stops as soon as it aborts); nodes get `config.signal`. */
   readonly abortSignal: AbortSignal | undefined;
+  /** The run's checkpointer link, when the graph is persisted. */
+  readonly persistence: LoopPersistence | undefined;
+  /** Pause before these nodes (`"*"`: all). */
+  readonly interruptBefore: readonly string[] | "*" | undefined;
+  /** Pause after these nodes (`"*"`: all). */
+  readonly interruptAfter: readonly string[] | "*" | undefined;
+  /** The checkpoint to start from was named explicitly (`checkpoint_id`): replaying it forks the thread. */
+  readonly explicitCheckpoint: boolean;
+  /** Cache for nodes with a `cachePolicy`. */
+  readonly cache: BaseCache | undefined;
 }
+
+/** Namespace of node results in the cache. */
+const CACHE_NS_WRITES = "__pregel_ns_writes";
+
+/** Longest stretch of synchronous supersteps before the loop yields to the event loop. */
+const YIELD_INTERVAL_MS = 20;
+
+/** Name of the pseudo-task that carries the run's input writes. */
+const INPUT_TASK = "__input__";
 
 /**
  * One run of a graph, superstep by superstep (Pregel / bulk-synchronous parallel):
  * `tick()` prepares the tasks of the next step, the runner executes them, and `afterTick()`
- * commits their writes. The loop alone owns emission (and persistence, with a checkpointer).
+ * commits their writes. The loop alone owns emission and persistence.
  */
 export class PregelLoop {
   readonly params: LoopParams;
   readonly channels: Channels = {};
-  readonly checkpoint: Checkpoint;
+  checkpoint: Checkpoint;
   /** Stream namespace of this graph (`[]` for the root). */
   readonly namespace: readonly string[];
+  /** Interrupts that paused the run (set when it ends paused). */
+  interrupts: Interrupt[] | undefined;
   private readonly depth: number;
-  private readonly writeState: WriteState;
+  private writeState: WriteState;
   private updatedChannels: Set<string> | undefined;
   private step: number;
-  private readonly stop: number;
+  private stop: number;
   private tasks: RunningTask[] = [];
   private outputWritten = false;
   private readonly wantsUpdates: boolean;
   private readonly wantsValues: boolean;
   private readonly wantsTasks: boolean;
   private readonly wantsDebug: boolean;
+  private readonly wantsCheckpoints: boolean;
   private readonly writer: StreamWriter;
-  private readonly baseTaskConfig: LangGraphRunnableConfig<unknown>;
-  /** Keys of the run config copied as they are into each task's config. */
-  private readonly baseExtraKeys: string[];
-  private readonly baseMetadataEntries: [string, unknown][];
-  private readonly threadId: string | undefined;
   private readonly outputKeys: readonly string[];
   private readonly streamKeys: readonly string[];
+  private readonly factory: TaskFactory;
+  private stepController: AbortController | undefined;
+  private runSignal: AbortSignal | undefined;
+  /** The first failure of a functional-API task in the current step. */
+  private callFailure: { error: unknown } | undefined;
+  /** Values of the last checkpoint (kept up to date from changed channels). */
+  private channelValues: Record<string, unknown> = {};
+  /** Writes saved for the checkpoint the run resumes from (consumed by the first step). */
+  private saved: SavedWrites | undefined;
+  /** Answers to interrupts given with this run's input. */
+  private resumeMap: Readonly<Record<string, unknown>> | undefined;
+  private nullResume: { value: unknown } | undefined;
+  /** Whether a checkpoint was loaded (the thread has history). */
+  private restored = false;
+  /** The next step is the one a resume runs again. */
+  private resumedStep = false;
 
   constructor(params: LoopParams) {
     this.params = params;
@@ -127,7 +181,7 @@ export class PregelLoop {
     for (const key in prototypes) channels[key] = (prototypes[key] as BaseChannel).fromCheckpoint(undefined);
     this.checkpoint = {
       v: CHECKPOINT_FORMAT_VERSION,
-      id: uniqueId(),
+      id: params.persistence === undefined ? uniqueId() : "",
       ts: "",
       channel_values: {},
       channel_versions: {},
@@ -149,6 +203,7 @@ export class PregelLoop {
     this.wantsValues = wants("values");
     this.wantsTasks = wants("tasks");
     this.wantsDebug = wants("debug");
+    this.wantsCheckpoints = wants("checkpoints");
     const namespace = this.namespace;
     this.writer = sink?.wants("custom", this.depth)
       ? (chunk: unknown) => sink.push(namespace, "custom", chunk)
@@ -157,35 +212,69 @@ export class PregelLoop {
       typeof graph.outputChannels === "string" ? [graph.outputChannels] : graph.outputChannels;
     this.streamKeys =
       typeof graph.streamChannels === "string" ? [graph.streamChannels] : graph.streamChannels;
-    this.baseTaskConfig = params.config;
-    const derived = derivedConfig(params.config);
-    this.baseExtraKeys = derived.extraKeys;
-    this.baseMetadataEntries = derived.metadataEntries;
-    this.threadId = params.config.configurable?.thread_id as string | undefined;
+    this.factory = new TaskFactory({
+      config: params.config,
+      writer: this.writer,
+      link: params.link,
+      channels: this.channels,
+      call: this.callTask,
+      lazySignal: this.lazySignal,
+      persistent: params.persistence !== undefined,
+      parentNs: params.parentNs,
+    });
   }
 
-  /** Runs the graph to completion (or until it fails). */
+  /** Runs the graph to completion, until it pauses (see {@link interrupts}), or until it fails. */
   async run(): Promise<void> {
-    this.first();
-    let lastYield = Date.now();
-    while (this.tick()) {
-      const pending = this.runStep();
-      if (pending !== undefined) {
-        await pending;
-        lastYield = Date.now();
-      } else if (this.params.sink !== undefined) {
-        // let stream consumers see each step as it completes
-        await undefined;
-      } else if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
-        // a long run of synchronous nodes still lets timers (and aborts) through
-        await new Promise<void>((resolve) => setTimeout(resolve, 0));
-        lastYield = Date.now();
-        const signal = this.params.abortSignal;
-        if (signal?.aborted) throw signal.reason;
+    let failure: { error: unknown } | undefined;
+    try {
+      if (this.params.persistence !== undefined) await this.restore();
+      await this.first();
+      let lastYield = Date.now();
+      while (this.tick()) {
+        if (this.params.cache !== undefined) await this.useCachedWrites(this.params.cache);
+        const pending = this.runStep();
+        if (pending !== undefined) {
+          await pending;
+          lastYield = Date.now();
+        } else if (this.params.sink !== undefined) {
+          // let stream consumers see each step as it completes
+          await undefined;
+        } else if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
+          // a long run of synchronous nodes still lets timers (and aborts) through
+          await new Promise<void>((resolve) => setTimeout(resolve, 0));
+          lastYield = Date.now();
+          const signal = this.params.abortSignal;
+          if (signal?.aborted) throw signal.reason;
+        }
+        if (this.callFailure !== undefined) throw this.callFailure.error;
+        this.afterTick();
+        if (this.params.persistence !== undefined) await this.params.persistence.endStep();
       }
-      if (this.callFailure !== undefined) throw this.callFailure.error;
-      this.afterTick();
+    } catch (error) {
+      failure = { error };
     }
+    if (this.cacheWrites.length > 0) {
+      try {
+        await Promise.all(this.cacheWrites);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (this.params.persistence !== undefined) {
+      try {
+        await this.params.persistence.flush();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure === undefined) return;
+    if (isGraphInterrupt(failure.error)) {
+      this.pause(failure.error.interrupts);
+      // A root run ends paused; a nested one passes the interrupt to the task that runs it.
+      if (this.params.parentNs === "") return;
+    }
+    throw failure.error;
   }
 
   /** The run's result: the output channels' values (`undefined` when no step ever wrote one). */
@@ -203,32 +292,135 @@ export class PregelLoop {
     return readChannels(this.channels, outputs);
   }
 
-  private nextVersion = (current: ChannelVersion | undefined): ChannelVersion => nextIntegerVersion(current);
+  /** The values the `values` stream mode shows: every state key (even with an output schema). */
+  private readStream(): unknown {
+    const keys = this.params.graph.streamChannels;
+    if (typeof keys === "string") {
+      const channel = this.channels[keys];
+      return channel?.isAvailable() ? channel.get() : undefined;
+    }
+    return readChannels(this.channels, keys);
+  }
 
-  /** Applies the input as the writes of step -1 (a `Command` as input updates state and routes). */
-  private first(): void {
+  private nextVersion = (current: ChannelVersion | undefined): ChannelVersion => {
+    const persistence = this.params.persistence;
+    return persistence === undefined
+      ? nextIntegerVersion(current)
+      : (persistence.params.saver.getNextVersion(current) as ChannelVersion);
+  };
+
+  /** Loads the checkpoint the run starts from (the thread's latest, or the one named). */
+  private async restore(): Promise<void> {
+    const persistence = this.params.persistence as LoopPersistence;
+    const tuple = await persistence.load();
+    if (tuple === undefined) return;
+    this.restored = true;
+    const checkpoint = copyCheckpoint(tuple.checkpoint);
+    this.checkpoint = checkpoint;
+    this.channelValues = { ...checkpoint.channel_values };
+    for (const key in this.params.graph.channels) {
+      const prototype = this.params.graph.channels[key] as BaseChannel;
+      this.channels[key] = prototype.fromCheckpoint(checkpoint.channel_values[key]);
+    }
+    this.writeState = initialWriteState(checkpoint, this.channels);
+    persistence.config = persistence.configFor(checkpoint.id);
+    const step = typeof tuple.metadata?.step === "number" ? tuple.metadata.step : -1;
+    this.step = step + 1;
+    this.stop = this.step + this.params.recursionLimit + 1;
+    this.saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
+  }
+
+  /**
+   * Applies the input. New input is written to the input channel and checkpointed (step -1 on a
+   * new thread); `null` (or a `Command` with `resume`) continues from the loaded checkpoint; a
+   * `Command` updates state and routes.
+   */
+  private async first(): Promise<void> {
     const input = this.params.input;
-    let writes: [string, unknown][];
-    if (isCommand(input)) {
-      writes = this.commandWrites(input);
-    } else {
-      writes = mapInput(this.params.graph.inputChannels, input);
-      if (writes.length === 0) {
+    const persistence = this.params.persistence;
+    const command = isCommand(input) ? input : undefined;
+    const resume = command === undefined ? undefined : (command as { resume?: unknown }).resume;
+    if (resume !== undefined && persistence === undefined) {
+      throw new GraphValueError(
+        "Cannot use Command(resume=...) without checkpointer. Compile the graph with a checkpointer to pause and resume runs.",
+        { code: "MISSING_CHECKPOINTER" },
+      );
+    }
+    let writes: [string, unknown][] = [];
+    if (command !== undefined) {
+      writes = this.commandWrites(command);
+      if (writes.length === 0 && resume === undefined) {
         throw new EmptyInputError(
-          `Received no input writes for ${JSON.stringify(this.params.graph.inputChannels)}: pass the graph's input to invoke()/stream() (null only resumes a saved run, which needs a checkpointer).`,
+          "Received empty Command input: give it an update, a goto, or a resume value.",
         );
       }
+    } else if (input !== undefined && input !== null) {
+      writes = mapInput(this.params.graph.inputChannels, input);
+      if (writes.length === 0) throw this.emptyInput();
     }
-    this.updatedChannels = applyWrites(
-      this.checkpoint,
-      this.channels,
-      [{ name: INPUT_TASK, path: [], triggers: [], writes }],
-      this.nextVersion,
-      this.params.graph.triggerToNodes,
-      this.writeState,
+    // A subgraph whose parent task is resuming resumes too (its input is the parent's state again).
+    const parentResuming =
+      (this.params.config as Record<symbol, unknown>)[RESUMING] === true && this.restored;
+    const resuming =
+      parentResuming ||
+      (command !== undefined ? resume !== undefined : input === undefined || input === null);
+    if (resuming && !this.restored) {
+      if (command === undefined) throw this.emptyInput();
+    }
+    if (resume !== undefined && this.restored) this.takeResume(resume);
+
+    if (parentResuming) writes = [];
+    if (writes.length > 0) {
+      this.updatedChannels = applyWrites(
+        this.checkpoint,
+        this.channels,
+        [{ name: INPUT_TASK, path: [], triggers: [], writes }],
+        this.nextVersion,
+        this.params.graph.triggerToNodes,
+        this.writeState,
+      );
+      if (writes.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
+    }
+
+    if (!resuming) {
+      // New input: what the previous run left pending is dropped, and the input is checkpointed.
+      this.saved = undefined;
+      if (persistence !== undefined) this.saveCheckpoint("input");
+      this.step += 1;
+      return;
+    }
+    // Resuming: the interrupted step runs again; interruptBefore does not fire again for it.
+    this.resumedStep = true;
+    this.checkpoint.versions_seen[INTERRUPT] = { ...this.checkpoint.channel_versions };
+    if (persistence !== undefined && this.params.explicitCheckpoint && command === undefined) {
+      // Time travel: a run continued from a past checkpoint re-runs its tasks on a fork.
+      const latest = await persistence.params.saver.getTuple(persistence.configFor(undefined));
+      if (latest !== undefined && latest.checkpoint.id !== this.checkpoint.id) {
+        this.saved = undefined;
+        this.saveCheckpoint("fork");
+        this.step += 1;
+      }
+    }
+    // A resumed run reports the state it resumes from (so its result is never empty).
+    this.outputWritten = true;
+    if (this.wantsValues) this.push("values", this.readStream());
+  }
+
+  private emptyInput(): EmptyInputError {
+    return new EmptyInputError(
+      `Received no input writes for ${JSON.stringify(this.params.graph.inputChannels)}: pass the graph's input to invoke()/stream() (null only resumes a saved run, which needs a checkpointer and a thread_id with history).`,
     );
-    if (writes.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
-    this.step += 1;
+  }
+
+  /** Records the answers a `Command({ resume })` gives: a map by interrupt id, or one value for all. */
+  private takeResume(resume: unknown): void {
+    const persistence = this.params.persistence as LoopPersistence;
+    if (isResumeMap(resume)) {
+      this.resumeMap = resume;
+      return;
+    }
+    this.nullResume = { value: resume };
+    persistence.saveWrites(NULL_TASK_ID, [[RESUME, resume]], "");
   }
 
   /** The writes of a `Command` given as input: its update, and its `goto` as triggers or sends. */
@@ -247,17 +439,6 @@ export class PregelLoop {
         );
       }
     }
-    const resume = (command as { resume?: unknown }).resume;
-    if (resume !== undefined) {
-      throw new GraphValueError(
-        "Cannot use Command(resume=...) without checkpointer. Compile the graph with a checkpointer to pause and resume runs.",
-        { code: "MISSING_CHECKPOINTER" },
-      );
-    }
-    if (writes.length === 0)
-      throw new EmptyInputError(
-        "Received empty Command input: give it an update, a goto, or a resume value.",
-      );
     return writes;
   }
 
@@ -269,20 +450,36 @@ export class PregelLoop {
       );
     }
     const graph = this.params.graph;
+    const persistent = this.params.persistence !== undefined;
     const prepared = prepareNextTasks(this.checkpoint, graph.nodes, this.channels, {
       step: this.step,
       parentNs: this.params.parentNs,
       updatedChannels: this.updatedChannels,
       triggerToNodes: graph.triggerToNodes,
-      deterministicIds: false,
+      deterministicIds: persistent,
     });
-    if (prepared.length === 0) return false;
+    if (prepared.length === 0) {
+      if (this.unreported !== undefined) this.reportCheckpoint([]);
+      return false;
+    }
     const stepController = prepared.length > 1 ? linkedController(this.params.abortSignal) : undefined;
     const signal = stepController?.signal ?? this.params.abortSignal;
-    const tasks: RunningTask[] = new Array(prepared.length);
+    const tasks: Task[] = new Array(prepared.length);
     for (let i = 0; i < prepared.length; i++) {
-      tasks[i] = this.toRunningTask(prepared[i] as PreparedTask<PregelNode>, signal);
+      tasks[i] = this.factory.create(
+        prepared[i] as PreparedTask<PregelNode>,
+        this.step,
+        this.checkpoint.id,
+        signal,
+      );
     }
+    if (persistent) this.attachSavedWrites(tasks);
+    const interruptBefore = this.params.interruptBefore;
+    if (interruptBefore !== undefined && shouldInterrupt(this.checkpoint, interruptBefore, tasks)) {
+      if (stepController !== undefined) releaseController(stepController);
+      throw new GraphInterrupt([]);
+    }
+    if (this.unreported !== undefined) this.reportCheckpoint(tasks);
     this.tasks = tasks;
     this.stepController = stepController;
     const messages = this.params.link.messagesHandler;
@@ -290,19 +487,94 @@ export class PregelLoop {
     if (this.params.debug) printTasks(this.step, tasks);
     if (this.wantsTasks || this.wantsDebug) {
       for (const task of tasks) {
-        if (task.node.hidden) continue;
-        const payload = taskStartPayload(task);
-        if (this.wantsTasks) this.push("tasks", payload);
-        if (this.wantsDebug)
-          this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });
+        if (task.node.hidden || task.done) continue;
+        this.emitTaskStart(task);
       }
     }
     return true;
   }
 
-  private stepController: AbortController | undefined;
+  /**
+   * Resuming: tasks whose writes were saved keep them and do not run again; interrupted tasks
+   * get the answers so far; the saved writes are used up by this step.
+   */
+  private attachSavedWrites(tasks: Task[]): void {
+    const saved = this.saved;
+    const resumingStep = saved !== undefined && this.resumedStep;
+    this.saved = undefined;
+    this.resumedStep = false;
+    for (const task of tasks) {
+      const writes = saved?.byTask.get(task.id);
+      let answers: unknown[] = [];
+      if (writes !== undefined) {
+        const output = writes.filter(
+          ([channel]) => channel !== ERROR && channel !== INTERRUPT && channel !== RESUME,
+        );
+        const resume = writes.find(([channel]) => channel === RESUME);
+        if (resume !== undefined && Array.isArray(resume[1])) answers = [...(resume[1] as unknown[])];
+        if (output.length > 0) {
+          task.writes.push(...(output as [string, unknown][]));
+          task.done = true;
+        }
+      }
+      let nullAvailable = this.nullResume !== undefined || (saved?.nullResume.length ?? 0) > 0;
+      const nullValue =
+        this.nullResume !== undefined
+          ? this.nullResume.value
+          : saved?.nullResume[saved.nullResume.length - 1];
+      task[SCRATCHPAD] = new Scratchpad(
+        answers,
+        () => {
+          if (!nullAvailable) return NO_RESUME;
+          nullAvailable = false;
+          return nullValue;
+        },
+        this.resumeMap,
+        this.parentScratchpad(),
+      );
+      if (resumingStep) (task.config as Record<symbol, unknown>)[RESUMING] = true;
+    }
+    this.nullResume = undefined;
+    this.resumeMap = undefined;
+  }
 
-  private runSignal: AbortSignal | undefined;
+  /** Pending stores into the node cache (awaited before the run ends). */
+  private readonly cacheWrites: Promise<void>[] = [];
+
+  /** The cache key of a task, when its node has a cache policy. */
+  private cacheKey(task: RunningTask): CacheFullKey | undefined {
+    const policy = task.node.cachePolicy;
+    if (policy === undefined) return undefined;
+    const keyFunc = policy.keyFunc ?? ((input: unknown) => JSON.stringify(input));
+    return [[CACHE_NS_WRITES, task.name], contentHash(keyFunc([task.input]))];
+  }
+
+  /** Tasks whose writes are cached take them instead of running (the `updates` chunk says so). */
+  private async useCachedWrites(cache: BaseCache): Promise<void> {
+    const keyed: [Task, CacheFullKey][] = [];
+    for (const task of this.tasks as Task[]) {
+      if (task.done) continue;
+      const key = this.cacheKey(task);
+      if (key !== undefined) keyed.push([task, key]);
+    }
+    if (keyed.length === 0) return;
+    const found = await cache.get(keyed.map(([, key]) => key));
+    const byKey = new Map(found.map((entry) => [JSON.stringify(entry.key), entry.value]));
+    for (const [task, key] of keyed) {
+      const writes = byKey.get(JSON.stringify(key));
+      if (!Array.isArray(writes)) continue;
+      task.writes.push(...(writes as [string, unknown][]));
+      task.done = true;
+      task.cached = true;
+      this.commit(task, undefined);
+    }
+  }
+
+  /** The scratchpad of the task this (nested) run belongs to, if any. */
+  private parentScratchpad(): Scratchpad | undefined {
+    const parentTask = (this.params.config as Record<symbol, unknown>)[CURRENT_TASK] as Task | undefined;
+    return parentTask?.[SCRATCHPAD];
+  }
 
   /** The run's own signal (never aborted by the caller, who passed none), made on first use. */
   private readonly lazySignal = (): AbortSignal => {
@@ -315,9 +587,14 @@ export class PregelLoop {
     const controller = this.stepController;
     const signal = this.params.abortSignal;
     if (signal?.aborted) throw signal.reason;
+    const pending = this.tasks.filter((task) => !(task as Task).done);
+    if (pending.length === 0) {
+      if (controller !== undefined) releaseController(controller);
+      return undefined;
+    }
     let running: void | Promise<void>;
     try {
-      running = runTasks(this.tasks, {
+      running = runTasks(pending, {
         step: this.step,
         maxConcurrency: this.params.maxConcurrency,
         retryPolicy: this.params.retryPolicy,
@@ -336,13 +613,27 @@ export class PregelLoop {
     return controller === undefined ? raced : raced.finally(() => releaseController(controller));
   }
 
-  /** Records a finished task and streams what it did. */
+  /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, error: unknown): void => {
     if (error !== undefined) {
+      const resume = task.writes.filter(([channel]) => channel === RESUME);
       task.writes.length = 0;
-      task.writes.push([ERROR, error]);
+      if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
+      else task.writes.push([ERROR, error]);
     } else if (task.writes.length === 0) {
       task.writes.push([NO_WRITES, null]);
+    }
+    const persistence = this.params.persistence;
+    if (persistence !== undefined) {
+      persistence.saveWrites(task.id, this.trackedWrites(task.writes), taskPathKey(task.path));
+    }
+    const cache = this.params.cache;
+    if (cache !== undefined && error === undefined && !(task as Task).cached) {
+      const key = this.cacheKey(task);
+      if (key !== undefined) {
+        const ttl = task.node.cachePolicy?.ttl;
+        this.cacheWrites.push(cache.set([{ key, value: [...task.writes], ttl }]));
+      }
     }
     if (task.node.hidden) return;
     const messages = this.params.link.messagesHandler;
@@ -351,7 +642,10 @@ export class PregelLoop {
     }
     if (this.wantsUpdates && error === undefined) {
       const payload = updatesPayload(task, this.params.graph.streamChannels);
-      if (payload !== undefined) this.push("updates", payload);
+      if (payload !== undefined) {
+        if ((task as Task).cached) payload.__metadata__ = { cached: true };
+        this.push("updates", payload);
+      }
     }
     if (this.wantsTasks || this.wantsDebug) {
       const payload = taskResultPayload(task, this.params.graph.streamChannels, error);
@@ -360,6 +654,13 @@ export class PregelLoop {
         this.push("debug", { step: this.step, type: "task_result", timestamp: nowIso(), payload });
     }
   };
+
+  /** Writes to untracked channels are never saved. */
+  private trackedWrites(writes: [string, unknown][]): PendingWrite[] {
+    const untracked = this.params.graph.untracked;
+    if (untracked.size === 0) return writes;
+    return writes.filter(([channel]) => !untracked.has(channel));
+  }
 
   /** Commits the superstep. */
   private afterTick(): void {
@@ -375,8 +676,110 @@ export class PregelLoop {
     if (this.touches(tasks, this.outputKeys)) this.outputWritten = true;
     if (this.wantsValues && this.touches(tasks, this.streamKeys)) this.push("values", this.readStream());
     if (this.params.debug) printStep(this.step, tasks, this.readOutput());
+    if (this.params.persistence !== undefined) this.saveCheckpoint("loop");
     this.tasks = [];
     this.step += 1;
+    const interruptAfter = this.params.interruptAfter;
+    if (interruptAfter !== undefined && shouldInterrupt(this.checkpoint, interruptAfter, tasks)) {
+      throw new GraphInterrupt([]);
+    }
+  }
+
+  private saveCheckpoint(source: "input" | "loop" | "fork"): void {
+    const persistence = this.params.persistence as LoopPersistence;
+    const parentConfig = persistence.config;
+    persistence.saveCheckpoint(
+      this.checkpoint,
+      this.channels,
+      this.writeState.changed,
+      this.channelValues,
+      source,
+      this.step,
+    );
+    if (this.wantsCheckpoints || this.wantsDebug) {
+      this.unreported = {
+        metadata: { source, step: this.step, parents: { ...persistence.params.parents } },
+        parentConfig,
+      };
+    }
+  }
+
+  /** A checkpoint taken since the `checkpoints`/`debug` streams last heard of one. */
+  private unreported: { metadata: CheckpointMetadata; parentConfig: RunnableConfig } | undefined;
+
+  /** Streams the last checkpoint with the tasks it leads to (`checkpoints` and `debug` modes). */
+  private reportCheckpoint(tasks: readonly RunningTask[]): void {
+    const unreported = this.unreported;
+    if (unreported === undefined) return;
+    this.unreported = undefined;
+    const persistence = this.params.persistence as LoopPersistence;
+    const checkpointId = String(persistence.config.configurable?.checkpoint_id ?? "");
+    const payload: Record<string, unknown> = {
+      config: this.formatConfig(checkpointId),
+      values: this.readStream(),
+      metadata: unreported.metadata,
+      next: tasks.map((task) => task.name),
+      tasks: tasks.map((task) => ({ id: task.id, name: task.name, path: task.path, interrupts: [] })),
+    };
+    const parentId = unreported.parentConfig.configurable?.checkpoint_id;
+    if (parentId !== undefined) payload.parentConfig = this.formatConfig(String(parentId));
+    if (this.wantsCheckpoints) this.push("checkpoints", payload);
+    if (this.wantsDebug) {
+      this.push("debug", {
+        step: unreported.metadata.step,
+        type: "checkpoint",
+        timestamp: nowIso(),
+        payload,
+      });
+    }
+  }
+
+  /** A checkpoint's config as the `checkpoints` stream shows it (LangGraph's snake_case keys). */
+  private formatConfig(checkpointId: string): Record<string, unknown> {
+    const persistence = this.params.persistence as LoopPersistence;
+    const config = this.params.config;
+    const out: Record<string, unknown> = {
+      configurable: {
+        checkpoint_ns: persistence.params.ns,
+        thread_id: persistence.params.threadId,
+        checkpoint_id: checkpointId,
+      },
+      metadata: { ...config.metadata, thread_id: persistence.params.threadId },
+      recursion_limit: config.recursionLimit,
+      tags: config.tags ?? [],
+    };
+    if (config.maxConcurrency !== undefined) out.max_concurrency = config.maxConcurrency;
+    if (config.runId !== undefined) out.run_id = config.runId;
+    if (config.runName !== undefined) out.run_name = config.runName;
+    return out;
+  }
+
+  /**
+   * The run stopped at an interrupt: the writes of the step's tasks that did finish are applied
+   * (so the result shows them), and the stream reports the interrupts. Nothing more is saved.
+   */
+  private pause(interrupts: Interrupt[]): void {
+    this.interrupts = interrupts;
+    const finished = this.tasks.filter((task) => {
+      const first = task.writes[0];
+      return first !== undefined && first[0] !== INTERRUPT && first[0] !== ERROR;
+    });
+    if (finished.length > 0) {
+      applyWrites(
+        this.checkpoint,
+        this.channels,
+        finished.map((task) => ({ name: task.name, path: task.path, triggers: [], writes: task.writes })),
+        this.nextVersion,
+        this.params.graph.triggerToNodes,
+        this.writeState,
+      );
+      if (this.touches(finished, this.outputKeys)) this.outputWritten = true;
+    }
+    if (this.depth === 0 && this.params.sink !== undefined) {
+      const chunk = { [INTERRUPT]: interrupts };
+      if (this.wantsUpdates) this.push("updates", chunk);
+      if (this.wantsValues) this.push("values", chunk);
+    }
   }
 
   private touches(tasks: readonly RunningTask[], keys: readonly string[]): boolean {
@@ -388,70 +791,14 @@ export class PregelLoop {
     return false;
   }
 
-  /** The values the `values` stream mode shows: every state key (even with an output schema). */
-  private readStream(): unknown {
-    const keys = this.params.graph.streamChannels;
-    if (typeof keys === "string") {
-      const channel = this.channels[keys];
-      return channel?.isAvailable() ? channel.get() : undefined;
-    }
-    return readChannels(this.channels, keys);
-  }
-
   private push(mode: StreamMode, payload: unknown): void {
     (this.params.sink as StreamSink).push(this.namespace, mode, payload);
   }
 
-  private toRunningTask(prepared: PreparedTask<PregelNode>, signal: AbortSignal | undefined): RunningTask {
-    const node = prepared.node;
-    const base = this.baseTaskConfig;
-    const step = this.step;
-    const ns = prepared.checkpointNs;
-    const metadata: Record<string, unknown> = {};
-    const baseMetadata = this.baseMetadataEntries;
-    for (let i = 0; i < baseMetadata.length; i++) {
-      const entry = baseMetadata[i] as [string, unknown];
-      metadata[entry[0]] = entry[1];
-    }
-    metadata.langgraph_step = step;
-    metadata.langgraph_node = prepared.name;
-    metadata.langgraph_triggers = prepared.triggers;
-    metadata.langgraph_path = prepared.path;
-    metadata.langgraph_checkpoint_ns = ns;
-    metadata.checkpoint_ns = ns;
-    if (node.metadata !== undefined) Object.assign(metadata, node.metadata);
-    // Nodes always get a signal to check; without the caller's, the run's own is made on first use.
-    const config = (
-      signal === undefined ? new LazySignalConfig(this.lazySignal) : { signal }
-    ) as LangGraphRunnableConfig<unknown>;
-    config.configurable = { ...base.configurable, checkpoint_ns: ns };
-    config.metadata = metadata;
-    config.runName = prepared.name;
-    config.recursionLimit = base.recursionLimit as number;
-    config.writer = this.writer;
-    config.executionInfo = {
-      checkpointId: this.checkpoint.id,
-      checkpointNs: ns,
-      taskId: prepared.id,
-      threadId: this.threadId,
-      runId: base.runId,
-      nodeAttempt: 1,
-      nodeFirstAttemptTime: Date.now(),
-    };
-    const extra = this.baseExtraKeys;
-    for (let i = 0; i < extra.length; i++) {
-      const key = extra[i] as keyof LangGraphRunnableConfig<unknown>;
-      (config as Record<string, unknown>)[key] = base[key];
-    }
-    if (node.tags !== undefined)
-      config.tags = base.tags === undefined ? [...node.tags] : [...base.tags, ...node.tags];
-    else if (base.tags !== undefined) config.tags = base.tags;
-    (config as Record<symbol, unknown>)[PARENT_RUN] = this.params.link;
-    const previous = this.channels[PREVIOUS];
-    if (previous?.isAvailable()) (config as Record<symbol, unknown>)[PREVIOUS_STATE] = previous.get();
-    const task = new Task(prepared, config, step, this.channels, this.callTask);
-    (config as Record<symbol, unknown>)[CURRENT_TASK] = task;
-    return task;
+  private emitTaskStart(task: RunningTask): void {
+    const payload = taskStartPayload(task);
+    if (this.wantsTasks) this.push("tasks", payload);
+    if (this.wantsDebug) this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });
   }
 
   /** Runs a functional-API task called by `parent`, as a PUSH task of the current superstep. */
@@ -489,14 +836,9 @@ export class PregelLoop {
       checkpointNs: taskNamespace(this.params.parentNs, name, id),
       writes: [],
     };
-    const task = this.toRunningTask(prepared, parent.config.signal);
+    const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
     this.tasks.push(task);
-    if (!node.hidden && (this.wantsTasks || this.wantsDebug)) {
-      const payload = taskStartPayload(task);
-      if (this.wantsTasks) this.push("tasks", payload);
-      if (this.wantsDebug)
-        this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });
-    }
+    if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     let pending: void | Promise<void>;
     try {
       pending = executeTask(task, this.params.retryPolicy);
@@ -518,126 +860,34 @@ export class PregelLoop {
       },
     );
   };
-
-  /** The first failure of a functional-API task in the current step. */
-  private callFailure: { error: unknown } | undefined;
 }
 
-/** A task while it runs (see {@link RunningTask}). */
-class Task implements RunningTask {
-  readonly id: string;
-  readonly name: string;
-  readonly path: PreparedTask["path"];
-  readonly input: unknown;
-  readonly triggers: readonly string[];
-  readonly node: PregelNode;
-  readonly checkpointNs: string;
-  readonly writes: [string, unknown][];
-  readonly config: LangGraphRunnableConfig<unknown>;
-  readonly step: number;
-  output: unknown = undefined;
-  callCount = 0;
-  private readonly channels: Channels;
-  private readonly caller: CallScheduler;
-
-  constructor(
-    prepared: PreparedTask<PregelNode>,
-    config: LangGraphRunnableConfig<unknown>,
-    step: number,
-    channels: Channels,
-    caller: CallScheduler,
-  ) {
-    this.id = prepared.id;
-    this.name = prepared.name;
-    this.path = prepared.path;
-    this.input = prepared.input;
-    this.triggers = prepared.triggers;
-    this.node = prepared.node;
-    this.checkpointNs = prepared.checkpointNs;
-    this.writes = prepared.writes as [string, unknown][];
-    this.config = config;
-    this.step = step;
-    this.channels = channels;
-    this.caller = caller;
+/** Whether a static breakpoint fires: a listed node is about to run (or ran) on state it has not paused on yet. */
+export function shouldInterrupt(
+  checkpoint: Checkpoint,
+  nodes: readonly string[] | "*",
+  tasks: readonly RunningTask[],
+): boolean {
+  const seen = checkpoint.versions_seen[INTERRUPT] ?? {};
+  let changed = false;
+  for (const key in checkpoint.channel_versions) {
+    const version = checkpoint.channel_versions[key] as ChannelVersion;
+    const last = seen[key];
+    if (last === undefined || compareVersions(version, last) > 0) {
+      changed = true;
+      break;
+    }
   }
-
-  call(
-    name: string,
-    fn: (...args: unknown[]) => unknown,
-    args: unknown[],
-    options: CallOptions,
-  ): Promise<unknown> {
-    return this.caller(this, name, fn, args, options);
-  }
-
-  readFresh(keys: readonly string[]): Record<string, unknown> {
-    return readWithWrites(this.channels, keys, this.writes);
-  }
+  if (!changed) return false;
+  return tasks.some((task) => (nodes === "*" ? !task.node.hidden : nodes.includes(task.name)));
 }
 
-type CallScheduler = (
-  parent: Task,
-  name: string,
-  fn: (...args: unknown[]) => unknown,
-  args: unknown[],
-  options: CallOptions,
-) => Promise<unknown>;
-
-/** Longest stretch of synchronous supersteps before the loop yields to the event loop. */
-const YIELD_INTERVAL_MS = 20;
-
-/**
- * A task config whose `signal` is made on first read (an `AbortController` costs more than the rest
- * of a task together). The signal is an accessor of the prototype, so copies of the config made
- * by spreading do not carry it: a graph run with such a copy makes its own.
- */
-class LazySignalConfig {
-  readonly #makeSignal: () => AbortSignal;
-  constructor(makeSignal: () => AbortSignal) {
-    this.#makeSignal = makeSignal;
-  }
-  get signal(): AbortSignal {
-    return this.#makeSignal();
-  }
-  set signal(value: AbortSignal) {
-    Object.defineProperty(this, "signal", { value, writable: true, enumerable: true, configurable: true });
-  }
+/** A resume value that answers interrupts by id (every key looks like an interrupt id). */
+function isResumeMap(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => /^[0-9a-f]{32}$/.test(key));
 }
-
-/** What a run's config implies for task configs (memoised per config object: runs without options share one). */
-interface DerivedConfig {
-  readonly extraKeys: string[];
-  readonly metadataEntries: [string, unknown][];
-}
-
-const derivedConfigs = new WeakMap<object, DerivedConfig>();
-
-function derivedConfig(config: LangGraphRunnableConfig<unknown>): DerivedConfig {
-  let derived = derivedConfigs.get(config);
-  if (derived === undefined) {
-    derived = {
-      extraKeys: Object.keys(config).filter((key) => !TASK_OWN_KEYS.has(key)),
-      metadataEntries: Object.entries(config.metadata ?? {}),
-    };
-    derivedConfigs.set(config, derived);
-  }
-  return derived;
-}
-
-/** Config keys every task sets itself (the others are copied from the run config). */
-const TASK_OWN_KEYS = new Set([
-  "configurable",
-  "metadata",
-  "runName",
-  "recursionLimit",
-  "writer",
-  "executionInfo",
-  "tags",
-  "signal",
-]);
-
-/** Name of the pseudo-task that carries the run's input writes. */
-const INPUT_TASK = "__input__";
 
 /** The writes that graph input makes: to the input channel, or to each input key present. */
 export function mapInput(inputChannels: string | readonly string[], input: unknown): [string, unknown][] {
@@ -651,55 +901,6 @@ export function mapInput(inputChannels: string | readonly string[], input: unkno
   return writes;
 }
 
-/** Settles like `work`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      work.catch(() => {});
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function nowIso(): string {
   return new Date().toISOString();
-}
-
-/** An AbortController that also aborts when `parent` does (the listener is removed by {@link releaseController}). */
-function linkedController(parent: AbortSignal | undefined): AbortController {
-  const controller = new AbortController();
-  if (parent !== undefined) {
-    if (parent.aborted) controller.abort(parent.reason);
-    else {
-      const onAbort = () => controller.abort(parent.reason);
-      parent.addEventListener("abort", onAbort, { once: true });
-      links.set(controller, () => parent.removeEventListener("abort", onAbort));
-    }
-  }
-  return controller;
-}
-
-const links = new WeakMap<AbortController, () => void>();
-
-function releaseController(controller: AbortController): void {
-  const unlink = links.get(controller);
-  if (unlink !== undefined) {
-    unlink();
-    links.delete(controller);
-  }
 }

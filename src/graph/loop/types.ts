@@ -43,6 +43,12 @@ export interface ExecutionInfo {
   nodeAttempt: number;
   /** When the first attempt started (ms since the epoch). */
   nodeFirstAttemptTime: number;
+  /**
+   * A key for deduplicating side effects: the same across retries, resumes and crash restarts of
+   * this task, different on a fork (it is the task's id, which a persisted run derives from the
+   * checkpoint the task runs from).
+   */
+  idempotencyKey?: string;
 }
 
 /** Sends a custom chunk to the `custom` stream mode. */
@@ -67,6 +73,9 @@ export interface LangGraphRunnableConfig<Context = Record<string, unknown>> exte
 
 /** Key of the running task on its config (for `getCurrentTaskInput()`, `task()` calls, `interrupt()`). */
 export const CURRENT_TASK: unique symbol = Symbol.for("agentgraph.currentTask") as never;
+
+/** Key, on a task's config, marking a task that runs again because its run resumed (its subgraphs resume too). */
+export const RESUMING: unique symbol = Symbol.for("agentgraph.resuming") as never;
 
 /** Key of the functional API's previous return value on a task's config (for `getPreviousState()`). */
 export const PREVIOUS_STATE: unique symbol = Symbol.for("agentgraph.previousState") as never;
@@ -110,6 +119,8 @@ export interface ParentRunLink {
   readonly messagesHandler: MessagesObserver | undefined;
   /** Recursion limit of the root run, inherited by nested graphs. */
   readonly recursionLimit: number;
+  /** The checkpointer of the root run, which nested graphs without their own use too. */
+  readonly checkpointer: unknown;
 }
 
 /** A node as the engine runs it. */
@@ -136,6 +147,8 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   output: unknown;
   /** Schedules a functional-API task call made by this task. */
   call: TaskCall;
+  /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
+  resetAttempt(): void;
   /** Reads `keys` as they will be once this task's writes so far are applied. */
   readFresh(keys: readonly string[]): Record<string, unknown>;
 }

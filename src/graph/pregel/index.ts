@@ -1,4 +1,5 @@
 export { getConfig, getCurrentTaskInput, getStore, getWriter } from "./context-helpers.js";
+export { isInterrupted } from "./interrupted.js";
 export { MessagesStreamHandler } from "./messages-stream.js";
 export { isPregel, Pregel, type PregelParams } from "./pregel.js";
 export {
@@ -8,3 +9,4 @@ export {
   type ResolvedRun,
   resolveRunConfig,
 } from "./run-config.js";
+export type { PregelTaskDescription, StateSnapshot } from "./state.js";

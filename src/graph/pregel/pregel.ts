@@ -1,20 +1,20 @@
+import type { RunnableConfig } from "../../shared/index.js";
 import { getAsyncContext } from "../../shared/index.js";
+import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
-import { InvalidUpdateError, isParentCommand } from "../core/index.js";
+import { type BaseCheckpointSaver, CheckpointConfigError, isCheckpointSaver } from "../checkpoint/index.js";
+import { GraphValueError, INTERRUPT, InvalidUpdateError, isParentCommand } from "../core/index.js";
 import {
   type LangGraphRunnableConfig,
   type LoopGraph,
+  LoopPersistence,
   PARENT_RUN,
   type ParentRunLink,
   PregelLoop,
   type PregelNode,
 } from "../loop/index.js";
-import {
-  IterableReadableStream,
-  normalizeStreamModes,
-  type StreamMode,
-  StreamSink,
-} from "../stream/index.js";
+import type { IterableReadableStream, StreamMode, StreamSink } from "../stream/index.js";
+import { normalizeStreamModes } from "../stream/index.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 import {
   type ContextValidator,
@@ -22,6 +22,8 @@ import {
   type PregelOptions,
   resolveRunConfig,
 } from "./run-config.js";
+import { openRunStream } from "./run-stream.js";
+import { type StateSnapshot, snapshotOf, updateThreadState } from "./state.js";
 
 /** The parts a {@link Pregel} graph is made of. */
 export interface PregelParams {
@@ -37,6 +39,16 @@ export interface PregelParams {
   name?: string;
   contextSchema?: ContextValidator | undefined;
   config?: LangGraphRunnableConfig;
+  /** Saves a checkpoint after every superstep (`false`: never, even as a subgraph of a persisted graph). */
+  checkpointer?: BaseCheckpointSaver | boolean | undefined;
+  /** Long-term store, passed to nodes as `config.store`. */
+  store?: unknown;
+  /** Node cache. */
+  cache?: unknown;
+  /** Pause before these nodes (needs a checkpointer). */
+  interruptBefore?: string[] | "*" | undefined;
+  /** Pause after these nodes (needs a checkpointer). */
+  interruptAfter?: string[] | "*" | undefined;
 }
 
 /**
@@ -63,6 +75,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   name: string | undefined;
   readonly contextSchema: ContextValidator | undefined;
   config: LangGraphRunnableConfig | undefined;
+  checkpointer: BaseCheckpointSaver | boolean | undefined;
+  store: unknown;
+  cache: unknown;
+  interruptBefore: string[] | "*" | undefined;
+  interruptAfter: string[] | "*" | undefined;
   private readonly loopGraph: LoopGraph;
 
   constructor(params: PregelParams) {
@@ -76,6 +93,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     this.name = params.name;
     this.contextSchema = params.contextSchema;
     this.config = params.config;
+    this.checkpointer = params.checkpointer;
+    this.store = params.store;
+    this.cache = params.cache;
+    this.interruptBefore = params.interruptBefore;
+    this.interruptAfter = params.interruptAfter;
     this.triggerToNodes = {};
     for (const [name, node] of Object.entries(this.nodes)) {
       for (const trigger of node.triggers) {
@@ -87,10 +109,12 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     for (const list of Object.values(this.triggerToNodes)) list.sort();
     const finishable: string[] = [];
     const initiallyIdle: string[] = [];
+    const untracked = new Set<string>();
     for (const [key, prototype] of Object.entries(this.channels)) {
       const fresh = prototype.fromCheckpoint(undefined);
       if (fresh.finish !== BaseChannel.prototype.finish) finishable.push(key);
       if (fresh.clearsWhenIdle && fresh.isAvailable()) initiallyIdle.push(key);
+      if (fresh.lc_graph_name === "UntrackedValue") untracked.add(key);
     }
     this.loopGraph = {
       nodes: this.nodes,
@@ -102,6 +126,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       stateKeys: this.stateKeys,
       finishable,
       initiallyIdle,
+      untracked,
     };
   }
 
@@ -133,7 +158,10 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     } catch (error) {
       throw link === undefined ? rootError(error) : error;
     }
-    return loop.output() as Output;
+    const output = loop.output();
+    if (loop.interrupts === undefined) return output as Output;
+    const values = typeof output === "object" && output !== null && !Array.isArray(output) ? output : {};
+    return { ...values, [INTERRUPT]: loop.interrupts } as Output;
   }
 
   /**
@@ -148,91 +176,132 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     // A graph streamed from inside another graph's node defaults to `values`, as in LangGraph.js.
     const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
     const { modes, multi } = normalizeStreamModes(options?.streamMode, nested ? "values" : this.streamMode);
-    const abort = new AbortController();
-    const userSignal = options?.signal;
-    let unlink: (() => void) | undefined;
-    if (userSignal !== undefined) {
-      if (userSignal.aborted) abort.abort(userSignal.reason);
-      else {
-        const onAbort = () => abort.abort(userSignal.reason);
-        userSignal.addEventListener("abort", onAbort, { once: true });
-        unlink = () => userSignal.removeEventListener("abort", onAbort);
-      }
-    }
-    // Chunks wait here until the consumer pulls them, so that an error reaches the consumer only
-    // after every chunk produced before it.
-    const queue: unknown[] = [];
-    let head = 0;
-    let finished = false;
-    let failed = false;
-    let failure: unknown;
-    let cancelled = false;
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
-    const stream = new IterableReadableStream<Chunk>(
-      {
-        async pull(controller) {
-          while (head === queue.length && !finished) {
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-          }
-          if (head < queue.length) {
-            while (head < queue.length) controller.enqueue(queue[head++] as Chunk);
-            queue.length = 0;
-            head = 0;
-            return;
-          }
-          if (failed) controller.error(failure);
-          else controller.close();
-        },
-        cancel(reason) {
-          cancelled = true;
-          abort.abort(reason ?? new Error("The stream was cancelled."));
-          notify();
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const run = resolveRunConfig(this.config, { ...options, signal: abort.signal }, this.contextSchema);
-    const baseDepth = run.parentNs === "" ? 0 : run.parentNs.split("|").length;
-    const sink = new StreamSink(
+    const probe = resolveRunConfig(this.config, options, this.contextSchema);
+    const baseDepth = probe.parentNs === "" ? 0 : probe.parentNs.split("|").length;
+    const opened = openRunStream<Chunk>(
       modes,
       options?.subgraphs ?? false,
       multi,
-      (chunk) => {
-        if (cancelled) return;
-        queue.push(chunk);
-        notify();
-      },
       baseDepth,
+      options?.signal,
     );
+    const run = resolveRunConfig(this.config, { ...options, signal: opened.signal }, this.contextSchema);
     let messages: MessagesStreamHandler | undefined;
     let config = run.config;
-    if (sink.modes.has("messages")) {
-      messages = new MessagesStreamHandler(sink, options?.subgraphs ?? false);
+    if (opened.sink.modes.has("messages")) {
+      messages = new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false);
       config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
     }
-    const loop = this.createLoop(input, { ...run, config }, options, sink, undefined, messages);
+    const loop = this.createLoop(input, { ...run, config }, options, opened.sink, undefined, messages);
     loop.run().then(
-      () => {
-        unlink?.();
-        finished = true;
-        notify();
-      },
-      (error: unknown) => {
-        unlink?.();
-        failed = true;
-        failure = rootError(error);
-        finished = true;
-        notify();
-      },
+      () => opened.end(),
+      (error: unknown) => opened.end({ error: rootError(error) }),
     );
-    return stream;
+    return opened.stream;
+  }
+
+  /** The checkpointer of this graph, or of the run it is nested in. */
+  private saverFor(parentLink: ParentRunLink | undefined): BaseCheckpointSaver | undefined {
+    if (this.checkpointer === false) return undefined;
+    if (isCheckpointSaver(this.checkpointer)) return this.checkpointer;
+    const inherited = parentLink?.checkpointer;
+    return isCheckpointSaver(inherited) ? inherited : undefined;
+  }
+
+  /** The saver the state API uses; throws when the graph has none. */
+  private requireSaver(config: RunnableConfig): BaseCheckpointSaver {
+    const saver =
+      this.saverFor(undefined) ??
+      (isCheckpointSaver(config.configurable?.__checkpointer)
+        ? config.configurable.__checkpointer
+        : undefined);
+    if (saver === undefined) {
+      throw new GraphValueError(
+        "No checkpointer set: compile the graph with one (e.g. compile({ checkpointer: new MemorySaver() })) to keep and inspect its state.",
+        { code: "MISSING_CHECKPOINTER" },
+      );
+    }
+    return saver;
+  }
+
+  /** The state of a thread: at its latest checkpoint, or at `checkpoint_id`. */
+  async getState(config: RunnableConfig, options: { subgraphs?: boolean } = {}): Promise<StateSnapshot> {
+    const saver = this.requireSaver(config);
+    const tuple = await saver.getTuple(config);
+    const latest = config.configurable?.checkpoint_id === undefined;
+    return snapshotOf(
+      this.loopGraph,
+      tuple,
+      config,
+      (node, childConfig) => this.subgraphState(node, childConfig),
+      options.subgraphs ?? false,
+      latest,
+    );
+  }
+
+  /** The checkpoints of a thread, newest first, as snapshots. */
+  async *getStateHistory(
+    config: RunnableConfig,
+    options: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> } = {},
+  ): AsyncGenerator<StateSnapshot> {
+    const saver = this.requireSaver(config);
+    const listOptions: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> } = {};
+    if (options.limit !== undefined) listOptions.limit = options.limit;
+    if (options.before !== undefined) listOptions.before = options.before;
+    if (options.filter !== undefined) listOptions.filter = options.filter;
+    const listConfig: RunnableConfig = {
+      configurable: { ...config.configurable, checkpoint_ns: config.configurable?.checkpoint_ns ?? "" },
+    };
+    for await (const tuple of saver.list(listConfig, listOptions)) {
+      yield await snapshotOf(
+        this.loopGraph,
+        tuple,
+        tuple.config,
+        (node, childConfig) => this.subgraphState(node, childConfig),
+        false,
+        false,
+      );
+    }
+  }
+
+  /**
+   * Updates the state of a thread as if `asNode` had returned `values` (inferred when omitted),
+   * and returns the config of the new checkpoint. Use it to correct state while a run is paused,
+   * or with `"__copy__"` to fork a checkpoint.
+   */
+  async updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig> {
+    const saver = this.requireSaver(config);
+    return updateThreadState(this.loopGraph, saver, config, values, asNode);
+  }
+
+  private async subgraphState(node: PregelNode, config: RunnableConfig): Promise<StateSnapshot | undefined> {
+    const subgraph = node.subgraphs?.find(isPregel);
+    if (subgraph === undefined) return undefined;
+    const saver = this.saverFor(undefined);
+    if (saver === undefined) return undefined;
+    return (subgraph as Pregel).stateWith(saver, config);
+  }
+
+  /** @internal The state of this graph (as a subgraph) under a given saver. */
+  async stateWith(saver: BaseCheckpointSaver, config: RunnableConfig): Promise<StateSnapshot> {
+    const tuple = await saver.getTuple(config);
+    return snapshotOf(
+      this.loopGraph,
+      tuple,
+      config,
+      (node, childConfig) => this.subgraphStateWith(saver, node, childConfig),
+      true,
+      config.configurable?.checkpoint_id === undefined,
+    );
+  }
+
+  private async subgraphStateWith(
+    saver: BaseCheckpointSaver,
+    node: PregelNode,
+    config: RunnableConfig,
+  ): Promise<StateSnapshot | undefined> {
+    const subgraph = node.subgraphs?.find(isPregel);
+    return subgraph === undefined ? undefined : (subgraph as Pregel).stateWith(saver, config);
   }
 
   private createLoop(
@@ -243,28 +312,68 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     parentLink: ParentRunLink | undefined,
     messages?: MessagesStreamHandler,
   ): PregelLoop {
+    const saver = this.saverFor(parentLink);
+    const config = run.config;
+    const configurable = config.configurable ?? {};
+    let persistence: LoopPersistence | undefined;
+    if (saver !== undefined) {
+      const threadId = configurable.thread_id;
+      if (threadId === undefined || threadId === null) {
+        throw new CheckpointConfigError(
+          'Failed to put checkpoint. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property. When using a checkpointer, you must pass a "thread_id" so the checkpointer knows which conversation thread to persist state for. Example: graph.stream(input, { configurable: { thread_id: "my-thread-id" } })',
+        );
+      }
+      const checkpointId = configurable.checkpoint_id;
+      persistence = new LoopPersistence({
+        saver,
+        threadId: String(threadId),
+        ns: run.parentNs,
+        checkpointId:
+          checkpointId === undefined || checkpointId === null || checkpointId === ""
+            ? undefined
+            : String(checkpointId),
+        durability: options?.durability ?? "async",
+        parents: (configurable.checkpoint_map as Record<string, string> | undefined) ?? {},
+      });
+    }
     const link: ParentRunLink = parentLink ?? {
       sink,
       namespace: [],
       messagesHandler: messages,
       recursionLimit: run.recursionLimit,
+      checkpointer: saver,
     };
-    const abortSignal = run.config.signal;
-    const config = run.config;
+    const store = options?.store ?? config.store ?? this.store;
+    const loopConfig = store !== undefined && config.store !== store ? { ...config, store } : config;
     return new PregelLoop({
       graph: this.loopGraph,
       input,
-      config,
+      config: loopConfig,
       recursionLimit: run.recursionLimit,
       parentNs: run.parentNs,
       sink,
       link,
-      maxConcurrency: checkMaxConcurrency(run.config.maxConcurrency),
+      maxConcurrency: checkMaxConcurrency(config.maxConcurrency),
       retryPolicy: options?.retryPolicy,
       debug: options?.debug ?? false,
-      abortSignal,
+      abortSignal: config.signal,
+      persistence,
+      interruptBefore: options?.interruptBefore ?? this.interruptBefore,
+      interruptAfter: options?.interruptAfter ?? this.interruptAfter,
+      explicitCheckpoint:
+        persistence !== undefined && configurable.checkpoint_id !== undefined && parentLink === undefined,
+      cache: asCache(options?.cache ?? this.cache),
     });
   }
+}
+
+/** The node cache given as an option, if it has the cache methods. */
+function asCache(value: unknown): BaseCache | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const candidate = value as Partial<BaseCache>;
+  return typeof candidate.get === "function" && typeof candidate.set === "function"
+    ? (value as BaseCache)
+    : undefined;
 }
 
 /** A parent command that reached the top of the run has nowhere to go: say so. */

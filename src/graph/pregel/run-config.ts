@@ -28,6 +28,8 @@ export interface PregelOptions<Context = Record<string, unknown>, Modes = Stream
   interruptAfter?: string[] | "*";
   /** When checkpoints are written: after each step and waited for (`sync`), in the background (`async`), or at the end (`exit`). */
   durability?: "sync" | "async" | "exit";
+  /** Node cache for this run (overrides the graph's). */
+  cache?: unknown;
 }
 
 /** A schema that can validate the run context (a Zod schema or any object with `parse`). */
@@ -53,6 +55,7 @@ const RUN_ONLY_KEYS = [
   "interruptBefore",
   "interruptAfter",
   "durability",
+  "cache",
   "runName",
   "runId",
   "executionInfo",

@@ -14,6 +14,7 @@ import type {
   PendingWrite,
 } from "../types.js";
 import { applySplice, diffLists, type Splice, worthSplicing } from "./list-delta.js";
+import { MemoryCheckpointStorage } from "./memory-storage.js";
 import {
   applyBookkeepingDelta,
   type Bookkeeping,
@@ -35,6 +36,15 @@ import type {
 export interface ValueCodec {
   encode(value: unknown): string;
   decode(text: string): unknown;
+}
+
+/** Retention settings of a saver. */
+export interface SaverRetentionOptions {
+  /**
+   * Delete threads that have not been written for `minutes`, checking every
+   * `sweepIntervalMinutes` (default: `minutes`, at most 60).
+   */
+  ttl?: { minutes: number; sweepIntervalMinutes?: number };
 }
 
 /** A stored checkpoint could not be read back: the message names the thread and checkpoint. */
@@ -130,11 +140,33 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly storage: CheckpointStorage;
   protected readonly codec: ValueCodec;
   private readonly caches = new ThreadCaches(512);
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
-  constructor(storage: CheckpointStorage, codec: ValueCodec) {
+  constructor(storage: CheckpointStorage, codec: ValueCodec, options: SaverRetentionOptions = {}) {
     super();
     this.storage = storage;
     this.codec = codec;
+    const ttl = options.ttl;
+    if (ttl !== undefined) {
+      if (!(ttl.minutes > 0))
+        throw new CheckpointConfigError(
+          `ttl.minutes must be a positive number (got ${String(ttl.minutes)}).`,
+        );
+      const every = (ttl.sweepIntervalMinutes ?? Math.min(ttl.minutes, 60)) * 60_000;
+      const timer = setInterval(() => {
+        this.deleteStaleThreads(ttl.minutes * 60_000).catch((error: unknown) => {
+          console.error("agentgraph: deleting expired threads failed:", error);
+        });
+      }, every);
+      (timer as { unref?: () => void }).unref?.();
+      this.sweeper = timer;
+    }
+  }
+
+  /** Stops the time-to-live sweeper (if any). Savers with connections close them too. */
+  async close(): Promise<void> {
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   /**
@@ -190,6 +222,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       record: JSON.stringify(record),
       metadata: this.codec.encode(metadata),
       depth,
+      createdAt: Date.now(),
     });
     const newLists: [string, ListState][] = [];
     for (const channel in newVersions) {
@@ -389,6 +422,71 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   async deleteThread(threadId: string): Promise<void> {
     await this.storage.deleteThread(String(threadId));
     this.caches.drop(String(threadId));
+  }
+
+  /**
+   * Keeps only the newest `keepLast` checkpoints of each namespace of the given threads (with
+   * their writes), and everything they need; the rest is deleted. The kept history is re-encoded
+   * from scratch (its oldest checkpoint becomes a full one with no parent) and swapped in atomically.
+   */
+  async prune(threadIds: readonly string[], options: { keepLast: number }): Promise<void> {
+    const keepLast = options.keepLast;
+    if (!Number.isInteger(keepLast) || keepLast < 1) {
+      throw new CheckpointConfigError(
+        `prune() needs keepLast to be a positive integer (got ${String(keepLast)}).`,
+      );
+    }
+    for (const threadId of threadIds) {
+      const listings = await this.storage.listCheckpoints({ threadId });
+      const byNs = new Map<string, string[]>();
+      for (const listing of listings) {
+        const ids = byNs.get(listing.ns) ?? [];
+        ids.push(listing.id);
+        byNs.set(listing.ns, ids);
+      }
+      const scratch = new MemoryCheckpointStorage();
+      const rebuilt = new EncodedCheckpointSaver(scratch, this.codec);
+      for (const [ns, ids] of byNs) {
+        const kept = ids.slice(0, keepLast).reverse();
+        const keptSet = new Set(kept);
+        let previousVersions: ChannelVersions = {};
+        for (const id of kept) {
+          const tuple = await this.getTuple({
+            configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
+          });
+          if (tuple === undefined) continue;
+          const parentId = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
+          const parentKept = parentId !== undefined && keptSet.has(parentId);
+          const newVersions: ChannelVersions = {};
+          for (const [channel, version] of Object.entries(tuple.checkpoint.channel_versions)) {
+            if (!parentKept || previousVersions[channel] !== version) newVersions[channel] = version;
+          }
+          const config: RunnableConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+          if (parentKept) (config.configurable as Record<string, unknown>).checkpoint_id = parentId;
+          await rebuilt.put(config, tuple.checkpoint, tuple.metadata as CheckpointMetadata, newVersions);
+          const writes = new Map<string, PendingWrite[]>();
+          for (const [taskId, channel, value] of tuple.pendingWrites ?? []) {
+            const list = writes.get(taskId) ?? [];
+            list.push([channel, value]);
+            writes.set(taskId, list);
+          }
+          const at: RunnableConfig = {
+            configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
+          };
+          for (const [taskId, list] of writes) await rebuilt.putWrites(at, list, taskId);
+          previousVersions = tuple.checkpoint.channel_versions;
+        }
+      }
+      await this.storage.replaceThread(threadId, scratch.exportThread(threadId));
+      this.caches.drop(threadId);
+    }
+  }
+
+  /** Deletes threads whose newest checkpoint is older than `maxAgeMs`; returns their ids. */
+  async deleteStaleThreads(maxAgeMs: number): Promise<string[]> {
+    const stale = await this.storage.staleThreads(Date.now() - maxAgeMs);
+    for (const threadId of stale) await this.deleteThread(threadId);
+    return stale;
   }
 
   /** The references of a list's elements; elements this thread has not stored yet are added to `items`. */

@@ -2,6 +2,7 @@ export {
   CheckpointConfigError,
   CheckpointCorruptError,
   EncodedCheckpointSaver,
+  type SaverRetentionOptions,
   type ValueCodec,
 } from "./encoded-saver.js";
 export { applySplice, diffLists, LIST_CHAIN_LIMIT, type Splice } from "./list-delta.js";

@@ -145,6 +145,36 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     this.threads.delete(threadId);
   }
 
+  replaceThread(threadId: string, batch: StorageBatch): void {
+    this.threads.delete(threadId);
+    this.write(batch);
+  }
+
+  staleThreads(cutoff: number): string[] {
+    const out: string[] = [];
+    for (const [threadId, data] of this.threads) {
+      let newest = Number.NEGATIVE_INFINITY;
+      for (const byId of data.checkpoints.values())
+        for (const row of byId.values()) newest = Math.max(newest, row.createdAt);
+      if (newest < cutoff) out.push(threadId);
+    }
+    return out;
+  }
+
+  /** Everything stored for a thread, as one batch. */
+  exportThread(threadId: string): StorageBatch {
+    const batch: StorageBatch = { checkpoints: [], blobs: [], items: [], writes: [] };
+    const data = this.threads.get(threadId);
+    if (data === undefined) return batch;
+    for (const byId of data.checkpoints.values())
+      for (const row of byId.values()) batch.checkpoints.push({ ...row });
+    for (const row of data.blobs.values()) batch.blobs.push({ ...row });
+    for (const [hash, item] of data.items) batch.items.push({ threadId, hash, data: item });
+    for (const byTask of data.writes.values())
+      for (const row of byTask.values()) batch.writes.push({ ...row });
+    return batch;
+  }
+
   /** Total bytes of stored strings (for tests and storage benchmarks). */
   storedBytes(threadId?: string): number {
     let total = 0;

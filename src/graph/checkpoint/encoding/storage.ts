@@ -13,6 +13,8 @@ export interface CheckpointRow {
   ns: string;
   id: string;
   parentId: string | null;
+  /** When the row was written (ms since the epoch): what time-to-live deletion looks at. */
+  createdAt: number;
   /** JSON of a {@link CheckpointRecord}. */
   record: string;
   /** The encoded metadata. */
@@ -106,6 +108,10 @@ export interface CheckpointStorage {
   writes(threadId: string, ns: string, checkpointId: string): MaybePromise<WriteRow[]>;
   listCheckpoints(query: ListQuery): MaybePromise<CheckpointListing[]>;
   deleteThread(threadId: string): MaybePromise<void>;
+  /** Replaces everything stored for a thread with `batch`, atomically (used by pruning). */
+  replaceThread(threadId: string, batch: StorageBatch): MaybePromise<void>;
+  /** Threads whose newest checkpoint was written before `cutoff` (ms since the epoch). */
+  staleThreads(cutoff: number): MaybePromise<string[]>;
 }
 
 /** The JSON stored in {@link CheckpointRow.record}. */

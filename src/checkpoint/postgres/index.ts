@@ -1,0 +1,1 @@
+export { PostgresStore, type PostgresStoreConfig } from "./store.js";

@@ -1,0 +1,61 @@
+/** The statements of `PostgresStore` for one schema (the tables live in store-migrations.ts). */
+
+/** A schema name quoted as a SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const COLUMNS = "seq, prefix, key, value, created_at, updated_at, ttl_minutes";
+const LIVE = "(expires_at IS NULL OR expires_at > $1)";
+/** A namespace and everything under it: the path itself, or texts from `path.` up to `path/` (`/` follows `.`). */
+const UNDER = "(prefix = $2 OR (prefix >= $3 AND prefix < $4))";
+
+/**
+ * The statements, for a quoted schema. Parameters: `$1` is always "now"; searches and listings
+ * under a prefix take the path and its range as `$2…$4`.
+ */
+export function storeSql(schema: string) {
+  const table = `${schema}.agentgraph_store`;
+  const migrations = `${schema}.agentgraph_store_migrations`;
+  return {
+    lockMigrations: "SELECT pg_advisory_xact_lock(hashtext($1))",
+    createSchema: `CREATE SCHEMA IF NOT EXISTS ${schema}`,
+    createMigrationsTable: `CREATE TABLE IF NOT EXISTS ${migrations} (v INTEGER PRIMARY KEY)`,
+    selectMigrationVersion: `SELECT max(v) AS v FROM ${migrations}`,
+    insertMigrationVersion: `INSERT INTO ${migrations} (v) VALUES ($1)`,
+    get: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND prefix = $2 AND key = $3`,
+    searchAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} ORDER BY seq LIMIT $2 OFFSET $3`,
+    searchUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} ORDER BY seq LIMIT $5 OFFSET $6`,
+    /** Keyset pages for filtered searches: rows after seq `$2` (`$5` under a prefix). */
+    scanAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND seq > $2 ORDER BY seq LIMIT $3`,
+    scanUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} AND seq > $5 ORDER BY seq LIMIT $6`,
+    namespacesAll: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE}`,
+    namespacesUnder: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE} AND ${UNDER}`,
+    deleteExpiredItem: `DELETE FROM ${table} WHERE expires_at <= $1 AND prefix = $2 AND key = $3`,
+    upsert: `INSERT INTO ${table} (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
+      VALUES ($2, $3, $4, $1, $1, $5, $6)
+      ON CONFLICT (prefix, key) DO UPDATE SET
+        value = excluded.value,
+        updated_at = excluded.updated_at,
+        expires_at = excluded.expires_at,
+        ttl_minutes = excluded.ttl_minutes`,
+    delete: `DELETE FROM ${table} WHERE prefix = $1 AND key = $2`,
+    refresh: `UPDATE ${table} SET expires_at = $1::timestamptz + ttl_minutes * interval '1 minute'
+      WHERE seq = ANY($2::bigint[]) AND ttl_minutes IS NOT NULL`,
+    sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
+  } as const;
+}
+
+/** The statements of one schema. */
+export type StoreSql = ReturnType<typeof storeSql>;
+
+/** A row of `agentgraph_store` as the statements above select it (`seq` is a bigint: a string). */
+export interface StoreRow {
+  seq: string;
+  prefix: string;
+  key: string;
+  value: string;
+  created_at: Date;
+  updated_at: Date;
+  ttl_minutes: number | null;
+}

@@ -1,0 +1,86 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BaseStore } from "../../graph/index.js";
+import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
+import { PostgresStore } from "./index.js";
+
+const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const base = `agentgraph_store_test_${process.pid}_${Date.now()}`;
+let pool: pg.Pool;
+let schemas = 0;
+const created: string[] = [];
+
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: url, max: 20 });
+});
+
+afterAll(async () => {
+  for (const schema of created) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+/** A store in a schema of its own, so that every test starts empty. */
+function freshSchema(): string {
+  const schema = `${base}_${schemas++}`;
+  created.push(schema);
+  return schema;
+}
+
+async function dropSchema(store: BaseStore): Promise<void> {
+  await store.stop();
+  await pool.query(`DROP SCHEMA IF EXISTS "${(store as PostgresStore).schema}" CASCADE`);
+}
+
+runStoreConformance(
+  "PostgresStore",
+  (options) => new PostgresStore({ pool, schema: freshSchema(), ...options }),
+  dropSchema,
+);
+
+describe("PostgresStore specifics", () => {
+  it("fromConnString creates its own pool, setup() is idempotent, end() closes the pool", async () => {
+    const schema = freshSchema();
+    const store = PostgresStore.fromConnString(url, { schema });
+    await Promise.all([store.setup(), store.setup()]);
+    await store.setup();
+    await store.put(["a"], "k", { when: new Date(5), n: 10n });
+    const versions = await pool.query(`SELECT v FROM "${schema}".agentgraph_store_migrations ORDER BY v`);
+    expect(versions.rows).toStrictEqual([{ v: 0 }, { v: 1 }, { v: 2 }]);
+    await store.end();
+    await store.end();
+    const again = PostgresStore.fromConnString(url, { schema });
+    expect((await again.get(["a"], "k"))?.value).toStrictEqual({ when: new Date(5), n: 10n });
+    await again.stop();
+  });
+
+  it("concurrent setups of the same schema from separate stores do not race", async () => {
+    const schema = freshSchema();
+    const stores = Array.from({ length: 4 }, () => new PostgresStore({ pool, schema }));
+    await Promise.all(stores.map((store) => store.setup()));
+    await Promise.all(stores.map((store, i) => store.put(["a"], `k${i}`, { i })));
+    expect((await stores[0]?.search(["a"]))?.length).toBe(4);
+  });
+
+  it("a store on a shared pool leaves it open on stop()", async () => {
+    const store = new PostgresStore(pool);
+    await store.stop();
+    expect((await pool.query("SELECT 1 AS one")).rows).toStrictEqual([{ one: 1 }]);
+  });
+
+  it("a failing batch is rolled back", async () => {
+    const store = new PostgresStore({ pool, schema: freshSchema() });
+    await store.put(["a"], "k", { v: 1 });
+    await pool.query(`UPDATE "${store.schema}".agentgraph_store SET value = '{' WHERE key = 'k'`);
+    await expect(
+      store.batch([
+        { namespace: ["a"], key: "new", value: { v: 2 } },
+        { namespace: ["a"], key: "k" },
+      ]),
+    ).rejects.toThrow(/store item "k" in namespace \[a\]/);
+    expect(await store.get(["a"], "new")).toBeNull();
+  });
+
+  it("requires a pool or connection options", () => {
+    expect(() => new PostgresStore({})).toThrow(/needs a pool or connectionOptions/);
+  });
+});

@@ -1,0 +1,349 @@
+import pg from "pg";
+import {
+  BaseStore,
+  defaultSerializer,
+  type GetOperation,
+  type Item,
+  type ListNamespacesOperation,
+  matchesFilter,
+  namespaceToPath,
+  type Operation,
+  type OperationResults,
+  type PutOperation,
+  pathToNamespace,
+  planStoreBatch,
+  type SearchItem,
+  type SearchOperation,
+  SerializationError,
+  type StoreRead,
+  StoreTtlPolicy,
+  selectNamespaces,
+  type TTLConfig,
+} from "../../graph/index.js";
+import { InvalidArgumentError } from "../../shared/index.js";
+import { storeMigrations } from "./store-migrations.js";
+import { quoteIdentifier, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
+
+/**
+ * Settings of {@link PostgresStore}, as LangGraph.js names them.
+ *
+ * @example
+ * ```ts
+ * const config: PostgresStoreConfig = { connectionOptions: process.env.DATABASE_URL, schema: "memory" };
+ * ```
+ */
+export interface PostgresStoreConfig {
+  /** A pool to use. The store does not end it on `stop()`: its owner does. Wins over `connectionOptions`. */
+  pool?: pg.Pool | undefined;
+  /** A connection string or `pg` pool settings; the store creates (and on `stop()` ends) its pool. */
+  connectionOptions?: string | pg.PoolConfig | undefined;
+  /** The database schema of the store's tables (default `"public"`); created by `setup()` if needed. */
+  schema?: string | undefined;
+  /** Run `setup()` automatically before the first operation (default `true`). */
+  ensureTables?: boolean | undefined;
+  /** Expiry of items. */
+  ttl?: TTLConfig | undefined;
+}
+
+/** The page size of filtered searches, which read the prefix's rows in order until the page is full. */
+const SCAN_PAGE = 256;
+
+const under = (path: string) => [path, `${path}.`, `${path}/`];
+
+function literalPrefix(op: ListNamespacesOperation): string[] {
+  const prefix = op.matchConditions?.find((condition) => condition.matchType === "prefix")?.path ?? [];
+  const star = prefix.indexOf("*");
+  return (star < 0 ? prefix : prefix.slice(0, star)) as string[];
+}
+
+function decodeValue(row: StoreRow): Record<string, unknown> {
+  try {
+    return defaultSerializer.decode(row.value) as Record<string, unknown>;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SerializationError(
+      `Cannot read store item "${row.key}" in namespace [${row.prefix}]: ${message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function toItem(row: StoreRow, value: Record<string, unknown> = decodeValue(row)): Item {
+  return {
+    value,
+    key: row.key,
+    namespace: pathToNamespace(row.prefix),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function isPool(value: unknown): value is pg.Pool {
+  return (
+    typeof (value as pg.Pool | undefined)?.connect === "function" &&
+    typeof (value as pg.Pool).query === "function"
+  );
+}
+
+/**
+ * A store in PostgreSQL (`pg`), for apps that run on several processes or machines. Items are
+ * stored with the checkpoint serializer, so Dates, Maps and registered classes come back as
+ * such; each batch runs in one transaction. Search filters run in process over the items of the
+ * namespace prefix (read in pages, stopping once the result page is full); there is no vector
+ * search (a `query` leaves results unranked). Expired items are invisible at once and deleted
+ * by `sweepExpiredItems()` or the periodic sweep of `ttl.sweepIntervalMinutes`.
+ *
+ * @example
+ * ```ts
+ * import { PostgresStore } from "agentgraph/checkpoint/postgres";
+ *
+ * const store = PostgresStore.fromConnString(process.env.DATABASE_URL!, { schema: "memory" });
+ * await store.setup();
+ * const graph = builder.compile({ store });
+ * // …
+ * await store.end();
+ * ```
+ */
+export class PostgresStore extends BaseStore {
+  /** The connection pool. */
+  readonly pool: pg.Pool;
+  /** The schema of the store's tables. */
+  readonly schema: string;
+  private readonly ownsPool: boolean;
+  private readonly ensureTables: boolean;
+  private readonly ttl: StoreTtlPolicy;
+  private readonly sql: StoreSql;
+  private settingUp: Promise<void> | undefined;
+  private ended = false;
+
+  /** A store on a `pg` pool, or with the given {@link PostgresStoreConfig}. */
+  constructor(config: pg.Pool | PostgresStoreConfig) {
+    super();
+    const settings: PostgresStoreConfig = isPool(config) ? { pool: config } : config;
+    if (settings.pool !== undefined) {
+      this.pool = settings.pool;
+      this.ownsPool = false;
+    } else if (settings.connectionOptions !== undefined) {
+      const options = settings.connectionOptions;
+      this.pool = new pg.Pool(typeof options === "string" ? { connectionString: options } : options);
+      this.ownsPool = true;
+    } else {
+      throw new InvalidArgumentError(
+        "PostgresStore needs a pool or connectionOptions: new PostgresStore({ connectionOptions: url }) or PostgresStore.fromConnString(url).",
+      );
+    }
+    const schema = settings.schema ?? "public";
+    if (typeof schema !== "string" || schema === "") {
+      throw new InvalidArgumentError(
+        `PostgresStore: schema must be a non-empty string, got ${JSON.stringify(schema)}.`,
+      );
+    }
+    this.schema = schema;
+    this.ensureTables = settings.ensureTables ?? true;
+    this.ttl = new StoreTtlPolicy(settings.ttl);
+    this.sql = storeSql(quoteIdentifier(schema));
+  }
+
+  /** A store that connects with a connection string (`postgresql://user@host:5432/db`). */
+  static fromConnString(
+    connectionString: string,
+    options: Omit<PostgresStoreConfig, "pool" | "connectionOptions"> = {},
+  ): PostgresStore {
+    return new PostgresStore({ ...options, connectionOptions: connectionString });
+  }
+
+  /**
+   * Creates the schema and tables, or upgrades them (runs pending migrations, under an advisory
+   * lock so that concurrent processes do not race), and starts the TTL sweep when configured.
+   */
+  async setup(): Promise<void> {
+    this.settingUp ??= this.migrate().catch((error: unknown) => {
+      this.settingUp = undefined;
+      throw error;
+    });
+    await this.settingUp;
+    this.ttl.startSweeper(() => this.sweepExpiredItems());
+  }
+
+  override async start(): Promise<void> {
+    await this.setup();
+  }
+
+  /** Stops the TTL sweep and ends the pool when the store created it. */
+  override async stop(): Promise<void> {
+    this.ttl.stopSweeper();
+    if (this.ownsPool && !this.ended) {
+      this.ended = true;
+      await this.pool.end();
+    }
+  }
+
+  /** Same as {@link stop}. */
+  async end(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Deletes expired items now; returns how many. (Expired items are never returned anyway.) */
+  async sweepExpiredItems(): Promise<number> {
+    await this.ready();
+    const result = await this.pool.query(this.sql.sweep, [new Date()]);
+    return result.rowCount ?? 0;
+  }
+
+  async batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const plan = planStoreBatch(operations);
+    const writes = plan.puts.map((op) => ({
+      op,
+      path: namespaceToPath(op.namespace),
+      text: op.value === null ? undefined : defaultSerializer.encode(op.value),
+    }));
+    const results: unknown[] = new Array(operations.length).fill(undefined);
+    if (operations.length === 0) return results as OperationResults<Op>;
+    await this.ready();
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const now = new Date();
+      for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
+      for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    return results as OperationResults<Op>;
+  }
+
+  private async ready(): Promise<void> {
+    if (this.ensureTables) await this.setup();
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(this.sql.lockMigrations, [`agentgraph_store:${this.schema}`]);
+      await client.query(this.sql.createSchema);
+      await client.query(this.sql.createMigrationsTable);
+      const { rows } = await client.query<{ v: number | null }>(this.sql.selectMigrationVersion);
+      const current = rows[0]?.v ?? -1;
+      const migrations = storeMigrations(quoteIdentifier(this.schema));
+      for (let v = current + 1; v < migrations.length; v++) {
+        await client.query(migrations[v] as string);
+        await client.query(this.sql.insertMigrationVersion, [v]);
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private read(client: pg.PoolClient, read: StoreRead, now: Date): Promise<unknown> {
+    if (read.kind === "get") return this.getItem(client, read.op, now);
+    if (read.kind === "search") return this.searchItems(client, read.op, now);
+    return this.listNamespacesNow(client, read.op, now);
+  }
+
+  private async getItem(client: pg.PoolClient, op: GetOperation, now: Date): Promise<Item | null> {
+    const { rows } = await client.query<StoreRow>(this.sql.get, [now, namespaceToPath(op.namespace), op.key]);
+    const row = rows[0];
+    if (row === undefined) return null;
+    await this.refresh(client, [row], op.refreshTtl, now);
+    return toItem(row);
+  }
+
+  private async searchItems(client: pg.PoolClient, op: SearchOperation, now: Date): Promise<SearchItem[]> {
+    const path = namespaceToPath(op.namespacePrefix);
+    const prefix = path === "" ? [] : under(path);
+    const limit = op.limit ?? 10;
+    const offset = op.offset ?? 0;
+    let found: { row: StoreRow; value: Record<string, unknown> }[];
+    if (op.filter === undefined || Object.keys(op.filter).length === 0) {
+      const sql = path === "" ? this.sql.searchAll : this.sql.searchUnder;
+      const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, limit, offset]);
+      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+    } else {
+      found = [];
+      let skipped = 0;
+      let after = "0";
+      const sql = path === "" ? this.sql.scanAll : this.sql.scanUnder;
+      while (found.length < limit) {
+        const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, after, SCAN_PAGE]);
+        for (const row of rows) {
+          if (found.length >= limit) break;
+          const value = decodeValue(row);
+          if (!matchesFilter(value, op.filter)) continue;
+          if (skipped < offset) skipped++;
+          else found.push({ row, value });
+        }
+        if (rows.length < SCAN_PAGE) break;
+        after = (rows[rows.length - 1] as StoreRow).seq;
+      }
+    }
+    await this.refresh(
+      client,
+      found.map(({ row }) => row),
+      op.refreshTtl,
+      now,
+    );
+    return found.map(({ row, value }) => toItem(row, value));
+  }
+
+  private async listNamespacesNow(
+    client: pg.PoolClient,
+    op: ListNamespacesOperation,
+    now: Date,
+  ): Promise<string[][]> {
+    const path = namespaceToPath(literalPrefix(op));
+    const { rows } =
+      path === ""
+        ? await client.query<{ prefix: string }>(this.sql.namespacesAll, [now])
+        : await client.query<{ prefix: string }>(this.sql.namespacesUnder, [now, ...under(path)]);
+    return selectNamespaces(
+      rows.map((row) => pathToNamespace(row.prefix)),
+      op,
+    );
+  }
+
+  private async refresh(
+    client: pg.PoolClient,
+    rows: StoreRow[],
+    requested: boolean | undefined,
+    now: Date,
+  ): Promise<void> {
+    if (!this.ttl.refreshOnRead(requested)) return;
+    const seqs = rows.filter((row) => row.ttl_minutes !== null).map((row) => row.seq);
+    if (seqs.length > 0) await client.query(this.sql.refresh, [now, seqs]);
+  }
+
+  private async write(
+    client: pg.PoolClient,
+    op: PutOperation,
+    path: string,
+    text: string | undefined,
+    now: Date,
+  ): Promise<void> {
+    if (text === undefined) {
+      await client.query(this.sql.delete, [path, op.key]);
+      return;
+    }
+    await client.query(this.sql.deleteExpiredItem, [now, path, op.key]);
+    const ttlMinutes = this.ttl.ttlOf(op);
+    const expiresAt = this.ttl.expiresAt(ttlMinutes, now.getTime());
+    await client.query(this.sql.upsert, [
+      now,
+      path,
+      op.key,
+      text,
+      expiresAt === undefined ? null : new Date(expiresAt),
+      ttlMinutes ?? null,
+    ]);
+  }
+}

@@ -1,0 +1,282 @@
+import Database from "better-sqlite3";
+import {
+  BaseStore,
+  defaultSerializer,
+  type GetOperation,
+  type Item,
+  type ListNamespacesOperation,
+  matchesFilter,
+  namespaceToPath,
+  type Operation,
+  type OperationResults,
+  type PutOperation,
+  pathToNamespace,
+  planStoreBatch,
+  type SearchItem,
+  type SearchOperation,
+  SerializationError,
+  type StoreRead,
+  StoreTtlPolicy,
+  selectNamespaces,
+  type TTLConfig,
+} from "../../graph/index.js";
+import { STORE_MIGRATIONS } from "./store-migrations.js";
+import {
+  CREATE_MIGRATIONS_TABLE,
+  INSERT_MIGRATION_VERSION,
+  SELECT_MIGRATION_VERSION,
+  SQL,
+  type StoreRow,
+} from "./store-sql.js";
+
+/**
+ * Options of {@link SqliteStore}.
+ *
+ * @example
+ * ```ts
+ * const options: SqliteStoreOptions = { ttl: { defaultTtl: 60 * 24, sweepIntervalMinutes: 30 } };
+ * ```
+ */
+export interface SqliteStoreOptions {
+  /** Expiry of items. */
+  ttl?: TTLConfig | undefined;
+}
+
+type Statement = Database.Statement<[Record<string, unknown>]>;
+type Statements = { -readonly [K in keyof typeof SQL]: Statement };
+
+/** Bindings selecting a namespace and everything under it (see store-sql.ts). */
+const under = (path: string) => ({ path, from: `${path}.`, to: `${path}/` });
+
+/** The namespace labels a search or listing can narrow to in SQL: the literal labels before any `*`. */
+function literalPrefix(op: ListNamespacesOperation): string[] {
+  const prefix = op.matchConditions?.find((condition) => condition.matchType === "prefix")?.path ?? [];
+  const star = prefix.indexOf("*");
+  return (star < 0 ? prefix : prefix.slice(0, star)) as string[];
+}
+
+function decodeValue(row: StoreRow): Record<string, unknown> {
+  try {
+    return defaultSerializer.decode(row.value) as Record<string, unknown>;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SerializationError(
+      `Cannot read store item "${row.key}" in namespace [${row.prefix}]: ${message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function toItem(row: StoreRow, value: Record<string, unknown> = decodeValue(row)): Item {
+  return {
+    value,
+    key: row.key,
+    namespace: pathToNamespace(row.prefix),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/**
+ * A store in a SQLite database (better-sqlite3), for single-machine apps and tests. Items are
+ * stored with the checkpoint serializer, so Dates, Maps and registered classes come back as
+ * such. Search filters run in process over the items of the namespace prefix; there is no
+ * vector search (a `query` leaves results unranked). A batch runs in one transaction.
+ *
+ * @example
+ * ```ts
+ * import { SqliteStore } from "agentgraph/checkpoint/sqlite";
+ *
+ * const store = SqliteStore.fromConnString("./memory.db");
+ * await store.put(["users", "u1"], "prefs", { theme: "dark" });
+ * const graph = builder.compile({ store });
+ * // …
+ * await store.stop(); // closes the database it opened
+ * ```
+ */
+export class SqliteStore extends BaseStore {
+  /** The database connection. */
+  readonly db: Database.Database;
+  private readonly ownsDb: boolean;
+  private readonly ttl: StoreTtlPolicy;
+  private statements: Statements | undefined;
+
+  /** A store on an open better-sqlite3 database, or on the database file at a path (`":memory:"` too). */
+  constructor(database: string | Database.Database, options: SqliteStoreOptions = {}) {
+    super();
+    this.ttl = new StoreTtlPolicy(options.ttl);
+    if (typeof database === "string") {
+      this.db = new Database(database);
+      this.ownsDb = true;
+      if (database !== ":memory:" && database !== "") this.db.pragma("journal_mode = WAL");
+      this.db.pragma("busy_timeout = 5000");
+    } else {
+      this.db = database;
+      this.ownsDb = false;
+    }
+  }
+
+  /**
+   * A store on the SQLite database file at `path` (created if needed; `":memory:"` for a
+   * private in-memory database).
+   */
+  static fromConnString(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    return new SqliteStore(path, options);
+  }
+
+  /** Creates or upgrades the tables (runs pending migrations). Every operation calls it first. */
+  async setup(): Promise<void> {
+    this.prepare();
+  }
+
+  override async start(): Promise<void> {
+    this.prepare();
+    this.ttl.startSweeper(() => this.sweepExpiredItems());
+  }
+
+  /** Stops the TTL sweeper and closes the database when the store opened it. */
+  override async stop(): Promise<void> {
+    this.ttl.stopSweeper();
+    if (this.ownsDb && this.db.open) this.db.close();
+  }
+
+  /** Deletes expired items now; returns how many. (Expired items are never returned anyway.) */
+  async sweepExpiredItems(): Promise<number> {
+    return this.prepare().sweep.run({ now: Date.now() }).changes;
+  }
+
+  async batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const plan = planStoreBatch(operations);
+    const statements = this.prepare();
+    const writes = plan.puts.map((op) => ({
+      op,
+      path: namespaceToPath(op.namespace),
+      text: op.value === null ? undefined : defaultSerializer.encode(op.value),
+    }));
+    const results: unknown[] = new Array(operations.length).fill(undefined);
+    const run = this.db.transaction(() => {
+      const now = Date.now();
+      for (const read of plan.reads) results[read.index] = this.read(statements, read, now);
+      for (const write of writes) this.write(statements, write.op, write.path, write.text, now);
+    });
+    if (writes.length > 0) run.immediate();
+    else run();
+    if (writes.length > 0) this.ttl.startSweeper(() => this.sweepExpiredItems());
+    return results as OperationResults<Op>;
+  }
+
+  private prepare(): Statements {
+    if (this.statements !== undefined) return this.statements;
+    const { db } = this;
+    db.transaction(() => {
+      db.exec(CREATE_MIGRATIONS_TABLE);
+      const current = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | null }).v ?? -1;
+      const insert = db.prepare(INSERT_MIGRATION_VERSION);
+      for (let v = current + 1; v < STORE_MIGRATIONS.length; v++) {
+        db.exec(STORE_MIGRATIONS[v] as string);
+        insert.run(v);
+      }
+    }).immediate();
+    const statements = {} as Statements;
+    for (const [name, sql] of Object.entries(SQL)) statements[name as keyof Statements] = db.prepare(sql);
+    this.statements = statements;
+    return statements;
+  }
+
+  private read(statements: Statements, read: StoreRead, now: number): unknown {
+    if (read.kind === "get") return this.getItem(statements, read.op, now);
+    if (read.kind === "search") return this.searchItems(statements, read.op, now);
+    return this.listNamespacesNow(statements, read.op, now);
+  }
+
+  private getItem(statements: Statements, op: GetOperation, now: number): Item | null {
+    const row = statements.get.get({ path: namespaceToPath(op.namespace), key: op.key, now }) as
+      | StoreRow
+      | undefined;
+    if (row === undefined) return null;
+    this.refresh(statements, [row], op.refreshTtl, now);
+    return toItem(row);
+  }
+
+  private searchItems(statements: Statements, op: SearchOperation, now: number): SearchItem[] {
+    const path = namespaceToPath(op.namespacePrefix);
+    const statement = path === "" ? statements.searchAll : statements.searchUnder;
+    const bindings = { ...under(path), now };
+    const limit = op.limit ?? 10;
+    const offset = op.offset ?? 0;
+    let found: { row: StoreRow; value: Record<string, unknown> }[];
+    if (op.filter === undefined || Object.keys(op.filter).length === 0) {
+      const rows = statement.all({ ...bindings, limit, offset }) as StoreRow[];
+      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+    } else {
+      // Filters run here, over the rows of the prefix in order, stopping once the page is full.
+      found = [];
+      let skipped = 0;
+      for (const row of statement.iterate({
+        ...bindings,
+        limit: -1,
+        offset: 0,
+      }) as IterableIterator<StoreRow>) {
+        if (found.length >= limit) break;
+        const value = decodeValue(row);
+        if (!matchesFilter(value, op.filter)) continue;
+        if (skipped < offset) skipped++;
+        else found.push({ row, value });
+      }
+    }
+    this.refresh(
+      statements,
+      found.map(({ row }) => row),
+      op.refreshTtl,
+      now,
+    );
+    return found.map(({ row, value }) => toItem(row, value));
+  }
+
+  private listNamespacesNow(statements: Statements, op: ListNamespacesOperation, now: number): string[][] {
+    const path = namespaceToPath(literalPrefix(op));
+    const rows =
+      path === ""
+        ? (statements.namespacesAll.all({ now }) as { prefix: string }[])
+        : (statements.namespacesUnder.all({ ...under(path), now }) as { prefix: string }[]);
+    return selectNamespaces(
+      rows.map((row) => pathToNamespace(row.prefix)),
+      op,
+    );
+  }
+
+  private refresh(
+    statements: Statements,
+    rows: StoreRow[],
+    requested: boolean | undefined,
+    now: number,
+  ): void {
+    if (!this.ttl.refreshOnRead(requested)) return;
+    for (const row of rows) if (row.ttl_minutes !== null) statements.refresh.run({ seq: row.seq, now });
+  }
+
+  private write(
+    statements: Statements,
+    op: PutOperation,
+    path: string,
+    text: string | undefined,
+    now: number,
+  ): void {
+    if (text === undefined) {
+      statements.delete.run({ path, key: op.key });
+      return;
+    }
+    statements.deleteExpiredItem.run({ path, key: op.key, now });
+    const ttlMinutes = this.ttl.ttlOf(op);
+    statements.upsert.run({
+      path,
+      key: op.key,
+      value: text,
+      now,
+      expiresAt: this.ttl.expiresAt(ttlMinutes, now) ?? null,
+      ttlMinutes: ttlMinutes ?? null,
+    });
+  }
+}

@@ -1,0 +1,175 @@
+import { decodeBinary, isBinaryTag } from "./binary.js";
+import { errorFromJson } from "./error-codec.js";
+import { describeError, SerializationError } from "./errors.js";
+import { serializableTypeForTag } from "./registry.js";
+import { BUILTIN_TAGS, PAYLOAD_KEY, TAG_KEY, TAG_KEY_JSON } from "./tags.js";
+
+/**
+ * Decoding is one native `JSON.parse` and, only when the text contains a tag at all, one walk
+ * that replaces tagged objects in place (the parsed tree is ours, so no copy is made).
+ */
+
+function corrupt(tag: string, expected: string): never {
+  throw new SerializationError(
+    `Cannot decode a value tagged "${tag}": its payload must be ${expected}. The stored data is corrupt.`,
+  );
+}
+
+/** Revives the tagged values inside a parsed JSON value (in place where it can). */
+export function fromJsonable(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? reviveObject(value) : value;
+}
+
+function reviveObject(value: object): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item === "object" && item !== null) {
+        const revived = reviveObject(item);
+        if (revived !== item) value[i] = revived;
+      }
+    }
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  const tag = record[TAG_KEY];
+  if (tag !== undefined) return reviveTagged(record, tag);
+  reviveEntries(record);
+  return record;
+}
+
+function reviveEntries(record: Record<string, unknown>): void {
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === "object" && item !== null) {
+      const revived = reviveObject(item);
+      // An own "__proto__" data property (JSON.parse makes one) is assigned as a plain property.
+      if (revived !== item) record[key] = revived;
+    }
+  }
+}
+
+function reviveTagged(record: Record<string, unknown>, tag: unknown): unknown {
+  if (typeof tag !== "string") {
+    throw new SerializationError(
+      `Cannot decode a tagged value: its "${TAG_KEY}" must be a string, got ${JSON.stringify(tag)}. The stored data is corrupt.`,
+    );
+  }
+  const payload = record[PAYLOAD_KEY];
+  switch (tag) {
+    case BUILTIN_TAGS.undefined:
+      return undefined;
+    case BUILTIN_TAGS.number:
+      return reviveNumber(payload);
+    case BUILTIN_TAGS.bigint:
+      return reviveBigInt(payload);
+    case BUILTIN_TAGS.date:
+      if (payload !== null && typeof payload !== "string") corrupt(tag, "an ISO date string or null");
+      return new Date(payload === null ? Number.NaN : payload);
+    case BUILTIN_TAGS.map:
+      return reviveMap(payload);
+    case BUILTIN_TAGS.set:
+      if (!Array.isArray(payload)) corrupt(tag, "an array");
+      return new Set(reviveObject(payload) as unknown[]);
+    case BUILTIN_TAGS.regexp:
+      return reviveRegExp(payload);
+    case BUILTIN_TAGS.error:
+      return errorFromJson(fromJsonable(payload));
+    case BUILTIN_TAGS.escapedObject:
+      if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+        corrupt(tag, "an object");
+      reviveEntries(payload as Record<string, unknown>);
+      return payload;
+    default:
+      if (isBinaryTag(tag)) return decodeBinary(tag, payload);
+      return reviveRegistered(tag, payload);
+  }
+}
+
+function reviveNumber(payload: unknown): number {
+  switch (payload) {
+    case "NaN":
+      return Number.NaN;
+    case "Infinity":
+      return Number.POSITIVE_INFINITY;
+    case "-Infinity":
+      return Number.NEGATIVE_INFINITY;
+    case "-0":
+      return -0;
+    default:
+      return corrupt(BUILTIN_TAGS.number, '"NaN", "Infinity", "-Infinity" or "-0"');
+  }
+}
+
+function reviveBigInt(payload: unknown): bigint {
+  if (typeof payload !== "string" || !/^-?\d+$/.test(payload)) {
+    return corrupt(BUILTIN_TAGS.bigint, "a string of decimal digits");
+  }
+  return BigInt(payload);
+}
+
+function reviveMap(payload: unknown): Map<unknown, unknown> {
+  if (!Array.isArray(payload)) return corrupt(BUILTIN_TAGS.map, "an array of [key, value] pairs");
+  const map = new Map<unknown, unknown>();
+  for (const entry of payload) {
+    if (!Array.isArray(entry) || entry.length !== 2)
+      corrupt(BUILTIN_TAGS.map, "an array of [key, value] pairs");
+    map.set(fromJsonable(entry[0]), fromJsonable(entry[1]));
+  }
+  return map;
+}
+
+function reviveRegExp(payload: unknown): RegExp {
+  if (!Array.isArray(payload) || typeof payload[0] !== "string" || typeof payload[1] !== "string") {
+    return corrupt(BUILTIN_TAGS.regexp, "[source, flags] strings");
+  }
+  try {
+    return new RegExp(payload[0], payload[1]);
+  } catch (error) {
+    throw new SerializationError(
+      `Cannot decode a value tagged "${BUILTIN_TAGS.regexp}": ${describeError(error)}. The stored data is corrupt.`,
+      { cause: error },
+    );
+  }
+}
+
+function reviveRegistered(tag: string, payload: unknown): unknown {
+  const type = serializableTypeForTag(tag);
+  if (type === undefined) {
+    throw new SerializationError(
+      `Cannot decode a value tagged "${tag}": no type is registered under that tag. Call registerSerializable({ tag: "${tag}", … }) before reading this data (message classes are registered when "agentgraph" is imported).`,
+    );
+  }
+  const data = fromJsonable(payload);
+  try {
+    return type.decode(data);
+  } catch (error) {
+    throw new SerializationError(
+      `Cannot decode a value tagged "${tag}": its decode() threw (${describeError(error)}). The stored data is corrupt or was written by an incompatible version of the type.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Decodes JSON text written by {@link encodeToJson}. Malformed or truncated text, an unknown tag
+ * or a tagged value of the wrong shape is a {@link SerializationError}.
+ */
+export function decodeFromJson(text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SerializationError(
+      `Cannot decode stored data: it is not valid JSON (${describeError(error)}). The data is corrupt or truncated; restore it from a backup or delete it.`,
+      { cause: error },
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || !text.includes(TAG_KEY_JSON)) return parsed;
+  try {
+    return reviveObject(parsed);
+  } catch (error) {
+    if (error instanceof SerializationError) throw error;
+    throw new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
+  }
+}

@@ -1,0 +1,98 @@
+import { validateNamespace } from "./namespace.js";
+import type {
+  Item,
+  ListNamespacesOptions,
+  MatchCondition,
+  Operation,
+  OperationResults,
+  PutOptions,
+  SearchItem,
+  SearchOptions,
+} from "./types.js";
+
+/**
+ * A long-term store: items (JSON-like objects) under hierarchical namespaces, shared across
+ * threads — user memories, documents, preferences. Nodes reach the graph's store as
+ * `config.store` (or `getStore()`). A store implements `batch`; the other methods are built
+ * on it. Same shape as LangGraph.js's `BaseStore`.
+ *
+ * @example
+ * ```ts
+ * const store: BaseStore = new InMemoryStore();
+ * await store.put(["users", "u1"], "prefs", { theme: "dark" });
+ * const item = await store.get(["users", "u1"], "prefs"); // item.value.theme === "dark"
+ * const found = await store.search(["users"], { filter: { theme: "dark" } });
+ * await store.delete(["users", "u1"], "prefs");
+ * ```
+ */
+export abstract class BaseStore {
+  /**
+   * Runs several operations in one go (in one transaction for database stores) and returns
+   * their results in order. Reads see the store as it was before the batch's writes.
+   */
+  abstract batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>>;
+
+  /** The item at `namespace` / `key`, or `null`. */
+  async get<Value extends Record<string, unknown> = Record<string, unknown>>(
+    namespace: string[],
+    key: string,
+    options: { refreshTtl?: boolean | undefined } = {},
+  ): Promise<Item<Value> | null> {
+    const [item] = await this.batch([{ namespace, key, refreshTtl: options.refreshTtl }] as const);
+    return item as Item<Value> | null;
+  }
+
+  /**
+   * Items under a namespace prefix (`[]` for all), filtered on their fields, optionally ranked
+   * by similarity to `query` when the store has a vector index; 10 by default.
+   */
+  async search<Value extends Record<string, unknown> = Record<string, unknown>>(
+    namespacePrefix: string[],
+    options: SearchOptions = {},
+  ): Promise<SearchItem<Value>[]> {
+    const [items] = await this.batch([{ ...options, namespacePrefix }] as const);
+    return items as SearchItem<Value>[];
+  }
+
+  /**
+   * Writes an item (replacing the one at the same namespace and key). `index` chooses the
+   * fields to embed (`false` for none); `options.ttl` sets its expiry in minutes.
+   */
+  async put(
+    namespace: string[],
+    key: string,
+    value: Record<string, unknown>,
+    index?: false | string[],
+    options?: PutOptions,
+  ): Promise<void> {
+    validateNamespace(namespace);
+    await this.batch([{ namespace, key, value, index, options }] as const);
+  }
+
+  /** Deletes the item at `namespace` / `key` (nothing happens when there is none). */
+  async delete(namespace: string[], key: string): Promise<void> {
+    await this.batch([{ namespace, key, value: null }] as const);
+  }
+
+  /** The namespaces holding items, filtered by prefix / suffix, truncated to `maxDepth`; 100 by default. */
+  async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
+    const matchConditions: MatchCondition[] = [];
+    if (options.prefix !== undefined) matchConditions.push({ matchType: "prefix", path: options.prefix });
+    if (options.suffix !== undefined) matchConditions.push({ matchType: "suffix", path: options.suffix });
+    const [namespaces] = await this.batch([
+      {
+        matchConditions,
+        maxDepth: options.maxDepth,
+        limit: options.limit ?? 100,
+        offset: options.offset ?? 0,
+      },
+    ] as const);
+    return namespaces;
+  }
+
+  /** Prepares the store (connections, tables, sweepers). Override when needed. */
+  start(): void | Promise<void> {}
+
+  /** Releases what {@link start} acquired. Override when needed. */
+  stop(): void | Promise<void> {}
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { InMemoryStore } from "./index.js";
+import { runStoreConformance } from "./store-conformance.test-helpers.js";
+
+runStoreConformance(
+  "InMemoryStore",
+  (options) => new InMemoryStore(options),
+  (store) => store.stop(),
+);
+
+describe("InMemoryStore specifics", () => {
+  it("exposes its index config", () => {
+    const embeddings = {
+      embedDocuments: async (t: string[]) => t.map(() => [1]),
+      embedQuery: async () => [1],
+    };
+    expect(new InMemoryStore().indexConfig).toBeUndefined();
+    expect(new InMemoryStore({ index: { dims: 1, embeddings } }).indexConfig?.dims).toBe(1);
+  });
+});
+
+/** A toy embedding: one dimension per vocabulary word present in the text. */
+const VOCABULARY = ["cat", "dog", "fish", "bird"];
+function fakeEmbeddings() {
+  const calls: string[][] = [];
+  const embed = (text: string) => VOCABULARY.map((word) => (text.includes(word) ? 1 : 0));
+  return {
+    calls,
+    embeddings: {
+      embedDocuments: async (texts: string[]) => {
+        calls.push(texts);
+        return texts.map(embed);
+      },
+      embedQuery: async (text: string) => {
+        calls.push([`query:${text}`]);
+        return embed(text);
+      },
+    },
+  };
+}
+
+describe("InMemoryStore vector search", () => {
+  it("ranks by cosine similarity of the indexed fields; unindexed items come last without a score", async () => {
+    const { embeddings } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 4, embeddings, fields: ["text"] } });
+    await store.put(["d"], "both", { text: "cat and dog" });
+    await store.put(["d"], "fish", { text: "fish" });
+    await store.put(["d"], "off", { text: "cat" }, false);
+    await store.put(["d"], "none", { other: "cat" });
+    await store.put(["d"], "cat", { text: "a cat" });
+    const found = await store.search(["d"], { query: "cat" });
+    expect(found.map((item) => item.key)).toStrictEqual(["cat", "both", "fish", "off", "none"]);
+    expect(found[0]?.score).toBeCloseTo(1);
+    expect(found[1]?.score).toBeCloseTo(Math.SQRT1_2);
+    expect(found[2]?.score).toBe(0);
+    expect(found[3]?.score).toBeUndefined();
+    expect("score" in (found[4] as object)).toBe(false);
+  });
+
+  it("embeds the whole value by default, per-put index paths, and the best of several texts", async () => {
+    const { embeddings, calls } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 4, embeddings } });
+    await store.put(["d"], "whole", { text: "bird" });
+    expect(calls[0]).toStrictEqual(['{\n  "text": "bird"\n}']);
+    await store.put(["d"], "parts", { parts: [{ t: "dog" }, { t: "fish" }] }, ["parts[*].t"]);
+    expect(calls[1]).toStrictEqual(["dog", "fish"]);
+    const [best] = await store.search(["d"], { query: "fish" });
+    expect(best?.key).toBe("parts");
+    expect(best?.score).toBeCloseTo(1);
+  });
+
+  it("filters and pages before returning ranked results, and embeds each batch's texts in one call", async () => {
+    const { embeddings, calls } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 4, embeddings, fields: ["text"] } });
+    await store.batch([
+      { namespace: ["d"], key: "1", value: { text: "cat", lang: "en" } },
+      { namespace: ["d"], key: "2", value: { text: "cat dog", lang: "en" } },
+      { namespace: ["d"], key: "3", value: { text: "cat", lang: "fr" } },
+    ]);
+    expect(calls).toStrictEqual([["cat", "cat dog", "cat"]]);
+    const found = await store.search(["d"], { query: "cat", filter: { lang: "en" }, limit: 1, offset: 1 });
+    expect(found.map((item) => item.key)).toStrictEqual(["2"]);
+  });
+
+  it("an update re-embeds; index false drops the old vectors", async () => {
+    const { embeddings } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 4, embeddings, fields: ["text"] } });
+    await store.put(["d"], "k", { text: "cat" });
+    await store.put(["d"], "k", { text: "cat" }, false);
+    expect((await store.search(["d"], { query: "cat" }))[0]?.score).toBeUndefined();
+  });
+
+  it("rejects vectors of the wrong size", async () => {
+    const { embeddings } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 3, embeddings } });
+    await expect(store.put(["d"], "k", { text: "cat" })).rejects.toThrow(/dims = 3/);
+  });
+});

@@ -1,0 +1,465 @@
+/**
+ * The conformance suite every store runs: `runStoreConformance(name, create, destroy)` defines
+ * vitest tests of the `BaseStore` contract (items, namespaces, search, filters, listing,
+ * batches, expiry). `create` receives the store options a test needs (a TTL configuration).
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InvalidArgumentError } from "../../shared/index.js";
+import { InvalidNamespaceError } from "./errors.js";
+import type { BaseStore } from "./index.js";
+import type { Item, TTLConfig } from "./types.js";
+
+/** What a test asks of the store it creates. */
+export interface StoreConformanceOptions {
+  ttl?: TTLConfig;
+}
+
+type Create = (options: StoreConformanceOptions) => BaseStore | Promise<BaseStore>;
+type Destroy = (store: BaseStore) => void | Promise<void>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const keys = (items: readonly Item[]) => items.map((item) => item.key);
+type Sweeping = BaseStore & { sweepExpiredItems?: () => Promise<number> };
+
+/** Defines the store conformance tests for one store implementation. */
+export function runStoreConformance(name: string, create: Create, destroy: Destroy): void {
+  describe(`${name}: store conformance`, () => {
+    let store: BaseStore;
+    beforeEach(async () => {
+      store = await create({});
+    });
+    afterEach(async () => {
+      await destroy(store);
+    });
+
+    /** Runs `body` with another store made with `options`, destroyed afterwards. */
+    async function withStore(options: StoreConformanceOptions, body: (s: BaseStore) => Promise<void>) {
+      const other = await create(options);
+      try {
+        await body(other);
+      } finally {
+        await destroy(other);
+      }
+    }
+
+    describe("items", () => {
+      it("put then get returns the item with its namespace, key and timestamps", async () => {
+        const before = Date.now();
+        await store.put(["users", "u1"], "prefs", { theme: "dark", n: 1 });
+        const item = await store.get(["users", "u1"], "prefs");
+        expect(item).not.toBeNull();
+        expect(item?.value).toStrictEqual({ theme: "dark", n: 1 });
+        expect(item?.key).toBe("prefs");
+        expect(item?.namespace).toStrictEqual(["users", "u1"]);
+        expect(item?.createdAt).toBeInstanceOf(Date);
+        expect(item?.updatedAt).toBeInstanceOf(Date);
+        expect(item?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+        expect(item?.updatedAt.getTime()).toBe(item?.createdAt.getTime());
+        expect(Object.keys(item as object)).toStrictEqual([
+          "value",
+          "key",
+          "namespace",
+          "createdAt",
+          "updatedAt",
+        ]);
+      });
+
+      it("get of a missing item is null", async () => {
+        expect(await store.get(["users", "nobody"], "prefs")).toBeNull();
+        await store.put(["users", "u1"], "prefs", { a: 1 });
+        expect(await store.get(["users", "u1"], "other")).toBeNull();
+        expect(await store.get(["users"], "prefs")).toBeNull();
+      });
+
+      it("values round-trip through the serializer: Dates, Maps, undefined, BigInt, nesting", async () => {
+        const value = {
+          when: new Date("2024-01-02T03:04:05.006Z"),
+          tags: new Set(["a"]),
+          byId: new Map([["x", { n: 1n }]]),
+          missing: undefined,
+          nested: { list: [1, "two", null, { deep: true }] },
+          "~t": "not a tag",
+          text: "héllo \u0000 日本 😀",
+        };
+        await store.put(["types"], "all", value);
+        expect((await store.get(["types"], "all"))?.value).toStrictEqual(value);
+      });
+
+      it("a second put replaces the value, keeps createdAt and moves updatedAt", async () => {
+        await store.put(["docs"], "d", { v: 1, old: true });
+        const first = await store.get(["docs"], "d");
+        await sleep(15);
+        await store.put(["docs"], "d", { v: 2 });
+        const second = await store.get(["docs"], "d");
+        expect(second?.value).toStrictEqual({ v: 2 });
+        expect(second?.createdAt.getTime()).toBe(first?.createdAt.getTime());
+        expect(second?.updatedAt.getTime()).toBeGreaterThan(first?.updatedAt.getTime() as number);
+      });
+
+      it("delete removes the item; deleting a missing item does nothing", async () => {
+        await store.put(["docs"], "d", { v: 1 });
+        await store.delete(["docs"], "d");
+        expect(await store.get(["docs"], "d")).toBeNull();
+        await expect(store.delete(["docs"], "d")).resolves.toBeUndefined();
+        await expect(store.delete(["nowhere"], "x")).resolves.toBeUndefined();
+      });
+
+      it("stored values are copies: mutating what was put or read changes nothing", async () => {
+        const value = { list: [1], inner: { a: 1 } };
+        await store.put(["docs"], "d", value);
+        value.list.push(2);
+        value.inner.a = 99;
+        const read = await store.get(["docs"], "d");
+        expect(read?.value).toStrictEqual({ list: [1], inner: { a: 1 } });
+        (read?.value.list as number[] | undefined)?.push(3);
+        read?.namespace.push("x");
+        const again = await store.get(["docs"], "d");
+        expect(again?.value).toStrictEqual({ list: [1], inner: { a: 1 } });
+        expect(again?.namespace).toStrictEqual(["docs"]);
+      });
+
+      it("keys may hold any characters but NUL; labels any but '.', ':' and NUL", async () => {
+        const odd = ["a.b", "c:d", "e/f", "", "日本", "%_\\'\"", "😀"];
+        for (const key of odd) await store.put(["ключ", "%_*"], key, { key });
+        for (const key of odd) expect((await store.get(["ключ", "%_*"], key))?.value).toStrictEqual({ key });
+        expect((await store.search(["ключ"], { limit: 20 })).length).toBe(odd.length);
+      });
+
+      it("keeps large values whole", async () => {
+        const value = { text: "x".repeat(200_000), list: Array.from({ length: 2000 }, (_, i) => ({ i })) };
+        await store.put(["big"], "k", value);
+        expect((await store.get(["big"], "k"))?.value).toStrictEqual(value);
+      });
+
+      it("concurrent writes all land", async () => {
+        await Promise.all(Array.from({ length: 40 }, (_, i) => store.put(["many"], `k${i}`, { i })));
+        expect((await store.search(["many"], { limit: 100 })).length).toBe(40);
+      });
+    });
+
+    describe("validation", () => {
+      it("rejects invalid namespaces with InvalidNamespaceError", async () => {
+        await expect(store.put([], "k", {})).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.put([], "k", {})).rejects.toThrow("Namespace cannot be empty.");
+        await expect(store.put(["a.b"], "k", {})).rejects.toThrow(
+          "Invalid namespace label 'a.b' found in a.b. Namespace labels cannot contain periods ('.').",
+        );
+        await expect(store.put(["a:b"], "k", {})).rejects.toThrow(
+          "Invalid namespace label 'a:b'. Namespace labels cannot contain colons (':').",
+        );
+        await expect(store.put(["a", ""], "k", {})).rejects.toThrow(
+          "Namespace labels cannot be empty strings.",
+        );
+        await expect(store.put(["a\u0000"], "k", {})).rejects.toThrow("NUL");
+        await expect(store.put(["a", 3 as unknown as string], "k", {})).rejects.toThrow(
+          "Namespace labels must be strings, but got number.",
+        );
+        await expect(store.get([], "k")).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.get(["a.b"], "k")).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.delete([], "k")).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.search(["a.b"])).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.listNamespaces({ prefix: ["a:b"] })).rejects.toThrow(InvalidNamespaceError);
+        await expect(store.listNamespaces({ suffix: [""] })).rejects.toThrow(InvalidNamespaceError);
+      });
+
+      it('reserves the "langgraph" root for put, but not for reads, deletes or batch writes', async () => {
+        await expect(store.put(["langgraph", "x"], "k", {})).rejects.toThrow(
+          'Root label for namespace cannot be "langgraph". Got: langgraph,x',
+        );
+        await store.put(["x", "langgraph"], "k", { ok: 1 });
+        expect(await store.get(["langgraph"], "k")).toBeNull();
+        expect(await store.search(["langgraph"])).toStrictEqual([]);
+        await store.delete(["langgraph"], "k");
+        await store.batch([{ namespace: ["langgraph"], key: "k", value: { internal: true } }]);
+        expect((await store.get(["langgraph"], "k"))?.value).toStrictEqual({ internal: true });
+      });
+
+      it("rejects non-string keys, non-object values, bad pages and unknown operations", async () => {
+        await expect(store.put(["a"], 5 as unknown as string, {})).rejects.toThrow(InvalidArgumentError);
+        await expect(store.put(["a"], "nul\u0000", {})).rejects.toThrow(InvalidArgumentError);
+        await expect(store.get(["a"], 5 as unknown as string)).rejects.toThrow(InvalidArgumentError);
+        await expect(store.put(["a"], "k", "text" as unknown as Record<string, unknown>)).rejects.toThrow(
+          InvalidArgumentError,
+        );
+        await expect(store.search(["a"], { limit: -1 })).rejects.toThrow(InvalidArgumentError);
+        await expect(store.search(["a"], { offset: 1.5 })).rejects.toThrow(InvalidArgumentError);
+        await expect(store.listNamespaces({ maxDepth: 0 })).rejects.toThrow(InvalidArgumentError);
+        await expect(store.batch([{ nonsense: true } as never])).rejects.toThrow(InvalidArgumentError);
+        await expect(store.put(["a"], "k", {}, undefined, { ttl: -1 })).rejects.toThrow(InvalidArgumentError);
+      });
+    });
+
+    describe("search", () => {
+      beforeEach(async () => {
+        await store.put(["docs", "en"], "a", { lang: "en", score: 3, tags: ["x"], meta: { year: 2020 } });
+        await store.put(["docs", "fr"], "b", { lang: "fr", score: 5, tags: ["y"], meta: { year: 2021 } });
+        await store.put(["docs"], "c", { lang: "en", score: 4.5, when: new Date(1000) });
+        await store.put(["docsx"], "d", { lang: "en", score: 1 });
+        await store.put(["other", "docs"], "e", { lang: "de" });
+      });
+
+      it("finds items under a namespace prefix, label by label", async () => {
+        expect(keys(await store.search(["docs"]))).toStrictEqual(["a", "b", "c"]);
+        expect(keys(await store.search(["docs", "en"]))).toStrictEqual(["a"]);
+        expect(keys(await store.search(["doc"]))).toStrictEqual([]);
+        expect(keys(await store.search([]))).toStrictEqual(["a", "b", "c", "d", "e"]);
+      });
+
+      it("returns items oldest first; an update keeps its place, a re-created item goes last", async () => {
+        await store.put(["docs", "en"], "a", { lang: "en", score: 0 });
+        expect(keys(await store.search(["docs"]))).toStrictEqual(["a", "b", "c"]);
+        await store.delete(["docs", "en"], "a");
+        await store.put(["docs", "en"], "a", { lang: "en" });
+        expect(keys(await store.search(["docs"]))).toStrictEqual(["b", "c", "a"]);
+      });
+
+      it("returns full items without a score", async () => {
+        const [first] = await store.search(["docs", "en"]);
+        expect(first?.value).toStrictEqual({ lang: "en", score: 3, tags: ["x"], meta: { year: 2020 } });
+        expect(first?.namespace).toStrictEqual(["docs", "en"]);
+        expect(first?.createdAt).toBeInstanceOf(Date);
+        expect(first?.score).toBeUndefined();
+      });
+
+      it("pages with limit (default 10) and offset", async () => {
+        await Promise.all(
+          Array.from({ length: 12 }, (_, i) => store.put(["page"], `p${String(i).padStart(2, "0")}`, { i })),
+        );
+        expect((await store.search(["page"])).length).toBe(10);
+        expect((await store.search(["page"], { limit: 20 })).length).toBe(12);
+        expect((await store.search(["page"], { limit: 0 })).length).toBe(0);
+        const all = keys(await store.search(["page"], { limit: 20 }));
+        expect(keys(await store.search(["page"], { limit: 3, offset: 4 }))).toStrictEqual(all.slice(4, 7));
+        expect(await store.search(["page"], { offset: 50 })).toStrictEqual([]);
+      });
+
+      it("filters by equality and operators", async () => {
+        const find = async (filter: Record<string, unknown>) =>
+          keys(await store.search(["docs"], { filter }));
+        expect(await find({ lang: "en" })).toStrictEqual(["a", "c"]);
+        expect(await find({ lang: { $eq: "fr" } })).toStrictEqual(["b"]);
+        expect(await find({ lang: { $ne: "en" } })).toStrictEqual(["b"]);
+        expect(await find({ score: { $gt: 3 } })).toStrictEqual(["b", "c"]);
+        expect(await find({ score: { $gte: 3 } })).toStrictEqual(["a", "b", "c"]);
+        expect(await find({ score: { $lt: 4.5 } })).toStrictEqual(["a"]);
+        expect(await find({ score: { $lte: 4.5 } })).toStrictEqual(["a", "c"]);
+        expect(await find({ score: { $gt: 3, $lt: 5 } })).toStrictEqual(["c"]);
+        expect(await find({ lang: "en", score: { $gt: 3 } })).toStrictEqual(["c"]);
+        expect(await find({ lang: { $in: ["fr", "de"] } })).toStrictEqual(["b"]);
+        expect(await find({ lang: { $nin: ["fr"] } })).toStrictEqual(["a", "c"]);
+        expect(await find({ tags: { $exists: true } })).toStrictEqual(["a", "b"]);
+        expect(await find({ tags: { $exists: false } })).toStrictEqual(["c"]);
+      });
+
+      it("compares deeply, reaches nested fields by dotted path, and compares Dates", async () => {
+        const find = async (filter: Record<string, unknown>) =>
+          keys(await store.search(["docs"], { filter }));
+        expect(await find({ tags: ["y"] })).toStrictEqual(["b"]);
+        expect(await find({ meta: { year: 2020 } })).toStrictEqual(["a"]);
+        expect(await find({ "meta.year": 2021 })).toStrictEqual(["b"]);
+        expect(await find({ "meta.year": { $gte: 2020 } })).toStrictEqual(["a", "b"]);
+        expect(await find({ when: new Date(1000) })).toStrictEqual(["c"]);
+        expect(await find({ when: { $lt: new Date(2000) } })).toStrictEqual(["c"]);
+      });
+
+      it("a missing field equals nothing, is not equal to anything, and compares to nothing", async () => {
+        const find = async (filter: Record<string, unknown>) =>
+          keys(await store.search(["docs"], { filter }));
+        expect(await find({ nope: "x" })).toStrictEqual([]);
+        expect(await find({ nope: { $ne: "x" } })).toStrictEqual(["a", "b", "c"]);
+        expect(await find({ nope: { $gt: 0 } })).toStrictEqual([]);
+        expect(await find({ lang: { $gt: 1 } })).toStrictEqual([]); // a string does not compare to a number
+      });
+
+      it("pages after filtering", async () => {
+        const filtered = await store.search([], { filter: { lang: "en" }, limit: 2, offset: 1 });
+        expect(keys(filtered)).toStrictEqual(["c", "d"]);
+      });
+
+      it("rejects unknown filter operators", async () => {
+        await expect(store.search(["docs"], { filter: { score: { $between: [1, 2] } } })).rejects.toThrow(
+          InvalidArgumentError,
+        );
+        await expect(store.search(["docs"], { filter: { score: { $gt: 1, plain: 2 } } })).rejects.toThrow(
+          InvalidArgumentError,
+        );
+      });
+
+      it("without a vector index, a query leaves results unranked", async () => {
+        const found = await store.search(["docs"], { query: "english documents" });
+        expect(keys(found)).toStrictEqual(["a", "b", "c"]);
+        expect(found.every((item) => item.score === undefined)).toBe(true);
+      });
+    });
+
+    describe("listNamespaces", () => {
+      beforeEach(async () => {
+        await store.put(["a", "b", "c", "d"], "k", {});
+        await store.put(["a", "b", "e"], "k", {});
+        await store.put(["a", "x", "c"], "k", {});
+        await store.put(["z"], "k", {});
+        await store.put(["a", "b", "e"], "k2", {});
+      });
+
+      it("lists each namespace holding items once, sorted", async () => {
+        expect(await store.listNamespaces()).toStrictEqual([
+          ["a", "b", "c", "d"],
+          ["a", "b", "e"],
+          ["a", "x", "c"],
+          ["z"],
+        ]);
+      });
+
+      it("filters by prefix and suffix, with * wildcards", async () => {
+        expect(await store.listNamespaces({ prefix: ["a", "b"] })).toStrictEqual([
+          ["a", "b", "c", "d"],
+          ["a", "b", "e"],
+        ]);
+        expect(await store.listNamespaces({ prefix: ["a", "*", "c"] })).toStrictEqual([
+          ["a", "b", "c", "d"],
+          ["a", "x", "c"],
+        ]);
+        expect(await store.listNamespaces({ suffix: ["c"] })).toStrictEqual([["a", "x", "c"]]);
+        expect(await store.listNamespaces({ suffix: ["*", "e"] })).toStrictEqual([["a", "b", "e"]]);
+        expect(await store.listNamespaces({ prefix: ["a"], suffix: ["c"] })).toStrictEqual([["a", "x", "c"]]);
+        expect(await store.listNamespaces({ prefix: ["ab"] })).toStrictEqual([]);
+      });
+
+      it("truncates to maxDepth, listing each truncated namespace once", async () => {
+        expect(await store.listNamespaces({ maxDepth: 2 })).toStrictEqual([["a", "b"], ["a", "x"], ["z"]]);
+        expect(await store.listNamespaces({ maxDepth: 1 })).toStrictEqual([["a"], ["z"]]);
+        expect(await store.listNamespaces({ prefix: ["a"], maxDepth: 3 })).toStrictEqual([
+          ["a", "b", "c"],
+          ["a", "b", "e"],
+          ["a", "x", "c"],
+        ]);
+      });
+
+      it("pages with limit and offset", async () => {
+        expect(await store.listNamespaces({ limit: 2, offset: 1 })).toStrictEqual([
+          ["a", "b", "e"],
+          ["a", "x", "c"],
+        ]);
+      });
+
+      it("forgets a namespace once its last item is deleted", async () => {
+        await store.delete(["a", "x", "c"], "k");
+        await store.delete(["z"], "k");
+        expect(await store.listNamespaces()).toStrictEqual([
+          ["a", "b", "c", "d"],
+          ["a", "b", "e"],
+        ]);
+      });
+    });
+
+    describe("batch", () => {
+      it("returns one result per operation, in order", async () => {
+        await store.put(["b"], "k", { v: 1 });
+        const [got, found, put, listed] = await store.batch([
+          { namespace: ["b"], key: "k" },
+          { namespacePrefix: ["b"], limit: 5 },
+          { namespace: ["b"], key: "k2", value: { v: 2 } },
+          { matchConditions: [{ matchType: "prefix", path: ["b"] }], limit: 10, offset: 0 },
+        ] as const);
+        expect(got?.value).toStrictEqual({ v: 1 });
+        expect(keys(found)).toStrictEqual(["k"]);
+        expect(put).toBeUndefined();
+        expect(listed).toStrictEqual([["b"]]);
+        expect((await store.get(["b"], "k2"))?.value).toStrictEqual({ v: 2 });
+      });
+
+      it("reads see the store as it was before the batch's writes", async () => {
+        const [before, listed] = await store
+          .batch([
+            { namespace: ["b"], key: "k", value: { v: 1 } },
+            { namespace: ["b"], key: "k" },
+            { matchConditions: [], limit: 10, offset: 0 },
+          ] as const)
+          .then((results) => [results[1], results[2]] as const);
+        expect(before).toBeNull();
+        expect(listed).toStrictEqual([]);
+        expect((await store.get(["b"], "k"))?.value).toStrictEqual({ v: 1 });
+      });
+
+      it("the last write to an item wins", async () => {
+        await store.batch([
+          { namespace: ["b"], key: "k", value: { v: 1 } },
+          { namespace: ["b"], key: "k", value: { v: 2 } },
+          { namespace: ["b"], key: "gone", value: { v: 1 } },
+          { namespace: ["b"], key: "gone", value: null },
+        ]);
+        expect((await store.get(["b"], "k"))?.value).toStrictEqual({ v: 2 });
+        expect(await store.get(["b"], "gone")).toBeNull();
+      });
+
+      it("an invalid operation fails the whole batch before anything is written", async () => {
+        await expect(
+          store.batch([
+            { namespace: ["b"], key: "k", value: { v: 1 } },
+            { namespace: ["bad.label"], key: "k", value: { v: 1 } },
+          ]),
+        ).rejects.toThrow(InvalidNamespaceError);
+        expect(await store.get(["b"], "k")).toBeNull();
+      });
+
+      it("an empty batch returns an empty list", async () => {
+        expect(await store.batch([])).toStrictEqual([]);
+      });
+    });
+
+    describe("time to live", () => {
+      const TTL = 0.01; // minutes: 600 ms
+
+      it("an item with a ttl disappears once it expires", async () => {
+        await store.put(["ttl"], "short", { v: 1 }, undefined, { ttl: TTL });
+        await store.put(["ttl"], "long", { v: 2 });
+        expect((await store.get(["ttl"], "short"))?.value).toStrictEqual({ v: 1 });
+        await sleep(TTL * 60_000 + 250);
+        expect(await store.get(["ttl"], "short")).toBeNull();
+        expect(keys(await store.search(["ttl"]))).toStrictEqual(["long"]);
+        await store.delete(["ttl"], "long");
+        expect(await store.listNamespaces()).toStrictEqual([]);
+        const sweeping = store as Sweeping;
+        if (typeof sweeping.sweepExpiredItems === "function") {
+          expect(await sweeping.sweepExpiredItems()).toBe(1);
+          expect(await sweeping.sweepExpiredItems()).toBe(0);
+        }
+      });
+
+      it("re-creating an expired item starts it afresh", async () => {
+        await store.put(["ttl"], "k", { v: 1 }, undefined, { ttl: TTL });
+        const first = await store.get(["ttl"], "k", { refreshTtl: false });
+        await sleep(TTL * 60_000 + 250);
+        await store.put(["ttl"], "k", { v: 2 });
+        const second = await store.get(["ttl"], "k");
+        expect(second?.value).toStrictEqual({ v: 2 });
+        expect(second?.createdAt.getTime()).toBeGreaterThan(first?.createdAt.getTime() as number);
+      });
+
+      it("reads restart the ttl unless refreshTtl is false", async () => {
+        await store.put(["ttl"], "read", { v: 1 }, undefined, { ttl: TTL });
+        await store.put(["ttl"], "unread", { v: 2 }, undefined, { ttl: TTL });
+        await sleep(350);
+        expect(await store.get(["ttl"], "read")).not.toBeNull();
+        expect(await store.get(["ttl"], "unread", { refreshTtl: false })).not.toBeNull();
+        await sleep(400);
+        expect(await store.get(["ttl"], "unread")).toBeNull();
+        expect((await store.search(["ttl"], { refreshTtl: false })).map((item) => item.key)).toStrictEqual([
+          "read",
+        ]);
+      });
+
+      it("a default ttl applies to puts without one; ttl null means never; refreshOnRead false", async () => {
+        await withStore({ ttl: { defaultTtl: TTL, refreshOnRead: false } }, async (s) => {
+          await s.put(["ttl"], "default", { v: 1 });
+          await s.put(["ttl"], "forever", { v: 2 }, undefined, { ttl: null });
+          await sleep(350);
+          expect(await s.get(["ttl"], "default")).not.toBeNull(); // does not refresh
+          await sleep(400);
+          expect(await s.get(["ttl"], "default")).toBeNull();
+          expect(keys(await s.search(["ttl"]))).toStrictEqual(["forever"]);
+        });
+      });
+    });
+  });
+}

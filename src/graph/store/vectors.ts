@@ -1,0 +1,84 @@
+import { InvalidArgumentError } from "../../shared/index.js";
+import { getTextAtPath } from "./paths.js";
+import type { IndexConfig, PutOperation } from "./types.js";
+
+/** An embedding with its Euclidean norm, computed once. */
+export interface StoredVector {
+  vector: readonly number[];
+  norm: number;
+}
+
+function toStored(vector: unknown, dims: number): StoredVector {
+  if (!Array.isArray(vector) || vector.length !== dims) {
+    throw new InvalidArgumentError(
+      `The embeddings returned a vector of ${Array.isArray(vector) ? vector.length : typeof vector} dimensions; the store's index expects dims = ${dims}. Set index.dims to the model's output size.`,
+    );
+  }
+  let sum = 0;
+  for (const x of vector as number[]) sum += x * x;
+  return { vector: vector as number[], norm: Math.sqrt(sum) };
+}
+
+/** The texts of a put to embed: its `index` paths, else the index's `fields`, else the whole value. */
+function textsOf(config: IndexConfig, op: PutOperation): string[] {
+  if (op.value === null || op.index === false) return [];
+  const fields = op.index ?? config.fields ?? ["$"];
+  return fields.flatMap((field) => getTextAtPath(op.value, field));
+}
+
+/** Embeds the indexed fields of each put in one `embedDocuments` call; puts with no text get none. */
+export async function embedPuts(
+  config: IndexConfig,
+  puts: readonly PutOperation[],
+): Promise<Map<PutOperation, StoredVector[]>> {
+  const owners: PutOperation[] = [];
+  const texts: string[] = [];
+  for (const op of puts) {
+    for (const text of textsOf(config, op)) {
+      owners.push(op);
+      texts.push(text);
+    }
+  }
+  const out = new Map<PutOperation, StoredVector[]>();
+  if (texts.length === 0) return out;
+  const vectors = await config.embeddings.embedDocuments(texts);
+  if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+    throw new InvalidArgumentError(
+      `embedDocuments() returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts; it must return one vector per text.`,
+    );
+  }
+  owners.forEach((op, i) => {
+    const list = out.get(op) ?? [];
+    list.push(toStored(vectors[i], config.dims));
+    out.set(op, list);
+  });
+  return out;
+}
+
+/** Embeds each distinct query once. */
+export async function embedQueries(
+  config: IndexConfig,
+  queries: Iterable<string>,
+): Promise<Map<string, StoredVector>> {
+  const out = new Map<string, StoredVector>();
+  for (const query of new Set(queries)) {
+    out.set(query, toStored(await config.embeddings.embedQuery(query), config.dims));
+  }
+  return out;
+}
+
+/** The best cosine similarity between a query and an item's vectors; undefined when it has none. */
+export function similarity(
+  query: StoredVector,
+  vectors: readonly StoredVector[] | undefined,
+): number | undefined {
+  if (vectors === undefined || vectors.length === 0) return undefined;
+  let best = Number.NEGATIVE_INFINITY;
+  for (const { vector, norm } of vectors) {
+    let dot = 0;
+    for (let i = 0; i < vector.length; i++) dot += (vector[i] as number) * (query.vector[i] as number);
+    const score = norm === 0 || query.norm === 0 ? 0 : dot / (norm * query.norm);
+    if (score > best) best = score;
+  }
+  return best;
+}

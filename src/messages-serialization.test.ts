@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { defaultSerializer as serde } from "./graph/index.js";
+import {
+  AIMessage,
+  AIMessageChunk,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  ToolMessageChunk,
+} from "./messages/index.js";
+import { registerMessageSerialization } from "./messages-serialization.js";
+
+registerMessageSerialization();
+
+const roundTrip = <T>(value: T): T => serde.decode(serde.encode(value)) as T;
+
+describe("message serialization", () => {
+  it("every message class comes back as an instance of its class", () => {
+    const messages = [
+      new HumanMessage({ content: "hi", id: "h1", name: "alice" }),
+      new SystemMessage("be brief"),
+      new AIMessage({
+        content: "",
+        id: "a1",
+        tool_calls: [{ name: "search", args: { q: "x" }, id: "c1", type: "tool_call" }],
+        usage_metadata: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
+        response_metadata: { model_name: "m" },
+      }),
+      new AIMessageChunk({
+        content: "par",
+        id: "a2",
+        tool_call_chunks: [{ name: "f", args: "{", id: "c", index: 0 }],
+      }),
+      new ToolMessage({
+        content: "result",
+        tool_call_id: "c1",
+        status: "error",
+        artifact: { at: new Date(0) },
+      }),
+      new ToolMessageChunk({ content: "r", tool_call_id: "c2" }),
+      new RemoveMessage({ id: "h1" }),
+      new HumanMessage({ content: [{ type: "text", text: "blocks" }], additional_kwargs: { extra: 1 } }),
+    ];
+    const back = roundTrip(messages);
+    expect(back).toHaveLength(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      const original = messages[i];
+      const copy = back[i];
+      expect(copy?.constructor).toBe(original?.constructor);
+      expect(copy).toStrictEqual(original);
+    }
+  });
+
+  it("stores messages compactly: class name and non-empty fields only", () => {
+    expect(serde.encode(new HumanMessage({ content: "hi", id: "1" }))).toBe(
+      '{"~t":"msg","v":["HumanMessage",{"content":"hi","id":"1"}]}',
+    );
+    expect(serde.encode(new ToolMessage({ content: "ok", tool_call_id: "c" }))).toBe(
+      '{"~t":"msg","v":["ToolMessage",{"content":"ok","tool_call_id":"c"}]}',
+    );
+  });
+
+  it("messages inside state values, Sends and maps round-trip", () => {
+    const state = {
+      messages: [new HumanMessage("a"), new AIMessage("b")],
+      byId: new Map([["x", new AIMessage("c")]]),
+    };
+    const back = roundTrip(state);
+    expect(back.messages[1]).toBeInstanceOf(AIMessage);
+    expect(back.byId.get("x")).toBeInstanceOf(AIMessage);
+    expect(back).toStrictEqual(state);
+  });
+
+  it("an unknown message class name is a SerializationError", () => {
+    expect(() => serde.decode('{"~t":"msg","v":["EvilMessage",{"content":"x"}]}')).toThrow(/"msg"/);
+  });
+
+  it("registering twice is harmless", () => {
+    expect(() => registerMessageSerialization()).not.toThrow();
+  });
+});
