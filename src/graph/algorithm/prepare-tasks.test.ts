@@ -133,8 +133,8 @@ describe("prepareNextTasks: PUSH tasks from Send", () => {
     checkpoint.channel_versions.__pregel_tasks = 1;
     const tasks = prepareNextTasks(checkpoint, nodes, channels, context());
     expect(tasks.map((t) => [t.name, t.path, t.triggers, t.input])).toEqual([
-      ["y", ["__pregel_push", 0], ["__pregel_push"], { k: 1 }],
-      ["x", ["__pregel_push", 1], ["__pregel_push"], { k: 2 }],
+      ["y", ["__pregel_push", 0, false], ["__pregel_push"], { k: 1 }],
+      ["x", ["__pregel_push", 1, false], ["__pregel_push"], { k: 2 }],
       ["x", ["__pregel_pull", "x"], ["branch:to:x"], { b: [] }],
     ]);
     expect(new Set(tasks.map((t) => t.id)).size).toBe(3);

@@ -146,7 +146,7 @@ function prepareSendTask<Node extends NodeSpec>(
   return {
     id,
     name: send.node,
-    path: [PUSH, index],
+    path: [PUSH, index, false],
     input: send.args,
     triggers: [PUSH],
     node,

@@ -42,18 +42,26 @@ export function taskNamespace(parentNs: string, name: string, id: string): strin
 }
 
 /**
- * The sort key of a task path. Tasks are ordered by it when their writes are applied, so the
- * result of a superstep does not depend on which task finished first. Numbers are zero-padded
- * so that `10` sorts after `9`.
+ * The sort key of a task path (the `task_path` saved with its writes, in LangGraph's format:
+ * `~__pregel_pull, node`). Tasks are ordered by it when their writes are applied, so the result
+ * of a superstep does not depend on which task finished first. Numbers are zero-padded so that
+ * `10` sorts after `9`.
  */
 export function taskPathKey(path: TaskPath): string {
-  let out = "";
+  let out = "~";
   for (let i = 0; i < path.length; i++) {
-    const part = path[i] as string | number | TaskPath;
-    if (i > 0) out += "~";
-    if (typeof part === "number") out += part.toString().padStart(10, "0");
-    else if (typeof part === "string") out += part;
-    else out += `(${taskPathKey(part)})`;
+    if (i > 0) out += ", ";
+    out += partKey(path[i]);
   }
   return out;
+}
+
+function partKey(part: TaskPath[number] | undefined): string {
+  if (typeof part === "string") return part;
+  if (typeof part === "number") {
+    return part < 0 ? `-${String(-part).padStart(9, "0")}` : String(part).padStart(10, "0");
+  }
+  if (typeof part === "boolean") return part ? "0000000001" : "0000000000";
+  if (part === undefined || part === null) return "~";
+  return taskPathKey(part);
 }

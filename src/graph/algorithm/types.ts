@@ -22,7 +22,7 @@ export interface NodeSpec {
  * for the `index`-th `Send` of the previous step, and
  * `["__pregel_push", parentPath, index, parentId, "call"]` for a functional-API call.
  */
-export type TaskPath = readonly (string | number | TaskPath)[];
+export type TaskPath = readonly (string | number | boolean | TaskPath)[];
 
 /** A task of the next superstep, as the algorithm prepares it. */
 export interface PreparedTask<Node extends NodeSpec = NodeSpec> {

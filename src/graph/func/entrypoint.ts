@@ -1,7 +1,7 @@
 import { getAsyncContext } from "../../shared/index.js";
 import { DrawableGraph } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
-import { END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
+import { type Command, END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
 import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
 import { Pregel } from "../pregel/index.js";
 import { isGeneratorFunction } from "./task.js";
@@ -38,7 +38,7 @@ interface EntrypointFactory {
   <Input, Output>(
     nameOrOptions: string | EntrypointOptions,
     fn: EntrypointFunction<Input, Output>,
-  ): Pregel<Input, Unwrap<Awaited<Output>>> & { getGraph(): DrawableGraph };
+  ): Pregel<Input | Command, Unwrap<Awaited<Output>>> & { getGraph(): DrawableGraph };
   /** Returns `value` to the caller and keeps `save` as the state the next run of the thread sees. */
   final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
 }
@@ -95,7 +95,7 @@ export const entrypoint: EntrypointFactory = Object.assign(
       [PREVIOUS]: new LastValue(),
       [TASKS]: new Topic({ accumulate: false }),
     };
-    const graph = new Pregel<Input, Unwrap<Awaited<Output>>>({
+    const graph = new Pregel<Input | Command, Unwrap<Awaited<Output>>>({
       nodes: { [options.name]: node },
       channels,
       inputChannels: START,

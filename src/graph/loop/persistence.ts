@@ -191,6 +191,8 @@ export interface SavedWrites {
   readonly byTask: Map<string, PendingWrite[]>;
   /** Scalar answers (`Command({ resume: value })`) not addressed to a task. */
   readonly nullResume: unknown[];
+  /** State updates and routes a `Command` given as input saved (applied before the step). */
+  readonly nullWrites: PendingWrite[];
 }
 
 /** Groups a checkpoint's pending writes by task. */
@@ -201,14 +203,16 @@ export function groupSavedWrites(
 ): SavedWrites {
   const byTask = new Map<string, PendingWrite[]>();
   const nullResume: unknown[] = [];
+  const nullWrites: PendingWrite[] = [];
   for (const [taskId, channel, value] of pending) {
     if (taskId === nullTaskId) {
       if (channel === resumeChannel) nullResume.push(value);
+      else nullWrites.push([channel, value]);
       continue;
     }
     const list = byTask.get(taskId);
     if (list === undefined) byTask.set(taskId, [[channel, value]]);
     else list.push([channel, value]);
   }
-  return { byTask, nullResume };
+  return { byTask, nullResume, nullWrites };
 }

@@ -2,10 +2,12 @@ import type { RunnableConfig } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
+  type CommittedTask,
   initialWriteState,
   type PreparedTask,
   prepareNextTasks,
   readChannels,
+  taskId,
   taskNamespace,
   taskPathKey,
   type WriteState,
@@ -168,6 +170,8 @@ export class PregelLoop {
   /** Answers to interrupts given with this run's input. */
   private resumeMap: Readonly<Record<string, unknown>> | undefined;
   private nullResume: { value: unknown } | undefined;
+  /** Writes saved for the tasks of the current step (functional-API calls look theirs up here). */
+  private stepSaved: Map<string, PendingWrite[]> | undefined;
   /** Whether a checkpoint was loaded (the thread has history). */
   private restored = false;
   /** The next step is the one a resume runs again. */
@@ -328,82 +332,129 @@ export class PregelLoop {
     this.step = step + 1;
     this.stop = this.step + this.params.recursionLimit + 1;
     this.saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
+    this.loaded = {
+      metadata: tuple.metadata ?? { source: "loop", step, parents: {} },
+      parentConfig: tuple.parentConfig ?? persistence.configFor(undefined),
+    };
   }
+
+  /** The loaded checkpoint, as the checkpoints/debug streams report it. */
+  private loaded: { metadata: CheckpointMetadata; parentConfig: RunnableConfig } | undefined;
 
   /**
    * Applies the input. New input is written to the input channel and checkpointed (step -1 on a
-   * new thread); `null` (or a `Command` with `resume`) continues from the loaded checkpoint; a
-   * `Command` updates state and routes.
+   * new thread), dropping what the previous run left pending; `null`, or a `Command` with a
+   * `resume`, continues the interrupted step of the loaded checkpoint; a `Command`'s update and
+   * `goto` are saved as writes of the loaded checkpoint and applied before its step runs again
+   * (without a `resume`, they are checkpointed as input and the pending nodes run anew).
    */
   private async first(): Promise<void> {
     const input = this.params.input;
     const persistence = this.params.persistence;
     const command = isCommand(input) ? input : undefined;
     const resume = command === undefined ? undefined : (command as { resume?: unknown }).resume;
-    if (resume !== undefined && persistence === undefined) {
+    const hasResume = resume !== undefined && resume !== null;
+    if (hasResume && persistence === undefined) {
       throw new GraphValueError(
         "Cannot use Command(resume=...) without checkpointer. Compile the graph with a checkpointer to pause and resume runs.",
         { code: "MISSING_CHECKPOINTER" },
       );
     }
-    let writes: [string, unknown][] = [];
-    if (command !== undefined) {
-      writes = this.commandWrites(command);
-      if (writes.length === 0 && resume === undefined) {
-        throw new EmptyInputError(
-          "Received empty Command input: give it an update, a goto, or a resume value.",
-        );
-      }
-    } else if (input !== undefined && input !== null) {
-      writes = mapInput(this.params.graph.inputChannels, input);
-      if (writes.length === 0) throw this.emptyInput();
+    const commandWrites = command === undefined ? [] : this.commandWrites(command);
+    if (command !== undefined && commandWrites.length === 0 && !hasResume) {
+      throw new EmptyInputError(
+        "Received empty Command input: give it an update, a goto, or a resume value.",
+      );
     }
+    const noInput = input === undefined || input === null;
     // A subgraph whose parent task is resuming resumes too (its input is the parent's state again).
     const parentResuming =
       (this.params.config as Record<symbol, unknown>)[RESUMING] === true && this.restored;
-    const resuming =
-      parentResuming ||
-      (command !== undefined ? resume !== undefined : input === undefined || input === null);
-    if (resuming && !this.restored) {
-      if (command === undefined) throw this.emptyInput();
-    }
-    if (resume !== undefined && this.restored) this.takeResume(resume);
+    const resuming = this.restored && (parentResuming || noInput || hasResume);
+    if (noInput && !this.restored) throw this.emptyInput();
 
-    if (parentResuming) writes = [];
-    if (writes.length > 0) {
+    // Writes a Command saved on the loaded checkpoint (a crash may have cut its run short) come
+    // first, then this Command's own (saved too, so a retry after a crash finds them).
+    const nullWrites = parentResuming ? [] : [...(this.saved?.nullWrites ?? [])];
+    if (command !== undefined && !parentResuming) {
+      if (this.restored && commandWrites.length > 0) {
+        (persistence as LoopPersistence).saveWrites(NULL_TASK_ID, commandWrites, "");
+      }
+      nullWrites.push(...commandWrites);
+    }
+    if (hasResume && this.restored) this.takeResume(resume);
+    if (nullWrites.length > 0) {
+      applyWrites(
+        this.checkpoint,
+        this.channels,
+        [{ name: INPUT_TASK, path: [], triggers: [], writes: nullWrites }],
+        this.nextVersion,
+        this.params.graph.triggerToNodes,
+        this.writeState,
+      );
+      if (nullWrites.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
+    }
+
+    if (resuming) {
+      // The interrupted step runs again; interruptBefore does not fire again for it.
+      this.resumedStep = true;
+      // the checkpoint resumed from is the first the checkpoints/debug streams report
+      if (this.loaded !== undefined && (this.wantsCheckpoints || this.wantsDebug))
+        this.unreported = this.loaded;
+      this.checkpoint.versions_seen[INTERRUPT] = { ...this.checkpoint.channel_versions };
+      if (persistence !== undefined && this.params.explicitCheckpoint && command === undefined) {
+        // Time travel: a run continued from a past checkpoint re-runs its tasks on a fork.
+        const latest = await persistence.params.saver.getTuple(persistence.configFor(undefined));
+        if (latest !== undefined && latest.checkpoint.id !== this.checkpoint.id) {
+          this.saved = undefined;
+          this.saveCheckpoint("fork");
+          this.step += 1;
+        }
+      }
+      // A resumed run reports the state it resumes from (so its result is never empty).
+      this.outputWritten = true;
+      if (this.wantsValues) this.push("values", this.readStream());
+      return;
+    }
+    // Not resuming: what the loaded checkpoint left pending is not continued.
+    this.saved = undefined;
+    if (command !== undefined) {
+      // A Command's update or goto is the run's input: nodes it triggers run, and so do the ones
+      // the loaded checkpoint left pending (from scratch); breakpoints do not fire on it again.
+      this.checkpoint.versions_seen[INTERRUPT] = { ...this.checkpoint.channel_versions };
+      this.outputWritten = true;
+      if (this.wantsValues) this.push("values", this.readStream());
+    } else {
+      const writes = mapInput(this.params.graph.inputChannels, input);
+      if (writes.length === 0) throw this.emptyInput();
+      // Tasks the loaded checkpoint left pending are dropped: marked as having seen their triggers.
+      const discarded: CommittedTask[] = [];
+      if (this.restored) {
+        const graph = this.params.graph;
+        const pending = prepareNextTasks(this.checkpoint, graph.nodes, this.channels, {
+          step: this.step,
+          parentNs: this.params.parentNs,
+          updatedChannels: undefined,
+          triggerToNodes: graph.triggerToNodes,
+          deterministicIds: true,
+        });
+        for (const task of pending) {
+          discarded.push({ name: task.name, path: task.path, triggers: task.triggers, writes: [] });
+        }
+      }
+      discarded.push({ name: INPUT_TASK, path: [], triggers: [], writes });
       this.updatedChannels = applyWrites(
         this.checkpoint,
         this.channels,
-        [{ name: INPUT_TASK, path: [], triggers: [], writes }],
+        discarded,
         this.nextVersion,
         this.params.graph.triggerToNodes,
         this.writeState,
       );
       if (writes.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
     }
-
-    if (!resuming) {
-      // New input: what the previous run left pending is dropped, and the input is checkpointed.
-      this.saved = undefined;
-      if (persistence !== undefined) this.saveCheckpoint("input");
-      this.step += 1;
-      return;
-    }
-    // Resuming: the interrupted step runs again; interruptBefore does not fire again for it.
-    this.resumedStep = true;
-    this.checkpoint.versions_seen[INTERRUPT] = { ...this.checkpoint.channel_versions };
-    if (persistence !== undefined && this.params.explicitCheckpoint && command === undefined) {
-      // Time travel: a run continued from a past checkpoint re-runs its tasks on a fork.
-      const latest = await persistence.params.saver.getTuple(persistence.configFor(undefined));
-      if (latest !== undefined && latest.checkpoint.id !== this.checkpoint.id) {
-        this.saved = undefined;
-        this.saveCheckpoint("fork");
-        this.step += 1;
-      }
-    }
-    // A resumed run reports the state it resumes from (so its result is never empty).
-    this.outputWritten = true;
-    if (this.wantsValues) this.push("values", this.readStream());
+    if (persistence !== undefined) this.saveCheckpoint("input");
+    this.step += 1;
   }
 
   private emptyInput(): EmptyInputError {
@@ -481,6 +532,10 @@ export class PregelLoop {
     }
     if (this.unreported !== undefined) this.reportCheckpoint(tasks);
     this.tasks = tasks;
+    if (persistent && this.wantsUpdates) {
+      // writes saved before the run was interrupted are replayed, and streamed as cached
+      for (const task of tasks) if (task.done) this.streamCachedUpdate(task);
+    }
     this.stepController = stepController;
     const messages = this.params.link.messagesHandler;
     if (messages !== undefined) for (const task of tasks) messages.taskStarted(task.input);
@@ -502,6 +557,7 @@ export class PregelLoop {
     const saved = this.saved;
     const resumingStep = saved !== undefined && this.resumedStep;
     this.saved = undefined;
+    this.stepSaved = saved?.byTask;
     this.resumedStep = false;
     for (const task of tasks) {
       const writes = saved?.byTask.get(task.id);
@@ -640,15 +696,24 @@ export class PregelLoop {
     if (messages !== undefined && error === undefined) {
       messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output);
     }
-    if (this.wantsUpdates && error === undefined) {
-      const payload = updatesPayload(task, this.params.graph.streamChannels);
-      if (payload !== undefined) {
-        if ((task as Task).cached) payload.__metadata__ = { cached: true };
-        this.push("updates", payload);
+    if (error === undefined) {
+      if (this.wantsUpdates) {
+        const payload = updatesPayload(task, this.params.graph.streamChannels);
+        if (payload !== undefined) {
+          if ((task as Task).cached) payload.__metadata__ = { cached: true };
+          this.push("updates", payload);
+        }
       }
+    } else if (isGraphInterrupt(error) && !isCallPath(task.path)) {
+      // each interrupted task reports its interrupts (a call's reach its caller, which reports them)
+      const chunk = { [INTERRUPT]: error.interrupts };
+      if (this.wantsUpdates) this.push("updates", chunk);
+      if (this.wantsValues) this.push("values", chunk);
     }
     if (this.wantsTasks || this.wantsDebug) {
-      const payload = taskResultPayload(task, this.params.graph.streamChannels, error);
+      // an interrupted task did not fail: its result lists the interrupts, with no error
+      const failure = isGraphInterrupt(error) ? undefined : error;
+      const payload = taskResultPayload(task, this.params.graph.streamChannels, failure);
       if (this.wantsTasks) this.push("tasks", payload);
       if (this.wantsDebug)
         this.push("debug", { step: this.step, type: "task_result", timestamp: nowIso(), payload });
@@ -678,6 +743,7 @@ export class PregelLoop {
     if (this.params.debug) printStep(this.step, tasks, this.readOutput());
     if (this.params.persistence !== undefined) this.saveCheckpoint("loop");
     this.tasks = [];
+    this.stepSaved = undefined;
     this.step += 1;
     const interruptAfter = this.params.interruptAfter;
     if (interruptAfter !== undefined && shouldInterrupt(this.checkpoint, interruptAfter, tasks)) {
@@ -764,6 +830,7 @@ export class PregelLoop {
       const first = task.writes[0];
       return first !== undefined && first[0] !== INTERRUPT && first[0] !== ERROR;
     });
+    const root = this.params.parentNs === "";
     if (finished.length > 0) {
       applyWrites(
         this.checkpoint,
@@ -774,8 +841,12 @@ export class PregelLoop {
         this.writeState,
       );
       if (this.touches(finished, this.outputKeys)) this.outputWritten = true;
+      if (root && this.wantsValues && this.touches(finished, this.streamKeys)) {
+        this.push("values", this.readStream());
+      }
     }
-    if (this.depth === 0 && this.params.sink !== undefined) {
+    // Interrupts raised by tasks were streamed as the tasks stopped; a breakpoint has none.
+    if (root && interrupts.length === 0 && this.params.sink !== undefined) {
       const chunk = { [INTERRUPT]: interrupts };
       if (this.wantsUpdates) this.push("updates", chunk);
       if (this.wantsValues) this.push("values", chunk);
@@ -799,6 +870,15 @@ export class PregelLoop {
     const payload = taskStartPayload(task);
     if (this.wantsTasks) this.push("tasks", payload);
     if (this.wantsDebug) this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });
+  }
+
+  /** Streams the replayed (saved) writes of a task as a cached update. */
+  private streamCachedUpdate(task: Task): void {
+    if (!this.wantsUpdates || task.node.hidden) return;
+    const payload = updatesPayload(task, this.params.graph.streamChannels);
+    if (payload === undefined) return;
+    payload.__metadata__ = { cached: true };
+    this.push("updates", payload);
   }
 
   /** Runs a functional-API task called by `parent`, as a PUSH task of the current superstep. */
@@ -825,11 +905,22 @@ export class PregelLoop {
       hidden: false,
       subgraphs: undefined,
     };
-    const id = uniqueId();
+    // With a checkpointer the id is the same when the step runs again, so a resumed run finds
+    // the call's saved result.
+    const id =
+      this.params.persistence === undefined
+        ? uniqueId()
+        : taskId(
+            this.checkpoint.id,
+            this.params.parentNs,
+            this.step,
+            name,
+            `${PUSH}\u0000${taskPathKey(parent.path)}\u0000${index}`,
+          );
     const prepared: PreparedTask<PregelNode> = {
       id,
       name,
-      path: [PUSH, parent.path, index, parent.id, "call"],
+      path: [PUSH, parent.path, index, true],
       input: args,
       triggers: [PUSH],
       node,
@@ -838,6 +929,16 @@ export class PregelLoop {
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
     this.tasks.push(task);
+    const saved = this.stepSaved?.get(id)?.find(([channel]) => channel === RETURN);
+    if (saved !== undefined) {
+      // finished before the run was interrupted: its saved result is replayed, not re-run
+      task.writes.push([RETURN, saved[1]]);
+      task.output = saved[1];
+      task.done = true;
+      task.cached = true;
+      this.streamCachedUpdate(task);
+      return Promise.resolve(saved[1]);
+    }
     if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     let pending: void | Promise<void>;
     try {
@@ -880,6 +981,11 @@ export function shouldInterrupt(
   }
   if (!changed) return false;
   return tasks.some((task) => (nodes === "*" ? !task.node.hidden : nodes.includes(task.name)));
+}
+
+/** Whether a task path is a functional-API call's (`[PUSH, parentPath, index, true]`). */
+function isCallPath(path: readonly unknown[]): boolean {
+  return path[0] === PUSH && path[path.length - 1] === true;
 }
 
 /** A resume value that answers interrupts by id (every key looks like an interrupt id). */

@@ -210,6 +210,7 @@ export class TaskFactory {
       runId: base.runId,
       nodeAttempt: 1,
       nodeFirstAttemptTime: Date.now(),
+      idempotencyKey: prepared.id,
     };
     const extra = this.derived.extraKeys;
     for (let i = 0; i < extra.length; i++) {

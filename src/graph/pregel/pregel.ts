@@ -2,8 +2,20 @@ import type { RunnableConfig } from "../../shared/index.js";
 import { getAsyncContext } from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
-import { type BaseCheckpointSaver, CheckpointConfigError, isCheckpointSaver } from "../checkpoint/index.js";
-import { GraphValueError, INTERRUPT, InvalidUpdateError, isParentCommand } from "../core/index.js";
+import {
+  type BaseCheckpointSaver,
+  CheckpointConfigError,
+  type CheckpointTuple,
+  isCheckpointSaver,
+} from "../checkpoint/index.js";
+import {
+  CHECKPOINT_NAMESPACE_END,
+  CHECKPOINT_NAMESPACE_SEPARATOR,
+  GraphValueError,
+  INTERRUPT,
+  InvalidUpdateError,
+  isParentCommand,
+} from "../core/index.js";
 import {
   type LangGraphRunnableConfig,
   type LoopGraph,
@@ -224,27 +236,62 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     return saver;
   }
 
-  /** The state of a thread: at its latest checkpoint, or at `checkpoint_id`. */
+  /**
+   * The subgraphs of this graph, as `[namespace, graph]` pairs (a subgraph's namespace is the
+   * name of the node that runs it; nested ones are joined with `|`). With `namespace`, only the
+   * subgraph at that namespace (and, with `recurse`, the ones below it on the way).
+   */
+  *getSubgraphs(namespace?: string, recurse = false): Generator<[string, Pregel]> {
+    const sep = CHECKPOINT_NAMESPACE_SEPARATOR;
+    for (const [name, node] of Object.entries(this.loopGraph.nodes)) {
+      const below = namespace?.startsWith(name + sep) === true;
+      if (namespace !== undefined && namespace !== name && !below) continue;
+      for (const subgraph of node.subgraphs ?? []) {
+        if (!isPregel(subgraph)) continue;
+        if (namespace === name) {
+          yield [name, subgraph];
+          return;
+        }
+        if (namespace === undefined) yield [name, subgraph];
+        if (!recurse) continue;
+        const rest = below ? (namespace as string).slice(name.length + sep.length) : undefined;
+        for (const [childName, child] of subgraph.getSubgraphs(rest, true)) {
+          yield [`${name}${sep}${childName}`, child];
+        }
+      }
+    }
+  }
+
+  /** The graph whose checkpoints live at a checkpoint namespace (`""`: this graph). */
+  private graphAt(config: RunnableConfig): Pregel {
+    const ns = String(config.configurable?.checkpoint_ns ?? "");
+    if (ns === "") return this as unknown as Pregel;
+    const wanted = ns
+      .split(CHECKPOINT_NAMESPACE_SEPARATOR)
+      .filter((part) => !/^\d+$/.test(part))
+      .map((part) => part.split(CHECKPOINT_NAMESPACE_END)[0])
+      .join(CHECKPOINT_NAMESPACE_SEPARATOR);
+    for (const [name, graph] of this.getSubgraphs(wanted, true)) if (name === wanted) return graph;
+    throw new GraphValueError(
+      `Subgraph with namespace "${wanted}" not found: checkpoint_ns ${JSON.stringify(ns)} names no subgraph of this graph.`,
+    );
+  }
+
+  /** The state of a thread: at its latest checkpoint, or at `checkpoint_id` (of a subgraph, with its `checkpoint_ns`). */
   async getState(config: RunnableConfig, options: { subgraphs?: boolean } = {}): Promise<StateSnapshot> {
     const saver = this.requireSaver(config);
     const tuple = await saver.getTuple(config);
     const latest = config.configurable?.checkpoint_id === undefined;
-    return snapshotOf(
-      this.loopGraph,
-      tuple,
-      config,
-      (node, childConfig) => this.subgraphState(node, childConfig),
-      options.subgraphs ?? false,
-      latest,
-    );
+    return this.graphAt(config).snapshotWith(saver, tuple, config, options.subgraphs ?? false, latest);
   }
 
-  /** The checkpoints of a thread, newest first, as snapshots. */
+  /** The checkpoints of a thread (or of a subgraph, with its `checkpoint_ns`), newest first, as snapshots. */
   async *getStateHistory(
     config: RunnableConfig,
     options: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> } = {},
   ): AsyncGenerator<StateSnapshot> {
     const saver = this.requireSaver(config);
+    const graph = this.graphAt(config);
     const listOptions: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> } = {};
     if (options.limit !== undefined) listOptions.limit = options.limit;
     if (options.before !== undefined) listOptions.before = options.before;
@@ -253,14 +300,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       configurable: { ...config.configurable, checkpoint_ns: config.configurable?.checkpoint_ns ?? "" },
     };
     for await (const tuple of saver.list(listConfig, listOptions)) {
-      yield await snapshotOf(
-        this.loopGraph,
-        tuple,
-        tuple.config,
-        (node, childConfig) => this.subgraphState(node, childConfig),
-        false,
-        false,
-      );
+      yield await graph.snapshotWith(saver, tuple, tuple.config, false, false);
     }
   }
 
@@ -271,37 +311,30 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    */
   async updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig> {
     const saver = this.requireSaver(config);
-    return updateThreadState(this.loopGraph, saver, config, values, asNode);
+    return updateThreadState(this.graphAt(config).loopGraph, saver, config, values, asNode);
   }
 
-  private async subgraphState(node: PregelNode, config: RunnableConfig): Promise<StateSnapshot | undefined> {
-    const subgraph = node.subgraphs?.find(isPregel);
-    if (subgraph === undefined) return undefined;
-    const saver = this.saverFor(undefined);
-    if (saver === undefined) return undefined;
-    return (subgraph as Pregel).stateWith(saver, config);
-  }
-
-  /** @internal The state of this graph (as a subgraph) under a given saver. */
-  async stateWith(saver: BaseCheckpointSaver, config: RunnableConfig): Promise<StateSnapshot> {
-    const tuple = await saver.getTuple(config);
+  /** @internal The snapshot of a checkpoint of this graph (its subgraphs read from the same saver). */
+  async snapshotWith(
+    saver: BaseCheckpointSaver,
+    tuple: CheckpointTuple | undefined,
+    config: RunnableConfig,
+    withSubgraphs: boolean,
+    latest: boolean,
+  ): Promise<StateSnapshot> {
     return snapshotOf(
       this.loopGraph,
       tuple,
       config,
-      (node, childConfig) => this.subgraphStateWith(saver, node, childConfig),
-      true,
-      config.configurable?.checkpoint_id === undefined,
+      async (node, childConfig) => {
+        const subgraph = node.subgraphs?.find(isPregel) as Pregel | undefined;
+        if (subgraph === undefined) return undefined;
+        const childTuple = await saver.getTuple(childConfig);
+        return subgraph.snapshotWith(saver, childTuple, childConfig, true, true);
+      },
+      withSubgraphs,
+      latest,
     );
-  }
-
-  private async subgraphStateWith(
-    saver: BaseCheckpointSaver,
-    node: PregelNode,
-    config: RunnableConfig,
-  ): Promise<StateSnapshot | undefined> {
-    const subgraph = node.subgraphs?.find(isPregel);
-    return subgraph === undefined ? undefined : (subgraph as Pregel).stateWith(saver, config);
   }
 
   private createLoop(

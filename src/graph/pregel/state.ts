@@ -84,7 +84,8 @@ function readValues(graph: StateGraphView, channels: Channels): unknown {
   const keys = graph.streamChannels;
   if (typeof keys === "string") {
     const channel = channels[keys];
-    return channel?.isAvailable() ? channel.get() : undefined;
+    // a single-channel graph (an entrypoint) that has not written its value yet reads as null
+    return channel?.isAvailable() ? channel.get() : null;
   }
   return readChannels(channels, keys);
 }
@@ -246,7 +247,11 @@ export async function updateThreadState(
     saver,
     threadId,
     ns,
-    checkpointId: tuple?.checkpoint.id,
+    // a copy is a sibling of the checkpoint it copies: it has the same parent
+    checkpointId:
+      asNode === COPY
+        ? (tuple?.parentConfig?.configurable?.checkpoint_id as string | undefined)
+        : tuple?.checkpoint.id,
     durability: "sync",
     parents,
   });
@@ -289,7 +294,12 @@ export async function updateThreadState(
   const spec = graph.nodes[node];
   if (spec === undefined || node === END) {
     throw new InvalidUpdateError(
-      `Node ${node} does not exist: updateState needs asNode to be one of the graph's nodes.`,
+      `Node ${JSON.stringify(node)} does not exist: updateState needs asNode to be one of the graph's nodes (${Object.keys(
+        graph.nodes,
+      )
+        .filter((n) => n !== START)
+        .map((n) => JSON.stringify(n))
+        .join(", ")}).`,
     );
   }
   const writes: [string, unknown][] = [];

@@ -124,6 +124,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     return byTask === undefined ? [] : [...byTask.values()].map((row) => ({ ...row }));
   }
 
+  /** Thread by thread, namespace by namespace in the order first written, each newest first (as MemorySaver lists). */
   listCheckpoints(query: ListQuery): CheckpointListing[] {
     const out: CheckpointListing[] = [];
     const threadIds = query.threadId === undefined ? [...this.threads.keys()] : [query.threadId];
@@ -132,13 +133,16 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
       if (data === undefined) continue;
       for (const [ns, byId] of data.checkpoints) {
         if (query.ns !== undefined && ns !== query.ns) continue;
+        const rows: CheckpointListing[] = [];
         for (const row of byId.values()) {
           if (query.beforeId !== undefined && row.id >= query.beforeId) continue;
-          out.push({ threadId, ns, id: row.id, metadata: row.metadata });
+          rows.push({ threadId, ns, id: row.id, metadata: row.metadata });
         }
+        rows.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+        for (const row of rows) out.push(row);
       }
     }
-    return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return out;
   }
 
   deleteThread(threadId: string): void {

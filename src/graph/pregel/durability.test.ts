@@ -1,0 +1,159 @@
+/**
+ * Durability modes sync / async / exit: same results, different numbers of stored checkpoints.
+ * Expected values: @langchain/langgraph 1.7.3 (probe /tmp/probe/q8.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { Command, type Durability, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import {
+  historyOf,
+  interruptsOf,
+  LogState,
+  outline,
+  RunCounter,
+  thread,
+} from "./persistence.test-helpers.js";
+
+const MODES: Durability[] = ["sync", "async", "exit"];
+
+function chain(runs = new RunCounter()) {
+  const node = (name: string) => () => {
+    runs.bump(name);
+    return { v: [name] };
+  };
+  return new StateGraph(LogState)
+    .addNode("a", node("a"))
+    .addNode("b", node("b"))
+    .addNode("c", node("c"))
+    .addEdge(START, "a")
+    .addEdge("a", "b")
+    .addEdge("b", "c")
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function askGraph(runs: RunCounter) {
+  return new StateGraph(LogState)
+    .addNode("a", () => {
+      runs.bump("a");
+      return { v: ["a"] };
+    })
+    .addNode("b", () => {
+      runs.bump("b");
+      return { v: ["b"] };
+    })
+    .addNode("ask", () => {
+      runs.bump("ask");
+      return { v: [`ask:${interrupt("q")}`] };
+    })
+    .addEdge(START, "a")
+    .addEdge("a", "b")
+    .addEdge("b", "ask")
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+describe("durability", () => {
+  it.each(MODES)("%s gives the same results and continues the thread", async (durability) => {
+    const graph = chain();
+    expect(await graph.invoke({ v: ["in"] }, { ...thread("d"), durability })).toEqual({
+      v: ["in", "a", "b", "c"],
+    });
+    expect((await graph.getState(thread("d"))).values).toEqual({ v: ["in", "a", "b", "c"] });
+    expect(await graph.invoke({ v: ["in2"] }, { ...thread("d"), durability })).toEqual({
+      v: ["in", "a", "b", "c", "in2", "a", "b", "c"],
+    });
+  });
+
+  it("sync and async store every checkpoint of the run", async () => {
+    for (const durability of ["sync", "async"] as const) {
+      const graph = chain();
+      await graph.invoke({ v: ["in"] }, { ...thread("d"), durability });
+      expect(outline(await historyOf(graph, thread("d")))).toEqual([
+        "3:loop:",
+        "2:loop:c",
+        "1:loop:b",
+        "0:loop:a",
+        "-1:input:__start__",
+      ]);
+      await graph.invoke({ v: ["in2"] }, { ...thread("d"), durability });
+      expect(await historyOf(graph, thread("d"))).toHaveLength(10);
+    }
+  });
+
+  it("exit stores only the last checkpoint of each run", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, { ...thread("d"), durability: "exit" });
+    const history = await historyOf(graph, thread("d"));
+    expect(outline(history)).toEqual(["3:loop:"]);
+    expect(history[0]!.values).toEqual({ v: ["in", "a", "b", "c"] });
+    await graph.invoke({ v: ["in2"] }, { ...thread("d"), durability: "exit" });
+    expect(await historyOf(graph, thread("d"))).toHaveLength(2);
+  });
+
+  it.each(MODES)("%s saves an interrupted run so that it resumes", async (durability) => {
+    const runs = new RunCounter();
+    const graph = askGraph(runs);
+    const paused = await graph.invoke({ v: ["in"] }, { ...thread("i"), durability });
+    expect(paused).toEqual({ v: ["in", "a", "b"], __interrupt__: [{ id: expect.any(String), value: "q" }] });
+    const state = await graph.getState(thread("i"));
+    expect(state.values).toEqual({ v: ["in", "a", "b"] });
+    expect(state.next).toEqual(["ask"]);
+    expect(state.tasks[0]!.interrupts).toEqual(interruptsOf(paused));
+    const history = await historyOf(graph, thread("i"));
+    expect(outline(history)).toEqual(
+      durability === "exit" ? ["2:loop:ask"] : ["2:loop:ask", "1:loop:b", "0:loop:a", "-1:input:__start__"],
+    );
+    expect(await graph.invoke(new Command({ resume: "R" }), { ...thread("i"), durability })).toEqual({
+      v: ["in", "a", "b", "ask:R"],
+    });
+    expect(runs.counts).toEqual({ a: 1, b: 1, ask: 2 });
+    expect(await historyOf(graph, thread("i"))).toHaveLength(history.length + 1);
+  });
+
+  it("exit keeps the writes of tasks that finished beside an interrupt, and does not re-run them", async () => {
+    const runs = new RunCounter();
+    const graph = new StateGraph(LogState)
+      .addNode("x", () => {
+        runs.bump("x");
+        return { v: [`x:${interrupt("x?")}`] };
+      })
+      .addNode("z", () => {
+        runs.bump("z");
+        return { v: ["z"] };
+      })
+      .addEdge(START, "x")
+      .addEdge(START, "z")
+      .compile({ checkpointer: new MemorySaver() });
+    await graph.invoke({ v: [] }, { ...thread("p"), durability: "exit" });
+    const state = await graph.getState(thread("p"));
+    expect(state.values).toEqual({ v: ["z"] });
+    expect(state.next).toEqual(["x"]);
+    expect(state.tasks.map((t) => [t.name, t.result, t.interrupts.length])).toEqual([
+      ["x", undefined, 1],
+      ["z", { v: ["z"] }, 0],
+    ]);
+    expect(await graph.invoke(new Command({ resume: "A" }), { ...thread("p"), durability: "exit" })).toEqual({
+      v: ["x:A", "z"],
+    });
+    expect(runs.counts).toEqual({ x: 2, z: 1 });
+  });
+
+  it.each(["sync", "exit"] as const)(
+    "%s saves a failed run with the failing task pending",
+    async (durability) => {
+      const graph = new StateGraph(LogState)
+        .addNode("a", () => ({ v: ["a"] }))
+        .addNode("boom", () => {
+          throw new Error("boom");
+        })
+        .addEdge(START, "a")
+        .addEdge("a", "boom")
+        .compile({ checkpointer: new MemorySaver() });
+      await expect(graph.invoke({ v: [] }, { ...thread("e"), durability })).rejects.toThrow("boom");
+      const history = await historyOf(graph, thread("e"));
+      expect(history).toHaveLength(durability === "exit" ? 1 : 3);
+      const state = await graph.getState(thread("e"));
+      expect(state.values).toEqual({ v: ["a"] });
+      expect(state.next).toEqual(["boom"]);
+      expect((state.tasks[0]!.error as { message?: string }).message).toBe("boom");
+    },
+  );
+});

@@ -1,0 +1,258 @@
+/**
+ * getState, getStateHistory and updateState with MemorySaver. Expected values:
+ * @langchain/langgraph 1.7.3 (probes /tmp/probe/q4.ts, q4b.ts, p11x.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import {
+  ANY_ID,
+  checkpointIdOf,
+  historyOf,
+  interruptsOf,
+  LogState,
+  outline,
+  RunCounter,
+  thread,
+} from "./persistence.test-helpers.js";
+
+const State = Annotation.Root({
+  v: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  n: Annotation<number>,
+});
+
+function chain(runs = new RunCounter()) {
+  return new StateGraph(State)
+    .addNode("a", () => {
+      runs.bump("a");
+      return { v: ["a"] };
+    })
+    .addNode("b", () => {
+      runs.bump("b");
+      return { v: ["b"], n: 1 };
+    })
+    .addNode("c", () => {
+      runs.bump("c");
+      return { v: ["c"] };
+    })
+    .addEdge(START, "a")
+    .addEdge("a", "b")
+    .addEdge("b", "c")
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+describe("getStateHistory", () => {
+  it("lists checkpoints newest first, each with values, next, metadata and tasks' results", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("h"));
+    const history = await historyOf(graph, thread("h"));
+    expect(
+      history.map((s) => ({
+        values: s.values,
+        next: s.next,
+        metadata: s.metadata,
+        tasks: s.tasks.map((t) => ({ name: t.name, result: t.result, interrupts: t.interrupts })),
+      })),
+    ).toEqual([
+      { values: { v: ["in", "a", "b", "c"], n: 1 }, next: [], metadata: md(3, "loop"), tasks: [] },
+      {
+        values: { v: ["in", "a", "b"], n: 1 },
+        next: ["c"],
+        metadata: md(2, "loop"),
+        tasks: [{ name: "c", result: { v: ["c"] }, interrupts: [] }],
+      },
+      {
+        values: { v: ["in", "a"] },
+        next: ["b"],
+        metadata: md(1, "loop"),
+        tasks: [{ name: "b", result: { v: ["b"], n: 1 }, interrupts: [] }],
+      },
+      {
+        values: { v: ["in"] },
+        next: ["a"],
+        metadata: md(0, "loop"),
+        tasks: [{ name: "a", result: { v: ["a"] }, interrupts: [] }],
+      },
+      {
+        values: { v: [] },
+        next: ["__start__"],
+        metadata: md(-1, "input"),
+        tasks: [{ name: "__start__", result: { v: ["in"] }, interrupts: [] }],
+      },
+    ]);
+    // Each snapshot's parent is the next one; the first checkpoint has none.
+    for (let i = 0; i < history.length - 1; i++) {
+      expect(checkpointIdOf(history[i]!.parentConfig)).toBe(checkpointIdOf(history[i + 1]!.config));
+    }
+    expect(history.at(-1)!.parentConfig).toBeUndefined();
+    expect(history[0]!.config).toEqual({
+      configurable: { thread_id: "h", checkpoint_ns: "", checkpoint_id: ANY_ID },
+    });
+    const created = history.map((s) => s.createdAt!);
+    expect([...created].sort().reverse()).toEqual(created);
+  });
+
+  it("honours limit, before and filter", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("h"));
+    const all = await historyOf(graph, thread("h"));
+    const steps = async (options: Parameters<typeof historyOf>[2]) =>
+      (await historyOf(graph, thread("h"), options)).map((s) => s.metadata?.step);
+    expect(await steps({ limit: 2 })).toEqual([3, 2]);
+    expect(await steps({ before: all[1]!.config })).toEqual([1, 0, -1]);
+    expect(await steps({ before: all[1]!.config, limit: 1 })).toEqual([1]);
+    expect(await steps({ filter: { source: "input" } })).toEqual([-1]);
+    expect(await steps({ filter: { step: 1 } })).toEqual([1]);
+    expect(await steps({ filter: { source: "loop", step: 2 } })).toEqual([2]);
+  });
+
+  it("from a config with checkpoint_id yields that checkpoint; getState reads any past one", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("h"));
+    const all = await historyOf(graph, thread("h"));
+    expect((await historyOf(graph, all[2]!.config)).map((s) => s.metadata?.step)).toEqual([1]);
+    const past = await graph.getState(all[2]!.config);
+    expect(past.values).toEqual({ v: ["in", "a"] });
+    expect(past.next).toEqual(["b"]);
+    expect(past.metadata?.step).toBe(1);
+  });
+});
+
+describe("updateState", () => {
+  it("without asNode counts as the node that ran last", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("u"));
+    const before = await graph.getState(thread("u"));
+    const config = await graph.updateState(thread("u"), { v: ["manual"] });
+    expect(config).toEqual({ configurable: { thread_id: "u", checkpoint_ns: "", checkpoint_id: ANY_ID } });
+    const state = await graph.getState(thread("u"));
+    expect(checkpointIdOf(state.config)).toBe(checkpointIdOf(config));
+    expect(checkpointIdOf(state.parentConfig)).toBe(checkpointIdOf(before.config));
+    expect(state.values).toEqual({ v: ["in", "a", "b", "c", "manual"], n: 1 });
+    expect(state.metadata).toEqual({ source: "update", step: 4, parents: {}, thread_id: "u" });
+    expect(state.next).toEqual([]);
+  });
+
+  it("with asNode applies the values as that node's output and follows its edges", async () => {
+    const runs = new RunCounter();
+    const graph = chain(runs);
+    await graph.invoke({ v: ["in"] }, thread("u"));
+    await graph.updateState(thread("u"), { n: 5 }, "c");
+    expect((await graph.getState(thread("u"))).values).toEqual({ v: ["in", "a", "b", "c"], n: 5 });
+    await graph.updateState(thread("u"), { v: ["again"] }, "a");
+    expect((await graph.getState(thread("u"))).next).toEqual(["b"]);
+    runs.reset();
+    expect(await graph.invoke(null, thread("u"))).toEqual({
+      v: ["in", "a", "b", "c", "again", "b", "c"],
+      n: 1,
+    });
+    expect(runs.counts).toEqual({ b: 1, c: 1 });
+  });
+
+  it('is ambiguous when several nodes ran last: InvalidUpdateError "Ambiguous update"', async () => {
+    const graph = new StateGraph(LogState)
+      .addNode("x", () => ({ v: ["x"] }))
+      .addNode("y", () => ({ v: ["y"] }))
+      .addEdge(START, "x")
+      .addEdge(START, "y")
+      .compile({ checkpointer: new MemorySaver() });
+    await graph.invoke({ v: [] }, thread("amb"));
+    await expect(graph.updateState(thread("amb"), { v: ["?"] })).rejects.toMatchObject({
+      name: "InvalidUpdateError",
+      message: expect.stringMatching(/^Ambiguous update, specify "asNode"/),
+    });
+    await graph.updateState(thread("amb"), { v: ["!"] }, "x");
+    expect((await graph.getState(thread("amb"))).values).toEqual({ v: ["x", "y", "!"] });
+  });
+
+  it("refuses an unknown asNode", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("u"));
+    await expect(graph.updateState(thread("u"), { n: 1 }, "zzz")).rejects.toMatchObject({
+      name: "InvalidUpdateError",
+      message: expect.stringMatching(/^Node "zzz" does not exist/),
+    });
+  });
+
+  it("on an empty thread counts as input to the first node", async () => {
+    const graph = chain();
+    const config = await graph.updateState(thread("empty"), { v: ["seed"] });
+    expect(config.configurable?.checkpoint_ns).toBe("");
+    const state = await graph.getState(thread("empty"));
+    expect(state.values).toEqual({ v: ["seed"] });
+    expect(state.next).toEqual(["a"]);
+    expect(state.metadata).toEqual({ source: "update", step: 0, parents: {}, thread_id: "empty" });
+    expect(await graph.invoke(null, thread("empty"))).toEqual({ v: ["seed", "a", "b", "c"], n: 1 });
+  });
+
+  it('"__input__" applies the values as new graph input', async () => {
+    const graph = chain();
+    await graph.updateState(thread("in"), { v: ["seed"] }, "__input__");
+    const state = await graph.getState(thread("in"));
+    expect(state.values).toEqual({ v: [] });
+    expect(state.next).toEqual(["__start__"]);
+    expect(state.metadata).toEqual({ source: "input", step: -1, parents: {}, thread_id: "in" });
+    expect(await graph.invoke(null, thread("in"))).toEqual({ v: ["seed", "a", "b", "c"], n: 1 });
+  });
+
+  it('"__copy__" forks the checkpoint unchanged with source "fork", ignoring the values', async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("cp"));
+    const copy = await graph.updateState(thread("cp"), { v: ["ignored"] }, "__copy__");
+    const state = await graph.getState(copy);
+    expect(state.values).toEqual({ v: ["in", "a", "b", "c"], n: 1 });
+    expect(state.next).toEqual([]);
+    expect(state.metadata).toEqual({ source: "fork", step: 4, parents: {}, thread_id: "cp" });
+  });
+});
+
+describe("updateState on a thread paused by interrupt()", () => {
+  function askGraph(runs: RunCounter) {
+    return new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("ask", (s) => {
+        runs.bump("ask");
+        return { v: [`ask:${interrupt("q")}:${s.v.join("+")}`] };
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "ask")
+      .compile({ checkpointer: new MemorySaver() });
+  }
+
+  it("keeps the node pending (its interrupt is cleared), and a resume runs it on the new state", async () => {
+    const runs = new RunCounter();
+    const graph = askGraph(runs);
+    await graph.invoke({ v: ["in"] }, thread("p"));
+    await graph.updateState(thread("p"), { v: ["patched"] });
+    const state = await graph.getState(thread("p"));
+    expect(state.values).toEqual({ v: ["in", "a", "patched"] });
+    expect(state.next).toEqual(["ask"]);
+    expect(state.metadata).toEqual({ source: "update", step: 2, parents: {}, thread_id: "p" });
+    expect(state.tasks.map((t) => [t.name, t.interrupts])).toEqual([["ask", []]]);
+    expect(await graph.invoke(new Command({ resume: "R" }), thread("p"))).toEqual({
+      v: ["in", "a", "patched", "ask:R:in+a+patched"],
+    });
+  });
+
+  it("as the interrupted node answers for it: nothing is left to run", async () => {
+    const runs = new RunCounter();
+    const graph = askGraph(runs);
+    const paused = await graph.invoke({ v: ["in"] }, thread("p"));
+    expect(interruptsOf(paused)).toHaveLength(1);
+    await graph.updateState(thread("p"), { v: ["manual-ask"] }, "ask");
+    const state = await graph.getState(thread("p"));
+    expect(state.values).toEqual({ v: ["in", "a", "manual-ask"] });
+    expect(state.next).toEqual([]);
+    expect(await graph.invoke(null, thread("p"))).toEqual({ v: ["in", "a", "manual-ask"] });
+    expect(runs.counts).toEqual({ ask: 1 });
+    expect(outline(await historyOf(graph, thread("p")))).toEqual([
+      "2:update:",
+      "1:loop:ask",
+      "0:loop:a",
+      "-1:input:__start__",
+    ]);
+  });
+});
+
+function md(step: number, source: string) {
+  return { source, step, parents: {}, thread_id: "h" };
+}
