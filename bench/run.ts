@@ -52,6 +52,33 @@ const JOBS: Job[] = quick
         args: ["--via", "command", "--sizes", "300", "--reps", "1"],
       },
       { name: "import", script: "workloads/import.ts", args: ["--reps", "1"] },
+      ...["memory", "sqlite", "postgres"].map((saver) => ({
+        name: `persist-b-${saver}`,
+        script: "workloads/persistence.ts",
+        args: [
+          "--workload",
+          "B",
+          "--saver",
+          saver,
+          "--invokes",
+          "20",
+          "--warmup",
+          "5",
+          "--warmup-ms",
+          "50",
+          "--time-ms",
+          "50",
+          "--steps",
+          "50",
+          "--loops",
+          "1",
+        ],
+      })),
+      {
+        name: "persist-g-sqlite",
+        script: "workloads/persistence.ts",
+        args: ["--workload", "G", "--saver", "sqlite", "--turns", "20"],
+      },
     ]
   : [
       { name: "engine", script: "workloads/engine.ts", args: [] },
@@ -77,6 +104,28 @@ const JOBS: Job[] = quick
           : { referenceArgs: ["--via", "edge", "--reducer", "push", "--sizes", "1000"] }),
       },
       { name: "import", script: "workloads/import.ts", args: [] },
+      ...["memory", "sqlite", "postgres"].flatMap((saver) =>
+        ["async", "sync"].map((durability) => ({
+          name: `persist-b-${saver}-${durability}`,
+          script: "workloads/persistence.ts",
+          args: ["--workload", "B", "--saver", saver, "--durability", durability],
+        })),
+      ),
+      ...["sqlite", "postgres", "memory"].map((saver) => ({
+        name: `persist-g-${saver}`,
+        script: "workloads/persistence.ts",
+        args: ["--workload", "G", "--saver", saver, "--turns", "50,200,500"],
+        // 500 turns take LangGraph.js minutes and 219 MB on SQLite: it runs 50 and 200 unless --all.
+        ...(args.all === "true"
+          ? {}
+          : { referenceArgs: ["--workload", "G", "--saver", saver, "--turns", "50,200"] }),
+      })),
+      {
+        name: "persist-g-1kb",
+        script: "workloads/persistence.ts",
+        args: ["--workload", "G", "--saver", "sqlite", "--turns", "500", "--chars", "1000"],
+        referenceArgs: ["--workload", "G", "--saver", "sqlite", "--turns", "50", "--chars", "1000"],
+      },
     ];
 
 type Row = Record<string, unknown> & { case: string; impl: string };
@@ -109,7 +158,19 @@ for (const job of JOBS) {
   }
 }
 
-const METRICS = ["us_per_invoke", "us_per_superstep", "total_ms", "us_per_send", "import_ms", "rss_mb"];
+const METRICS = [
+  "us_per_invoke",
+  "us_per_superstep",
+  "total_ms",
+  "us_per_send",
+  "import_ms",
+  "rss_mb",
+  "ms_per_turn",
+  "stored_bytes",
+  "stored_bytes_per_turn",
+  "stored_over_raw",
+  "get_state_ms",
+];
 const cases = [...new Set(rows.map((r) => r.case))];
 const lines = [
   "| case | metric | agentgraph | LangGraph.js | LangGraph.js / agentgraph |",

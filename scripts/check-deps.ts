@@ -222,7 +222,7 @@ export function checkDependencies(files: readonly string[]): Violation[] {
     const text = readFileSync(file, "utf8");
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const rel = relative(ROOT, file);
-    const isTest = /\.test(-d)?\.ts$/.test(file) || file.includes("/__tests__/");
+    const isTest = /\.test(-d|-helpers)?\.ts$/.test(file) || file.includes("/__tests__/");
     const isCompatTest = file.endsWith(".compat.test.ts");
     const area = areaOf(file);
     const fail = (line: number, message: string) => violations.push({ file: rel, line, message });

@@ -4,6 +4,7 @@
  *  - every subpath points at files that exist (JS and .d.ts), and every `source` entry at src/;
  *  - every subpath loads through the package name, as a user's `import "agentgraph/…"` would;
  *  - every subpath exports at least the names the API contract requires of it (REQUIRED);
+ *  - every exported class keeps its name in the bundled build;
  *  - no subpath outside the contract is exported.
  *
  * Usage: node scripts/check-exports.mjs
@@ -49,6 +50,14 @@ const REQUIRED = {
     "getWriter",
     "getStore",
     "isCommand",
+    "interrupt",
+    "isInterrupted",
+    "MemorySaver",
+    "BaseCheckpointSaver",
+    "InMemoryStore",
+    "BaseStore",
+    "InMemoryCache",
+    "BaseCache",
     ...CHANNELS,
     "GraphRecursionError",
     "InvalidUpdateError",
@@ -82,12 +91,14 @@ const REQUIRED = {
   "./agents": ["createAgent", "createMiddleware", "toolStrategy", "providerStrategy"],
   "./checkpoint/sqlite": ["SqliteSaver", "SqliteStore"],
   "./checkpoint/postgres": ["PostgresSaver", "PostgresStore"],
-  "./testing": ["FakeChatModel"],
+  "./testing": ["FakeChatModel", "MemorySaverAssertImmutable", "saverConformanceCases"],
   "./server": [],
   "./package.json": null,
 };
 
 const problems = [];
+/** Exports that are another class under a LangChain.js name (their class name differs on purpose). */
+const ALIASES = new Set(["CallbackManagerForLLMRun"]);
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (!(subpath in REQUIRED)) {
     problems.push(`${subpath}: not a subpath of the API contract (docs/api.md); add it there first`);
@@ -114,6 +125,13 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
   }
   for (const name of REQUIRED[subpath]) {
     if (!(name in mod)) problems.push(`${specifier}: does not export ${name}`);
+  }
+  // The bundler must not rename classes: their names show in logs (`graph.channels`) and errors.
+  for (const [name, value] of Object.entries(mod)) {
+    if (typeof value !== "function" || !Function.prototype.toString.call(value).startsWith("class")) continue;
+    if (value.name !== name && !ALIASES.has(name)) {
+      problems.push(`${specifier}: class ${name} is named "${value.name}" in the build`);
+    }
   }
 }
 

@@ -20,10 +20,41 @@ export interface GraphApi {
   Command: any;
 }
 
+/** The graph API plus what the persistence workloads use (messages, MemorySaver). */
+export interface FullApi extends GraphApi {
+  // biome-ignore lint/suspicious/noExplicitAny: shared by two implementations
+  MessagesAnnotation: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  MemorySaver: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  AIMessage: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  HumanMessage: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  ToolMessage: any;
+}
+
 export async function loadImpl(name: ImplName): Promise<GraphApi> {
   const mod = name === "agentgraph" ? await import("agentgraph") : await import("@langchain/langgraph");
   const { StateGraph, Annotation, START, END, Send, Command } = mod as unknown as GraphApi;
   return { StateGraph, Annotation, START, END, Send, Command };
+}
+
+export async function loadFullImpl(name: ImplName): Promise<FullApi> {
+  const graph = (name === "agentgraph"
+    ? await import("agentgraph")
+    : await import("@langchain/langgraph")) as unknown as Record<string, unknown>;
+  const messages = (name === "agentgraph"
+    ? await import("agentgraph/messages")
+    : await import("@langchain/core/messages")) as unknown as Record<string, unknown>;
+  return {
+    ...(await loadImpl(name)),
+    MessagesAnnotation: graph.MessagesAnnotation,
+    MemorySaver: graph.MemorySaver,
+    AIMessage: messages.AIMessage,
+    HumanMessage: messages.HumanMessage,
+    ToolMessage: messages.ToolMessage,
+  };
 }
 
 export function implFromArgs(args: Record<string, string>): ImplName {

@@ -128,6 +128,9 @@ export class PostgresStore extends BaseStore {
     } else if (settings.connectionOptions !== undefined) {
       const options = settings.connectionOptions;
       this.pool = new pg.Pool(typeof options === "string" ? { connectionString: options } : options);
+      // an idle connection that dies is dropped by the pool; without a listener its 'error' event
+      // would crash the process (failed queries still reject)
+      this.pool.on("error", () => {});
       this.ownsPool = true;
     } else {
       throw new InvalidArgumentError(

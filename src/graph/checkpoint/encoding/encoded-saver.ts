@@ -225,6 +225,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       createdAt: Date.now(),
     });
     const newLists: [string, ListState][] = [];
+    const sending = new Set<string>();
     for (const channel in newVersions) {
       const version = checkpoint.channel_versions[channel] ?? (newVersions[channel] as ChannelVersion);
       const versionKey = String(version);
@@ -238,7 +239,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         batch.blobs.push({ ...base, kind: "value", data: this.codec.encode(value), prev: null, depth: 0 });
         continue;
       }
-      const refs = this.itemize(value, threadId, cache, batch.items);
+      const refs = this.itemize(value, threadId, cache, batch.items, sending);
       const prevVersion = parent?.bookkeeping.versions[channel];
       const prev =
         prevVersion === undefined
@@ -284,6 +285,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const ns = String(config.configurable?.checkpoint_ns ?? "");
     const cache = this.caches.get(threadId);
     const batch: StorageBatch = { checkpoints: [], blobs: [], items: [], writes: [] };
+    const sending = new Set<string>();
     writes.forEach(([channel, value], index) => {
       const row: WriteRow = {
         threadId,
@@ -298,7 +300,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       };
       if (Array.isArray(value)) {
         row.kind = "list";
-        row.data = JSON.stringify(this.itemize(value, threadId, cache, batch.items));
+        row.data = JSON.stringify(this.itemize(value, threadId, cache, batch.items, sending));
       } else {
         row.data = this.codec.encode(value);
       }
@@ -318,7 +320,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const cache = this.caches.get(threadId);
     const chain = await this.storage.checkpointChain(threadId, ns, id);
     const head = chain[0];
-    if (head === undefined) return undefined;
+    // Reading a thread's latest root checkpoint (what a run does first) re-bases this saver's
+    // cache of stored items on the storage: another saver on the same storage (another process)
+    // may have deleted or pruned the thread since this one cached it.
+    const rebase = id === undefined && ns === "";
+    if (head === undefined) {
+      if (rebase) this.caches.drop(threadId);
+      return undefined;
+    }
     const { bookkeeping, record } = this.rebuildBookkeeping(chain);
     const versions = bookkeeping.versions;
     const wanted: [string, string][] = [];
@@ -344,6 +353,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       writeRefs.set(row, refs);
       for (const ref of refs) needed.add(ref);
     }
+    if (rebase) cache.items.clear();
     const items = await this.loadItems(threadId, needed, ns, head.id, cache);
 
     const channelValues: Record<string, unknown> = {};
@@ -393,6 +403,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         beforeValue === undefined || beforeValue === null || beforeValue === ""
           ? undefined
           : String(beforeValue),
+      id: idValue === undefined || idValue === null || idValue === "" ? undefined : String(idValue),
+      // with a metadata filter, the storage cannot know which rows count toward the limit
+      limit:
+        options.filter === undefined && Number.isInteger(options.limit) && (options.limit as number) >= 0
+          ? options.limit
+          : undefined,
     });
     let remaining = options.limit;
     for (const listing of listings) {
@@ -446,6 +462,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       }
       const scratch = new MemoryCheckpointStorage();
       const rebuilt = new EncodedCheckpointSaver(scratch, this.codec);
+      // Kept checkpoints keep their age, so that pruning never makes a thread look recently used.
+      const createdAt = new Map<string, number>();
       for (const [ns, ids] of byNs) {
         const kept = ids.slice(0, keepLast).reverse();
         const keptSet = new Set(kept);
@@ -473,11 +491,22 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           const at: RunnableConfig = {
             configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
           };
-          for (const [taskId, list] of writes) await rebuilt.putWrites(at, list, taskId);
+          const paths = new Map<string, string>();
+          if (writes.size > 0) {
+            for (const row of await this.storage.writes(threadId, ns, id))
+              paths.set(row.taskId, row.taskPath);
+          }
+          for (const [taskId, list] of writes)
+            await rebuilt.putWrites(at, list, taskId, paths.get(taskId) ?? "");
+          const [head] = await this.storage.checkpointChain(threadId, ns, id);
+          if (head !== undefined) createdAt.set(`${ns}\u0000${id}`, head.createdAt);
           previousVersions = tuple.checkpoint.channel_versions;
         }
       }
-      await this.storage.replaceThread(threadId, scratch.exportThread(threadId));
+      const batch = scratch.exportThread(threadId);
+      for (const row of batch.checkpoints)
+        row.createdAt = createdAt.get(`${row.ns}\u0000${row.id}`) ?? row.createdAt;
+      await this.storage.replaceThread(threadId, batch);
       this.caches.drop(threadId);
     }
   }
@@ -489,12 +518,17 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return stale;
   }
 
-  /** The references of a list's elements; elements this thread has not stored yet are added to `items`. */
+  /**
+   * The references of a list's elements; elements this thread has not stored yet are added to
+   * `items` (once per batch: `sending`). The cache learns them only once the batch is written, so
+   * a failed write never leaves it believing they are stored.
+   */
   private itemize(
     values: readonly unknown[],
     threadId: string,
     cache: ThreadCache,
     items: ItemRow[],
+    sending: Set<string>,
   ): string[] {
     const refs: string[] = new Array(values.length);
     for (let i = 0; i < values.length; i++) {
@@ -507,9 +541,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         ref = contentHash(data);
         if (isObject) itemRefs.set(value, ref);
       }
-      if (!cache.items.has(ref)) {
+      if (!cache.items.has(ref) && !sending.has(ref)) {
         items.push({ threadId, hash: ref, data: data ?? this.codec.encode(value) });
-        cache.items.add(ref);
+        sending.add(ref);
       }
       refs[i] = ref;
     }

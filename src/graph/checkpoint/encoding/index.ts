@@ -5,7 +5,14 @@ export {
   type SaverRetentionOptions,
   type ValueCodec,
 } from "./encoded-saver.js";
-export { applySplice, diffLists, LIST_CHAIN_LIMIT, type Splice } from "./list-delta.js";
+export {
+  applySplice,
+  diffLists,
+  LIST_CHAIN_LIMIT,
+  LIST_CHAIN_MAX,
+  listChainLimit,
+  type Splice,
+} from "./list-delta.js";
 export { MemoryCheckpointStorage } from "./memory-storage.js";
 export {
   applyBookkeepingDelta,

@@ -3,11 +3,26 @@
  *
  * A version of a list is a node: `full` (every item reference) or `splice` (the previous node,
  * and where that list was cut and what was inserted). Chains are bounded: a node that would be
- * deeper than {@link LIST_CHAIN_LIMIT} is stored full.
+ * deeper than {@link listChainLimit} of its list's length is stored full.
  */
 
-/** Longest chain of splices before a list is stored in full again. */
+/** Shortest chain of splices allowed before a list is stored in full again. */
 export const LIST_CHAIN_LIMIT = 64;
+
+/** Longest chain of splices, whatever the length of the list (bounds the reads). */
+export const LIST_CHAIN_MAX = 1024;
+
+/**
+ * How deep a chain of splices may grow on a list of `length` items: half its length, within
+ * [{@link LIST_CHAIN_LIMIT}, {@link LIST_CHAIN_MAX}]. A full node of _n_ references then comes
+ * at most every _n_/2 versions, so the full nodes of a list that grows by appends cost about two
+ * references per version whatever its length (a fixed interval would cost _n_/interval each
+ * version: quadratic over a long thread), while a read walks no more splices than the list has
+ * items to fetch anyway.
+ */
+export function listChainLimit(length: number): number {
+  return Math.min(LIST_CHAIN_MAX, Math.max(LIST_CHAIN_LIMIT, length >> 1));
+}
 
 /** A splice: remove `del` references at `start`, insert `ins` there. */
 export interface Splice {
@@ -41,8 +56,9 @@ export function applySplice(refs: string[], splice: Splice): string[] {
 
 /**
  * Whether to store `splice` as a delta of a node at depth `prevDepth`, rather than the whole
- * list: only when the chain stays bounded and the delta is smaller than the list.
+ * list: only when the chain stays within {@link listChainLimit} and the delta is smaller than
+ * the list.
  */
 export function worthSplicing(splice: Splice, nextLength: number, prevDepth: number): boolean {
-  return prevDepth + 1 < LIST_CHAIN_LIMIT && splice.ins.length * 2 < nextLength + 2;
+  return prevDepth + 1 < listChainLimit(nextLength) && splice.ins.length * 2 < nextLength + 2;
 }

@@ -136,13 +136,14 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
         const rows: CheckpointListing[] = [];
         for (const row of byId.values()) {
           if (query.beforeId !== undefined && row.id >= query.beforeId) continue;
+          if (query.id !== undefined && row.id !== query.id) continue;
           rows.push({ threadId, ns, id: row.id, metadata: row.metadata });
         }
         rows.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
         for (const row of rows) out.push(row);
       }
     }
-    return out;
+    return query.limit === undefined ? out : out.slice(0, query.limit);
   }
 
   deleteThread(threadId: string): void {

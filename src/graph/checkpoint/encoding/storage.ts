@@ -85,6 +85,10 @@ export interface ListQuery {
   ns?: string | undefined;
   /** Only checkpoints whose id sorts before this one. */
   beforeId?: string | undefined;
+  /** Only the checkpoint with this id. */
+  id?: string | undefined;
+  /** At most this many listings (the first ones in the listing order). */
+  limit?: number | undefined;
 }
 
 /**

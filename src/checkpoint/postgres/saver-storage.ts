@@ -1,0 +1,466 @@
+import type pg from "pg";
+import {
+  type BlobKind,
+  type BlobRow,
+  CHECKPOINT_CHAIN_LIMIT,
+  CheckpointCorruptError,
+  type CheckpointListing,
+  type CheckpointRow,
+  type CheckpointStorage,
+  type ItemRow,
+  LIST_CHAIN_MAX,
+  type ListQuery,
+  type StorageBatch,
+  type WriteRow,
+} from "../../graph/index.js";
+import { AgentGraphError } from "../../shared/index.js";
+import { checkpointMigrations } from "./saver-migrations.js";
+import {
+  type BlobDbRow,
+  type CheckpointDbRow,
+  type CheckpointSql,
+  checkpointSql,
+  type ListingDbRow,
+  quoteSchema,
+  type WriteDbRow,
+} from "./saver-sql.js";
+
+/**
+ * The PostgreSQL database under a `PostgresSaver` failed (unreachable, missing tables, no
+ * permission, …). The message names the operation and thread, and how to fix the cause; `cause`
+ * is the driver's error.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await saver.getTuple(config);
+ * } catch (e) {
+ *   if (e instanceof PostgresSaverError) console.error(e.message, e.cause);
+ * }
+ * ```
+ */
+export class PostgresSaverError extends AgentGraphError {
+  static override readonly brandName: string = "PostgresSaverError";
+}
+
+/** Bounds of the recursive walks: far above the encoder's chain limits, so only a damaged (cyclic) chain hits them. */
+const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
+const LIST_WALK_LIMIT = LIST_CHAIN_MAX * 4 + 16;
+
+function hintFor(code: string, message: string): string {
+  switch (code) {
+    case "ECONNREFUSED":
+    case "ENOTFOUND":
+    case "ETIMEDOUT":
+    case "ECONNRESET":
+      return "Check that PostgreSQL is running and reachable at the connection string's host and port.";
+    case "28P01":
+    case "28000":
+      return "The server rejected the credentials: check the user and password of the connection string.";
+    case "3D000":
+      return "The database does not exist: create it, or fix the database name in the connection string.";
+    case "42P01":
+    case "3F000":
+      return "The saver's tables are missing (was the schema dropped?): call saver.setup() on a new PostgresSaver.";
+    case "42501":
+      return "The database user lacks a privilege on the saver's schema: grant it, or use a schema the user owns.";
+    case "53300":
+      return "The server has no free connection slots: lower the pool's max, or raise max_connections.";
+    case "40001":
+    case "40P01":
+      return "A concurrent transaction conflicted with this one: retry the operation.";
+    case "22021":
+      return "PostgreSQL text cannot hold the NUL character (\\u0000): remove it from thread ids, namespaces and task ids.";
+    default:
+      if (/after calling end/i.test(message))
+        return "The saver's pool was ended: create a new PostgresSaver.";
+      return "Check the database connection and the saver's schema.";
+  }
+}
+
+/** A short, stable name for a prepared statement (by its text, so that different texts never share one). */
+function statementName(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `agentgraph_cp_${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
+}
+
+/** Keeps the first (or last) row of each key. */
+function dedupe<T>(rows: readonly T[], key: (row: T) => string, keep: "first" | "last"): T[] {
+  if (rows.length < 2) return [...rows];
+  const byKey = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    if (keep === "last" || !byKey.has(k)) byKey.set(k, row);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * Options of {@link PostgresCheckpointStorage}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresCheckpointStorageOptions = { schema: "agents", preparedStatements: false };
+ * ```
+ */
+export interface PostgresCheckpointStorageOptions {
+  /** The database schema of the tables (default `"public"`); created by `setup()` if needed. */
+  schema?: string | undefined;
+  /**
+   * Name the statements, so each connection parses and plans them once (default `true`). Turn
+   * off behind a pooler that cannot keep prepared statements (PgBouncer < 1.21 in transaction mode).
+   */
+  preparedStatements?: boolean | undefined;
+}
+
+/**
+ * `CheckpointStorage` on a `pg` pool: each `write` is one statement (one round trip, one
+ * transaction), chains are read with recursive queries. See saver-migrations.ts for the tables.
+ * `PostgresSaver` is the encoder over it; use it directly to wrap it (to count or log storage calls).
+ *
+ * @example
+ * ```ts
+ * const storage = new PostgresCheckpointStorage(pool, { schema: "agents" });
+ * await storage.setup();
+ * const saver = new EncodedCheckpointSaver(storage, defaultSerializer);
+ * ```
+ */
+export class PostgresCheckpointStorage implements CheckpointStorage {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  private readonly sql: CheckpointSql;
+  private readonly prepared: boolean;
+  private settingUp: Promise<void> | undefined;
+  private readonly listStatements = new Map<string, string>();
+
+  constructor(pool: pg.Pool, options: PostgresCheckpointStorageOptions = {}) {
+    const schema = options.schema ?? "public";
+    if (typeof schema !== "string" || schema === "") {
+      throw new PostgresSaverError(
+        `PostgresSaver: schema must be a non-empty string, got ${JSON.stringify(schema)}. Pass { schema: "my_schema" } or leave it out for "public".`,
+      );
+    }
+    this.pool = pool;
+    this.schema = schema;
+    this.sql = checkpointSql(quoteSchema(schema));
+    this.prepared = options.preparedStatements ?? true;
+  }
+
+  /**
+   * Creates the schema and tables, or upgrades them: runs pending migrations in one transaction,
+   * under an advisory lock, so concurrent setups (several processes starting) are safe. Idempotent.
+   */
+  async setup(): Promise<void> {
+    this.settingUp ??= this.migrate().catch((error: unknown) => {
+      this.settingUp = undefined;
+      throw this.failure(error, "set up its tables", undefined, undefined);
+    });
+    await this.settingUp;
+  }
+
+  async write(batch: StorageBatch): Promise<void> {
+    const first = batch.checkpoints[0] ?? batch.writes[0] ?? batch.blobs[0] ?? batch.items[0];
+    if (first === undefined) return;
+    const checkpointId = batch.checkpoints[0]?.id ?? batch.writes[0]?.checkpointId;
+    await this.run(
+      "save a checkpoint",
+      first.threadId,
+      checkpointId,
+      this.sql.write,
+      this.writeParams(batch),
+    );
+  }
+
+  async checkpointChain(threadId: string, ns: string, id: string | undefined): Promise<CheckpointRow[]> {
+    const rows = await this.run<CheckpointDbRow>(
+      "read a checkpoint",
+      threadId,
+      id,
+      id === undefined ? this.sql.chainLatest : this.sql.chainById,
+      id === undefined ? [threadId, ns, CHAIN_WALK_LIMIT] : [threadId, ns, id, CHAIN_WALK_LIMIT],
+    );
+    return rows.map((row) => ({
+      threadId: row.thread_id,
+      ns: row.checkpoint_ns,
+      id: row.checkpoint_id,
+      parentId: row.parent_checkpoint_id,
+      createdAt: Number(row.created_at),
+      record: row.record,
+      metadata: row.metadata,
+      depth: Number(row.depth),
+    }));
+  }
+
+  async blobs(
+    threadId: string,
+    ns: string,
+    wanted: readonly (readonly [channel: string, version: string])[],
+  ): Promise<BlobRow[]> {
+    if (wanted.length === 0) return [];
+    const rows = await this.run<BlobDbRow>("read channel values", threadId, undefined, this.sql.blobs, [
+      threadId,
+      ns,
+      wanted.map(([channel]) => channel),
+      wanted.map(([, version]) => version),
+      LIST_WALK_LIMIT,
+    ]);
+    return rows.map((row) => ({
+      threadId,
+      ns,
+      channel: row.channel,
+      version: row.version,
+      kind: row.kind as BlobKind,
+      data: row.data,
+      prev: row.prev,
+      depth: Number(row.depth),
+    }));
+  }
+
+  async items(threadId: string, hashes: readonly string[]): Promise<ItemRow[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.run<{ hash: string; data: string }>(
+      "read list items",
+      threadId,
+      undefined,
+      this.sql.items,
+      [threadId, [...hashes]],
+    );
+    return rows.map((row) => ({ threadId, hash: row.hash, data: row.data }));
+  }
+
+  async writes(threadId: string, ns: string, checkpointId: string): Promise<WriteRow[]> {
+    const rows = await this.run<WriteDbRow>("read pending writes", threadId, checkpointId, this.sql.writes, [
+      threadId,
+      ns,
+      checkpointId,
+    ]);
+    return rows.map((row) => ({
+      threadId,
+      ns,
+      checkpointId,
+      taskId: row.task_id,
+      idx: Number(row.idx),
+      channel: row.channel,
+      kind: row.kind === "list" ? "list" : "value",
+      data: row.data,
+      taskPath: row.task_path,
+    }));
+  }
+
+  async listCheckpoints(query: ListQuery): Promise<CheckpointListing[]> {
+    const filters = {
+      thread: query.threadId !== undefined,
+      ns: query.ns !== undefined,
+      before: query.beforeId !== undefined,
+      id: query.id !== undefined,
+      limit: query.limit !== undefined,
+    };
+    const key = `${filters.thread}${filters.ns}${filters.before}${filters.id}${filters.limit}`;
+    let text = this.listStatements.get(key);
+    if (text === undefined) {
+      text = this.sql.list(filters);
+      this.listStatements.set(key, text);
+    }
+    const params: unknown[] = [];
+    if (query.threadId !== undefined) params.push(query.threadId);
+    if (query.ns !== undefined) params.push(query.ns);
+    if (query.beforeId !== undefined) params.push(query.beforeId);
+    if (query.id !== undefined) params.push(query.id);
+    if (query.limit !== undefined) params.push(query.limit);
+    const rows = await this.run<ListingDbRow>("list checkpoints", query.threadId, undefined, text, params);
+    return rows.map((row) => ({
+      threadId: row.thread_id,
+      ns: row.checkpoint_ns,
+      id: row.checkpoint_id,
+      metadata: row.metadata,
+    }));
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await this.run("delete a thread", threadId, undefined, this.sql.deleteThread, [threadId]);
+  }
+
+  async replaceThread(threadId: string, batch: StorageBatch): Promise<void> {
+    await this.ready();
+    const action = "replace a thread's checkpoints";
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw this.failure(error, action, threadId, undefined);
+    }
+    try {
+      await client.query("BEGIN");
+      await client.query(this.config(this.sql.deleteThread, [threadId]));
+      await client.query(this.config(this.sql.write, this.writeParams(batch)));
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw this.failure(error, action, threadId, undefined);
+    } finally {
+      client.release();
+    }
+  }
+
+  async staleThreads(cutoff: number): Promise<string[]> {
+    const rows = await this.run<{ thread_id: string }>(
+      "find expired threads",
+      undefined,
+      undefined,
+      this.sql.staleThreads,
+      [Math.trunc(cutoff)],
+    );
+    return rows.map((row) => row.thread_id);
+  }
+
+  /** UTF-8 bytes of the stored text (for one thread, or all); equal to `MemorySaver.storedBytes` on ASCII content. */
+  async storedBytes(threadId?: string): Promise<number> {
+    const rows = await this.run<{ bytes: string | number }>(
+      "measure storage",
+      threadId,
+      undefined,
+      this.sql.storedBytes,
+      [threadId ?? null],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  private writeParams(batch: StorageBatch): unknown[] {
+    const checkpoints = dedupe(batch.checkpoints, (r) => `${r.threadId}\u0000${r.ns}\u0000${r.id}`, "last");
+    const blobs = dedupe(
+      batch.blobs,
+      (r) => `${r.threadId}\u0000${r.ns}\u0000${r.channel}\u0000${r.version}`,
+      "first",
+    );
+    const items = dedupe(batch.items, (r) => `${r.threadId}\u0000${r.hash}`, "first");
+    const writeKey = (r: WriteRow) =>
+      `${r.threadId}\u0000${r.ns}\u0000${r.checkpointId}\u0000${r.taskId}\u0000${r.idx}`;
+    const ordinary = dedupe(
+      batch.writes.filter((r) => r.idx >= 0),
+      writeKey,
+      "first",
+    );
+    const control = dedupe(
+      batch.writes.filter((r) => r.idx < 0),
+      writeKey,
+      "last",
+    );
+    const writeColumns = (rows: WriteRow[]) => [
+      rows.map((r) => r.threadId),
+      rows.map((r) => r.ns),
+      rows.map((r) => r.checkpointId),
+      rows.map((r) => r.taskId),
+      rows.map((r) => r.idx),
+      rows.map((r) => r.channel),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.data),
+      rows.map((r) => r.taskPath),
+    ];
+    return [
+      checkpoints.map((r) => r.threadId),
+      checkpoints.map((r) => r.ns),
+      checkpoints.map((r) => r.id),
+      checkpoints.map((r) => r.parentId),
+      checkpoints.map((r) => r.depth),
+      checkpoints.map((r) => Math.trunc(r.createdAt)),
+      checkpoints.map((r) => r.record),
+      checkpoints.map((r) => r.metadata),
+      blobs.map((r) => r.threadId),
+      blobs.map((r) => r.ns),
+      blobs.map((r) => r.channel),
+      blobs.map((r) => r.version),
+      blobs.map((r) => r.kind),
+      blobs.map((r) => r.data),
+      blobs.map((r) => r.prev),
+      blobs.map((r) => r.depth),
+      items.map((r) => r.threadId),
+      items.map((r) => r.hash),
+      items.map((r) => r.data),
+      ...writeColumns(ordinary),
+      ...writeColumns(control),
+    ];
+  }
+
+  private config(text: string, values: unknown[]): pg.QueryConfig {
+    return this.prepared ? { name: statementName(text), text, values } : { text, values };
+  }
+
+  private async run<R extends pg.QueryResultRow>(
+    action: string,
+    threadId: string | undefined,
+    checkpointId: string | undefined,
+    text: string,
+    values: unknown[],
+  ): Promise<R[]> {
+    await this.ready();
+    try {
+      const result = await this.pool.query<R>(this.config(text, values));
+      return result.rows;
+    } catch (error) {
+      throw this.failure(error, action, threadId, checkpointId);
+    }
+  }
+
+  private async ready(): Promise<void> {
+    if (this.settingUp === undefined) await this.setup();
+    else await this.settingUp;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(this.sql.lockMigrations, [`agentgraph_checkpoint_migrations:${this.schema}`]);
+      await client.query(this.sql.createSchema);
+      await client.query(this.sql.createMigrationsTable);
+      const { rows } = await client.query<{ v: number | null }>(this.sql.selectMigrationVersion);
+      const current = rows[0]?.v ?? -1;
+      const migrations = checkpointMigrations(quoteSchema(this.schema));
+      for (let v = current + 1; v < migrations.length; v++) {
+        await client.query(migrations[v] as string);
+        await client.query(this.sql.insertMigrationVersion, [v]);
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** A typed error for a driver error, naming the thread and checkpoint. */
+  private failure(
+    error: unknown,
+    action: string,
+    threadId: string | undefined,
+    checkpointId: string | undefined,
+  ): AgentGraphError {
+    if (error instanceof AgentGraphError) return error;
+    const code = String((error as { code?: unknown } | null)?.code ?? "");
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === "XX001" || code === "XX002") {
+      return new CheckpointCorruptError(
+        threadId ?? "(any)",
+        "",
+        checkpointId ?? "(latest)",
+        `PostgreSQL reports damaged data (${code}: ${message})`,
+        error,
+      );
+    }
+    const where =
+      threadId === undefined
+        ? ""
+        : ` of thread "${threadId}"${checkpointId === undefined ? "" : ` (checkpoint ${checkpointId})`}`;
+    return new PostgresSaverError(
+      `PostgresSaver (schema "${this.schema}") could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${hintFor(code, message)}`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,328 @@
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { type BaseCheckpointSaver, MemorySaver } from "../../index.js";
+import { HumanMessage } from "../../messages/index.js";
+import { saverConformanceCases } from "../../testing/index.js";
+import { checkStorageParity } from "../storage-parity.test-helpers.js";
+import { PostgresCheckpointStorage, PostgresSaver, PostgresSaverError } from "./index.js";
+import { checkpointSql, quoteSchema } from "./saver-sql.js";
+
+const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const base = `agentgraph_saver_test_${process.pid}_${Date.now().toString(36)}`;
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+const schemas: string[] = [];
+let counter = 0;
+
+/** A schema of its own (dropped after the file's tests). */
+function freshSchema(): string {
+  const schema = `${base}_${counter++}`;
+  schemas.push(schema);
+  return schema;
+}
+
+afterAll(async () => {
+  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+const schemaOf = (saver: BaseCheckpointSaver) => `"${(saver as PostgresSaver).schema}"`;
+
+/** Ways to damage a thread's rows; each must surface as CheckpointCorruptError naming thread and checkpoint. */
+const sql = async (text: string, params: unknown[]): Promise<void> => {
+  await pool.query(text, params);
+};
+
+const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string) => Promise<void>> = {
+  "truncated checkpoint record": (saver, threadId) =>
+    sql(
+      `UPDATE ${schemaOf(saver)}.agentgraph_checkpoints SET record = left(record, length(record) / 2)
+       WHERE thread_id = $1 AND checkpoint_id = (SELECT max(checkpoint_id) FROM ${schemaOf(saver)}.agentgraph_checkpoints WHERE thread_id = $1)`,
+      [threadId],
+    ),
+  "missing row in the checkpoint chain": (saver, threadId) =>
+    sql(
+      `DELETE FROM ${schemaOf(saver)}.agentgraph_checkpoints WHERE thread_id = $1 AND checkpoint_id =
+        (SELECT checkpoint_id FROM ${schemaOf(saver)}.agentgraph_checkpoints WHERE thread_id = $1 AND depth > 0
+          ORDER BY checkpoint_id OFFSET 3 LIMIT 1)`,
+      [threadId],
+    ),
+  "missing list item": (saver, threadId) =>
+    sql(
+      `DELETE FROM ${schemaOf(saver)}.agentgraph_checkpoint_items WHERE thread_id = $1 AND hash =
+        (SELECT min(hash) FROM ${schemaOf(saver)}.agentgraph_checkpoint_items WHERE thread_id = $1)`,
+      [threadId],
+    ),
+  "truncated list splice": (saver, threadId) =>
+    sql(
+      `UPDATE ${schemaOf(saver)}.agentgraph_checkpoint_blobs SET data = left(data, 3) WHERE thread_id = $1 AND kind = 'splice'`,
+      [threadId],
+    ),
+  "truncated channel value": (saver, threadId) =>
+    sql(
+      `UPDATE ${schemaOf(saver)}.agentgraph_checkpoint_blobs SET data = left(data, 2) WHERE thread_id = $1 AND kind = 'value'`,
+      [threadId],
+    ),
+};
+
+describe("saver conformance: PostgresSaver", () => {
+  const schema = freshSchema();
+  const create = () => new PostgresSaver(pool, undefined, { schema });
+  for (const c of saverConformanceCases()) it(c.name, () => c.run(create));
+  const corruptName = saverConformanceCases().find((c) => c.requires.includes("corrupt"))?.name;
+  for (const [kind, corrupt] of Object.entries(CORRUPTIONS)) {
+    it(`damaged rows (${kind}) → CheckpointCorruptError`, async () => {
+      const [c] = saverConformanceCases({ corrupt }).filter((x) => x.name === corruptName);
+      await c?.run(create);
+    });
+  }
+});
+
+describe("saver conformance: PostgresSaver without prepared statements", () => {
+  const schema = freshSchema();
+  const [values, lists] = saverConformanceCases();
+  for (const c of [values, lists]) {
+    if (c !== undefined)
+      it(c.name, () =>
+        c.run(() => new PostgresSaver(pool, undefined, { schema, preparedStatements: false })),
+      );
+  }
+});
+
+describe("PostgresSaver specifics", () => {
+  it("concurrent setups in a new schema apply each migration once", async () => {
+    const schema = freshSchema();
+    const savers = Array.from({ length: 6 }, () => new PostgresSaver(pool, undefined, { schema }));
+    await Promise.all(savers.map((s) => s.setup()));
+    await savers[0]?.setup();
+    const { rows } = await pool.query(
+      `SELECT v FROM "${schema}".agentgraph_checkpoint_migrations ORDER BY v`,
+    );
+    expect(rows).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }]);
+  });
+
+  it("sets up lazily on first use", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    expect(await saver.getTuple({ configurable: { thread_id: "t" } })).toBeUndefined();
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".agentgraph_checkpoints`);
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
+  it("fromConnString owns its pool and end() closes it; a pool passed in stays open", async () => {
+    const schema = freshSchema();
+    const owned = PostgresSaver.fromConnString(url, { schema });
+    await owned.setup();
+    await owned.end();
+    await owned.end();
+    expect((owned.pool as pg.Pool & { ended: boolean }).ended).toBe(true);
+    const given = new PostgresSaver(pool, undefined, { schema });
+    await given.end();
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("survives its idle pooled connection being terminated, and keeps working", async () => {
+    const schema = freshSchema();
+    const saver = PostgresSaver.fromConnString(url, { schema });
+    await saver.setup();
+    const client = await saver.pool.connect();
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    client.release();
+    // the connection dies while idle in the saver's pool: pg emits 'error' on the pool, which
+    // must not crash the process
+    await pool.query("SELECT pg_terminate_backend($1)", [rows[0]?.pid]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: "" } })).toBeUndefined();
+    await saver.end();
+  });
+
+  it("an unreachable server gives a PostgresSaverError that says what to check", async () => {
+    const saver = PostgresSaver.fromConnString("postgresql://postgres@127.0.0.1:1/postgres", {
+      schema: "nowhere",
+    });
+    const error = await saver.getTuple({ configurable: { thread_id: "t-offline" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresSaverError);
+    expect((error as Error).message).toMatch(/PostgreSQL is running and reachable/);
+    await saver.end();
+  });
+
+  it("tables dropped under a running saver give a PostgresSaverError naming thread and fix", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    await saver.setup();
+    await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+    const error = await saver.getTuple({ configurable: { thread_id: "t-dropped" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresSaverError);
+    expect((error as Error).message).toMatch(/thread "t-dropped".*setup\(\)/s);
+  });
+
+  it("writes each batch in one statement: a failing row rolls back the whole put", async () => {
+    const schema = freshSchema();
+    const storage = new PostgresCheckpointStorage(pool, { schema });
+    const row = {
+      threadId: "atomic",
+      ns: "",
+      id: "c1",
+      parentId: null,
+      createdAt: 1,
+      record: "{}",
+      metadata: "{}",
+      depth: 0,
+    };
+    await expect(
+      storage.write({
+        checkpoints: [row],
+        blobs: [
+          {
+            threadId: "atomic",
+            ns: "",
+            channel: "x",
+            version: "1",
+            kind: "bogus" as "value",
+            data: "1",
+            prev: null,
+            depth: 0,
+          },
+        ],
+        items: [],
+        writes: [],
+      }),
+    ).rejects.toBeInstanceOf(PostgresSaverError);
+    expect(await storage.checkpointChain("atomic", "", undefined)).toEqual([]);
+  });
+
+  it("a batch repeating a control write keeps the last, as MemorySaver does", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    const config = { configurable: { thread_id: "dup", checkpoint_ns: "", checkpoint_id: "c1" } };
+    await saver.putWrites(
+      config,
+      [
+        ["__interrupt__", "first"],
+        ["__interrupt__", "second"],
+        ["a", 1],
+      ],
+      "task",
+    );
+    const memory = new MemorySaver();
+    await memory.putWrites(
+      config,
+      [
+        ["__interrupt__", "first"],
+        ["__interrupt__", "second"],
+        ["a", 1],
+      ],
+      "task",
+    );
+    const storage = new PostgresCheckpointStorage(pool, { schema });
+    const rows = (await storage.writes("dup", "", "c1")).map((r) => [r.idx, r.channel, r.data]);
+    expect(rows.sort()).toEqual(
+      [
+        [-3, "__interrupt__", '"second"'],
+        [2, "a", "1"],
+      ].sort(),
+    );
+  });
+
+  it("mirrors MemoryCheckpointStorage on random batches", async () => {
+    await checkStorageParity(
+      new PostgresCheckpointStorage(pool, { schema: freshSchema() }),
+      "parity",
+      60,
+      11,
+    );
+  });
+
+  it("counts stored bytes as MemorySaver does", async () => {
+    const memory = new MemorySaver();
+    const postgres = new PostgresSaver(pool, undefined, { schema: freshSchema() });
+    for (const saver of [memory, postgres]) {
+      let messages: HumanMessage[] = [];
+      let parent: string | undefined;
+      for (let i = 0; i < 80; i++) {
+        messages = [...messages, new HumanMessage({ content: `message ${i}`, id: `m-${i}` })];
+        const id = `1ef00000-0000-6000-8000-${String(i).padStart(12, "0")}`;
+        const config = {
+          configurable: {
+            thread_id: "bytes",
+            checkpoint_ns: "",
+            ...(parent ? { checkpoint_id: parent } : {}),
+          },
+        };
+        await saver.put(
+          config,
+          {
+            v: 4,
+            id,
+            ts: "2024-01-01T00:00:00.000Z",
+            channel_values: { messages, n: i },
+            channel_versions: { messages: i + 1, n: i + 1 },
+            versions_seen: {},
+          },
+          { source: "loop", step: i, parents: {} },
+          { messages: i + 1, n: i + 1 },
+        );
+        parent = id;
+      }
+    }
+    expect(await postgres.storedBytes("bytes")).toBe(memory.storedBytes("bytes"));
+    expect(await postgres.storedBytes()).toBe(memory.storedBytes());
+  });
+
+  it("reads the latest checkpoint, chain steps, list nodes and items by primary key, even without statistics", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    let messages: HumanMessage[] = [];
+    let parent: string | undefined;
+    const versions: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) {
+      messages = [...messages, new HumanMessage({ content: `m ${i}`, id: `m-${i}` })];
+      const next = { messages: saver.getNextVersion(versions.messages), n: saver.getNextVersion(versions.n) };
+      Object.assign(versions, next);
+      const id = `1ef00000-0000-6000-8000-${String(i).padStart(12, "0")}`;
+      const config = {
+        configurable: { thread_id: "plans", checkpoint_ns: "", ...(parent ? { checkpoint_id: parent } : {}) },
+      };
+      await saver.put(
+        config,
+        {
+          v: 4,
+          id,
+          ts: "2024-01-01T00:00:00.000Z",
+          channel_values: { messages, n: i },
+          channel_versions: { ...versions },
+          versions_seen: {},
+        },
+        { source: "loop", step: i, parents: {} },
+        next,
+      );
+      parent = id;
+    }
+    // A new table has no statistics: the planner then guesses one row per thread, which makes a
+    // plain join scan the whole thread at every step. The statements must not depend on that.
+    const sql = checkpointSql(quoteSchema(schema));
+    const client = await pool.connect();
+    try {
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      const plan = async (name: string, text: string, values: unknown[]) =>
+        (await client.query({ name, text: `EXPLAIN ANALYZE ${text}`, values })).rows
+          .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
+          .join("\n");
+      const chain = await plan("plan_chain", sql.chainLatest, ["plans", "", 1000]);
+      expect(chain).toMatch(/Index Only Scan Backward using agentgraph_checkpoints_pkey/);
+      expect(chain).toMatch(/checkpoint_id = chain_1\.parent_checkpoint_id/);
+      const blobs = await plan("plan_blobs", sql.blobs, [
+        "plans",
+        "",
+        ["messages", "n"],
+        [versions.messages, versions.n],
+        1000,
+      ]);
+      expect(blobs).toMatch(/version = node_1\.prev/);
+      const items = await plan("plan_items", sql.items, ["plans", ["a", "b"]]);
+      expect(items).toMatch(/Index Cond: .*hash = h\.hash/);
+      expect(`${chain}\n${blobs}\n${items}`).not.toMatch(/Rows Removed by Join Filter|Seq Scan|Aggregate/);
+    } finally {
+      client.release();
+    }
+  });
+});

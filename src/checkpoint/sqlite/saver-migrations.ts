@@ -1,0 +1,71 @@
+/**
+ * The schema of `SqliteSaver`, as an ordered list: migration `v` is applied once, in order, and
+ * recorded in `agentgraph_checkpoint_migrations`. Append new migrations; never edit applied ones.
+ *
+ * The tables hold the rows of the shared checkpoint encoding (docs/adr/0001-linear-checkpoint-storage.md,
+ * `CheckpointStorage` in graph/checkpoint/encoding/storage.ts):
+ *
+ * - `agentgraph_checkpoints`: one row per checkpoint; `record` is its bookkeeping in full
+ *   (`depth` 0) or as a delta against `parent_checkpoint_id`. The primary key makes "latest
+ *   checkpoint of a thread and namespace" (`max(checkpoint_id)`) and each step of the chain walk
+ *   an index lookup.
+ * - `agentgraph_checkpoint_blobs`: a channel's value at one version (`kind` `value`, `empty`,
+ *   `list` or `splice`; a splice names the version it splices in `prev`).
+ * - `agentgraph_checkpoint_items`: list elements, once per thread under the hash of their encoding.
+ * - `agentgraph_checkpoint_writes`: pending writes of tasks.
+ *
+ * The tables are `STRICT` and `CHECK`ed, so a row of the wrong shape cannot be stored; what is left
+ * to go wrong (damaged text) is caught by the encoder, which names the thread and checkpoint. The
+ * names are prefixed so that they never collide with the tables of LangGraph's own `SqliteSaver`
+ * (`checkpoints`, `writes`) in the same file.
+ *
+ * @example
+ * ```ts
+ * for (const sql of CHECKPOINT_MIGRATIONS) db.exec(sql); // what SqliteSaver.setup() does, once each
+ * ```
+ */
+export const CHECKPOINT_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS agentgraph_checkpoints (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    depth INTEGER NOT NULL CHECK (depth >= 0),
+    created_at INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+  ) STRICT`,
+  `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_blobs (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    channel TEXT NOT NULL,
+    version TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('value', 'empty', 'list', 'splice')),
+    data TEXT,
+    prev TEXT,
+    depth INTEGER NOT NULL CHECK (depth >= 0),
+    PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+  ) STRICT`,
+  `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_items (
+    thread_id TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, hash)
+  ) STRICT`,
+  `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_writes (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('value', 'list')),
+    data TEXT NOT NULL,
+    task_path TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+  ) STRICT`,
+  // Time-to-live sweeps: the newest checkpoint of each thread, read from the index alone.
+  `CREATE INDEX IF NOT EXISTS agentgraph_checkpoints_created_at_idx
+    ON agentgraph_checkpoints (thread_id, created_at)`,
+];

@@ -1,0 +1,181 @@
+/**
+ * The statements of `SqliteSaver` (the schema lives in saver-migrations.ts). Parameters are
+ * named: `@thread`, `@ns`, `@id`, …; `@limit` bounds recursive walks so that a damaged chain
+ * (a cycle) cannot loop forever.
+ */
+
+export const CREATE_MIGRATIONS_TABLE =
+  "CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_migrations (v INTEGER PRIMARY KEY)";
+export const SELECT_MIGRATION_VERSION = "SELECT max(v) AS v FROM agentgraph_checkpoint_migrations";
+export const INSERT_MIGRATION_VERSION = "INSERT INTO agentgraph_checkpoint_migrations (v) VALUES (?)";
+
+const CHECKPOINT_COLUMNS =
+  "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, depth, created_at, record, metadata";
+
+/** A checkpoint chain: the first row, then parents while the row is a delta (`depth` > 0). */
+function chainSql(first: string): string {
+  return `WITH RECURSIVE chain (${CHECKPOINT_COLUMNS}, n) AS (
+    SELECT ${CHECKPOINT_COLUMNS}, 0 FROM agentgraph_checkpoints
+      WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = ${first}
+    UNION ALL
+    SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.depth, c.created_at,
+        c.record, c.metadata, chain.n + 1
+      FROM chain JOIN agentgraph_checkpoints c
+        ON c.thread_id = chain.thread_id AND c.checkpoint_ns = chain.checkpoint_ns
+          AND c.checkpoint_id = chain.parent_checkpoint_id
+      WHERE chain.depth <> 0 AND chain.n < @limit
+  )
+  SELECT ${CHECKPOINT_COLUMNS} FROM chain ORDER BY n`;
+}
+
+export const SQL = {
+  upsertCheckpoint: `INSERT INTO agentgraph_checkpoints (${CHECKPOINT_COLUMNS})
+    VALUES (@thread, @ns, @id, @parent, @depth, @createdAt, @record, @metadata)
+    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
+      parent_checkpoint_id = excluded.parent_checkpoint_id,
+      depth = excluded.depth,
+      created_at = excluded.created_at,
+      record = excluded.record,
+      metadata = excluded.metadata`,
+  insertBlob: `INSERT INTO agentgraph_checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data, prev, depth)
+    VALUES (@thread, @ns, @channel, @version, @kind, @data, @prev, @depth)
+    ON CONFLICT DO NOTHING`,
+  insertItem: `INSERT INTO agentgraph_checkpoint_items (thread_id, hash, data) VALUES (@thread, @hash, @data)
+    ON CONFLICT DO NOTHING`,
+  /** Ordinary writes (`idx >= 0`): the first one saved for a (task, idx) is kept. */
+  insertWrite: `INSERT INTO agentgraph_checkpoint_writes
+      (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, data, task_path)
+    VALUES (@thread, @ns, @checkpointId, @taskId, @idx, @channel, @kind, @data, @taskPath)
+    ON CONFLICT DO NOTHING`,
+  /** Control writes (`idx < 0`: error, interrupt, resume, scheduled) replace the previous one. */
+  upsertWrite: `INSERT INTO agentgraph_checkpoint_writes
+      (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, data, task_path)
+    VALUES (@thread, @ns, @checkpointId, @taskId, @idx, @channel, @kind, @data, @taskPath)
+    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET
+      channel = excluded.channel,
+      kind = excluded.kind,
+      data = excluded.data,
+      task_path = excluded.task_path`,
+  chainById: chainSql("@id"),
+  chainLatest: chainSql(
+    "(SELECT max(checkpoint_id) FROM agentgraph_checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns)",
+  ),
+  /**
+   * The blobs asked for (`@wanted`: JSON `[[channel, version], …]`) and their splice chains.
+   * `CROSS JOIN` keeps the wanted list as the outer loop (SQLite does not reorder it), so each
+   * row is one primary-key lookup.
+   */
+  blobs: `WITH RECURSIVE
+    node (channel, version, kind, data, prev, depth, n) AS (
+      SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth, 0
+        FROM json_each(@wanted) AS w CROSS JOIN agentgraph_checkpoint_blobs b
+          ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+            AND b.channel = json_extract(w.value, '$[0]') AND b.version = json_extract(w.value, '$[1]')
+      UNION ALL
+      SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth, node.n + 1
+        FROM node CROSS JOIN agentgraph_checkpoint_blobs b
+          ON b.thread_id = @thread AND b.checkpoint_ns = @ns AND b.channel = node.channel AND b.version = node.prev
+        WHERE node.kind = 'splice' AND node.n < @limit
+    )
+    SELECT channel, version, kind, data, prev, depth FROM node`,
+  /** Items by hash (`@hashes`: a JSON array, so any number of them fits one statement). */
+  items: `SELECT hash, data FROM agentgraph_checkpoint_items
+    WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
+  writes: `SELECT task_id, idx, channel, kind, data, task_path FROM agentgraph_checkpoint_writes
+    WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId`,
+  deleteCheckpoints: "DELETE FROM agentgraph_checkpoints WHERE thread_id = @thread",
+  deleteBlobs: "DELETE FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread",
+  deleteItems: "DELETE FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
+  deleteWrites: "DELETE FROM agentgraph_checkpoint_writes WHERE thread_id = @thread",
+  /** Threads with no checkpoint written at or after `@cutoff` (threads with only writes included). */
+  staleThreads: `SELECT thread_id FROM (
+      SELECT thread_id FROM agentgraph_checkpoints
+      UNION SELECT thread_id FROM agentgraph_checkpoint_writes
+    ) AS t
+    WHERE NOT EXISTS (
+      SELECT 1 FROM agentgraph_checkpoints c WHERE c.thread_id = t.thread_id AND c.created_at >= @cutoff
+    )`,
+  /**
+   * Stored bytes: UTF-8 bytes of the stored text (keys and payloads), with the per-item overhead
+   * `MemoryCheckpointStorage.storedBytes` adds, so both agree on ASCII content.
+   */
+  storedBytesOfThread: `SELECT
+      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(checkpoint_id AS BLOB))), 0)
+        FROM agentgraph_checkpoints WHERE thread_id = @thread)
+    + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
+        FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items WHERE thread_id = @thread)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(CAST(channel AS BLOB)) + length(CAST(task_id AS BLOB))), 0)
+        FROM agentgraph_checkpoint_writes WHERE thread_id = @thread) AS bytes`,
+  storedBytes: `SELECT
+      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(checkpoint_id AS BLOB))), 0) FROM agentgraph_checkpoints)
+    + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
+        FROM agentgraph_checkpoint_blobs)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(CAST(channel AS BLOB)) + length(CAST(task_id AS BLOB))), 0)
+        FROM agentgraph_checkpoint_writes) AS bytes`,
+} as const;
+
+/**
+ * The listing statement for the filters present (each combination is its own statement, so that
+ * SQLite uses the primary key when a thread is given). Newest first, by checkpoint id.
+ */
+export function listSql(filters: ListFilters): string {
+  const where: string[] = [];
+  if (filters.thread) where.push("thread_id = @thread");
+  if (filters.ns) where.push("checkpoint_ns = @ns");
+  if (filters.before) where.push("checkpoint_id < @before");
+  if (filters.id) where.push("checkpoint_id = @id");
+  return `SELECT thread_id, checkpoint_ns, checkpoint_id, metadata FROM agentgraph_checkpoints
+    ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
+    ORDER BY checkpoint_id DESC, thread_id, checkpoint_ns${filters.limit ? " LIMIT @limit" : ""}`;
+}
+
+/** Which filters a listing statement applies. */
+export interface ListFilters {
+  thread: boolean;
+  ns: boolean;
+  before: boolean;
+  id: boolean;
+  limit: boolean;
+}
+
+/** A row of `agentgraph_checkpoints`. */
+export interface CheckpointDbRow {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  depth: number | bigint;
+  created_at: number | bigint;
+  record: string;
+  metadata: string;
+}
+
+/** A row of `agentgraph_checkpoint_blobs`, as {@link SQL.blobs} selects it. */
+export interface BlobDbRow {
+  channel: string;
+  version: string;
+  kind: string;
+  data: string | null;
+  prev: string | null;
+  depth: number | bigint;
+}
+
+/** A row of `agentgraph_checkpoint_writes`, as {@link SQL.writes} selects it. */
+export interface WriteDbRow {
+  task_id: string;
+  idx: number | bigint;
+  channel: string;
+  kind: string;
+  data: string;
+  task_path: string;
+}
+
+/** A listing row. */
+export interface ListingDbRow {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  metadata: string;
+}

@@ -1,0 +1,361 @@
+import type Database from "better-sqlite3";
+import {
+  type BlobKind,
+  type BlobRow,
+  CHECKPOINT_CHAIN_LIMIT,
+  CheckpointCorruptError,
+  type CheckpointListing,
+  type CheckpointRow,
+  type CheckpointStorage,
+  type ItemRow,
+  LIST_CHAIN_MAX,
+  type ListQuery,
+  type StorageBatch,
+  type WriteRow,
+} from "../../graph/index.js";
+import { AgentGraphError } from "../../shared/index.js";
+import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
+import {
+  type BlobDbRow,
+  type CheckpointDbRow,
+  CREATE_MIGRATIONS_TABLE,
+  INSERT_MIGRATION_VERSION,
+  type ListingDbRow,
+  listSql,
+  SELECT_MIGRATION_VERSION,
+  SQL,
+  type WriteDbRow,
+} from "./saver-sql.js";
+
+/**
+ * The SQLite database under a `SqliteSaver` failed (locked, read-only, closed, …). The message
+ * names the operation and thread, and how to fix the cause; `cause` is the driver's error.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await saver.getTuple(config);
+ * } catch (e) {
+ *   if (e instanceof SqliteSaverError) console.error(e.message, e.cause);
+ * }
+ * ```
+ */
+export class SqliteSaverError extends AgentGraphError {
+  static override readonly brandName: string = "SqliteSaverError";
+}
+
+type Statement = Database.Statement<[Record<string, unknown>]>;
+type Statements = { -readonly [K in keyof typeof SQL]: Statement };
+
+/** Bounds of the recursive walks: far above the encoder's chain limits, so only a damaged (cyclic) chain hits them. */
+const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
+const LIST_WALK_LIMIT = LIST_CHAIN_MAX * 4 + 16;
+
+function hintFor(code: string, message: string): string {
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return "Another connection held the database's write lock for longer than busy_timeout: raise it (db.pragma(\"busy_timeout = 10000\")) or shorten that connection's transactions.";
+  }
+  if (code.startsWith("SQLITE_READONLY"))
+    return "Open the database file (and its directory, for the WAL files) with write access.";
+  if (code === "SQLITE_FULL")
+    return "The disk is full: free space, or prune old threads (saver.prune / saver.deleteStaleThreads).";
+  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_IOERR"))
+    return "Check that the database file and its directory exist and are accessible.";
+  if (/not open/i.test(message)) return "The saver (or its database) was closed: create a new SqliteSaver.";
+  return "Check the database file, or open a new SqliteSaver on a fresh file.";
+}
+
+/**
+ * `CheckpointStorage` on a better-sqlite3 database: every call is synchronous, each `write` one
+ * transaction. See saver-migrations.ts for the tables. `SqliteSaver` is the encoder over it; use
+ * it directly to wrap it (to count or log storage calls, say).
+ *
+ * @example
+ * ```ts
+ * const storage = new SqliteCheckpointStorage(new Database("checkpoints.db"));
+ * const saver = new EncodedCheckpointSaver(storage, defaultSerializer);
+ * ```
+ */
+export class SqliteCheckpointStorage implements CheckpointStorage {
+  readonly db: Database.Database;
+  private statements: Statements | undefined;
+  private readonly listStatements = new Map<string, Statement>();
+  private writeTx: ((batch: StorageBatch) => void) | undefined;
+  private replaceTx: ((threadId: string, batch: StorageBatch) => void) | undefined;
+  private deleteTx: ((threadId: string) => void) | undefined;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /**
+   * WAL journal, `synchronous = NORMAL` (durable across application crashes; a power loss can
+   * undo the last commits but never corrupts the file), then pending migrations. Idempotent.
+   */
+  setup(): void {
+    this.ready();
+  }
+
+  write(batch: StorageBatch): void {
+    if (batch.checkpoints.length + batch.blobs.length + batch.items.length + batch.writes.length === 0)
+      return;
+    const first = batch.checkpoints[0] ?? batch.writes[0] ?? batch.blobs[0] ?? batch.items[0];
+    this.guard(
+      "save a checkpoint",
+      first?.threadId,
+      batch.checkpoints[0]?.id ?? batch.writes[0]?.checkpointId,
+      () => {
+        this.ready();
+        (this.writeTx as (batch: StorageBatch) => void)(batch);
+      },
+    );
+  }
+
+  checkpointChain(threadId: string, ns: string, id: string | undefined): CheckpointRow[] {
+    return this.guard("read a checkpoint", threadId, id, () => {
+      const s = this.ready();
+      const params = { thread: threadId, ns, id: id ?? null, limit: CHAIN_WALK_LIMIT };
+      const rows = (id === undefined ? s.chainLatest : s.chainById).all(params) as CheckpointDbRow[];
+      return rows.map((row) => ({
+        threadId: row.thread_id,
+        ns: row.checkpoint_ns,
+        id: row.checkpoint_id,
+        parentId: row.parent_checkpoint_id,
+        createdAt: Number(row.created_at),
+        record: row.record,
+        metadata: row.metadata,
+        depth: Number(row.depth),
+      }));
+    });
+  }
+
+  blobs(
+    threadId: string,
+    ns: string,
+    wanted: readonly (readonly [channel: string, version: string])[],
+  ): BlobRow[] {
+    if (wanted.length === 0) return [];
+    return this.guard("read channel values", threadId, undefined, () => {
+      const s = this.ready();
+      const rows = s.blobs.all({
+        thread: threadId,
+        ns,
+        wanted: JSON.stringify(wanted),
+        limit: LIST_WALK_LIMIT,
+      }) as BlobDbRow[];
+      return rows.map((row) => ({
+        threadId,
+        ns,
+        channel: row.channel,
+        version: row.version,
+        kind: row.kind as BlobKind,
+        data: row.data,
+        prev: row.prev,
+        depth: Number(row.depth),
+      }));
+    });
+  }
+
+  items(threadId: string, hashes: readonly string[]): ItemRow[] {
+    if (hashes.length === 0) return [];
+    return this.guard("read list items", threadId, undefined, () => {
+      const rows = this.ready().items.all({ thread: threadId, hashes: JSON.stringify(hashes) }) as {
+        hash: string;
+        data: string;
+      }[];
+      return rows.map((row) => ({ threadId, hash: row.hash, data: row.data }));
+    });
+  }
+
+  writes(threadId: string, ns: string, checkpointId: string): WriteRow[] {
+    return this.guard("read pending writes", threadId, checkpointId, () => {
+      const rows = this.ready().writes.all({ thread: threadId, ns, checkpointId }) as WriteDbRow[];
+      return rows.map((row) => ({
+        threadId,
+        ns,
+        checkpointId,
+        taskId: row.task_id,
+        idx: Number(row.idx),
+        channel: row.channel,
+        kind: row.kind === "list" ? "list" : "value",
+        data: row.data,
+        taskPath: row.task_path,
+      }));
+    });
+  }
+
+  listCheckpoints(query: ListQuery): CheckpointListing[] {
+    return this.guard("list checkpoints", query.threadId, undefined, () => {
+      this.ready();
+      const filters = {
+        thread: query.threadId !== undefined,
+        ns: query.ns !== undefined,
+        before: query.beforeId !== undefined,
+        id: query.id !== undefined,
+        limit: query.limit !== undefined,
+      };
+      const key = `${filters.thread}${filters.ns}${filters.before}${filters.id}${filters.limit}`;
+      let statement = this.listStatements.get(key);
+      if (statement === undefined) {
+        statement = this.db.prepare(listSql(filters));
+        this.listStatements.set(key, statement);
+      }
+      const params: Record<string, unknown> = {};
+      if (filters.thread) params.thread = query.threadId;
+      if (filters.ns) params.ns = query.ns;
+      if (filters.before) params.before = query.beforeId;
+      if (filters.id) params.id = query.id;
+      if (filters.limit) params.limit = query.limit;
+      return (statement.all(params) as ListingDbRow[]).map((row) => ({
+        threadId: row.thread_id,
+        ns: row.checkpoint_ns,
+        id: row.checkpoint_id,
+        metadata: row.metadata,
+      }));
+    });
+  }
+
+  deleteThread(threadId: string): void {
+    this.guard("delete a thread", threadId, undefined, () => {
+      this.ready();
+      (this.deleteTx as (threadId: string) => void)(threadId);
+    });
+  }
+
+  replaceThread(threadId: string, batch: StorageBatch): void {
+    this.guard("replace a thread's checkpoints", threadId, undefined, () => {
+      this.ready();
+      (this.replaceTx as (threadId: string, batch: StorageBatch) => void)(threadId, batch);
+    });
+  }
+
+  staleThreads(cutoff: number): string[] {
+    return this.guard("find expired threads", undefined, undefined, () => {
+      const rows = this.ready().staleThreads.all({ cutoff }) as { thread_id: string }[];
+      return rows.map((row) => row.thread_id);
+    });
+  }
+
+  /** UTF-8 bytes of the stored text (for one thread, or all); equal to `MemorySaver.storedBytes` on ASCII content. */
+  storedBytes(threadId?: string): number {
+    return this.guard("measure storage", threadId, undefined, () => {
+      const s = this.ready();
+      const row = (
+        threadId === undefined ? s.storedBytes.get({}) : s.storedBytesOfThread.get({ thread: threadId })
+      ) as { bytes: number | bigint } | undefined;
+      return Number(row?.bytes ?? 0);
+    });
+  }
+
+  private ready(): Statements {
+    if (this.statements !== undefined) return this.statements;
+    const { db } = this;
+    if (!db.memory) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    db.transaction(() => {
+      db.exec(CREATE_MIGRATIONS_TABLE);
+      const current = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
+      const insert = db.prepare(INSERT_MIGRATION_VERSION);
+      for (let v = current === null ? 0 : Number(current) + 1; v < CHECKPOINT_MIGRATIONS.length; v++) {
+        db.exec(CHECKPOINT_MIGRATIONS[v] as string);
+        insert.run(v);
+      }
+    }).immediate();
+    const statements = {} as Statements;
+    for (const [name, sql] of Object.entries(SQL)) statements[name as keyof Statements] = db.prepare(sql);
+    const insertAll = (batch: StorageBatch) => {
+      for (const row of batch.checkpoints) {
+        statements.upsertCheckpoint.run({
+          thread: row.threadId,
+          ns: row.ns,
+          id: row.id,
+          parent: row.parentId,
+          depth: row.depth,
+          createdAt: Math.trunc(row.createdAt),
+          record: row.record,
+          metadata: row.metadata,
+        });
+      }
+      for (const row of batch.blobs) {
+        statements.insertBlob.run({
+          thread: row.threadId,
+          ns: row.ns,
+          channel: row.channel,
+          version: row.version,
+          kind: row.kind,
+          data: row.data,
+          prev: row.prev,
+          depth: row.depth,
+        });
+      }
+      for (const row of batch.items)
+        statements.insertItem.run({ thread: row.threadId, hash: row.hash, data: row.data });
+      for (const row of batch.writes) {
+        (row.idx < 0 ? statements.upsertWrite : statements.insertWrite).run({
+          thread: row.threadId,
+          ns: row.ns,
+          checkpointId: row.checkpointId,
+          taskId: row.taskId,
+          idx: row.idx,
+          channel: row.channel,
+          kind: row.kind,
+          data: row.data,
+          taskPath: row.taskPath,
+        });
+      }
+    };
+    const deleteAll = (threadId: string) => {
+      const params = { thread: threadId };
+      statements.deleteCheckpoints.run(params);
+      statements.deleteBlobs.run(params);
+      statements.deleteItems.run(params);
+      statements.deleteWrites.run(params);
+    };
+    const write = db.transaction(insertAll);
+    const remove = db.transaction(deleteAll);
+    const replace = db.transaction((threadId: string, batch: StorageBatch) => {
+      deleteAll(threadId);
+      insertAll(batch);
+    });
+    this.writeTx = (batch) => write.immediate(batch);
+    this.deleteTx = (threadId) => remove.immediate(threadId);
+    this.replaceTx = (threadId, batch) => replace.immediate(threadId, batch);
+    this.statements = statements;
+    return statements;
+  }
+
+  /** Runs `fn`, turning driver errors into typed errors that name the thread and checkpoint. */
+  private guard<T>(
+    action: string,
+    threadId: string | undefined,
+    checkpointId: string | undefined,
+    fn: () => T,
+  ): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof AgentGraphError) throw error;
+      const code = String((error as { code?: unknown } | null)?.code ?? "");
+      const message = error instanceof Error ? error.message : String(error);
+      if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
+        throw new CheckpointCorruptError(
+          threadId ?? "(any)",
+          "",
+          checkpointId ?? "(latest)",
+          `the SQLite database is damaged (${code}: ${message})`,
+          error,
+        );
+      }
+      const where =
+        threadId === undefined
+          ? ""
+          : ` of thread "${threadId}"${checkpointId === undefined ? "" : ` (checkpoint ${checkpointId})`}`;
+      throw new SqliteSaverError(
+        `SqliteSaver could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${hintFor(code, message)}`,
+        { cause: error },
+      );
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { type BaseCheckpointSaver, CheckpointCorruptError, MemorySaver } from "../../index.js";
+import { HumanMessage } from "../../messages/index.js";
+import { saverConformanceCases } from "../../testing/index.js";
+import { checkStorageParity } from "../storage-parity.test-helpers.js";
+import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
+import { SQL } from "./saver-sql.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-saver-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => join(dir, `saver-${files++}.db`);
+
+const dbOf = (saver: BaseCheckpointSaver) => (saver as SqliteSaver).db;
+
+/** Ways to damage a thread's rows; each must surface as CheckpointCorruptError naming thread and checkpoint. */
+const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string) => void> = {
+  "truncated checkpoint record": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        `UPDATE agentgraph_checkpoints SET record = substr(record, 1, length(record) / 2)
+         WHERE thread_id = ? AND checkpoint_id = (SELECT max(checkpoint_id) FROM agentgraph_checkpoints WHERE thread_id = ?)`,
+      )
+      .run(threadId, threadId);
+  },
+  "missing row in the checkpoint chain": (saver, threadId) => {
+    const row = dbOf(saver)
+      .prepare(
+        "SELECT checkpoint_id FROM agentgraph_checkpoints WHERE thread_id = ? AND depth > 0 ORDER BY checkpoint_id LIMIT 1 OFFSET 3",
+      )
+      .get(threadId) as { checkpoint_id: string };
+    dbOf(saver)
+      .prepare("DELETE FROM agentgraph_checkpoints WHERE thread_id = ? AND checkpoint_id = ?")
+      .run(threadId, row.checkpoint_id);
+  },
+  "missing list item": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        "DELETE FROM agentgraph_checkpoint_items WHERE rowid = (SELECT min(rowid) FROM agentgraph_checkpoint_items WHERE thread_id = ?)",
+      )
+      .run(threadId);
+  },
+  "truncated list splice": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        "UPDATE agentgraph_checkpoint_blobs SET data = substr(data, 1, 3) WHERE thread_id = ? AND kind = 'splice'",
+      )
+      .run(threadId);
+  },
+  "missing splice node": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        `DELETE FROM agentgraph_checkpoint_blobs WHERE rowid = (SELECT min(rowid) FROM agentgraph_checkpoint_blobs
+          WHERE thread_id = ? AND kind = 'splice')`,
+      )
+      .run(threadId);
+  },
+  "truncated channel value": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        "UPDATE agentgraph_checkpoint_blobs SET data = substr(data, 1, 2) WHERE thread_id = ? AND kind = 'value'",
+      )
+      .run(threadId);
+  },
+};
+
+for (const [label, create] of [
+  ["file", () => SqliteSaver.fromConnString(freshFile())],
+  [":memory:", () => SqliteSaver.fromConnString(":memory:")],
+] as const) {
+  describe(`saver conformance: SqliteSaver (${label})`, () => {
+    for (const c of saverConformanceCases()) it(c.name, () => c.run(create));
+    const corruptCase = saverConformanceCases().find((c) => c.requires.includes("corrupt"));
+    for (const [kind, corrupt] of Object.entries(CORRUPTIONS)) {
+      it(`damaged rows (${kind}) → CheckpointCorruptError`, async () => {
+        const [c] = saverConformanceCases({ corrupt }).filter((x) => x.name === corruptCase?.name);
+        await c?.run(create);
+      });
+    }
+  });
+}
+
+describe("SqliteSaver specifics", () => {
+  it("sets WAL and synchronous=NORMAL on files, runs migrations once, and setup() is idempotent", async () => {
+    const file = freshFile();
+    const saver = SqliteSaver.fromConnString(file);
+    await saver.setup();
+    await saver.setup();
+    expect(saver.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(saver.db.pragma("synchronous", { simple: true })).toBe(1);
+    const versions = saver.db.prepare("SELECT v FROM agentgraph_checkpoint_migrations ORDER BY v").all();
+    expect(versions).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }]);
+    await saver.close();
+    const again = new SqliteSaver(file);
+    await again.setup();
+    expect(again.db.prepare("SELECT count(*) AS n FROM agentgraph_checkpoint_migrations").get()).toEqual({
+      n: 5,
+    });
+    await again.close();
+  });
+
+  it("sets up lazily on first use", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    expect(await saver.getTuple({ configurable: { thread_id: "t" } })).toBeUndefined();
+    expect(saver.db.prepare("SELECT count(*) AS n FROM agentgraph_checkpoints").get()).toEqual({ n: 0 });
+    await saver.close();
+  });
+
+  it("close() closes a database it opened, not one it was given", async () => {
+    const owned = SqliteSaver.fromConnString(":memory:");
+    await owned.close();
+    expect(owned.db.open).toBe(false);
+    const db = new Database(":memory:");
+    const given = new SqliteSaver(db);
+    await given.setup();
+    await given.close();
+    expect(db.open).toBe(true);
+    db.close();
+  });
+
+  it("a closed database gives a SqliteSaverError that says what to do", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    await saver.setup();
+    saver.db.close();
+    const error = await saver.getTuple({ configurable: { thread_id: "t-closed" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SqliteSaverError);
+    expect((error as Error).message).toMatch(/thread "t-closed".*create a new SqliteSaver/s);
+  });
+
+  it("a file that is not a database gives a CheckpointCorruptError naming the thread", async () => {
+    const file = freshFile();
+    writeFileSync(file, "this is not a SQLite database, just text ".repeat(200));
+    const saver = new SqliteSaver(file);
+    const error = await saver.getTuple({ configurable: { thread_id: "t-garbage" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointCorruptError);
+    expect((error as Error).message).toContain('"t-garbage"');
+    await saver.close();
+  });
+
+  it("writes each batch in one transaction: a failing row rolls back the whole put", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const storage = new SqliteCheckpointStorage(saver.db);
+    const row = {
+      threadId: "atomic",
+      ns: "",
+      id: "c1",
+      parentId: null,
+      createdAt: 1,
+      record: "{}",
+      metadata: "{}",
+      depth: 0,
+    };
+    expect(() =>
+      storage.write({
+        checkpoints: [row],
+        blobs: [
+          {
+            threadId: "atomic",
+            ns: "",
+            channel: "x",
+            version: "1",
+            kind: "bogus" as "value",
+            data: "1",
+            prev: null,
+            depth: 0,
+          },
+        ],
+        items: [],
+        writes: [],
+      }),
+    ).toThrow(SqliteSaverError);
+    expect(storage.checkpointChain("atomic", "", undefined)).toEqual([]);
+    await saver.close();
+  });
+
+  it("mirrors MemoryCheckpointStorage on random batches", async () => {
+    const db = new Database(":memory:");
+    await checkStorageParity(new SqliteCheckpointStorage(db), "parity", 80, 7);
+    db.close();
+  });
+
+  it("counts stored bytes as MemorySaver does", async () => {
+    const memory = new MemorySaver();
+    const sqlite = SqliteSaver.fromConnString(":memory:");
+    for (const saver of [memory, sqlite]) {
+      let messages: HumanMessage[] = [];
+      let parent: string | undefined;
+      for (let i = 0; i < 80; i++) {
+        messages = [...messages, new HumanMessage({ content: `message ${i}`, id: `m-${i}` })];
+        const id = `1ef00000-0000-6000-8000-${String(i).padStart(12, "0")}`;
+        const config = {
+          configurable: {
+            thread_id: "bytes",
+            checkpoint_ns: "",
+            ...(parent ? { checkpoint_id: parent } : {}),
+          },
+        };
+        await saver.put(
+          config,
+          {
+            v: 4,
+            id,
+            ts: "2024-01-01T00:00:00.000Z",
+            channel_values: { messages, n: i },
+            channel_versions: { messages: i + 1, n: i + 1 },
+            versions_seen: {},
+          },
+          { source: "loop", step: i, parents: {} },
+          { messages: i + 1, n: i + 1 },
+        );
+        parent = id;
+      }
+    }
+    expect(sqlite.storedBytes("bytes")).toBe(memory.storedBytes("bytes"));
+    expect(sqlite.storedBytes()).toBe(memory.storedBytes());
+    await sqlite.close();
+  });
+
+  it("reads the latest checkpoint, chain steps, list nodes and items by primary key", () => {
+    const db = new Database(":memory:");
+    new SqliteCheckpointStorage(db).setup();
+    const plan = (sql: string) =>
+      (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({
+          thread: "t",
+          ns: "",
+          id: "c",
+          limit: 10,
+          wanted: "[]",
+          hashes: "[]",
+          checkpointId: "c",
+        }) as { detail: string }[]
+      ).map((r) => r.detail);
+    const chain = plan(SQL.chainLatest);
+    expect(chain).toContain(
+      "SEARCH c USING INDEX sqlite_autoindex_agentgraph_checkpoints_1 (thread_id=? AND checkpoint_ns=? AND checkpoint_id=?)",
+    );
+    expect(chain.join("\n")).toMatch(
+      /COVERING INDEX sqlite_autoindex_agentgraph_checkpoints_1 \(thread_id=\? AND checkpoint_ns=\?\)/,
+    );
+    const blobs = plan(SQL.blobs).filter((line) => line.includes("agentgraph_checkpoint_blobs"));
+    expect(blobs).toHaveLength(2);
+    for (const line of blobs)
+      expect(line).toMatch(/\(thread_id=\? AND checkpoint_ns=\? AND channel=\? AND version=\?\)/);
+    expect(plan(SQL.items)).toContain(
+      "SEARCH agentgraph_checkpoint_items USING INDEX sqlite_autoindex_agentgraph_checkpoint_items_1 (thread_id=? AND hash=?)",
+    );
+    const all = [...chain, ...plan(SQL.blobs), ...plan(SQL.items), ...plan(SQL.writes)].join("\n");
+    expect(all).not.toMatch(/SCAN agentgraph/);
+    db.close();
+  });
+});
