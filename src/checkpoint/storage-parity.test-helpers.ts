@@ -44,7 +44,10 @@ export async function checkStorageParity(
     (_, i) => `1ef0000${i.toString(16)}-0000-6000-8000-00000000000${i % 10}`,
   );
   const channels = ["messages", "count", "__pregel_tasks"];
-  const versions = Array.from({ length: 8 }, (_, i) => `${String(i + 1).padStart(32, "0")}.abcdef${i}`);
+  const versions = Array.from(
+    { length: 8 },
+    (_, i) => `${(i + 1).toString(36).padStart(10, "0")}.abcdef${i}`,
+  );
   const hashes = Array.from({ length: 10 }, (_, i) => `hash-${i}-ABCdef_-`);
   const text = () => JSON.stringify({ n: random(), s: "é😀\u0000".repeat(Math.floor(random() * 3)) });
 

@@ -285,7 +285,8 @@ export const corruptRows: CaseBody = async (context) => {
   let messages: unknown[] = [];
   for (let i = 0; i < 12; i++) {
     messages = [...messages, new HumanMessage({ content: `m ${i}`, id: `c-${i}` })];
-    await timeline.put({ messages, step: i, meta: { i } });
+    // `doc` is large enough to be stored as a value of its own (small values live in the record)
+    await timeline.put({ messages, step: i, meta: { i }, doc: `document ${i}: ${"text ".repeat(60)}` });
   }
   await timeline.write("task", [["messages", [new AIMessage({ content: "pending", id: "pending" })]]]);
   await context.corrupt(saver, timeline.threadId);

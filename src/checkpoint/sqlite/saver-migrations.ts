@@ -12,7 +12,15 @@
  * - `agentgraph_checkpoint_blobs`: a channel's value at one version (`kind` `value`, `empty`,
  *   `list` or `splice`; a splice names the version it splices in `prev`).
  * - `agentgraph_checkpoint_items`: list elements, once per thread under the hash of their encoding.
- * - `agentgraph_checkpoint_writes`: pending writes of tasks.
+ * - `agentgraph_checkpoint_writes`: pending writes of tasks, one row per task and checkpoint:
+ *   `writes` is a JSON array of `[idx, channel, kind, data]` (`kind` `v`: `data` is the encoded
+ *   value; `l`: `data` is the JSON array of item references).
+ * - `agentgraph_checkpoint_threads`: when each thread last had a checkpoint written (what
+ *   time-to-live deletion reads; one row per thread rather than an index entry per checkpoint).
+ *
+ * The tables whose keys grow with time (checkpoint ids, versions) are `WITHOUT ROWID`: each row is
+ * stored once, in its primary key's B-tree, rather than in a table and again in an index. Items
+ * (keyed by hash, so inserted in random order) stay a rowid table, which packs its pages fully.
  *
  * The tables are `STRICT` and `CHECK`ed, so a row of the wrong shape cannot be stored; what is left
  * to go wrong (damaged text) is caught by the encoder, which names the thread and checkpoint. The
@@ -35,7 +43,7 @@ export const CHECKPOINT_MIGRATIONS: readonly string[] = [
     record TEXT NOT NULL,
     metadata TEXT NOT NULL,
     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
-  ) STRICT`,
+  ) STRICT, WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_blobs (
     thread_id TEXT NOT NULL,
     checkpoint_ns TEXT NOT NULL DEFAULT '',
@@ -46,7 +54,7 @@ export const CHECKPOINT_MIGRATIONS: readonly string[] = [
     prev TEXT,
     depth INTEGER NOT NULL CHECK (depth >= 0),
     PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
-  ) STRICT`,
+  ) STRICT, WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_items (
     thread_id TEXT NOT NULL,
     hash TEXT NOT NULL,
@@ -58,14 +66,15 @@ export const CHECKPOINT_MIGRATIONS: readonly string[] = [
     checkpoint_ns TEXT NOT NULL DEFAULT '',
     checkpoint_id TEXT NOT NULL,
     task_id TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    channel TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('value', 'list')),
-    data TEXT NOT NULL,
     task_path TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-  ) STRICT`,
-  // Time-to-live sweeps: the newest checkpoint of each thread, read from the index alone.
-  `CREATE INDEX IF NOT EXISTS agentgraph_checkpoints_created_at_idx
-    ON agentgraph_checkpoints (thread_id, created_at)`,
+    writes TEXT NOT NULL CHECK (json_valid(writes) AND json_type(writes) = 'array'),
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)
+  ) STRICT, WITHOUT ROWID`,
+  // Time-to-live sweeps: when each thread last had a checkpoint written (-1: writes only, never).
+  `CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_threads (
+    thread_id TEXT NOT NULL PRIMARY KEY,
+    updated_at INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS agentgraph_checkpoint_threads_updated_at_idx
+    ON agentgraph_checkpoint_threads (updated_at)`,
 ];

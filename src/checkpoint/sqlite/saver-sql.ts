@@ -37,25 +37,26 @@ export const SQL = {
       created_at = excluded.created_at,
       record = excluded.record,
       metadata = excluded.metadata`,
+  /** A checkpoint was written: the thread's age is its newest checkpoint's. */
+  touchThread: `INSERT INTO agentgraph_checkpoint_threads (thread_id, updated_at) VALUES (@thread, @createdAt)
+    ON CONFLICT (thread_id) DO UPDATE SET updated_at = max(updated_at, excluded.updated_at)`,
+  /** Writes only: the thread is known, with no checkpoint time (-1: it expires at the next sweep). */
+  registerThread: `INSERT INTO agentgraph_checkpoint_threads (thread_id, updated_at) VALUES (@thread, -1)
+    ON CONFLICT (thread_id) DO NOTHING`,
   insertBlob: `INSERT INTO agentgraph_checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data, prev, depth)
     VALUES (@thread, @ns, @channel, @version, @kind, @data, @prev, @depth)
     ON CONFLICT DO NOTHING`,
   insertItem: `INSERT INTO agentgraph_checkpoint_items (thread_id, hash, data) VALUES (@thread, @hash, @data)
     ON CONFLICT DO NOTHING`,
-  /** Ordinary writes (`idx >= 0`): the first one saved for a (task, idx) is kept. */
-  insertWrite: `INSERT INTO agentgraph_checkpoint_writes
-      (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, data, task_path)
-    VALUES (@thread, @ns, @checkpointId, @taskId, @idx, @channel, @kind, @data, @taskPath)
+  /** A task's writes (a task saving more writes later merges them: see the storage). */
+  insertWrites: `INSERT INTO agentgraph_checkpoint_writes
+      (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, writes)
+    VALUES (@thread, @ns, @checkpointId, @taskId, @taskPath, @writes)
     ON CONFLICT DO NOTHING`,
-  /** Control writes (`idx < 0`: error, interrupt, resume, scheduled) replace the previous one. */
-  upsertWrite: `INSERT INTO agentgraph_checkpoint_writes
-      (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, data, task_path)
-    VALUES (@thread, @ns, @checkpointId, @taskId, @idx, @channel, @kind, @data, @taskPath)
-    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET
-      channel = excluded.channel,
-      kind = excluded.kind,
-      data = excluded.data,
-      task_path = excluded.task_path`,
+  taskWrites: `SELECT task_path, writes FROM agentgraph_checkpoint_writes
+    WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId AND task_id = @taskId`,
+  replaceWrites: `UPDATE agentgraph_checkpoint_writes SET task_path = @taskPath, writes = @writes
+    WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId AND task_id = @taskId`,
   chainById: chainSql("@id"),
   chainLatest: chainSql(
     "(SELECT max(checkpoint_id) FROM agentgraph_checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns)",
@@ -81,20 +82,15 @@ export const SQL = {
   /** Items by hash (`@hashes`: a JSON array, so any number of them fits one statement). */
   items: `SELECT hash, data FROM agentgraph_checkpoint_items
     WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
-  writes: `SELECT task_id, idx, channel, kind, data, task_path FROM agentgraph_checkpoint_writes
+  writes: `SELECT task_id, task_path, writes FROM agentgraph_checkpoint_writes
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId`,
   deleteCheckpoints: "DELETE FROM agentgraph_checkpoints WHERE thread_id = @thread",
   deleteBlobs: "DELETE FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread",
   deleteItems: "DELETE FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
   deleteWrites: "DELETE FROM agentgraph_checkpoint_writes WHERE thread_id = @thread",
+  deleteThread: "DELETE FROM agentgraph_checkpoint_threads WHERE thread_id = @thread",
   /** Threads with no checkpoint written at or after `@cutoff` (threads with only writes included). */
-  staleThreads: `SELECT thread_id FROM (
-      SELECT thread_id FROM agentgraph_checkpoints
-      UNION SELECT thread_id FROM agentgraph_checkpoint_writes
-    ) AS t
-    WHERE NOT EXISTS (
-      SELECT 1 FROM agentgraph_checkpoints c WHERE c.thread_id = t.thread_id AND c.created_at >= @cutoff
-    )`,
+  staleThreads: "SELECT thread_id FROM agentgraph_checkpoint_threads WHERE updated_at < @cutoff",
   /**
    * Stored bytes: UTF-8 bytes of the stored text (keys and payloads), with the per-item overhead
    * `MemoryCheckpointStorage.storedBytes` adds, so both agree on ASCII content.
@@ -105,15 +101,17 @@ export const SQL = {
     + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
         FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread)
     + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items WHERE thread_id = @thread)
-    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(CAST(channel AS BLOB)) + length(CAST(task_id AS BLOB))), 0)
-        FROM agentgraph_checkpoint_writes WHERE thread_id = @thread) AS bytes`,
+    + (SELECT coalesce(sum(length(CAST(json_extract(e.value, '$[3]') AS BLOB))
+          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + length(CAST(w.task_id AS BLOB))), 0)
+        FROM agentgraph_checkpoint_writes w, json_each(w.writes) e WHERE w.thread_id = @thread) AS bytes`,
   storedBytes: `SELECT
       (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(checkpoint_id AS BLOB))), 0) FROM agentgraph_checkpoints)
     + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
         FROM agentgraph_checkpoint_blobs)
     + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items)
-    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(CAST(channel AS BLOB)) + length(CAST(task_id AS BLOB))), 0)
-        FROM agentgraph_checkpoint_writes) AS bytes`,
+    + (SELECT coalesce(sum(length(CAST(json_extract(e.value, '$[3]') AS BLOB))
+          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + length(CAST(w.task_id AS BLOB))), 0)
+        FROM agentgraph_checkpoint_writes w, json_each(w.writes) e) AS bytes`,
 } as const;
 
 /**
@@ -165,11 +163,44 @@ export interface BlobDbRow {
 /** A row of `agentgraph_checkpoint_writes`, as {@link SQL.writes} selects it. */
 export interface WriteDbRow {
   task_id: string;
-  idx: number | bigint;
-  channel: string;
-  kind: string;
-  data: string;
   task_path: string;
+  /** JSON array of {@link StoredWrite}. */
+  writes: string;
+}
+
+/**
+ * One write in a task's row: `[idx, channel, "v", encoded value]`, or `[idx, channel, "l",
+ * item references]` (the references as a JSON array, not a string, to save the escaping).
+ */
+export type StoredWrite =
+  | [idx: number, channel: string, kind: "v", data: string]
+  | [idx: number, channel: string, kind: "l", refs: unknown[]];
+
+/** The stored form of a write row's kind and data. */
+export function storedWrite(row: {
+  idx: number;
+  channel: string;
+  kind: "value" | "list";
+  data: string;
+}): StoredWrite {
+  return row.kind === "list"
+    ? [row.idx, row.channel, "l", JSON.parse(row.data) as unknown[]]
+    : [row.idx, row.channel, "v", row.data];
+}
+
+/**
+ * Merges writes saved again for a task into its row: an ordinary write (`idx >= 0`) is kept if
+ * the task already has one at that index; a control write (`idx < 0`: error, interrupt, resume)
+ * replaces the previous one.
+ */
+export function mergeWrites(existing: StoredWrite[], added: StoredWrite[]): StoredWrite[] {
+  const out = [...existing];
+  for (const write of added) {
+    const at = out.findIndex((w) => w[0] === write[0]);
+    if (at === -1) out.push(write);
+    else if (write[0] < 0) out[at] = write;
+  }
+  return out;
 }
 
 /** A listing row. */

@@ -22,8 +22,11 @@ import {
   INSERT_MIGRATION_VERSION,
   type ListingDbRow,
   listSql,
+  mergeWrites,
   SELECT_MIGRATION_VERSION,
   SQL,
+  type StoredWrite,
+  storedWrite,
   type WriteDbRow,
 } from "./saver-sql.js";
 
@@ -170,17 +173,23 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
   writes(threadId: string, ns: string, checkpointId: string): WriteRow[] {
     return this.guard("read pending writes", threadId, checkpointId, () => {
       const rows = this.ready().writes.all({ thread: threadId, ns, checkpointId }) as WriteDbRow[];
-      return rows.map((row) => ({
-        threadId,
-        ns,
-        checkpointId,
-        taskId: row.task_id,
-        idx: Number(row.idx),
-        channel: row.channel,
-        kind: row.kind === "list" ? "list" : "value",
-        data: row.data,
-        taskPath: row.task_path,
-      }));
+      const out: WriteRow[] = [];
+      for (const row of rows) {
+        for (const [idx, channel, kind, data] of JSON.parse(row.writes) as StoredWrite[]) {
+          out.push({
+            threadId,
+            ns,
+            checkpointId,
+            taskId: row.task_id,
+            idx: Number(idx),
+            channel,
+            kind: kind === "l" ? "list" : "value",
+            data: kind === "l" ? JSON.stringify(data) : String(data),
+            taskPath: row.task_path,
+          });
+        }
+      }
+      return out;
     });
   }
 
@@ -278,6 +287,13 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           metadata: row.metadata,
         });
       }
+      // one row per thread: its newest checkpoint's time
+      const newest = new Map<string, number>();
+      for (const row of batch.checkpoints) {
+        const at = Math.trunc(row.createdAt);
+        if (!(at <= (newest.get(row.threadId) ?? Number.NEGATIVE_INFINITY))) newest.set(row.threadId, at);
+      }
+      for (const [thread, createdAt] of newest) statements.touchThread.run({ thread, createdAt });
       for (const row of batch.blobs) {
         statements.insertBlob.run({
           thread: row.threadId,
@@ -292,17 +308,49 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       }
       for (const row of batch.items)
         statements.insertItem.run({ thread: row.threadId, hash: row.hash, data: row.data });
+      let thread: string | undefined;
       for (const row of batch.writes) {
-        (row.idx < 0 ? statements.upsertWrite : statements.insertWrite).run({
-          thread: row.threadId,
-          ns: row.ns,
-          checkpointId: row.checkpointId,
-          taskId: row.taskId,
-          idx: row.idx,
-          channel: row.channel,
-          kind: row.kind,
-          data: row.data,
-          taskPath: row.taskPath,
+        if (row.threadId === thread) continue;
+        thread = row.threadId;
+        // a thread first seen with writes (no checkpoint in this batch) still ages out
+        if (!newest.has(thread)) statements.registerThread.run({ thread });
+      }
+      // one row per task: the writes of a task that come together are stored together
+      const writes = batch.writes;
+      for (let i = 0; i < writes.length; ) {
+        const first = writes[i] as WriteRow;
+        const group: StoredWrite[] = [];
+        let replaces = false;
+        let j = i;
+        for (; j < writes.length; j++) {
+          const row = writes[j] as WriteRow;
+          if (row.taskId !== first.taskId || row.checkpointId !== first.checkpointId) break;
+          if (row.threadId !== first.threadId || row.ns !== first.ns) break;
+          // within one save, a repeated index keeps the first ordinary write and the last control one
+          const stored = storedWrite(row);
+          const at = group.findIndex((w) => w[0] === row.idx);
+          if (at === -1) group.push(stored);
+          else if (row.idx < 0) group[at] = stored;
+          if (row.idx < 0) replaces = true;
+        }
+        i = j;
+        const key = {
+          thread: first.threadId,
+          ns: first.ns,
+          checkpointId: first.checkpointId,
+          taskId: first.taskId,
+        };
+        const inserted = statements.insertWrites.run({
+          ...key,
+          taskPath: first.taskPath,
+          writes: JSON.stringify(group),
+        });
+        if (inserted.changes > 0) continue;
+        const existing = statements.taskWrites.get(key) as { task_path: string; writes: string };
+        statements.replaceWrites.run({
+          ...key,
+          taskPath: replaces ? first.taskPath : existing.task_path,
+          writes: JSON.stringify(mergeWrites(JSON.parse(existing.writes) as StoredWrite[], group)),
         });
       }
     };
@@ -312,6 +360,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       statements.deleteBlobs.run(params);
       statements.deleteItems.run(params);
       statements.deleteWrites.run(params);
+      statements.deleteThread.run(params);
     };
     const write = db.transaction(insertAll);
     const remove = db.transaction(deleteAll);

@@ -8,6 +8,7 @@ import { HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
+import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
 import { SQL } from "./saver-sql.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-saver-"));
@@ -54,10 +55,10 @@ const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string)
   "missing splice node": (saver, threadId) => {
     dbOf(saver)
       .prepare(
-        `DELETE FROM agentgraph_checkpoint_blobs WHERE rowid = (SELECT min(rowid) FROM agentgraph_checkpoint_blobs
-          WHERE thread_id = ? AND kind = 'splice')`,
+        `DELETE FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread AND kind = 'splice'
+          AND version = (SELECT min(version) FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread AND kind = 'splice')`,
       )
-      .run(threadId);
+      .run({ thread: threadId });
   },
   "truncated channel value": (saver, threadId) => {
     dbOf(saver)
@@ -93,12 +94,12 @@ describe("SqliteSaver specifics", () => {
     expect(saver.db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(saver.db.pragma("synchronous", { simple: true })).toBe(1);
     const versions = saver.db.prepare("SELECT v FROM agentgraph_checkpoint_migrations ORDER BY v").all();
-    expect(versions).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }]);
+    expect(versions).toEqual(CHECKPOINT_MIGRATIONS.map((_, v) => ({ v })));
     await saver.close();
     const again = new SqliteSaver(file);
     await again.setup();
     expect(again.db.prepare("SELECT count(*) AS n FROM agentgraph_checkpoint_migrations").get()).toEqual({
-      n: 5,
+      n: CHECKPOINT_MIGRATIONS.length,
     });
     await again.close();
   });
@@ -233,23 +234,33 @@ describe("SqliteSaver specifics", () => {
           wanted: "[]",
           hashes: "[]",
           checkpointId: "c",
+          cutoff: 0,
         }) as { detail: string }[]
       ).map((r) => r.detail);
     const chain = plan(SQL.chainLatest);
     expect(chain).toContain(
-      "SEARCH c USING INDEX sqlite_autoindex_agentgraph_checkpoints_1 (thread_id=? AND checkpoint_ns=? AND checkpoint_id=?)",
+      "SEARCH c USING PRIMARY KEY (thread_id=? AND checkpoint_ns=? AND checkpoint_id=?)",
     );
-    expect(chain.join("\n")).toMatch(
-      /COVERING INDEX sqlite_autoindex_agentgraph_checkpoints_1 \(thread_id=\? AND checkpoint_ns=\?\)/,
+    expect(chain).toContain(
+      "SEARCH agentgraph_checkpoints USING PRIMARY KEY (thread_id=? AND checkpoint_ns=?)",
     );
-    const blobs = plan(SQL.blobs).filter((line) => line.includes("agentgraph_checkpoint_blobs"));
+    const blobs = plan(SQL.blobs).filter((line) => line.startsWith("SEARCH b "));
     expect(blobs).toHaveLength(2);
     for (const line of blobs)
       expect(line).toMatch(/\(thread_id=\? AND checkpoint_ns=\? AND channel=\? AND version=\?\)/);
     expect(plan(SQL.items)).toContain(
       "SEARCH agentgraph_checkpoint_items USING INDEX sqlite_autoindex_agentgraph_checkpoint_items_1 (thread_id=? AND hash=?)",
     );
-    const all = [...chain, ...plan(SQL.blobs), ...plan(SQL.items), ...plan(SQL.writes)].join("\n");
+    expect(plan(SQL.staleThreads).join("\n")).toMatch(
+      /agentgraph_checkpoint_threads_updated_at_idx \(updated_at<\?\)/,
+    );
+    const all = [
+      ...chain,
+      ...plan(SQL.blobs),
+      ...plan(SQL.items),
+      ...plan(SQL.writes),
+      ...plan(SQL.staleThreads),
+    ].join("\n");
     expect(all).not.toMatch(/SCAN agentgraph/);
     db.close();
   });

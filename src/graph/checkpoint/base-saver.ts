@@ -31,6 +31,17 @@ export interface CheckpointListOptions {
   filter?: Record<string, unknown>;
 }
 
+/** One save of a {@link BaseCheckpointSaver.putBatch}: a checkpoint, or the writes of a task. */
+export type SaverBatchOp =
+  | {
+      kind: "checkpoint";
+      config: RunnableConfig;
+      checkpoint: Checkpoint;
+      metadata: CheckpointMetadata;
+      newVersions: ChannelVersions;
+    }
+  | { kind: "writes"; config: RunnableConfig; writes: PendingWrite[]; taskId: string; taskPath: string };
+
 /** Channel of a scheduled (not yet run) task, stored with a fixed index like the other control writes. */
 export const SCHEDULED = "__scheduled__";
 
@@ -89,6 +100,26 @@ export abstract class BaseCheckpointSaver<V extends string | number = string | n
 
   /** Deletes everything saved for a thread. */
   abstract deleteThread(threadId: string): Promise<void>;
+
+  /**
+   * Saves several checkpoints and task writes, in order, as one operation where the saver can:
+   * agentgraph's savers write them in one transaction (one round trip on PostgreSQL). This is how
+   * `async` durability groups the saves of several steps. The default makes the calls one by one.
+   *
+   * @example
+   * ```ts
+   * await saver.putBatch([
+   *   { kind: "writes", config: at, writes: [["messages", [reply]]], taskId, taskPath: "" },
+   *   { kind: "checkpoint", config: at, checkpoint, metadata, newVersions },
+   * ]);
+   * ```
+   */
+  async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
+    for (const op of ops) {
+      if (op.kind === "checkpoint") await this.put(op.config, op.checkpoint, op.metadata, op.newVersions);
+      else await this.putWrites(op.config, op.writes, op.taskId, op.taskPath);
+    }
+  }
 
   /** The version after `current` (LangGraph.js: integers). */
   getNextVersion(current: V | undefined): V {

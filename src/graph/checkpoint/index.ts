@@ -6,6 +6,7 @@ export {
   getCheckpointId,
   isCheckpointSaver,
   maxChannelVersion,
+  type SaverBatchOp,
   SCHEDULED,
   WRITES_IDX_MAP,
 } from "./base-saver.js";

@@ -91,6 +91,16 @@ export function timeOrderedId(): string {
   return `${t.slice(0, 8)}-${t.slice(8, 12)}-6${t.slice(12, 15)}-${clockSeq}-${nodeHex.slice(0, 12)}`;
 }
 
+let lastIso: { millis: number; text: string } | undefined;
+
+/** `new Date().toISOString()`, computed once per millisecond (checkpoints come faster than that). */
+export function isoNow(): string {
+  const millis = Date.now();
+  if (lastIso === undefined || lastIso.millis !== millis)
+    lastIso = { millis, text: new Date(millis).toISOString() };
+  return lastIso.text;
+}
+
 let uniquePrefix: string | undefined;
 let uniqueCounter = 0;
 

@@ -8,7 +8,15 @@ export {
 } from "./command.js";
 export * from "./constants.js";
 export * from "./errors.js";
-export { contentHash, deterministicId, type HashSeed, hashSeed, timeOrderedId, uniqueId } from "./ids.js";
+export {
+  contentHash,
+  deterministicId,
+  type HashSeed,
+  hashSeed,
+  isoNow,
+  timeOrderedId,
+  uniqueId,
+} from "./ids.js";
 export type { Interrupt } from "./interrupt.js";
 export { Overwrite, unwrapOverwrite } from "./overwrite.js";
 export { isSend, Send } from "./send.js";

@@ -9,8 +9,9 @@ import type {
   CheckpointSource,
   CheckpointTuple,
   PendingWrite,
+  SaverBatchOp,
 } from "../checkpoint/index.js";
-import { timeOrderedId } from "../core/index.js";
+import { isoNow, timeOrderedId } from "../core/index.js";
 
 /** When checkpoints are written. */
 export type Durability = "sync" | "async" | "exit";
@@ -25,13 +26,100 @@ export interface PersistenceParams {
   readonly durability: Durability;
   /** Checkpoint ids of the parent graphs, by namespace (for subgraph checkpoints' `parents`). */
   readonly parents: Record<string, string>;
+  /**
+   * `async` durability: the queue of the root run, which the runs of its subgraphs share (their
+   * saves then land in the order they were made, batched together). A new one when absent.
+   */
+  readonly queue?: SaveQueue | undefined;
+}
+
+/** Saves queued by `async` durability before a batch is started without waiting for the loop to pause. */
+const ASYNC_BATCH_OPS = 64;
+
+/**
+ * The saves `async` durability has queued, written in batches (`saver.putBatch`: one
+ * transaction for several steps on agentgraph's savers). A batch starts when the run pauses (a
+ * node awaits, or the loop yields) or when {@link ASYNC_BATCH_OPS} saves are queued; batches are
+ * written one after the other, in order. The first failure stops the writing and is kept.
+ */
+export class SaveQueue {
+  readonly saver: BaseCheckpointSaver;
+  private queued: SaverBatchOp[] = [];
+  /** Writing (or waiting to write) the queued saves, until the queue is empty. */
+  private draining: Promise<void> | undefined;
+  /** A flush is waiting: write without pausing. */
+  private urgent = false;
+  /** Ends the pause before the next batch (set while paused). */
+  private wake: (() => void) | undefined;
+  /** The first failed save (then nothing more is written). */
+  failure: { error: unknown } | undefined;
+
+  constructor(saver: BaseCheckpointSaver) {
+    this.saver = saver;
+  }
+
+  push(op: SaverBatchOp): void {
+    if (this.failure !== undefined) return;
+    this.queued.push(op);
+    if (this.draining === undefined) this.draining = this.drain();
+    else if (this.queued.length >= ASYNC_BATCH_OPS) this.wake?.();
+  }
+
+  /** Writes everything queued, and waits until it is written (or a save failed). */
+  async flush(): Promise<void> {
+    if (this.draining === undefined) return;
+    this.urgent = true;
+    this.wake?.();
+    await this.draining;
+  }
+
+  /** Until the next macrotask (the run paused), or until enough saves are queued. */
+  private pause(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), 0);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const saver = this.saver as BaseCheckpointSaver & {
+      putBatch?: (ops: readonly SaverBatchOp[]) => Promise<void>;
+    };
+    try {
+      while (this.queued.length > 0 && this.failure === undefined) {
+        if (!this.urgent && this.queued.length < ASYNC_BATCH_OPS) await this.pause();
+        const ops = this.queued;
+        this.queued = [];
+        try {
+          if (typeof saver.putBatch === "function") await saver.putBatch(ops);
+          else {
+            // a saver from elsewhere (LangGraph.js's): the same saves, one call each
+            for (const op of ops) {
+              if (op.kind === "checkpoint")
+                await saver.put(op.config, op.checkpoint, op.metadata, op.newVersions);
+              else await saver.putWrites(op.config, op.writes, op.taskId, op.taskPath);
+            }
+          }
+        } catch (error) {
+          this.failure = { error };
+        }
+      }
+    } finally {
+      this.draining = undefined;
+      this.urgent = false;
+    }
+  }
 }
 
 /**
  * The loop's link to its checkpointer: loads the starting checkpoint, and saves checkpoints and
- * task writes in order. In `async` durability saves run in the background (chained, so they land
- * in order); in `sync` each step waits for its saves; in `exit` nothing is saved until the run
- * ends, then the last checkpoint and its writes are.
+ * task writes in order. In `async` durability saves run in the background, in batches (see
+ * {@link SaveQueue}); in `sync` each step waits for its saves; in `exit` nothing is saved until
+ * the run ends, then the last checkpoint and its writes are.
  */
 export class LoopPersistence {
   readonly params: PersistenceParams;
@@ -51,9 +139,12 @@ export class LoopPersistence {
     | undefined;
   private deferredWrites: [taskId: string, writes: PendingWrite[], path: string][] = [];
   private stepSaves: Promise<void>[] = [];
+  /** `async` durability: where saves wait to be written. */
+  readonly queue: SaveQueue;
 
   constructor(params: PersistenceParams) {
     this.params = params;
+    this.queue = params.queue?.saver === params.saver ? params.queue : new SaveQueue(params.saver);
     this.config = this.configFor(params.checkpointId);
   }
 
@@ -78,6 +169,10 @@ export class LoopPersistence {
       return;
     }
     const config = this.config;
+    if (this.params.durability === "async") {
+      this.queue.push({ kind: "writes", config, writes, taskId, taskPath });
+      return;
+    }
     this.enqueue(() => this.params.saver.putWrites(config, writes, taskId, taskPath));
   }
 
@@ -105,7 +200,7 @@ export class LoopPersistence {
     const seen: Checkpoint["versions_seen"] = {};
     for (const node in working.versions_seen) seen[node] = { ...working.versions_seen[node] };
     working.id = timeOrderedId();
-    working.ts = new Date().toISOString();
+    working.ts = isoNow();
     const snapshot: Checkpoint = {
       v: working.v,
       id: working.id,
@@ -127,6 +222,14 @@ export class LoopPersistence {
         newVersions: merged,
       };
       this.deferredWrites = [];
+    } else if (this.params.durability === "async") {
+      this.queue.push({
+        kind: "checkpoint",
+        config: parentConfig,
+        checkpoint: snapshot,
+        metadata,
+        newVersions,
+      });
     } else {
       this.enqueue(async () => {
         await this.params.saver.put(parentConfig, snapshot, metadata, newVersions);
@@ -163,6 +266,7 @@ export class LoopPersistence {
       for (const [taskId, list, path] of writes)
         await this.params.saver.putWrites(this.config, list, taskId, path);
     }
+    await this.queue.flush();
     await this.chain;
     this.throwIfFailed();
   }
@@ -183,6 +287,8 @@ export class LoopPersistence {
 
   private throwIfFailed(): void {
     if (this.failed) throw this.failure;
+    const queued = this.queue.failure;
+    if (queued !== undefined) throw queued.error;
   }
 }
 

@@ -41,6 +41,7 @@ import {
   InvalidUpdateError,
   isCommand,
   isGraphInterrupt,
+  isoNow,
   isSend,
   NO_WRITES,
   NULL_TASK_ID,
@@ -1008,5 +1009,5 @@ export function mapInput(inputChannels: string | readonly string[], input: unkno
 }
 
 function nowIso(): string {
-  return new Date().toISOString();
+  return isoNow();
 }

@@ -1,6 +1,7 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import type { NodeSpec, PreparedTask } from "../algorithm/index.js";
 import type { StreamSink } from "../stream/index.js";
+import type { SaveQueue } from "./persistence.js";
 
 /**
  * How a node retries when it fails. Defaults: 3 attempts, 500 ms first interval doubling up to
@@ -121,6 +122,8 @@ export interface ParentRunLink {
   readonly recursionLimit: number;
   /** The checkpointer of the root run, which nested graphs without their own use too. */
   readonly checkpointer: unknown;
+  /** The root run's queue of `async` saves, shared by nested graphs on the same checkpointer. */
+  readonly saveQueue?: SaveQueue | undefined;
 }
 
 /** A node as the engine runs it. */

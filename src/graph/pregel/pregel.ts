@@ -367,6 +367,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
             : String(checkpointId),
         durability: options?.durability ?? "async",
         parents: (configurable.checkpoint_map as Record<string, string> | undefined) ?? {},
+        queue: parentLink?.saveQueue,
       });
     }
     const link: ParentRunLink = parentLink ?? {
@@ -375,6 +376,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       messagesHandler: messages,
       recursionLimit: run.recursionLimit,
       checkpointer: saver,
+      saveQueue: persistence?.queue,
     };
     const store = options?.store ?? config.store ?? this.store;
     const loopConfig = store !== undefined && config.store !== store ? { ...config, store } : config;

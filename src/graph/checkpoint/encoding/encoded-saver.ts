@@ -4,6 +4,7 @@ import {
   BaseCheckpointSaver,
   type CheckpointListOptions,
   type CheckpointTuple,
+  type SaverBatchOp,
   WRITES_IDX_MAP,
 } from "../base-saver.js";
 import type {
@@ -19,12 +20,17 @@ import {
   applyBookkeepingDelta,
   type Bookkeeping,
   CHECKPOINT_CHAIN_LIMIT,
+  type CheckpointRecord,
   copyBookkeeping,
   diffBookkeeping,
+  encodeRecord,
+  isFullRecord,
+  parseRecord,
+  resolveRecord,
+  type StoredRecordView,
 } from "./record-delta.js";
 import type {
   BlobRow,
-  CheckpointRecord,
   CheckpointRow,
   CheckpointStorage,
   ItemRow,
@@ -76,6 +82,8 @@ interface LastCheckpoint {
   id: string;
   bookkeeping: Bookkeeping;
   depth: number;
+  /** The channel values kept inline (see {@link CheckpointRecord.inline}) that are current. */
+  inline: Record<string, string | null>;
 }
 
 /** What the saver remembers of one thread between calls (bounded: see {@link ThreadCaches}). */
@@ -90,11 +98,16 @@ class ThreadCaches {
   private readonly threads = new Map<string, ThreadCache>();
   constructor(private readonly capacity: number) {}
 
+  private recent: { threadId: string; cache: ThreadCache } | undefined;
+
   get(threadId: string): ThreadCache {
+    const recent = this.recent;
+    if (recent !== undefined && recent.threadId === threadId) return recent.cache;
     let cache = this.threads.get(threadId);
     if (cache !== undefined) {
       this.threads.delete(threadId);
       this.threads.set(threadId, cache);
+      this.recent = { threadId, cache };
       return cache;
     }
     cache = new ThreadCache();
@@ -103,11 +116,55 @@ class ThreadCaches {
       const oldest = this.threads.keys().next().value as string;
       this.threads.delete(oldest);
     }
+    this.recent = { threadId, cache };
     return cache;
   }
 
   drop(threadId: string): void {
     this.threads.delete(threadId);
+    if (this.recent?.threadId === threadId) this.recent = undefined;
+  }
+}
+
+/** 36^8: the range of a version's random part. */
+const VERSION_RANDOM_RANGE = 36 ** 8;
+
+/**
+ * Channel values whose encoding is at most this long are stored inside the checkpoint's record
+ * (triggers, flags, counters) rather than as a row of their own.
+ */
+const INLINE_LIMIT = 128;
+
+/** `threadId` and a key within the thread, as one map key. */
+const threadKey = (threadId: string, key: string) => `${threadId}\u0001${key}`;
+
+function splitThreadKey(key: string): [threadId: string, rest: string] {
+  const at = key.indexOf("\u0001");
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+/**
+ * What a batch of saves has prepared and not yet written: the rows, and what the caches will
+ * learn once they are written (later saves of the batch read it, as a step reads its parent).
+ */
+class PendingBatch {
+  readonly rows: StorageBatch = { checkpoints: [], blobs: [], items: [], writes: [] };
+  /** The last checkpoint prepared, by thread and namespace. */
+  readonly last = new Map<string, LastCheckpoint>();
+  /** Every checkpoint prepared, by thread, namespace and id (a later save may fork from any). */
+  readonly prepared = new Map<string, LastCheckpoint>();
+  /** List states prepared, by thread and list key. */
+  readonly lists = new Map<string, ListState>();
+  /** Items being stored, by thread. */
+  readonly sending = new Map<string, Set<string>>();
+
+  sendingFor(threadId: string): Set<string> {
+    let refs = this.sending.get(threadId);
+    if (refs === undefined) {
+      refs = new Set();
+      this.sending.set(threadId, refs);
+    }
+    return refs;
   }
 }
 
@@ -140,6 +197,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly storage: CheckpointStorage;
   protected readonly codec: ValueCodec;
   private readonly caches = new ThreadCaches(512);
+  /** The random part of the last version minted (see {@link getNextVersion}). */
+  private suffix = Math.floor(Math.random() * VERSION_RANDOM_RANGE);
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(storage: CheckpointStorage, codec: ValueCodec, options: SaverRetentionOptions = {}) {
@@ -170,23 +229,83 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
-   * Versions unique across forks: `<counter, 32 digits>.<16 random hex digits>`. They sort by
-   * counter, and two branches forked from one checkpoint never mint the same version.
+   * Versions unique across forks: `<counter, 10 base-36 digits>.<8 random base-36 digits>`. They
+   * sort by counter (as strings), and two branches forked from one checkpoint never mint the same
+   * version. (Versions in LangGraph's 32-decimal-digit form are read as their counter too.)
    */
   override getNextVersion(current: string | number | undefined): string {
     let counter = 0;
     if (typeof current === "number") counter = current;
-    else if (typeof current === "string") counter = Number.parseInt(current.split(".")[0] ?? "0", 10) || 0;
-    const random = Math.floor(Math.random() * 2 ** 32)
-      .toString(16)
-      .padStart(8, "0");
-    const random2 = Math.floor(Math.random() * 2 ** 32)
-      .toString(16)
-      .padStart(8, "0");
-    return `${String(counter + 1).padStart(32, "0")}.${random}${random2}`;
+    else if (typeof current === "string") {
+      const head = current.split(".")[0] ?? "";
+      counter = (head.length === 32 ? Number.parseInt(head, 10) : Number.parseInt(head, 36)) || 0;
+    }
+    // distinct suffixes: a random start, then one step per version this saver mints (another
+    // process starts elsewhere at random), so two branches never mint the same version
+    this.suffix = (this.suffix + 1) % VERSION_RANDOM_RANGE;
+    return `${(counter + 1).toString(36).padStart(10, "0")}.${this.suffix.toString(36).padStart(8, "0")}`;
   }
 
   async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const pending = new PendingBatch();
+    const saved = await this.prepareCheckpoint(pending, config, checkpoint, metadata, newVersions);
+    await this.commit(pending);
+    return saved;
+  }
+
+  async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = "",
+  ): Promise<void> {
+    const pending = new PendingBatch();
+    this.prepareWrites(pending, config, writes, taskId, taskPath);
+    await this.commit(pending);
+  }
+
+  /**
+   * Saves the checkpoints and writes of `ops`, in order, in one storage write (one transaction):
+   * each checkpoint may be the parent of the next, as the steps of a run are.
+   */
+  override async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
+    const pending = new PendingBatch();
+    for (const op of ops) {
+      if (op.kind === "checkpoint") {
+        await this.prepareCheckpoint(pending, op.config, op.checkpoint, op.metadata, op.newVersions);
+      } else {
+        this.prepareWrites(pending, op.config, op.writes, op.taskId, op.taskPath);
+      }
+    }
+    await this.commit(pending);
+  }
+
+  /** Writes what a batch prepared; only then do the caches learn it (a failed write teaches them nothing). */
+  private async commit(pending: PendingBatch): Promise<void> {
+    const rows = pending.rows;
+    if (rows.checkpoints.length + rows.blobs.length + rows.items.length + rows.writes.length === 0) return;
+    await this.storage.write(rows);
+    for (const [threadId, refs] of pending.sending) {
+      const cache = this.caches.get(threadId);
+      for (const ref of refs) cache.items.add(ref);
+    }
+    for (const [key, state] of pending.lists) {
+      const [threadId, rest] = splitThreadKey(key);
+      this.caches.get(threadId).lists.set(rest, state);
+    }
+    for (const [key, last] of pending.last) {
+      const [threadId, ns] = splitThreadKey(key);
+      this.caches.get(threadId).last.set(ns, last);
+    }
+  }
+
+  private async prepareCheckpoint(
+    pending: PendingBatch,
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
@@ -201,54 +320,65 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         : String(parentValue);
     const cache = this.caches.get(threadId);
     const parent =
-      parentId === undefined ? undefined : await this.bookkeepingOf(threadId, ns, parentId, cache);
+      parentId === undefined ? undefined : await this.bookkeepingOf(threadId, ns, parentId, cache, pending);
 
     const bookkeeping: Bookkeeping = {
       versions: checkpoint.channel_versions,
       seen: checkpoint.versions_seen,
     };
     const depth = parent !== undefined && parent.depth + 1 < CHECKPOINT_CHAIN_LIMIT ? parent.depth + 1 : 0;
-    const record: CheckpointRecord =
-      depth === 0 || parent === undefined
-        ? { v: checkpoint.v, ts: checkpoint.ts, full: copyBookkeeping(bookkeeping) }
-        : { v: checkpoint.v, ts: checkpoint.ts, delta: diffBookkeeping(parent.bookkeeping, bookkeeping) };
+    const full = depth === 0 || parent === undefined;
+    const record: CheckpointRecord = full
+      ? { v: checkpoint.v, ts: checkpoint.ts, full: copyBookkeeping(bookkeeping) }
+      : { v: checkpoint.v, ts: checkpoint.ts, delta: diffBookkeeping(parent.bookkeeping, bookkeeping) };
+    // Small values go inside the record rather than in rows of their own: those of the channels
+    // in newVersions (an empty channel as null). A full record also carries the inline values of
+    // its parent that are still current (the records before it are not read any more).
+    const inline: Record<string, string | null> = {};
+    const current: Record<string, string | null> = {};
+    if (parent !== undefined) {
+      for (const channel in parent.inline) {
+        const version = checkpoint.channel_versions[channel];
+        if (version === undefined || Object.hasOwn(newVersions, channel)) continue;
+        if (version !== parent.bookkeeping.versions[channel]) continue;
+        current[channel] = parent.inline[channel] ?? null;
+      }
+    }
+    const inlineValue = (channel: string): boolean => {
+      let data: string | null = null;
+      if (Object.hasOwn(checkpoint.channel_values, channel)) {
+        const value = checkpoint.channel_values[channel];
+        if (Array.isArray(value)) return false;
+        data = this.codec.encode(value);
+        if (data.length > INLINE_LIMIT) return false;
+      }
+      inline[channel] = data;
+      current[channel] = data;
+      return true;
+    };
 
-    const batch: StorageBatch = { checkpoints: [], blobs: [], items: [], writes: [] };
-    batch.checkpoints.push({
-      threadId,
-      ns,
-      id: checkpoint.id,
-      parentId: parentId ?? null,
-      record: JSON.stringify(record),
-      metadata: this.codec.encode(metadata),
-      depth,
-      createdAt: Date.now(),
-    });
-    const newLists: [string, ListState][] = [];
-    const sending = new Set<string>();
+    const rows = pending.rows;
+    const sending = pending.sendingFor(threadId);
     for (const channel in newVersions) {
       const version = checkpoint.channel_versions[channel] ?? (newVersions[channel] as ChannelVersion);
       const versionKey = String(version);
       const base = { threadId, ns, channel, version: versionKey };
-      if (!Object.hasOwn(checkpoint.channel_values, channel)) {
-        batch.blobs.push({ ...base, kind: "empty", data: null, prev: null, depth: 0 });
-        continue;
-      }
+      if (inlineValue(channel)) continue;
       const value = checkpoint.channel_values[channel];
       if (!Array.isArray(value)) {
-        batch.blobs.push({ ...base, kind: "value", data: this.codec.encode(value), prev: null, depth: 0 });
+        rows.blobs.push({ ...base, kind: "value", data: this.codec.encode(value), prev: null, depth: 0 });
         continue;
       }
-      const refs = this.itemize(value, threadId, cache, batch.items, sending);
+      const refs = this.itemize(value, threadId, cache, rows.items, sending);
       const prevVersion = parent?.bookkeeping.versions[channel];
       const prev =
         prevVersion === undefined
           ? undefined
-          : await this.listState(threadId, ns, channel, String(prevVersion), cache);
+          : await this.listState(threadId, ns, channel, String(prevVersion), cache, pending);
       let state: ListState;
       const splice = prev === undefined ? undefined : diffLists(prev.refs, refs);
       if (prev !== undefined && splice !== undefined && worthSplicing(splice, refs.length, prev.depth)) {
-        batch.blobs.push({
+        rows.blobs.push({
           ...base,
           kind: "splice",
           data: JSON.stringify(splice),
@@ -257,24 +387,44 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         });
         state = { refs, depth: prev.depth + 1 };
       } else {
-        batch.blobs.push({ ...base, kind: "list", data: JSON.stringify(refs), prev: null, depth: 0 });
+        rows.blobs.push({ ...base, kind: "list", data: JSON.stringify(refs), prev: null, depth: 0 });
         state = { refs, depth: 0 };
       }
-      newLists.push([listKey(ns, channel, versionKey), state]);
+      pending.lists.set(threadKey(threadId, listKey(ns, channel, versionKey)), state);
     }
-    await this.storage.write(batch);
-    for (const item of batch.items) cache.items.add(item.hash);
-    for (const [key, state] of newLists) cache.lists.set(key, state);
-    cache.last.set(ns, { id: checkpoint.id, bookkeeping: copyBookkeeping(bookkeeping), depth });
+    const stored = full ? current : inline;
+    for (const _ in stored) {
+      record.inline = stored;
+      break;
+    }
+    rows.checkpoints.push({
+      threadId,
+      ns,
+      id: checkpoint.id,
+      parentId: parentId ?? null,
+      record: encodeRecord(record, parent?.bookkeeping),
+      metadata: this.codec.encode(metadata),
+      depth,
+      createdAt: Date.now(),
+    });
+    const prepared: LastCheckpoint = {
+      id: checkpoint.id,
+      bookkeeping: copyBookkeeping(bookkeeping),
+      depth,
+      inline: current,
+    };
+    pending.last.set(threadKey(threadId, ns), prepared);
+    pending.prepared.set(threadKey(threadId, `${ns}\u0000${checkpoint.id}`), prepared);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
-  async putWrites(
+  private prepareWrites(
+    pending: PendingBatch,
     config: RunnableConfig,
     writes: PendingWrite[],
     taskId: string,
-    taskPath = "",
-  ): Promise<void> {
+    taskPath: string,
+  ): void {
     const threadId = requireString(config, "thread_id", "put writes");
     const checkpointId = config.configurable?.checkpoint_id;
     if (checkpointId === undefined || checkpointId === null || checkpointId === "") {
@@ -284,8 +434,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     const ns = String(config.configurable?.checkpoint_ns ?? "");
     const cache = this.caches.get(threadId);
-    const batch: StorageBatch = { checkpoints: [], blobs: [], items: [], writes: [] };
-    const sending = new Set<string>();
+    const rows = pending.rows;
+    const sending = pending.sendingFor(threadId);
     writes.forEach(([channel, value], index) => {
       const row: WriteRow = {
         threadId,
@@ -300,14 +450,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       };
       if (Array.isArray(value)) {
         row.kind = "list";
-        row.data = JSON.stringify(this.itemize(value, threadId, cache, batch.items, sending));
+        row.data = JSON.stringify(this.itemize(value, threadId, cache, rows.items, sending));
       } else {
         row.data = this.codec.encode(value);
       }
-      batch.writes.push(row);
+      rows.writes.push(row);
     });
-    await this.storage.write(batch);
-    for (const item of batch.items) cache.items.add(item.hash);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -328,10 +476,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (rebase) this.caches.drop(threadId);
       return undefined;
     }
-    const { bookkeeping, record } = this.rebuildBookkeeping(chain);
+    const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain);
     const versions = bookkeeping.versions;
     const wanted: [string, string][] = [];
-    for (const channel in versions) wanted.push([channel, String(versions[channel])]);
+    for (const channel in versions) {
+      if (!Object.hasOwn(inline, channel)) wanted.push([channel, String(versions[channel])]);
+    }
     const blobRows = wanted.length === 0 ? [] : await this.storage.blobs(threadId, ns, wanted);
     const writeRows = await this.storage.writes(threadId, ns, head.id);
     const index = new Map<string, BlobRow>();
@@ -357,6 +507,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const items = await this.loadItems(threadId, needed, ns, head.id, cache);
 
     const channelValues: Record<string, unknown> = {};
+    for (const channel in inline) {
+      const data = inline[channel];
+      if (data === null || data === undefined || !Object.hasOwn(versions, channel)) continue;
+      channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
+    }
     for (const [channel, version] of wanted) {
       const row = index.get(`${channel}\u0000${version}`);
       if (row === undefined || row.kind === "empty") continue;
@@ -555,22 +710,37 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     ns: string,
     id: string,
     cache: ThreadCache,
+    pending: PendingBatch,
   ): Promise<LastCheckpoint | undefined> {
+    const prepared = pending.prepared.get(threadKey(threadId, `${ns}\u0000${id}`));
+    if (prepared !== undefined) return prepared;
     const last = cache.last.get(ns);
     if (last?.id === id) return last;
     const chain = await this.storage.checkpointChain(threadId, ns, id);
     if (chain.length === 0) return undefined;
-    const { bookkeeping } = this.rebuildBookkeeping(chain);
-    return { id, bookkeeping, depth: (chain[0] as CheckpointRow).depth };
+    const { bookkeeping, inline } = this.rebuildBookkeeping(chain);
+    return { id, bookkeeping, depth: (chain[0] as CheckpointRow).depth, inline };
   }
 
-  private rebuildBookkeeping(chain: CheckpointRow[]): { bookkeeping: Bookkeeping; record: CheckpointRecord } {
+  /**
+   * The bookkeeping of the head of `chain` (newest first, down to a full record), its record, and
+   * the channel values kept inline in the records: the entry of the newest record that changed
+   * each channel (a record that changes a channel without an inline entry stored it as a row).
+   */
+  private rebuildBookkeeping(chain: CheckpointRow[]): {
+    bookkeeping: Bookkeeping;
+    record: CheckpointRecord;
+    inline: Record<string, string | null>;
+  } {
     const head = chain[0] as CheckpointRow;
-    const records = chain.map((row) =>
-      this.parseJson<CheckpointRecord>(row.record, row.threadId, row.ns, row.id, "its record"),
-    );
-    const base = records[records.length - 1] as CheckpointRecord;
-    if (base.full === undefined) {
+    const views = chain.map((row) => {
+      try {
+        return parseRecord(row.record);
+      } catch (error) {
+        throw new CheckpointCorruptError(row.threadId, row.ns, row.id, "its record is not valid JSON", error);
+      }
+    });
+    if (!isFullRecord(views[views.length - 1] as StoredRecordView)) {
       throw new CheckpointCorruptError(
         head.threadId,
         head.ns,
@@ -578,20 +748,29 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         "its chain of deltas does not reach a full record",
       );
     }
-    let bookkeeping: Bookkeeping = copyBookkeeping(base.full as Bookkeeping);
-    for (let i = records.length - 2; i >= 0; i--) {
-      const record = records[i] as CheckpointRecord;
-      if (record.full !== undefined) bookkeeping = copyBookkeeping(record.full as Bookkeeping);
-      else if (record.delta !== undefined) bookkeeping = applyBookkeepingDelta(bookkeeping, record.delta);
-      else
+    let bookkeeping: Bookkeeping | undefined;
+    let inline: Record<string, string | null> = {};
+    let record: CheckpointRecord | undefined;
+    for (let i = views.length - 1; i >= 0; i--) {
+      record = resolveRecord(views[i] as StoredRecordView, bookkeeping);
+      if (record.full !== undefined) {
+        bookkeeping = copyBookkeeping(record.full);
+        inline = { ...record.inline };
+      } else if (record.delta !== undefined && bookkeeping !== undefined) {
+        bookkeeping = applyBookkeepingDelta(bookkeeping, record.delta);
+        for (const channel in record.delta.versions) delete inline[channel];
+        for (const channel in record.inline) inline[channel] = record.inline[channel] ?? null;
+      } else {
+        const row = chain[i] as CheckpointRow;
         throw new CheckpointCorruptError(
-          head.threadId,
-          head.ns,
-          head.id,
-          "a record has neither bookkeeping nor delta",
+          row.threadId,
+          row.ns,
+          row.id,
+          "its record has neither bookkeeping nor delta",
         );
+      }
     }
-    return { bookkeeping, record: records[0] as CheckpointRecord };
+    return { bookkeeping: bookkeeping as Bookkeeping, record: record as CheckpointRecord, inline };
   }
 
   private rebuildList(
@@ -656,8 +835,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     channel: string,
     version: string,
     cache: ThreadCache,
+    pending: PendingBatch,
   ): Promise<ListState | undefined> {
-    const cached = cache.lists.get(listKey(ns, channel, version));
+    const key = listKey(ns, channel, version);
+    const cached = pending.lists.get(threadKey(threadId, key)) ?? cache.lists.get(key);
     if (cached !== undefined) return cached;
     const rows = await this.storage.blobs(threadId, ns, [[channel, version]]);
     const index = new Map<string, BlobRow>();

@@ -19,13 +19,16 @@ export {
   type Bookkeeping,
   type BookkeepingDelta,
   CHECKPOINT_CHAIN_LIMIT,
+  type CheckpointRecord,
   diffBookkeeping,
+  encodeRecord,
+  parseRecord,
+  resolveRecord,
 } from "./record-delta.js";
 export type {
   BlobKind,
   BlobRow,
   CheckpointListing,
-  CheckpointRecord,
   CheckpointRow,
   CheckpointStorage,
   ItemRow,

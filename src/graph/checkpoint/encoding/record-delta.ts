@@ -85,3 +85,169 @@ export function copyBookkeeping(bookkeeping: Bookkeeping): Bookkeeping {
   for (const node in bookkeeping.seen) seen[node] = { ...bookkeeping.seen[node] };
   return { versions: { ...bookkeeping.versions }, seen };
 }
+
+/** The bookkeeping part of a {@link CheckpointRecord}, and its time, as the saver works with them. */
+export interface CheckpointRecord {
+  v: number;
+  ts: string;
+  full?: Bookkeeping;
+  delta?: BookkeepingDelta;
+  /**
+   * Small channel values stored in the record rather than as rows: the encoded value, or `null`
+   * for an empty channel. A delta record holds those of the channels it changed; a full record
+   * those of every current channel small enough.
+   */
+  inline?: Record<string, string | null>;
+}
+
+/**
+ * The stored (JSON) form of a record: `v`, `t` (the timestamp, as epoch milliseconds when that
+ * gives it back exactly), `f` or `d` (`[versions, seen]`, in full or as a delta), `i` (inline
+ * values). In a delta, the version most channels moved to is written once as `s` and stands as
+ * `true`, and a version a node saw that is its parent's version of that channel is `false`
+ * (that is what a step records for the triggers of the nodes it ran).
+ */
+interface StoredRecord {
+  v: number;
+  t: string | number;
+  s?: ChannelVersion;
+  f?: [ChannelVersions, Record<string, ChannelVersions>];
+  d?: [
+    Record<string, ChannelVersion | null | true>,
+    Record<string, Record<string, ChannelVersion | null | boolean> | null>,
+  ];
+  i?: Record<string, string | null>;
+}
+
+/** The last timestamp encoded, and how it was stored (checkpoints of one millisecond share it). */
+let lastTime: { ts: string; stored: string | number } | undefined;
+
+/** A timestamp as epoch milliseconds when that gives it back exactly, else as given. */
+function storedTime(ts: string): string | number {
+  if (lastTime !== undefined && lastTime.ts === ts) return lastTime.stored;
+  const millis = Date.parse(ts);
+  const stored = Number.isFinite(millis) && new Date(millis).toISOString() === ts ? millis : ts;
+  lastTime = { ts, stored };
+  return stored;
+}
+
+/** The version most channels of a delta moved to (a step mints one version for all it changes). */
+function commonVersion(versions: Record<string, ChannelVersion | null>): ChannelVersion | undefined {
+  let first: ChannelVersion | undefined;
+  let uniform = true;
+  for (const key in versions) {
+    const version = versions[key];
+    if (version === null || version === undefined) continue;
+    if (first === undefined) first = version;
+    else if (version !== first) uniform = false;
+  }
+  if (uniform) return first;
+  const counts = new Map<ChannelVersion, number>();
+  let step: ChannelVersion | undefined;
+  let best = 0;
+  for (const key in versions) {
+    const version = versions[key];
+    if (version === null || version === undefined) continue;
+    const n = (counts.get(version) ?? 0) + 1;
+    counts.set(version, n);
+    if (n > best) {
+      best = n;
+      step = version;
+    }
+  }
+  return step;
+}
+
+/** Encodes a record; a delta needs the bookkeeping of the parent it is a delta of. */
+export function encodeRecord(record: CheckpointRecord, parent: Bookkeeping | undefined): string {
+  const stored: StoredRecord = { v: record.v, t: storedTime(record.ts) };
+  if (record.full !== undefined) stored.f = [record.full.versions, record.full.seen];
+  const delta = record.delta;
+  if (delta !== undefined) {
+    const step = commonVersion(delta.versions);
+    const versions: Record<string, ChannelVersion | null | true> = {};
+    for (const key in delta.versions) {
+      const version = delta.versions[key] as ChannelVersion | null;
+      versions[key] = step !== undefined && version === step ? true : version;
+    }
+    const seen: Record<string, Record<string, ChannelVersion | null | boolean> | null> = {};
+    for (const node in delta.seen) {
+      const change = delta.seen[node];
+      if (change === null || change === undefined) {
+        seen[node] = null;
+        continue;
+      }
+      const out: Record<string, ChannelVersion | null | boolean> = {};
+      for (const key in change) {
+        const version = change[key] as ChannelVersion | null;
+        if (step !== undefined && version === step) out[key] = true;
+        else if (version !== null && parent !== undefined && parent.versions[key] === version)
+          out[key] = false;
+        else out[key] = version;
+      }
+      seen[node] = out;
+    }
+    if (step !== undefined) stored.s = step;
+    stored.d = [versions, seen];
+  }
+  if (record.inline !== undefined) stored.i = record.inline;
+  return JSON.stringify(stored);
+}
+
+/**
+ * Parses a stored record. A delta's `true`/`false` stand-ins are resolved against `parent` (the
+ * bookkeeping it applies to) by {@link resolveRecord}; until then the record is only checked.
+ */
+export function parseRecord(text: string): StoredRecordView {
+  const stored = JSON.parse(text) as StoredRecord;
+  if (typeof stored !== "object" || stored === null || typeof stored.v !== "number") {
+    throw new SyntaxError("a checkpoint record must be an object with a format version");
+  }
+  return stored as unknown as StoredRecordView;
+}
+
+/** A parsed, not yet resolved record (see {@link parseRecord}). */
+export type StoredRecordView = { readonly __stored: true } & Readonly<Record<string, unknown>>;
+
+/** Resolves a parsed record against the bookkeeping of its parent (unused for a full record). */
+export function resolveRecord(view: StoredRecordView, parent: Bookkeeping | undefined): CheckpointRecord {
+  const stored = view as unknown as StoredRecord;
+  const record: CheckpointRecord = {
+    v: stored.v,
+    ts: typeof stored.t === "number" ? new Date(stored.t).toISOString() : String(stored.t),
+  };
+  if (stored.f !== undefined) record.full = { versions: stored.f[0], seen: stored.f[1] };
+  if (stored.d !== undefined) {
+    const step = stored.s;
+    const versions: Record<string, ChannelVersion | null> = {};
+    const [storedVersions, storedSeen] = stored.d;
+    for (const key in storedVersions) {
+      const version = storedVersions[key];
+      versions[key] = version === true ? (step as ChannelVersion) : (version as ChannelVersion | null);
+    }
+    const seen: BookkeepingDelta["seen"] = {};
+    for (const node in storedSeen) {
+      const change = storedSeen[node];
+      if (change === null || change === undefined) {
+        seen[node] = null;
+        continue;
+      }
+      const out: Record<string, ChannelVersion | null> = {};
+      for (const key in change) {
+        const version = change[key];
+        if (version === true) out[key] = step as ChannelVersion;
+        else if (version === false) out[key] = (parent?.versions[key] ?? null) as ChannelVersion | null;
+        else out[key] = version as ChannelVersion | null;
+      }
+      seen[node] = out;
+    }
+    record.delta = { versions, seen };
+  }
+  if (stored.i !== undefined) record.inline = stored.i;
+  return record;
+}
+
+/** Whether a parsed record holds its bookkeeping in full. */
+export function isFullRecord(view: StoredRecordView): boolean {
+  return (view as unknown as StoredRecord).f !== undefined;
+}

@@ -15,7 +15,7 @@ export interface CheckpointRow {
   parentId: string | null;
   /** When the row was written (ms since the epoch): what time-to-live deletion looks at. */
   createdAt: number;
-  /** JSON of a {@link CheckpointRecord}. */
+  /** The bookkeeping, as JSON (see `encodeRecord` in record-delta.ts). */
   record: string;
   /** The encoded metadata. */
   metadata: string;
@@ -116,18 +116,4 @@ export interface CheckpointStorage {
   replaceThread(threadId: string, batch: StorageBatch): MaybePromise<void>;
   /** Threads whose newest checkpoint was written before `cutoff` (ms since the epoch). */
   staleThreads(cutoff: number): MaybePromise<string[]>;
-}
-
-/** The JSON stored in {@link CheckpointRow.record}. */
-export interface CheckpointRecord {
-  v: number;
-  ts: string;
-  full?: {
-    versions: Record<string, string | number>;
-    seen: Record<string, Record<string, string | number>>;
-  };
-  delta?: {
-    versions: Record<string, string | number | null>;
-    seen: Record<string, Record<string, string | number | null> | null>;
-  };
 }

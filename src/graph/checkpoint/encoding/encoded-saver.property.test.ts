@@ -1,0 +1,130 @@
+/**
+ * The incremental encoding against a model of what a saver must return: a checkpoint read back
+ * holds, for each channel in its versions, the value stored when that version was put (in
+ * `newVersions`), whatever mix of small values (kept in records), large values, lists (splices)
+ * and empty channels, over chains long enough to cross full records, and with forks.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SaverBatchOp } from "../base-saver.js";
+import { codecOf } from "../memory-saver.js";
+import type { Checkpoint } from "../types.js";
+import { EncodedCheckpointSaver } from "./encoded-saver.js";
+import { MemoryCheckpointStorage } from "./memory-storage.js";
+
+const CHANNELS = ["flag", "doc", "list", "maybe"] as const;
+
+const changeArb = fc.oneof(
+  fc.record({
+    kind: fc.constant("small" as const),
+    value: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)),
+  }),
+  fc.record({ kind: fc.constant("large" as const), value: fc.string({ minLength: 130, maxLength: 200 }) }),
+  fc.record({ kind: fc.constant("append" as const), value: fc.string({ maxLength: 20 }) }),
+  fc.record({ kind: fc.constant("empty" as const) }),
+);
+
+/**
+ * One step: at most one channel changes (so some stay unchanged across the full records that
+ * come every 64 checkpoints), usually on the last checkpoint, now and then on an earlier one.
+ */
+const stepArb = fc.record({
+  /** Which earlier checkpoint to branch from (an index into those put so far); mostly none. */
+  forkFrom: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }),
+  changes: fc.array(fc.tuple(fc.constantFrom(...CHANNELS), changeArb), { maxLength: 1 }),
+  /** Saved together with the next steps in one putBatch (as async durability does). */
+  batched: fc.boolean(),
+});
+
+interface Stored {
+  id: string;
+  checkpoint: Checkpoint;
+  /** What a read must return as channel_values. */
+  expected: Record<string, unknown>;
+}
+
+describe("EncodedCheckpointSaver against a model", () => {
+  it("reads back every checkpoint of long, forked histories exactly", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 220, size: "max" }), async (steps) => {
+        const storage = new MemoryCheckpointStorage();
+        const saver = new EncodedCheckpointSaver(storage, codecOf(undefined));
+        const threadId = "t";
+        const stored: Stored[] = [];
+        /** The value each (channel, version) was stored with (absent: the channel was empty). */
+        const values = new Map<string, { value: unknown } | undefined>();
+        let queued: SaverBatchOp[] = [];
+        for (const step of steps) {
+          const parent =
+            stored.length === 0
+              ? undefined
+              : step.forkFrom === undefined
+                ? stored[stored.length - 1]
+                : stored[step.forkFrom % stored.length];
+          const versions: Record<string, string | number> = { ...parent?.checkpoint.channel_versions };
+          const channelValues: Record<string, unknown> = { ...parent?.checkpoint.channel_values };
+          const newVersions: Record<string, string | number> = {};
+          let max: string | undefined;
+          for (const v of Object.values(versions)) if (max === undefined || String(v) > max) max = String(v);
+          for (const [channel, change] of step.changes) {
+            const version = saver.getNextVersion(max);
+            versions[channel] = version;
+            newVersions[channel] = version;
+            if (change.kind === "empty") delete channelValues[channel];
+            else if (change.kind === "append") {
+              const before = Array.isArray(channelValues[channel])
+                ? (channelValues[channel] as unknown[])
+                : [];
+              channelValues[channel] = [...before, change.value];
+            } else channelValues[channel] = change.value;
+            values.set(
+              `${channel}@${version}`,
+              Object.hasOwn(channelValues, channel) ? { value: channelValues[channel] } : undefined,
+            );
+          }
+          const id = `1ef${String(stored.length).padStart(5, "0")}-0000-6000-8000-000000000000`;
+          const checkpoint: Checkpoint = {
+            v: 4,
+            id,
+            ts: new Date(0).toISOString(),
+            channel_values: channelValues,
+            channel_versions: versions,
+            versions_seen: {},
+          };
+          queued.push({
+            kind: "checkpoint",
+            config: { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: parent?.id } },
+            checkpoint,
+            metadata: { source: "loop", step: stored.length, parents: {} },
+            newVersions,
+          });
+          if (!step.batched) {
+            if (queued.length === 1) {
+              const [op] = queued as [SaverBatchOp & { kind: "checkpoint" }];
+              await saver.put(op.config, op.checkpoint, op.metadata, op.newVersions);
+            } else await saver.putBatch(queued);
+            queued = [];
+          }
+          const expected: Record<string, unknown> = {};
+          for (const [channel, version] of Object.entries(versions)) {
+            const found = values.get(`${channel}@${version}`);
+            if (found !== undefined) expected[channel] = found.value;
+          }
+          stored.push({ id, checkpoint, expected });
+        }
+        if (queued.length > 0) await saver.putBatch(queued);
+        // read through a fresh saver on the same storage too: nothing may come from caches
+        const fresh = new EncodedCheckpointSaver(storage, codecOf(undefined));
+        for (const reader of [saver, fresh]) {
+          for (const { id, expected } of stored) {
+            const tuple = await reader.getTuple({
+              configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: id },
+            });
+            expect(tuple?.checkpoint.channel_values).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
