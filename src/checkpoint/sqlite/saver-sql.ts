@@ -79,6 +79,20 @@ export const SQL = {
         WHERE node.kind = 'splice' AND node.n < @limit
     )
     SELECT channel, version, kind, data, prev, depth FROM node`,
+  /** The wanted blobs themselves (`@wanted` as for {@link SQL.blobs}), without their chains. */
+  blobHeads: `SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth
+    FROM json_each(@wanted) AS w CROSS JOIN agentgraph_checkpoint_blobs b
+      ON b.thread_id = @thread AND b.checkpoint_ns = @ns
+        AND b.channel = json_extract(w.value, '$[0]') AND b.version = json_extract(w.value, '$[1]')`,
+  /**
+   * The versions of a channel at or below `@version`, newest first: one walk along the primary
+   * key. A splice chain is the run of versions just below its head (each version of a channel is
+   * minted from the one before), so this reads a whole chain in one range scan; versions of other
+   * branches in the range are read too and skipped.
+   */
+  blobRange: `SELECT channel, version, kind, data, prev, depth FROM agentgraph_checkpoint_blobs
+    WHERE thread_id = @thread AND checkpoint_ns = @ns AND channel = @channel AND version <= @version
+    ORDER BY version DESC LIMIT @limit`,
   /** Items by hash (`@hashes`: a JSON array, so any number of them fits one statement). */
   items: `SELECT hash, data FROM agentgraph_checkpoint_items
     WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,

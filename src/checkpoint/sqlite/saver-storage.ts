@@ -140,12 +140,15 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     if (wanted.length === 0) return [];
     return this.guard("read channel values", threadId, undefined, () => {
       const s = this.ready();
-      const rows = s.blobs.all({
+      const rows: BlobDbRow[] = [];
+      for (const head of s.blobHeads.all({
         thread: threadId,
         ns,
         wanted: JSON.stringify(wanted),
-        limit: LIST_WALK_LIMIT,
-      }) as BlobDbRow[];
+      }) as BlobDbRow[]) {
+        rows.push(head);
+        if (head.kind === "splice") this.spliceChain(head, threadId, ns, rows);
+      }
       return rows.map((row) => ({
         threadId,
         ns,
@@ -157,6 +160,45 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         depth: Number(row.depth),
       }));
     });
+  }
+
+  /**
+   * Appends to `out` the nodes below the splice `head`, down to its full node: first from one
+   * range scan of the versions just below it (what a chain is, unless the thread forked there),
+   * then, from the first node that scan did not hold, with the recursive walk.
+   */
+  private spliceChain(head: BlobDbRow, threadId: string, ns: string, out: BlobDbRow[]): void {
+    const s = this.ready();
+    const depth = Math.min(Number(head.depth), LIST_WALK_LIMIT);
+    const range = s.blobRange.all({
+      thread: threadId,
+      ns,
+      channel: head.channel,
+      version: head.prev,
+      limit: depth + 1,
+    }) as BlobDbRow[];
+    const byVersion = new Map<string, BlobDbRow>();
+    for (const row of range) byVersion.set(row.version, row);
+    let node = head;
+    for (
+      let walked = 0;
+      node.kind === "splice" && node.prev !== null && walked <= LIST_WALK_LIMIT;
+      walked++
+    ) {
+      const next = byVersion.get(node.prev);
+      if (next === undefined) {
+        const rest = s.blobs.all({
+          thread: threadId,
+          ns,
+          wanted: JSON.stringify([[node.channel, node.prev]]),
+          limit: LIST_WALK_LIMIT,
+        }) as BlobDbRow[];
+        for (const row of rest) out.push(row);
+        return;
+      }
+      out.push(next);
+      node = next;
+    }
   }
 
   items(threadId: string, hashes: readonly string[]): ItemRow[] {
