@@ -87,7 +87,9 @@ export function applyWrites(
     bumpStep = true;
     let seen = seenByNode[task.name];
     if (seen === undefined) {
-      seen = {};
+      // a dictionary from the start: each node's triggers are keys of their own, and objects
+      // given them one by one would each grow a hidden class (thousands in a long chain)
+      seen = Object.create(null) as Record<string, ChannelVersion>;
       seenByNode[task.name] = seen;
     }
     for (const trigger of triggers) {
