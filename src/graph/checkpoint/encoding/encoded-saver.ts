@@ -14,7 +14,7 @@ import type {
   CheckpointPendingWrite,
   PendingWrite,
 } from "../types.js";
-import { applySplice, diffLists, type Splice, worthSplicing } from "./list-delta.js";
+import { applySplice, decodeSplice, diffLists, encodeSplice, worthSplicing } from "./list-delta.js";
 import { MemoryCheckpointStorage } from "./memory-storage.js";
 import {
   applyBookkeepingDelta,
@@ -381,7 +381,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         rows.blobs.push({
           ...base,
           kind: "splice",
-          data: JSON.stringify(splice),
+          data: encodeSplice(splice),
           prev: String(prevVersion),
           depth: prev.depth + 1,
         });
@@ -806,7 +806,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       `channel "${row.channel}"`,
     );
     for (let i = chain.length - 1; i >= 0; i--) {
-      const splice = this.parseJson<Splice>(
+      const stored = this.parseJson<unknown>(
         (chain[i] as BlobRow).data ?? "",
         threadId,
         ns,
@@ -814,7 +814,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         `channel "${row.channel}"`,
       );
       try {
-        refs = applySplice(refs, splice);
+        refs = applySplice(refs, decodeSplice(stored));
       } catch (error) {
         throw new CheckpointCorruptError(
           threadId,

@@ -31,6 +31,28 @@ export interface Splice {
   ins: string[];
 }
 
+/** The stored form of a splice: `[start, deleteCount, ...inserted references]`. */
+export function encodeSplice(splice: Splice): string {
+  return JSON.stringify([splice.start, splice.del, ...splice.ins]);
+}
+
+/**
+ * Reads a stored splice (the array form of {@link encodeSplice}, or the `{ start, del, ins }`
+ * object of earlier versions); a value of another shape is a `SyntaxError`.
+ */
+export function decodeSplice(parsed: unknown): Splice {
+  if (Array.isArray(parsed)) {
+    const [start, del, ...ins] = parsed as unknown[];
+    if (typeof start === "number" && typeof del === "number" && ins.every((r) => typeof r === "string"))
+      return { start, del, ins: ins as string[] };
+  } else if (typeof parsed === "object" && parsed !== null) {
+    const { start, del, ins } = parsed as Partial<Record<keyof Splice, unknown>>;
+    if (typeof start === "number" && typeof del === "number" && Array.isArray(ins))
+      return { start, del, ins: ins as string[] };
+  }
+  throw new SyntaxError("a stored splice must be [start, deleteCount, ...references]");
+}
+
 /** The smallest splice that turns `prev` into `next` (common prefix and suffix kept). */
 export function diffLists(prev: readonly string[], next: readonly string[]): Splice {
   const max = Math.min(prev.length, next.length);

@@ -105,7 +105,9 @@ export interface CheckpointRecord {
  * gives it back exactly), `f` or `d` (`[versions, seen]`, in full or as a delta), `i` (inline
  * values). In a delta, the version most channels moved to is written once as `s` and stands as
  * `true`, and a version a node saw that is its parent's version of that channel is `false`
- * (that is what a step records for the triggers of the nodes it ran).
+ * (that is what a step records for the triggers of the nodes it ran). A delta's inline values of
+ * channels that all moved to `s` are written as `I` instead of `i`, and those channels are left
+ * out of the delta's versions (the step's triggers and flags are named once, not twice).
  */
 interface StoredRecord {
   v: number;
@@ -117,6 +119,7 @@ interface StoredRecord {
     Record<string, Record<string, ChannelVersion | null | boolean> | null>,
   ];
   i?: Record<string, string | null>;
+  I?: Record<string, string | null>;
 }
 
 /** The last timestamp encoded, and how it was stored (checkpoints of one millisecond share it). */
@@ -165,11 +168,21 @@ export function encodeRecord(record: CheckpointRecord, parent: Bookkeeping | und
   const delta = record.delta;
   if (delta !== undefined) {
     const step = commonVersion(delta.versions);
+    // the inline channels go by their values alone when every one of them moved to the step
+    let implied = step !== undefined && record.inline !== undefined;
+    for (const key in record.inline) {
+      if (delta.versions[key] !== step) {
+        implied = false;
+        break;
+      }
+    }
     const versions: Record<string, ChannelVersion | null | true> = {};
     for (const key in delta.versions) {
+      if (implied && Object.hasOwn(record.inline as object, key)) continue;
       const version = delta.versions[key] as ChannelVersion | null;
       versions[key] = step !== undefined && version === step ? true : version;
     }
+    if (implied && record.inline !== undefined) stored.I = record.inline;
     const seen: Record<string, Record<string, ChannelVersion | null | boolean> | null> = {};
     for (const node in delta.seen) {
       const change = delta.seen[node];
@@ -190,7 +203,7 @@ export function encodeRecord(record: CheckpointRecord, parent: Bookkeeping | und
     if (step !== undefined) stored.s = step;
     stored.d = [versions, seen];
   }
-  if (record.inline !== undefined) stored.i = record.inline;
+  if (record.inline !== undefined && stored.I === undefined) stored.i = record.inline;
   return JSON.stringify(stored);
 }
 
@@ -225,6 +238,7 @@ export function resolveRecord(view: StoredRecordView, parent: Bookkeeping | unde
       const version = storedVersions[key];
       versions[key] = version === true ? (step as ChannelVersion) : (version as ChannelVersion | null);
     }
+    for (const key in stored.I) versions[key] = step as ChannelVersion;
     const seen: BookkeepingDelta["seen"] = {};
     for (const node in storedSeen) {
       const change = storedSeen[node];
@@ -244,6 +258,7 @@ export function resolveRecord(view: StoredRecordView, parent: Bookkeeping | unde
     record.delta = { versions, seen };
   }
   if (stored.i !== undefined) record.inline = stored.i;
+  else if (stored.I !== undefined) record.inline = stored.I;
   return record;
 }
 
