@@ -14,7 +14,13 @@ function chatGraph(model: FakeChatModel) {
 
 describe("the messages stream mode", () => {
   it("streams each token of a model call made inside a node, with the node's metadata", async () => {
-    const graph = chatGraph(new FakeChatModel({ responses: ["hello there"] }));
+    const model = new FakeChatModel({ responses: ["hello there"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s) => ({
+        messages: [await model.invoke(s.messages, { tags: ["mine"], metadata: { purpose: "greet" } })],
+      }))
+      .addEdge(START, "chat")
+      .compile();
     const chunks: MessageChunk[] = [];
     for await (const chunk of await graph.stream(
       { messages: [new HumanMessage("hi")] },
@@ -31,7 +37,9 @@ describe("the messages stream mode", () => {
         langgraph_triggers: ["branch:to:chat"],
         langgraph_path: ["__pregel_pull", "chat"],
         langgraph_checkpoint_ns: expect.stringMatching(/^chat:/),
+        purpose: "greet",
       });
+      expect(metadata.tags).toEqual(expect.arrayContaining(["mine"]));
     }
     const text = chunks.map(([m]) => m.text).join("");
     expect(text).toBe("hello there");
@@ -117,8 +125,48 @@ describe("the messages stream mode", () => {
     expect(namespaced.length).toBeGreaterThan(0);
     for (const [namespace, [, metadata]] of namespaced) {
       expect(namespace).toEqual([expect.stringMatching(/^sub:/)]);
-      expect(metadata.langgraph_node).toBe("chat");
+      expect(metadata).toMatchObject({
+        langgraph_node: "chat",
+        langgraph_step: 1,
+        langgraph_triggers: ["branch:to:chat"],
+        langgraph_path: ["__pregel_pull", "chat"],
+        langgraph_checkpoint_ns: expect.stringMatching(/^sub:[^|]+\|chat:[^|]+$/),
+      });
+      // The namespace of the stream is the subgraph's part of the checkpoint namespace.
+      expect(String(metadata.langgraph_checkpoint_ns).startsWith(`${namespace[0]}|`)).toBe(true);
     }
+  });
+
+  it("suppresses a model whose own tags include nostream, and one tagged langsmith:nostream", async () => {
+    const quiet = new FakeChatModel({ responses: ["from tagged model"], tags: ["nostream"] });
+    const silent = new FakeChatModel({ responses: ["from langsmith tag"] });
+    const configured = new FakeChatModel({ responses: ["from withConfig"] }).withConfig({
+      tags: ["nostream"],
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("both", async (s) => ({
+        messages: [
+          await quiet.invoke(s.messages),
+          await silent.invoke(s.messages, { tags: ["langsmith:nostream"] }),
+          await configured.invoke(s.messages),
+        ],
+      }))
+      .addEdge(START, "both")
+      .compile();
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    // No tokens: each answer arrives once, whole, as the node's output.
+    expect(chunks.map(([m]) => m.text)).toEqual([
+      "from tagged model",
+      "from langsmith tag",
+      "from withConfig",
+    ]);
+    for (const [message] of chunks) expect(message).toBeInstanceOf(AIMessage);
   });
 
   it("combines with other modes as [mode, chunk]", async () => {

@@ -59,6 +59,36 @@ describe("trimMessages", () => {
     expect(await trimIds(7, first)).toBe("s,h1,a1,t1,t2,a2,h2");
   });
 
+  it("trims by tokens too, keeping a tool-call group whole", async () => {
+    // Token cost of each message: its text length plus 3 per tool call (a stand-in tokenizer).
+    const tokens = (messages: BaseMessage[]) =>
+      messages.reduce(
+        (n, m) => n + m.text.length + (m instanceof AIMessage ? 3 * m.tool_calls.length : 0),
+        0,
+      );
+    const byTokens = async (maxTokens: number, strategy: "first" | "last" = "last") =>
+      ids(await trimMessages(conversation(), { maxTokens, tokenCounter: tokens, strategy }));
+    // a3, h2, a2 cost 2 each; t2 and t1 cost 2 each; a1 costs 6.
+    expect(await byTokens(6)).toBe("a2,h2,a3");
+    // 8 or 15 tokens would fit t2 or t1,t2, but not their AI message: the whole group goes.
+    expect(await byTokens(8)).toBe("a2,h2,a3");
+    expect(await byTokens(15)).toBe("a2,h2,a3");
+    expect(await byTokens(16)).toBe("a1,t1,t2,a2,h2,a3");
+    // From the front, a1 fits (11 tokens) but its results do not: the group is dropped.
+    expect(await byTokens(11, "first")).toBe("s,h1");
+    expect(await byTokens(15, "first")).toBe("s,h1,a1,t1,t2");
+    // The model-like form sums getNumTokens(content); the group t1, t2 and a1 (empty) costs 4.
+    const modelLike = {
+      getNumTokens: (content: unknown) => (typeof content === "string" ? content.length : 0),
+    };
+    expect(ids(await trimMessages(conversation(), { maxTokens: 10, tokenCounter: modelLike }))).toBe(
+      "a1,t1,t2,a2,h2,a3",
+    );
+    expect(ids(await trimMessages(conversation(), { maxTokens: 9, tokenCounter: modelLike }))).toBe(
+      "a2,h2,a3",
+    );
+  });
+
   it("always keeps a leading system message with includeSystem", async () => {
     expect(await trimIds(0, { includeSystem: true })).toBe("s");
     expect(await trimIds(1, { includeSystem: true })).toBe("s");

@@ -86,6 +86,19 @@ describe("FakeChatModel", () => {
     expect("tools" in model).toBe(false);
   });
 
+  it("records the system message of calls made through bindTools, and neither side has a tools property", async () => {
+    const model = new FakeChatModel({ responses: ["one"] });
+    const bound = model.bindTools([getWeather], { tool_choice: "any" });
+    const system = new SystemMessage("You are a helpful assistant");
+    const human = new HumanMessage("What is the weather in Suzhou?");
+    await bound.invoke([system, human]);
+    expect(model.calls).toEqual([[system, human]]);
+    expect(model.calls[0]?.[0]).toBe(system);
+    // Code that skips binding when a model already has tools must see none here.
+    expect((model as unknown as { tools?: unknown }).tools).toBeUndefined();
+    expect((bound as unknown as { tools?: unknown }).tools).toBeUndefined();
+  });
+
   it("streams several chunks, tool calls as tool_call_chunks, that join into the answer under one id", async () => {
     const model = new FakeChatModel({ responses: [toolCallReply, "It is sunny in Paris and Rome."] });
     const chunks = await collect(await model.stream("Weather?"));
@@ -138,6 +151,28 @@ describe("FakeChatModel", () => {
     expect(await model.withStructuredOutput(z.object({ ok: z.boolean() })).invoke("default name")).toEqual({
       ok: true,
     });
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it("withStructuredOutput records the exact messages and reports a missing tool call", async () => {
+    const model = new FakeChatModel({
+      responses: [
+        new AIMessage({
+          content: "",
+          tool_calls: [{ name: "extract", args: { city: "Suzhou" }, id: "c1", type: "tool_call" }],
+        }),
+        "no tool call here",
+      ],
+    });
+    const structured = model.withStructuredOutput(z.object({ city: z.string() }));
+    const system = new SystemMessage("Extract the city.");
+    expect(await structured.invoke([system, new HumanMessage("Weather in Suzhou?")])).toEqual({
+      city: "Suzhou",
+    });
+    expect(model.calls[0]?.[0]).toBe(system);
+    await expect(structured.invoke("again")).rejects.toThrow(
+      'No tool call found with name "extract" in the model\'s answer',
+    );
     expect(model.calls).toHaveLength(2);
   });
 

@@ -208,6 +208,39 @@ describe("ToolRuntime", () => {
     expect(written).toEqual([{ progress: 1 }]);
   });
 
+  it("keeps runtime values out of argument errors, which list only the fields the model wrote", async () => {
+    const search = tool(
+      async ({ query }, runtime: ToolRuntime<{ userId: string }, { tenant: string }>) =>
+        `${runtime.context.tenant}:${runtime.state.userId}:${query}`,
+      {
+        name: "search",
+        description: "Search the tenant's documents.",
+        schema: z.object({ query: z.string(), limit: z.number().int() }),
+        verboseParsingErrors: true,
+      },
+    );
+    const error = await search
+      .invoke(call({ query: 1, limit: 2.5 }, "search"), {
+        state: { userId: "secret-user" },
+        context: { tenant: "secret-tenant" },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolInputParsingException);
+    const message = (error as Error).message;
+    expect(message).toBe(
+      "Received tool input did not match expected schema\n\n" +
+        "✖ Invalid input: expected string, received number\n  → at query\n" +
+        "✖ Invalid input: expected int, received number\n  → at limit\n\n" +
+        'Received: {"query":1,"limit":2.5}',
+    );
+    expect(message).not.toMatch(/secret|userId|tenant|state|context/);
+    // The JSON Schema the model sees has only those fields, too.
+    expect(Object.keys(convertToOpenAITool(search).function.parameters.properties ?? {})).toEqual([
+      "query",
+      "limit",
+    ]);
+  });
+
   it("has null store and writer and an empty toolCallId when invoked with plain arguments", async () => {
     const t = tool(async (_args, runtime) => [runtime.store, runtime.writer, runtime.toolCallId], {
       name: "r",

@@ -6,14 +6,19 @@ import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js
 
 /**
  * The function behind a tool: validated arguments in, result out. The second argument is
- * the {@link ToolRuntime}.
+ * the {@link ToolRuntime}, whose state and context types are `TState` and `TContext` (so a
+ * function may annotate its runtime as `ToolRuntime<MyState, MyContext>`).
  *
  * @example
  * ```ts
  * const fn: ToolFunction<{ city: string }, string> = async ({ city }) => `Sunny in ${city}`;
+ * const who: ToolFunction<{}, string, unknown, { userId: string }> = async (_args, runtime) => runtime.context.userId;
  * ```
  */
-export type ToolFunction<Args, Output> = (args: Args, runtime: ToolRuntime) => Output | Promise<Output>;
+export type ToolFunction<Args, Output, TState = unknown, TContext = unknown> = (
+  args: Args,
+  runtime: ToolRuntime<TState, TContext>,
+) => Output | Promise<Output>;
 
 /**
  * The second argument of {@link tool}.
@@ -165,16 +170,21 @@ function describeSchema(schema: unknown): string | undefined {
  * });
  * ```
  */
-export function tool<SchemaT extends StandardSchemaLike, Output>(
-  func: ToolFunction<InferSchemaOutput<SchemaT>, Output>,
+export function tool<SchemaT extends StandardSchemaLike, Output, TState = unknown, TContext = unknown>(
+  func: ToolFunction<InferSchemaOutput<SchemaT>, Output, TState, TContext>,
   fields: ToolFields<SchemaT>,
 ): DynamicStructuredTool<SchemaT, Output>;
-export function tool<Args extends Record<string, unknown> = Record<string, unknown>, Output = unknown>(
-  func: ToolFunction<Args, Output>,
+export function tool<
+  Args extends Record<string, unknown> = Record<string, unknown>,
+  Output = unknown,
+  TState = unknown,
+  TContext = unknown,
+>(
+  func: ToolFunction<Args, Output, TState, TContext>,
   fields: ToolFields<JsonSchema>,
 ): DynamicStructuredTool<JsonSchema, Output>;
-export function tool<Output>(
-  func: ToolFunction<string, Output>,
+export function tool<Output, TState = unknown, TContext = unknown>(
+  func: ToolFunction<string, Output, TState, TContext>,
   fields: ToolParams & { name: string; description?: string | undefined },
 ): DynamicTool<Output>;
 export function tool(

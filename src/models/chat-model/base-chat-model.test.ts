@@ -9,6 +9,7 @@ import {
   isToolMessage,
   SystemMessage,
   ToolMessage,
+  trimMessages,
 } from "../../messages/index.js";
 import {
   AbortError,
@@ -324,5 +325,53 @@ describe("BaseChatModel streaming and callbacks", () => {
     }
     const reply = await new Meta({}).invoke("x");
     expect(reply.response_metadata).toEqual({ tokenUsage: { totalTokens: 3 }, finish_reason: "stop" });
+  });
+});
+
+describe("BaseChatModel.getNumTokens", () => {
+  class Echo extends BaseChatModel {
+    _llmType() {
+      return "echo";
+    }
+    async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+      const text = messages.at(-1)?.text ?? "";
+      return { generations: [{ text, message: new AIMessage(text) }] };
+    }
+  }
+
+  it("approximates four characters per token over the text of the content", async () => {
+    const model = new Echo({});
+    expect(await model.getNumTokens("")).toBe(0);
+    expect(await model.getNumTokens("abcd")).toBe(1);
+    expect(await model.getNumTokens("abcde")).toBe(2);
+    expect(
+      await model.getNumTokens([
+        { type: "text", text: "abcd" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        { type: "text", text: "efgh" },
+      ]),
+    ).toBe(2);
+    expect(await model.bindTools([]).getNumTokens("abcdefgh")).toBe(2);
+  });
+
+  it("lets a model be trimMessages' token counter, keeping tool-call groups whole", async () => {
+    const history = [
+      new SystemMessage({ content: "You are a helpful assistant", id: "s" }),
+      new HumanMessage({ content: "What is the weather in Suzhou?", id: "h" }),
+      new AIMessage({
+        content: "",
+        id: "a",
+        tool_calls: [{ name: "get_weather", args: { city: "Suzhou" }, id: "c1", type: "tool_call" }],
+      }),
+      new ToolMessage({ content: "It's always sunny in Suzhou!", tool_call_id: "c1", id: "t" }),
+      new AIMessage({ content: "Sunny.", id: "f" }),
+    ];
+    const model = new Echo({});
+    // "Sunny." is 2 tokens, the tool result 7, the human turn 8, the system prompt 7.
+    const ids = async (maxTokens: number) =>
+      (await trimMessages(history, { maxTokens, tokenCounter: model, includeSystem: true })).map((m) => m.id);
+    expect(await ids(9)).toEqual(["s", "f"]);
+    expect(await ids(15)).toEqual(["s", "f"]);
+    expect(await ids(16)).toEqual(["s", "a", "t", "f"]);
   });
 });

@@ -1,4 +1,9 @@
-import { AIMessage, type AIMessageChunk, type BaseMessage } from "../../messages/index.js";
+import {
+  AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  type MessageContent,
+} from "../../messages/index.js";
 import type { CallbackHandler } from "../../shared/index.js";
 import {
   type BindToolsInput,
@@ -120,6 +125,28 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /** What the model can do; providers fill this in from their model tables. */
   get profile(): ModelProfile {
     return {};
+  }
+
+  /**
+   * An estimate of the tokens in `content`: one token per four characters of its text (text
+   * blocks only, as LangChain.js counts when it has no tokenizer). It makes a model usable as
+   * `trimMessages`'s `tokenCounter`; override it to use a real tokenizer.
+   *
+   * @example
+   * ```ts
+   * await model.getNumTokens("What is the weather in Suzhou?"); // 8
+   * await trimMessages(history, { maxTokens: 4000, tokenCounter: model });
+   * ```
+   */
+  async getNumTokens(content: MessageContent): Promise<number> {
+    let text = "";
+    if (typeof content === "string") text = content;
+    else {
+      for (const block of content) {
+        if (block.type === "text" && typeof block.text === "string") text += block.text;
+      }
+    }
+    return Math.ceil(text.length / 4);
   }
 
   /** The model's name for callbacks (the class name). */

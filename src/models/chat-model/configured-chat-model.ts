@@ -1,4 +1,4 @@
-import type { AIMessage, AIMessageChunk } from "../../messages/index.js";
+import type { AIMessage, AIMessageChunk, MessageContent } from "../../messages/index.js";
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
 import type { BaseChatModel } from "./base-chat-model.js";
 import { mergeCallOptions } from "./merge-options.js";
@@ -36,6 +36,11 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
   /** The bound model's profile. */
   get profile(): ModelProfile {
     return this.bound.profile;
+  }
+
+  /** The bound model's token estimate (see `BaseChatModel.getNumTokens`). */
+  getNumTokens(content: MessageContent): Promise<number> {
+    return this.bound.getNumTokens(content);
   }
 
   getName(): string {

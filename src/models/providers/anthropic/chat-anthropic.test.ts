@@ -7,10 +7,15 @@ import {
   SystemMessage,
   ToolMessage,
 } from "../../../messages/index.js";
+import { AbortError } from "../../../shared/index.js";
 import { tool } from "../../../tools/index.js";
 import { anthropicEvents, FixtureServer } from "../../__tests__/fixture-server.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
-import { ModelAuthenticationError, ModelCallError } from "../../errors/model-call-error.js";
+import {
+  ModelAuthenticationError,
+  ModelCallError,
+  ModelRateLimitError,
+} from "../../errors/model-call-error.js";
 import { ChatAnthropic, type ChatAnthropicFields } from "./chat-anthropic.js";
 
 const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
@@ -140,6 +145,19 @@ describe("ChatAnthropic request format", () => {
       { type: "auto", disable_parallel_tool_use: true },
     ]);
   });
+
+  it("accepts the camelCase forms toolChoice and parallelToolCalls", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model()
+      .bindTools([getWeather], { toolChoice: "get_weather", parallelToolCalls: false })
+      .invoke("x");
+    const body = server.requests[0]?.body as { tool_choice?: unknown } | undefined;
+    expect(body?.tool_choice).toEqual({
+      type: "tool",
+      name: "get_weather",
+      disable_parallel_tool_use: true,
+    });
+  });
 });
 
 describe("ChatAnthropic responses", () => {
@@ -172,6 +190,38 @@ describe("ChatAnthropic responses", () => {
       model_name: "claude-sonnet-4-6-20260101",
       model_provider: "anthropic",
     });
+  });
+
+  it("returns parallel tool_use blocks as tool calls in order", async () => {
+    server.reply({
+      kind: "json",
+      body: message(
+        [
+          { type: "tool_use", id: "toolu_p", name: "get_weather", input: { city: "Paris" } },
+          { type: "tool_use", id: "toolu_r", name: "get_weather", input: { city: "Rome" } },
+        ],
+        { stop_reason: "tool_use" },
+      ),
+    });
+    const reply = await model().bindTools([getWeather]).invoke("Paris and Rome?");
+    expect(reply.content).toBe("");
+    expect(reply.tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Paris" }, id: "toolu_p", type: "tool_call" },
+      { name: "get_weather", args: { city: "Rome" }, id: "toolu_r", type: "tool_call" },
+    ]);
+    expect(reply.invalid_tool_calls).toEqual([]);
+  });
+
+  it("reports a refusal through stop_reason without failing", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "text", text: "I can't help with that." }], { stop_reason: "refusal" }),
+    });
+    const reply = await model().invoke("Something bad");
+    expect(reply).toBeInstanceOf(AIMessage);
+    expect(reply.text).toBe("I can't help with that.");
+    expect(reply.tool_calls).toEqual([]);
+    expect(reply.response_metadata).toMatchObject({ stop_reason: "refusal", finish_reason: "refusal" });
   });
 
   it("keeps thinking blocks with their signature and sends them back", async () => {
@@ -401,6 +451,96 @@ describe("ChatAnthropic errors", () => {
     const reply = await model().invoke("hi");
     expect(reply.content).toBe("back");
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("retries a 429 after the retry-after the server asks for, then succeeds", async () => {
+    server.reply(
+      {
+        kind: "json",
+        status: 429,
+        headers: { "retry-after": "0.15" },
+        body: { type: "error", error: { type: "rate_limit_error", message: "Rate limited" } },
+      },
+      { kind: "json", body: message([{ type: "text", text: "later" }]) },
+    );
+    const started = Date.now();
+    const reply = await model().invoke("hi");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(reply.content).toBe("later");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up on repeated 429s with a ModelRateLimitError", async () => {
+    const limited = {
+      kind: "json" as const,
+      status: 429,
+      headers: { "retry-after-ms": "5" },
+      body: { type: "error", error: { type: "rate_limit_error", message: "Rate limited" } },
+    };
+    server.reply(limited, limited);
+    const error = await model({ maxRetries: 1 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelRateLimitError);
+    expect((error as ModelRateLimitError).attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("retries a 500 maxRetries times, then fails with a typed error", async () => {
+    const failing = {
+      kind: "json" as const,
+      status: 500,
+      headers: { "retry-after-ms": "5" },
+      body: { type: "error", error: { type: "api_error", message: "Internal server error" } },
+    };
+    server.reply(failing, failing, failing);
+    const error = await model({ maxRetries: 2 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    const e = error as ModelCallError;
+    expect([e.status, e.attempts, e.isRetryable, e.provider]).toEqual([500, 3, true, "anthropic"]);
+    expect(e.message).toMatch(/^Anthropic request failed with status 500: Internal server error\./);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("aborting mid-stream rejects with AbortError and closes the connection", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        {
+          type: "message_start",
+          message: {
+            id: "msg_abort",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-4-6-20260101",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 4, output_tokens: 1 },
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "lo" } },
+      ]),
+      hang: true,
+    });
+    const controller = new AbortController();
+    const stream = await model({ maxRetries: 3 }).stream("Say hello", { signal: controller.signal });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const c of stream) {
+          if (c.text !== "") seen.push(c.text);
+          if (seen.length === 2) controller.abort();
+        }
+      })(),
+    ).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toEqual(["Hel", "lo"]);
+    await server.waitForDisconnects(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("needs an API key", async () => {

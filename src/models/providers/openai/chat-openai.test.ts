@@ -279,6 +279,20 @@ describe("ChatOpenAI request and response mapping", () => {
     ]);
   });
 
+  it("accepts the camelCase bindTools options toolChoice and parallelToolCalls", async () => {
+    server.reply(
+      { kind: "json", body: completion({ content: "a" }) },
+      { kind: "json", body: completion({ content: "b" }) },
+    );
+    await model().bindTools([getWeather], { toolChoice: "any", parallelToolCalls: false }).invoke("x");
+    await model().bindTools([getWeather], { toolChoice: "get_weather", strict: true }).invoke("x");
+    const bodies = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(bodies[0]).toMatchObject({ tool_choice: "required", parallel_tool_calls: false });
+    expect(bodies[1]?.tool_choice).toEqual({ type: "function", function: { name: "get_weather" } });
+    expect(bodies[1]?.parallel_tool_calls).toBeUndefined();
+    expect(bodies[1]?.tools).toMatchObject([{ type: "function", function: { strict: true } }]);
+  });
+
   it("converts names, images and tool errors to the wire format", async () => {
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     await model().invoke([
