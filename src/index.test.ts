@@ -7,6 +7,8 @@ import {
   getStore,
   getWriter,
   MessagesAnnotation,
+  readCurrentState,
+  Send,
   START,
   StateGraph,
 } from "./index.js";
@@ -37,6 +39,44 @@ describe("free helpers inside nodes", () => {
       .compile();
     await graph.invoke({ i: 5 });
     expect(seen).toEqual([true, "a", { i: 5, log: [] }, { i: 5, log: [] }]);
+  });
+
+  it("readCurrentState() gives a Send task the state its payload does not carry", async () => {
+    const seen: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("plan", () => ({ log: ["planned"] }))
+      .addNode("worker", (arg: unknown, config) => {
+        // the input is the Send's argument; the state comes from the channels
+        seen.push([arg, readCurrentState(config), readCurrentState()]);
+        return { log: [`worker ${(arg as { n: number }).n}`] };
+      })
+      .addEdge(START, "plan")
+      .addConditionalEdges("plan", () => [new Send("worker", { n: 1 }), new Send("worker", { n: 2 })])
+      .compile();
+    const out = await graph.invoke({ i: 7 });
+    const state = { i: 7, log: ["planned"] };
+    expect(seen).toEqual([
+      [{ n: 1 }, state, state],
+      [{ n: 2 }, state, state],
+    ]);
+    expect(out.log).toEqual(["planned", "worker 1", "worker 2"]);
+    expect(readCurrentState()).toBeUndefined();
+    expect(readCurrentState({})).toBeUndefined();
+  });
+
+  it("readCurrentState() includes the task's own writes so far", async () => {
+    let after: unknown;
+    const graph = new StateGraph(State)
+      .addNode("a", async (_s, config) => {
+        const writer = (config as { writer?: unknown }).writer;
+        void writer;
+        after = readCurrentState(config);
+        return { i: 2 };
+      })
+      .addEdge(START, "a")
+      .compile();
+    await graph.invoke({ i: 1 });
+    expect(after).toEqual({ i: 1, log: [] });
   });
 
   it("getWriter() streams custom chunks; it is a no-op when custom is not streamed", async () => {

@@ -24,7 +24,8 @@ export {
   type PregelOptions,
   type PregelParams,
   type PregelTaskDescription,
+  readCurrentState,
   type StateSnapshot,
 } from "./pregel/index.js";
 export * from "./store/index.js";
-export { IterableReadableStream, type StreamMode } from "./stream/index.js";
+export { IterableReadableStream, type StreamMode, type ToolsStreamEvent } from "./stream/index.js";

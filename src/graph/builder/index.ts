@@ -30,6 +30,7 @@ export type {
   PathMap,
   Router,
   RouterResult,
+  RunnableLike,
   SubgraphLike,
 } from "./types.js";
 export {

@@ -19,13 +19,14 @@ import type {
   NodeAction,
   PathMap,
   Router,
+  RunnableLike,
   SubgraphLike,
 } from "./types.js";
 import { channelsFromZodObject, isZodObjectSchema } from "./zod-state.js";
 
 /** A node as the builder records it. */
 export interface NodeDefinition {
-  readonly action: ((state: unknown, config: never) => unknown) | SubgraphLike;
+  readonly action: ((state: unknown, config: never) => unknown) | SubgraphLike | RunnableLike<never, never>;
   readonly input: Record<string, BaseChannel> | undefined;
   readonly retryPolicy: RetryPolicy | undefined;
   readonly cachePolicy: CachePolicy | undefined;
@@ -215,19 +216,24 @@ export class StateGraph<
   }
 
   /**
-   * Adds a node: a function of the state that returns an update (or a `Command`), or a compiled
-   * graph used as a subgraph. Also accepts `{ name: fn, … }` or `[[name, fn, options?], …]`.
+   * Adds a node: a function of the state that returns an update (or a `Command`), a compiled
+   * graph used as a subgraph, or any object with an `invoke(input, config)` method (a
+   * `ToolNode`, a runnable). Also accepts `{ name: fn, … }` or `[[name, fn, options?], …]`.
    */
   addNode<K extends string>(
     name: K,
-    action: NodeAction<State, Update, Context> | SubgraphLike,
+    action: NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
     options?: AddNodeOptions<Nodes | K>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addNode<K extends string>(
-    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike>,
+    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addNode<K extends string>(
-    nodes: [K, NodeAction<State, Update, Context> | SubgraphLike, AddNodeOptions<string>?][],
+    nodes: [
+      K,
+      NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
+      AddNodeOptions<string>?,
+    ][],
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addNode(nameOrNodes: unknown, action?: unknown, options?: AddNodeOptions<string>): unknown {
     if (typeof nameOrNodes === "string") {
@@ -260,9 +266,9 @@ export class StateGraph<
         `${name} is already being used as a state attribute (a.k.a. a channel), cannot also be used as a node name.`,
       );
     }
-    if (typeof action !== "function" && !isPregel(action)) {
+    if (typeof action !== "function" && !isPregel(action) && !hasInvoke(action)) {
       throw new InvalidGraphError(
-        `Expected a Runnable, function or object.\nInstead got an unsupported type. Node \`${name}\` must be a function (state, config) => update or a compiled graph; got ${action === null ? "null" : typeof action}.`,
+        `Expected a Runnable, function or object.\nInstead got an unsupported type. Node \`${name}\` must be a function (state, config) => update, a compiled graph or an object with an invoke(input, config) method; got ${action === null ? "null" : typeof action}.`,
       );
     }
     let input: Record<string, BaseChannel> | undefined;
@@ -361,10 +367,14 @@ export class StateGraph<
 
   /** Adds nodes that run one after the other (each with an edge to the next). */
   addSequence<K extends string>(
-    nodes: [K, NodeAction<State, Update, Context> | SubgraphLike, AddNodeOptions<string>?][],
+    nodes: [
+      K,
+      NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
+      AddNodeOptions<string>?,
+    ][],
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addSequence<K extends string>(
-    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike>,
+    nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addSequence(nodes: unknown): unknown {
     const entries: [string, unknown, AddNodeOptions<string>?][] = Array.isArray(nodes)
@@ -480,4 +490,9 @@ function unreachable(name: string): UnreachableNodeError {
   return new UnreachableNodeError(
     `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".`,
   );
+}
+
+/** Objects with an `invoke` method (runnables such as a ToolNode) can be nodes. */
+function hasInvoke(value: unknown): value is RunnableLike {
+  return typeof value === "object" && value !== null && typeof (value as RunnableLike).invoke === "function";
 }

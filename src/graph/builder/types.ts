@@ -17,6 +17,21 @@ export interface SubgraphLike {
   invoke(input: unknown, options?: unknown): Promise<unknown>;
 }
 
+/**
+ * Any object with an `invoke(input, config)` method used as a node, such as a `ToolNode` or a
+ * LangChain.js runnable: the engine calls `invoke` with the node's input and config and treats
+ * what it returns as the node's output.
+ *
+ * @example
+ * ```ts
+ * const echo: RunnableLike<{ text: string }> = { invoke: async (state) => ({ text: state.text }) };
+ * new StateGraph(State).addNode("echo", echo);
+ * ```
+ */
+export interface RunnableLike<State = unknown, Context = Record<string, unknown>> {
+  invoke(input: State, config: LangGraphRunnableConfig<Context>): unknown;
+}
+
 /** Options of `addNode`. */
 export interface AddNodeOptions<Nodes extends string = string> {
   /** Schema of what the node reads (an `Annotation.Root` or Zod object), when not the whole state. */

@@ -226,6 +226,7 @@ export class PregelLoop {
       lazySignal: this.lazySignal,
       persistent: params.persistence !== undefined,
       parentNs: params.parentNs,
+      lastStep: () => this.stop,
     });
   }
 

@@ -148,6 +148,11 @@ export interface TaskFactoryParams {
   readonly persistent: boolean;
   /** Namespace of the graph (`""` for the root). */
   readonly parentNs: string;
+  /**
+   * The last step the run may take (the loop's `stop`, which a resume moves): tasks learn how
+   * many steps remain after theirs as `executionInfo.remainingSteps`.
+   */
+  readonly lastStep: () => number;
 }
 
 /** Builds running tasks: each with its own config (the node's second argument). */
@@ -211,6 +216,7 @@ export class TaskFactory {
       nodeAttempt: 1,
       nodeFirstAttemptTime: Date.now(),
       idempotencyKey: prepared.id,
+      remainingSteps: params.lastStep() - step,
     };
     const extra = this.derived.extraKeys;
     for (let i = 0; i < extra.length; i++) {

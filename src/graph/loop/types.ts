@@ -50,6 +50,19 @@ export interface ExecutionInfo {
    * checkpoint the task runs from).
    */
   idempotencyKey?: string;
+  /**
+   * How many more supersteps the recursion limit allows after this task's (Python's
+   * `RemainingSteps`: the loop's last allowed step minus this one). At `0` this is the last
+   * step: the run then fails with `GraphRecursionError` even if nothing else is scheduled, so
+   * a node that wants the run to end normally ends it while at least 1 remains.
+   *
+   * @example
+   * ```ts
+   * const node = (_state: unknown, config: LangGraphRunnableConfig) =>
+   *   (config.executionInfo?.remainingSteps ?? Infinity) < 3 ? new Command({ goto: END }) : {};
+   * ```
+   */
+  remainingSteps?: number;
 }
 
 /** Sends a custom chunk to the `custom` stream mode. */

@@ -64,6 +64,41 @@ export function getCurrentTaskInput<Input = unknown>(): Input {
   return currentTask("getCurrentTaskInput()").input as Input;
 }
 
+/**
+ * The graph state as the running task sees it: the channels its node reads (for a state graph,
+ * the state keys of its input schema), as they stood when the superstep began, with the task's
+ * own writes so far applied. A task started by a `Send` gets the `Send`'s argument as its input;
+ * this is how it reads the rest of the state without the `Send` carrying a copy of it. Returns
+ * `undefined` when `config` is not the config of a running graph task.
+ *
+ * @example
+ * ```ts
+ * const worker = (call: ToolCall, config: LangGraphRunnableConfig) => {
+ *   const state = readCurrentState<{ messages: BaseMessage[] }>(config);
+ *   return { results: [`${call.name} after ${state?.messages.length ?? 0} messages`] };
+ * };
+ * ```
+ */
+export function readCurrentState<State = Record<string, unknown>>(
+  config?: LangGraphRunnableConfig<unknown>,
+): State | undefined {
+  const source = config ?? getAsyncContext<LangGraphRunnableConfig<unknown>>();
+  const task = (source as Record<symbol, unknown> | undefined)?.[CURRENT_TASK] as RunningTask | undefined;
+  if (task === undefined) return undefined;
+  const channels = task.node.channels;
+  const keys: readonly string[] = Array.isArray(channels)
+    ? (channels as readonly string[])
+    : Object.values(channels as Readonly<Record<string, string>>);
+  const read = task.readFresh(keys);
+  if (Array.isArray(channels)) return read as State;
+  // keyed input: report the state under the node's input keys
+  const out: Record<string, unknown> = {};
+  for (const [key, channel] of Object.entries(channels as Readonly<Record<string, string>>)) {
+    if (Object.hasOwn(read, channel)) out[key] = read[channel];
+  }
+  return out as State;
+}
+
 /** The running task (internal). */
 export function currentTask(helper: string): RunningTask {
   const task = (ambientConfig(helper) as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask | undefined;

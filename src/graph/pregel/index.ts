@@ -1,4 +1,4 @@
-export { getConfig, getCurrentTaskInput, getStore, getWriter } from "./context-helpers.js";
+export { getConfig, getCurrentTaskInput, getStore, getWriter, readCurrentState } from "./context-helpers.js";
 export { isInterrupted } from "./interrupted.js";
 export { MessagesStreamHandler } from "./messages-stream.js";
 export { isPregel, Pregel, type PregelParams } from "./pregel.js";

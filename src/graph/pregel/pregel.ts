@@ -26,7 +26,7 @@ import {
   type PregelNode,
 } from "../loop/index.js";
 import type { IterableReadableStream, StreamMode, StreamSink } from "../stream/index.js";
-import { normalizeStreamModes } from "../stream/index.js";
+import { normalizeStreamModes, ToolsStreamHandler } from "../stream/index.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 import {
   type ContextValidator,
@@ -203,6 +203,10 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     if (opened.sink.modes.has("messages")) {
       messages = new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false);
       config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
+    }
+    if (opened.sink.modes.has("tools")) {
+      // tools report to the callbacks of the config they run with, which nodes hand on
+      config = { ...config, callbacks: [...(config.callbacks ?? []), new ToolsStreamHandler(opened.sink)] };
     }
     const loop = this.createLoop(input, { ...run, config }, options, opened.sink, undefined, messages);
     loop.run().then(

@@ -34,13 +34,7 @@ export class StreamSink {
   /** Whether a graph at namespace depth `depth` (0 for the root) should report `mode`. */
   wants(mode: StreamMode, depth: number): boolean {
     if (!this.modes.has(mode)) return false;
-    return (
-      depth <= this.baseDepth ||
-      this.subgraphs ||
-      mode === "messages" ||
-      mode === "custom" ||
-      mode === "tools"
-    );
+    return depth <= this.baseDepth || this.subgraphs || mode === "messages" || mode === "custom";
   }
 
   /** Reports one payload of `mode` from the graph at `namespace` (`[]` for the root). */

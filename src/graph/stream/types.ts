@@ -7,7 +7,8 @@
  * - `debug`: `{ step, type, timestamp, payload }` events for tasks, results and checkpoints;
  * - `checkpoints`: each checkpoint as it is saved;
  * - `tasks`: each task as it starts and as it finishes;
- * - `tools`: tool calls as they start, report progress, finish or fail.
+ * - `tools`: tool calls as they start, report progress, finish or fail (those of subgraphs only
+ *   with `subgraphs: true`).
  */
 export type StreamMode =
   | "values"
@@ -32,4 +33,4 @@ export const STREAM_MODES: readonly StreamMode[] = [
 ];
 
 /** Modes that a nested graph reports to its parent's stream even without `subgraphs: true`. */
-export const ALWAYS_PROPAGATED_MODES: ReadonlySet<StreamMode> = new Set(["messages", "custom", "tools"]);
+export const ALWAYS_PROPAGATED_MODES: ReadonlySet<StreamMode> = new Set(["messages", "custom"]);
