@@ -1,0 +1,45 @@
+import {
+  Annotation,
+  type AnnotationRoot,
+  type BinaryOperatorAggregate,
+  type LastValue,
+} from "../graph/index.js";
+import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
+
+/** The state definition of {@link createReactAgentAnnotation}. */
+export type ReactAgentStateDefinition = {
+  messages: BinaryOperatorAggregate<BaseMessage[], Messages>;
+  structuredResponse: LastValue<Record<string, unknown>>;
+};
+
+/**
+ * The default state of `createReactAgent`: `messages` (merged by `messagesStateReducer`) and
+ * `structuredResponse` (the answer of `responseFormat`, when one is set). Extend it to give
+ * the agent more state:
+ *
+ * @example
+ * ```ts
+ * const State = Annotation.Root({
+ *   ...createReactAgentAnnotation().spec,
+ *   userName: Annotation<string>,
+ * });
+ * const agent = createReactAgent({ llm: model, tools: [], stateSchema: State });
+ * ```
+ */
+export function createReactAgentAnnotation(): AnnotationRoot<ReactAgentStateDefinition> {
+  return Annotation.Root({
+    messages: Annotation<BaseMessage[], Messages>({ reducer: messagesStateReducer, default: () => [] }),
+    structuredResponse: Annotation<Record<string, unknown>>(),
+  });
+}
+
+/**
+ * The channel `llmInputMessages` that a `preModelHook` may write: the messages the model sees
+ * on this call instead of `messages` (each write replaces the previous list).
+ */
+export function llmInputMessagesChannel(): BinaryOperatorAggregate<BaseMessage[], Messages> {
+  return Annotation<BaseMessage[], Messages>({
+    reducer: (_previous, update) => messagesStateReducer([], update),
+    default: () => [],
+  });
+}

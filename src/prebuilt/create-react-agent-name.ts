@@ -1,0 +1,66 @@
+import { AIMessage, type BaseMessage, type ContentBlock, isAIMessage } from "../messages/index.js";
+
+/**
+ * `includeAgentName: "inline"`: for models that ignore the `name` field, the agent's earlier
+ * answers are shown to the model as `<name>agent</name><content>…</content>`, and the tags are
+ * taken off the model's reply again (the name goes back to `name`).
+ */
+
+const NAME_TAG = /<name>(.*?)<\/name>/s;
+const CONTENT_TAG = /<content>(.*?)<\/content>/s;
+
+const tagged = (name: string, text: string) => `<name>${name}</name><content>${text}</content>`;
+
+function copyWith(message: AIMessage, content: AIMessage["content"], name: string | undefined): AIMessage {
+  return new AIMessage({
+    content,
+    id: message.id,
+    name,
+    tool_calls: message.tool_calls,
+    invalid_tool_calls: message.invalid_tool_calls,
+    usage_metadata: message.usage_metadata,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  });
+}
+
+/** Moves a named AI message's name into its content (other messages are returned as they are). */
+export function addInlineAgentName(message: BaseMessage): BaseMessage {
+  if (!isAIMessage(message) || !message.name) return message;
+  const name = message.name;
+  if (typeof message.content === "string") return copyWith(message, tagged(name, message.content), undefined);
+  let texts = 0;
+  const content: ContentBlock[] = message.content.map((block) => {
+    if (block.type !== "text" || typeof block.text !== "string") return block;
+    texts += 1;
+    return { ...block, text: tagged(name, block.text) };
+  });
+  if (texts === 0) content.unshift({ type: "text", text: tagged(name, "") });
+  return copyWith(message, content, undefined);
+}
+
+/** Takes the `<name>`/`<content>` tags off a model reply and puts the name back in `name`. */
+export function removeInlineAgentName(message: BaseMessage): BaseMessage {
+  if (!isAIMessage(message) || !message.content) return message;
+  if (typeof message.content === "string") {
+    const name = message.content.match(NAME_TAG);
+    const content = message.content.match(CONTENT_TAG);
+    if (name === null || content === null) return message;
+    return copyWith(message, content[1] ?? "", name[1]);
+  }
+  let found: string | undefined;
+  const blocks: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (block.type !== "text" || typeof block.text !== "string") {
+      blocks.push(block);
+      continue;
+    }
+    const name = block.text.match(NAME_TAG);
+    const content = block.text.match(CONTENT_TAG);
+    if (name !== null) found = name[1];
+    // a block that only carried the name (no content, or empty content) is dropped
+    if (name !== null && (content === null || content[1] === "")) continue;
+    blocks.push(name !== null && content !== null ? { ...block, text: content[1] ?? "" } : block);
+  }
+  return copyWith(message, blocks, found);
+}

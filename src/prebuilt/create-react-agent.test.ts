@@ -1,0 +1,448 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Annotation, Command, MemorySaver } from "../index.js";
+import { AIMessage, type BaseMessage, isToolMessage, SystemMessage, ToolMessage } from "../messages/index.js";
+import { FakeChatModel } from "../testing/index.js";
+import { type ToolRuntime, tool } from "../tools/index.js";
+import { type CreateReactAgentParams, createReactAgent } from "./create-react-agent.js";
+import {
+  answer,
+  asking,
+  call,
+  lookup,
+  outline,
+  question,
+  search,
+} from "./create-react-agent.test-helpers.js";
+import { createReactAgentAnnotation } from "./create-react-agent-annotation.js";
+import { ToolNode } from "./tool-node.js";
+
+describe("createReactAgent: the tool loop", () => {
+  it("calls the model, runs the tool, and calls the model again with the result", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "cats" }, "c1")), answer("a2", "Cats are great.")],
+    });
+    const agent = createReactAgent({ llm, tools: [search] });
+    const out = await agent.invoke(question("cats?"));
+    expect(Object.keys(out)).toEqual(["messages"]);
+    expect(outline(out.messages)).toEqual([
+      "human:cats?",
+      "ai:",
+      "tool:results for cats",
+      "ai:Cats are great.",
+    ]);
+    const result = out.messages[2] as ToolMessage;
+    expect(result.tool_call_id).toBe("c1");
+    expect(result.name).toBe("search");
+    expect(llm.calls).toHaveLength(2);
+    expect(outline(llm.calls[1] ?? [])).toEqual(["human:cats?", "ai:", "tool:results for cats"]);
+  });
+
+  it("ends at once when the model calls no tool", async () => {
+    const llm = new FakeChatModel({ responses: ["Hello!"] });
+    const out = await createReactAgent({ llm, tools: [] }).invoke(question());
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:Hello!"]);
+  });
+
+  it("binds the tools to the model", async () => {
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    const seen: unknown[] = [];
+    const spy = Object.assign(Object.create(llm) as FakeChatModel, {
+      bindTools: (tools: unknown[]) => {
+        seen.push(...tools);
+        return llm.bindTools(tools as never);
+      },
+    });
+    await createReactAgent({ llm: spy, tools: [search, lookup] }).invoke(question());
+    expect(seen).toEqual([search, lookup]);
+  });
+
+  for (const version of ["v1", "v2"] as const) {
+    it(`${version}: runs parallel tool calls and answers each by id`, async () => {
+      const llm = new FakeChatModel({
+        responses: [
+          asking("a1", call("search", { query: "a" }, "c1"), call("search", { query: "b" }, "c2")),
+          answer("a2", "done"),
+        ],
+      });
+      const agent = createReactAgent({ llm, tools: [search], version });
+      const nodes: string[] = [];
+      let toolMessagesPerUpdate: number[] = [];
+      for await (const chunk of await agent.stream(question())) {
+        const [node, update] = Object.entries(chunk)[0] as [string, { messages: BaseMessage[] }];
+        nodes.push(node);
+        if (node === "tools") toolMessagesPerUpdate = [...toolMessagesPerUpdate, update.messages.length];
+      }
+      expect(nodes).toEqual(
+        version === "v1" ? ["agent", "tools", "agent"] : ["agent", "tools", "tools", "agent"],
+      );
+      expect(toolMessagesPerUpdate).toEqual(version === "v1" ? [2] : [1, 1]);
+      const state = llm.calls[1] ?? [];
+      expect(
+        state
+          .filter(isToolMessage)
+          .map((m) => [m.tool_call_id, m.content])
+          .sort(),
+      ).toEqual([
+        ["c1", "results for a"],
+        ["c2", "results for b"],
+      ]);
+    });
+  }
+
+  it("turns a tool error into a ToolMessage the model can read", async () => {
+    const broken = tool(
+      async () => {
+        throw new Error("disk full");
+      },
+      { name: "save", description: "Save.", schema: z.object({}) },
+    );
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("save", {}, "c1")), answer("a2", "Could not save.")],
+    });
+    const out = await createReactAgent({ llm, tools: [broken] }).invoke(question());
+    const result = out.messages[2] as ToolMessage;
+    expect(isToolMessage(result)).toBe(true);
+    expect(result.content).toContain("disk full");
+    expect(result.content).toContain("Please fix your mistakes.");
+    expect(outline(out.messages).at(-1)).toBe("ai:Could not save.");
+  });
+
+  it("answers a call to an unknown tool with an error ToolMessage (LangGraph.js's text)", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("nope", {}, "c1")), answer("a2", "Sorry.")],
+    });
+    const out = await createReactAgent({ llm, tools: [search] }).invoke(question());
+    const result = out.messages[2] as ToolMessage;
+    expect(result.content).toBe('Error: Tool "nope" not found.\n Please fix your mistakes.');
+    expect(result.tool_call_id).toBe("c1");
+    expect(result.status).toBe("error");
+  });
+
+  it("gives tools the agent state in their runtime", async () => {
+    const State = Annotation.Root({ ...createReactAgentAnnotation().spec, user: Annotation<string> });
+    const seen: unknown[] = [];
+    const whoami = tool(
+      async (_args: Record<string, never>, runtime: ToolRuntime) => {
+        const state = runtime.state as { user: string; messages: BaseMessage[] };
+        seen.push(state.messages.length);
+        return `you are ${state.user}`;
+      },
+      { name: "whoami", description: "Who am I?", schema: z.object({}) },
+    );
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("whoami", {}, "c1")), answer("a2", "ok")],
+    });
+    const agent = createReactAgent({ llm, tools: [whoami], stateSchema: State });
+    const out = await agent.invoke({ ...question(), user: "ada" });
+    expect(out.messages[2]?.content).toBe("you are ada");
+    expect(seen).toEqual([2]);
+    expect(out.user).toBe("ada");
+  });
+
+  it("applies a Command a tool returns", async () => {
+    const State = Annotation.Root({ ...createReactAgentAnnotation().spec, mood: Annotation<string> });
+    const cheer = tool(
+      async (_args: Record<string, never>, runtime: ToolRuntime) =>
+        new Command({
+          update: {
+            mood: "happy",
+            messages: [new ToolMessage({ content: "cheered", tool_call_id: runtime.toolCallId ?? "" })],
+          },
+        }),
+      { name: "cheer", description: "Cheer up.", schema: z.object({}) },
+    );
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("cheer", {}, "c1")), answer("a2", "Yay")],
+    });
+    const out = await createReactAgent({ llm, tools: [cheer], stateSchema: State }).invoke(question());
+    expect(out.mood).toBe("happy");
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:", "tool:cheered", "ai:Yay"]);
+  });
+
+  it("accepts a ready ToolNode as tools", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "x" }, "c1")), answer("a2", "ok")],
+    });
+    const out = await createReactAgent({ llm, tools: new ToolNode([search]) }).invoke(question());
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:", "tool:results for x", "ai:ok"]);
+  });
+});
+
+describe("createReactAgent: return-direct tools", () => {
+  it("ends with the tool's result instead of calling the model again", async () => {
+    const llm = new FakeChatModel({ responses: [asking("a1", call("lookup", { key: "k" }, "c1"))] });
+    const out = await createReactAgent({ llm, tools: [search, lookup] }).invoke(question());
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:", "tool:value of k"]);
+    expect(llm.calls).toHaveLength(1);
+  });
+
+  it("ends when any of the step's results is return-direct, in either order (as LangGraph.js)", async () => {
+    for (const calls of [
+      [call("lookup", { key: "k" }, "c1"), call("search", { query: "q" }, "c2")],
+      [call("search", { query: "q" }, "c2"), call("lookup", { key: "k" }, "c1")],
+    ]) {
+      const llm = new FakeChatModel({ responses: [asking("a1", ...calls)] });
+      const out = await createReactAgent({ llm, tools: [search, lookup] }).invoke(question());
+      expect(out.messages.filter(isToolMessage)).toHaveLength(2);
+      expect(llm.calls).toHaveLength(1);
+    }
+  });
+
+  it("goes back to the model after ordinary tools", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "fin")],
+    });
+    const out = await createReactAgent({ llm, tools: [search, lookup] }).invoke(question());
+    expect(outline(out.messages).at(-1)).toBe("ai:fin");
+  });
+});
+
+describe("createReactAgent: prompt", () => {
+  const firstCall = async (prompt: CreateReactAgentParams["prompt"]) => {
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    const out = await createReactAgent({
+      llm,
+      tools: [],
+      ...(prompt === undefined ? {} : { prompt }),
+    }).invoke(question());
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:ok"]);
+    return outline(llm.calls[0] ?? []);
+  };
+
+  it("sends the messages as they are without a prompt", async () => {
+    expect(await firstCall(undefined)).toEqual(["human:hi"]);
+  });
+
+  it("puts a string prompt first as a system message", async () => {
+    expect(await firstCall("Be brief.")).toEqual(["system:Be brief.", "human:hi"]);
+  });
+
+  it("puts a SystemMessage prompt first", async () => {
+    expect(await firstCall(new SystemMessage("Be kind."))).toEqual(["system:Be kind.", "human:hi"]);
+  });
+
+  it("calls a sync or async function of the state", async () => {
+    const sync = (state: { messages: BaseMessage[] }) => [
+      new SystemMessage(`n=${state.messages.length}`),
+      ...state.messages,
+    ];
+    const asyncFn = async (state: { messages: BaseMessage[] }) => [
+      ...state.messages,
+      new SystemMessage("last"),
+    ];
+    expect(await firstCall(sync)).toEqual(["system:n=1", "human:hi"]);
+    expect(await firstCall(asyncFn)).toEqual(["human:hi", "system:last"]);
+  });
+
+  it("calls invoke(state) of an object", async () => {
+    const runnable = {
+      invoke: async (state: { messages: BaseMessage[] }) => [
+        new SystemMessage("from runnable"),
+        ...state.messages,
+      ],
+    };
+    expect(await firstCall(runnable)).toEqual(["system:from runnable", "human:hi"]);
+  });
+
+  it("gives prompt functions the other state keys and remainingSteps", async () => {
+    const State = Annotation.Root({ ...createReactAgentAnnotation().spec, user: Annotation<string> });
+    const seen: unknown[] = [];
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    const agent = createReactAgent({
+      llm,
+      tools: [],
+      stateSchema: State,
+      prompt: (state) => {
+        seen.push([state.user, state.remainingSteps]);
+        return state.messages;
+      },
+    });
+    const out = await agent.invoke({ ...question(), user: "ada" }, { recursionLimit: 10 });
+    expect(seen).toEqual([["ada", 9]]);
+    expect(Object.keys(out).sort()).toEqual(["messages", "user"]);
+  });
+
+  it("rejects any other prompt", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm, tools: [], prompt: 42 as never })).toThrow(
+      "Got unexpected type for 'prompt': number",
+    );
+  });
+});
+
+describe("createReactAgent: models", () => {
+  it("calls a dynamic model chosen per call from state and context", async () => {
+    const small = new FakeChatModel({ responses: [asking("a1", call("search", { query: "q" }, "c1"))] });
+    const big = new FakeChatModel({ responses: [answer("a2", "from big")] });
+    const picks: unknown[] = [];
+    const agent = createReactAgent({
+      llm: (state, runtime) => {
+        const context = runtime.context as { prefer?: string } | undefined;
+        picks.push([state.messages.length, state.remainingSteps, context?.prefer]);
+        return (state.messages.length > 1 ? big : small).bindTools([search]);
+      },
+      tools: [search],
+    });
+    const out = await agent.invoke(question(), { context: { prefer: "fast" }, recursionLimit: 25 });
+    expect(outline(out.messages).at(-1)).toBe("ai:from big");
+    expect(picks).toEqual([
+      [1, 24, "fast"],
+      [3, 22, "fast"],
+    ]);
+  });
+
+  it("keeps a model whose tools are already bound", async () => {
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    const bound = llm.bindTools([search]);
+    const agent = createReactAgent({ llm: bound, tools: [search] });
+    expect(outline((await agent.invoke(question())).messages)).toEqual(["human:hi", "ai:ok"]);
+  });
+
+  it("rejects a model bound to other tools, as LangGraph.js", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm: llm.bindTools([search]), tools: [search, lookup] })).toThrow(
+      "Number of tools in the model.bindTools() and tools passed to createReactAgent must match",
+    );
+    expect(() => createReactAgent({ llm: llm.bindTools([lookup]), tools: [search] })).toThrow(
+      "Missing tools 'search' in the model.bindTools().Tools in the model.bindTools() must match the tools passed to createReactAgent.",
+    );
+  });
+
+  it("rejects an unknown version and a state without messages", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm, tools: [], version: "v3" as never })).toThrow(
+      "Invalid version v3. Supported versions are 'v1' and 'v2'.",
+    );
+    const State = Annotation.Root({ other: Annotation<string> });
+    expect(() => createReactAgent({ llm, tools: [], stateSchema: State })).toThrow(
+      "Missing required `messages` key in state schema.",
+    );
+  });
+});
+
+describe("createReactAgent: names", () => {
+  it("stamps the agent's name on its messages and names the graph", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "done")],
+    });
+    const agent = createReactAgent({ llm, tools: [search], name: "researcher" });
+    const out = await agent.invoke(question());
+    expect(out.messages.filter((m) => m.getType() === "ai").map((m) => m.name)).toEqual([
+      "researcher",
+      "researcher",
+    ]);
+    expect(agent.name).toBe("researcher");
+  });
+
+  it("clears a name the model set when the agent has none (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({ responses: [new AIMessage({ content: "x", name: "model" })] });
+    const out = await createReactAgent({ llm, tools: [] }).invoke(question());
+    expect(out.messages[1]?.name).toBeUndefined();
+  });
+
+  it("inline: shows past agent messages to the model as <name>…</name><content>…</content>", async () => {
+    const llm = new FakeChatModel({ responses: [answer("a2", "<name>bob</name><content>second</content>")] });
+    const agent = createReactAgent({ llm, tools: [], name: "bob", includeAgentName: "inline" });
+    const history = [
+      ...question().messages,
+      new AIMessage({ id: "a1", content: "first", name: "bob" }),
+      ...question("again").messages.map((m) => Object.assign(m, { id: "h2" })),
+    ];
+    const out = await agent.invoke({ messages: history });
+    expect(outline(llm.calls[0] ?? [])).toEqual([
+      "human:hi",
+      "ai:<name>bob</name><content>first</content>",
+      "human:again",
+    ]);
+    const last = out.messages.at(-1);
+    expect([last?.content, last?.name]).toEqual(["second", "bob"]);
+    expect(outline(out.messages)[1]).toBe("ai:first");
+  });
+});
+
+describe("createReactAgent: chat history", () => {
+  it("refuses to call the model while a tool call has no ToolMessage", async () => {
+    const llm = new FakeChatModel({ responses: ["never"] });
+    const agent = createReactAgent({ llm, tools: [search] });
+    const dangling = asking("a0", call("search", { query: "q" }, "c9"));
+    const error = await agent
+      .invoke({ messages: [...question().messages, dangling] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "InvalidChatHistoryError", code: "INVALID_CHAT_HISTORY" });
+    expect((error as Error).message).toBe(
+      "Found AIMessages with tool_calls that do not have a corresponding ToolMessage. " +
+        'Here are the first few of those tool calls: [{"name":"search","args":{"query":"q"},"id":"c9","type":"tool_call"}].\n\n' +
+        "Every tool call (LLM requesting to call a tool) in the message history MUST have a corresponding ToolMessage " +
+        "(result of a tool invocation to return to the LLM) - this is required by most LLM providers.\n" +
+        "For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/INVALID_CHAT_HISTORY",
+    );
+    expect(llm.calls).toHaveLength(0);
+  });
+});
+
+describe("createReactAgent: structured response", () => {
+  const Weather = z.object({ summary: z.string() });
+
+  it("makes a final structured-output call and writes structuredResponse", async () => {
+    const llm = new FakeChatModel({
+      responses: [answer("a1", "It is sunny."), asking("s1", call("extract", { summary: "sunny" }, "x1"))],
+    });
+    const agent = createReactAgent({ llm, tools: [search], responseFormat: Weather });
+    const out = await agent.invoke(question());
+    expect(out.structuredResponse).toEqual({ summary: "sunny" });
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:It is sunny."]);
+    expect(outline(llm.calls[1] ?? [])).toEqual(["human:hi", "ai:It is sunny."]);
+  });
+
+  it("puts the prompt of { prompt, schema } first in that call only", async () => {
+    const llm = new FakeChatModel({
+      responses: [answer("a1", "It is sunny."), asking("s1", call("weather", { summary: "sunny" }, "x1"))],
+    });
+    const agent = createReactAgent({
+      llm,
+      tools: [],
+      prompt: "main prompt",
+      responseFormat: { prompt: "Extract the weather.", schema: Weather, name: "weather" },
+    });
+    const out = await agent.invoke(question());
+    expect(out.structuredResponse).toEqual({ summary: "sunny" });
+    expect(outline(llm.calls[0] ?? [])).toEqual(["system:main prompt", "human:hi"]);
+    expect(outline(llm.calls[1] ?? [])).toEqual([
+      "system:Extract the weather.",
+      "human:hi",
+      "ai:It is sunny.",
+    ]);
+  });
+});
+
+describe("createReactAgent: persistence", () => {
+  it("interruptBefore tools pauses, then resumes from the checkpoint", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "done")],
+    });
+    const agent = createReactAgent({
+      llm,
+      tools: [search],
+      checkpointer: new MemorySaver(),
+      interruptBefore: ["tools"],
+    });
+    const thread = { configurable: { thread_id: "t1" } };
+    const paused = await agent.invoke(question(), thread);
+    expect(outline(paused.messages)).toEqual(["human:hi", "ai:"]);
+    expect((paused as { __interrupt__?: unknown }).__interrupt__).toEqual([]);
+    expect((await agent.getState(thread)).next).toEqual(["tools"]);
+    const done = await agent.invoke(null, thread);
+    expect(outline(done.messages)).toEqual(["human:hi", "ai:", "tool:results for q", "ai:done"]);
+    expect((await agent.getState(thread)).next).toEqual([]);
+  });
+
+  it("accepts the deprecated checkpointSaver", async () => {
+    const llm = new FakeChatModel({ responses: ["one", "two"] });
+    const agent = createReactAgent({ llm, tools: [], checkpointSaver: new MemorySaver() });
+    const thread = { configurable: { thread_id: "t2" } };
+    await agent.invoke(question("first"), thread);
+    const out = await agent.invoke({ messages: [{ role: "user", content: "second" }] as never }, thread);
+    expect(outline(out.messages)).toEqual(["human:first", "ai:one", "human:second", "ai:two"]);
+  });
+});

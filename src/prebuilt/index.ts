@@ -1,0 +1,35 @@
+export {
+  type CreateReactAgentParams,
+  createReactAgent,
+  type DynamicReactAgentModel,
+  type ReactAgent,
+  type ReactAgentHook,
+  type ReactAgentNodeName,
+  type ReactAgentResponseFormat,
+  type ReactAgentStateView,
+} from "./create-react-agent.js";
+export {
+  createReactAgentAnnotation,
+  type ReactAgentStateDefinition,
+} from "./create-react-agent-annotation.js";
+export type {
+  ReactAgentChatModel,
+  ReactAgentPrompt,
+  ReactAgentRunnable,
+} from "./create-react-agent-model.js";
+export { InvalidChatHistoryError, NEED_MORE_STEPS } from "./create-react-agent-steps.js";
+export { ToolNode, type ToolNodeOptions, type ToolNodeOutput } from "./tool-node.js";
+export {
+  type HandleToolErrors,
+  type ToolNodeErrorHandler,
+  ToolNotFoundError,
+} from "./tool-node-errors.js";
+export type { ToolNodeInput } from "./tool-node-input.js";
+export {
+  chainWrapToolCall,
+  type ToolCallHandler,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type WrapToolCall,
+} from "./tool-node-wrap.js";
+export { toolsCondition } from "./tools-condition.js";

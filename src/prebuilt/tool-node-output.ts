@@ -1,0 +1,61 @@
+import { Command, commandUpdateEntries, isCommand, isSend, type Send } from "../graph/index.js";
+import { isToolMessage, type ToolCall, ToolMessage } from "../messages/index.js";
+import { toMessageContent } from "../tools/index.js";
+import type { ToolCallResult } from "./tool-node-wrap.js";
+
+/**
+ * What a tool's `invoke` returned, as a result answering `call`: a `Command` passes through;
+ * a `ToolMessage` passes through with its call id and name filled in when missing; anything
+ * else (a tool not built with `tool()` may return raw values) becomes the content of a
+ * `ToolMessage` — strings and content blocks as they are, other values as JSON.
+ */
+export function toToolCallResult(output: unknown, call: ToolCall, toolName: string): ToolCallResult {
+  if (isCommand(output)) return output;
+  if (isToolMessage(output)) {
+    if (output.tool_call_id === "" && call.id !== undefined) output.tool_call_id = call.id;
+    if (output.name === undefined) output.name = toolName;
+    return output;
+  }
+  return new ToolMessage({
+    content: toMessageContent(output),
+    name: toolName,
+    tool_call_id: call.id ?? "",
+    status: "success",
+  });
+}
+
+/**
+ * The ToolNode's output: without commands, the messages (a list for list input, else
+ * `{ messages }`); with commands, a list mixing the commands and one update per message, the
+ * commands for the parent graph that only send (`goto` of `Send`s) merged into one, last.
+ */
+export function combineResults(results: readonly ToolCallResult[], listOutput: boolean): unknown {
+  if (!results.some(isCommand)) return listOutput ? [...results] : { messages: [...results] };
+  const combined: unknown[] = [];
+  const parentSends: Send[] = [];
+  const parentUpdates: [string, unknown][] = [];
+  for (const result of results) {
+    if (!isCommand(result)) {
+      combined.push(listOutput ? [result] : { messages: [result] });
+    } else if (isParentSendCommand(result)) {
+      parentSends.push(...(result.goto as Send[]));
+      parentUpdates.push(...commandUpdateEntries(result));
+    } else {
+      combined.push(result);
+    }
+  }
+  if (parentSends.length > 0) {
+    const params: { graph: string; goto: Send[]; update?: [string, unknown][] } = {
+      graph: Command.PARENT,
+      goto: parentSends,
+    };
+    if (parentUpdates.length > 0) params.update = parentUpdates;
+    combined.push(new Command(params));
+  }
+  return combined;
+}
+
+function isParentSendCommand(command: Command): boolean {
+  const goto = (command as { goto?: unknown }).goto;
+  return command.graph === Command.PARENT && Array.isArray(goto) && goto.length > 0 && goto.every(isSend);
+}

@@ -1,0 +1,170 @@
+import {
+  type Command,
+  type ExecutionInfo,
+  type LangGraphRunnableConfig,
+  readCurrentState,
+} from "../graph/index.js";
+import type { ToolCall, ToolMessage } from "../messages/index.js";
+import { getAmbientConfig, resolveConfig } from "../shared/index.js";
+import {
+  buildToolRuntime,
+  type StructuredToolInterface,
+  type ToolRunnableConfig,
+  type ToolStore,
+} from "../tools/index.js";
+import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
+import { parseToolNodeInput } from "./tool-node-input.js";
+import { combineResults, toToolCallResult } from "./tool-node-output.js";
+import type { ToolCallRequest, ToolCallResult, WrapToolCall } from "./tool-node-wrap.js";
+
+/**
+ * Options of {@link ToolNode}.
+ *
+ * @example
+ * ```ts
+ * const options: ToolNodeOptions = { name: "tools", handleToolErrors: false };
+ * ```
+ */
+export interface ToolNodeOptions {
+  /** The node's name (default `"tools"`). */
+  name?: string;
+  /** Tags added to the config every tool runs with. */
+  tags?: string[];
+  /** How tool errors reach the model (default `true`); see {@link HandleToolErrors}. */
+  handleToolErrors?: HandleToolErrors;
+  /** A hook around each tool call: retry, short-circuit, rewrite arguments or results. */
+  wrapToolCall?: WrapToolCall;
+}
+
+/**
+ * What a ToolNode returns: `{ messages }` (or, for a message-list input, the list of
+ * `ToolMessage`s); when tools return `Command`s, a list of the commands and of one update per
+ * `ToolMessage`, which the graph applies in order.
+ *
+ * @example
+ * ```ts
+ * const out = (await toolNode.invoke({ messages })) as { messages: ToolMessage[] };
+ * ```
+ */
+export type ToolNodeOutput =
+  | { messages: ToolMessage[] }
+  | ToolMessage[]
+  | Array<Command | { messages: ToolMessage[] } | ToolMessage[]>;
+
+/**
+ * A graph node that runs the tools the last `AIMessage` asks for, as LangGraph.js's
+ * `ToolNode` does. Every call of that message not yet answered by a `ToolMessage` runs, all at
+ * once; the `ToolMessage`s come back in call order, each with the call's `tool_call_id` and the
+ * tool's `name`. Tools receive the graph state, context, store, writer and call id in their
+ * runtime (the model never sees those). A tool error becomes an error `ToolMessage` (see
+ * {@link HandleToolErrors}); interrupts and aborts propagate. A tool may return a `Command` to
+ * update state and route (`graph: Command.PARENT` addresses the parent graph).
+ *
+ * It accepts `{ messages }` state, a list of messages, a list of tool calls, or the `Send`
+ * payload `{ ...state, lg_tool_call }`, and is added to a graph like any node.
+ *
+ * @example
+ * ```ts
+ * import { MessagesAnnotation, StateGraph, START } from "agentgraph";
+ * import { ToolNode, toolsCondition } from "agentgraph/prebuilt";
+ *
+ * const graph = new StateGraph(MessagesAnnotation)
+ *   .addNode("agent", callModel)
+ *   .addNode("tools", new ToolNode([getWeather]))
+ *   .addEdge(START, "agent")
+ *   .addConditionalEdges("agent", toolsCondition, ["tools", "__end__"])
+ *   .addEdge("tools", "agent")
+ *   .compile();
+ * ```
+ */
+export class ToolNode {
+  /** The node's name (LangGraph.js's runnable name). */
+  readonly name: string;
+  readonly tags: readonly string[];
+  readonly tools: readonly StructuredToolInterface[];
+  readonly handleToolErrors: HandleToolErrors;
+  readonly wrapToolCall: WrapToolCall | undefined;
+  private readonly toolsByName: ReadonlyMap<string, StructuredToolInterface>;
+
+  constructor(tools: readonly StructuredToolInterface[], options: ToolNodeOptions = {}) {
+    this.name = options.name ?? "tools";
+    this.tags = options.tags ?? [];
+    this.tools = [...tools];
+    this.handleToolErrors = options.handleToolErrors ?? true;
+    this.wrapToolCall = options.wrapToolCall;
+    const byName = new Map<string, StructuredToolInterface>();
+    for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    this.toolsByName = byName;
+  }
+
+  /**
+   * Runs the tool calls of `input` (a {@link ToolNodeInput}) and returns the answers (a
+   * {@link ToolNodeOutput}). Inside a graph the engine passes the node's config.
+   */
+  async invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
+    const parsed = parseToolNodeInput(input);
+    const { calls, listOutput } = parsed;
+    const resolved = resolveConfig(config) as LangGraphRunnableConfig<unknown>;
+    // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
+    const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
+    // a node's signal lives on its config's prototype, so spreading the config would lose it
+    const signal = (config ?? getAmbientConfig())?.signal;
+    const base = this.baseConfig(resolved, signal, state);
+    const results = await Promise.all(calls.map((call) => this.runCall(call, base, state)));
+    return combineResults(results, listOutput) as ToolNodeOutput;
+  }
+
+  private async runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
+    const request: ToolCallRequest = {
+      toolCall: call,
+      tool: this.toolsByName.get(call.name),
+      state,
+      runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
+    };
+    try {
+      const wrap = this.wrapToolCall;
+      return wrap === undefined ? await this.execute(request) : await wrap(request, this.execute);
+    } catch (error) {
+      return toolErrorResult(error, call, this.handleToolErrors, base.signal);
+    }
+  }
+
+  /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
+  private readonly execute = async (request: ToolCallRequest): Promise<ToolCallResult> => {
+    const { tool, toolCall, runtime } = request;
+    if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
+    const config: ToolRunnableConfig = { ...runtime.config, toolCall, state: request.state };
+    if (runtime.context !== undefined) config.context = runtime.context;
+    const output = await tool.invoke({ ...toolCall, type: "tool_call" }, config);
+    return toToolCallResult(output, toolCall, tool.name);
+  };
+
+  /** The config tools run with: the node's, without its run name and id, plus the runtime fields. */
+  private baseConfig(
+    config: LangGraphRunnableConfig<unknown>,
+    signal: AbortSignal | undefined,
+    state: unknown,
+  ): ToolRunnableConfig {
+    const { runName: _name, runId: _id, store, writer, context, ...rest } = config;
+    const out: ToolRunnableConfig = { ...rest, state };
+    if (signal !== undefined) out.signal = signal;
+    if (this.tags.length > 0) out.tags = [...new Set([...(rest.tags ?? []), ...this.tags])];
+    if (context !== undefined) out.context = context;
+    if (store !== undefined && store !== null) out.store = store as ToolStore;
+    if (writer !== undefined) out.writer = writer;
+    return out;
+  }
+}
+
+/**
+ * Gives each call its own idempotency key (`executionInfo.idempotencyKey`): the task's key plus
+ * the call id, both stable across retries and resumes, so a side-effecting tool can deduplicate
+ * when its node runs again.
+ */
+function withCallIdentity(config: ToolRunnableConfig, call: ToolCall): ToolRunnableConfig {
+  const own = config as ToolRunnableConfig & { executionInfo?: ExecutionInfo };
+  const info = own.executionInfo;
+  if (info === undefined || call.id === undefined) return config;
+  own.executionInfo = { ...info, idempotencyKey: `${info.idempotencyKey ?? info.taskId}:${call.id}` };
+  return own;
+}
