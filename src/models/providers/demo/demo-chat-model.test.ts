@@ -40,17 +40,15 @@ describe("DemoChatModel", () => {
       id: "call_demo_1",
       type: "tool_call" as const,
     };
-    const reply = await new DemoChatModel()
-      .bindTools([getWeather])
-      .invoke([
-        new HumanMessage("What is the weather in Suzhou?"),
-        new AIMessage({ content: "", tool_calls: [call] }),
-        new ToolMessage({
-          content: "It's always sunny in Suzhou!",
-          tool_call_id: "call_demo_1",
-          name: "get_weather",
-        }),
-      ]);
+    const reply = await new DemoChatModel().bindTools([getWeather]).invoke([
+      new HumanMessage("What is the weather in Suzhou?"),
+      new AIMessage({ content: "", tool_calls: [call] }),
+      new ToolMessage({
+        content: "It's always sunny in Suzhou!",
+        tool_call_id: "call_demo_1",
+        name: "get_weather",
+      }),
+    ]);
     expect(reply.tool_calls).toEqual([]);
     expect(reply.text).toBe(
       "(offline demo model) Here is what the tools returned — get_weather: It's always sunny in Suzhou!",
