@@ -1,0 +1,546 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Annotation, Command, interrupt, MemorySaver } from "../index.js";
+import { AIMessage, HumanMessage, SystemMessage } from "../messages/index.js";
+import { FakeChatModel } from "../testing/index.js";
+import { tool } from "../tools/index.js";
+import {
+  answer,
+  asking,
+  call,
+  lookup,
+  outline,
+  question,
+  RecordingModel,
+  search,
+} from "./agent.test-helpers.js";
+import { createAgent, createMiddleware, MultipleToolsBoundError } from "./index.js";
+
+type Edge = { source: string; target: string; conditional?: boolean };
+function edges(agent: { graph: { getGraph(): { edges: Edge[] } } }): string[] {
+  return agent.graph
+    .getGraph()
+    .edges.map((e) => `${e.source}->${e.target}${e.conditional ? "?" : ""}`)
+    .sort();
+}
+function channels(agent: { graph: unknown }): string[] {
+  return Object.entries((agent.graph as { channels: Record<string, object> }).channels).map(
+    ([key, channel]) => `${channel.constructor.name}:${key}`,
+  );
+}
+
+describe("createAgent: the loop", () => {
+  it("calls the model, runs the tools, and stops when the model answers without tool calls", async () => {
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "weather" }, "c1")), answer("a2", "It is sunny.")],
+    });
+    const agent = createAgent({ model, tools: [search] });
+    const { messages } = await agent.invoke(question("Weather?"));
+    expect(outline(messages)).toEqual([
+      "human:Weather?",
+      "ai:",
+      "tool:results for weather",
+      "ai:It is sunny.",
+    ]);
+    expect(messages[2]).toMatchObject({ tool_call_id: "c1", name: "search" });
+    // LangChain.js stamps the agent's name (default "model") on the model's messages
+    expect(messages[1]?.name).toBe("model");
+    expect(messages[3]?.name).toBe("model");
+  });
+
+  it("sends the system prompt on every model call and never stores it", async () => {
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "done")],
+    });
+    const agent = createAgent({ model, tools: [search], systemPrompt: "You are a helpful assistant" });
+    const { messages } = await agent.invoke(question());
+    expect(model.calls).toHaveLength(2);
+    for (const received of model.calls) {
+      expect(received[0]).toBeInstanceOf(SystemMessage);
+      expect(received[0]?.content).toBe("You are a helpful assistant");
+    }
+    expect(outline(model.calls[1] ?? [])).toEqual([
+      "system:You are a helpful assistant",
+      "human:hi",
+      "ai:",
+      "tool:results for q",
+    ]);
+    expect(messages.some((m) => m.getType() === "system")).toBe(false);
+  });
+
+  it("accepts a SystemMessage as the prompt, and no prompt at all", async () => {
+    const withMessage = new FakeChatModel({ responses: ["ok"] });
+    await createAgent({ model: withMessage, systemPrompt: new SystemMessage("Be brief.") }).invoke(
+      question(),
+    );
+    expect(outline(withMessage.calls[0] ?? [])).toEqual(["system:Be brief.", "human:hi"]);
+    const without = new FakeChatModel({ responses: ["ok"] });
+    await createAgent({ model: without }).invoke(question());
+    expect(outline(without.calls[0] ?? [])).toEqual(["human:hi"]);
+  });
+
+  it("accepts plain message objects as input and names messages after the agent", async () => {
+    const model = new FakeChatModel({ responses: ["hello"] });
+    const agent = createAgent({ model, name: "helper" });
+    const { messages } = await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+    expect(outline(messages)).toEqual(["human:hi", "ai:hello"]);
+    expect(messages[1]?.name).toBe("helper");
+  });
+
+  it("binds the tools on each call", async () => {
+    const model = new RecordingModel([answer("a1", "no tools needed")]);
+    await createAgent({ model, tools: [search, lookup] }).invoke(question());
+    expect(model.options[0]?.tools).toEqual(["search", "lookup"]);
+  });
+
+  it("resolves a model string lazily through initChatModel", () => {
+    const agent = createAgent({ model: "openai:gpt-4.1-mini", tools: [search] });
+    expect(Object.keys(agent.graph.getGraph().nodes)).toContain("model_request");
+  });
+
+  it("refuses a model that already has tools bound", () => {
+    const model = new FakeChatModel({ responses: [] }).bindTools([search]);
+    expect(() => createAgent({ model, tools: [search] })).toThrow(MultipleToolsBoundError);
+    expect(() => createAgent({ model, tools: [search] })).toThrow(
+      "The provided LLM already has bound tools. Please provide an LLM without bound tools to createAgent. The agent will bind the tools provided in the 'tools' parameter.",
+    );
+  });
+
+  it("requires a model", () => {
+    expect(() => createAgent({ model: undefined as never })).toThrow(
+      "`model` option is required to create an agent.",
+    );
+  });
+});
+
+describe("createAgent: tools", () => {
+  it("wraps a plain function as a tool named after it", async () => {
+    const getWeather = Object.assign(
+      async function get_weather(args: { city: string }) {
+        return `It's always sunny in ${args.city}!`;
+      },
+      { description: "Get weather for a given city." },
+    );
+    const model = new RecordingModel([
+      asking("a1", call("get_weather", { city: "Suzhou" }, "c1")),
+      answer("a2", "Sunny."),
+    ]);
+    const { messages } = await createAgent({ model, tools: [getWeather] }).invoke(question());
+    expect(model.options[0]?.tools).toEqual(["get_weather"]);
+    expect(outline(messages)[2]).toBe("tool:It's always sunny in Suzhou!");
+  });
+
+  it("binds provider-side tools but never runs them (no tools node for them alone)", async () => {
+    const webSearch = {
+      name: "web_search",
+      description: "Search (run by the provider).",
+      parameters: { type: "object", properties: {} },
+    };
+    const model = new RecordingModel([
+      new AIMessage({ id: "a1", content: "Found it.", tool_calls: [call("web_search", {}, "s1")] }),
+    ]);
+    const agent = createAgent({ model, tools: [webSearch] });
+    expect(Object.keys(agent.graph.getGraph().nodes)).not.toContain("tools");
+    const { messages } = await agent.invoke(question());
+    expect(model.options[0]?.tools).toEqual(["web_search"]);
+    expect(outline(messages)).toEqual(["human:hi", "ai:Found it."]);
+  });
+
+  it("routes only client tool calls to the tools node when provider tools are mixed in", async () => {
+    const webSearch = { name: "web_search", description: "Provider search.", parameters: { type: "object" } };
+    const model = new FakeChatModel({
+      responses: [
+        new AIMessage({
+          id: "a1",
+          content: "",
+          tool_calls: [call("web_search", {}, "s1"), call("search", { query: "q" }, "c1")],
+        }),
+        answer("a2", "done"),
+      ],
+    });
+    const { messages } = await createAgent({ model, tools: [search, webSearch] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:results for q", "ai:done"]);
+  });
+
+  it("turns a tool error into an error message for the model", async () => {
+    const broken = tool(
+      async () => {
+        throw new Error("disk full");
+      },
+      { name: "broken", description: "Fails.", schema: z.object({}) },
+    );
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("broken", {}, "c1")), answer("a2", "sorry")],
+    });
+    const { messages } = await createAgent({ model, tools: [broken] }).invoke(question());
+    expect(messages[2]?.content).toBe("Error: disk full\n Please fix your mistakes.");
+    expect(messages[2]).toMatchObject({ status: "error" });
+  });
+});
+
+describe("createAgent: returnDirect", () => {
+  it("ends after the tools when every executed tool is returnDirect", async () => {
+    const model = new FakeChatModel({ responses: [asking("a1", call("lookup", { key: "k" }, "c1"))] });
+    const { messages } = await createAgent({ model, tools: [search, lookup] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:value of k"]);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it("goes back to the model when only some executed tools are returnDirect", async () => {
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("lookup", { key: "k" }, "c1"), call("search", { query: "q" }, "c2")),
+        answer("a2", "combined"),
+      ],
+    });
+    const { messages } = await createAgent({ model, tools: [search, lookup] }).invoke(question());
+    expect(outline(messages)).toEqual([
+      "human:hi",
+      "ai:",
+      "tool:value of k",
+      "tool:results for q",
+      "ai:combined",
+    ]);
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it("ends when several returnDirect tools run in parallel", async () => {
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("lookup", { key: "a" }, "c1"), call("lookup", { key: "b" }, "c2"))],
+    });
+    const { messages } = await createAgent({ model, tools: [lookup] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:value of a", "tool:value of b"]);
+  });
+
+  it("draws the tools → exit edge only when a returnDirect tool exists", () => {
+    const model = new FakeChatModel({ responses: [] });
+    expect(edges(createAgent({ model, tools: [search] }))).toContain("tools->model_request");
+    expect(edges(createAgent({ model, tools: [search, lookup] }))).toEqual(
+      expect.arrayContaining(["tools->model_request?", "tools->__end__?"]),
+    );
+  });
+});
+
+describe("createAgent: graph shape", () => {
+  it("prints its channels and nodes like the seed (JS names)", () => {
+    const model = new FakeChatModel({ responses: [] });
+    const agent = createAgent({ model, tools: [search], systemPrompt: "You are a helpful assistant" });
+    expect(channels(agent)).toEqual([
+      "BinaryOperatorAggregate:messages",
+      "EphemeralValue:jumpTo",
+      "LastValue:structuredResponse",
+      "EphemeralValue:__start__",
+      "Topic:__pregel_tasks",
+      "EphemeralValue:branch:to:model_request",
+      "EphemeralValue:branch:to:tools",
+    ]);
+    const nodes = (agent.graph as unknown as { nodes: Record<string, { triggers: string[] }> }).nodes;
+    expect(Object.keys(nodes)).toEqual(["__start__", "model_request", "tools"]);
+    expect(nodes.model_request?.triggers).toEqual(["branch:to:model_request"]);
+    expect(nodes.tools?.triggers).toEqual(["branch:to:tools"]);
+    const pregel = agent.graph as unknown as {
+      inputChannels: unknown;
+      outputChannels: unknown;
+      triggerToNodes: Record<string, string[]>;
+    };
+    expect(pregel.inputChannels).toBe("__start__");
+    expect(pregel.outputChannels).toEqual(["messages", "structuredResponse"]);
+    expect(pregel.triggerToNodes).toEqual({
+      __start__: ["__start__"],
+      "branch:to:model_request": ["model_request"],
+      "branch:to:tools": ["tools"],
+    });
+    expect(edges(agent)).toEqual([
+      "__start__->model_request",
+      "model_request->__end__?",
+      "model_request->tools?",
+      "tools->model_request",
+    ]);
+  });
+
+  it("has no tools node and a plain exit edge without tools", () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: [] }) });
+    expect(Object.keys(agent.graph.getGraph().nodes)).toEqual(["__start__", "model_request", "__end__"]);
+    expect(edges(agent)).toEqual(["__start__->model_request", "model_request->__end__"]);
+  });
+
+  it("adds a tools node for a wrapToolCall middleware even without tools", () => {
+    const m = createMiddleware({ name: "Dyn", wrapToolCall: (request, handler) => handler(request) });
+    const agent = createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] });
+    expect(Object.keys(agent.graph.getGraph().nodes)).toContain("tools");
+  });
+
+  it("wires middleware hooks between the entry, loop and exit anchors", () => {
+    const noop = () => undefined;
+    const a = createMiddleware({
+      name: "A",
+      beforeAgent: noop,
+      beforeModel: noop,
+      afterModel: noop,
+      afterAgent: noop,
+    });
+    const b = createMiddleware({
+      name: "B",
+      beforeModel: { hook: noop, canJumpTo: ["end", "tools"] },
+      afterModel: noop,
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      tools: [search],
+      middleware: [a, b],
+    });
+    expect(Object.keys(agent.graph.getGraph().nodes)).toEqual([
+      "__start__",
+      "A.before_agent",
+      "A.before_model",
+      "A.after_model",
+      "A.after_agent",
+      "B.before_model",
+      "B.after_model",
+      "model_request",
+      "tools",
+      "__end__",
+    ]);
+    expect(edges(agent)).toEqual(
+      [
+        "__start__->A.before_agent",
+        "A.before_agent->A.before_model",
+        "A.before_model->B.before_model",
+        "B.before_model->model_request?",
+        "B.before_model->A.after_agent?",
+        "B.before_model->tools?",
+        "model_request->B.after_model",
+        "B.after_model->A.after_model",
+        "A.after_model->tools?",
+        "A.after_model->model_request?",
+        "A.after_model->A.after_agent?",
+        "A.after_agent->__end__",
+        "tools->A.before_model",
+      ].sort(),
+    );
+  });
+
+  it("streams one updates chunk per node, named as in LangChain.js", async () => {
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("search", { query: "a" }, "c1"), call("search", { query: "b" }, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const noop = () => undefined;
+    const m = createMiddleware({ name: "Log", beforeModel: noop, afterModel: noop });
+    const names: string[] = [];
+    for await (const chunk of await createAgent({ model, tools: [search], middleware: [m] }).stream(
+      question(),
+      {
+        streamMode: "updates",
+      },
+    )) {
+      names.push(...Object.keys(chunk as object));
+    }
+    expect(names).toEqual([
+      "Log.before_model",
+      "model_request",
+      "Log.after_model",
+      "tools",
+      "tools",
+      "Log.before_model",
+      "model_request",
+      "Log.after_model",
+    ]);
+  });
+});
+
+describe("createAgent: Send payload", () => {
+  it("dispatches each pending call in its own Send carrying only the tool call", async () => {
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("search", { query: "a" }, "c1"), call("search", { query: "b" }, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const agent = createAgent({ model, tools: [search], checkpointer: new MemorySaver() });
+    const inputs: unknown[] = [];
+    for await (const chunk of await agent.stream(question(), {
+      streamMode: "tasks",
+      configurable: { thread_id: "send" },
+    })) {
+      const task = chunk as { name: string; input?: unknown };
+      if (task.name === "tools" && "input" in task) inputs.push(task.input);
+    }
+    expect(inputs).toEqual([[call("search", { query: "a" }, "c1")], [call("search", { query: "b" }, "c2")]]);
+  });
+
+  it("stores only the tool call in the checkpoint's pending sends", async () => {
+    const saver = new MemorySaver();
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "a" }, "c1")), answer("a2", "ok")],
+    });
+    const agent = createAgent({ model, tools: [search], checkpointer: saver, interruptBefore: ["tools"] });
+    const config = { configurable: { thread_id: "writes" } };
+    await agent.invoke(question(), config);
+    const state = await agent.getState(config);
+    expect(state.next).toEqual(["tools"]);
+    const tuple = await saver.getTuple(config);
+    const sends = ((tuple?.checkpoint.channel_values ?? {}) as Record<string, unknown>)
+      .__pregel_tasks as Array<{
+      node: string;
+      args: unknown;
+    }>;
+    expect(sends).toHaveLength(1);
+    expect(sends[0]?.node).toBe("tools");
+    // the payload is the call alone: no copy of the messages in what the task was sent
+    expect(sends[0]?.args).toEqual([call("search", { query: "a" }, "c1")]);
+    const resumed = await agent.invoke(null, config);
+    expect(outline(resumed.messages)).toEqual(["human:hi", "ai:", "tool:results for a", "ai:ok"]);
+  });
+});
+
+describe("createAgent: persistence and interrupts", () => {
+  it("keeps a thread's messages across invocations", async () => {
+    const model = new FakeChatModel({ responses: [answer("a1", "first"), answer("a2", "second")] });
+    const agent = createAgent({ model, checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await agent.invoke({ messages: [new HumanMessage({ id: "h1", content: "one" })] }, config);
+    const { messages } = await agent.invoke(
+      { messages: [new HumanMessage({ id: "h2", content: "two" })] },
+      config,
+    );
+    expect(outline(messages)).toEqual(["human:one", "ai:first", "human:two", "ai:second"]);
+    const state = await agent.getState(config);
+    expect(outline((state.values as { messages: never[] }).messages)).toHaveLength(4);
+    const history: unknown[] = [];
+    for await (const snapshot of agent.getStateHistory(config)) history.push(snapshot);
+    expect(history.length).toBeGreaterThan(2);
+  });
+
+  it("pauses on interrupt() inside a tool and resumes with a Command", async () => {
+    const approve = tool(
+      async ({ action }: { action: string }) => `${action}: ${String(interrupt(`Approve ${action}?`))}`,
+      {
+        name: "approve",
+        description: "Ask a human.",
+        schema: z.object({ action: z.string() }),
+      },
+    );
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("approve", { action: "deploy" }, "c1")), answer("a2", "deployed")],
+    });
+    const agent = createAgent({ model, tools: [approve], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "hitl" } };
+    const paused = (await agent.invoke(question(), config)) as { __interrupt__?: Array<{ value: unknown }> };
+    expect(paused.__interrupt__?.[0]?.value).toBe("Approve deploy?");
+    const done = await agent.invoke(new Command({ resume: "yes" }), config);
+    expect(outline(done.messages)).toEqual(["human:hi", "ai:", "tool:deploy: yes", "ai:deployed"]);
+  });
+
+  it("supports interruptAfter and updateState", async () => {
+    const model = new FakeChatModel({ responses: [answer("a1", "draft")] });
+    const agent = createAgent({ model, checkpointer: new MemorySaver(), interruptAfter: ["model_request"] });
+    const config = { configurable: { thread_id: "after" } };
+    await agent.invoke(question(), config);
+    await agent.updateState(config, { messages: [new AIMessage({ id: "a1", content: "edited" })] });
+    const state = await agent.getState(config);
+    expect(outline((state.values as { messages: never[] }).messages)).toEqual(["human:hi", "ai:edited"]);
+  });
+});
+
+describe("createAgent: state", () => {
+  it("merges middleware state schemas and keeps private fields out of input and output", async () => {
+    const m = createMiddleware({
+      name: "Counter",
+      stateSchema: z.object({ turns: z.number().default(0), _seen: z.array(z.string()).optional() }),
+      beforeModel: (state) => ({ turns: state.turns + 1, _seen: ["x"] }),
+      afterModel: (state) => {
+        expect(state._seen).toEqual(["x"]);
+      },
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] });
+    const result = await agent.invoke(question());
+    expect(result.turns).toBe(1);
+    expect(Object.keys(result).sort()).toEqual(["messages", "turns"]);
+    expect(channels(agent)).toEqual(expect.arrayContaining(["LastValue:turns", "LastValue:_seen"]));
+  });
+
+  it("merges the user's stateSchema (an Annotation.Root), whose fields win", async () => {
+    const State = Annotation.Root({ topic: Annotation<string> });
+    const m = createMiddleware({
+      name: "Reader",
+      beforeModel: (state) => {
+        expect((state as { topic?: string }).topic).toBe("weather");
+      },
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["ok"] }),
+      stateSchema: State,
+      middleware: [m],
+    });
+    const result = await agent.invoke({ ...question(), topic: "weather" });
+    expect(result.topic).toBe("weather");
+  });
+
+  it("throws the reference's error when a required middleware field has no value", async () => {
+    const m = createMiddleware({
+      name: "Needy",
+      stateSchema: z.object({ userId: z.string() }),
+      beforeModel: () => undefined,
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] });
+    await expect(agent.invoke(question())).rejects.toThrow(
+      'Middleware "Needy" has required state fields that must be initialized:\n  - userId: Required',
+    );
+    await expect(agent.invoke({ ...question(), userId: "u1" })).resolves.toMatchObject({ userId: "u1" });
+  });
+
+  it("takes required fields already stored in the thread as given", async () => {
+    const m = createMiddleware({
+      name: "Needy",
+      stateSchema: z.object({ userId: z.string() }),
+      beforeModel: () => undefined,
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["one", "two"] }),
+      middleware: [m],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "needy" } };
+    await agent.invoke({ ...question(), userId: "u1" }, config);
+    await expect(
+      agent.invoke({ messages: [{ role: "user", content: "again" }] }, config),
+    ).resolves.toMatchObject({
+      userId: "u1",
+    });
+  });
+
+  it("withConfig sets default run options", async () => {
+    const model = new FakeChatModel({ responses: ["ok"] });
+    const agent = createAgent({ model, checkpointer: new MemorySaver() }).withConfig({
+      configurable: { thread_id: "defaults" },
+    });
+    await agent.invoke(question());
+    const state = await agent.getState({ configurable: { thread_id: "defaults" } });
+    expect(outline((state.values as { messages: never[] }).messages)).toEqual(["human:hi", "ai:ok"]);
+  });
+});
+
+describe("createAgent: options", () => {
+  it("aborts model calls with the agent's signal", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["never"] }),
+      signal: controller.signal,
+    });
+    await expect(agent.invoke(question())).rejects.toThrow(/abort/i);
+  });
+
+  it("passes name and description to the compiled graph", () => {
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      name: "weather",
+      description: "Weather bot.",
+    });
+    expect((agent.graph as unknown as { name?: string }).name).toBe("weather");
+    expect((agent.graph as unknown as { description?: string }).description).toBe("Weather bot.");
+  });
+});

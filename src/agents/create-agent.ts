@@ -1,0 +1,343 @@
+import {
+  type CompiledStateGraph,
+  type CompileOptions,
+  END,
+  START,
+  StateGraph,
+  type StateGraphArgs,
+} from "../graph/index.js";
+import type { SystemMessage } from "../messages/index.js";
+import { chainWrapToolCall, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import { assertNoBoundTools, normalizeSystemPrompt, normalizeTools } from "./agent-tools.js";
+import { MiddlewareError } from "./errors.js";
+import { createHookNode, type HookKind, hookNodeName } from "./hook-node.js";
+import type { ContextOfSchema } from "./middleware.js";
+import { hookTargets } from "./middleware.js";
+import { createModelNode } from "./model-node.js";
+import { type AgentTypes, ReactAgent } from "./react-agent.js";
+import {
+  type InferResponse,
+  isStrategy,
+  type ResponseFormatInput,
+  type ResponseStrategy,
+  resolveResponseFormat,
+} from "./responses.js";
+import {
+  type AgentAnchors,
+  jumpDestinations,
+  jumpRouter,
+  MODEL_NODE,
+  modelRouter,
+  TOOLS_NODE,
+  type ToolKinds,
+  toolsRouter,
+} from "./routing.js";
+import { buildAgentState } from "./state.js";
+import type { AgentChatModel, AgentTool, AnyAgentMiddleware, JumpTo, StateOfSchema } from "./types.js";
+import { wrapToolCallChain } from "./wrap-tool-call.js";
+
+/**
+ * Options of {@link createAgent}, named as in LangChain.js.
+ *
+ * @example
+ * ```ts
+ * const params: CreateAgentParams = { model: "openai:gpt-4.1-mini", tools: [getWeather], systemPrompt: "Be brief." };
+ * ```
+ */
+export interface CreateAgentParams<
+  StateSchema = undefined,
+  ContextSchema = undefined,
+  Middleware extends readonly AnyAgentMiddleware[] = readonly AnyAgentMiddleware[],
+  Format extends ResponseFormatInput | undefined = undefined,
+> {
+  /** A chat model without bound tools, or a `"provider:model"` string (resolved with `initChatModel`). */
+  model: string | AgentChatModel;
+  /** Tools: tool objects, plain functions, or provider-side tool descriptors (bound, not run here). */
+  tools?: readonly AgentTool[];
+  /** Sent before the messages on every model call; never stored in the state. */
+  systemPrompt?: string | SystemMessage;
+  /** Middleware, in order (before-hooks run in this order, after-hooks in reverse, wraps first outermost). */
+  middleware?: Middleware;
+  /** Ask for a structured answer; it is returned as `structuredResponse`. */
+  responseFormat?: Format;
+  /** Extra state fields (a Zod 4 object or an `Annotation.Root`); `_`-prefixed fields stay private. */
+  stateSchema?: StateSchema;
+  /** Schema of the run context (`invoke(input, { context })`). */
+  contextSchema?: ContextSchema;
+  /** Saves a checkpoint every step (threads, interrupts, time travel). */
+  checkpointer?: CompileOptions["checkpointer"];
+  /** Long-term store passed to nodes, hooks and tools. */
+  store?: CompileOptions["store"];
+  /** Node cache. */
+  cache?: CompileOptions["cache"];
+  /** Pause before these nodes (needs a checkpointer). */
+  interruptBefore?: string[] | "*";
+  /** Pause after these nodes (needs a checkpointer). */
+  interruptAfter?: string[] | "*";
+  /** Name of the agent: its graph's name and the `name` of its AI messages (default `"model"`). */
+  name?: string;
+  /** Description of the agent's graph. */
+  description?: string;
+  /** `"inline"`: show AI messages' names to the model inside their content. */
+  includeAgentName?: "inline";
+  /** Aborts every model call of the agent. */
+  signal?: AbortSignal;
+  /** Print each superstep to the console (a default of every run). */
+  debug?: boolean;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+
+/**
+ * The state fields the middleware of a list add (the intersection of their states).
+ *
+ * @example
+ * ```ts
+ * type S = MiddlewareStates<[typeof counter, typeof logger]>; // { turns: number } & …
+ * ```
+ */
+export type MiddlewareStates<M extends readonly AnyAgentMiddleware[]> = UnionToIntersection<
+  M[number] extends infer X
+    ? X extends { "~types"?: { state: infer S } }
+      ? unknown extends S
+        ? Record<string, unknown>
+        : S
+      : never
+    : never
+>;
+
+type ResponseOf<F> = [F] extends [undefined] ? never : InferResponse<Exclude<F, undefined>>;
+
+/**
+ * Builds an agent, as LangChain.js's `createAgent`: a graph whose `model_request` node calls
+ * the model (through any `wrapModelCall` middleware) and whose `tools` node runs the tool calls
+ * (one `Send` per call, carrying only the call), looping until the model answers without tool
+ * calls. Middleware hooks become nodes around them (`"<Name>.before_model"`, …). With
+ * `responseFormat`, the answer's structured form is returned as `structuredResponse`.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "agentgraph/agents";
+ * import { tool } from "agentgraph/tools";
+ * import { z } from "zod";
+ *
+ * const getWeather = tool(async ({ city }) => `It's always sunny in ${city}!`, {
+ *   name: "get_weather",
+ *   description: "Get weather for a given city.",
+ *   schema: z.object({ city: z.string() }),
+ * });
+ * const agent = createAgent({ model: "openai:gpt-4.1-mini", tools: [getWeather], systemPrompt: "You are a helpful assistant" });
+ * const { messages } = await agent.invoke({ messages: [{ role: "user", content: "What is the weather in Suzhou?" }] });
+ * ```
+ */
+export function createAgent<
+  StateSchema = undefined,
+  ContextSchema = undefined,
+  const Middleware extends readonly AnyAgentMiddleware[] = readonly [],
+  const Format extends ResponseFormatInput | undefined = undefined,
+>(
+  params: CreateAgentParams<StateSchema, ContextSchema, Middleware, Format>,
+): ReactAgent<
+  AgentTypes<
+    StateOfSchema<StateSchema> & MiddlewareStates<Middleware>,
+    ContextOfSchema<ContextSchema>,
+    ResponseOf<Format>
+  >
+> {
+  const graph = buildAgentGraph(params as CreateAgentParams);
+  return new ReactAgent(graph, params as CreateAgentParams, params.debug === true ? { debug: true } : {});
+}
+
+type AnyGraph = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string, unknown>;
+
+interface HookEntry {
+  readonly name: string;
+  readonly targets: readonly JumpTo[];
+}
+
+/** Builds and compiles the agent graph (the work behind {@link createAgent}). */
+export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
+  if (params.model === undefined || params.model === null) {
+    throw new InvalidArgumentError("`model` option is required to create an agent.");
+  }
+  if (typeof params.model !== "string") assertNoBoundTools(params.model);
+  const middleware = [...(params.middleware ?? [])];
+  const seen = new Set<string>();
+  for (const m of middleware) {
+    if (seen.has(m.name)) throw new InvalidArgumentError(`Middleware ${m.name} is defined multiple times`);
+    seen.add(m.name);
+  }
+  const tools = normalizeTools([...(params.tools ?? []), ...middleware.flatMap((m) => m.tools ?? [])]);
+  const registered = new Map(tools.client.map((t) => [t.name, t] as const));
+  const wrapToolCalls = middleware.filter((m) => m.wrapToolCall !== undefined);
+  const hasTools = tools.client.length > 0 || wrapToolCalls.length > 0;
+  // one cache for the whole agent, so a bare schema keeps the same tool name everywhere
+  const formatCache = new WeakMap<object, ResponseStrategy[]>();
+  const structured = new Set<string>();
+  const format = params.responseFormat;
+  if (
+    format !== undefined &&
+    (typeof params.model !== "string" || Array.isArray(format) || isStrategy(format))
+  ) {
+    const native = typeof params.model !== "string" && params.model.profile?.structuredOutput === true;
+    for (const s of resolveResponseFormat(format, native, formatCache)) {
+      if (s.kind === "tool") structured.add(s.name);
+    }
+  }
+  const kinds: ToolKinds = {
+    structured,
+    provider: new Set(
+      tools.all.filter((t) => !registered.has(descriptorName(t) ?? "")).map((t) => descriptorName(t) ?? ""),
+    ),
+    returnDirect: new Set(tools.client.filter((t) => t.returnDirect === true).map((t) => t.name)),
+    client: new Set(registered.keys()),
+  };
+
+  const layout = buildAgentState(params.stateSchema, middleware);
+  const args: StateGraphArgs = { state: layout.state, input: layout.input, output: layout.output };
+  if (params.contextSchema !== undefined) args.context = params.contextSchema;
+  const graph = new StateGraph(args) as unknown as StateGraph<
+    unknown,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    string
+  >;
+
+  const hooks: Record<HookKind, HookEntry[]> = {
+    beforeAgent: [],
+    beforeModel: [],
+    afterModel: [],
+    afterAgent: [],
+  };
+  for (const m of middleware) {
+    for (const kind of ["beforeAgent", "beforeModel", "afterModel", "afterAgent"] as const) {
+      if (m[kind] === undefined) continue;
+      const name = hookNodeName(m, kind);
+      hooks[kind].push({ name, targets: hookTargets(m[kind]) });
+      graph.addNode(name, createHookNode(m, kind) as never);
+    }
+  }
+  const wraps = middleware.filter((m) => m.wrapModelCall !== undefined);
+  const modelNode = createModelNode({
+    model: params.model,
+    systemMessage: normalizeSystemPrompt(params.systemPrompt),
+    tools: tools.all,
+    registered,
+    responseFormat: params.responseFormat,
+    wraps,
+    hasWrapToolCall: wrapToolCalls.length > 0,
+    messageName: params.name ?? "model",
+    includeAgentName: params.includeAgentName,
+    signal: params.signal,
+    structuredNames: structured,
+    formatCache,
+  });
+  graph.addNode(MODEL_NODE, modelNode as never);
+  if (hasTools) {
+    const toolNode = new ToolNode(
+      tools.client,
+      wrapToolCalls.length === 0
+        ? {}
+        : {
+            wrapToolCall: chainWrapToolCall(...wrapToolCalls.map(wrapToolCallChain)) as WrapToolCall,
+            handleToolErrors: toolErrorHandler,
+          },
+    );
+    graph.addNode(TOOLS_NODE, toolNode as never);
+  }
+
+  const first = <T>(list: readonly T[]): T | undefined => list[0];
+  const last = <T>(list: readonly T[]): T | undefined => list[list.length - 1];
+  const anchors: AgentAnchors = {
+    entry: first(hooks.beforeAgent)?.name ?? first(hooks.beforeModel)?.name ?? MODEL_NODE,
+    loopEntry: first(hooks.beforeModel)?.name ?? MODEL_NODE,
+    loopExit: first(hooks.afterModel)?.name ?? MODEL_NODE,
+    exit: last(hooks.afterAgent)?.name ?? END,
+    hasTools,
+  };
+  graph.addEdge(START, anchors.entry);
+
+  const link = (entry: HookEntry, next: string, endNode: string = anchors.exit) => {
+    if (entry.targets.length === 0) {
+      graph.addEdge(entry.name, next);
+      return;
+    }
+    const destinations = unique([next, ...jumpDestinations(entry.targets, anchors, endNode)]);
+    graph.addConditionalEdges(entry.name, jumpRouter(anchors, next, endNode) as never, destinations);
+  };
+  hooks.beforeAgent.forEach((entry, i) => {
+    link(entry, hooks.beforeAgent[i + 1]?.name ?? anchors.loopEntry);
+  });
+  hooks.beforeModel.forEach((entry, i) => {
+    link(entry, hooks.beforeModel[i + 1]?.name ?? MODEL_NODE);
+  });
+  const lastAfterModel = last(hooks.afterModel);
+  if (lastAfterModel !== undefined) graph.addEdge(MODEL_NODE, lastAfterModel.name);
+  for (let i = hooks.afterModel.length - 1; i > 0; i -= 1) {
+    link(hooks.afterModel[i] as HookEntry, (hooks.afterModel[i - 1] as HookEntry).name);
+  }
+  const loopExitTargets = first(hooks.afterModel)?.targets ?? [];
+  const modelReachable =
+    params.responseFormat !== undefined ||
+    wraps.length > 0 ||
+    hooks.afterModel.length > 0 ||
+    loopExitTargets.includes("model");
+  const modelDestinations = unique([
+    ...(hasTools ? [TOOLS_NODE] : []),
+    ...(modelReachable ? [MODEL_NODE] : []),
+    anchors.exit,
+  ]);
+  if (modelDestinations.length === 1) graph.addEdge(anchors.loopExit, anchors.exit);
+  else
+    graph.addConditionalEdges(
+      anchors.loopExit,
+      modelRouter(anchors, kinds, modelReachable) as never,
+      modelDestinations,
+    );
+  for (let i = hooks.afterAgent.length - 1; i > 0; i -= 1) {
+    link(hooks.afterAgent[i] as HookEntry, (hooks.afterAgent[i - 1] as HookEntry).name, END);
+  }
+  const firstAfterAgent = first(hooks.afterAgent);
+  if (firstAfterAgent !== undefined) link(firstAfterAgent, END, END);
+  if (hasTools) {
+    if (kinds.returnDirect.size > 0) {
+      graph.addConditionalEdges(
+        TOOLS_NODE,
+        toolsRouter(anchors, kinds) as never,
+        unique([anchors.loopEntry, anchors.exit]),
+      );
+    } else {
+      graph.addEdge(TOOLS_NODE, anchors.loopEntry);
+    }
+  }
+
+  const compileOptions: CompileOptions = {};
+  if (params.checkpointer !== undefined) compileOptions.checkpointer = params.checkpointer;
+  if (params.store !== undefined) compileOptions.store = params.store;
+  if (params.cache !== undefined) compileOptions.cache = params.cache;
+  if (params.interruptBefore !== undefined) compileOptions.interruptBefore = params.interruptBefore;
+  if (params.interruptAfter !== undefined) compileOptions.interruptAfter = params.interruptAfter;
+  if (params.name !== undefined) compileOptions.name = params.name;
+  if (params.description !== undefined) compileOptions.description = params.description;
+  return graph.compile(compileOptions) as unknown as AnyGraph;
+}
+
+function unique(list: readonly string[]): string[] {
+  return [...new Set(list)];
+}
+
+function descriptorName(tool: unknown): string | undefined {
+  const t = tool as { name?: unknown; function?: { name?: unknown } };
+  if (typeof t.name === "string") return t.name;
+  if (typeof t.function?.name === "string") return t.function.name;
+  return undefined;
+}
+
+/** Tool errors become error messages for the model, except errors of middleware, which propagate. */
+function toolErrorHandler(error: unknown): string {
+  if (error instanceof MiddlewareError) throw error;
+  return `Error: ${error instanceof Error ? error.message : String(error)}\n Please fix your mistakes.`;
+}

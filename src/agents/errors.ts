@@ -1,0 +1,131 @@
+import { isGraphBubbleUp } from "../graph/index.js";
+import { AgentGraphError } from "../shared/index.js";
+
+/**
+ * Thrown by `createAgent` when the model it is given already has tools bound: the agent binds
+ * its own tools (its `tools`, middleware tools and structured-output tools) on every call.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   createAgent({ model: model.bindTools([search]), tools: [search] });
+ * } catch (error) {
+ *   error instanceof MultipleToolsBoundError; // true
+ * }
+ * ```
+ */
+export class MultipleToolsBoundError extends AgentGraphError {
+  static override readonly brandName: string = "MultipleToolsBoundError";
+
+  constructor() {
+    super(
+      "The provided LLM already has bound tools. Please provide an LLM without bound tools to createAgent. The agent will bind the tools provided in the 'tools' parameter.",
+      { code: "MULTIPLE_TOOLS_BOUND" },
+    );
+  }
+}
+
+/**
+ * The base class of the structured-output errors ({@link MultipleStructuredOutputsError},
+ * {@link StructuredOutputParsingError}).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof StructuredOutputError) console.log("the model's structured answer was unusable");
+ * ```
+ */
+export class StructuredOutputError extends AgentGraphError {
+  static override readonly brandName: string = "StructuredOutputError";
+}
+
+/**
+ * The model called more than one structured-output tool in one answer (tool strategy). By
+ * default the agent shows this message to the model and asks again.
+ *
+ * @example
+ * ```ts
+ * new MultipleStructuredOutputsError(["Weather", "Forecast"]).message;
+ * // "The model has called multiple tools: Weather, Forecast to return a structured output. …"
+ * ```
+ */
+export class MultipleStructuredOutputsError extends StructuredOutputError {
+  static override readonly brandName: string = "MultipleStructuredOutputsError";
+  /** The structured-output tools the model called. */
+  readonly toolNames: string[];
+
+  constructor(toolNames: string[]) {
+    super(
+      `The model has called multiple tools: ${toolNames.join(", ")} to return a structured output. This is not supported. Please provide a single structured output.`,
+      { code: "MULTIPLE_STRUCTURED_OUTPUTS" },
+    );
+    this.toolNames = toolNames;
+  }
+}
+
+/**
+ * The model's structured answer did not satisfy the schema: the arguments of a
+ * structured-output tool call (tool strategy, retried by default) or the JSON text of the
+ * answer (provider strategy, never retried).
+ *
+ * @example
+ * ```ts
+ * new StructuredOutputParsingError("Weather", ["city: Required"]).message;
+ * // "Failed to parse structured output for tool 'Weather':\n  - city: Required."
+ * ```
+ */
+export class StructuredOutputParsingError extends StructuredOutputError {
+  static override readonly brandName: string = "StructuredOutputParsingError";
+  /** The structured-output tool (or schema title) that failed. */
+  readonly toolName: string;
+  /** One line per problem found. */
+  readonly errors: string[];
+
+  constructor(toolName: string, errors: string[]) {
+    super(
+      `Failed to parse structured output for tool '${toolName}':${errors.map((e) => `\n  - ${e}`).join("")}.`,
+      { code: "STRUCTURED_OUTPUT_PARSING" },
+    );
+    this.toolName = toolName;
+    this.errors = errors;
+  }
+}
+
+/**
+ * An error thrown by a middleware hook, wrapped so that it names the middleware and the hook:
+ * the message is `Middleware "<name>" failed in <hook>: <original message>`, the original
+ * error is `cause`, and `name` stays the original error's name (as in LangChain.js).
+ * Interrupts and other graph control signals are never wrapped.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+ * } catch (error) {
+ *   if (error instanceof MiddlewareError) console.log(error.middlewareName, error.hook, error.cause);
+ * }
+ * ```
+ */
+export class MiddlewareError extends AgentGraphError {
+  static override readonly brandName: string = "MiddlewareError";
+  /** The middleware whose hook failed. */
+  readonly middlewareName: string;
+  /** The hook that failed (`beforeModel`, `wrapModelCall`, …). */
+  readonly hook: string;
+
+  constructor(error: unknown, middlewareName: string, hook: string) {
+    const text = error instanceof Error ? error.message : String(error);
+    super(`Middleware "${middlewareName}" failed in ${hook}: ${text}`, {
+      cause: error,
+      code: "MIDDLEWARE_ERROR",
+    });
+    this.middlewareName = middlewareName;
+    this.hook = hook;
+    if (error instanceof Error) this.name = error.name;
+  }
+
+  /** Wraps `error` unless it is a graph control signal (interrupt, parent command) or already wrapped. */
+  static wrap(error: unknown, middlewareName: string, hook: string): unknown {
+    if (isGraphBubbleUp(error) || error instanceof MiddlewareError) return error;
+    return new MiddlewareError(error, middlewareName, hook);
+  }
+}

@@ -1,0 +1,100 @@
+import { isCommand, isZodObjectSchema, type LangGraphRunnableConfig } from "../graph/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
+import { MiddlewareError } from "./errors.js";
+import { hookFunction, hookTargets } from "./middleware.js";
+import { middlewareRuntime } from "./runtime.js";
+import { isPrivateKey, zodShape } from "./state.js";
+import type { AgentState, AnyAgentMiddleware, JumpTo, NodeHook } from "./types.js";
+
+/** The four node hooks. */
+export type HookKind = "beforeAgent" | "beforeModel" | "afterModel" | "afterAgent";
+
+/** The node-name suffix of each hook kind (`"<name>.before_model"`). */
+export const HOOK_SUFFIX: Readonly<Record<HookKind, string>> = {
+  beforeAgent: "before_agent",
+  beforeModel: "before_model",
+  afterModel: "after_model",
+  afterAgent: "after_agent",
+};
+
+/** The graph node name of a middleware hook. */
+export function hookNodeName(middleware: AnyAgentMiddleware, kind: HookKind): string {
+  return `${middleware.name}.${HOOK_SUFFIX[kind]}`;
+}
+
+type HookState = AgentState & { jumpTo?: JumpTo | undefined };
+
+/**
+ * The graph node of one middleware hook: runs the hook with the state and the middleware's
+ * runtime, names the middleware in any error it throws, and validates `jumpTo` against the
+ * hook's `canJumpTo` (strictly, as LangChain.js does). A `jumpTo` still visible from the step
+ * before is cleared, so that it cannot steer this node's edge.
+ */
+export function createHookNode(middleware: AnyAgentMiddleware, kind: HookKind) {
+  const hook = middleware[kind] as unknown as NodeHook;
+  const fn = hookFunction(hook);
+  const allowed = hookTargets(hook);
+  const privateFields = privateFieldSchemas(middleware.stateSchema);
+  return async (state: HookState, config: LangGraphRunnableConfig<unknown>): Promise<unknown> => {
+    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name);
+    const view = privateFields.length === 0 ? state : await withPrivateDefaults(state, privateFields);
+    let result: unknown;
+    try {
+      result = await fn(view, runtime);
+    } catch (error) {
+      throw MiddlewareError.wrap(error, middleware.name, kind);
+    }
+    const stale = state.jumpTo !== undefined;
+    if (result === undefined || result === null) return stale ? { jumpTo: undefined } : {};
+    if (isCommand(result)) {
+      const jump = (result.update as { jumpTo?: unknown } | undefined)?.jumpTo;
+      if (jump !== undefined) validateJump(jump, allowed, kind, middleware.name);
+      return result;
+    }
+    if (typeof result !== "object" || Array.isArray(result)) {
+      throw new InvalidArgumentError(
+        `Invalid return value from ${kind} in middleware "${middleware.name}": expected a state update object, a Command or nothing, got ${Array.isArray(result) ? "an array" : typeof result}.`,
+      );
+    }
+    const update = result as { jumpTo?: unknown };
+    if (update.jumpTo !== undefined) {
+      validateJump(update.jumpTo, allowed, kind, middleware.name);
+      return update;
+    }
+    return stale ? { ...update, jumpTo: undefined } : update;
+  };
+}
+
+/** The `_` fields of a Zod state schema (never given as input, so their defaults are applied here). */
+function privateFieldSchemas(schema: unknown): [string, StandardSchemaLike][] {
+  if (!isZodObjectSchema(schema)) return [];
+  return Object.entries(zodShape(schema)).filter(
+    (entry): entry is [string, StandardSchemaLike] => isPrivateKey(entry[0]) && isStandardSchema(entry[1]),
+  );
+}
+
+/** The state with the Zod defaults of missing private fields filled in. */
+async function withPrivateDefaults(
+  state: HookState,
+  fields: [string, StandardSchemaLike][],
+): Promise<HookState> {
+  let view: HookState | undefined;
+  for (const [key, field] of fields) {
+    if ((state as Record<string, unknown>)[key] !== undefined) continue;
+    const result = await field["~standard"].validate(undefined);
+    if (result.issues !== undefined || result.value === undefined) continue;
+    view ??= { ...state };
+    (view as Record<string, unknown>)[key] = result.value;
+  }
+  return view ?? state;
+}
+
+function validateJump(target: unknown, allowed: readonly JumpTo[], kind: HookKind, name: string): void {
+  if (typeof target === "string" && (allowed as readonly string[]).includes(target)) return;
+  const suggestion =
+    allowed.length > 0
+      ? `must be one of: ${allowed.join(", ")}.`
+      : `no ${kind}.canJumpTo defined in middleware ${name}.`;
+  throw new InvalidArgumentError(`Invalid jump target: ${String(target)}, ${suggestion}`);
+}

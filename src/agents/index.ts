@@ -1,0 +1,141 @@
+export { type CreateAgentParams, createAgent, type MiddlewareStates } from "./create-agent.js";
+export {
+  MiddlewareError,
+  MultipleStructuredOutputsError,
+  MultipleToolsBoundError,
+  StructuredOutputError,
+  StructuredOutputParsingError,
+} from "./errors.js";
+export {
+  ClearToolUsesEdit,
+  type ClearToolUsesEditConfig,
+  type ContextEdit,
+  type ContextEditingMiddlewareConfig,
+  contextEditingMiddleware,
+} from "./middleware/context-editing.js";
+export {
+  type ContextSize,
+  countTokensApproximately,
+  type KeepSize,
+  type TokenCounter,
+} from "./middleware/context-size.js";
+export {
+  type DynamicSystemPromptFunction,
+  dynamicSystemPromptMiddleware,
+} from "./middleware/dynamic-system-prompt.js";
+export {
+  type Action,
+  type ActionRequest,
+  type ApproveDecision,
+  type Decision,
+  type DecisionType,
+  type DescriptionFactory,
+  type EditDecision,
+  type HITLRequest,
+  type HITLResponse,
+  type HumanInTheLoopMiddlewareConfig,
+  humanInTheLoopMiddleware,
+  type InterruptOnConfig,
+  type RejectDecision,
+  type ReviewConfig,
+  type WhenPredicate,
+} from "./middleware/human-in-the-loop.js";
+export {
+  DEFAULT_TOOL_SELECTOR_PROMPT,
+  type LLMToolSelectorConfig,
+  llmToolSelectorMiddleware,
+  type StructuredOutputCapableModel,
+} from "./middleware/llm-tool-selector.js";
+export {
+  type ModelCallLimitExitBehavior,
+  type ModelCallLimitMiddlewareConfig,
+  ModelCallLimitMiddlewareError,
+  type ModelCallLimitState,
+  modelCallLimitMiddleware,
+} from "./middleware/model-call-limit.js";
+export { type FallbackModel, modelFallbackMiddleware } from "./middleware/model-fallback.js";
+export { type ModelRetryMiddlewareConfig, modelRetryMiddleware } from "./middleware/model-retry.js";
+export {
+  applyStrategy,
+  type BuiltInPIIType,
+  detectCreditCard,
+  detectEmail,
+  detectIP,
+  detectMacAddress,
+  detectUrl,
+  PIIDetectionError,
+  type PIIDetector,
+  type PIIMatch,
+  type PIIMiddlewareConfig,
+  type PIIStrategy,
+  piiMiddleware,
+  type RedactionRuleConfig,
+  type ResolvedRedactionRule,
+  resolveRedactionRule,
+} from "./middleware/pii.js";
+export {
+  InvalidRetryConfigError,
+  type RetryConfigIssue,
+  type RetryOn,
+  type RetryOptions,
+} from "./middleware/retry-options.js";
+export {
+  DEFAULT_SUMMARY_PREFIX,
+  DEFAULT_SUMMARY_PROMPT,
+  type SummarizationMiddlewareConfig,
+  summarizationMiddleware,
+} from "./middleware/summarization.js";
+export {
+  TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT,
+  type Todo,
+  type TodoListMiddlewareOptions,
+  todoListMiddleware,
+  WRITE_TODOS_TOOL_DESCRIPTION,
+} from "./middleware/todo-list.js";
+export {
+  ToolCallLimitExceededError,
+  type ToolCallLimitExitBehavior,
+  type ToolCallLimitMiddlewareConfig,
+  type ToolCallLimitState,
+  toolCallLimitMiddleware,
+} from "./middleware/tool-call-limit.js";
+export { type ToolRetryMiddlewareConfig, toolRetryMiddleware } from "./middleware/tool-retry.js";
+export { type ContextOfSchema, createMiddleware, type MiddlewareConfig } from "./middleware.js";
+export {
+  type AgentInput,
+  type AgentOutput,
+  type AgentRunOptions,
+  type AgentTypes,
+  type AnyAgentTypes,
+  ReactAgent,
+} from "./react-agent.js";
+export {
+  type InferResponse,
+  ProviderStrategy,
+  providerStrategy,
+  type ResponseFormatInput,
+  type ResponseSchema,
+  type StructuredOutputErrorHandler,
+  ToolStrategy,
+  type ToolStrategyOptions,
+  toolStrategy,
+} from "./responses.js";
+export type {
+  AgentChatModel,
+  AgentMiddleware,
+  AgentRuntime,
+  AgentState,
+  AgentTool,
+  AnyAgentMiddleware,
+  AnyNodeHook,
+  HookFunction,
+  HookResult,
+  JumpTo,
+  ModelCallHandler,
+  ModelRequest,
+  NodeHook,
+  StateOfSchema,
+  ToolFunctionLike,
+  WrapModelCallHook,
+  WrapToolCallHook,
+} from "./types.js";

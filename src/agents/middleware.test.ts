@@ -1,0 +1,630 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Command, MemorySaver } from "../index.js";
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "../messages/index.js";
+import { FakeChatModel } from "../testing/index.js";
+import { tool } from "../tools/index.js";
+import { answer, asking, call, outline, question, RecordingModel, search } from "./agent.test-helpers.js";
+import { createAgent, createMiddleware, MiddlewareError, type ModelRequest } from "./index.js";
+
+describe("middleware: hook order", () => {
+  it("runs before-hooks in order and after-hooks in reverse, once per agent or per model call", async () => {
+    const log: string[] = [];
+    const hooks = (name: string) =>
+      createMiddleware({
+        name,
+        beforeAgent: () => {
+          log.push(`${name}.beforeAgent`);
+        },
+        beforeModel: () => {
+          log.push(`${name}.beforeModel`);
+        },
+        afterModel: () => {
+          log.push(`${name}.afterModel`);
+        },
+        afterAgent: () => {
+          log.push(`${name}.afterAgent`);
+        },
+      });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "ok")],
+    });
+    await createAgent({ model, tools: [search], middleware: [hooks("A"), hooks("B")] }).invoke(question());
+    expect(log).toEqual([
+      "A.beforeAgent",
+      "B.beforeAgent",
+      "A.beforeModel",
+      "B.beforeModel",
+      "B.afterModel",
+      "A.afterModel",
+      "A.beforeModel",
+      "B.beforeModel",
+      "B.afterModel",
+      "A.afterModel",
+      "B.afterAgent",
+      "A.afterAgent",
+    ]);
+  });
+
+  it("applies hook updates (messages through the reducer) and Commands", async () => {
+    const m = createMiddleware({
+      name: "Inject",
+      beforeModel: () => ({ messages: [{ role: "user", content: "(be brief)" }] }),
+      afterAgent: () => new Command({ update: { messages: [new AIMessage({ id: "z", content: "bye" })] } }),
+    });
+    const model = new FakeChatModel({ responses: ["ok"] });
+    const { messages } = await createAgent({ model, middleware: [m] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "human:(be brief)", "ai:ok", "ai:bye"]);
+    expect(outline(model.calls[0] ?? [])).toEqual(["human:hi", "human:(be brief)"]);
+  });
+
+  it("gives hooks a runtime with the context narrowed by the middleware's contextSchema", async () => {
+    const seen: unknown[] = [];
+    const m = createMiddleware({
+      name: "Ctx",
+      contextSchema: z.object({ userId: z.string(), tier: z.string().default("free") }),
+      beforeModel: (_state, runtime) => {
+        seen.push(runtime.context);
+        expect(Object.isFrozen(runtime)).toBe(true);
+      },
+    });
+    await createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] }).invoke(
+      question(),
+      {
+        context: { userId: "u1", other: 1 },
+      } as never,
+    );
+    expect(seen).toEqual([{ userId: "u1", tier: "free" }]);
+  });
+});
+
+describe("middleware: jumpTo", () => {
+  it("jumps to the end from beforeModel (after_agent hooks still run)", async () => {
+    const log: string[] = [];
+    const gate = createMiddleware({
+      name: "Gate",
+      beforeModel: { canJumpTo: ["end"], hook: () => ({ jumpTo: "end" as const }) },
+      afterAgent: () => {
+        log.push("afterAgent");
+      },
+    });
+    const model = new FakeChatModel({ responses: [] });
+    const { messages } = await createAgent({ model, middleware: [gate] }).invoke(question());
+    expect(model.calls).toHaveLength(0);
+    expect(outline(messages)).toEqual(["human:hi"]);
+    expect(log).toEqual(["afterAgent"]);
+  });
+
+  it("jumps back to the model from afterModel", async () => {
+    let retried = false;
+    const again = createMiddleware({
+      name: "Again",
+      afterModel: {
+        canJumpTo: ["model"],
+        hook: () => {
+          if (retried) return undefined;
+          retried = true;
+          return { jumpTo: "model" as const };
+        },
+      },
+    });
+    const model = new FakeChatModel({ responses: ["first", "second"] });
+    const { messages } = await createAgent({ model, middleware: [again] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:first", "ai:second"]);
+  });
+
+  it("jumps to the tools from beforeAgent (all pending calls of the last AI message run)", async () => {
+    const m = createMiddleware({
+      name: "Replay",
+      beforeAgent: { canJumpTo: ["tools"], hook: () => ({ jumpTo: "tools" as const }) },
+    });
+    const model = new FakeChatModel({ responses: ["after tools"] });
+    const { messages } = await createAgent({ model, tools: [search], middleware: [m] }).invoke({
+      messages: [asking("a0", call("search", { query: "x" }, "c0"), call("search", { query: "y" }, "c1"))],
+    });
+    expect(outline(messages)).toEqual(["ai:", "tool:results for x", "tool:results for y", "ai:after tools"]);
+  });
+
+  it("jumps to the end from beforeAgent", async () => {
+    const m = createMiddleware({
+      name: "Stop",
+      beforeAgent: { canJumpTo: ["end"], hook: () => ({ jumpTo: "end" as const }) },
+    });
+    const model = new FakeChatModel({ responses: [] });
+    await createAgent({ model, middleware: [m] }).invoke(question());
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("rejects a jump the hook did not declare", async () => {
+    const bad = createMiddleware({ name: "Bad", beforeModel: () => ({ jumpTo: "end" as const }) });
+    await expect(
+      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [bad] }).invoke(question()),
+    ).rejects.toThrow("Invalid jump target: end, no beforeModel.canJumpTo defined in middleware Bad.");
+    const narrow = createMiddleware({
+      name: "Narrow",
+      afterModel: { canJumpTo: ["model"], hook: () => ({ jumpTo: "end" as const }) },
+    });
+    await expect(
+      createAgent({ model: new FakeChatModel({ responses: ["x"] }), middleware: [narrow] }).invoke(
+        question(),
+      ),
+    ).rejects.toThrow("Invalid jump target: end, must be one of: model.");
+  });
+
+  it("rejects unknown targets in canJumpTo", () => {
+    expect(() =>
+      createMiddleware({
+        name: "X",
+        beforeModel: { canJumpTo: ["elsewhere" as never], hook: () => undefined },
+      }),
+    ).toThrow('Invalid jump target: elsewhere, must be "model", "tools" or "end".');
+  });
+
+  it("does not let a jump leak into the next node's routing", async () => {
+    // A jumps to the model, skipping B; the model's own routing must not see A's jumpTo again
+    const a = createMiddleware({
+      name: "A",
+      beforeModel: { canJumpTo: ["model"], hook: () => ({ jumpTo: "model" as const }) },
+    });
+    const b = createMiddleware({ name: "B", beforeModel: () => undefined });
+    const model = new FakeChatModel({ responses: ["only once"] });
+    const { messages } = await createAgent({ model, middleware: [a, b] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:only once"]);
+  });
+});
+
+describe("middleware: names and errors", () => {
+  it("rejects duplicate middleware names", () => {
+    const m = createMiddleware({ name: "Twice", beforeModel: () => undefined });
+    expect(() => createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m, m] })).toThrow(
+      "Middleware Twice is defined multiple times",
+    );
+  });
+
+  it("names the middleware and hook in errors it throws", async () => {
+    const m = createMiddleware({
+      name: "Boom",
+      beforeModel: () => {
+        throw new TypeError("bad state");
+      },
+    });
+    const error = await createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as Error).message).toBe('Middleware "Boom" failed in beforeModel: bad state');
+    expect((error as MiddlewareError).middlewareName).toBe("Boom");
+    expect((error as Error).name).toBe("TypeError");
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it("names the middleware of a failing wrapModelCall", async () => {
+    const m = createMiddleware({
+      name: "Wrapper",
+      wrapModelCall: () => {
+        throw new Error("nope");
+      },
+    });
+    await expect(
+      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] }).invoke(question()),
+    ).rejects.toThrow('Middleware "Wrapper" failed in wrapModelCall: nope');
+  });
+
+  it("rejects a wrapModelCall result that is neither an AIMessage nor a Command", async () => {
+    const m = createMiddleware({ name: "Odd", wrapModelCall: async () => "text" as never });
+    await expect(
+      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] }).invoke(question()),
+    ).rejects.toThrow(
+      'Invalid response from "wrapModelCall" in middleware "Odd": expected AIMessage or Command, got string',
+    );
+  });
+});
+
+describe("middleware: wrapModelCall onion", () => {
+  it("wraps with the first middleware outermost", async () => {
+    const log: string[] = [];
+    const layer = (name: string) =>
+      createMiddleware({
+        name,
+        wrapModelCall: async (request, handler) => {
+          log.push(`${name} in`);
+          const response = await handler(request);
+          log.push(`${name} out`);
+          return response;
+        },
+      });
+    await createAgent({
+      model: new FakeChatModel({ responses: ["ok"] }),
+      middleware: [layer("A"), layer("B")],
+    }).invoke(question());
+    expect(log).toEqual(["A in", "B in", "B out", "A out"]);
+  });
+
+  it("may answer without calling the handler", async () => {
+    const model = new FakeChatModel({ responses: [] });
+    const cache = createMiddleware({
+      name: "Cache",
+      wrapModelCall: () => new AIMessage({ id: "cached", content: "from cache" }),
+    });
+    const { messages } = await createAgent({ model, middleware: [cache] }).invoke(question());
+    expect(model.calls).toHaveLength(0);
+    expect(outline(messages)).toEqual(["human:hi", "ai:from cache"]);
+  });
+
+  it("may call the handler several times in sequence (retries)", async () => {
+    const model = new FakeChatModel({ responses: ["too short", "long enough answer"] });
+    const retry = createMiddleware({
+      name: "Retry",
+      wrapModelCall: async (request, handler) => {
+        let response = await handler(request);
+        while (response.text.length < 10) response = await handler(request);
+        return response;
+      },
+    });
+    const { messages } = await createAgent({ model, middleware: [retry] }).invoke(question());
+    expect(model.calls).toHaveLength(2);
+    expect(outline(messages)).toEqual(["human:hi", "ai:long enough answer"]);
+  });
+
+  it("refuses concurrent calls of the same handler", async () => {
+    const model = new FakeChatModel({ responses: ["a", "b"] });
+    const race = createMiddleware({
+      name: "Race",
+      wrapModelCall: async (request, handler) => {
+        const [first] = await Promise.all([handler(request), handler(request)]);
+        return first;
+      },
+    });
+    await expect(createAgent({ model, middleware: [race] }).invoke(question())).rejects.toThrow(
+      'Middleware "Race" called the model handler again before its previous call finished.',
+    );
+  });
+
+  it("lets a request override the model, messages, system message, tools, tool choice and settings", async () => {
+    const small = new RecordingModel([]);
+    const big = new RecordingModel(["from big"]);
+    const requests: ModelRequest[] = [];
+    const m = createMiddleware({
+      name: "Route",
+      wrapModelCall: (request, handler) => {
+        requests.push(request);
+        return handler({
+          ...request,
+          model: big,
+          messages: request.messages.slice(-1),
+          systemMessage: new SystemMessage("Changed."),
+          tools: request.tools.filter((t) => (t as { name?: string }).name === "search"),
+          toolChoice: "auto",
+          modelSettings: { temperature: 0 },
+        });
+      },
+    });
+    const other = tool(async () => "x", { name: "other", description: "Other.", schema: z.object({}) });
+    await createAgent({
+      model: small,
+      tools: [search, other],
+      systemPrompt: "Original.",
+      middleware: [m],
+    }).invoke({
+      messages: [
+        { role: "user", content: "old" },
+        { role: "user", content: "new" },
+      ],
+    });
+    expect(small.calls).toHaveLength(0);
+    expect(outline(big.calls[0] ?? [])).toEqual(["system:Changed.", "human:new"]);
+    expect(big.options[0]).toMatchObject({ tools: ["search"], toolChoice: "auto" });
+    expect(big.options[0]?.options.temperature).toBe(0);
+    expect(requests[0]?.systemPrompt).toBe("Original.");
+    expect(requests[0]?.toolChoice).toBeUndefined();
+    expect(requests[0]?.state.messages).toHaveLength(2);
+    expect(requests[0]?.tools.map((t) => (t as { name: string }).name)).toEqual(["search", "other"]);
+  });
+
+  it("turns a changed systemPrompt into the system message, and refuses changing both", async () => {
+    const model = new FakeChatModel({ responses: ["ok"] });
+    const prompt = createMiddleware({
+      name: "Prompt",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, systemPrompt: `${request.systemPrompt} Be brief.` }),
+    });
+    await createAgent({ model, systemPrompt: "Hi.", middleware: [prompt] }).invoke(question());
+    expect(outline(model.calls[0] ?? [])[0]).toBe("system:Hi. Be brief.");
+    const both = createMiddleware({
+      name: "Both",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, systemPrompt: "a", systemMessage: new SystemMessage("b") }),
+    });
+    await expect(
+      createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [both] }).invoke(question()),
+    ).rejects.toThrow("Cannot change both systemPrompt and systemMessage in the same request.");
+  });
+
+  it("applies a Command returned by wrapModelCall after the model's message", async () => {
+    const counter = createMiddleware({
+      name: "Count",
+      stateSchema: z.object({ calls: z.number().default(0) }),
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return new Command({
+          update: {
+            calls: request.state.calls + 1,
+            messages: [new AIMessage({ id: "note", content: "noted" })],
+          },
+        });
+      },
+    });
+    const result = await createAgent({
+      model: new FakeChatModel({ responses: ["answer"] }),
+      middleware: [counter],
+    }).invoke(question());
+    expect(result.calls).toBe(1);
+    expect(outline(result.messages)).toEqual(["human:hi", "ai:answer", "ai:noted"]);
+  });
+
+  it("drops Commands of an inner middleware from attempts an outer retry discarded", async () => {
+    let n = 0;
+    const inner = createMiddleware({
+      name: "Inner",
+      stateSchema: z.object({ attempts: z.array(z.number()).default([]) }),
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        n += 1;
+        return new Command({ update: { attempts: [n] } });
+      },
+    });
+    const outer = createMiddleware({
+      name: "Outer",
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return handler(request);
+      },
+    });
+    const result = await createAgent({
+      model: new FakeChatModel({ responses: ["one", "two"] }),
+      middleware: [outer, inner],
+    }).invoke(question());
+    expect(result.attempts).toEqual([2]);
+    expect(outline(result.messages)).toEqual(["human:hi", "ai:two"]);
+  });
+
+  it("rejects a tool added in wrapModelCall unless some middleware has wrapToolCall", async () => {
+    const extra = tool(async () => "extra!", { name: "extra", description: "Extra.", schema: z.object({}) });
+    const adder = createMiddleware({
+      name: "Adder",
+      wrapModelCall: (request, handler) => handler({ ...request, tools: [...request.tools, extra] }),
+    });
+    await expect(
+      createAgent({
+        model: new FakeChatModel({ responses: ["ok"] }),
+        tools: [search],
+        middleware: [adder],
+      }).invoke(question()),
+    ).rejects.toThrow(
+      'You have added a new tool in "wrapModelCall" hook of middleware "Adder": extra. This is not supported unless a middleware provides a "wrapToolCall" handler to execute it.',
+    );
+    const runner = createMiddleware({
+      name: "Runner",
+      wrapToolCall: (request, handler) =>
+        handler(request.toolCall.name === "extra" ? { ...request, tool: extra } : request),
+    });
+    const model = new RecordingModel([asking("a1", call("extra", {}, "c1")), answer("a2", "done")]);
+    const { messages } = await createAgent({ model, tools: [search], middleware: [adder, runner] }).invoke(
+      question(),
+    );
+    expect(model.options[0]?.tools).toEqual(["search", "extra"]);
+    expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:extra!", "ai:done"]);
+  });
+
+  it("rejects swapping a registered tool for another instance", async () => {
+    const fake = tool(async () => "fake", {
+      name: "search",
+      description: "Not the real one.",
+      schema: z.object({}),
+    });
+    const swap = createMiddleware({
+      name: "Swap",
+      wrapModelCall: (request, handler) => handler({ ...request, tools: [fake] }),
+    });
+    await expect(
+      createAgent({
+        model: new FakeChatModel({ responses: ["ok"] }),
+        tools: [search],
+        middleware: [swap],
+      }).invoke(question()),
+    ).rejects.toThrow(
+      'You have modified a tool in "wrapModelCall" hook of middleware "Swap": search. This is not supported.',
+    );
+  });
+});
+
+describe("middleware: wrapToolCall", () => {
+  it("wraps each tool call, first middleware outermost, and may short-circuit or retry", async () => {
+    const log: string[] = [];
+    const outer = createMiddleware({
+      name: "Outer",
+      wrapToolCall: async (request, handler) => {
+        log.push(`outer ${request.toolCall.id}`);
+        return handler(request);
+      },
+    });
+    const inner = createMiddleware({
+      name: "Inner",
+      wrapToolCall: async (request, handler) => {
+        log.push(`inner ${request.toolCall.id}`);
+        if (request.toolCall.args.query === "cached") {
+          return new ToolMessage({ content: "from cache", tool_call_id: request.toolCall.id ?? "" });
+        }
+        await handler(request);
+        return handler(request);
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("search", { query: "cached" }, "c1"), call("search", { query: "live" }, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const { messages } = await createAgent({ model, tools: [search], middleware: [outer, inner] }).invoke(
+      question(),
+    );
+    expect(outline(messages)).toEqual([
+      "human:hi",
+      "ai:",
+      "tool:from cache",
+      "tool:results for live",
+      "ai:ok",
+    ]);
+    expect(log.filter((l) => l.endsWith("c1"))).toEqual(["outer c1", "inner c1"]);
+  });
+
+  it("lets a middleware error propagate (named) instead of becoming a tool message", async () => {
+    const m = createMiddleware({
+      name: "Strict",
+      wrapToolCall: () => {
+        throw new Error("denied");
+      },
+    });
+    const model = new FakeChatModel({ responses: [asking("a1", call("search", { query: "q" }, "c1"))] });
+    await expect(createAgent({ model, tools: [search], middleware: [m] }).invoke(question())).rejects.toThrow(
+      'Middleware "Strict" failed in wrapToolCall: denied',
+    );
+  });
+
+  it("still turns the tool's own errors into messages", async () => {
+    const broken = tool(
+      async () => {
+        throw new Error("tool broke");
+      },
+      { name: "broken", description: "Fails.", schema: z.object({}) },
+    );
+    const pass = createMiddleware({ name: "Pass", wrapToolCall: (request, handler) => handler(request) });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("broken", {}, "c1")), answer("a2", "ok")],
+    });
+    const { messages } = await createAgent({ model, tools: [broken], middleware: [pass] }).invoke(question());
+    expect(messages[2]?.content).toBe("Error: tool broke\n Please fix your mistakes.");
+  });
+
+  it("gives the hook the agent state read from the channels", async () => {
+    const seen: number[] = [];
+    const m = createMiddleware({
+      name: "Peek",
+      wrapToolCall: (request, handler) => {
+        seen.push((request.state.messages as BaseMessage[]).length);
+        return handler(request);
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "ok")],
+    });
+    await createAgent({ model, tools: [search], middleware: [m], checkpointer: new MemorySaver() }).invoke(
+      question(),
+      {
+        configurable: { thread_id: "peek" },
+      },
+    );
+    expect(seen).toEqual([2]);
+  });
+});
+
+describe("middleware: more", () => {
+  it("applies Zod defaults of private fields in hooks", async () => {
+    const seen: unknown[] = [];
+    const m = createMiddleware({
+      name: "Private",
+      stateSchema: z.object({ _budget: z.number().default(3) }),
+      beforeModel: (state) => {
+        seen.push(state._budget);
+        return { _budget: state._budget - 1 };
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "ok")],
+    });
+    const result = await createAgent({ model, tools: [search], middleware: [m] }).invoke(question());
+    expect(seen).toEqual([3, 2]);
+    expect("_budget" in result).toBe(false);
+  });
+
+  it("lets interrupt() in a hook pause the run (not wrapped as a middleware error)", async () => {
+    const { interrupt } = await import("../index.js");
+    const review = createMiddleware({
+      name: "Review",
+      afterModel: (state) => {
+        const verdict = interrupt({ last: state.messages.at(-1)?.text });
+        return { messages: [new AIMessage({ id: "verdict", content: `verdict: ${String(verdict)}` })] };
+      },
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["draft"] }),
+      middleware: [review],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "review" } };
+    const paused = (await agent.invoke(question(), config)) as { __interrupt__?: Array<{ value: unknown }> };
+    expect(paused.__interrupt__?.[0]?.value).toEqual({ last: "draft" });
+    const done = await agent.invoke(new Command({ resume: "ok" }), config);
+    expect(outline(done.messages)).toEqual(["human:hi", "ai:draft", "ai:verdict: ok"]);
+  });
+
+  it("streams model_request once when wrapModelCall returns a Command", async () => {
+    const m = createMiddleware({
+      name: "Cmd",
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return new Command({ update: { messages: [new AIMessage({ id: "extra", content: "extra" })] } });
+      },
+    });
+    const names: string[] = [];
+    for await (const chunk of await createAgent({
+      model: new FakeChatModel({ responses: ["x"] }),
+      middleware: [m],
+    }).stream(question())) {
+      names.push(...Object.keys(chunk as object));
+    }
+    expect(names.every((n) => n === "model_request")).toBe(true);
+  });
+
+  it("shows the agent's name inline to the model with includeAgentName", async () => {
+    const model = new FakeChatModel({ responses: ["second"] });
+    await createAgent({ model, name: "bot", includeAgentName: "inline" }).invoke({
+      messages: [
+        { role: "user", content: "hi" },
+        new AIMessage({ id: "p", content: "first", name: "bot" }),
+        { role: "user", content: "again" },
+      ],
+    });
+    expect(outline(model.calls[0] ?? [])[1]).toBe("ai:<name>bot</name><content>first</content>");
+  });
+});
+
+describe("middleware: errors from below", () => {
+  it("wraps the model's errors leaving a wrapModelCall, keeping the original as cause", async () => {
+    const pass = createMiddleware({ name: "Pass", wrapModelCall: (request, handler) => handler(request) });
+    const model = new FakeChatModel({ responses: [] });
+    const error = await createAgent({ model, middleware: [pass] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as Error).name).toBe("FakeChatModelExhaustedError");
+    expect(((error as Error).cause as Error).name).toBe("FakeChatModelExhaustedError");
+  });
+
+  it("names the inner middleware when it fails under an outer one", async () => {
+    const outer = createMiddleware({ name: "Outer", wrapModelCall: (request, handler) => handler(request) });
+    const inner = createMiddleware({
+      name: "Inner",
+      wrapModelCall: () => {
+        throw new Error("inner broke");
+      },
+    });
+    const error = await createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      middleware: [outer, inner],
+    })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect((error as MiddlewareError).middlewareName).toBe("Inner");
+  });
+});

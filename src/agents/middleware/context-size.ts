@@ -1,0 +1,157 @@
+import { type BaseMessage, isAIMessage, isToolMessage } from "../../messages/index.js";
+import { InvalidArgumentError } from "../../shared/index.js";
+import { contentText } from "./message-copy.js";
+
+/**
+ * A size of the conversation: a `fraction` of the model's input window (it needs
+ * `model.profile.maxInputTokens`), a number of `tokens`, or a number of `messages`. As a
+ * trigger, every key given must be reached (AND); a list of sizes fires when any one does (OR).
+ *
+ * @example
+ * ```ts
+ * const trigger: ContextSize = { tokens: 4000, messages: 10 };
+ * ```
+ */
+export interface ContextSize {
+  fraction?: number;
+  tokens?: number;
+  messages?: number;
+}
+
+/**
+ * How much of the conversation to keep: exactly one of `fraction`, `tokens` or `messages`.
+ *
+ * @example
+ * ```ts
+ * const keep: KeepSize = { messages: 20 };
+ * ```
+ */
+export type KeepSize = { fraction: number } | { tokens: number } | { messages: number };
+
+/**
+ * Counts the tokens of a list of messages (sync or async).
+ *
+ * @example
+ * ```ts
+ * const byMessages: TokenCounter = (messages) => messages.length * 100;
+ * ```
+ */
+export type TokenCounter = (messages: BaseMessage[]) => number | Promise<number>;
+
+/**
+ * An estimate of the tokens of `messages`, as LangChain.js's `countTokensApproximately`: one
+ * token per four characters of their text, counting an AI message's tool calls (as JSON) and a
+ * tool message's `tool_call_id`, plus the JSON of any `tools` given.
+ *
+ * @example
+ * ```ts
+ * countTokensApproximately([new HumanMessage("What is the weather in Suzhou?")]); // 8
+ * ```
+ */
+export function countTokensApproximately(
+  messages: readonly BaseMessage[],
+  tools?: readonly unknown[],
+): number {
+  let chars = 0;
+  for (const t of tools ?? []) chars += JSON.stringify(t)?.length ?? 0;
+  for (const message of messages) {
+    let text = contentText(message.content);
+    if (isAIMessage(message) && message.tool_calls.length > 0) text += JSON.stringify(message.tool_calls);
+    if (isToolMessage(message)) text += message.tool_call_id ?? "";
+    chars += text.length;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/** The model's input window from its profile, if it declares one. */
+export function maxInputTokens(model: unknown): number | undefined {
+  const profile = (model as { profile?: { maxInputTokens?: unknown } } | null | undefined)?.profile;
+  const value = profile?.maxInputTokens;
+  return typeof value === "number" ? value : undefined;
+}
+
+function isNumber(value: unknown): value is number {
+  return typeof value === "number" && !Number.isNaN(value);
+}
+
+/** Validates a trigger size (the reference's messages), returning a clean copy. */
+export function parseContextSize(value: unknown): ContextSize {
+  if (typeof value !== "object" || value === null) {
+    throw new InvalidArgumentError("At least one of fraction, tokens, or messages must be provided");
+  }
+  const { fraction, tokens, messages } = value as Record<string, unknown>;
+  const out: ContextSize = {};
+  if (fraction !== undefined) {
+    if (!isNumber(fraction) || fraction <= 0)
+      throw new InvalidArgumentError("Fraction must be greater than 0");
+    if (fraction > 1) throw new InvalidArgumentError("Fraction must be less than or equal to 1");
+    out.fraction = fraction;
+  }
+  if (tokens !== undefined) {
+    if (!isNumber(tokens) || tokens <= 0) throw new InvalidArgumentError("Tokens must be greater than 0");
+    out.tokens = tokens;
+  }
+  if (messages !== undefined) {
+    if (!isNumber(messages) || !Number.isInteger(messages))
+      throw new InvalidArgumentError("Messages must be an integer");
+    if (messages <= 0) throw new InvalidArgumentError("Messages must be greater than 0");
+    out.messages = messages;
+  }
+  if (Object.keys(out).length === 0) {
+    throw new InvalidArgumentError("At least one of fraction, tokens, or messages must be provided");
+  }
+  return out;
+}
+
+/** Validates a trigger: one size or a list of them. */
+export function parseTrigger(value: unknown): ContextSize[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value.map(parseContextSize) : [parseContextSize(value)];
+}
+
+/** Validates a keep size (exactly one key). */
+export function parseKeep(value: unknown): KeepSize {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const given = (["fraction", "tokens", "messages"] as const).filter((key) => record[key] !== undefined);
+  if (given.length !== 1) {
+    throw new InvalidArgumentError("Exactly one of fraction, tokens, or messages must be provided");
+  }
+  const key = given[0] as "fraction" | "tokens" | "messages";
+  const amount = record[key];
+  if (!isNumber(amount)) throw new InvalidArgumentError(`${key} must be a number`);
+  if (key === "fraction") {
+    if (amount < 0) throw new InvalidArgumentError("Messages must be non-negative");
+    if (amount > 1) throw new InvalidArgumentError("Fraction must be less than or equal to 1");
+    return { fraction: amount };
+  }
+  if (key === "tokens") {
+    if (amount < 0) throw new InvalidArgumentError("Tokens must be greater than or equal to 0");
+    return { tokens: amount };
+  }
+  if (!Number.isInteger(amount)) throw new InvalidArgumentError("Messages must be an integer");
+  if (amount < 0) throw new InvalidArgumentError("Messages must be non-negative");
+  return { messages: amount };
+}
+
+/**
+ * Whether any trigger clause holds (every key of a clause must). A `fraction` clause without
+ * a known input window does not hold.
+ */
+export function triggerReached(
+  clauses: readonly ContextSize[],
+  messageCount: number,
+  tokens: number,
+  model: unknown,
+): boolean {
+  for (const clause of clauses) {
+    let met = true;
+    if (clause.messages !== undefined && messageCount < clause.messages) met = false;
+    if (clause.tokens !== undefined && tokens < clause.tokens) met = false;
+    if (clause.fraction !== undefined) {
+      const window = maxInputTokens(model);
+      if (window === undefined || tokens < Math.floor(window * clause.fraction)) met = false;
+    }
+    if (met) return true;
+  }
+  return false;
+}

@@ -1,0 +1,255 @@
+import { ModelCallError } from "../../models/index.js";
+import { AbortError, AgentGraphError, type AgentGraphErrorOptions } from "../../shared/index.js";
+
+/**
+ * Which errors a retry middleware retries: a list of error classes, or a predicate that gets
+ * the error and answers `true` to retry it.
+ *
+ * @example
+ * ```ts
+ * const onlyTimeouts: RetryOn = [ModelTimeoutError];
+ * const onlyServerErrors: RetryOn = (error) => (error as { status?: number }).status === 503;
+ * ```
+ */
+export type RetryOn = ReadonlyArray<abstract new (...args: never[]) => Error> | ((error: Error) => boolean);
+
+/**
+ * The backoff options shared by `modelRetryMiddleware` and `toolRetryMiddleware`, named and
+ * defaulted as in LangChain.js.
+ *
+ * @example
+ * ```ts
+ * const options: RetryOptions = { maxRetries: 3, initialDelayMs: 500, backoffFactor: 2, maxDelayMs: 10_000, jitter: true };
+ * ```
+ */
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2, so at most 3 attempts). Must be >= 0. */
+  maxRetries?: number;
+  /**
+   * Error classes to retry, or a predicate. By default every error is retried except one
+   * marked as not retryable (a `ModelCallError` with `isRetryable: false`, such as a 401, or an
+   * error stamped non-retryable the LangChain.js way).
+   */
+  retryOn?: RetryOn;
+  /** Multiplier of the delay after each retry: `initialDelayMs * backoffFactor ** retry` (default 2; 0 = constant). */
+  backoffFactor?: number;
+  /** Delay before the first retry, in milliseconds (default 1000). */
+  initialDelayMs?: number;
+  /** Upper bound of the computed delay, in milliseconds (default 60000). */
+  maxDelayMs?: number;
+  /** Add ±25 % random jitter to each delay (default `true`). */
+  jitter?: boolean;
+}
+
+/** {@link RetryOptions} with every default filled in. */
+export interface RetrySettings {
+  readonly maxRetries: number;
+  readonly retryOn: RetryOn;
+  readonly backoffFactor: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly jitter: boolean;
+}
+
+/**
+ * The options given to a retry middleware are not valid. The message lists each problem and
+ * the option it concerns, one per line pair, as LangChain.js prints them.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   modelRetryMiddleware({ maxRetries: -1 });
+ * } catch (error) {
+ *   if (error instanceof InvalidRetryConfigError) console.log(error.message);
+ *   // Number must be greater than or equal to 0
+ *   //   → at maxRetries
+ * }
+ * ```
+ */
+export class InvalidRetryConfigError extends AgentGraphError {
+  static override readonly brandName: string = "InvalidRetryConfigError";
+  /** Each problem: the option's name and what is wrong with it. */
+  readonly issues: readonly RetryConfigIssue[];
+
+  constructor(issues: readonly RetryConfigIssue[], options: AgentGraphErrorOptions = {}) {
+    super(issues.map((issue) => `${issue.message}\n  → at ${issue.path}`).join("\n✖ "), {
+      code: "INVALID_RETRY_CONFIG",
+      ...options,
+    });
+    this.issues = issues;
+  }
+}
+
+/**
+ * One problem found in retry options.
+ *
+ * @example
+ * ```ts
+ * const issue: RetryConfigIssue = { path: "maxRetries", message: "Number must be greater than or equal to 0" };
+ * ```
+ */
+export interface RetryConfigIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+const DEFAULTS = {
+  maxRetries: 2,
+  backoffFactor: 2,
+  initialDelayMs: 1000,
+  maxDelayMs: 60_000,
+  jitter: true,
+} as const;
+
+/** The type name a schema validator would print for a value. */
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isNaN(value)) return "nan";
+  return typeof value;
+}
+
+/** Collects problems of the shared options into `issues`, in option order. */
+function checkNumber(config: Record<string, unknown>, key: string, issues: RetryConfigIssue[]): void {
+  const value = config[key];
+  if (value === undefined) return;
+  if (typeof value !== "number" || Number.isNaN(value)) {
+    issues.push({ path: key, message: `Expected number, received ${typeName(value)}` });
+  } else if (value < 0) {
+    issues.push({ path: key, message: "Number must be greater than or equal to 0" });
+  }
+}
+
+/**
+ * Validates `onFailure` against the allowed literals (or a function) and records an issue
+ * when it is something else.
+ */
+export function checkOnFailure(value: unknown, allowed: readonly string[], issues: RetryConfigIssue[]): void {
+  if (value === undefined || typeof value === "function") return;
+  if (typeof value === "string" && allowed.includes(value)) return;
+  issues.push({ path: "onFailure", message: "Invalid input" });
+}
+
+/**
+ * Fills in the defaults of the shared retry options and records a problem for each invalid
+ * one in `issues` (the caller throws {@link InvalidRetryConfigError} when there are any).
+ */
+export function resolveRetrySettings(config: RetryOptions, issues: RetryConfigIssue[]): RetrySettings {
+  const raw = config as Record<string, unknown>;
+  checkNumber(raw, "maxRetries", issues);
+  const retryOn = raw.retryOn;
+  if (retryOn !== undefined && typeof retryOn !== "function" && !Array.isArray(retryOn)) {
+    issues.push({ path: "retryOn", message: "Invalid input" });
+  }
+  checkNumber(raw, "backoffFactor", issues);
+  checkNumber(raw, "initialDelayMs", issues);
+  checkNumber(raw, "maxDelayMs", issues);
+  if (raw.jitter !== undefined && typeof raw.jitter !== "boolean") {
+    issues.push({ path: "jitter", message: `Expected boolean, received ${typeName(raw.jitter)}` });
+  }
+  return {
+    maxRetries: config.maxRetries ?? DEFAULTS.maxRetries,
+    retryOn: config.retryOn ?? isRetryableByDefault,
+    backoffFactor: config.backoffFactor ?? DEFAULTS.backoffFactor,
+    initialDelayMs: config.initialDelayMs ?? DEFAULTS.initialDelayMs,
+    maxDelayMs: config.maxDelayMs ?? DEFAULTS.maxDelayMs,
+    jitter: config.jitter ?? DEFAULTS.jitter,
+  };
+}
+
+/** LangChain.js marks errors with this registered symbol to say whether a retry may succeed. */
+const LANGCHAIN_RETRYABLE = Symbol.for("langchain.errors.retryable");
+
+/**
+ * The default `retryOn`: retry unless the error says it is not worth it — our
+ * `ModelCallError.isRetryable` (false for 400/401/403/404 and the like), or LangChain.js's
+ * retryable stamp.
+ */
+export function isRetryableByDefault(error: Error): boolean {
+  const stamp = Object.getOwnPropertyDescriptor(error, LANGCHAIN_RETRYABLE)?.value;
+  if (typeof stamp === "boolean") return stamp;
+  if (error instanceof ModelCallError) return error.isRetryable;
+  return true;
+}
+
+/**
+ * True when the settings' `retryOn` accepts `error`. A class list matches the error's exact
+ * class (`exactClass`, as LangChain.js's model retry does) or any subclass (`instanceof`, as its
+ * tool retry does).
+ */
+export function shouldRetry(settings: RetrySettings, error: Error, exactClass: boolean): boolean {
+  const { retryOn } = settings;
+  if (typeof retryOn === "function") return retryOn(error);
+  return retryOn.some((ErrorClass) =>
+    exactClass ? error.constructor === ErrorClass : error instanceof ErrorClass,
+  );
+}
+
+/**
+ * The wait before retry number `retryNumber` (0 for the first retry):
+ * `initialDelayMs * backoffFactor ** retryNumber` (just `initialDelayMs` when the factor is 0),
+ * capped at `maxDelayMs`, moved by up to ±25 % when `jitter` is on, and never shorter than
+ * the wait the server asked for (`retryAfterMs` on the error, or a `retry-after-ms` /
+ * `retry-after` response header of a `ModelCallError`).
+ *
+ * @example
+ * ```ts
+ * retryDelayFor(settings, 2, new Error("x"), () => 0.5); // 4000 with the defaults (no jitter at 0.5)
+ * ```
+ */
+export function retryDelayFor(
+  settings: RetrySettings,
+  retryNumber: number,
+  error: unknown,
+  random: () => number = Math.random,
+): number {
+  const { backoffFactor, initialDelayMs, maxDelayMs, jitter } = settings;
+  let delay = backoffFactor === 0 ? initialDelayMs : initialDelayMs * backoffFactor ** retryNumber;
+  delay = Math.min(delay, maxDelayMs);
+  if (jitter && delay > 0) delay = Math.max(0, delay + (random() * 2 - 1) * delay * 0.25);
+  return Math.max(delay, serverRetryAfterMs(error) ?? 0);
+}
+
+/** The wait a server asked for, read from the error (`retryAfterMs`, or the response headers). */
+export function serverRetryAfterMs(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const own = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  if (typeof own === "number" && own >= 0) return own;
+  if (!(error instanceof ModelCallError)) return undefined;
+  const ms = Number.parseFloat(error.headers["retry-after-ms"] ?? "");
+  if (ms >= 0) return ms;
+  const seconds = Number.parseFloat(error.headers["retry-after"] ?? "");
+  if (seconds >= 0) return seconds * 1000;
+  return undefined;
+}
+
+/** The thrown value as an `Error` (anything without a `message` is wrapped). */
+export function toError(thrown: unknown): Error {
+  if (typeof thrown === "object" && thrown !== null && "message" in thrown) return thrown as Error;
+  return new Error(String(thrown));
+}
+
+/** Waits `ms` milliseconds; rejects early when `signal` aborts, so a cancelled run stops waiting. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new AbortError();
+}
+
+/** "1 attempt", "3 attempts". */
+export function attemptsText(attempts: number): string {
+  return `${attempts} ${attempts === 1 ? "attempt" : "attempts"}`;
+}

@@ -1,0 +1,290 @@
+import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
+import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
+import { initChatModel } from "../models/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
+import { assertNoBoundTools, isClientTool, normalizeTools } from "./agent-tools.js";
+import { MiddlewareError } from "./errors.js";
+import { inlineAgentNames, stripInlineAgentName } from "./inline-name.js";
+import { type ResponseStrategy, resolveResponseFormat, type ToolStrategy } from "./responses.js";
+import { agentRuntime, middlewareRuntime } from "./runtime.js";
+import { applyStructuredOutput } from "./structured-output.js";
+import type {
+  AgentChatModel,
+  AgentState,
+  AgentTool,
+  AnyAgentMiddleware,
+  ModelRequest,
+  WrapModelCallHook,
+} from "./types.js";
+
+/** What the model node is built from. */
+export interface ModelNodeOptions {
+  readonly model: string | AgentChatModel;
+  readonly systemMessage: SystemMessage;
+  /** The default `request.tools`: the agent's and the middleware's tools, in order. */
+  readonly tools: readonly BindToolsInput[];
+  /** Client tools by name (what the tools node can run). */
+  readonly registered: ReadonlyMap<string, StructuredToolInterface>;
+  readonly responseFormat: unknown;
+  /** Middleware with `wrapModelCall`, in order. */
+  readonly wraps: readonly AnyAgentMiddleware[];
+  readonly hasWrapToolCall: boolean;
+  /** Name stamped on the model's messages (the agent's name, else `"model"`). */
+  readonly messageName: string;
+  readonly includeAgentName: "inline" | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Names of structured-output tools seen so far (shared with the routers). */
+  readonly structuredNames: Set<string>;
+  /** Strategies made from bare schemas, shared with the graph builder (stable tool names). */
+  readonly formatCache: WeakMap<object, ResponseStrategy[]>;
+}
+
+type AgentNodeState = AgentState & { jumpTo?: unknown };
+
+const NO_FORMAT = Symbol("no response format");
+
+/** The model's answer after the middleware onion, with the `Command`s middleware returned. */
+interface WrapResult {
+  message: AIMessage;
+  commands: Command[];
+}
+
+/** Internal: what the innermost handler last used, so structured output is parsed with the same strategies. */
+interface CallRecord {
+  strategies: readonly ResponseStrategy[] | undefined;
+}
+
+/**
+ * The `model_request` node: builds a {@link ModelRequest} from the state, passes it through the
+ * `wrapModelCall` onion (the first middleware outermost) to the model, applies structured
+ * output to the final answer, and returns the update (then any `Command`s from middleware).
+ */
+export function createModelNode(options: ModelNodeOptions) {
+  let resolvedModel: Promise<AgentChatModel> | undefined;
+  const formatCache = options.formatCache;
+  const resolveModel = (): Promise<AgentChatModel> => {
+    if (typeof options.model !== "string") return Promise.resolve(options.model);
+    resolvedModel ??= initChatModel(options.model) as unknown as Promise<AgentChatModel>;
+    return resolvedModel;
+  };
+  const strategiesFor = (model: AgentChatModel, format: unknown) =>
+    resolveResponseFormat(format, model.profile?.structuredOutput === true, formatCache);
+
+  const callModel = async (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
+    assertNoBoundTools(request.model);
+    const strategies = strategiesFor(request.model, request.responseFormat);
+    record.strategies = strategies;
+    for (const s of strategies) if (s.kind === "tool") options.structuredNames.add(s.name);
+    const bound = boundModel(request, strategies);
+    const system = request.systemMessage;
+    let messages: BaseMessage[] = system.text === "" ? [...request.messages] : [system, ...request.messages];
+    if (options.includeAgentName === "inline") messages = inlineAgentNames(messages);
+    const callOptions: Record<string, unknown> = {};
+    if (options.signal !== undefined) {
+      const run = request.runtime.signal;
+      callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
+    }
+    let response = await bound.invoke(messages, callOptions);
+    if (!isAIMessage(response)) {
+      throw new InvalidArgumentError(
+        `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
+      );
+    }
+    if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
+    response.name = options.messageName;
+    return response;
+  };
+
+  // binding converts every tool schema to JSON Schema: reuse the binding of the default tools
+  const bindings = new WeakMap<object, Map<unknown, AgentChatModel>>();
+  const boundModel = (request: ModelRequest, strategies: readonly ResponseStrategy[]): AgentChatModel => {
+    const reusable =
+      request.toolChoice === undefined &&
+      request.modelSettings === undefined &&
+      request.tools.length === options.tools.length &&
+      request.tools.every((t, i) => t === options.tools[i]);
+    if (!reusable) return bindModel(request, strategies);
+    let perModel = bindings.get(request.model);
+    if (perModel === undefined) {
+      perModel = new Map();
+      bindings.set(request.model, perModel);
+    }
+    const key = request.responseFormat ?? NO_FORMAT;
+    let bound = perModel.get(key);
+    if (bound === undefined) {
+      bound = bindModel(request, strategies);
+      perModel.set(key, bound);
+    }
+    return bound;
+  };
+
+  const runLayer = async (
+    index: number,
+    request: ModelRequest,
+    record: CallRecord,
+    config: LangGraphRunnableConfig<unknown>,
+  ): Promise<WrapResult> => {
+    const middleware = options.wraps[index];
+    if (middleware === undefined) return { message: await callModel(request, record), commands: [] };
+    const wrap = middleware.wrapModelCall as unknown as WrapModelCallHook;
+    let innerCommands: Command[] = [];
+    let lastMessage: AIMessage | undefined;
+    let busy = false;
+    const handler = async (next: ModelRequest): Promise<AIMessage> => {
+      if (busy) {
+        throw new InvalidArgumentError(
+          `Middleware "${middleware.name}" called the model handler again before its previous call finished. Call it one call at a time (await each call).`,
+        );
+      }
+      busy = true;
+      try {
+        const checked = checkRequest(next, request, middleware.name, options);
+        const inner = await runLayer(index + 1, checked, record, config);
+        // commands of earlier attempts are dropped: only the attempt whose answer is kept counts
+        innerCommands = inner.commands;
+        lastMessage = inner.message;
+        return inner.message;
+      } finally {
+        busy = false;
+      }
+    };
+    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name);
+    let out: unknown;
+    try {
+      out = await wrap({ ...request, runtime }, handler);
+    } catch (error) {
+      // as in LangChain.js, whatever leaves a wrap (the model's errors too) names the middleware;
+      // an inner middleware's error keeps its own name
+      throw MiddlewareError.wrap(error, middleware.name, "wrapModelCall");
+    }
+    if (isAIMessage(out)) return { message: out, commands: innerCommands };
+    if (isCommand(out)) {
+      if (lastMessage === undefined) {
+        throw new InvalidArgumentError(
+          `Middleware "${middleware.name}" returned a Command from "wrapModelCall" without calling the model: return an AIMessage, or call handler(request) first.`,
+        );
+      }
+      return { message: lastMessage, commands: [...innerCommands, out] };
+    }
+    throw new InvalidArgumentError(
+      `Invalid response from "wrapModelCall" in middleware "${middleware.name}": expected AIMessage or Command, got ${typeof out}`,
+    );
+  };
+
+  return async (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>) => {
+    const model = await resolveModel();
+    const system = options.systemMessage;
+    const request: ModelRequest = {
+      model,
+      messages: state.messages,
+      systemPrompt: system.text,
+      systemMessage: system,
+      tools: [...options.tools] as AgentTool[],
+      state,
+      runtime: agentRuntime(config, config.context),
+    };
+    if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat as never;
+    const record: CallRecord = { strategies: undefined };
+    const wrapped = await runLayer(0, request, record, config);
+    // LangChain.js names the final answer too (a middleware may have made it without the model)
+    wrapped.message.name = options.messageName;
+    const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);
+    const outcome = await applyStructuredOutput(wrapped.message, strategies);
+    const update: Record<string, unknown> = { messages: outcome.messages };
+    if (outcome.hasStructuredResponse) update.structuredResponse = outcome.structuredResponse;
+    else if (options.responseFormat !== undefined && state.structuredResponse !== undefined) {
+      // a structured response of an earlier turn must not survive this one
+      update.structuredResponse = undefined;
+    }
+    const commandJumps = wrapped.commands.some(
+      (c) => (c.update as { jumpTo?: unknown } | undefined)?.jumpTo !== undefined,
+    );
+    if (state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
+    if (wrapped.commands.length === 0) return update;
+    return [new Command({ update }), ...wrapped.commands];
+  };
+}
+
+/**
+ * Checks what a middleware hands its handler: tools it added must be runnable (some middleware
+ * has `wrapToolCall`), registered tools must not be swapped, and only one of `systemPrompt` and
+ * `systemMessage` may change (the other is brought in line).
+ */
+function checkRequest(
+  next: ModelRequest,
+  previous: ModelRequest,
+  middlewareName: string,
+  options: ModelNodeOptions,
+): ModelRequest {
+  const tools = next.tools ?? [];
+  const added: string[] = [];
+  const replaced: string[] = [];
+  for (const t of tools) {
+    if (!isClientTool(t)) continue;
+    const original = options.registered.get(t.name);
+    if (original === undefined) added.push(t.name);
+    else if (original !== t) replaced.push(t.name);
+  }
+  if (added.length > 0 && !options.hasWrapToolCall) {
+    throw new InvalidArgumentError(
+      `You have added a new tool in "wrapModelCall" hook of middleware "${middlewareName}": ${added.join(", ")}. This is not supported unless a middleware provides a "wrapToolCall" handler to execute it.`,
+    );
+  }
+  if (replaced.length > 0) {
+    throw new InvalidArgumentError(
+      `You have modified a tool in "wrapModelCall" hook of middleware "${middlewareName}": ${replaced.join(", ")}. This is not supported.`,
+    );
+  }
+  const promptChanged = next.systemPrompt !== previous.systemPrompt;
+  const messageChanged = next.systemMessage !== previous.systemMessage;
+  if (promptChanged && messageChanged) {
+    throw new InvalidArgumentError("Cannot change both systemPrompt and systemMessage in the same request.");
+  }
+  if (promptChanged) {
+    return { ...next, systemMessage: new SystemMessage(next.systemPrompt ?? "") };
+  }
+  if (messageChanged) return { ...next, systemPrompt: next.systemMessage?.text ?? "" };
+  return next;
+}
+
+/** Binds the request's tools (plus structured-output tools) and settings to its model. */
+function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[]): AgentChatModel {
+  const { model } = request;
+  const structuredTools = strategies.filter((s): s is ToolStrategy<unknown> => s.kind === "tool");
+  const tools: BindToolsInput[] = [
+    ...normalizeTools(request.tools ?? []).all,
+    ...structuredTools.map((s) => s.tool),
+  ];
+  const settings: Record<string, unknown> = {};
+  const provider = strategies.find((s) => s.kind === "provider");
+  if (provider !== undefined) {
+    const strict =
+      (request.modelSettings?.strict as boolean | undefined) ?? (provider as { strict: boolean }).strict;
+    const schema = provider.jsonSchema;
+    const description = schema.description;
+    settings.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: provider.name,
+        ...(typeof description === "string" ? { description } : {}),
+        schema,
+        strict,
+      },
+    };
+  }
+  Object.assign(settings, request.modelSettings ?? {});
+  const toolChoice = request.toolChoice ?? (structuredTools.length > 0 ? "any" : undefined);
+  if (tools.length > 0) {
+    if (typeof model.bindTools !== "function") {
+      throw new InvalidArgumentError(`The model ${String(model)} must define a bindTools method.`);
+    }
+    return model.bindTools(
+      tools,
+      toolChoice === undefined ? settings : { ...settings, tool_choice: toolChoice },
+    );
+  }
+  if (Object.keys(settings).length > 0 && typeof model.withConfig === "function")
+    return model.withConfig(settings);
+  return model;
+}

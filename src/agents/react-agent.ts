@@ -1,0 +1,243 @@
+import {
+  type Command,
+  type CompiledStateGraph,
+  type DrawableGraph,
+  type IterableReadableStream,
+  isCommand,
+  type LangGraphRunnableConfig,
+  type PregelOptions,
+  type StateSnapshot,
+  type StreamChunk,
+  type StreamMode,
+} from "../graph/index.js";
+import type { BaseMessage, Messages } from "../messages/index.js";
+import type { RunnableConfig } from "../shared/index.js";
+import { initialMiddlewareValues } from "./state.js";
+import type { AnyAgentMiddleware } from "./types.js";
+
+/**
+ * The type parameters of an agent, in one bag: its state fields (besides `messages`), its
+ * context and its structured response (`never` when it has no `responseFormat`).
+ *
+ * @example
+ * ```ts
+ * type T = AgentTypes<{ turns: number }, { userId: string }, { city: string }>;
+ * ```
+ */
+export interface AgentTypes<
+  State = Record<never, never>,
+  Context = Record<string, unknown>,
+  Response = never,
+> {
+  state: State;
+  context: Context;
+  response: Response;
+}
+
+/**
+ * Any {@link AgentTypes} (the constraint of the agent's type parameter).
+ *
+ * @example
+ * ```ts
+ * function describe<T extends AnyAgentTypes>(agent: ReactAgent<T>) {}
+ * ```
+ */
+export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown>;
+
+type Public<S> = { [K in keyof S as K extends `_${string}` ? never : K extends "jumpTo" ? never : K]: S[K] };
+
+/**
+ * What an agent run returns: the messages, the public state fields, `structuredResponse` when the
+ * agent has a `responseFormat`, and `__interrupt__` when the run paused (a human-in-the-loop
+ * review, an `interrupt()` in a tool, a breakpoint).
+ *
+ * @example
+ * ```ts
+ * const out: AgentOutput<AgentTypes<{ turns: number }, never, { city: string }>> = await agent.invoke(input);
+ * out.structuredResponse.city;
+ * ```
+ */
+export type AgentOutput<T extends AnyAgentTypes> = Public<T["state"]> & {
+  messages: BaseMessage[];
+  __interrupt__?: { id: string; value: unknown }[];
+} & ([T["response"]] extends [never] ? Record<never, never> : { structuredResponse: T["response"] });
+
+/**
+ * What an agent run accepts: messages (instances or `{ role, content }` objects) and any
+ * public state fields.
+ *
+ * @example
+ * ```ts
+ * const input: AgentInput<AgentTypes<{ turns: number }>> = { messages: [{ role: "user", content: "hi" }], turns: 0 };
+ * ```
+ */
+export type AgentInput<T extends AnyAgentTypes> = { messages: Messages } & Partial<Public<T["state"]>>;
+
+/**
+ * Options of `invoke` and `stream`: the graph run options, with the agent's context type.
+ *
+ * @example
+ * ```ts
+ * const options: AgentRunOptions<AgentTypes<{}, { userId: string }>> = {
+ *   configurable: { thread_id: "t1" },
+ *   context: { userId: "u1" },
+ *   recursionLimit: 50,
+ * };
+ * ```
+ */
+export type AgentRunOptions<T extends AnyAgentTypes, M = StreamMode | StreamMode[]> = PregelOptions<
+  T["context"],
+  M
+>;
+
+interface AgentOptions {
+  readonly middleware?: readonly AnyAgentMiddleware[];
+}
+
+type Graph = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string, unknown>;
+
+/**
+ * The agent {@link createAgent} returns (LangChain.js's `ReactAgent`): `invoke` and `stream`
+ * run it (filling in middleware state defaults first), `getState`, `getStateHistory` and
+ * `updateState` read and edit its threads, `withConfig` sets default run options, and `graph`
+ * is the compiled graph.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, tools: [getWeather] });
+ * const result = await agent.invoke({ messages: [{ role: "user", content: "Weather in Suzhou?" }] });
+ * for await (const chunk of await agent.stream(input, { streamMode: "updates" })) console.log(Object.keys(chunk));
+ * agent.graph.getGraph().drawMermaid();
+ * ```
+ */
+export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
+  readonly #graph: Graph;
+  readonly #options: AgentOptions;
+  readonly #defaults: PregelOptions<unknown>;
+  declare "~types": T;
+
+  constructor(graph: Graph, options: AgentOptions, defaults: PregelOptions<unknown> = {}) {
+    this.#graph = graph;
+    this.#options = options;
+    this.#defaults = defaults;
+  }
+
+  /** The compiled graph. */
+  get graph(): CompiledStateGraph<
+    T["state"] & { messages: BaseMessage[] },
+    Partial<T["state"]> & { messages?: Messages },
+    string,
+    T["context"]
+  > {
+    return this.#graph as never;
+  }
+
+  /** The agent's checkpointer, if any. */
+  get checkpointer(): unknown {
+    return (this.#graph as unknown as { checkpointer?: unknown }).checkpointer;
+  }
+
+  /** The agent's store, if any. */
+  get store(): unknown {
+    return (this.#graph as unknown as { store?: unknown }).store;
+  }
+
+  /** Runs the agent to the end (or to an interrupt) and returns its final state. */
+  async invoke(input: AgentInput<T> | Command | null, config?: AgentRunOptions<T>): Promise<AgentOutput<T>> {
+    const options = this.#merged(config);
+    return (await this.#graph.invoke(
+      (await this.#initialize(input, options)) as never,
+      options,
+    )) as AgentOutput<T>;
+  }
+
+  /** Streams the run (`updates` by default: one `{ [node]: update }` chunk per node). */
+  async stream<
+    const M extends StreamMode | readonly StreamMode[] = "updates",
+    const Subgraphs extends boolean = false,
+  >(
+    input: AgentInput<T> | Command | null,
+    config?: AgentRunOptions<T, M> & { streamMode?: M; subgraphs?: Subgraphs },
+  ): Promise<
+    IterableReadableStream<
+      StreamChunk<M, Subgraphs, AgentOutput<T>, Partial<T["state"]> & { messages?: BaseMessage[] }, string>
+    >
+  > {
+    const options = this.#merged(config as PregelOptions<unknown>);
+    return this.#graph.stream((await this.#initialize(input, options)) as never, options as never) as never;
+  }
+
+  /** The state of a thread (needs a checkpointer). */
+  getState(config: RunnableConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot> {
+    return this.#graph.getState(config, options);
+  }
+
+  /** The checkpoints of a thread, newest first. */
+  getStateHistory(
+    config: RunnableConfig,
+    options?: Parameters<Graph["getStateHistory"]>[1],
+  ): AsyncIterableIterator<StateSnapshot> {
+    return this.#graph.getStateHistory(config, options);
+  }
+
+  /** Writes `values` to a thread's state as if node `asNode` had returned them. */
+  updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig> {
+    return this.#graph.updateState(config, values, asNode);
+  }
+
+  /** The graph's structure, for drawing. */
+  getGraph(): DrawableGraph {
+    return this.#graph.getGraph();
+  }
+
+  /** The graph as a Mermaid diagram. */
+  drawMermaid(): string {
+    return this.#graph.getGraph().drawMermaid();
+  }
+
+  /** A copy of the agent whose runs use `config` as defaults (run options still win). */
+  withConfig(config: AgentRunOptions<T>): ReactAgent<T> {
+    return new ReactAgent<T>(
+      this.#graph,
+      this.#options,
+      mergeConfig(this.#defaults, config as PregelOptions<unknown>),
+    );
+  }
+
+  #merged(config: PregelOptions<unknown> | undefined): PregelOptions<unknown> {
+    if (config === undefined) return this.#defaults;
+    return mergeConfig(this.#defaults, config);
+  }
+
+  /** Fills in middleware state defaults the input and the thread lack (LangChain.js's behaviour). */
+  async #initialize(input: unknown, config: LangGraphRunnableConfig<unknown>): Promise<unknown> {
+    const middleware = this.#options.middleware ?? [];
+    if (input === null || typeof input !== "object" || isCommand(input)) return input;
+    if (!middleware.some((m) => m.stateSchema !== undefined)) return input;
+    let known: Record<string, unknown> = {};
+    if (this.checkpointer !== undefined && config.configurable?.thread_id !== undefined) {
+      try {
+        known = ((await this.#graph.getState(config)).values ?? {}) as Record<string, unknown>;
+      } catch {
+        known = {};
+      }
+    }
+    const given = input as Record<string, unknown>;
+    const defaults = await initialMiddlewareValues(middleware, { ...known, ...given });
+    if (Object.keys(defaults).length === 0) return input;
+    return { ...defaults, ...given };
+  }
+}
+
+function mergeConfig(base: PregelOptions<unknown>, extra: PregelOptions<unknown>): PregelOptions<unknown> {
+  const out: PregelOptions<unknown> = { ...base, ...extra };
+  if (base.configurable !== undefined || extra.configurable !== undefined) {
+    out.configurable = { ...base.configurable, ...extra.configurable };
+  }
+  if (base.metadata !== undefined || extra.metadata !== undefined) {
+    out.metadata = { ...base.metadata, ...extra.metadata };
+  }
+  if (base.tags !== undefined || extra.tags !== undefined)
+    out.tags = [...(base.tags ?? []), ...(extra.tags ?? [])];
+  return out;
+}

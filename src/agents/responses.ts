@@ -1,0 +1,396 @@
+import type { AIMessage } from "../messages/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import {
+  formatPath,
+  type InferSchemaOutput,
+  isStandardSchema,
+  type JsonSchema,
+  type StandardSchemaLike,
+  toJsonSchema,
+  validateJsonSchema,
+} from "../tools/index.js";
+import { StructuredOutputParsingError } from "./errors.js";
+
+/** Description of a structured-output tool whose schema has none (LangChain.js's text). */
+export const DEFAULT_STRUCTURED_TOOL_DESCRIPTION =
+  "Tool for extracting structured output from the model's response.";
+
+let extractCounter = 0;
+
+/**
+ * What `handleError` of {@link toolStrategy} may be: `true` (default: show the error's message
+ * to the model and ask again), `false` (throw), a fixed message, or a function of the error
+ * returning the message.
+ *
+ * @example
+ * ```ts
+ * const handleError: StructuredOutputErrorHandler = (error) => `Try again: ${(error as Error).message}`;
+ * ```
+ */
+export type StructuredOutputErrorHandler = boolean | string | ((error: unknown) => string | Promise<string>);
+
+/**
+ * Options of {@link toolStrategy}.
+ *
+ * @example
+ * ```ts
+ * const options: ToolStrategyOptions = { toolMessageContent: "Done.", handleError: false };
+ * ```
+ */
+export interface ToolStrategyOptions {
+  /** Content of the AI message the agent adds after a successful parse (default `Returning structured response: <json>`). */
+  toolMessageContent?: string;
+  /** What happens when the model's structured answer is invalid (default `true`: retry). */
+  handleError?: StructuredOutputErrorHandler;
+}
+
+/**
+ * A schema the agent can ask for: a Zod 4 (Standard Schema) schema or a JSON Schema object.
+ *
+ * @example
+ * ```ts
+ * const schema: ResponseSchema = { title: "Person", type: "object", properties: { name: { type: "string" } } };
+ * ```
+ */
+export type ResponseSchema<T = unknown> = StandardSchemaLike<T> | JsonSchema;
+
+/**
+ * Structured output through a tool call: the schema is offered to the model as a tool (named by
+ * the JSON Schema's `title`, else `extract-<n>`), the model is made to call a tool
+ * (`tool_choice: "any"`), and the call's arguments, validated, become `structuredResponse`.
+ * Made by {@link toolStrategy}.
+ *
+ * @example
+ * ```ts
+ * const [strategy] = toolStrategy(z.object({ city: z.string() }).meta({ title: "Weather" }));
+ * strategy.name; // "Weather"
+ * ```
+ */
+export class ToolStrategy<T = Record<string, unknown>> {
+  readonly kind = "tool" as const;
+  /** The schema as given. */
+  readonly schema: ResponseSchema<T>;
+  /** The schema as JSON Schema. */
+  readonly jsonSchema: JsonSchema;
+  /** The tool offered to the model, in OpenAI's function format. */
+  readonly tool: {
+    type: "function";
+    function: { name: string; description: string; parameters: JsonSchema; strict?: boolean };
+  };
+  readonly options: ToolStrategyOptions;
+
+  constructor(schema: ResponseSchema<T>, options: ToolStrategyOptions = {}) {
+    this.schema = schema;
+    this.options = options;
+    const named = !isStandardSchema(schema) ? functionShape(schema) : undefined;
+    if (named !== undefined) {
+      this.jsonSchema = named.parameters;
+      this.tool = { type: "function", function: named };
+      return;
+    }
+    this.jsonSchema = toJsonSchema(schema);
+    const title = this.jsonSchema.title;
+    const description = this.jsonSchema.description;
+    this.tool = {
+      type: "function",
+      function: {
+        name: typeof title === "string" && title !== "" ? title : `extract-${++extractCounter}`,
+        description: typeof description === "string" ? description : DEFAULT_STRUCTURED_TOOL_DESCRIPTION,
+        parameters: this.jsonSchema,
+        strict: false,
+      },
+    };
+  }
+
+  /** The tool's name. */
+  get name(): string {
+    return this.tool.function.name;
+  }
+
+  /** Validates a tool call's arguments; throws {@link StructuredOutputParsingError}. */
+  async parse(args: unknown): Promise<T> {
+    return validateAgainst(this.schema, this.jsonSchema, args, this.name);
+  }
+}
+
+/**
+ * Structured output through the provider's native JSON-schema mode: the schema is sent as the
+ * request's response format and the model's JSON text, validated, becomes
+ * `structuredResponse`. Made by {@link providerStrategy}.
+ *
+ * @example
+ * ```ts
+ * const strategy = providerStrategy(z.object({ city: z.string() }), { strict: false });
+ * strategy.strict; // false
+ * ```
+ */
+export class ProviderStrategy<T = Record<string, unknown>> {
+  readonly kind = "provider" as const;
+  readonly schema: ResponseSchema<T>;
+  readonly jsonSchema: JsonSchema;
+  /** Ask the provider to follow the schema strictly (default `true`). */
+  readonly strict: boolean;
+
+  constructor(schema: ResponseSchema<T>, strict = true) {
+    this.schema = schema;
+    this.jsonSchema = toJsonSchema(schema);
+    this.strict = strict;
+  }
+
+  /** The name sent with the schema (its `title`, else `"extract"`). */
+  get name(): string {
+    const title = this.jsonSchema.title;
+    return typeof title === "string" && title !== "" ? title : "extract";
+  }
+
+  /**
+   * Parses the first text block of `message` as JSON and validates it; `undefined` when there
+   * is no text, the text is not JSON, or it does not satisfy the schema.
+   */
+  async parse(message: AIMessage): Promise<T | undefined> {
+    const text = firstText(message);
+    if (text === undefined || text === "") return undefined;
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    try {
+      return await validateAgainst(this.schema, this.jsonSchema, data, this.name);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Either strategy. */
+export type ResponseStrategy<T = unknown> = ToolStrategy<T> | ProviderStrategy<T>;
+
+/**
+ * The `responseFormat` option of `createAgent`: a schema (Zod 4 or JSON Schema; provider-native
+ * output when the model's profile supports it, else a tool), a list of schemas (one tool
+ * each), `toolStrategy(...)` or `providerStrategy(...)`.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormatInput = toolStrategy([Weather, Forecast]);
+ * ```
+ */
+export type ResponseFormatInput =
+  | ResponseSchema
+  | readonly ResponseSchema[]
+  | readonly ToolStrategy<unknown>[]
+  | ToolStrategy<unknown>
+  | ProviderStrategy<unknown>;
+
+/**
+ * The type of `structuredResponse` for a `responseFormat`.
+ *
+ * @example
+ * ```ts
+ * type Out = InferResponse<ProviderStrategy<{ city: string }>>; // { city: string }
+ * ```
+ */
+export type InferResponse<F> =
+  F extends ToolStrategy<infer T>
+    ? T
+    : F extends ProviderStrategy<infer T>
+      ? T
+      : F extends readonly ToolStrategy<infer T>[]
+        ? T
+        : F extends StandardSchemaLike
+          ? InferSchemaOutput<F>
+          : F extends readonly (infer S)[]
+            ? S extends StandardSchemaLike
+              ? InferSchemaOutput<S>
+              : Record<string, unknown>
+            : Record<string, unknown>;
+
+/**
+ * Structured output through tool calling, as LangChain.js's `toolStrategy`: one tool per schema
+ * (a list lets the model choose among several shapes). `handleError` decides what happens when
+ * the model's arguments are invalid or it calls several structured tools at once.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({
+ *   model,
+ *   tools: [],
+ *   responseFormat: toolStrategy(z.object({ city: z.string(), sunny: z.boolean() }), {
+ *     handleError: "Please answer with a city and whether it is sunny.",
+ *   }),
+ * });
+ * const { structuredResponse } = await agent.invoke({ messages: [{ role: "user", content: "Suzhou?" }] });
+ * ```
+ */
+export function toolStrategy<S extends ResponseSchema>(
+  schema: S | readonly S[],
+  options?: ToolStrategyOptions,
+): ToolStrategy<InferResponse<S>>[] {
+  const list = (isSchemaList(schema) ? schema : [schema]) as readonly S[];
+  return list.map((item) => new ToolStrategy(item as ResponseSchema<InferResponse<S>>, options));
+}
+
+/**
+ * Structured output through the provider's native JSON-schema mode, as LangChain.js's
+ * `providerStrategy`. `strict` defaults to `true`.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, tools: [], responseFormat: providerStrategy(Weather, { strict: true }) });
+ * ```
+ */
+export function providerStrategy<S extends ResponseSchema>(
+  schema: S | { schema: S; strict?: boolean },
+  options: { strict?: boolean } = {},
+): ProviderStrategy<InferResponse<S>> {
+  if (isSchemaWrapper(schema)) {
+    return new ProviderStrategy(
+      schema.schema as ResponseSchema<InferResponse<S>>,
+      schema.strict ?? options.strict,
+    );
+  }
+  return new ProviderStrategy(schema as ResponseSchema<InferResponse<S>>, options.strict);
+}
+
+/**
+ * Resolves `responseFormat` for one model call: strategies stay; a list of schemas becomes one
+ * tool strategy each; a single bare schema becomes a provider strategy when `nativeSupported`
+ * (the model's profile says `structuredOutput`), else a tool strategy. `cache` keeps the
+ * strategies made from a bare schema stable, so tool names do not change between calls.
+ */
+export function resolveResponseFormat(
+  format: unknown,
+  nativeSupported: boolean,
+  cache: WeakMap<object, ResponseStrategy[]>,
+): ResponseStrategy[] {
+  if (format === undefined || format === null) return [];
+  if (isStrategy(format)) return [format];
+  if (Array.isArray(format)) {
+    if (format.length === 0) return [];
+    if (format.every(isStrategy)) return format as ResponseStrategy[];
+    if (format.every((item) => !isStrategy(item) && isSchemaLike(item))) {
+      return cached(cache, format, () => format.map((item) => new ToolStrategy(item as ResponseSchema)));
+    }
+    throw new InvalidArgumentError(
+      "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.",
+    );
+  }
+  if (isSchemaLike(format)) {
+    const key = format as object;
+    const tag = nativeSupported ? "native" : "tool";
+    const entry = cached(cache, key, () => []);
+    const found = entry.find((s) => (tag === "native" ? s.kind === "provider" : s.kind === "tool"));
+    if (found !== undefined) return [found];
+    const made: ResponseStrategy = nativeSupported
+      ? new ProviderStrategy(format as ResponseSchema)
+      : new ToolStrategy(format as ResponseSchema);
+    entry.push(made);
+    return [made];
+  }
+  throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+}
+
+function cached(
+  cache: WeakMap<object, ResponseStrategy[]>,
+  key: object,
+  make: () => ResponseStrategy[],
+): ResponseStrategy[] {
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    entry = make();
+    cache.set(key, entry);
+  }
+  return entry;
+}
+
+/** True for a {@link ToolStrategy} or {@link ProviderStrategy} from any copy of the package. */
+export function isStrategy(value: unknown): value is ResponseStrategy {
+  if (value instanceof ToolStrategy || value instanceof ProviderStrategy) return true;
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (kind === "tool" || kind === "provider") &&
+    typeof (value as { parse?: unknown }).parse === "function" &&
+    typeof (value as { jsonSchema?: unknown }).jsonSchema === "object"
+  );
+}
+
+function isSchemaLike(value: unknown): boolean {
+  return isStandardSchema(value) || (typeof value === "object" && value !== null && !Array.isArray(value));
+}
+
+function isSchemaList<S>(value: S | readonly S[]): value is readonly S[] {
+  return Array.isArray(value);
+}
+
+function isSchemaWrapper<S>(
+  value: S | { schema: S; strict?: boolean },
+): value is { schema: S; strict?: boolean } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !isStandardSchema(value) &&
+    "schema" in value &&
+    typeof (value as { schema?: unknown }).schema === "object" &&
+    !("type" in value)
+  );
+}
+
+/** A `{ name, parameters }` function definition given as the schema, used as is. */
+function functionShape(
+  schema: JsonSchema,
+): { name: string; description: string; parameters: JsonSchema } | undefined {
+  const { name, parameters, description } = schema as {
+    name?: unknown;
+    parameters?: unknown;
+    description?: unknown;
+  };
+  if (typeof name !== "string" || typeof parameters !== "object" || parameters === null) return undefined;
+  return {
+    name,
+    description: typeof description === "string" ? description : "",
+    parameters: parameters as JsonSchema,
+  };
+}
+
+async function validateAgainst<T>(
+  schema: ResponseSchema<T>,
+  jsonSchema: JsonSchema,
+  value: unknown,
+  name: string,
+): Promise<T> {
+  if (isStandardSchema(schema)) {
+    const result = await schema["~standard"].validate(value);
+    if (result.issues === undefined) return result.value as T;
+    throw new StructuredOutputParsingError(
+      name,
+      result.issues.map((issue) => {
+        const path = formatPath(issue.path ?? []);
+        return path === "" ? issue.message : `${path}: ${issue.message}`;
+      }),
+    );
+  }
+  const issues = validateJsonSchema(jsonSchema, value);
+  if (issues.length === 0) return value as T;
+  throw new StructuredOutputParsingError(
+    name,
+    issues.map((issue) => {
+      const path = issue.path.join(".");
+      return path === "" ? issue.message : `${path}: ${issue.message}`;
+    }),
+  );
+}
+
+function firstText(message: AIMessage): string | undefined {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  for (const block of content) {
+    if (typeof block !== "object" || block === null) continue;
+    const b = block as { type?: unknown; text?: unknown; thought?: unknown };
+    if (b.type === "text" && b.thought !== true && typeof b.text === "string") return b.text;
+  }
+  return undefined;
+}

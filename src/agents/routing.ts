@@ -1,0 +1,157 @@
+import { Send } from "../graph/index.js";
+import {
+  type AIMessage,
+  type BaseMessage,
+  isAIMessage,
+  isToolMessage,
+  type ToolCall,
+} from "../messages/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import type { JumpTo } from "./types.js";
+
+/** Name of the model node. */
+export const MODEL_NODE = "model_request";
+/** Name of the tools node. */
+export const TOOLS_NODE = "tools";
+
+/**
+ * The anchors of the agent graph: where the run starts, where the tool loop comes back to,
+ * where the model's answer is routed from, and where the run leaves the loop.
+ */
+export interface AgentAnchors {
+  /** First `before_agent` node, else first `before_model` node, else the model. */
+  readonly entry: string;
+  /** First `before_model` node, else the model: the tools node loops back here. */
+  readonly loopEntry: string;
+  /** First middleware's `after_model` node (it runs last), else the model. */
+  readonly loopExit: string;
+  /** Last middleware's `after_agent` node (it runs first), else END. */
+  readonly exit: string;
+  /** Whether the graph has a tools node. */
+  readonly hasTools: boolean;
+}
+
+type RouterState = { messages: BaseMessage[]; jumpTo?: JumpTo | undefined; structuredResponse?: unknown };
+
+/** Where a `jumpTo` target leads; `end` goes to `endNode` (the exit, or END from after_agent hooks). */
+export function resolveJump(target: unknown, anchors: AgentAnchors, endNode: string = anchors.exit): string {
+  switch (target) {
+    case "model":
+      return MODEL_NODE;
+    case "tools":
+      return anchors.hasTools ? TOOLS_NODE : endNode;
+    case "end":
+      return endNode;
+    default:
+      throw new InvalidArgumentError(
+        `Invalid jump target: ${String(target)}, must be "model", "tools" or "end".`,
+      );
+  }
+}
+
+/** The nodes a hook with these declared targets may jump to. */
+export function jumpDestinations(
+  targets: readonly JumpTo[],
+  anchors: AgentAnchors,
+  endNode: string = anchors.exit,
+): string[] {
+  return targets.map((t) => resolveJump(t, anchors, endNode));
+}
+
+/** Router of a middleware node that declared `canJumpTo`: the jump, else the next node. */
+export function jumpRouter(anchors: AgentAnchors, next: string, endNode: string = anchors.exit) {
+  return (state: RouterState): string => (state.jumpTo ? resolveJump(state.jumpTo, anchors, endNode) : next);
+}
+
+function lastAIIndex(messages: readonly BaseMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (isAIMessage(messages[i])) return i;
+  return -1;
+}
+
+function answeredIds(messages: readonly BaseMessage[], from: number): Set<string> {
+  const ids = new Set<string>();
+  for (let i = from; i < messages.length; i += 1) {
+    const m = messages[i];
+    if (m !== undefined && isToolMessage(m)) ids.add(m.tool_call_id);
+  }
+  return ids;
+}
+
+/** What the routers need to know about the agent's tools. */
+export interface ToolKinds {
+  /** Names of structured-output tools (answered by the model node itself). */
+  readonly structured: ReadonlySet<string>;
+  /** Names of provider-side tools (run by the provider, never here). */
+  readonly provider: ReadonlySet<string>;
+  /** Names of client tools that are `returnDirect`. */
+  readonly returnDirect: ReadonlySet<string>;
+  /** Names of client tools. */
+  readonly client: ReadonlySet<string>;
+}
+
+/**
+ * The router after the model (at the loop exit), in the reference's order: a `jumpTo`; no AI
+ * message → exit; no tool calls → exit (the classic end of an agent loop); calls not yet
+ * answered → one `Send` per call to the tools node, carrying only that call (the tools node
+ * reads the state from the channels); a structured response → exit; otherwise back to the
+ * model (every call was answered, e.g. by a structured-output retry).
+ */
+export function modelRouter(anchors: AgentAnchors, kinds: ToolKinds, modelReachable: boolean) {
+  return (state: RouterState): string | Send[] => {
+    if (state.jumpTo) return resolveJump(state.jumpTo, anchors);
+    const messages = state.messages;
+    const index = lastAIIndex(messages);
+    if (index < 0) return anchors.exit;
+    const ai = messages[index] as AIMessage;
+    const calls = ai.tool_calls.filter((call) => !kinds.provider.has(call.name));
+    if (calls.length === 0) return anchors.exit;
+    const answered = answeredIds(messages, index + 1);
+    const pending = calls.filter(
+      (call) => !(call.id !== undefined && answered.has(call.id)) && !kinds.structured.has(call.name),
+    );
+    if (pending.length > 0) {
+      if (!anchors.hasTools) return anchors.exit;
+      return pending.map((call) => new Send(TOOLS_NODE, [call]));
+    }
+    if (state.structuredResponse !== undefined) return anchors.exit;
+    return modelReachable ? MODEL_NODE : anchors.exit;
+  };
+}
+
+/**
+ * The router after the tools node: exit when every client tool call of the last AI message is
+ * `returnDirect` (all of them, not only the last one: each parallel tools task decides the same
+ * way, from the whole message), or when a structured-output tool was answered; otherwise back
+ * to the loop entry.
+ */
+export function toolsRouter(anchors: AgentAnchors, kinds: ToolKinds) {
+  return (state: RouterState): string => {
+    const messages = state.messages;
+    const index = lastAIIndex(messages);
+    if (index < 0) return anchors.loopEntry;
+    const ai = messages[index] as AIMessage;
+    const answers = new Map<string, BaseMessage>();
+    for (let i = index + 1; i < messages.length; i += 1) {
+      const m = messages[i];
+      if (m !== undefined && isToolMessage(m)) answers.set(m.tool_call_id, m);
+    }
+    const executed: string[] = [];
+    let failed = false;
+    for (const call of ai.tool_calls as ToolCall[]) {
+      if (kinds.structured.has(call.name) || kinds.provider.has(call.name)) continue;
+      const answer = call.id === undefined ? undefined : answers.get(call.id);
+      // a human-in-the-loop edit may redirect a call: the tool message's name is what ran
+      const name = (answer?.name as string | undefined) ?? call.name;
+      if (!kinds.client.has(name)) continue;
+      if ((answer as { status?: string } | undefined)?.status === "error") failed = true;
+      executed.push(name);
+    }
+    if (!failed && executed.length > 0 && executed.every((name) => kinds.returnDirect.has(name))) {
+      return anchors.exit;
+    }
+    for (const m of answers.values()) {
+      if (m.name !== undefined && kinds.structured.has(m.name)) return anchors.exit;
+    }
+    return anchors.loopEntry;
+  };
+}

@@ -1,0 +1,53 @@
+import type { BaseStore, LangGraphRunnableConfig } from "../graph/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
+import { zodShape } from "./state.js";
+import type { AgentRuntime } from "./types.js";
+
+/**
+ * The runtime a middleware hook gets. With a `contextSchema`, `context` holds only that
+ * schema's keys, validated by it (so its defaults apply); without one, the run's whole context.
+ */
+export async function middlewareRuntime(
+  config: LangGraphRunnableConfig<unknown>,
+  contextSchema: unknown,
+  middlewareName: string,
+): Promise<AgentRuntime<unknown>> {
+  let context: unknown = config.context;
+  if (contextSchema !== undefined && isStandardSchema(contextSchema)) {
+    const given = (config.context ?? {}) as Record<string, unknown>;
+    const shape = zodShape(contextSchema);
+    const keys = Object.keys(shape);
+    const relevant: Record<string, unknown> = {};
+    if (keys.length === 0) Object.assign(relevant, given);
+    for (const key of keys) if (key in given) relevant[key] = given[key];
+    const result = await (contextSchema as StandardSchemaLike)["~standard"].validate(relevant);
+    if (result.issues !== undefined) {
+      throw new InvalidArgumentError(
+        `The context does not match the contextSchema of middleware "${middlewareName}": ${result.issues
+          .map((issue) => issue.message)
+          .join("; ")}`,
+      );
+    }
+    context = Object.freeze({ ...(result.value as object) });
+  }
+  return agentRuntime(config, context);
+}
+
+/** A frozen runtime over a node's config. */
+export function agentRuntime(
+  config: LangGraphRunnableConfig<unknown>,
+  context: unknown,
+): AgentRuntime<unknown> {
+  return Object.freeze({
+    context,
+    store: config.store as BaseStore | undefined,
+    configurable: config.configurable,
+    writer: config.writer,
+    interrupt: config.interrupt,
+    // read on demand: a task makes its AbortSignal only when someone asks for it
+    get signal(): AbortSignal | undefined {
+      return config.signal;
+    },
+  });
+}

@@ -1,0 +1,126 @@
+import {
+  type BaseChannel,
+  BinaryOperatorAggregate,
+  channelsFromZodObject,
+  EphemeralValue,
+  isAnnotationRoot,
+  isZodObjectSchema,
+  LastValue,
+  type StateDefinition,
+} from "../graph/index.js";
+import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
+import { InvalidArgumentError } from "../shared/index.js";
+import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
+import type { AnyAgentMiddleware } from "./types.js";
+
+/** The agent's channels, and which keys are its input and output. */
+export interface AgentStateLayout {
+  /** Every channel of the state, in print order. */
+  readonly state: StateDefinition;
+  /** Channels the agent accepts as input (no `jumpTo`, `structuredResponse` or `_` fields). */
+  readonly input: StateDefinition;
+  /** Channels the agent returns (no `jumpTo` or `_` fields). */
+  readonly output: StateDefinition;
+  /** The keys of `state` other than `messages`, `jumpTo` and `structuredResponse`. */
+  readonly extraKeys: readonly string[];
+}
+
+const BUILT_IN = new Set(["messages", "jumpTo", "structuredResponse"]);
+
+/** True for a private state field (kept out of the agent's input and output). */
+export function isPrivateKey(key: string): boolean {
+  return key.startsWith("_");
+}
+
+/**
+ * Builds the agent state: `messages` (messages reducer), `jumpTo` (an `EphemeralValue`: visible
+ * for one step), `structuredResponse` (a `LastValue`, output only), then the fields of the
+ * user's `stateSchema` and of each middleware's `stateSchema`; the first definition of a key
+ * wins, so the user's schema takes precedence.
+ */
+export function buildAgentState(
+  stateSchema: unknown,
+  middleware: readonly AnyAgentMiddleware[],
+): AgentStateLayout {
+  const messages = new BinaryOperatorAggregate<BaseMessage[], Messages>(messagesStateReducer, () => []);
+  const state: StateDefinition = {
+    messages,
+    jumpTo: new EphemeralValue(),
+    structuredResponse: new LastValue(),
+  };
+  const input: StateDefinition = { messages };
+  const output: StateDefinition = { messages, structuredResponse: state.structuredResponse as BaseChannel };
+  const extraKeys: string[] = [];
+  const add = (schema: unknown, owner: string) => {
+    for (const [key, channel] of Object.entries(schemaChannels(schema, owner))) {
+      if (BUILT_IN.has(key) || key in state) continue;
+      state[key] = channel;
+      extraKeys.push(key);
+      if (isPrivateKey(key)) continue;
+      input[key] = channel;
+      output[key] = channel;
+    }
+  };
+  if (stateSchema !== undefined) add(stateSchema, "createAgent");
+  for (const m of middleware) if (m.stateSchema !== undefined) add(m.stateSchema, `middleware "${m.name}"`);
+  return { state, input, output, extraKeys };
+}
+
+function schemaChannels(schema: unknown, owner: string): StateDefinition {
+  if (isAnnotationRoot(schema)) return { ...schema.spec };
+  if (isZodObjectSchema(schema)) return channelsFromZodObject(schema);
+  throw new InvalidArgumentError(
+    `The stateSchema of ${owner} must be a Zod object schema or an Annotation.Root({...}); got ${
+      schema === null ? "null" : typeof schema
+    }.`,
+  );
+}
+
+/** The field schemas of a Zod object (of any copy of zod). */
+export function zodShape(schema: unknown): Record<string, unknown> {
+  const z = schema as {
+    _zod?: { def?: { shape?: Record<string, unknown> } };
+    shape?: Record<string, unknown>;
+  };
+  return z._zod?.def?.shape ?? z.shape ?? {};
+}
+
+/**
+ * Fills in the defaults of the middleware state fields missing from `values` (Zod
+ * `.default()`s), as LangChain.js does before each run, and throws the reference's error when a
+ * public field that has no default is missing. Private (`_`) fields may always be missing.
+ */
+export async function initialMiddlewareValues(
+  middleware: readonly AnyAgentMiddleware[],
+  values: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const defaults: Record<string, unknown> = {};
+  for (const m of middleware) {
+    if (!isZodObjectSchema(m.stateSchema)) continue;
+    const missing: string[] = [];
+    for (const [key, field] of Object.entries(zodShape(m.stateSchema))) {
+      if (values[key] !== undefined || defaults[key] !== undefined) continue;
+      if (!isStandardSchema(field)) continue;
+      const result = await (field as StandardSchemaLike)["~standard"].validate(undefined);
+      if (result.issues === undefined) {
+        if (result.value !== undefined) defaults[key] = result.value;
+      } else if (!isPrivateKey(key)) {
+        missing.push(key);
+      }
+    }
+    if (missing.length > 0) throw missingFieldsError(m.name, missing);
+  }
+  return defaults;
+}
+
+function missingFieldsError(name: string, keys: readonly string[]): InvalidArgumentError {
+  const lines = keys.map((key) => `  - ${key}: Required`).join("\n");
+  return new InvalidArgumentError(
+    `Middleware "${name}" has required state fields that must be initialized:\n${lines}\n\n` +
+      "To fix this, either:\n" +
+      '1. Give the fields default values in the middleware\'s state schema, e.g. z.string().default("value");\n' +
+      "2. Or make them optional, e.g. z.string().optional();\n" +
+      `3. Or pass them when invoking the agent: agent.invoke({ messages: [...], ${keys[0] ?? "field"}: "value" }).`,
+    { code: "MIDDLEWARE_STATE_REQUIRED" },
+  );
+}

@@ -1,0 +1,104 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { Annotation } from "../index.js";
+import type { BaseMessage } from "../messages/index.js";
+import { FakeChatModel } from "../testing/index.js";
+import { question } from "./agent.test-helpers.js";
+import { createAgent, createMiddleware, providerStrategy, toolStrategy } from "./index.js";
+
+const counter = createMiddleware({
+  name: "Counter",
+  stateSchema: z.object({ turns: z.number().default(0) }),
+  beforeModel: (state) => {
+    expectTypeOf(state.turns).toEqualTypeOf<number>();
+    expectTypeOf(state.messages).toEqualTypeOf<BaseMessage[]>();
+    return { turns: state.turns + 1 };
+  },
+});
+const tagger = createMiddleware({
+  name: "Tagger",
+  stateSchema: z.object({ tags: z.array(z.string()).default([]), _secret: z.string().optional() }),
+  afterModel: (state) => ({ tags: [...state.tags, "seen"] }),
+});
+const user = createMiddleware({
+  name: "User",
+  stateSchema: z.object({ userId: z.string().optional() }),
+  contextSchema: z.object({ locale: z.string() }),
+  beforeAgent: (_state, runtime) => {
+    expectTypeOf(runtime.context.locale).toEqualTypeOf<string>();
+  },
+});
+const plain = createMiddleware({ name: "Plain", afterAgent: () => undefined });
+const wrapper = createMiddleware({
+  name: "Wrapper",
+  wrapModelCall: (request, handler) => handler(request),
+});
+
+describe("createAgent types", () => {
+  it("infers the state of five middlewares and the structured response", async () => {
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      middleware: [counter, tagger, user, plain, wrapper],
+      responseFormat: toolStrategy(z.object({ city: z.string() })),
+    });
+    type Result = Awaited<ReturnType<typeof agent.invoke>>;
+    expectTypeOf<Result["turns"]>().toEqualTypeOf<number>();
+    expectTypeOf<Result["tags"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<Result["userId"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Result["structuredResponse"]>().toEqualTypeOf<{ city: string }>();
+    expectTypeOf<Result["messages"]>().toEqualTypeOf<BaseMessage[]>();
+    // @ts-expect-error private fields are not part of the output
+    expectTypeOf<Result["_secret"]>().toBeUnknown();
+    // @ts-expect-error the input must have messages
+    const bad: Parameters<typeof agent.invoke>[0] = { turns: 1 };
+    void bad;
+  });
+
+  it("has no structuredResponse without a responseFormat", () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: [] }) });
+    type Result = Awaited<ReturnType<typeof agent.invoke>>;
+    expectTypeOf<Result>().not.toHaveProperty("structuredResponse");
+    expectTypeOf<Result["messages"]>().toEqualTypeOf<BaseMessage[]>();
+  });
+
+  it("types the structured response of a bare schema, a provider strategy and a schema list", () => {
+    const model = new FakeChatModel({ responses: [] });
+    const bare = createAgent({ model, responseFormat: z.object({ a: z.number() }) });
+    expectTypeOf<Awaited<ReturnType<typeof bare.invoke>>["structuredResponse"]>().toEqualTypeOf<{
+      a: number;
+    }>();
+    const provider = createAgent({ model, responseFormat: providerStrategy(z.object({ b: z.boolean() })) });
+    expectTypeOf<Awaited<ReturnType<typeof provider.invoke>>["structuredResponse"]>().toEqualTypeOf<{
+      b: boolean;
+    }>();
+    const json = createAgent({ model, responseFormat: { type: "object", properties: {} } });
+    expectTypeOf<Awaited<ReturnType<typeof json.invoke>>["structuredResponse"]>().toEqualTypeOf<
+      Record<string, unknown>
+    >();
+  });
+
+  it("merges an Annotation stateSchema and types the input", async () => {
+    const State = Annotation.Root({ topic: Annotation<string> });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["x"] }), stateSchema: State });
+    const result = await agent.invoke({ ...question(), topic: "t" });
+    expectTypeOf(result.topic).toEqualTypeOf<string>();
+    // @ts-expect-error topic is a string
+    void agent.invoke({ ...question(), topic: 1 });
+  });
+
+  it("rejects an unknown jump target and a wrong hook update", () => {
+    expect(() =>
+      createMiddleware({
+        name: "X",
+        // @ts-expect-error not a jump target
+        beforeModel: { canJumpTo: ["elsewhere"], hook: () => undefined },
+      }),
+    ).toThrow("Invalid jump target");
+    createMiddleware({
+      name: "Y",
+      stateSchema: z.object({ n: z.number() }),
+      // @ts-expect-error n is a number
+      beforeModel: () => ({ n: "one" }),
+    });
+  });
+});
