@@ -1,0 +1,142 @@
+// Workload C: the ReAct loop of createAgent, as ../shared/bench/bench-c-agent.ts runs it.
+//
+// A scripted chat model asks for one `lookup` tool call per turn for N turns, then answers;
+// every message carries 200 characters. For each N in --turns: two 5-turn warm-up runs on
+// other threads, a full GC, then one timed invoke of the N-turn conversation on a fresh thread.
+// Reports ms per turn, RSS growth during the run (peak sampled at every model call, over the
+// RSS after GC before it), and with a saver the bytes it holds for the thread.
+//
+// Usage: tsx bench/workloads/agent.ts --impl agentgraph --saver none|memory|sqlite|postgres --turns 10,50,200
+import { check, emit, gc, parseArgs, round } from "../lib/harness.js";
+import { implFromArgs } from "../lib/impl.js";
+import { openSaver, type SaverHandle, type SaverKind } from "../lib/savers.js";
+
+const args = parseArgs();
+const impl = implFromArgs(args);
+const saverKind = (args.saver ?? "none") as SaverKind | "none";
+const TURNS = (args.turns ?? "10,50,200").split(",").map(Number);
+const CHARS = 200;
+const MB = 2 ** 20;
+
+// biome-ignore lint/suspicious/noExplicitAny: the same code drives two libraries
+type Any = any;
+
+const agents: Any = impl === "agentgraph" ? await import("agentgraph/agents") : await import("langchain");
+const models: Any =
+  impl === "agentgraph"
+    ? await import("agentgraph/models")
+    : await import("@langchain/core/language_models/chat_models");
+const messages: Any =
+  impl === "agentgraph" ? await import("agentgraph/messages") : await import("@langchain/core/messages");
+const tools: Any =
+  impl === "agentgraph" ? await import("agentgraph/tools") : await import("@langchain/core/tools");
+const { z } = await import("zod");
+const { AIMessage, HumanMessage } = messages;
+
+const text = (prefix: string, chars: number) => `${prefix} ${"x".repeat(chars)}`.slice(0, chars);
+const isTool = (m: Any) => (m?.type ?? m?._getType?.()) === "tool";
+
+/** Asks for one lookup per turn while fewer than `turns` results are in the conversation. */
+class ScriptedToolModel extends (models.BaseChatModel as Any) {
+  turns: number;
+  onCall: (() => void) | undefined;
+  constructor(turns: number, onCall?: () => void) {
+    super({});
+    this.turns = turns;
+    this.onCall = onCall;
+  }
+  _llmType() {
+    return "scripted-tool-model";
+  }
+  bindTools() {
+    return this;
+  }
+  async _generate(conversation: Any[]) {
+    this.onCall?.();
+    let turn = 0;
+    for (const m of conversation) if (isTool(m)) turn++;
+    const content =
+      turn < this.turns
+        ? text(`Step ${turn}: I will call lookup to gather more context.`, CHARS)
+        : text(`Final answer after ${this.turns} tool calls.`, CHARS);
+    const message =
+      turn < this.turns
+        ? new AIMessage({
+            content,
+            id: `ai-${turn}`,
+            tool_calls: [
+              { id: `call_${turn}`, name: "lookup", args: { query: `q${turn}` }, type: "tool_call" },
+            ],
+          })
+        : new AIMessage({ content, id: `ai-${turn}` });
+    return { generations: [{ text: content, message }] };
+  }
+}
+
+const lookup = tools.tool(async ({ query }: { query: string }) => text(`Result for ${query}:`, CHARS), {
+  name: "lookup",
+  description: "Look up a fact (benchmark stub).",
+  schema: z.object({ query: z.string() }),
+});
+
+const build = (turns: number, saver: unknown, onCall?: () => void) =>
+  agents.createAgent({
+    model: new ScriptedToolModel(turns, onCall),
+    tools: [lookup],
+    ...(saver === undefined ? {} : { checkpointer: saver }),
+  });
+const input = (turns: number) => ({
+  messages: [
+    new HumanMessage({
+      content: text(`Please research this topic using ${turns} lookups.`, CHARS),
+      id: "human-0",
+    }),
+  ],
+});
+const config = (saver: unknown, thread: string, turns: number) => ({
+  ...(saver === undefined ? {} : { configurable: { thread_id: thread } }),
+  recursionLimit: 10 * turns + 100,
+});
+
+for (const turns of TURNS) {
+  const handle: SaverHandle | undefined =
+    saverKind === "none" ? undefined : await openSaver(impl, saverKind, `c-${turns}`);
+  try {
+    const saver = handle?.saver;
+    const warm = build(5, saver);
+    for (let i = 0; i < 2; i++) {
+      const out = await warm.invoke(input(5), config(saver, `warm-${i}`, 5));
+      check(out.messages.length === 12, `warm-up produced ${out.messages.length} messages`);
+    }
+    let peak = 0;
+    const sample = () => {
+      const rss = process.memoryUsage.rss();
+      if (rss > peak) peak = rss;
+    };
+    const agent = build(turns, saver, sample);
+    gc();
+    const base = process.memoryUsage.rss();
+    peak = base;
+    const timer = setInterval(sample, 5);
+    const started = performance.now();
+    const out = await agent.invoke(input(turns), config(saver, "run", turns));
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    sample();
+    check(out.messages.length === 2 * turns + 2, `got ${out.messages.length} messages`);
+    const stored = handle === undefined ? undefined : await handle.storedBytes();
+    emit({
+      workload: "C",
+      case: `agent_${saverKind}_n${turns}`,
+      impl,
+      total_ms: round(ms, 1),
+      ms_per_turn: round(ms / turns, 3),
+      rss_growth_mb: round((peak - base) / MB, 1),
+      ...(stored === undefined || Number.isNaN(stored)
+        ? {}
+        : { stored_bytes: stored, stored_bytes_per_turn: round(stored / turns, 1) }),
+    });
+  } finally {
+    await handle?.close();
+  }
+}
