@@ -36,7 +36,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   server: ["agents", "prebuilt", "graph", "messages", "shared", "checkpoint"],
   cli: ["server", "agents", "prebuilt", "graph", "messages", "models", "shared", "checkpoint"],
   studio: [],
-  "(root)": ["graph", "messages", "shared", "zod"],
+  entries: ["agents", "prebuilt", "graph", "tools", "models", "messages", "shared", "checkpoint", "testing"],
+  "(root)": ["graph", "messages", "shared", "zod", "entries"],
 };
 
 /** Inside graph/, which subfolders each subfolder may import. */
@@ -79,7 +80,7 @@ const GRAPH_ALLOWED: Record<string, readonly string[]> = {
 };
 
 /** Areas (or files) that may use Node built-ins. The engine and the vocabulary layers may not. */
-const NODE_ALLOWED = ["checkpoint", "server", "cli", "testing", "(root)"];
+const NODE_ALLOWED = ["checkpoint", "server", "cli", "testing", "entries", "(root)"];
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 

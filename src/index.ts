@@ -10,12 +10,7 @@
  * import { StateGraph, MessagesAnnotation, START, END } from "agentgraph";
  * ```
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { registerMessageSerialization } from "./messages-serialization.js";
-import { installAsyncContextStorage } from "./shared/index.js";
-
-installAsyncContextStorage(new AsyncLocalStorage());
-registerMessageSerialization();
+import "./entries/index.js";
 
 export * from "./graph/index.js";
 export { addMessages, type Messages, messagesStateReducer, REMOVE_ALL_MESSAGES } from "./messages/index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultSerializer as serde } from "./graph/index.js";
+import { defaultSerializer as serde } from "../graph/index.js";
 import {
   AIMessage,
   AIMessageChunk,
@@ -8,7 +8,7 @@ import {
   SystemMessage,
   ToolMessage,
   ToolMessageChunk,
-} from "./messages/index.js";
+} from "../messages/index.js";
 import { registerMessageSerialization } from "./messages-serialization.js";
 
 registerMessageSerialization();

@@ -1,9 +1,9 @@
 /**
  * Registers the message classes with the checkpoint serializer, so messages in graph state,
  * pending writes, stores and caches come back as instances of their classes. The engine never
- * imports `messages/`; the root entry composes the two by calling this once.
+ * imports `messages/`; every Node entry point composes the two (see node-setup.ts).
  */
-import { registerSerializable } from "./graph/index.js";
+import { registerSerializable } from "../graph/index.js";
 import {
   AIMessage,
   AIMessageChunk,
@@ -17,7 +17,7 @@ import {
   SystemMessageChunk,
   ToolMessage,
   ToolMessageChunk,
-} from "./messages/index.js";
+} from "../messages/index.js";
 
 /** Stored form of a message: its class name and its constructor fields without empty defaults. */
 type StoredMessageJson = [className: string, kwargs: Record<string, unknown>];

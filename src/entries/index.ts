@@ -1,0 +1,2 @@
+export { registerMessageSerialization } from "./messages-serialization.js";
+export { nodeSetUp } from "./node-setup.js";

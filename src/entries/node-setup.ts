@@ -1,0 +1,21 @@
+/**
+ * What every Node entry point of the package sets up before its exports are used: the engine's
+ * async-context provider (`AsyncLocalStorage`, which `getConfig()`, `interrupt()` and nested
+ * graphs rely on inside nodes) and the message classes' checkpoint serialization (so messages
+ * saved by any saver come back as messages). The engine itself imports nothing from Node and
+ * nothing from `messages/`: the entry points compose them. Running it twice changes nothing.
+ *
+ * @example
+ * ```ts
+ * import "./node-setup.js"; // first line of an entry point
+ * ```
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { hasAsyncContextStorage, installAsyncContextStorage } from "../shared/index.js";
+import { registerMessageSerialization } from "./messages-serialization.js";
+
+if (!hasAsyncContextStorage()) installAsyncContextStorage(new AsyncLocalStorage());
+registerMessageSerialization();
+
+/** Whether the Node set-up ran (it runs when this module is first imported). */
+export const nodeSetUp = true;
