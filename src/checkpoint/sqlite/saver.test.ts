@@ -184,6 +184,44 @@ describe("SqliteSaver specifics", () => {
     db.close();
   });
 
+  it("stores the loop's plain metadata compactly and everything else whole", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const cases = [
+      { source: "loop", step: 3, parents: {} },
+      { source: "input", step: -1, parents: {} },
+      { source: "loop", step: 4, parents: { "": "1ef00000-0000-6000-8000-000000000001" } },
+      { source: "update", step: 5, parents: {}, writes: { a: 1 } },
+      { source: "loop", step: 6, parents: {}, userId: "u1" },
+    ];
+    for (const [i, metadata] of cases.entries()) {
+      const id = `1ef00000-0000-6000-8000-${String(i + 10).padStart(12, "0")}`;
+      await saver.put(
+        { configurable: { thread_id: "meta", checkpoint_ns: "" } },
+        {
+          v: 4,
+          id,
+          ts: "2024-01-01T00:00:00.000Z",
+          channel_values: {},
+          channel_versions: {},
+          versions_seen: {},
+        },
+        metadata as never,
+        {},
+      );
+      const tuple = await new SqliteSaver(saver.db).getTuple({
+        configurable: { thread_id: "meta", checkpoint_id: id },
+      });
+      expect(tuple?.metadata).toEqual(metadata);
+      expect(Object.keys(tuple?.metadata ?? {})).toEqual(Object.keys(metadata));
+    }
+    const stored = saver.db
+      .prepare("SELECT metadata FROM agentgraph_checkpoints WHERE thread_id = 'meta' ORDER BY checkpoint_id")
+      .all() as { metadata: string }[];
+    expect(stored.map((row) => row.metadata.startsWith("{"))).toEqual([false, false, true, true, true]);
+    expect(stored[0]?.metadata).toBe("loop:3");
+    await saver.close();
+  });
+
   it("reads long lists on forked branches whose versions interleave", async () => {
     // Splice chains are read with a range scan of the versions below their head; forks put
     // versions of other branches into that range, which the read must skip (or fall back on).

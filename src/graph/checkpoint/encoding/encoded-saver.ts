@@ -126,6 +126,10 @@ class ThreadCaches {
   }
 }
 
+/** Checkpoint sources whose plain metadata is stored compactly (see `encodeMetadata`). */
+const COMPACT_SOURCES: ReadonlySet<string> = new Set(["input", "loop", "update", "fork"]);
+const COMPACT_METADATA = /^(input|loop|update|fork):(-?\d+)$/;
+
 /** 36^8: the range of a version's random part. */
 const VERSION_RANDOM_RANGE = 36 ** 8;
 
@@ -403,7 +407,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       id: checkpoint.id,
       parentId: parentId ?? null,
       record: encodeRecord(record, parent?.bookkeeping),
-      metadata: this.codec.encode(metadata),
+      metadata: this.encodeMetadata(metadata),
       depth,
       createdAt: Date.now(),
     });
@@ -535,7 +539,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const tuple: CheckpointTuple = {
       config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } },
       checkpoint,
-      metadata: this.decode(head.metadata, threadId, ns, head.id, "metadata") as CheckpointMetadata,
+      metadata: this.decodeMetadata(head.metadata, threadId, ns, head.id),
       pendingWrites,
     };
     if (head.parentId !== null) {
@@ -570,13 +574,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (idValue !== undefined && idValue !== null && idValue !== "" && listing.id !== String(idValue))
         continue;
       if (options.filter !== undefined) {
-        const metadata = this.decode(
+        const metadata = this.decodeMetadata(
           listing.metadata,
           listing.threadId,
           listing.ns,
           listing.id,
-          "metadata",
-        ) as Record<string, unknown>;
+        ) as unknown as Record<string, unknown>;
         if (!Object.entries(options.filter).every(([key, value]) => metadata[key] === value)) continue;
       }
       if (remaining !== undefined) {
@@ -919,6 +922,43 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     let max: ChannelVersion | undefined;
     for (const v of versions) if (max === undefined || String(v) > String(max)) max = v;
     checkpoint.channel_versions[TASKS] = this.getNextVersion(max);
+  }
+
+  /**
+   * The loop's usual metadata, `{ source, step, parents: {} }` and nothing else, is stored as
+   * `"<source>:<step>"` (a checkpoint of each step carries it); anything else is encoded whole
+   * (its text starts with `{`).
+   */
+  private encodeMetadata(metadata: CheckpointMetadata): string {
+    const { source, step, parents } = metadata as { source?: unknown; step?: unknown; parents?: unknown };
+    let keys = 0;
+    for (const _ in metadata) keys++;
+    if (
+      keys === 3 &&
+      typeof source === "string" &&
+      COMPACT_SOURCES.has(source) &&
+      Number.isSafeInteger(step) &&
+      typeof parents === "object" &&
+      parents !== null &&
+      Object.getPrototypeOf(parents) === Object.prototype &&
+      Object.keys(parents).length === 0
+    ) {
+      return `${source}:${step as number}`;
+    }
+    return this.codec.encode(metadata);
+  }
+
+  private decodeMetadata(
+    text: string,
+    threadId: string,
+    ns: string,
+    checkpointId: string,
+  ): CheckpointMetadata {
+    const compact = COMPACT_METADATA.exec(text);
+    if (compact !== null) {
+      return { source: compact[1], step: Number(compact[2]), parents: {} } as CheckpointMetadata;
+    }
+    return this.decode(text, threadId, ns, checkpointId, "metadata") as CheckpointMetadata;
   }
 
   private decode(text: string, threadId: string, ns: string, checkpointId: string, what: string): unknown {
