@@ -79,6 +79,11 @@ const JOBS: Job[] = quick
         script: "workloads/persistence.ts",
         args: ["--workload", "G", "--saver", "sqlite", "--turns", "20"],
       },
+      ...["none", "sqlite"].map((saver) => ({
+        name: `agent-c-${saver}`,
+        script: "workloads/agent.ts",
+        args: ["--saver", saver, "--turns", "10"],
+      })),
     ]
   : [
       { name: "engine", script: "workloads/engine.ts", args: [] },
@@ -119,6 +124,11 @@ const JOBS: Job[] = quick
         ...(args.all === "true"
           ? {}
           : { referenceArgs: ["--workload", "G", "--saver", saver, "--turns", "50,200"] }),
+      })),
+      ...["none", "sqlite", "postgres"].map((saver) => ({
+        name: `agent-c-${saver}`,
+        script: "workloads/agent.ts",
+        args: ["--saver", saver, "--turns", "10,50,200"],
       })),
       {
         name: "persist-g-1kb",
@@ -166,7 +176,9 @@ const METRICS = [
   "import_ms",
   "rss_mb",
   "ms_per_turn",
+  "rss_growth_mb",
   "stored_bytes",
+  "stored_value_bytes",
   "stored_bytes_per_turn",
   "stored_over_raw",
   "get_state_ms",
