@@ -12,7 +12,7 @@ import { InvalidArgumentError } from "../shared/index.js";
 import { assertNoBoundTools, normalizeSystemPrompt, normalizeTools } from "./agent-tools.js";
 import { MiddlewareError } from "./errors.js";
 import { createHookNode, type HookKind, hookNodeName } from "./hook-node.js";
-import type { ContextOfSchema } from "./middleware.js";
+import type { ContextInputOfSchema } from "./middleware.js";
 import { hookTargets } from "./middleware.js";
 import { createModelNode } from "./model-node.js";
 import { type AgentTypes, ReactAgent } from "./react-agent.js";
@@ -109,6 +109,46 @@ export type MiddlewareStates<M extends readonly AnyAgentMiddleware[]> = UnionToI
     : never
 >;
 
+/** A context type with named fields, or `{}` for none (`unknown`, an index signature). */
+type NamedContext<C> = unknown extends C
+  ? Record<never, never>
+  : string extends keyof C
+    ? Record<never, never>
+    : C;
+
+/**
+ * The context fields the middleware of a list need (the intersection of their context schemas'
+ * input types; middleware without a context schema add nothing).
+ *
+ * @example
+ * ```ts
+ * type C = MiddlewareContexts<[typeof auth, typeof logger]>; // { userId: string }
+ * ```
+ */
+export type MiddlewareContexts<M extends readonly AnyAgentMiddleware[]> = UnionToIntersection<
+  M[number] extends infer X
+    ? X extends { "~types"?: { contextInput: infer C } }
+      ? NamedContext<C>
+      : Record<never, never>
+    : never
+>;
+
+/**
+ * The context an agent's runs take: the input type of the agent's `contextSchema` (any object
+ * when it has none, as in LangChain.js) merged with the context fields every middleware's
+ * `contextSchema` declares; `context` is required in the run options when a field is.
+ *
+ * @example
+ * ```ts
+ * type C = AgentContext<typeof Context, [typeof auth]>; // { locale: string; userId: string }
+ * ```
+ */
+export type AgentContext<ContextSchema, M extends readonly AnyAgentMiddleware[]> = Flat<
+  ContextInputOfSchema<ContextSchema> & MiddlewareContexts<M>
+>;
+
+type Flat<C> = { [K in keyof C]: C[K] };
+
 type ResponseOf<F> = [F] extends [undefined] ? never : InferResponse<Exclude<F, undefined>>;
 
 /**
@@ -143,7 +183,7 @@ export function createAgent<
 ): ReactAgent<
   AgentTypes<
     StateOfSchema<StateSchema> & MiddlewareStates<Middleware>,
-    ContextOfSchema<ContextSchema>,
+    AgentContext<ContextSchema, Middleware>,
     ResponseOf<Format>
   >
 > {

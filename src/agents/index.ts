@@ -1,4 +1,10 @@
-export { type CreateAgentParams, createAgent, type MiddlewareStates } from "./create-agent.js";
+export {
+  type AgentContext,
+  type CreateAgentParams,
+  createAgent,
+  type MiddlewareContexts,
+  type MiddlewareStates,
+} from "./create-agent.js";
 export {
   MiddlewareError,
   MultipleStructuredOutputsError,
@@ -100,7 +106,12 @@ export {
   toolCallLimitMiddleware,
 } from "./middleware/tool-call-limit.js";
 export { type ToolRetryMiddlewareConfig, toolRetryMiddleware } from "./middleware/tool-retry.js";
-export { type ContextOfSchema, createMiddleware, type MiddlewareConfig } from "./middleware.js";
+export {
+  type ContextInputOfSchema,
+  type ContextOfSchema,
+  createMiddleware,
+  type MiddlewareConfig,
+} from "./middleware.js";
 export {
   type AgentInput,
   type AgentOutput,

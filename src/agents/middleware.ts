@@ -24,6 +24,21 @@ import {
 export type ContextOfSchema<C> = [C] extends [undefined] ? Record<string, unknown> : SchemaContext<C>;
 
 /**
+ * The context type a run passes for a context schema: the schema's input type (fields with a
+ * Zod `.default()` may be left out); `Record<string, unknown>` for none.
+ *
+ * @example
+ * ```ts
+ * type C = ContextInputOfSchema<typeof Context>; // z.input<typeof Context>
+ * ```
+ */
+export type ContextInputOfSchema<C> = [C] extends [undefined]
+  ? Record<string, unknown>
+  : C extends { _zod: { input: infer I } }
+    ? I
+    : SchemaContext<C>;
+
+/**
  * What {@link createMiddleware} takes: a unique `name`, optional `stateSchema` (a Zod 4 object
  * or an `Annotation.Root`; its fields join the agent's state, `_`-prefixed ones stay private),
  * `contextSchema`, `tools` (added to the agent's tools), and any hooks.
@@ -79,7 +94,11 @@ const JUMP_TARGETS: readonly string[] = ["model", "tools", "end"];
  */
 export function createMiddleware<StateSchema = undefined, ContextSchema = undefined>(
   config: MiddlewareConfig<StateSchema, ContextSchema>,
-): AgentMiddleware<StateOfSchema<StateSchema>, ContextOfSchema<ContextSchema>> {
+): AgentMiddleware<
+  StateOfSchema<StateSchema>,
+  ContextOfSchema<ContextSchema>,
+  ContextInputOfSchema<ContextSchema>
+> {
   if (typeof config?.name !== "string" || config.name === "") {
     throw new InvalidArgumentError("createMiddleware needs a non-empty `name`.");
   }
@@ -111,7 +130,11 @@ export function createMiddleware<StateSchema = undefined, ContextSchema = undefi
   ] as const) {
     if (config[key] !== undefined) middleware[key] = config[key];
   }
-  return middleware as unknown as AgentMiddleware<StateOfSchema<StateSchema>, ContextOfSchema<ContextSchema>>;
+  return middleware as unknown as AgentMiddleware<
+    StateOfSchema<StateSchema>,
+    ContextOfSchema<ContextSchema>,
+    ContextInputOfSchema<ContextSchema>
+  >;
 }
 
 /** True for a middleware object (from this package or LangChain.js's brand). */

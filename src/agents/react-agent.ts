@@ -74,7 +74,8 @@ export type AgentOutput<T extends AnyAgentTypes> = Public<T["state"]> & {
 export type AgentInput<T extends AnyAgentTypes> = { messages: Messages } & Partial<Public<T["state"]>>;
 
 /**
- * Options of `invoke` and `stream`: the graph run options, with the agent's context type.
+ * Options of `invoke` and `stream`: the graph run options, with the agent's context type;
+ * `context` is required when the context has required fields.
  *
  * @example
  * ```ts
@@ -85,10 +86,11 @@ export type AgentInput<T extends AnyAgentTypes> = { messages: Messages } & Parti
  * };
  * ```
  */
-export type AgentRunOptions<T extends AnyAgentTypes, M = StreamMode | StreamMode[]> = PregelOptions<
-  T["context"],
-  M
->;
+export type AgentRunOptions<T extends AnyAgentTypes, M = StreamMode | StreamMode[]> = Omit<
+  PregelOptions<T["context"], M>,
+  "context"
+> &
+  (Record<never, never> extends T["context"] ? { context?: T["context"] } : { context: T["context"] });
 
 interface AgentOptions {
   readonly middleware?: readonly AnyAgentMiddleware[];
@@ -196,7 +198,7 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 
   /** A copy of the agent whose runs use `config` as defaults (run options still win). */
-  withConfig(config: AgentRunOptions<T>): ReactAgent<T> {
+  withConfig(config: PregelOptions<Partial<T["context"]>>): ReactAgent<T> {
     return new ReactAgent<T>(
       this.#graph,
       this.#options,

@@ -83,7 +83,7 @@ describe("createAgent types", () => {
     const result = await agent.invoke({ ...question(), topic: "t" });
     expectTypeOf(result.topic).toEqualTypeOf<string>();
     // @ts-expect-error topic is a string
-    void agent.invoke({ ...question(), topic: 1 });
+    void agent.invoke({ ...question(), topic: 1 }).catch(() => undefined);
   });
 
   it("rejects an unknown jump target and a wrong hook update", () => {

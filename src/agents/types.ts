@@ -236,7 +236,7 @@ export const MIDDLEWARE_BRAND: unique symbol = Symbol.for("AgentMiddleware") as 
  * });
  * ```
  */
-export interface AgentMiddleware<State = Record<string, unknown>, Context = unknown> {
+export interface AgentMiddleware<State = Record<string, unknown>, Context = unknown, ContextInput = Context> {
   readonly [MIDDLEWARE_BRAND]: true;
   readonly name: string;
   readonly stateSchema?: unknown;
@@ -248,8 +248,11 @@ export interface AgentMiddleware<State = Record<string, unknown>, Context = unkn
   readonly afterAgent?: NodeHook<State, Context>;
   readonly wrapModelCall?: WrapModelCallHook<State, Context>;
   readonly wrapToolCall?: WrapToolCallHook<State, Context>;
-  /** Type-level only: the state and context types. */
-  readonly "~types"?: { state: State; context: Context };
+  /**
+   * Type-level only: the state, the context hooks see (`context`) and the context a run must
+   * pass for this middleware (`contextInput`: the schema's input type).
+   */
+  readonly "~types"?: { state: State; context: Context; contextInput: ContextInput };
 }
 
 /**
@@ -273,7 +276,7 @@ export interface AnyAgentMiddleware {
   readonly afterAgent?: AnyNodeHook;
   readonly wrapModelCall?: (request: never, handler: never) => unknown;
   readonly wrapToolCall?: (request: never, handler: never) => unknown;
-  readonly "~types"?: { state: unknown; context: unknown };
+  readonly "~types"?: { state: unknown; context: unknown; contextInput: unknown };
 }
 
 /**

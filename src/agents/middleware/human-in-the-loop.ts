@@ -244,7 +244,7 @@ interface Outcome {
  */
 export function humanInTheLoopMiddleware(
   options: HumanInTheLoopMiddlewareConfig = {},
-): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
+): AgentMiddleware<Record<never, never>, Record<string, unknown>, Partial<HumanInTheLoopMiddlewareConfig>> {
   const middleware = createMiddleware({
     name: "HumanInTheLoopMiddleware",
     contextSchema,
@@ -319,7 +319,11 @@ export function humanInTheLoopMiddleware(
       },
     },
   });
-  return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>>;
+  return middleware as unknown as AgentMiddleware<
+    Record<never, never>,
+    Record<string, unknown>,
+    Partial<HumanInTheLoopMiddlewareConfig>
+  >;
 }
 
 function lastAIMessage(messages: readonly unknown[]): AIMessage | undefined {

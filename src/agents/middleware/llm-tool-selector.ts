@@ -96,7 +96,7 @@ function isNamedTool(value: AgentTool): value is AgentTool & NamedTool {
  */
 export function llmToolSelectorMiddleware(
   options: LLMToolSelectorConfig = {},
-): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
+): AgentMiddleware<Record<never, never>, Record<string, unknown>, LLMToolSelectorConfig> {
   const models = new Map<string, Promise<unknown>>();
   const resolveModel = (model: unknown, fallback: unknown): Promise<unknown> => {
     if (model === undefined || model === null) return Promise.resolve(fallback);
@@ -165,7 +165,11 @@ export function llmToolSelectorMiddleware(
       return handler({ ...request, tools: selected });
     },
   });
-  return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>>;
+  return middleware as unknown as AgentMiddleware<
+    Record<never, never>,
+    Record<string, unknown>,
+    LLMToolSelectorConfig
+  >;
 }
 
 function selectTools(

@@ -133,7 +133,10 @@ describe("modelCallLimitMiddleware", () => {
     expect(() => modelCallLimitMiddleware({ runLimit: "3" as never })).toThrow(/runLimit must be a number/);
     const { agent } = agentWith(["x"], { runLimit: 1 });
     await expect(
-      agent.invoke({ messages: [new HumanMessage("hi")] }, { ...thread(), context: { threadLimit: "2" } }),
+      agent.invoke(
+        { messages: [new HumanMessage("hi")] },
+        { ...thread(), context: { threadLimit: "2" as never } },
+      ),
     ).rejects.toThrow(/context\.threadLimit must be a number/);
   });
 

@@ -150,7 +150,7 @@ function counter() {
  */
 export function modelCallLimitMiddleware(
   options: ModelCallLimitMiddlewareConfig = {},
-): AgentMiddleware<ModelCallLimitState, Record<string, unknown>> {
+): AgentMiddleware<ModelCallLimitState, Record<string, unknown>, ModelCallLimitMiddlewareConfig> {
   checkLimit(options.threadLimit, "threadLimit", "");
   checkLimit(options.runLimit, "runLimit", "");
   checkExitBehavior(options.exitBehavior, "");

@@ -368,7 +368,7 @@ type PIIContext = z.infer<typeof contextSchema>;
 export function piiMiddleware(
   piiType: BuiltInPIIType | (string & {}),
   options: PIIMiddlewareConfig = {},
-): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
+): AgentMiddleware<Record<never, never>, Record<string, unknown>, PIIContext> {
   const rule = resolveRedactionRule({
     piiType,
     strategy: options.strategy ?? "redact",
@@ -437,7 +437,7 @@ export function piiMiddleware(
       return { messages: [copyAIMessage(last, { content })] };
     },
   });
-  return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>>;
+  return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>, PIIContext>;
 }
 
 function findLastIndex(messages: readonly BaseMessage[], test: (message: BaseMessage) => boolean): number {

@@ -110,7 +110,7 @@ type SummarizationContext = Partial<Omit<SummarizationMiddlewareConfig, "model">
  */
 export function summarizationMiddleware(
   options: SummarizationMiddlewareConfig,
-): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
+): AgentMiddleware<Record<never, never>, Record<string, unknown>, SummarizationContext> {
   validateOptions(options);
   let resolvedModel: Promise<AgentChatModel> | undefined;
   const summarizer = (): Promise<AgentChatModel> => {
@@ -158,7 +158,11 @@ export function summarizationMiddleware(
       };
     },
   });
-  return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>>;
+  return middleware as unknown as AgentMiddleware<
+    Record<never, never>,
+    Record<string, unknown>,
+    SummarizationContext
+  >;
 }
 
 interface Settings {
