@@ -110,7 +110,7 @@ export class SpecChatModel<
     const callOptions = this.specCallOptions(messages, options);
     const result = await callWithRetry(
       (signal) => Promise.resolve(this.spec.doGenerate({ ...callOptions, abortSignal: signal })),
-      this.retrySettings(signalOf(options)),
+      this.retrySettings(signalOf(options), options as Record<string, unknown>),
     );
     const message = resultToMessage(result, this.messageContext());
     return { generations: [{ text: message.text, message }] };
@@ -137,7 +137,7 @@ export class SpecChatModel<
           const first = await it.next();
           return { it, first };
         },
-        { ...this.retrySettings(scope.signal), keepLinked: true },
+        { ...this.retrySettings(scope.signal, options as Record<string, unknown>), keepLinked: true },
       );
       iterator = opened.it;
       const mapper = new StreamPartsToChunks(this.messageContext());
@@ -176,9 +176,18 @@ export class SpecChatModel<
     };
   }
 
-  private retrySettings(signal: AbortSignal | undefined): RetrySettings {
+  /**
+   * Retries of one call: the model's `maxRetries`, unless the call sets its own (as
+   * `modelRetryMiddleware` does with `maxRetries: 0`, so its retries do not multiply with the
+   * provider's). The call's `timeout` is applied by `BaseChatModel`.
+   */
+  private retrySettings(signal: AbortSignal | undefined, options: Record<string, unknown>): RetrySettings {
+    const maxRetries = options.maxRetries;
     return {
-      maxRetries: this.maxRetries,
+      maxRetries:
+        Number.isInteger(maxRetries) && (maxRetries as number) >= 0
+          ? (maxRetries as number)
+          : this.maxRetries,
       timeoutMs: this.timeout,
       signal,
       provider: this.spec.provider,

@@ -131,6 +131,29 @@ describe("ChatOpenAI retries", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("lets a call set its own maxRetries (bound or per call), as modelRetryMiddleware does", async () => {
+    const failing = {
+      kind: "json" as const,
+      status: 500,
+      headers: { "retry-after-ms": "1" },
+      body: errorBody("The server had an error"),
+    };
+    server.reply(failing, failing, failing, failing);
+    const once = await model({ maxRetries: 3 })
+      .invoke("hi", { maxRetries: 0 } as never)
+      .catch((e: unknown) => e);
+    expect((once as ModelCallError).attempts).toBe(1);
+    expect(server.requests).toHaveLength(1);
+    const bound = await model({ maxRetries: 3 })
+      .withConfig({ maxRetries: 1 } as never)
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect((bound as ModelCallError).attempts).toBe(2);
+    expect(server.requests).toHaveLength(3);
+    // a client-side setting: never sent to the provider
+    for (const request of server.requests) expect(request.body).not.toHaveProperty("maxRetries");
+  });
+
   it("backs off exponentially when the server gives no hint", async () => {
     server.reply({ kind: "json", status: 503, body: errorBody("overloaded") }, ok);
     const started = Date.now();
