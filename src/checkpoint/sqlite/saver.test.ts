@@ -184,6 +184,47 @@ describe("SqliteSaver specifics", () => {
     db.close();
   });
 
+  it("stores a larger object a task writes once, shared with the checkpoint that holds it", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const send = { node: "tools", args: [{ name: "lookup", args: { query: "q".repeat(80) }, id: "c1" }] };
+    const first = "1ef00000-0000-6000-8000-000000000001";
+    const second = "1ef00000-0000-6000-8000-000000000002";
+    const empty = { v: 4, ts: "2024-01-01T00:00:00.000Z", versions_seen: {} };
+    await saver.put(
+      { configurable: { thread_id: "w", checkpoint_ns: "" } },
+      { ...empty, id: first, channel_values: {}, channel_versions: {} },
+      { source: "loop", step: 0, parents: {} },
+      {},
+    );
+    const at = { configurable: { thread_id: "w", checkpoint_ns: "", checkpoint_id: first } };
+    await saver.putWrites(
+      at,
+      [
+        ["tasks", send],
+        ["flag", { ok: true }],
+      ],
+      "task-1",
+    );
+    await saver.put(
+      at,
+      { ...empty, id: second, channel_values: { tasks: [send] }, channel_versions: { tasks: 1 } },
+      { source: "loop", step: 1, parents: {} },
+      { tasks: 1 },
+    );
+    const items = saver.db
+      .prepare("SELECT count(*) AS n FROM agentgraph_checkpoint_items WHERE thread_id = 'w'")
+      .get();
+    expect(items).toEqual({ n: 1 });
+    const reader = new SqliteSaver(saver.db);
+    expect((await reader.getTuple(at))?.pendingWrites).toEqual([
+      ["task-1", "tasks", send],
+      ["task-1", "flag", { ok: true }],
+    ]);
+    const latest = await reader.getTuple({ configurable: { thread_id: "w" } });
+    expect(latest?.checkpoint.channel_values.tasks).toEqual([send]);
+    await saver.close();
+  });
+
   it("stores the loop's plain metadata compactly and everything else whole", async () => {
     const saver = SqliteSaver.fromConnString(":memory:");
     const cases = [

@@ -126,6 +126,15 @@ class ThreadCaches {
   }
 }
 
+/** Write values (objects) whose encoding is longer than this are stored as items. */
+const WRITE_ITEM_MIN = 64;
+
+/** How a write stored as items names them: a list's references, or one object's. */
+interface WriteRefs {
+  refs: string[];
+  single: boolean;
+}
+
 /** Checkpoint sources whose plain metadata is stored compactly (see `encodeMetadata`). */
 const COMPACT_SOURCES: ReadonlySet<string> = new Set(["input", "loop", "update", "fork"]);
 const COMPACT_METADATA = /^(input|loop|update|fork):(-?\d+)$/;
@@ -457,6 +466,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         row.data = JSON.stringify(this.itemize(value, threadId, cache, rows.items, sending));
       } else {
         row.data = this.codec.encode(value);
+        if (row.data.length > WRITE_ITEM_MIN && typeof value === "object" && value !== null) {
+          // a larger object is stored once as an item: a Send written by a task is also an
+          // element of the next checkpoint's tasks channel, which then shares it
+          row.kind = "list";
+          row.data = JSON.stringify({ item: this.itemize([value], threadId, cache, rows.items, sending)[0] });
+        }
       }
       rows.writes.push(row);
     });
@@ -500,12 +515,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       lists.set(channel, state.refs);
       for (const ref of state.refs) needed.add(ref);
     }
-    const writeRefs = new Map<WriteRow, string[]>();
+    const writeRefs = new Map<WriteRow, WriteRefs>();
     for (const row of writeRows) {
       if (row.kind !== "list") continue;
-      const refs = this.parseJson<string[]>(row.data, threadId, ns, head.id, "a pending write");
+      const refs = this.writeRefs(row, threadId, ns, head.id);
       writeRefs.set(row, refs);
-      for (const ref of refs) needed.add(ref);
+      for (const ref of refs.refs) needed.add(ref);
     }
     if (rebase) cache.items.clear();
     const items = await this.loadItems(threadId, needed, ns, head.id, cache);
@@ -877,9 +892,25 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return out;
   }
 
+  /** The item references of a write stored as items: a list's, or one object's (`{ item }`). */
+  private writeRefs(row: WriteRow, threadId: string, ns: string, checkpointId: string): WriteRefs {
+    const parsed = this.parseJson<unknown>(row.data, threadId, ns, checkpointId, "a pending write");
+    if (Array.isArray(parsed)) return { refs: parsed as string[], single: false };
+    const item = (parsed as { item?: unknown } | null)?.item;
+    if (typeof item !== "string") {
+      throw new CheckpointCorruptError(
+        threadId,
+        ns,
+        checkpointId,
+        `a pending write of task ${row.taskId} names no stored item`,
+      );
+    }
+    return { refs: [item], single: true };
+  }
+
   private decodeWrites(
     rows: WriteRow[],
-    refs: Map<WriteRow, string[]>,
+    refs: Map<WriteRow, WriteRefs>,
     items: Map<string, unknown>,
     threadId: string,
     ns: string,
@@ -890,10 +921,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         compareCodePoints(a.taskPath, b.taskPath) || compareCodePoints(a.taskId, b.taskId) || a.idx - b.idx,
     );
     return sorted.map((row) => {
+      const stored = row.kind === "list" ? refs.get(row) : undefined;
       const value =
-        row.kind === "list"
-          ? (refs.get(row) ?? []).map((ref) => items.get(ref))
-          : this.decode(row.data, threadId, ns, checkpointId, `a write of task ${row.taskId}`);
+        stored === undefined
+          ? this.decode(row.data, threadId, ns, checkpointId, `a write of task ${row.taskId}`)
+          : stored.single
+            ? items.get(stored.refs[0] as string)
+            : stored.refs.map((ref) => items.get(ref));
       return [row.taskId, row.channel, value];
     });
   }
@@ -907,13 +941,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   ): Promise<void> {
     const rows = (await this.storage.writes(threadId, ns, parentId)).filter((row) => row.channel === TASKS);
     if (rows.length === 0) return;
-    const refs = new Map<WriteRow, string[]>();
+    const refs = new Map<WriteRow, WriteRefs>();
     const needed = new Set<string>();
     for (const row of rows) {
       if (row.kind !== "list") continue;
-      const list = this.parseJson<string[]>(row.data, threadId, ns, parentId, "a pending send");
-      refs.set(row, list);
-      for (const ref of list) needed.add(ref);
+      const stored = this.writeRefs(row, threadId, ns, parentId);
+      refs.set(row, stored);
+      for (const ref of stored.refs) needed.add(ref);
     }
     const items = await this.loadItems(threadId, needed, ns, parentId, this.caches.get(threadId));
     const sends = this.decodeWrites(rows, refs, items, threadId, ns, parentId).map(([, , value]) => value);
