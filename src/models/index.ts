@@ -36,7 +36,7 @@ export { ChatAnthropic, type ChatAnthropicFields } from "./providers/anthropic/c
 export { DemoChatModel, type DemoChatModelFields } from "./providers/demo/demo-chat-model.js";
 export { ChatOpenAI, type ChatOpenAIFields } from "./providers/openai/chat-openai.js";
 export type { OpenAIClientOptions } from "./providers/openai/openai-client.js";
-export { retryDelayMs } from "./retry/retry-delay.js";
+export { retryDelayMs, serverHintMs } from "./retry/retry-delay.js";
 export type * from "./spec/index.js";
 export type { ReasoningFormat } from "./spec-adapter/result-to-message.js";
 export { SpecChatModel, type SpecChatModelParams } from "./spec-adapter/spec-chat-model.js";

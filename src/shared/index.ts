@@ -1,3 +1,4 @@
+export * from "./abortable-sleep.js";
 export * from "./async-context.js";
 export * from "./callbacks.js";
 export * from "./errors.js";

@@ -1,6 +1,4 @@
-import { isGraphBubbleUp } from "../../graph/index.js";
 import { AIMessage } from "../../messages/index.js";
-import { isAbortError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware, ModelCallHandler, ModelRequest } from "../types.js";
 import {
@@ -10,10 +8,7 @@ import {
   type RetryConfigIssue,
   type RetryOptions,
   resolveRetrySettings,
-  retryDelayFor,
-  shouldRetry,
-  sleep,
-  toError,
+  retrying,
 } from "./retry-options.js";
 
 /**
@@ -85,20 +80,7 @@ export function modelRetryMiddleware(
         ...request,
         modelSettings: { maxRetries: 0, ...request.modelSettings },
       };
-      const signal = request.runtime.signal;
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await handler(delegated);
-        } catch (thrown) {
-          if (isGraphBubbleUp(thrown) || isAbortError(thrown) || signal?.aborted === true) throw thrown;
-          const error = toError(thrown);
-          if (!shouldRetry(settings, error, true) || attempt >= settings.maxRetries) {
-            return fail(error, attempt + 1);
-          }
-          const delay = retryDelayFor(settings, attempt, thrown);
-          if (delay > 0) await sleep(delay, signal);
-        }
-      }
+      return retrying(settings, request.runtime.signal, true, () => handler(delegated), fail);
     },
   });
 }

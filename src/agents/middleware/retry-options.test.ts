@@ -9,7 +9,6 @@ import {
   retryDelayFor,
   serverRetryAfterMs,
   shouldRetry,
-  sleep,
   toError,
 } from "./retry-options.js";
 
@@ -129,14 +128,5 @@ describe("retry options", () => {
     expect(error.message).toBe("plain string");
     const original = new TypeError("t");
     expect(toError(original)).toBe(original);
-  });
-
-  it("stops sleeping when the signal aborts", async () => {
-    const controller = new AbortController();
-    const pending = sleep(60_000, controller.signal);
-    controller.abort(new Error("cancelled"));
-    await expect(pending).rejects.toThrow("cancelled");
-    await expect(sleep(10, controller.signal)).rejects.toThrow("cancelled");
-    await expect(sleep(1, undefined)).resolves.toBeUndefined();
   });
 });

@@ -1,5 +1,11 @@
-import { ModelCallError } from "../../models/index.js";
-import { AbortError, AgentGraphError, type AgentGraphErrorOptions } from "../../shared/index.js";
+import { isGraphBubbleUp } from "../../graph/index.js";
+import { ModelCallError, serverHintMs } from "../../models/index.js";
+import {
+  AgentGraphError,
+  type AgentGraphErrorOptions,
+  abortableSleep,
+  isAbortError,
+} from "../../shared/index.js";
 
 /**
  * Which errors a retry middleware retries: a list of error classes, or a predicate that gets
@@ -216,11 +222,8 @@ export function serverRetryAfterMs(error: unknown): number | undefined {
   const own = (error as { retryAfterMs?: unknown }).retryAfterMs;
   if (typeof own === "number" && own >= 0) return own;
   if (!(error instanceof ModelCallError)) return undefined;
-  const ms = Number.parseFloat(error.headers["retry-after-ms"] ?? "");
-  if (ms >= 0) return ms;
-  const seconds = Number.parseFloat(error.headers["retry-after"] ?? "");
-  if (seconds >= 0) return seconds * 1000;
-  return undefined;
+  const hinted = serverHintMs(error.headers);
+  return hinted !== undefined && hinted >= 0 ? hinted : undefined;
 }
 
 /** The thrown value as an `Error` (anything without a `message` is wrapped). */
@@ -229,27 +232,40 @@ export function toError(thrown: unknown): Error {
   return new Error(String(thrown));
 }
 
-/** Waits `ms` milliseconds; rejects early when `signal` aborts, so a cancelled run stops waiting. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new AbortError();
-}
-
 /** "1 attempt", "3 attempts". */
 export function attemptsText(attempts: number): string {
   return `${attempts} ${attempts === 1 ? "attempt" : "attempts"}`;
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying what {@link shouldRetry} allows with the backoff of
+ * `settings`; when the retries run out (or the error is not retried) returns `giveUp(error,
+ * attempts)`. Interrupts and other control-flow signals, aborts and a run whose signal aborted
+ * are rethrown at once, never retried; a backoff wait ends early when the signal aborts.
+ *
+ * @example
+ * ```ts
+ * return retrying(settings, signal, true, () => handler(request), (error, n) => failureMessage(error, n));
+ * ```
+ */
+export async function retrying<T>(
+  settings: RetrySettings,
+  signal: AbortSignal | undefined,
+  exactClass: boolean,
+  attempt: () => Promise<T>,
+  giveUp: (error: Error, attempts: number) => T,
+): Promise<T> {
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await attempt();
+    } catch (thrown) {
+      if (isGraphBubbleUp(thrown) || isAbortError(thrown) || signal?.aborted === true) throw thrown;
+      const error = toError(thrown);
+      if (!shouldRetry(settings, error, exactClass) || retry >= settings.maxRetries) {
+        return giveUp(error, retry + 1);
+      }
+      const delay = retryDelayFor(settings, retry, thrown);
+      if (delay > 0) await abortableSleep(delay, signal);
+    }
+  }
 }

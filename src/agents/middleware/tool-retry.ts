@@ -1,7 +1,6 @@
-import { isGraphBubbleUp } from "../../graph/index.js";
 import { ToolMessage } from "../../messages/index.js";
 import type { ToolCallHandler, ToolCallRequest, ToolCallResult } from "../../prebuilt/index.js";
-import { InvalidArgumentError, isAbortError } from "../../shared/index.js";
+import { InvalidArgumentError } from "../../shared/index.js";
 import { MiddlewareError } from "../errors.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware } from "../types.js";
@@ -12,10 +11,7 @@ import {
   type RetryConfigIssue,
   type RetryOptions,
   resolveRetrySettings,
-  retryDelayFor,
-  shouldRetry,
-  sleep,
-  toError,
+  retrying,
 } from "./retry-options.js";
 
 const NAME = "toolRetryMiddleware";
@@ -123,20 +119,13 @@ export function toolRetryMiddleware(
       const toolName = request.tool?.name ?? request.toolCall.name;
       if (filter.size > 0 && !filter.has(toolName)) return handler(request);
       const toolCallId = request.toolCall.id ?? "";
-      const signal = request.runtime.signal;
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await handler(request);
-        } catch (thrown) {
-          if (isGraphBubbleUp(thrown) || isAbortError(thrown) || signal?.aborted === true) throw thrown;
-          const error = toError(thrown);
-          if (!shouldRetry(settings, error, false) || attempt >= settings.maxRetries) {
-            return fail(toolName, toolCallId, error, attempt + 1);
-          }
-          const delay = retryDelayFor(settings, attempt, thrown);
-          if (delay > 0) await sleep(delay, signal);
-        }
-      }
+      return retrying<ToolCallResult>(
+        settings,
+        request.runtime.signal,
+        false,
+        () => handler(request),
+        (error, attempts) => fail(toolName, toolCallId, error, attempts),
+      );
     },
   });
 }

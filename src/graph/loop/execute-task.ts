@@ -1,4 +1,4 @@
-import { runInAsyncContext } from "../../shared/index.js";
+import { abortableSleep, runInAsyncContext } from "../../shared/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
   Command,
@@ -6,7 +6,7 @@ import {
   isParentCommand,
   type ParentCommand,
 } from "../core/index.js";
-import { defaultRetryOn, retryDelay, sleep } from "./retry.js";
+import { defaultRetryOn, retryDelay } from "./retry.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -143,7 +143,7 @@ async function recover(
         `Retrying task "${task.name}" after ${delay.toFixed(2)}ms (attempt ${attempts}) after ${name}: ${String(failure)}`,
       );
     }
-    await sleep(delay, signal);
+    await abortableSleep(delay, signal);
     const info = task.config.executionInfo;
     if (info !== undefined) info.nodeAttempt = attempts + 1;
     task.resetAttempt();

@@ -1,4 +1,4 @@
-import { AbortError } from "../../shared/index.js";
+import { AbortError, abortableSleep } from "../../shared/index.js";
 import { ModelCallError, ModelTimeoutError } from "../errors/model-call-error.js";
 import { withAttempts } from "../errors/with-attempts.js";
 import { retryDelayMs } from "./retry-delay.js";
@@ -101,20 +101,9 @@ function toAbortError(signal: AbortSignal, error: unknown): Error {
   return new AbortError("The model call was aborted.", { cause: reason ?? error });
 }
 
+/** The shared abortable wait, failing with this module's abort error. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(toAbortError(signal, undefined));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(toAbortError(signal as AbortSignal, undefined));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+  return abortableSleep(ms, signal).catch(() => {
+    throw toAbortError(signal as AbortSignal, undefined);
   });
 }

@@ -29,7 +29,19 @@ export function retryDelayMs(
   return base * (1 - random() * 0.25);
 }
 
-function serverHintMs(headers: Record<string, string>, now: () => number): number | undefined {
+/**
+ * The wait a server asked for in its response headers, in milliseconds: `retry-after-ms`, then
+ * `retry-after` (seconds or an HTTP date); `undefined` when it asked for none.
+ *
+ * @example
+ * ```ts
+ * serverHintMs({ "retry-after": "2" }); // 2000
+ * ```
+ */
+export function serverHintMs(
+  headers: Record<string, string>,
+  now: () => number = Date.now,
+): number | undefined {
   const ms = headers["retry-after-ms"];
   if (ms !== undefined) {
     const value = Number.parseFloat(ms);
