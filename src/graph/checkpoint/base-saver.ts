@@ -115,10 +115,7 @@ export abstract class BaseCheckpointSaver<V extends string | number = string | n
    * ```
    */
   async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
-    for (const op of ops) {
-      if (op.kind === "checkpoint") await this.put(op.config, op.checkpoint, op.metadata, op.newVersions);
-      else await this.putWrites(op.config, op.writes, op.taskId, op.taskPath);
-    }
+    await putOneByOne(this, ops);
   }
 
   /** The version after `current` (LangGraph.js: integers). */
@@ -137,6 +134,25 @@ export abstract class BaseCheckpointSaver<V extends string | number = string | n
 }
 
 /** True for a checkpoint saver (ours, or any object with the saver methods). */
+/**
+ * Saves `ops` in order with one `put` / `putWrites` call each: what `putBatch` does by default,
+ * and how a batch reaches a saver that has no `putBatch` (LangGraph.js's own savers).
+ *
+ * @example
+ * ```ts
+ * await putOneByOne(langGraphSaver, ops);
+ * ```
+ */
+export async function putOneByOne(
+  saver: Pick<BaseCheckpointSaver, "put" | "putWrites">,
+  ops: readonly SaverBatchOp[],
+): Promise<void> {
+  for (const op of ops) {
+    if (op.kind === "checkpoint") await saver.put(op.config, op.checkpoint, op.metadata, op.newVersions);
+    else await saver.putWrites(op.config, op.writes, op.taskId, op.taskPath);
+  }
+}
+
 export function isCheckpointSaver(value: unknown): value is BaseCheckpointSaver {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Partial<Record<"getTuple" | "put" | "putWrites" | "list", unknown>>;

@@ -6,6 +6,7 @@ export {
   getCheckpointId,
   isCheckpointSaver,
   maxChannelVersion,
+  putOneByOne,
   type SaverBatchOp,
   SCHEDULED,
   WRITES_IDX_MAP,

@@ -11,6 +11,7 @@ import type {
   PendingWrite,
   SaverBatchOp,
 } from "../checkpoint/index.js";
+import { putOneByOne } from "../checkpoint/index.js";
 import { isoNow, timeOrderedId } from "../core/index.js";
 
 /** When checkpoints are written. */
@@ -95,15 +96,9 @@ export class SaveQueue {
         const ops = this.queued;
         this.queued = [];
         try {
+          // a saver from elsewhere (LangGraph.js's) gets the same saves, one call each
           if (typeof saver.putBatch === "function") await saver.putBatch(ops);
-          else {
-            // a saver from elsewhere (LangGraph.js's): the same saves, one call each
-            for (const op of ops) {
-              if (op.kind === "checkpoint")
-                await saver.put(op.config, op.checkpoint, op.metadata, op.newVersions);
-              else await saver.putWrites(op.config, op.writes, op.taskId, op.taskPath);
-            }
-          }
+          else await putOneByOne(saver, ops);
         } catch (error) {
           this.failure = { error };
         }

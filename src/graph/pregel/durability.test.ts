@@ -157,3 +157,39 @@ describe("durability", () => {
     },
   );
 });
+
+describe("async durability with a saver that has no putBatch", () => {
+  it("saves the same checkpoints one call at a time (LangGraph.js's savers have no putBatch)", async () => {
+    const inner = new MemorySaver();
+    const calls: string[] = [];
+    // only the LangGraph.js saver methods, delegating to a MemorySaver
+    const foreign = {
+      getTuple: (config: Parameters<MemorySaver["getTuple"]>[0]) => inner.getTuple(config),
+      list: (config: Parameters<MemorySaver["list"]>[0], options?: Parameters<MemorySaver["list"]>[1]) =>
+        inner.list(config, options),
+      put: (...args: Parameters<MemorySaver["put"]>) => {
+        calls.push("put");
+        return inner.put(...args);
+      },
+      putWrites: (...args: Parameters<MemorySaver["putWrites"]>) => {
+        calls.push("putWrites");
+        return inner.putWrites(...args);
+      },
+      getNextVersion: (current: Parameters<MemorySaver["getNextVersion"]>[0]) =>
+        inner.getNextVersion(current),
+      deleteThread: (threadId: string) => inner.deleteThread(threadId),
+    };
+    const node = (name: string) => () => ({ v: [name] });
+    const graph = new StateGraph(LogState)
+      .addNode("a", node("a"))
+      .addNode("b", node("b"))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile({ checkpointer: foreign as unknown as MemorySaver });
+    const config = thread("foreign");
+    expect(await graph.invoke({ v: [] }, { ...config, durability: "async" })).toEqual({ v: ["a", "b"] });
+    expect(calls.filter((c) => c === "put")).toHaveLength(4); // one per step: the input, __start__, a and b
+    const latest = await inner.getTuple({ configurable: { thread_id: config.configurable.thread_id } });
+    expect(latest?.checkpoint.channel_values.v).toEqual(["a", "b"]);
+  });
+});
