@@ -1,2 +1,1 @@
-export { registerMessageSerialization } from "./messages-serialization.js";
 export { nodeSetUp } from "./node-setup.js";
