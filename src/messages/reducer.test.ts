@@ -221,3 +221,56 @@ describe("messagesStateReducer properties", () => {
     );
   });
 });
+
+describe("messagesStateReducer on lists it built", () => {
+  /** The reducer's meaning, written plainly: replace by id (last occurrence), remove, append. */
+  function naive(left: readonly BaseMessage[], right: readonly BaseMessage[]): string[] {
+    const out = left.map((m) => ({ id: m.id as string, text: String(m.content) }));
+    for (const m of right) {
+      const at = out.map((x) => x.id).lastIndexOf(m.id as string);
+      if (RemoveMessage.isInstance(m)) out.splice(at, 1);
+      else if (at === -1) out.push({ id: m.id as string, text: String(m.content) });
+      else out[at] = { id: m.id as string, text: String(m.content) };
+    }
+    return out.map((x) => `${x.id}:${x.text}`);
+  }
+
+  type Step = { from: number; news: number; edits: number[]; removes: number[]; push: boolean };
+  const stepArb: fc.Arbitrary<Step> = fc.record({
+    from: fc.nat(),
+    news: fc.nat(6),
+    edits: fc.array(fc.nat(), { maxLength: 3 }),
+    removes: fc.array(fc.nat(), { maxLength: 1 }),
+    push: fc.boolean(),
+  });
+
+  it("branching histories, edits, removals and pushed-into lists all merge as the plain rule says", () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
+        let counter = 0;
+        const lists: BaseMessage[][] = [Array.from({ length: 20 }, () => human(`m${counter++}`))];
+        for (const step of steps) {
+          const base = lists[step.from % lists.length] as BaseMessage[];
+          if (step.push && base.length > 0) base.push(human(`p${counter++}`));
+          const right: BaseMessage[] = [];
+          for (const e of step.edits)
+            if (base.length > 0) right.push(human(base[e % base.length]?.id, `e${counter++}`));
+          for (let i = 0; i < step.news; i += 1) right.push(human(`m${counter++}`));
+          const ids = new Set(base.map((m) => m.id));
+          for (const r of step.removes) {
+            const id = base[r % Math.max(base.length, 1)]?.id;
+            if (id !== undefined && ids.delete(id) && !right.some((m) => m.id === id))
+              right.push(new RemoveMessage({ id }));
+          }
+          const before = view(base);
+          const expected = naive(base, right);
+          const result = messagesStateReducer(base, right);
+          expect(view(result)).toEqual(expected);
+          expect(view(base)).toEqual(before);
+          lists.push(result);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -42,37 +42,53 @@ function toMessages(side: Messages | null | undefined): readonly BaseMessage[] {
 }
 
 /**
- * Where each id sits in the list being built (its last occurrence, as LangGraph's map
- * gives). A small update scans the list from the end instead of indexing it: one scan per
- * update message is cheaper than hashing every id of a long history, and the cost stays
- * linear because the number of scans is bounded.
+ * What the reducer knows about a list it built: its length then, and where each id sits (its
+ * last occurrence, as LangGraph's map gives). A thread's history is merged once per update,
+ * so re-checking and re-indexing the whole history every time would make a long thread
+ * quadratic; with this a merge costs time in the size of the update alone.
+ *
+ * A list's index is shared with the list built from it (appending only adds ids), so an index
+ * can hold ids that a sibling list appended at other positions. A position is therefore
+ * checked before it is trusted, and a stale one falls back to a scan. An id the index lacks
+ * is in none of the lists that share it. A list whose length changed since it was built (a
+ * node pushed into it) is treated as unknown and checked again.
  */
-interface Positions {
-  find(id: string): number | undefined;
-  appended(id: string, index: number): void;
+interface ListIndex {
+  readonly length: number;
+  readonly positions: Map<string, number>;
 }
 
-const SCAN_LIMIT = 8;
+const indexes = new WeakMap<readonly BaseMessage[], ListIndex>();
 
-function scanPositions(list: readonly BaseMessage[]): Positions {
-  return {
-    find(id) {
-      for (let i = list.length - 1; i >= 0; i -= 1) if ((list[i] as BaseMessage).id === id) return i;
-      return undefined;
-    },
-    appended() {},
-  };
+/** Below this many messages a list is scanned rather than indexed. */
+const INDEX_FROM = 16;
+
+function knownIndex(side: Messages | null | undefined): ListIndex | undefined {
+  if (!Array.isArray(side)) return undefined;
+  const index = indexes.get(side as unknown as readonly BaseMessage[]);
+  return index !== undefined && index.length === side.length ? index : undefined;
 }
 
-function mapPositions(list: readonly BaseMessage[]): Positions {
-  const indexById = new Map<string, number>();
-  for (let i = 0; i < list.length; i += 1) indexById.set((list[i] as BaseMessage).id as string, i);
-  return {
-    find: (id) => indexById.get(id),
-    appended: (id, index) => {
-      indexById.set(id, index);
-    },
-  };
+function buildPositions(list: readonly BaseMessage[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < list.length; i += 1) positions.set((list[i] as BaseMessage).id as string, i);
+  return positions;
+}
+
+function scan(list: readonly BaseMessage[], id: string): number | undefined {
+  for (let i = list.length - 1; i >= 0; i -= 1) if ((list[i] as BaseMessage).id === id) return i;
+  return undefined;
+}
+
+function find(
+  list: readonly BaseMessage[],
+  positions: Map<string, number> | undefined,
+  id: string,
+): number | undefined {
+  if (positions === undefined) return scan(list, id);
+  const at = positions.get(id);
+  if (at === undefined) return undefined;
+  return at < list.length && (list[at] as BaseMessage).id === id ? at : scan(list, id);
 }
 
 function withId(message: BaseMessage): BaseMessage {
@@ -94,8 +110,10 @@ function withId(message: BaseMessage): BaseMessage {
  *    `RemoveMessage` deletes it, and new messages are appended in order. Removing an id that
  *    is not there throws a {@link MessageRemovalError}.
  *
- * It runs in time linear in both lists and never mutates the arrays it is given. A missing
- * side (`null` or `undefined`) counts as `[]`.
+ * It never mutates the arrays it is given, and runs in time linear in both lists; merging into
+ * a list it returned earlier (a thread's history, update after update) costs only the copy of
+ * the array plus time in the size of the update. A missing side (`null` or `undefined`) counts
+ * as `[]`.
  *
  * @example
  * ```ts
@@ -106,7 +124,8 @@ function withId(message: BaseMessage): BaseMessage {
  * ```
  */
 export function messagesStateReducer(left: Messages, right: Messages): BaseMessage[] {
-  const leftMessages = toMessages(left);
+  const known = knownIndex(left);
+  const leftMessages = known === undefined ? toMessages(left) : (left as readonly BaseMessage[]);
   const rightMessages = toMessages(right);
   let removeAllIndex = -1;
   for (let i = 0; i < rightMessages.length; i += 1) {
@@ -116,11 +135,11 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
   if (removeAllIndex !== -1) return rightMessages.slice(removeAllIndex + 1);
 
   const merged = leftMessages.slice();
-  const positions = rightMessages.length <= SCAN_LIMIT ? scanPositions(merged) : mapPositions(merged);
+  const positions = known?.positions ?? (merged.length >= INDEX_FROM ? buildPositions(merged) : undefined);
   let removed: Set<string> | undefined;
   for (const message of rightMessages) {
     const id = message.id as string;
-    const existing = positions.find(id);
+    const existing = find(merged, positions, id);
     if (existing !== undefined) {
       if (isRemoveMessage(message)) {
         removed ??= new Set();
@@ -135,11 +154,14 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
           `Attempting to delete a message with an ID that doesn't exist ('${id}')`,
         );
       }
-      positions.appended(id, merged.length);
+      positions?.set(id, merged.length);
       merged.push(message);
     }
   }
-  if (removed === undefined || removed.size === 0) return merged;
+  if (removed === undefined || removed.size === 0) {
+    if (positions !== undefined) indexes.set(merged, { length: merged.length, positions });
+    return merged;
+  }
   const kept = removed;
   return merged.filter((message) => !kept.has(message.id as string));
 }
