@@ -145,7 +145,7 @@ export function checkpointSql(schema: string) {
           FROM ${checkpoints} WHERE $1::text IS NULL OR thread_id = $1)
       + (SELECT coalesce(sum(coalesce(octet_length(data), 0) + octet_length(version) + octet_length(channel)), 0)
           FROM ${blobs} WHERE $1::text IS NULL OR thread_id = $1)
-      + (SELECT coalesce(sum(octet_length(data) + 22), 0) FROM ${items} WHERE $1::text IS NULL OR thread_id = $1)
+      + (SELECT coalesce(sum(octet_length(data) + octet_length(hash)), 0) FROM ${items} WHERE $1::text IS NULL OR thread_id = $1)
       + (SELECT coalesce(sum(octet_length(data) + octet_length(channel) + octet_length(task_id)), 0)
           FROM ${writes} WHERE $1::text IS NULL OR thread_id = $1) AS bytes`,
     /**

@@ -22,6 +22,12 @@
  * stored once, in its primary key's B-tree, rather than in a table and again in an index. Items
  * (keyed by hash, so inserted in random order) stay a rowid table, which packs its pages fully.
  *
+ * Checkpoint and task ids are stored as 16-byte blobs when they are lowercase UUIDs (what the
+ * loop mints: 20 bytes less per id, in every row and key that holds one) and as text otherwise
+ * (`ANY` columns, `CHECK`ed to hold one of the two); blob order is the UUIDs' text order, so
+ * `max(checkpoint_id)` is still the newest checkpoint. Migrations 6 and 7 converted the tables
+ * of earlier versions.
+ *
  * The tables are `STRICT` and `CHECK`ed, so a row of the wrong shape cannot be stored; what is left
  * to go wrong (damaged text) is caught by the encoder, which names the thread and checkpoint. The
  * names are prefixed so that they never collide with the tables of LangGraph's own `SqliteSaver`
@@ -32,6 +38,15 @@
  * for (const sql of CHECKPOINT_MIGRATIONS) db.exec(sql); // what SqliteSaver.setup() does, once each
  * ```
  */
+/** SQL for the stored form of an id column: a lowercase UUID as its 16 bytes, anything else as is. */
+function idToBlob(column: string): string {
+  const h = "[0-9a-f]";
+  const uuid = `${h.repeat(8)}-${h.repeat(4)}-${h.repeat(4)}-${h.repeat(4)}-${h.repeat(12)}`;
+  return `CASE WHEN ${column} GLOB '${uuid}' THEN unhex(replace(${column}, '-', '')) ELSE ${column} END`;
+}
+
+const ID_CHECK = (column: string) => `CHECK (typeof(${column}) IN ('text', 'blob'))`;
+
 export const CHECKPOINT_MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS agentgraph_checkpoints (
     thread_id TEXT NOT NULL,
@@ -77,4 +92,35 @@ export const CHECKPOINT_MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS agentgraph_checkpoint_threads_updated_at_idx
     ON agentgraph_checkpoint_threads (updated_at)`,
+  `CREATE TABLE agentgraph_checkpoints_next (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id ANY NOT NULL ${ID_CHECK("checkpoint_id")},
+    parent_checkpoint_id ANY CHECK (parent_checkpoint_id IS NULL OR typeof(parent_checkpoint_id) IN ('text', 'blob')),
+    depth INTEGER NOT NULL CHECK (depth >= 0),
+    created_at INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO agentgraph_checkpoints_next
+    SELECT thread_id, checkpoint_ns, ${idToBlob("checkpoint_id")}, ${idToBlob("parent_checkpoint_id")},
+      depth, created_at, record, metadata
+    FROM agentgraph_checkpoints;
+  DROP TABLE agentgraph_checkpoints;
+  ALTER TABLE agentgraph_checkpoints_next RENAME TO agentgraph_checkpoints`,
+  `CREATE TABLE agentgraph_checkpoint_writes_next (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id ANY NOT NULL ${ID_CHECK("checkpoint_id")},
+    task_id ANY NOT NULL ${ID_CHECK("task_id")},
+    task_path TEXT NOT NULL DEFAULT '',
+    writes TEXT NOT NULL CHECK (json_valid(writes) AND json_type(writes) = 'array'),
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO agentgraph_checkpoint_writes_next
+    SELECT thread_id, checkpoint_ns, ${idToBlob("checkpoint_id")}, ${idToBlob("task_id")}, task_path, writes
+    FROM agentgraph_checkpoint_writes;
+  DROP TABLE agentgraph_checkpoint_writes;
+  ALTER TABLE agentgraph_checkpoint_writes_next RENAME TO agentgraph_checkpoint_writes`,
 ];

@@ -4,6 +4,27 @@
  * (a cycle) cannot loop forever.
  */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A checkpoint or task id as stored: a lowercase UUID as its 16 bytes, any other id as text. */
+export function toStoredId(id: string): string | Buffer {
+  return UUID.test(id) ? Buffer.from(id.replaceAll("-", ""), "hex") : id;
+}
+
+/** The id a stored id stands for (the inverse of {@link toStoredId}). */
+export function fromStoredId(stored: StoredId): string {
+  if (typeof stored === "string") return stored;
+  const hex = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A stored checkpoint or task id, as the driver returns it. */
+export type StoredId = string | Uint8Array;
+
+/** SQL for the bytes an id column counts in stored bytes: its text form's (36 for a UUID). */
+const idBytes = (column: string) =>
+  `(CASE typeof(${column}) WHEN 'blob' THEN 36 ELSE length(CAST(${column} AS BLOB)) END)`;
+
 export const CREATE_MIGRATIONS_TABLE =
   "CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_migrations (v INTEGER PRIMARY KEY)";
 export const SELECT_MIGRATION_VERSION = "SELECT max(v) AS v FROM agentgraph_checkpoint_migrations";
@@ -106,25 +127,26 @@ export const SQL = {
   /** Threads with no checkpoint written at or after `@cutoff` (threads with only writes included). */
   staleThreads: "SELECT thread_id FROM agentgraph_checkpoint_threads WHERE updated_at < @cutoff",
   /**
-   * Stored bytes: UTF-8 bytes of the stored text (keys and payloads), with the per-item overhead
-   * `MemoryCheckpointStorage.storedBytes` adds, so both agree on ASCII content.
+   * Stored bytes: UTF-8 bytes of the stored text (keys and payloads; an id counts as its text
+   * form, whatever form it is stored in), as `MemoryCheckpointStorage.storedBytes` counts them, so
+   * both agree on ASCII content.
    */
   storedBytesOfThread: `SELECT
-      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(checkpoint_id AS BLOB))), 0)
+      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + ${idBytes("checkpoint_id")}), 0)
         FROM agentgraph_checkpoints WHERE thread_id = @thread)
     + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
         FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread)
-    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items WHERE thread_id = @thread)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(hash)), 0) FROM agentgraph_checkpoint_items WHERE thread_id = @thread)
     + (SELECT coalesce(sum(length(CAST(json_extract(e.value, '$[3]') AS BLOB))
-          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + length(CAST(w.task_id AS BLOB))), 0)
+          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + ${idBytes("w.task_id")}), 0)
         FROM agentgraph_checkpoint_writes w, json_each(w.writes) e WHERE w.thread_id = @thread) AS bytes`,
   storedBytes: `SELECT
-      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + length(CAST(checkpoint_id AS BLOB))), 0) FROM agentgraph_checkpoints)
+      (SELECT coalesce(sum(length(CAST(record AS BLOB)) + length(CAST(metadata AS BLOB)) + ${idBytes("checkpoint_id")}), 0) FROM agentgraph_checkpoints)
     + (SELECT coalesce(sum(coalesce(length(CAST(data AS BLOB)), 0) + length(CAST(version AS BLOB)) + length(CAST(channel AS BLOB))), 0)
         FROM agentgraph_checkpoint_blobs)
-    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + 22), 0) FROM agentgraph_checkpoint_items)
+    + (SELECT coalesce(sum(length(CAST(data AS BLOB)) + length(hash)), 0) FROM agentgraph_checkpoint_items)
     + (SELECT coalesce(sum(length(CAST(json_extract(e.value, '$[3]') AS BLOB))
-          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + length(CAST(w.task_id AS BLOB))), 0)
+          + length(CAST(json_extract(e.value, '$[1]') AS BLOB)) + ${idBytes("w.task_id")}), 0)
         FROM agentgraph_checkpoint_writes w, json_each(w.writes) e) AS bytes`,
 } as const;
 
@@ -156,8 +178,8 @@ export interface ListFilters {
 export interface CheckpointDbRow {
   thread_id: string;
   checkpoint_ns: string;
-  checkpoint_id: string;
-  parent_checkpoint_id: string | null;
+  checkpoint_id: StoredId;
+  parent_checkpoint_id: StoredId | null;
   depth: number | bigint;
   created_at: number | bigint;
   record: string;
@@ -176,7 +198,7 @@ export interface BlobDbRow {
 
 /** A row of `agentgraph_checkpoint_writes`, as {@link SQL.writes} selects it. */
 export interface WriteDbRow {
-  task_id: string;
+  task_id: StoredId;
   task_path: string;
   /** JSON array of {@link StoredWrite}. */
   writes: string;
@@ -221,6 +243,6 @@ export function mergeWrites(existing: StoredWrite[], added: StoredWrite[]): Stor
 export interface ListingDbRow {
   thread_id: string;
   checkpoint_ns: string;
-  checkpoint_id: string;
+  checkpoint_id: StoredId;
   metadata: string;
 }

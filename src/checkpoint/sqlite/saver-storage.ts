@@ -19,6 +19,7 @@ import {
   type BlobDbRow,
   type CheckpointDbRow,
   CREATE_MIGRATIONS_TABLE,
+  fromStoredId,
   INSERT_MIGRATION_VERSION,
   type ListingDbRow,
   listSql,
@@ -27,6 +28,7 @@ import {
   SQL,
   type StoredWrite,
   storedWrite,
+  toStoredId,
   type WriteDbRow,
 } from "./saver-sql.js";
 
@@ -117,13 +119,18 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
   checkpointChain(threadId: string, ns: string, id: string | undefined): CheckpointRow[] {
     return this.guard("read a checkpoint", threadId, id, () => {
       const s = this.ready();
-      const params = { thread: threadId, ns, id: id ?? null, limit: CHAIN_WALK_LIMIT };
+      const params = {
+        thread: threadId,
+        ns,
+        id: id === undefined ? null : toStoredId(id),
+        limit: CHAIN_WALK_LIMIT,
+      };
       const rows = (id === undefined ? s.chainLatest : s.chainById).all(params) as CheckpointDbRow[];
       return rows.map((row) => ({
         threadId: row.thread_id,
         ns: row.checkpoint_ns,
-        id: row.checkpoint_id,
-        parentId: row.parent_checkpoint_id,
+        id: fromStoredId(row.checkpoint_id),
+        parentId: row.parent_checkpoint_id === null ? null : fromStoredId(row.parent_checkpoint_id),
         createdAt: Number(row.created_at),
         record: row.record,
         metadata: row.metadata,
@@ -214,15 +221,20 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
 
   writes(threadId: string, ns: string, checkpointId: string): WriteRow[] {
     return this.guard("read pending writes", threadId, checkpointId, () => {
-      const rows = this.ready().writes.all({ thread: threadId, ns, checkpointId }) as WriteDbRow[];
+      const rows = this.ready().writes.all({
+        thread: threadId,
+        ns,
+        checkpointId: toStoredId(checkpointId),
+      }) as WriteDbRow[];
       const out: WriteRow[] = [];
       for (const row of rows) {
+        const taskId = fromStoredId(row.task_id);
         for (const [idx, channel, kind, data] of JSON.parse(row.writes) as StoredWrite[]) {
           out.push({
             threadId,
             ns,
             checkpointId,
-            taskId: row.task_id,
+            taskId,
             idx: Number(idx),
             channel,
             kind: kind === "l" ? "list" : "value",
@@ -254,13 +266,13 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       const params: Record<string, unknown> = {};
       if (filters.thread) params.thread = query.threadId;
       if (filters.ns) params.ns = query.ns;
-      if (filters.before) params.before = query.beforeId;
-      if (filters.id) params.id = query.id;
+      if (filters.before) params.before = toStoredId(query.beforeId as string);
+      if (filters.id) params.id = toStoredId(query.id as string);
       if (filters.limit) params.limit = query.limit;
       return (statement.all(params) as ListingDbRow[]).map((row) => ({
         threadId: row.thread_id,
         ns: row.checkpoint_ns,
-        id: row.checkpoint_id,
+        id: fromStoredId(row.checkpoint_id),
         metadata: row.metadata,
       }));
     });
@@ -321,8 +333,8 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         statements.upsertCheckpoint.run({
           thread: row.threadId,
           ns: row.ns,
-          id: row.id,
-          parent: row.parentId,
+          id: toStoredId(row.id),
+          parent: row.parentId === null ? null : toStoredId(row.parentId),
           depth: row.depth,
           createdAt: Math.trunc(row.createdAt),
           record: row.record,
@@ -379,8 +391,8 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         const key = {
           thread: first.threadId,
           ns: first.ns,
-          checkpointId: first.checkpointId,
-          taskId: first.taskId,
+          checkpointId: toStoredId(first.checkpointId),
+          taskId: toStoredId(first.taskId),
         };
         const inserted = statements.insertWrites.run({
           ...key,

@@ -1,15 +1,27 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { type BaseCheckpointSaver, CheckpointCorruptError, MemorySaver } from "../../index.js";
-import { HumanMessage } from "../../messages/index.js";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  CheckpointCorruptError,
+  Command,
+  END,
+  emptyCheckpoint,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../../index.js";
+import { AIMessage, type BaseMessage, HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
 import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
-import { SQL } from "./saver-sql.js";
+import { CREATE_MIGRATIONS_TABLE, INSERT_MIGRATION_VERSION, SQL } from "./saver-sql.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-saver-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,6 +29,26 @@ let files = 0;
 const freshFile = () => join(dir, `saver-${files++}.db`);
 
 const dbOf = (saver: BaseCheckpointSaver) => (saver as SqliteSaver).db;
+
+/** The graph that wrote fixtures/text-ids-v5.json: reply, then ask (interrupts), then end. */
+function legacyGraph(saver: BaseCheckpointSaver) {
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+  });
+  return new StateGraph(State)
+    .addNode("reply", (s) => ({
+      messages: [new AIMessage({ content: `reply ${s.messages.length}`, id: `ai-${s.messages.length}` })],
+      count: 1,
+    }))
+    .addNode("ask", () => ({
+      messages: [new HumanMessage({ content: String(interrupt("ok?")), id: "answer" })],
+    }))
+    .addEdge(START, "reply")
+    .addEdge("reply", "ask")
+    .addEdge("ask", END)
+    .compile({ checkpointer: saver });
+}
 
 /** Ways to damage a thread's rows; each must surface as CheckpointCorruptError naming thread and checkpoint. */
 const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string) => void> = {
@@ -102,6 +134,79 @@ describe("SqliteSaver specifics", () => {
       n: CHECKPOINT_MIGRATIONS.length,
     });
     await again.close();
+  });
+
+  it("converts a database of the text-id schema (migrations 0-5) and resumes its paused thread", async () => {
+    // rows written by the saver before ids were stored as blobs: a thread paused at an interrupt
+    const fixture = JSON.parse(
+      readFileSync(new URL("./fixtures/text-ids-v5.json", import.meta.url), "utf8"),
+    ) as { rows: Record<string, Record<string, unknown>[]>; expected: Record<string, unknown> };
+    const file = freshFile();
+    const old = new Database(file);
+    old.exec(CREATE_MIGRATIONS_TABLE);
+    for (let v = 0; v < 6; v++) {
+      old.exec(CHECKPOINT_MIGRATIONS[v] as string);
+      old.prepare(INSERT_MIGRATION_VERSION).run(v);
+    }
+    for (const [table, rows] of Object.entries(fixture.rows)) {
+      for (const row of rows) {
+        const columns = Object.keys(row);
+        old
+          .prepare(
+            `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+          )
+          .run(row);
+      }
+    }
+    old.close();
+
+    const saver = SqliteSaver.fromConnString(file);
+    const graph = legacyGraph(saver);
+    const config = { configurable: { thread_id: "legacy" } };
+    const state = await graph.getState(config);
+    expect(state.next).toEqual(fixture.expected.next);
+    expect(state.tasks.map((t) => t.interrupts.map((i) => i.value))).toEqual(fixture.expected.interrupts);
+    const contents = (values: unknown) =>
+      (values as { messages: BaseMessage[] }).messages.map((m) => m.content);
+    expect(contents(state.values)).toEqual(fixture.expected.messages);
+    const history = [];
+    for await (const s of graph.getStateHistory(config))
+      history.push({
+        id: s.config.configurable?.checkpoint_id,
+        next: s.next,
+        values: contents(s.values),
+      });
+    expect(history).toEqual(fixture.expected.history);
+    const types = saver.db
+      .prepare(
+        "SELECT DISTINCT typeof(checkpoint_id) AS t FROM agentgraph_checkpoints UNION ALL SELECT DISTINCT typeof(task_id) FROM agentgraph_checkpoint_writes",
+      )
+      .all();
+    expect(types).toEqual([{ t: "blob" }, { t: "blob" }]);
+
+    const done = await graph.invoke(new Command({ resume: "yes" }), config);
+    expect(done.messages.map((m) => m.content)).toEqual(["hi", "reply 1", "yes"]);
+    expect((await graph.getState(config)).next).toEqual([]);
+    await saver.close();
+  });
+
+  it("keeps ids that are not lowercase UUIDs as text, in order", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const ids = ["A-upper-not-uuid", "0001", "1F1ED736-3F50-6520-B603-3FF44C8E3DE6"];
+    for (const id of ids) {
+      const config = { configurable: { thread_id: "named", checkpoint_id: id } };
+      await saver.put(config, { ...emptyCheckpoint(), id }, { source: "update", step: -1, parents: {} }, {});
+    }
+    const listed = [];
+    for await (const t of saver.list({ configurable: { thread_id: "named" } })) listed.push(t.checkpoint.id);
+    expect(listed).toEqual([...ids].sort().reverse());
+    const upper = ids[2] as string;
+    const tuple = await saver.getTuple({ configurable: { thread_id: "named", checkpoint_id: upper } });
+    expect(tuple?.checkpoint.id).toBe(upper);
+    expect(
+      saver.db.prepare("SELECT DISTINCT typeof(checkpoint_id) AS t FROM agentgraph_checkpoints").all(),
+    ).toEqual([{ t: "text" }]);
+    await saver.close();
   });
 
   it("sets up lazily on first use", async () => {

@@ -192,7 +192,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
         for (const row of byId.values()) total += row.record.length + row.metadata.length + row.id.length;
       for (const row of data.blobs.values())
         total += (row.data?.length ?? 0) + row.version.length + row.channel.length;
-      for (const item of data.items.values()) total += item.length + 22;
+      for (const [hash, item] of data.items) total += item.length + hash.length;
       for (const byTask of data.writes.values())
         for (const row of byTask.values()) total += row.data.length + row.channel.length + row.taskId.length;
     }
