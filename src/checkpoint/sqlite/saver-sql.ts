@@ -21,6 +21,53 @@ export function fromStoredId(stored: StoredId): string {
 /** A stored checkpoint or task id, as the driver returns it. */
 export type StoredId = string | Uint8Array;
 
+/**
+ * A task path as stored: LangGraph's form (`~__pregel_push, 0000000000, 0000000003`) with its
+ * two markers and its zero-padded numbers written as one character each plus digits, which
+ * halves the path stored with every task's writes. Paths that already hold those characters are
+ * stored verbatim after a U+0004. Paths of earlier versions read unchanged.
+ */
+export function toStoredPath(path: string): string {
+  if (hasCodeIn(path, 1, 4)) return `${VERBATIM}${path}`;
+  return path
+    .replaceAll("__pregel_pull", PULL)
+    .replaceAll("__pregel_push", PUSH)
+    .replace(
+      /(^~|, )(\d{10})(?=,|$)/g,
+      (_match, before: string, digits: string) => `${before}${NUMBER}${Number(digits)}`,
+    );
+}
+
+/** The task path a stored path stands for (the inverse of {@link toStoredPath}). */
+export function fromStoredPath(stored: string): string {
+  if (stored.startsWith(VERBATIM)) return stored.slice(1);
+  if (!hasCodeIn(stored, 1, 3)) return stored;
+  const [head = "", ...numbered] = stored
+    .replaceAll(PULL, "__pregel_pull")
+    .replaceAll(PUSH, "__pregel_push")
+    .split(NUMBER);
+  let out = head;
+  for (const part of numbered) {
+    let end = 0;
+    while (end < part.length && part.charCodeAt(end) >= 48 && part.charCodeAt(end) <= 57) end++;
+    out += part.slice(0, end).padStart(10, "0") + part.slice(end);
+  }
+  return out;
+}
+
+const PULL = String.fromCharCode(1);
+const PUSH = String.fromCharCode(2);
+const NUMBER = String.fromCharCode(3);
+const VERBATIM = String.fromCharCode(4);
+
+function hasCodeIn(text: string, from: number, to: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= from && code <= to) return true;
+  }
+  return false;
+}
+
 /** SQL for the bytes an id column counts in stored bytes: its text form's (36 for a UUID). */
 const idBytes = (column: string) =>
   `(CASE typeof(${column}) WHEN 'blob' THEN 36 ELSE length(CAST(${column} AS BLOB)) END)`;

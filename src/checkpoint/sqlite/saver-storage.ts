@@ -20,6 +20,7 @@ import {
   type CheckpointDbRow,
   CREATE_MIGRATIONS_TABLE,
   fromStoredId,
+  fromStoredPath,
   INSERT_MIGRATION_VERSION,
   type ListingDbRow,
   listSql,
@@ -29,6 +30,7 @@ import {
   type StoredWrite,
   storedWrite,
   toStoredId,
+  toStoredPath,
   type WriteDbRow,
 } from "./saver-sql.js";
 
@@ -68,6 +70,16 @@ function hintFor(code: string, message: string): string {
     return "Check that the database file and its directory exist and are accessible.";
   if (/not open/i.test(message)) return "The saver (or its database) was closed: create a new SqliteSaver.";
   return "Check the database file, or open a new SqliteSaver on a fresh file.";
+}
+
+/** The last migration applied to `db` (undefined: none, or no migrations table yet). */
+function schemaVersion(db: Database.Database): number | undefined {
+  const exists = db
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'agentgraph_checkpoint_migrations'")
+    .get();
+  if (exists === undefined) return undefined;
+  const v = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
+  return v === null ? undefined : Number(v);
 }
 
 /**
@@ -229,6 +241,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       const out: WriteRow[] = [];
       for (const row of rows) {
         const taskId = fromStoredId(row.task_id);
+        const taskPath = fromStoredPath(row.task_path);
         for (const [idx, channel, kind, data] of JSON.parse(row.writes) as StoredWrite[]) {
           out.push({
             threadId,
@@ -239,7 +252,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
             channel,
             kind: kind === "l" ? "list" : "value",
             data: kind === "l" ? JSON.stringify(data) : String(data),
-            taskPath: row.task_path,
+            taskPath,
           });
         }
       }
@@ -317,17 +330,34 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
     }
-    db.transaction(() => {
-      db.exec(CREATE_MIGRATIONS_TABLE);
-      const current = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
-      const insert = db.prepare(INSERT_MIGRATION_VERSION);
-      for (let v = current === null ? 0 : Number(current) + 1; v < CHECKPOINT_MIGRATIONS.length; v++) {
-        db.exec(CHECKPOINT_MIGRATIONS[v] as string);
-        insert.run(v);
-      }
-    }).immediate();
+    // an up-to-date database needs no write lock: only a pending migration takes it
+    if (schemaVersion(db) !== CHECKPOINT_MIGRATIONS.length - 1) {
+      db.transaction(() => {
+        db.exec(CREATE_MIGRATIONS_TABLE);
+        const current = schemaVersion(db);
+        const insert = db.prepare(INSERT_MIGRATION_VERSION);
+        for (let v = current === undefined ? 0 : current + 1; v < CHECKPOINT_MIGRATIONS.length; v++) {
+          db.exec(CHECKPOINT_MIGRATIONS[v] as string);
+          insert.run(v);
+        }
+      }).immediate();
+    }
+    // each statement is prepared when first used: a saver opened to read one thread prepares a few
+    const prepared: Partial<Statements> = {};
     const statements = {} as Statements;
-    for (const [name, sql] of Object.entries(SQL)) statements[name as keyof Statements] = db.prepare(sql);
+    for (const name of Object.keys(SQL) as (keyof Statements)[]) {
+      Object.defineProperty(statements, name, {
+        enumerable: true,
+        get: () => {
+          let statement = prepared[name];
+          if (statement === undefined) {
+            statement = db.prepare(SQL[name]) as Statement;
+            prepared[name] = statement;
+          }
+          return statement;
+        },
+      });
+    }
     const insertAll = (batch: StorageBatch) => {
       for (const row of batch.checkpoints) {
         statements.upsertCheckpoint.run({
@@ -396,14 +426,14 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         };
         const inserted = statements.insertWrites.run({
           ...key,
-          taskPath: first.taskPath,
+          taskPath: toStoredPath(first.taskPath),
           writes: JSON.stringify(group),
         });
         if (inserted.changes > 0) continue;
         const existing = statements.taskWrites.get(key) as { task_path: string; writes: string };
         statements.replaceWrites.run({
           ...key,
-          taskPath: replaces ? first.taskPath : existing.task_path,
+          taskPath: replaces ? toStoredPath(first.taskPath) : existing.task_path,
           writes: JSON.stringify(mergeWrites(JSON.parse(existing.writes) as StoredWrite[], group)),
         });
       }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   Annotation,
@@ -21,7 +22,15 @@ import { saverConformanceCases } from "../../testing/index.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
 import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
-import { CREATE_MIGRATIONS_TABLE, INSERT_MIGRATION_VERSION, SQL } from "./saver-sql.js";
+import {
+  CREATE_MIGRATIONS_TABLE,
+  fromStoredId,
+  fromStoredPath,
+  INSERT_MIGRATION_VERSION,
+  SQL,
+  toStoredId,
+  toStoredPath,
+} from "./saver-sql.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-saver-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -512,5 +521,50 @@ describe("SqliteSaver specifics", () => {
     ].join("\n");
     expect(all).not.toMatch(/SCAN agentgraph/);
     db.close();
+  });
+});
+
+describe("SqliteSaver's stored forms of ids and task paths", () => {
+  const pathPart = fc.oneof(
+    fc.constantFrom(
+      "__pregel_pull",
+      "__pregel_push",
+      "~",
+      "0000000000",
+      "0000000003",
+      "-000000002",
+      "1234567890",
+    ),
+    fc.string({ maxLength: 12 }),
+  );
+  const path = fc.array(pathPart, { minLength: 1, maxLength: 5 }).map((parts) => `~${parts.join(", ")}`);
+
+  it("reads back every task path it stores, and stores the engine's paths shorter", () => {
+    fc.assert(
+      fc.property(fc.oneof(path, fc.string()), (p) => {
+        expect(fromStoredPath(toStoredPath(p))).toBe(p);
+      }),
+      { numRuns: 2000 },
+    );
+    const push = "~__pregel_push, 0000000000, 0000000012";
+    expect(toStoredPath(push)).toBe("~\u0002, \u00030, \u000312");
+    expect(fromStoredPath("~__pregel_pull, model_request")).toBe("~__pregel_pull, model_request");
+  });
+
+  it("reads back every id it stores: lowercase UUIDs as 16 bytes, anything else as text", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uuid().map((u) => u.toLowerCase()),
+          fc.string(),
+        ),
+        (id) => {
+          const stored = toStoredId(id);
+          expect(fromStoredId(stored)).toBe(id);
+          if (typeof stored !== "string") expect(stored).toHaveLength(16);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

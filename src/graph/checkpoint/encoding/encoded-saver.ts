@@ -24,8 +24,10 @@ import {
   copyBookkeeping,
   diffBookkeeping,
   encodeRecord,
+  hasExactMillis,
   isFullRecord,
   parseRecord,
+  recordRowTime,
   resolveRecord,
   type StoredRecordView,
 } from "./record-delta.js";
@@ -139,6 +141,14 @@ interface WriteRefs {
 const COMPACT_SOURCES: ReadonlySet<string> = new Set(["input", "loop", "update", "fork"]);
 const COMPACT_METADATA = /^(input|loop|update|fork):(-?\d+)$/;
 
+/** The counter of a version's first part, in any of the forms {@link EncodedCheckpointSaver.getNextVersion} reads. */
+function versionCounter(head: string): number {
+  if (head.length === 32) return Number.parseInt(head, 10) || 0; // LangGraph's
+  if (head.startsWith("0")) return Number.parseInt(head, 36) || 0; // zero-padded (earlier versions)
+  const length = Number.parseInt(head.slice(0, 1), 36);
+  return (head.length === length + 1 ? Number.parseInt(head.slice(1), 36) : Number.parseInt(head, 36)) || 0;
+}
+
 /** 36^8: the range of a version's random part. */
 const VERSION_RANDOM_RANGE = 36 ** 8;
 
@@ -250,21 +260,21 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
-   * Versions unique across forks: `<counter, 10 base-36 digits>.<8 random base-36 digits>`. They
-   * sort by counter (as strings), and two branches forked from one checkpoint never mint the same
-   * version. (Versions in LangGraph's 32-decimal-digit form are read as their counter too.)
+   * Versions unique across forks: `<counter>.<8 random base-36 digits>`, the counter in base 36
+   * after one base-36 digit giving its length (`11`, `12`, …, `1z`, `210`, …), so that versions
+   * sort by counter as strings while staying short. Two branches forked from one checkpoint
+   * never mint the same version. Versions minted before (the counter as 10 zero-padded base-36
+   * digits) and LangGraph's (32 decimal digits) are read as their counter, and sort below.
    */
   override getNextVersion(current: string | number | undefined): string {
     let counter = 0;
     if (typeof current === "number") counter = current;
-    else if (typeof current === "string") {
-      const head = current.split(".")[0] ?? "";
-      counter = (head.length === 32 ? Number.parseInt(head, 10) : Number.parseInt(head, 36)) || 0;
-    }
+    else if (typeof current === "string") counter = versionCounter(current.split(".")[0] ?? "");
     // distinct suffixes: a random start, then one step per version this saver mints (another
     // process starts elsewhere at random), so two branches never mint the same version
     this.suffix = (this.suffix + 1) % VERSION_RANDOM_RANGE;
-    return `${(counter + 1).toString(36).padStart(10, "0")}.${this.suffix.toString(36).padStart(8, "0")}`;
+    const digits = (counter + 1).toString(36);
+    return `${digits.length.toString(36)}${digits}.${this.suffix.toString(36).padStart(8, "0")}`;
   }
 
   async put(
@@ -418,15 +428,16 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       record.inline = stored;
       break;
     }
+    const createdAt = recordRowTime(record.ts);
     rows.checkpoints.push({
       threadId,
       ns,
       id: checkpoint.id,
       parentId: parentId ?? null,
-      record: encodeRecord(record, parent?.bookkeeping),
+      record: encodeRecord(record, parent?.bookkeeping, createdAt),
       metadata: this.encodeMetadata(metadata),
       depth,
-      createdAt: Date.now(),
+      createdAt,
     });
     const prepared: LastCheckpoint = {
       id: checkpoint.id,
@@ -680,7 +691,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           for (const [taskId, list] of writes)
             await rebuilt.putWrites(at, list, taskId, paths.get(taskId) ?? "");
           const [head] = await this.storage.checkpointChain(threadId, ns, id);
-          if (head !== undefined) createdAt.set(`${ns}\u0000${id}`, head.createdAt);
+          // a checkpoint whose time is exact in milliseconds is stored with that time as its row's
+          // (its age already); others get their original row time back
+          if (head !== undefined && !hasExactMillis(tuple.checkpoint.ts))
+            createdAt.set(`${ns}\u0000${id}`, head.createdAt);
           previousVersions = tuple.checkpoint.channel_versions;
         }
       }
@@ -778,7 +792,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     let inline: Record<string, string | null> = {};
     let record: CheckpointRecord | undefined;
     for (let i = views.length - 1; i >= 0; i--) {
-      record = resolveRecord(views[i] as StoredRecordView, bookkeeping);
+      record = resolveRecord(
+        views[i] as StoredRecordView,
+        bookkeeping,
+        (chain[i] as CheckpointRow).createdAt,
+      );
       if (record.full !== undefined) {
         bookkeeping = copyBookkeeping(record.full);
         inline = { ...record.inline };

@@ -101,8 +101,9 @@ export interface CheckpointRecord {
 }
 
 /**
- * The stored (JSON) form of a record: `v`, `t` (the timestamp, as epoch milliseconds when that
- * gives it back exactly), `f` or `d` (`[versions, seen]`, in full or as a delta), `i` (inline
+ * The stored (JSON) form of a record: `v` (left out when it is 4, the current format), `t` (the
+ * timestamp, as epoch milliseconds when that gives it back exactly; left out when it is the row's
+ * `createdAt`, as the saver stores it whenever it can), `f` or `d` (`[versions, seen]`, in full or as a delta), `i` (inline
  * values). In a delta, the version most channels moved to is written once as `s` and stands as
  * `true`, and a version a node saw that is its parent's version of that channel is `false`
  * (that is what a step records for the triggers of the nodes it ran). A delta's inline values of
@@ -110,8 +111,8 @@ export interface CheckpointRecord {
  * out of the delta's versions (the step's triggers and flags are named once, not twice).
  */
 interface StoredRecord {
-  v: number;
-  t: string | number;
+  v?: number;
+  t?: string | number;
   s?: ChannelVersion;
   f?: [ChannelVersions, Record<string, ChannelVersions>];
   d?: [
@@ -161,9 +162,33 @@ function commonVersion(versions: Record<string, ChannelVersion | null>): Channel
   return step;
 }
 
-/** Encodes a record; a delta needs the bookkeeping of the parent it is a delta of. */
-export function encodeRecord(record: CheckpointRecord, parent: Bookkeeping | undefined): string {
-  const stored: StoredRecord = { v: record.v, t: storedTime(record.ts) };
+/** Whether `ts` is an ISO time that epoch milliseconds give back exactly (what the loop writes). */
+export function hasExactMillis(ts: string): boolean {
+  return typeof storedTime(ts) === "number";
+}
+
+/**
+ * The row time to store with a record of this timestamp: the timestamp itself in epoch
+ * milliseconds when that gives it back exactly (the record then leaves its time out), else now.
+ */
+export function recordRowTime(ts: string): number {
+  const stored = storedTime(ts);
+  return typeof stored === "number" ? stored : Date.now();
+}
+
+/**
+ * Encodes a record; a delta needs the bookkeeping of the parent it is a delta of. `createdAt` is
+ * the time stored in the record's row (see {@link recordRowTime}).
+ */
+export function encodeRecord(
+  record: CheckpointRecord,
+  parent: Bookkeeping | undefined,
+  createdAt: number,
+): string {
+  const stored: StoredRecord = {};
+  if (record.v !== 4) stored.v = record.v;
+  const time = storedTime(record.ts);
+  if (time !== createdAt) stored.t = time;
   if (record.full !== undefined) stored.f = [record.full.versions, record.full.seen];
   const delta = record.delta;
   if (delta !== undefined) {
@@ -213,8 +238,11 @@ export function encodeRecord(record: CheckpointRecord, parent: Bookkeeping | und
  */
 export function parseRecord(text: string): StoredRecordView {
   const stored = JSON.parse(text) as StoredRecord;
-  if (typeof stored !== "object" || stored === null || typeof stored.v !== "number") {
-    throw new SyntaxError("a checkpoint record must be an object with a format version");
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) {
+    throw new SyntaxError("a checkpoint record must be an object");
+  }
+  if (stored.v !== undefined && typeof stored.v !== "number") {
+    throw new SyntaxError("a checkpoint record's format version must be a number");
   }
   return stored as unknown as StoredRecordView;
 }
@@ -222,12 +250,20 @@ export function parseRecord(text: string): StoredRecordView {
 /** A parsed, not yet resolved record (see {@link parseRecord}). */
 export type StoredRecordView = { readonly __stored: true } & Readonly<Record<string, unknown>>;
 
-/** Resolves a parsed record against the bookkeeping of its parent (unused for a full record). */
-export function resolveRecord(view: StoredRecordView, parent: Bookkeeping | undefined): CheckpointRecord {
+/**
+ * Resolves a parsed record against the bookkeeping of its parent (unused for a full record);
+ * `createdAt` is its row's time (the record's own when it leaves its time out).
+ */
+export function resolveRecord(
+  view: StoredRecordView,
+  parent: Bookkeeping | undefined,
+  createdAt: number,
+): CheckpointRecord {
   const stored = view as unknown as StoredRecord;
+  const time = stored.t ?? createdAt;
   const record: CheckpointRecord = {
-    v: stored.v,
-    ts: typeof stored.t === "number" ? new Date(stored.t).toISOString() : String(stored.t),
+    v: stored.v ?? 4,
+    ts: typeof time === "number" ? new Date(time).toISOString() : String(time),
   };
   if (stored.f !== undefined) record.full = { versions: stored.f[0], seen: stored.f[1] };
   if (stored.d !== undefined) {
