@@ -1,3 +1,4 @@
+export * from "./abort-race.js";
 export * from "./abortable-sleep.js";
 export * from "./async-context.js";
 export * from "./callbacks.js";

@@ -1,5 +1,5 @@
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { AbortError, type CallbackHandler, resolveConfig } from "../shared/index.js";
+import { AbortError, type CallbackHandler, raceSignal, resolveConfig } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
@@ -247,19 +247,9 @@ function safeJson(value: unknown): string {
 }
 
 function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError("The tool call was aborted.", { cause: signal.reason }));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(
+    promise,
+    signal,
+    () => new AbortError("The tool call was aborted.", { cause: (signal as AbortSignal).reason }),
+  );
 }

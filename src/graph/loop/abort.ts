@@ -1,26 +1,8 @@
+import { onAbort, raceSignal } from "../../shared/index.js";
+
 /** Settles like `work`, or rejects with the signal's reason as soon as it aborts. */
 export function raceAbort(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      work.catch(() => {});
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(work, signal, () => signal.reason);
 }
 
 const links = new WeakMap<AbortController, () => void>();
@@ -31,9 +13,10 @@ export function linkedController(parent: AbortSignal | undefined): AbortControll
   if (parent !== undefined) {
     if (parent.aborted) controller.abort(parent.reason);
     else {
-      const onAbort = () => controller.abort(parent.reason);
-      parent.addEventListener("abort", onAbort, { once: true });
-      links.set(controller, () => parent.removeEventListener("abort", onAbort));
+      links.set(
+        controller,
+        onAbort(parent, () => controller.abort(parent.reason)),
+      );
     }
   }
   return controller;

@@ -194,9 +194,16 @@ export class TaskFactory {
     const config = (
       signal === undefined ? new LazySignalConfig(params.lazySignal) : { signal }
     ) as LangGraphRunnableConfig<unknown>;
-    const configurable: Record<string, unknown> = { ...base.configurable, checkpoint_ns: ns };
+    // copied key by key: deleting checkpoint_id from a spread copy would leave a slow
+    // (dictionary-mode) object that every read of the task's config then pays for
+    const configurable: Record<string, unknown> = {};
+    const inherited = base.configurable;
+    for (const key in inherited) {
+      if (params.persistent && key === "checkpoint_id") continue;
+      configurable[key] = inherited[key];
+    }
+    configurable.checkpoint_ns = ns;
     if (params.persistent) {
-      delete configurable.checkpoint_id;
       configurable.checkpoint_map = {
         ...(base.configurable?.checkpoint_map as Record<string, string> | undefined),
         [params.parentNs]: checkpointId,

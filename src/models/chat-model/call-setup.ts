@@ -3,6 +3,7 @@ import {
   type CallbackHandler,
   hasHandlers,
   type RunnableConfig,
+  raceSignal,
   randomId,
   resolveConfig,
 } from "../../shared/index.js";
@@ -90,26 +91,5 @@ export function abortErrorFor(signal: AbortSignal, what = "The model call"): Abo
  * ```
  */
 export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(abortErrorFor(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => {});
-      reject(abortErrorFor(signal));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceSignal(promise, signal, () => abortErrorFor(signal as AbortSignal));
 }

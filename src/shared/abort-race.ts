@@ -1,0 +1,81 @@
+/**
+ * Waiting on an `AbortSignal` without an `EventTarget` listener per wait. Node's
+ * `addEventListener`/`removeEventListener` validate their arguments in JavaScript on every call,
+ * and a run races its signal several times per step (the task, the model call, each tool call),
+ * so each signal gets one listener, installed on the first wait, that calls the waiters
+ * registered at that moment; registering and cancelling a waiter is a `Set` operation.
+ */
+
+const waiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `callback` once, when `signal` aborts (never if it already has: check `signal.aborted`
+ * first). Returns a function that cancels the call; cancel it once the wait is over.
+ *
+ * @example
+ * ```ts
+ * const cancel = onAbort(signal, () => socket.destroy());
+ * try { await work(); } finally { cancel(); }
+ * ```
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let registered = waiters.get(signal);
+  if (registered === undefined) {
+    const set = new Set<() => void>();
+    registered = set;
+    waiters.set(signal, set);
+    signal.addEventListener(
+      "abort",
+      () => {
+        waiters.delete(signal);
+        for (const waiter of set) waiter();
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = registered;
+  // a wrapper of its own, so the same callback registered twice is called twice
+  const waiter = () => callback();
+  set.add(waiter);
+  return () => {
+    set.delete(waiter);
+  };
+}
+
+/**
+ * Settles like `promise`, or rejects with `reason()` as soon as `signal` aborts (at once if it
+ * already has); `promise` keeps running, and its later rejection is ignored.
+ *
+ * @example
+ * ```ts
+ * const value = await raceSignal(fetchSomething(), signal, () => new AbortError("aborted"));
+ * ```
+ */
+export function raceSignal<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  reason: () => unknown,
+): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(reason());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const cancel = onAbort(signal, () => {
+      promise.catch(() => {});
+      reject(reason());
+    });
+    promise.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
+  });
+}
