@@ -1,4 +1,4 @@
-import { IterableReadableStream, type StreamMode, StreamSink } from "../stream/index.js";
+import { attachDirectSource, IterableReadableStream, type StreamMode, StreamSink } from "../stream/index.js";
 
 /** A stream being fed by a run, and the handles the run uses to feed it. */
 export interface RunStream<Chunk> {
@@ -43,22 +43,34 @@ export function openRunStream<Chunk>(
     wake = undefined;
     w?.();
   };
+  /** The next chunk, the end, or the run's error, waiting for the run when the queue is empty. */
+  const take = async (): Promise<IteratorResult<Chunk>> => {
+    while (head === queue.length && !finished) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    if (head < queue.length) {
+      const value = queue[head++] as Chunk;
+      if (head === queue.length) {
+        queue.length = 0;
+        head = 0;
+      }
+      return { done: false, value };
+    }
+    if (failure !== undefined) throw failure.error;
+    return { done: true, value: undefined };
+  };
   const stream = new IterableReadableStream<Chunk>(
     {
       async pull(controller) {
-        while (head === queue.length && !finished) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
+        try {
+          const result = await take();
+          if (result.done) controller.close();
+          else controller.enqueue(result.value);
+        } catch (error) {
+          controller.error(error);
         }
-        if (head < queue.length) {
-          while (head < queue.length) controller.enqueue(queue[head++] as Chunk);
-          queue.length = 0;
-          head = 0;
-          return;
-        }
-        if (failure !== undefined) controller.error(failure.error);
-        else controller.close();
       },
       cancel(reason) {
         cancelled = true;
@@ -68,6 +80,8 @@ export function openRunStream<Chunk>(
     },
     { highWaterMark: 0 },
   );
+  // `for await` takes chunks from the queue directly; getReader() still works, on the same queue
+  attachDirectSource(stream, { take });
   const sink = new StreamSink(
     modes,
     subgraphs,

@@ -72,6 +72,43 @@ describe("stream modes", () => {
     expect(chunks).toEqual([{ a: { i: 1, log: ["a"] } }, { b: { log: ["b"] } }]);
   });
 
+  it("hands each chunk out once, in order, when iteration and a reader are mixed", async () => {
+    const stream = await graph.stream({ i: 0 }, { streamMode: "values" });
+    const first = await stream.next();
+    expect(first).toEqual({ done: false, value: { i: 0, log: [] } });
+    const reader = stream.getReader();
+    const rest: unknown[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest.push(value);
+    }
+    expect(rest).toEqual([
+      { i: 1, log: ["a"] },
+      { i: 1, log: ["a", "b"] },
+    ]);
+  });
+
+  it("an error thrown by a node ends a for-await loop after the chunks before it", async () => {
+    const failing = new StateGraph(Annotation.Root({ i: Annotation<number> }))
+      .addNode("ok", () => ({ i: 1 }))
+      .addNode("bad", () => {
+        throw new Error("bad node");
+      })
+      .addEdge(START, "ok")
+      .addEdge("ok", "bad")
+      .compile();
+    const seen: unknown[] = [];
+    const stream = await failing.stream({ i: 0 });
+    await expect(
+      (async () => {
+        for await (const chunk of stream) seen.push(chunk);
+      })(),
+    ).rejects.toThrow("bad node");
+    expect(seen).toEqual([{ ok: { i: 1 } }]);
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("defaults to updates: { node: update } per finished task", async () => {
     expect(await collect(graph.stream({ i: 0 }))).toEqual([
       { a: { i: 1, log: ["a"] } },

@@ -1,4 +1,4 @@
-export { IterableReadableStream } from "./iterable-readable-stream.js";
+export { attachDirectSource, type DirectSource, IterableReadableStream } from "./iterable-readable-stream.js";
 export { type ChunkConsumer, normalizeStreamModes, StreamSink } from "./sink.js";
 export { type ToolsStreamEvent, ToolsStreamHandler } from "./tools-stream.js";
 export { ALWAYS_PROPAGATED_MODES, STREAM_MODES, type StreamMode } from "./types.js";

@@ -1,10 +1,33 @@
 /**
+ * Where a stream's chunks can be taken from directly: the same chunks its underlying source
+ * hands to the Web stream, one `take()` each. See {@link attachDirectSource}.
+ */
+export interface DirectSource<T> {
+  take(): Promise<IteratorResult<T>>;
+}
+
+const directSources = new WeakMap<object, DirectSource<unknown>>();
+
+/**
+ * Lets `for await` read `stream` from `source` instead of through the Web stream machinery
+ * (a reader, read requests and a promise chain per chunk, all in JavaScript in Node): the
+ * iterator takes chunks straight from the run's queue. The underlying source must pull from the
+ * same `source`, so that a consumer who calls `getReader()` instead (or later) gets the chunks
+ * the iterator has not taken, in order.
+ */
+export function attachDirectSource<T>(stream: IterableReadableStream<T>, source: DirectSource<T>): void {
+  directSources.set(stream, source as DirectSource<unknown>);
+}
+
+/**
  * The stream `graph.stream()` resolves to: a Web `ReadableStream` that is also an async
  * iterator, as in LangGraph.js (`for await (const chunk of await graph.stream(input))`).
  * Cancelling it (or leaving a `for await` loop early) stops the run.
  */
 export class IterableReadableStream<T> extends ReadableStream<T> implements AsyncIterableIterator<T> {
   private reader: ReadableStreamDefaultReader<T> | undefined;
+  /** The direct source failed once: the iteration is over. */
+  private directDone = false;
 
   private ensureReader(): ReadableStreamDefaultReader<T> {
     this.reader ??= this.getReader();
@@ -12,6 +35,18 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
   }
 
   async next(): Promise<IteratorResult<T>> {
+    const direct = this.reader === undefined ? directSources.get(this) : undefined;
+    if (direct !== undefined && !this.locked) {
+      if (this.directDone) return { done: true, value: undefined };
+      try {
+        const result = (await direct.take()) as IteratorResult<T>;
+        if (result.done) this.directDone = true;
+        return result;
+      } catch (error) {
+        this.directDone = true;
+        throw error;
+      }
+    }
     const reader = this.ensureReader();
     try {
       const result = await reader.read();
@@ -27,6 +62,11 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
   }
 
   async return(): Promise<IteratorResult<T>> {
+    if (this.reader === undefined && !this.locked && directSources.has(this)) {
+      this.directDone = true;
+      await this.cancel();
+      return { done: true, value: undefined };
+    }
     const reader = this.ensureReader();
     if (this.locked) {
       const cancelled = reader.cancel();
@@ -37,6 +77,11 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
   }
 
   async throw(error: unknown): Promise<IteratorResult<T>> {
+    if (this.reader === undefined && !this.locked && directSources.has(this)) {
+      this.directDone = true;
+      await this.cancel(error);
+      throw error;
+    }
     const reader = this.ensureReader();
     if (this.locked) {
       const cancelled = reader.cancel(error);
