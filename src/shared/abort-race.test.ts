@@ -7,7 +7,9 @@ describe("raceSignal and onAbort", () => {
     const add = vi.spyOn(controller.signal, "addEventListener");
     const remove = vi.spyOn(controller.signal, "removeEventListener");
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => raceSignal(Promise.resolve(i), controller.signal, () => "aborted")),
+      Array.from({ length: 50 }, (_, i) =>
+        raceSignal(Promise.resolve(i), controller.signal, () => "aborted"),
+      ),
     );
     expect(results).toHaveLength(50);
     expect(add).toHaveBeenCalledTimes(1);
@@ -30,7 +32,9 @@ describe("raceSignal and onAbort", () => {
     const controller = new AbortController();
     controller.abort();
     const failing = Promise.reject(new Error("work failed"));
-    await expect(raceSignal(failing, controller.signal, () => new Error("aborted"))).rejects.toThrow("aborted");
+    await expect(raceSignal(failing, controller.signal, () => new Error("aborted"))).rejects.toThrow(
+      "aborted",
+    );
   });
 
   it("passes the work's own outcome through without a signal", async () => {
