@@ -49,7 +49,11 @@ function reviveEntries(record: Record<string, unknown>): void {
   }
 }
 
-function reviveTagged(record: Record<string, unknown>, tag: unknown): unknown {
+/**
+ * Revives one tagged value. `flat`: the text held no other tag, so a registered type's payload
+ * is plain JSON and is handed over as parsed, without walking it.
+ */
+function reviveTagged(record: Record<string, unknown>, tag: unknown, flat = false): unknown {
   if (typeof tag !== "string") {
     throw new SerializationError(
       `Cannot decode a tagged value: its "${TAG_KEY}" must be a string, got ${JSON.stringify(tag)}. The stored data is corrupt.`,
@@ -82,7 +86,7 @@ function reviveTagged(record: Record<string, unknown>, tag: unknown): unknown {
       return payload;
     default:
       if (isBinaryTag(tag)) return decodeBinary(tag, payload);
-      return reviveRegistered(tag, payload);
+      return reviveRegistered(tag, payload, flat);
   }
 }
 
@@ -133,14 +137,14 @@ function reviveRegExp(payload: unknown): RegExp {
   }
 }
 
-function reviveRegistered(tag: string, payload: unknown): unknown {
+function reviveRegistered(tag: string, payload: unknown, flat: boolean): unknown {
   const type = serializableTypeForTag(tag);
   if (type === undefined) {
     throw new SerializationError(
       `Cannot decode a value tagged "${tag}": no type is registered under that tag. Call registerSerializable({ tag: "${tag}", … }) before reading this data (message classes are registered when "agentgraph" is imported).`,
     );
   }
-  const data = fromJsonable(payload);
+  const data = flat ? payload : fromJsonable(payload);
   try {
     return type.decode(data);
   } catch (error) {
@@ -165,8 +169,15 @@ export function decodeFromJson(text: string): unknown {
       { cause: error },
     );
   }
-  if (typeof parsed !== "object" || parsed === null || !text.includes(TAG_KEY_JSON)) return parsed;
+  if (typeof parsed !== "object" || parsed === null) return parsed;
+  const first = text.indexOf(TAG_KEY_JSON);
+  if (first === -1) return parsed;
   try {
+    // one tag, at the top (a stored message, say): its payload has nothing left to revive
+    if (text.indexOf(TAG_KEY_JSON, first + 1) === -1 && !Array.isArray(parsed)) {
+      const tag = (parsed as Record<string, unknown>)[TAG_KEY];
+      if (typeof tag === "string") return reviveTagged(parsed as Record<string, unknown>, tag, true);
+    }
     return reviveObject(parsed);
   } catch (error) {
     if (error instanceof SerializationError) throw error;
