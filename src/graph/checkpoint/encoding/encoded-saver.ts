@@ -91,8 +91,25 @@ interface LastCheckpoint {
 /** What the saver remembers of one thread between calls (bounded: see {@link ThreadCaches}). */
 class ThreadCache {
   readonly last = new Map<string, LastCheckpoint>();
-  readonly lists = new Map<string, ListState>();
+  /**
+   * The newest list state known of each list channel (keyed by namespace and channel), with its
+   * version: what the next save diffs against. One per channel, not one per version: a thread's
+   * every version would hold a copy of its list, quadratic in the thread's length.
+   */
+  private readonly listSlots = new Map<string, { version: string; state: ListState }>();
   readonly items = new Set<string>();
+
+  /** The cached state of the list at `key` ({@link listKey}), if it is the one cached. */
+  list(key: string): ListState | undefined {
+    const cut = key.lastIndexOf("\u0000");
+    const slot = this.listSlots.get(key.slice(0, cut));
+    return slot !== undefined && slot.version === key.slice(cut + 1) ? slot.state : undefined;
+  }
+
+  setList(key: string, state: ListState): void {
+    const cut = key.lastIndexOf("\u0000");
+    this.listSlots.set(key.slice(0, cut), { version: key.slice(cut + 1), state });
+  }
 }
 
 /** Per-thread caches, least recently used thread evicted first. */
@@ -327,7 +344,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     for (const [key, state] of pending.lists) {
       const [threadId, rest] = splitThreadKey(key);
-      this.caches.get(threadId).lists.set(rest, state);
+      this.caches.get(threadId).setList(rest, state);
     }
     for (const [key, last] of pending.last) {
       const [threadId, ns] = splitThreadKey(key);
@@ -826,7 +843,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
   ): ListState {
     const key = listKey(ns, row.channel, row.version);
-    const cached = cache.lists.get(key);
+    const cached = cache.list(key);
     if (cached !== undefined) return { refs: [...cached.refs], depth: cached.depth };
     const chain: BlobRow[] = [];
     let node: BlobRow | undefined = row;
@@ -869,7 +886,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         );
       }
     }
-    cache.lists.set(key, { refs: [...refs], depth: row.depth });
+    cache.setList(key, { refs: [...refs], depth: row.depth });
     return { refs, depth: row.depth };
   }
 
@@ -882,7 +899,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     pending: PendingBatch,
   ): Promise<ListState | undefined> {
     const key = listKey(ns, channel, version);
-    const cached = pending.lists.get(threadKey(threadId, key)) ?? cache.lists.get(key);
+    const cached = pending.lists.get(threadKey(threadId, key)) ?? cache.list(key);
     if (cached !== undefined) return cached;
     const rows = await this.storage.blobs(threadId, ns, [[channel, version]]);
     const index = new Map<string, BlobRow>();
