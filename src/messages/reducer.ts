@@ -97,6 +97,36 @@ function withId(message: BaseMessage): BaseMessage {
 }
 
 /**
+ * The merge when every update message is new (the common case: a node appends its reply): the
+ * list built in one allocation, its index handed on. Undefined when some update message replaces
+ * or removes one, or two of them share an id; the general merge handles those.
+ */
+function allNew(
+  left: readonly BaseMessage[],
+  right: readonly BaseMessage[],
+  known: Map<string, number> | undefined,
+): BaseMessage[] | undefined {
+  if (right.length > SMALL_UPDATE) return undefined;
+  const positions = known ?? (left.length >= INDEX_FROM ? buildPositions(left) : undefined);
+  for (let i = 0; i < right.length; i += 1) {
+    const message = right[i] as BaseMessage;
+    const id = message.id as string;
+    if (isRemoveMessage(message) || find(left, positions, id) !== undefined) return undefined;
+    for (let j = 0; j < i; j += 1) if ((right[j] as BaseMessage).id === id) return undefined;
+  }
+  const merged = left.concat(right);
+  if (positions !== undefined) {
+    for (let i = 0; i < right.length; i += 1)
+      positions.set((right[i] as BaseMessage).id as string, left.length + i);
+    indexes.set(merged, { length: merged.length, positions });
+  }
+  return merged;
+}
+
+/** Updates up to this many messages try {@link allNew} first. */
+const SMALL_UPDATE = 8;
+
+/**
  * The reducer of a `messages` state key (LangGraph's `messagesStateReducer`, also exported
  * as `addMessages`). It merges an update into the current list:
  *
@@ -133,6 +163,9 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
     if (message.id === REMOVE_ALL_MESSAGES && isRemoveMessage(message)) removeAllIndex = i;
   }
   if (removeAllIndex !== -1) return rightMessages.slice(removeAllIndex + 1);
+
+  const fresh = allNew(leftMessages, rightMessages, known?.positions);
+  if (fresh !== undefined) return fresh;
 
   const merged = leftMessages.slice();
   const positions = known?.positions ?? (merged.length >= INDEX_FROM ? buildPositions(merged) : undefined);
