@@ -84,6 +84,7 @@ const JOBS: Job[] = quick
         script: "workloads/agent.ts",
         args: ["--saver", saver, "--turns", "10"],
       })),
+      { name: "agent-e-stream", script: "workloads/stream.ts", args: ["--turns", "10", "--rounds", "2"] },
     ]
   : [
       { name: "engine", script: "workloads/engine.ts", args: [] },
@@ -130,6 +131,7 @@ const JOBS: Job[] = quick
         script: "workloads/agent.ts",
         args: ["--saver", saver, "--turns", "10,50,200"],
       })),
+      { name: "agent-e-stream", script: "workloads/stream.ts", args: ["--turns", "50", "--rounds", "7"] },
       {
         name: "persist-g-1kb",
         script: "workloads/persistence.ts",

@@ -8,6 +8,8 @@
 // use a saver of their own) and, for agentgraph, the stored value bytes of the thread.
 //
 // Usage: tsx bench/workloads/agent.ts --impl agentgraph --saver none|memory|sqlite|postgres --turns 10,50,200
+
+import { agentWorkload } from "../lib/agent-workload.js";
 import { check, emit, gc, parseArgs, round } from "../lib/harness.js";
 import { implFromArgs } from "../lib/impl.js";
 import { openSaver, type SaverHandle, type SaverKind } from "../lib/savers.js";
@@ -16,88 +18,9 @@ const args = parseArgs();
 const impl = implFromArgs(args);
 const saverKind = (args.saver ?? "none") as SaverKind | "none";
 const TURNS = (args.turns ?? "10,50,200").split(",").map(Number);
-const CHARS = 200;
 const MB = 2 ** 20;
 
-// biome-ignore lint/suspicious/noExplicitAny: the same code drives two libraries
-type Any = any;
-
-const agents: Any = impl === "agentgraph" ? await import("agentgraph/agents") : await import("langchain");
-const models: Any =
-  impl === "agentgraph"
-    ? await import("agentgraph/models")
-    : await import("@langchain/core/language_models/chat_models");
-const messages: Any =
-  impl === "agentgraph" ? await import("agentgraph/messages") : await import("@langchain/core/messages");
-const tools: Any =
-  impl === "agentgraph" ? await import("agentgraph/tools") : await import("@langchain/core/tools");
-const { z } = await import("zod");
-const { AIMessage, HumanMessage } = messages;
-
-const text = (prefix: string, chars: number) => `${prefix} ${"x".repeat(chars)}`.slice(0, chars);
-const isTool = (m: Any) => (m?.type ?? m?._getType?.()) === "tool";
-
-/** Asks for one lookup per turn while fewer than `turns` results are in the conversation. */
-class ScriptedToolModel extends (models.BaseChatModel as Any) {
-  turns: number;
-  onCall: (() => void) | undefined;
-  constructor(turns: number, onCall?: () => void) {
-    super({});
-    this.turns = turns;
-    this.onCall = onCall;
-  }
-  _llmType() {
-    return "scripted-tool-model";
-  }
-  bindTools() {
-    return this;
-  }
-  async _generate(conversation: Any[]) {
-    this.onCall?.();
-    let turn = 0;
-    for (const m of conversation) if (isTool(m)) turn++;
-    const content =
-      turn < this.turns
-        ? text(`Step ${turn}: I will call lookup to gather more context.`, CHARS)
-        : text(`Final answer after ${this.turns} tool calls.`, CHARS);
-    const message =
-      turn < this.turns
-        ? new AIMessage({
-            content,
-            id: `ai-${turn}`,
-            tool_calls: [
-              { id: `call_${turn}`, name: "lookup", args: { query: `q${turn}` }, type: "tool_call" },
-            ],
-          })
-        : new AIMessage({ content, id: `ai-${turn}` });
-    return { generations: [{ text: content, message }] };
-  }
-}
-
-const lookup = tools.tool(async ({ query }: { query: string }) => text(`Result for ${query}:`, CHARS), {
-  name: "lookup",
-  description: "Look up a fact (benchmark stub).",
-  schema: z.object({ query: z.string() }),
-});
-
-const build = (turns: number, saver: unknown, onCall?: () => void) =>
-  agents.createAgent({
-    model: new ScriptedToolModel(turns, onCall),
-    tools: [lookup],
-    ...(saver === undefined ? {} : { checkpointer: saver }),
-  });
-const input = (turns: number) => ({
-  messages: [
-    new HumanMessage({
-      content: text(`Please research this topic using ${turns} lookups.`, CHARS),
-      id: "human-0",
-    }),
-  ],
-});
-const config = (saver: unknown, thread: string, turns: number) => ({
-  ...(saver === undefined ? {} : { configurable: { thread_id: thread } }),
-  recursionLimit: 10 * turns + 100,
-});
+const { build, input, config } = await agentWorkload(impl);
 
 for (const turns of TURNS) {
   // warm up on a saver of its own, so the measured one holds the measured thread alone
