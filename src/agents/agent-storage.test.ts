@@ -9,12 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-// the entry points, as a user imports them (they install the Node set-up: the compact message codec)
-import { createAgent } from "../entries/agents.js";
-import { SqliteSaver } from "../entries/checkpoint-sqlite.js";
+// the Node set-up every entry point installs (the compact message codec), as a user's import does
+import "../entries/index.js";
+import { SqliteSaver } from "../checkpoint/sqlite/index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
 import { BaseChatModel, type ChatResult } from "../models/index.js";
 import { tool } from "../tools/index.js";
+import { createAgent } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-agent-storage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
