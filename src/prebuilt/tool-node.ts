@@ -110,7 +110,10 @@ export class ToolNode {
     // a node's signal lives on its config's prototype, so spreading the config would lose it
     const signal = (config ?? getAmbientConfig())?.signal;
     const base = this.baseConfig(resolved, signal, state);
-    const results = await Promise.all(calls.map((call) => this.runCall(call, base, state)));
+    const results =
+      calls.length === 1
+        ? [await this.runCall(calls[0] as ToolCall, base, state)]
+        : await Promise.all(calls.map((call) => this.runCall(call, base, state)));
     return combineResults(results, listOutput) as ToolNodeOutput;
   }
 

@@ -4,7 +4,7 @@ import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
 import type { InferSchemaOutput } from "./schema/standard-schema.js";
-import { validateArgs } from "./schema/validate-args.js";
+import { validateArgsNow } from "./schema/validate-args.js";
 import { startToolRun, type ToolRunManager } from "./tool-callbacks.js";
 import type { ResponseFormat, ToolRunnableConfig } from "./types.js";
 
@@ -229,7 +229,8 @@ export abstract class StructuredTool<
 
   /** Validates arguments against the schema; throws {@link ToolInputParsingException}. */
   protected async parseArgs(arg: unknown): Promise<SchemaOutputT> {
-    const result = await validateArgs(this.schema, arg);
+    const pending = validateArgsNow(this.schema, arg);
+    const result = pending instanceof Promise ? await pending : pending;
     if (result.success) return result.value as SchemaOutputT;
     const received = safeJson(arg);
     let message = `Received tool input did not match expected schema\n\n${formatIssues(result.issues)}`;

@@ -24,15 +24,37 @@ export type ArgsValidation =
  * ```
  */
 export async function validateArgs(schema: unknown, args: unknown): Promise<ArgsValidation> {
+  return validateArgsNow(schema, args);
+}
+
+/**
+ * {@link validateArgs} without a promise when the schema validates synchronously (zod does,
+ * unless it has async refinements): a tool call then costs no extra turn of the event loop.
+ *
+ * @example
+ * ```ts
+ * const outcome = validateArgsNow(schema, args);
+ * const result = outcome instanceof Promise ? await outcome : outcome;
+ * ```
+ */
+export function validateArgsNow(schema: unknown, args: unknown): ArgsValidation | Promise<ArgsValidation> {
   if (isStandardSchema(schema)) {
-    const result = await schema["~standard"].validate(args);
-    return result.issues === undefined
-      ? { success: true, value: result.value }
-      : { success: false, issues: result.issues };
+    const result = schema["~standard"].validate(args);
+    if (result instanceof Promise) return result.then(toValidation);
+    return toValidation(result);
   }
   if (typeof schema === "object" && schema !== null) {
     const issues = validateJsonSchema(schema as Record<string, unknown>, args);
     return issues.length === 0 ? { success: true, value: args } : { success: false, issues };
   }
   return { success: true, value: args };
+}
+
+function toValidation(result: {
+  readonly value?: unknown;
+  readonly issues?: ReadonlyArray<StandardIssue> | undefined;
+}): ArgsValidation {
+  return result.issues === undefined
+    ? { success: true, value: result.value }
+    : { success: false, issues: result.issues };
 }
