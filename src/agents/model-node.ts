@@ -173,7 +173,8 @@ export function createModelNode(options: ModelNodeOptions) {
   };
 
   return async (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>) => {
-    const model = await resolveModel();
+    // a model object needs no await (a string names one initChatModel resolves once)
+    const model = typeof options.model === "string" ? await resolveModel() : options.model;
     const system = options.systemMessage;
     const request: ModelRequest = {
       model,
@@ -190,7 +191,10 @@ export function createModelNode(options: ModelNodeOptions) {
     // LangChain.js names the final answer too (a middleware may have made it without the model)
     wrapped.message.name = options.messageName;
     const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);
-    const outcome = await applyStructuredOutput(wrapped.message, strategies);
+    const outcome =
+      strategies.length === 0
+        ? { messages: [wrapped.message], hasStructuredResponse: false, structuredResponse: undefined }
+        : await applyStructuredOutput(wrapped.message, strategies);
     const update: Record<string, unknown> = { messages: outcome.messages };
     if (outcome.hasStructuredResponse) update.structuredResponse = outcome.structuredResponse;
     else if (options.responseFormat !== undefined && state.structuredResponse !== undefined) {

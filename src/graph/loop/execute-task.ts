@@ -29,7 +29,11 @@ function attempt(task: RunningTask): void | Promise<void> {
 async function finishAsync(task: RunningTask, pending: PromiseLike<unknown>): Promise<void> {
   const output = await pending;
   task.output = output;
-  if (task.node.writers !== undefined) await task.node.writers(output, task);
+  const writers = task.node.writers;
+  if (writers === undefined) return;
+  // writers are synchronous unless a write needs awaiting: no extra turn when they are
+  const done = writers(output, task);
+  if (done !== undefined) await done;
 }
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
