@@ -132,8 +132,8 @@ function b64(n: number, chars: number): string {
 }
 
 /**
- * A 128-bit hash of `text` as 22 URL-safe characters: the address of a stored item (content
- * addressing). Not cryptographic; items are addressed within one thread.
+ * A 128-bit hash of `text` as 22 URL-safe characters (interrupt ids, cache keys; a stored item's
+ * address is its first 16). Not cryptographic.
  */
 export function contentHash(text: string): string {
   const [a0, b0, c0, d0, length] = hashSeed(text);
