@@ -117,6 +117,33 @@ export function checkpointSql(schema: string) {
           WHERE node.kind = 'splice' AND node.n < $5
       )
       SELECT channel, version, kind, data, prev, depth FROM node`,
+    /**
+     * The blobs asked for (`$3` channels, `$4` versions) and, below each splice, the versions of
+     * its channel just under it (at most its depth + 1, bounded by `$5`): one backward range
+     * scan of the primary key per chain instead of one lookup per node. A chain is the run of
+     * versions just below its head (each version of a channel is minted from the one before);
+     * versions of other branches in the range come along and are skipped by the reader, which
+     * falls back on {@link blobs} from the first node the range did not hold.
+     */
+    blobRanges: `WITH heads AS (
+        SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth
+          FROM unnest($3::text[], $4::text[]) AS w (channel, version)
+          CROSS JOIN LATERAL (
+            SELECT * FROM ${blobs} x
+              WHERE x.thread_id = $1 AND x.checkpoint_ns = $2 AND x.channel = w.channel AND x.version = w.version
+              LIMIT 1
+          ) b
+      )
+      SELECT channel, version, kind, data, prev, depth FROM heads
+      UNION ALL
+      SELECT r.channel, r.version, r.kind, r.data, r.prev, r.depth
+        FROM heads h CROSS JOIN LATERAL (
+          SELECT * FROM ${blobs} x
+            WHERE h.kind = 'splice' AND x.thread_id = $1 AND x.checkpoint_ns = $2
+              AND x.channel = h.channel AND x.version <= h.prev
+            ORDER BY x.version DESC
+            LIMIT LEAST(h.depth, $5) + 1
+        ) r`,
     /** Items by hash (`$2`, an array): one primary-key lookup each. */
     items: `SELECT i.hash, i.data FROM unnest($2::text[]) AS h (hash)
       CROSS JOIN LATERAL (SELECT hash, data FROM ${items} x WHERE x.thread_id = $1 AND x.hash = h.hash LIMIT 1) i`,

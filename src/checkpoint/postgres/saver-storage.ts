@@ -203,23 +203,54 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     wanted: readonly (readonly [channel: string, version: string])[],
   ): Promise<BlobRow[]> {
     if (wanted.length === 0) return [];
-    const rows = await this.run<BlobDbRow>("read channel values", threadId, undefined, this.sql.blobs, [
+    const rows = await this.run<BlobDbRow>("read channel values", threadId, undefined, this.sql.blobRanges, [
       threadId,
       ns,
       wanted.map(([channel]) => channel),
       wanted.map(([, version]) => version),
       LIST_WALK_LIMIT,
     ]);
-    return rows.map((row) => ({
-      threadId,
-      ns,
-      channel: row.channel,
-      version: row.version,
-      kind: row.kind as BlobKind,
-      data: row.data,
-      prev: row.prev,
-      depth: Number(row.depth),
-    }));
+    const byKey = new Map<string, BlobDbRow>();
+    for (const row of rows) byKey.set(`${row.channel}\u0000${row.version}`, row);
+    // each chain from its head down through the range read; where a fork's versions left a gap,
+    // the rest of that chain comes from the node-by-node walk
+    const gaps: [string, string][] = [];
+    for (const [channel, version] of wanted) {
+      let node = byKey.get(`${channel}\u0000${version}`);
+      for (let walked = 0; node !== undefined && walked <= LIST_WALK_LIMIT; walked++) {
+        if (node.kind !== "splice" || node.prev === null) break;
+        const next = byKey.get(`${node.channel}\u0000${node.prev}`);
+        if (next === undefined) {
+          gaps.push([node.channel, node.prev]);
+          break;
+        }
+        node = next;
+      }
+    }
+    if (gaps.length > 0) {
+      const rest = await this.run<BlobDbRow>("read channel values", threadId, undefined, this.sql.blobs, [
+        threadId,
+        ns,
+        gaps.map(([channel]) => channel),
+        gaps.map(([, version]) => version),
+        LIST_WALK_LIMIT,
+      ]);
+      for (const row of rest) byKey.set(`${row.channel}\u0000${row.version}`, row);
+    }
+    const out: BlobRow[] = [];
+    for (const row of byKey.values()) {
+      out.push({
+        threadId,
+        ns,
+        channel: row.channel,
+        version: row.version,
+        kind: row.kind as BlobKind,
+        data: row.data,
+        prev: row.prev,
+        depth: Number(row.depth),
+      });
+    }
+    return out;
   }
 
   async items(threadId: string, hashes: readonly string[]): Promise<ItemRow[]> {

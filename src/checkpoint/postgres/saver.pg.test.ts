@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type BaseCheckpointSaver, MemorySaver } from "../../index.js";
 import { HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
+import { checkForkedLists } from "../forked-lists.test-helpers.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { PostgresCheckpointStorage, PostgresSaver, PostgresSaverError } from "./index.js";
 import { checkpointSql, quoteSchema } from "./saver-sql.js";
@@ -98,6 +99,13 @@ describe("PostgresSaver specifics", () => {
       `SELECT v FROM "${schema}".agentgraph_checkpoint_migrations ORDER BY v`,
     );
     expect(rows).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }]);
+  });
+
+  it("reads long lists on forked branches whose versions interleave", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    // a second saver on the same schema has no caches: every list is read back from the rows
+    await checkForkedLists(saver, () => new PostgresSaver(pool, undefined, { schema }));
   });
 
   it("sets up lazily on first use", async () => {

@@ -19,6 +19,7 @@ import {
 } from "../../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
+import { checkForkedLists } from "../forked-lists.test-helpers.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
 import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
@@ -378,67 +379,9 @@ describe("SqliteSaver specifics", () => {
   });
 
   it("reads long lists on forked branches whose versions interleave", async () => {
-    // Splice chains are read with a range scan of the versions below their head; forks put
-    // versions of other branches into that range, which the read must skip (or fall back on).
     const saver = SqliteSaver.fromConnString(":memory:");
-    const put = async (parent: string | undefined, id: string, messages: HumanMessage[], version: string) => {
-      await saver.put(
-        {
-          configurable: {
-            thread_id: "forks",
-            checkpoint_ns: "",
-            ...(parent ? { checkpoint_id: parent } : {}),
-          },
-        },
-        {
-          v: 4,
-          id,
-          ts: "2024-01-01T00:00:00.000Z",
-          channel_values: { messages },
-          channel_versions: { messages: version },
-          versions_seen: {},
-        },
-        { source: "loop", step: 0, parents: {} },
-        { messages: version },
-      );
-    };
-    const id = (branch: number, i: number) =>
-      `1ef00000-0000-6000-8${branch}00-${String(i).padStart(12, "0")}`;
-    const expected = new Map<string, string[]>();
-    let trunk: HumanMessage[] = [];
-    let version: string | undefined;
-    const versions: string[] = [];
-    for (let i = 0; i < 120; i++) {
-      trunk = [...trunk, new HumanMessage({ content: `trunk ${i}`, id: `t-${i}` })];
-      version = saver.getNextVersion(version);
-      versions.push(version);
-      await put(i === 0 ? undefined : id(0, i - 1), id(0, i), trunk, version);
-      expected.set(
-        id(0, i),
-        trunk.map((m) => String(m.content)),
-      );
-    }
-    // three branches forked from the middle, written in turns so their versions interleave
-    const branches = [1, 2, 3].map(() => ({ messages: trunk.slice(0, 60), version: versions[59] as string }));
-    for (let i = 0; i < 40; i++) {
-      for (const [b, branch] of branches.entries()) {
-        branch.messages = [...branch.messages, new HumanMessage({ content: `b${b} ${i}`, id: `b${b}-${i}` })];
-        branch.version = saver.getNextVersion(branch.version);
-        await put(i === 0 ? id(0, 59) : id(b + 1, i - 1), id(b + 1, i), branch.messages, branch.version);
-        expected.set(
-          id(b + 1, i),
-          branch.messages.map((m) => String(m.content)),
-        );
-      }
-    }
-    const reader = new SqliteSaver(saver.db); // no caches: every list is read back from the rows
-    for (const [checkpointId, contents] of expected) {
-      const tuple = await reader.getTuple({
-        configurable: { thread_id: "forks", checkpoint_id: checkpointId },
-      });
-      const messages = tuple?.checkpoint.channel_values.messages as HumanMessage[];
-      expect(messages.map((m) => String(m.content))).toEqual(contents);
-    }
+    // a second saver on the same database has no caches: every list is read back from the rows
+    await checkForkedLists(saver, () => new SqliteSaver(saver.db));
     await saver.close();
   });
 
