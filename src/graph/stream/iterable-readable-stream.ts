@@ -26,7 +26,7 @@ export function attachDirectSource<T>(stream: IterableReadableStream<T>, source:
  */
 export class IterableReadableStream<T> extends ReadableStream<T> implements AsyncIterableIterator<T> {
   private reader: ReadableStreamDefaultReader<T> | undefined;
-  /** The direct source failed once: the iteration is over. */
+  /** The direct source ended or failed: the iteration is over. */
   private directDone = false;
 
   private ensureReader(): ReadableStreamDefaultReader<T> {
