@@ -14,6 +14,11 @@ export function toStoredId(id: string): string | Buffer {
 /** The id a stored id stands for (the inverse of {@link toStoredId}). */
 export function fromStoredId(stored: StoredId): string {
   if (typeof stored === "string") return stored;
+  if (stored.byteLength !== 16) {
+    throw new SyntaxError(
+      `a stored checkpoint or task id is a ${stored.byteLength}-byte blob; only UUIDs (16 bytes) are stored as blobs, so the row is damaged`,
+    );
+  }
   const hex = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

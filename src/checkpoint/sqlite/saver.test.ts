@@ -494,6 +494,23 @@ describe("SqliteSaver's stored forms of ids and task paths", () => {
     expect(fromStoredPath("~__pregel_pull, model_request")).toBe("~__pregel_pull, model_request");
   });
 
+  it("reports a blob id that is not 16 bytes as damaged, naming the thread", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    await saver.put(
+      { configurable: { thread_id: "short-id" } },
+      emptyCheckpoint("1ef00000-0000-6000-8000-000000000001"),
+      { source: "input", step: -1, parents: {} },
+      {},
+    );
+    saver.db
+      .prepare("UPDATE agentgraph_checkpoints SET checkpoint_id = x'0102' WHERE thread_id = 'short-id'")
+      .run();
+    await expect(saver.getTuple({ configurable: { thread_id: "short-id" } })).rejects.toThrow(
+      /thread "short-id".*2-byte blob/,
+    );
+    await saver.close();
+  });
+
   it("reads back every id it stores: lowercase UUIDs as 16 bytes, anything else as text", () => {
     fc.assert(
       fc.property(
