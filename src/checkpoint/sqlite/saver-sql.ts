@@ -15,13 +15,16 @@ export function toStoredId(id: string): string | Buffer {
 export function fromStoredId(stored: StoredId): string {
   if (typeof stored === "string") return stored;
   if (stored.byteLength !== 16) {
-    throw new SyntaxError(
+    throw new DamagedIdError(
       `a stored checkpoint or task id is a ${stored.byteLength}-byte blob; only UUIDs (16 bytes) are stored as blobs, so the row is damaged`,
     );
   }
   const hex = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** A stored id that cannot be one this saver wrote (see {@link fromStoredId}). */
+export class DamagedIdError extends Error {}
 
 /** A stored checkpoint or task id, as the driver returns it. */
 export type StoredId = string | Uint8Array;

@@ -19,6 +19,7 @@ import {
   type BlobDbRow,
   type CheckpointDbRow,
   CREATE_MIGRATIONS_TABLE,
+  DamagedIdError,
   fromStoredId,
   fromStoredPath,
   INSERT_MIGRATION_VERSION,
@@ -470,6 +471,15 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       return fn();
     } catch (error) {
       if (error instanceof AgentGraphError) throw error;
+      if (error instanceof DamagedIdError) {
+        throw new CheckpointCorruptError(
+          threadId ?? "(any)",
+          "",
+          checkpointId ?? "(latest)",
+          error.message,
+          error,
+        );
+      }
       const code = String((error as { code?: unknown } | null)?.code ?? "");
       const message = error instanceof Error ? error.message : String(error);
       if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {

@@ -505,9 +505,9 @@ describe("SqliteSaver's stored forms of ids and task paths", () => {
     saver.db
       .prepare("UPDATE agentgraph_checkpoints SET checkpoint_id = x'0102' WHERE thread_id = 'short-id'")
       .run();
-    await expect(saver.getTuple({ configurable: { thread_id: "short-id" } })).rejects.toThrow(
-      /thread "short-id".*2-byte blob/,
-    );
+    const failure = saver.getTuple({ configurable: { thread_id: "short-id" } });
+    await expect(failure).rejects.toBeInstanceOf(CheckpointCorruptError);
+    await expect(failure).rejects.toThrow(/short-id.*2-byte blob/);
     await saver.close();
   });
 
