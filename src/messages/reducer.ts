@@ -98,16 +98,15 @@ function withId(message: BaseMessage): BaseMessage {
 
 /**
  * The merge when every update message is new (the common case: a node appends its reply): the
- * list built in one allocation, its index handed on. Undefined when some update message replaces
+ * list built in one allocation, the index (`positions`, of `left`) handed on. Undefined when some update message replaces
  * or removes one, or two of them share an id; the general merge handles those.
  */
 function allNew(
   left: readonly BaseMessage[],
   right: readonly BaseMessage[],
-  known: Map<string, number> | undefined,
+  positions: Map<string, number> | undefined,
 ): BaseMessage[] | undefined {
   if (right.length > SMALL_UPDATE) return undefined;
-  const positions = known ?? (left.length >= INDEX_FROM ? buildPositions(left) : undefined);
   for (let i = 0; i < right.length; i += 1) {
     const message = right[i] as BaseMessage;
     const id = message.id as string;
@@ -164,11 +163,12 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
   }
   if (removeAllIndex !== -1) return rightMessages.slice(removeAllIndex + 1);
 
-  const fresh = allNew(leftMessages, rightMessages, known?.positions);
+  const positions =
+    known?.positions ?? (leftMessages.length >= INDEX_FROM ? buildPositions(leftMessages) : undefined);
+  const fresh = allNew(leftMessages, rightMessages, positions);
   if (fresh !== undefined) return fresh;
 
   const merged = leftMessages.slice();
-  const positions = known?.positions ?? (merged.length >= INDEX_FROM ? buildPositions(merged) : undefined);
   let removed: Set<string> | undefined;
   for (const message of rightMessages) {
     const id = message.id as string;

@@ -41,6 +41,15 @@ export function checkpointSql(schema: string) {
     )
     SELECT ${CHECKPOINT_COLUMNS} FROM chain ORDER BY n`;
 
+  // the blobs asked for: `$3` channels and `$4` versions, in pairs, one primary-key lookup each
+  const wantedBlobs = "SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth";
+  const wantedFrom = `FROM unnest($3::text[], $4::text[]) AS w (channel, version)
+          CROSS JOIN LATERAL (
+            SELECT * FROM ${blobs} x
+              WHERE x.thread_id = $1 AND x.checkpoint_ns = $2 AND x.channel = w.channel AND x.version = w.version
+              LIMIT 1
+          ) b`;
+
   return {
     lockMigrations: "SELECT pg_advisory_xact_lock(hashtext($1))",
     createSchema: `CREATE SCHEMA IF NOT EXISTS ${schema}`,
@@ -100,13 +109,8 @@ export function checkpointSql(schema: string) {
     ),
     /** The blobs asked for (`$3` channels, `$4` versions, in pairs) and their splice chains (bounded by `$5`). */
     blobs: `WITH RECURSIVE node AS (
-        SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth, 0 AS n
-          FROM unnest($3::text[], $4::text[]) AS w (channel, version)
-          CROSS JOIN LATERAL (
-            SELECT * FROM ${blobs} x
-              WHERE x.thread_id = $1 AND x.checkpoint_ns = $2 AND x.channel = w.channel AND x.version = w.version
-              LIMIT 1
-          ) b
+        ${wantedBlobs}, 0 AS n
+          ${wantedFrom}
         UNION ALL
         SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth, node.n + 1
           FROM node CROSS JOIN LATERAL (
@@ -126,13 +130,8 @@ export function checkpointSql(schema: string) {
      * falls back on {@link blobs} from the first node the range did not hold.
      */
     blobRanges: `WITH heads AS (
-        SELECT b.channel, b.version, b.kind, b.data, b.prev, b.depth
-          FROM unnest($3::text[], $4::text[]) AS w (channel, version)
-          CROSS JOIN LATERAL (
-            SELECT * FROM ${blobs} x
-              WHERE x.thread_id = $1 AND x.checkpoint_ns = $2 AND x.channel = w.channel AND x.version = w.version
-              LIMIT 1
-          ) b
+        ${wantedBlobs}
+          ${wantedFrom}
       )
       SELECT channel, version, kind, data, prev, depth FROM heads
       UNION ALL

@@ -1,12 +1,13 @@
 import type pg from "pg";
 import {
-  type BlobKind,
   type BlobRow,
+  blobRowOf,
   CHECKPOINT_CHAIN_LIMIT,
   CheckpointCorruptError,
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
+  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -216,16 +217,10 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     // the rest of that chain comes from the node-by-node walk
     const gaps: [string, string][] = [];
     for (const [channel, version] of wanted) {
-      let node = byKey.get(`${channel}\u0000${version}`);
-      for (let walked = 0; node !== undefined && walked <= LIST_WALK_LIMIT; walked++) {
-        if (node.kind !== "splice" || node.prev === null) break;
-        const next = byKey.get(`${node.channel}\u0000${node.prev}`);
-        if (next === undefined) {
-          gaps.push([node.channel, node.prev]);
-          break;
-        }
-        node = next;
-      }
+      const head = byKey.get(`${channel}\u0000${version}`);
+      if (head === undefined) continue;
+      const { missing } = followSpliceChain(head, (v) => byKey.get(`${channel}\u0000${v}`), LIST_WALK_LIMIT);
+      if (missing !== undefined) gaps.push([channel, missing]);
     }
     if (gaps.length > 0) {
       const rest = await this.run<BlobDbRow>("read channel values", threadId, undefined, this.sql.blobs, [
@@ -237,20 +232,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       ]);
       for (const row of rest) byKey.set(`${row.channel}\u0000${row.version}`, row);
     }
-    const out: BlobRow[] = [];
-    for (const row of byKey.values()) {
-      out.push({
-        threadId,
-        ns,
-        channel: row.channel,
-        version: row.version,
-        kind: row.kind as BlobKind,
-        data: row.data,
-        prev: row.prev,
-        depth: Number(row.depth),
-      });
-    }
-    return out;
+    return [...byKey.values()].map((row) => blobRowOf(threadId, ns, row));
   }
 
   async items(threadId: string, hashes: readonly string[]): Promise<ItemRow[]> {

@@ -1,12 +1,13 @@
 import type Database from "better-sqlite3";
 import {
-  type BlobKind,
   type BlobRow,
+  blobRowOf,
   CHECKPOINT_CHAIN_LIMIT,
   CheckpointCorruptError,
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
+  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -169,16 +170,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         rows.push(head);
         if (head.kind === "splice") this.spliceChain(head, threadId, ns, rows);
       }
-      return rows.map((row) => ({
-        threadId,
-        ns,
-        channel: row.channel,
-        version: row.version,
-        kind: row.kind as BlobKind,
-        data: row.data,
-        prev: row.prev,
-        depth: Number(row.depth),
-      }));
+      return rows.map((row) => blobRowOf(threadId, ns, row));
     });
   }
 
@@ -189,36 +181,25 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
    */
   private spliceChain(head: BlobDbRow, threadId: string, ns: string, out: BlobDbRow[]): void {
     const s = this.ready();
-    const depth = Math.min(Number(head.depth), LIST_WALK_LIMIT);
     const range = s.blobRange.all({
       thread: threadId,
       ns,
       channel: head.channel,
       version: head.prev,
-      limit: depth + 1,
+      limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
     }) as BlobDbRow[];
     const byVersion = new Map<string, BlobDbRow>();
     for (const row of range) byVersion.set(row.version, row);
-    let node = head;
-    for (
-      let walked = 0;
-      node.kind === "splice" && node.prev !== null && walked <= LIST_WALK_LIMIT;
-      walked++
-    ) {
-      const next = byVersion.get(node.prev);
-      if (next === undefined) {
-        const rest = s.blobs.all({
-          thread: threadId,
-          ns,
-          wanted: JSON.stringify([[node.channel, node.prev]]),
-          limit: LIST_WALK_LIMIT,
-        }) as BlobDbRow[];
-        for (const row of rest) out.push(row);
-        return;
-      }
-      out.push(next);
-      node = next;
-    }
+    const { nodes, missing } = followSpliceChain(head, (version) => byVersion.get(version), LIST_WALK_LIMIT);
+    for (const node of nodes) out.push(node);
+    if (missing === undefined) return;
+    const rest = s.blobs.all({
+      thread: threadId,
+      ns,
+      wanted: JSON.stringify([[head.channel, missing]]),
+      limit: LIST_WALK_LIMIT,
+    }) as BlobDbRow[];
+    for (const row of rest) out.push(row);
   }
 
   items(threadId: string, hashes: readonly string[]): ItemRow[] {

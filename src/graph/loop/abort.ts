@@ -1,9 +1,4 @@
-import { onAbort, raceSignal } from "../../shared/index.js";
-
-/** Settles like `work`, or rejects with the signal's reason as soon as it aborts. */
-export function raceAbort(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  return raceSignal(work, signal, () => signal.reason);
-}
+import { onAbort } from "../../shared/index.js";
 
 const links = new WeakMap<AbortController, () => void>();
 

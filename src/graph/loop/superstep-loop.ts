@@ -1,4 +1,4 @@
-import type { RunnableConfig } from "../../shared/index.js";
+import { type RunnableConfig, raceSignal } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -53,7 +53,7 @@ import {
   uniqueId,
 } from "../core/index.js";
 import type { StreamMode, StreamSink } from "../stream/index.js";
-import { linkedController, raceAbort, releaseController } from "./abort.js";
+import { linkedController, releaseController } from "./abort.js";
 import { printStep, printTasks } from "./debug-print.js";
 import { executeTask } from "./execute-task.js";
 import { NO_RESUME, SCRATCHPAD, Scratchpad } from "./interrupts.js";
@@ -667,7 +667,7 @@ export class PregelLoop {
       if (controller !== undefined) releaseController(controller);
       return undefined;
     }
-    const raced = signal === undefined ? running : raceAbort(running, signal);
+    const raced = raceSignal(running, signal, () => signal?.reason);
     return controller === undefined ? raced : raced.finally(() => releaseController(controller));
   }
 

@@ -26,6 +26,7 @@ export {
   resolveRecord,
 } from "./record-delta.js";
 export type {
+  BlobDbFields,
   BlobKind,
   BlobRow,
   CheckpointListing,
@@ -37,3 +38,4 @@ export type {
   StorageBatch,
   WriteRow,
 } from "./storage.js";
+export { blobRowOf, followSpliceChain } from "./storage.js";

@@ -117,3 +117,56 @@ export interface CheckpointStorage {
   /** Threads whose newest checkpoint was written before `cutoff` (ms since the epoch). */
   staleThreads(cutoff: number): MaybePromise<string[]>;
 }
+
+/** A blob row as a SQL driver returns it (the storage's own columns; `depth` may be a bigint). */
+export interface BlobDbFields {
+  channel: string;
+  version: string;
+  kind: string;
+  data: string | null;
+  prev: string | null;
+  depth: number | bigint;
+}
+
+/** A driver's blob row as a {@link BlobRow} of `threadId` and `ns`. */
+export function blobRowOf(threadId: string, ns: string, row: BlobDbFields): BlobRow {
+  return {
+    threadId,
+    ns,
+    channel: row.channel,
+    version: row.version,
+    kind: row.kind as BlobKind,
+    data: row.data,
+    prev: row.prev,
+    depth: Number(row.depth),
+  };
+}
+
+/**
+ * Follows the splice chain below `head` through the rows `find` has (SQL savers read a chain
+ * with one range scan of the versions just below its head, which holds the whole chain unless
+ * the thread forked there): the nodes found, in order, and the version where the chain left
+ * them (`undefined` when it reached its full node). At most `limit` nodes are followed, so a
+ * damaged (cyclic) chain ends.
+ *
+ * @example
+ * ```ts
+ * const { nodes, missing } = followSpliceChain(head, (version) => byVersion.get(version), 4096);
+ * if (missing !== undefined) nodes.push(...readChainFrom(head.channel, missing));
+ * ```
+ */
+export function followSpliceChain<R extends Pick<BlobDbFields, "kind" | "prev">>(
+  head: R,
+  find: (version: string) => R | undefined,
+  limit: number,
+): { nodes: R[]; missing: string | undefined } {
+  const nodes: R[] = [];
+  let node = head;
+  for (let walked = 0; node.kind === "splice" && node.prev !== null && walked <= limit; walked++) {
+    const next = find(node.prev);
+    if (next === undefined) return { nodes, missing: node.prev };
+    nodes.push(next);
+    node = next;
+  }
+  return { nodes, missing: undefined };
+}
