@@ -1,5 +1,7 @@
 /** The statements of `PostgresSaver` for one schema (the tables live in saver-migrations.ts). */
 
+import type { BlobDbFields } from "../../graph/index.js";
+
 /** A schema name quoted as a SQL identifier. */
 export function quoteSchema(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -209,15 +211,8 @@ export interface CheckpointDbRow {
   metadata: string;
 }
 
-/** A row of `agentgraph_checkpoint_blobs`, as the blobs statement selects it. */
-export interface BlobDbRow {
-  channel: string;
-  version: string;
-  kind: string;
-  data: string | null;
-  prev: string | null;
-  depth: number;
-}
+/** A row of `agentgraph_checkpoint_blobs`, as the blob statements select it. */
+export type BlobDbRow = BlobDbFields;
 
 /** A row of `agentgraph_checkpoint_writes`, as the writes statement selects it. */
 export interface WriteDbRow {

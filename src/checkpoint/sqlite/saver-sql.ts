@@ -4,6 +4,8 @@
  * (a cycle) cannot loop forever.
  */
 
+import type { BlobDbFields } from "../../graph/index.js";
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A checkpoint or task id as stored: a lowercase UUID as its 16 bytes, any other id as text. */
@@ -241,15 +243,8 @@ export interface CheckpointDbRow {
   metadata: string;
 }
 
-/** A row of `agentgraph_checkpoint_blobs`, as {@link SQL.blobs} selects it. */
-export interface BlobDbRow {
-  channel: string;
-  version: string;
-  kind: string;
-  data: string | null;
-  prev: string | null;
-  depth: number | bigint;
-}
+/** A row of `agentgraph_checkpoint_blobs`, as the blob statements select it. */
+export type BlobDbRow = BlobDbFields;
 
 /** A row of `agentgraph_checkpoint_writes`, as {@link SQL.writes} selects it. */
 export interface WriteDbRow {
