@@ -80,50 +80,10 @@ function scan(list: readonly BaseMessage[], id: string): number | undefined {
   return undefined;
 }
 
-function find(
-  list: readonly BaseMessage[],
-  positions: Map<string, number> | undefined,
-  id: string,
-): number | undefined {
-  if (positions === undefined) return scan(list, id);
-  const at = positions.get(id);
-  if (at === undefined) return undefined;
-  return at < list.length && (list[at] as BaseMessage).id === id ? at : scan(list, id);
-}
-
 function withId(message: BaseMessage): BaseMessage {
   if (message.id == null) message.id = randomId();
   return message;
 }
-
-/**
- * The merge when every update message is new (the common case: a node appends its reply): the
- * list built in one allocation, the index (`positions`, of `left`) handed on. Undefined when some update message replaces
- * or removes one, or two of them share an id; the general merge handles those.
- */
-function allNew(
-  left: readonly BaseMessage[],
-  right: readonly BaseMessage[],
-  positions: Map<string, number> | undefined,
-): BaseMessage[] | undefined {
-  if (right.length > SMALL_UPDATE) return undefined;
-  for (let i = 0; i < right.length; i += 1) {
-    const message = right[i] as BaseMessage;
-    const id = message.id as string;
-    if (isRemoveMessage(message) || find(left, positions, id) !== undefined) return undefined;
-    for (let j = 0; j < i; j += 1) if ((right[j] as BaseMessage).id === id) return undefined;
-  }
-  const merged = left.concat(right);
-  if (positions !== undefined) {
-    for (let i = 0; i < right.length; i += 1)
-      positions.set((right[i] as BaseMessage).id as string, left.length + i);
-    indexes.set(merged, { length: merged.length, positions });
-  }
-  return merged;
-}
-
-/** Updates up to this many messages try {@link allNew} first. */
-const SMALL_UPDATE = 8;
 
 /**
  * The reducer of a `messages` state key (LangGraph's `messagesStateReducer`, also exported
@@ -165,21 +125,35 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
 
   const positions =
     known?.positions ?? (leftMessages.length >= INDEX_FROM ? buildPositions(leftMessages) : undefined);
-  const fresh = allNew(leftMessages, rightMessages, positions);
-  if (fresh !== undefined) return fresh;
-
-  const merged = leftMessages.slice();
+  // the update's new messages, appended at the end in one concat; the history is copied only
+  // when a message in it is replaced
+  const appended: BaseMessage[] = [];
+  let replaced: BaseMessage[] | undefined;
   let removed: Set<string> | undefined;
+  const size = leftMessages.length;
+  /** Where `id` sits in history-then-appended (its last occurrence), if anywhere. */
+  const find = (id: string): number | undefined => {
+    const history = replaced ?? leftMessages;
+    const at = positions?.get(id);
+    if (positions !== undefined && at === undefined) return undefined;
+    if (at !== undefined && (at < size ? history[at] : appended[at - size])?.id === id) return at;
+    for (let i = appended.length - 1; i >= 0; i -= 1)
+      if ((appended[i] as BaseMessage).id === id) return size + i;
+    return scan(history, id);
+  };
   for (const message of rightMessages) {
     const id = message.id as string;
-    const existing = find(merged, positions, id);
+    const existing = find(id);
     if (existing !== undefined) {
       if (isRemoveMessage(message)) {
         removed ??= new Set();
         removed.add(id);
       } else {
         removed?.delete(id);
-        merged[existing] = message;
+        if (existing < size) {
+          replaced ??= leftMessages.slice();
+          replaced[existing] = message;
+        } else appended[existing - size] = message;
       }
     } else {
       if (isRemoveMessage(message)) {
@@ -187,10 +161,12 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
           `Attempting to delete a message with an ID that doesn't exist ('${id}')`,
         );
       }
-      positions?.set(id, merged.length);
-      merged.push(message);
+      positions?.set(id, size + appended.length);
+      appended.push(message);
     }
   }
+  const merged =
+    appended.length > 0 ? (replaced ?? leftMessages).concat(appended) : (replaced ?? leftMessages.slice());
   if (removed === undefined || removed.size === 0) {
     if (positions !== undefined) indexes.set(merged, { length: merged.length, positions });
     return merged;
