@@ -235,12 +235,11 @@ export class LoopPersistence {
   }
 
   /** `sync` durability: waits for the saves of the step. */
-  async endStep(): Promise<void> {
-    if (this.params.durability !== "sync") return;
+  endStep(): Promise<void> | undefined {
+    if (this.params.durability !== "sync") return undefined;
     const saves = this.stepSaves;
     this.stepSaves = [];
-    await Promise.all(saves);
-    this.throwIfFailed();
+    return Promise.all(saves).then(() => this.throwIfFailed());
   }
 
   /** Waits for every save, after writing what `exit` durability kept back. */

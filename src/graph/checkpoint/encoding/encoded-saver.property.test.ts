@@ -127,4 +127,103 @@ describe("EncodedCheckpointSaver against a model", () => {
       { numRuns: 60 },
     );
   });
+
+  it("stores lists of objects edited anywhere, continuing from what it read back", async () => {
+    const editArb = fc.oneof(
+      fc.record({ op: fc.constant("append" as const), n: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ op: fc.constant("replace" as const), at: fc.nat() }),
+      fc.record({ op: fc.constant("remove" as const), at: fc.nat() }),
+      fc.record({ op: fc.constant("insert" as const), at: fc.nat() }),
+      fc.record({ op: fc.constant("swap" as const), at: fc.nat(), with: fc.nat() }),
+      fc.record({ op: fc.constant("same" as const) }),
+      // continue from the list as a saver reads it back (other objects, same content)
+      fc.record({ op: fc.constant("reload" as const), fresh: fc.boolean() }),
+      fc.record({ op: fc.constant("otherThread" as const) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(editArb, fc.boolean()), { minLength: 1, maxLength: 120 }),
+        async (edits) => {
+          const storage = new MemoryCheckpointStorage();
+          let saver = new EncodedCheckpointSaver(storage, codecOf(undefined));
+          let made = 0;
+          const item = () => ({ id: `m${made}`, text: `message ${made++}` });
+          let list: { id: string; text: string }[] = [];
+          let parentId: string | undefined;
+          let version: string | undefined;
+          const expected: { id: string; list: unknown[] }[] = [];
+          let queued: SaverBatchOp[] = [];
+          const flush = async () => {
+            if (queued.length > 0) await saver.putBatch(queued);
+            queued = [];
+          };
+          for (const [edit, batched] of edits) {
+            const next = [...list];
+            const at = (n: number) => (next.length === 0 ? 0 : n % next.length);
+            if (edit.op === "append") for (let i = 0; i < edit.n; i++) next.push(item());
+            else if (edit.op === "replace" && next.length > 0) next[at(edit.at)] = item();
+            else if (edit.op === "remove" && next.length > 0) next.splice(at(edit.at), 1);
+            else if (edit.op === "insert") next.splice(at(edit.at), 0, item());
+            else if (edit.op === "swap" && next.length > 1) {
+              const a = at(edit.at);
+              const b = at(edit.with);
+              [next[a], next[b]] = [next[b] as (typeof next)[number], next[a] as (typeof next)[number]];
+            } else if (edit.op === "reload" && parentId !== undefined) {
+              await flush();
+              if (edit.fresh) saver = new EncodedCheckpointSaver(storage, codecOf(undefined));
+              const tuple = await saver.getTuple({
+                configurable: { thread_id: "t", checkpoint_id: parentId },
+              });
+              list = [...((tuple?.checkpoint.channel_values.list as typeof list | undefined) ?? [])];
+              continue;
+            } else if (edit.op === "otherThread") {
+              // another thread's save in between: the cache lets go of this thread's elements
+              await flush();
+              await saver.put(
+                { configurable: { thread_id: `other-${made}` } },
+                {
+                  v: 4,
+                  id: `1ef${String(made++).padStart(5, "0")}-0000-6000-8000-00000000000a`,
+                  ts: new Date(0).toISOString(),
+                  channel_values: { list: [item()] },
+                  channel_versions: { list: saver.getNextVersion(undefined) },
+                  versions_seen: {},
+                },
+                { source: "loop", step: 0, parents: {} },
+                { list: "1" },
+              );
+              continue;
+            }
+            version = saver.getNextVersion(version);
+            const id = `1ef${String(expected.length).padStart(5, "0")}-0000-6000-8000-000000000000`;
+            queued.push({
+              kind: "checkpoint",
+              config: { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: parentId } },
+              checkpoint: {
+                v: 4,
+                id,
+                ts: new Date(0).toISOString(),
+                channel_values: { list: next },
+                channel_versions: { list: version },
+                versions_seen: {},
+              },
+              metadata: { source: "loop", step: expected.length, parents: {} },
+              newVersions: { list: version },
+            });
+            if (!batched) await flush();
+            expected.push({ id, list: structuredClone(next) });
+            list = next;
+            parentId = id;
+          }
+          await flush();
+          const fresh = new EncodedCheckpointSaver(storage, codecOf(undefined));
+          for (const { id, list: want } of expected) {
+            const tuple = await fresh.getTuple({ configurable: { thread_id: "t", checkpoint_id: id } });
+            expect(tuple?.checkpoint.channel_values.list).toEqual(want);
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
 });

@@ -78,6 +78,13 @@ export class CheckpointConfigError extends AgentGraphError {
 interface ListState {
   refs: string[];
   depth: number;
+  /**
+   * A copy of the elements `refs` were made from, index for index (absent for lists read back
+   * from storage): the next save of the list finds what it kept by identity, without looking up
+   * each element's reference. Only the batch being prepared and the most recently used thread
+   * keep theirs (see {@link ThreadCaches.get}), so the cache holds one thread's elements at most.
+   */
+  values?: readonly unknown[];
 }
 
 interface LastCheckpoint {
@@ -110,6 +117,22 @@ class ThreadCache {
     const cut = key.lastIndexOf("\u0000");
     this.listSlots.set(key.slice(0, cut), { version: key.slice(cut + 1), state });
   }
+
+  /** Gives the cached state of the list at `key` the elements it was read as. */
+  attachValues(key: string, values: readonly unknown[]): void {
+    const cut = key.lastIndexOf("\u0000");
+    const slot = this.listSlots.get(key.slice(0, cut));
+    if (slot === undefined || slot.version !== key.slice(cut + 1) || slot.state.refs.length !== values.length)
+      return;
+    slot.state = { refs: slot.state.refs, depth: slot.state.depth, values };
+  }
+
+  /** Lets go of the elements the list states keep (see {@link ListState.values}). */
+  releaseValues(): void {
+    for (const slot of this.listSlots.values()) {
+      if (slot.state.values !== undefined) slot.state = { refs: slot.state.refs, depth: slot.state.depth };
+    }
+  }
 }
 
 /** Per-thread caches, least recently used thread evicted first. */
@@ -122,6 +145,8 @@ class ThreadCaches {
   get(threadId: string): ThreadCache {
     const recent = this.recent;
     if (recent !== undefined && recent.threadId === threadId) return recent.cache;
+    // only the most recently used thread keeps its lists' elements
+    recent?.cache.releaseValues();
     let cache = this.threads.get(threadId);
     if (cache !== undefined) {
       this.threads.delete(threadId);
@@ -235,6 +260,71 @@ function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** One checkpoint to encode, with what it is diffed against. */
+interface CheckpointSave {
+  threadId: string;
+  ns: string;
+  parentId: string | undefined;
+  parent: LastCheckpoint | undefined;
+  checkpoint: Checkpoint;
+  metadata: CheckpointMetadata;
+  newVersions: ChannelVersions;
+  cache: ThreadCache;
+  /** List states read from storage for this save (by channel). */
+  loaded: Map<string, ListState | undefined> | undefined;
+}
+
+/** A checkpoint's bookkeeping if a batch prepared it or the cache holds it (no storage read). */
+function knownBookkeeping(
+  threadId: string,
+  ns: string,
+  id: string,
+  cache: ThreadCache,
+  pending: PendingBatch,
+): LastCheckpoint | undefined {
+  const prepared = pending.prepared.get(threadKey(threadId, `${ns}\u0000${id}`));
+  if (prepared !== undefined) return prepared;
+  const last = cache.last.get(ns);
+  return last?.id === id ? last : undefined;
+}
+
+/** A list version's state if a batch prepared it or the cache holds it. */
+function cachedListState(
+  threadId: string,
+  key: string,
+  cache: ThreadCache,
+  pending: PendingBatch,
+): ListState | undefined {
+  return pending.lists.get(threadKey(threadId, key)) ?? cache.list(key);
+}
+
+/**
+ * The list channels a checkpoint changes whose previous version is stored as a list that neither
+ * the batch nor the cache holds: what must be read before diffing. A channel whose parent value
+ * was kept inline (a value that was not a list, or none) needs nothing.
+ */
+function missingListStates(
+  threadId: string,
+  ns: string,
+  checkpoint: Checkpoint,
+  newVersions: ChannelVersions,
+  parent: LastCheckpoint | undefined,
+  cache: ThreadCache,
+  pending: PendingBatch,
+): [channel: string, version: string][] {
+  const missing: [string, string][] = [];
+  if (parent === undefined) return missing;
+  for (const channel in newVersions) {
+    if (!Array.isArray(checkpoint.channel_values[channel]) || Object.hasOwn(parent.inline, channel)) continue;
+    const prevVersion = parent.bookkeeping.versions[channel];
+    if (prevVersion === undefined) continue;
+    const version = String(prevVersion);
+    if (cachedListState(threadId, listKey(ns, channel, version), cache, pending) === undefined)
+      missing.push([channel, version]);
+  }
+  return missing;
+}
+
 /**
  * A checkpoint saver over a {@link CheckpointStorage}, storing checkpoints incrementally:
  * bookkeeping as deltas, list values as splices of content-addressed items. Full checkpoints go
@@ -325,7 +415,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const pending = new PendingBatch();
     for (const op of ops) {
       if (op.kind === "checkpoint") {
-        await this.prepareCheckpoint(pending, op.config, op.checkpoint, op.metadata, op.newVersions);
+        const prepared = this.prepareCheckpoint(
+          pending,
+          op.config,
+          op.checkpoint,
+          op.metadata,
+          op.newVersions,
+        );
+        if (prepared instanceof Promise) await prepared;
       } else {
         this.prepareWrites(pending, op.config, op.writes, op.taskId, op.taskPath);
       }
@@ -352,13 +449,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
   }
 
-  private async prepareCheckpoint(
+  /**
+   * Prepares the rows of one checkpoint. Synchronous when what it diffs against is at hand (the
+   * parent's bookkeeping and list states, cached or prepared earlier in the batch), as it is for
+   * every step of a run after the first: a run's saves then cost no storage reads and no turns.
+   */
+  private prepareCheckpoint(
     pending: PendingBatch,
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<RunnableConfig> {
+  ): RunnableConfig | Promise<RunnableConfig> {
     const threadId = requireString(config, "thread_id", "put checkpoint");
     const ns = String(config.configurable?.checkpoint_ns ?? "");
     const parentValue = config.configurable?.checkpoint_id;
@@ -367,9 +469,48 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         ? undefined
         : String(parentValue);
     const cache = this.caches.get(threadId);
-    const parent =
-      parentId === undefined ? undefined : await this.bookkeepingOf(threadId, ns, parentId, cache, pending);
+    const known =
+      parentId === undefined ? undefined : knownBookkeeping(threadId, ns, parentId, cache, pending);
+    const encode = (parent: LastCheckpoint | undefined): RunnableConfig | Promise<RunnableConfig> => {
+      const write = (loaded: Map<string, ListState | undefined> | undefined) =>
+        this.encodeCheckpoint(pending, {
+          threadId,
+          ns,
+          parentId,
+          parent,
+          checkpoint,
+          metadata,
+          newVersions,
+          cache,
+          loaded,
+        });
+      const missing = missingListStates(threadId, ns, checkpoint, newVersions, parent, cache, pending);
+      return missing.length === 0
+        ? write(undefined)
+        : this.loadListStates(threadId, ns, missing, cache).then(write);
+    };
+    if (parentId !== undefined && known === undefined) {
+      return this.bookkeepingOf(threadId, ns, parentId, cache, pending).then(encode);
+    }
+    return encode(known);
+  }
 
+  /** The list states `missingListStates` named, read from storage (by channel). */
+  private async loadListStates(
+    threadId: string,
+    ns: string,
+    missing: readonly (readonly [channel: string, version: string])[],
+    cache: ThreadCache,
+  ): Promise<Map<string, ListState | undefined>> {
+    const loaded = new Map<string, ListState | undefined>();
+    for (const [channel, version] of missing) {
+      loaded.set(channel, await this.listState(threadId, ns, channel, version, cache));
+    }
+    return loaded;
+  }
+
+  private encodeCheckpoint(pending: PendingBatch, save: CheckpointSave): RunnableConfig {
+    const { threadId, ns, parentId, parent, checkpoint, metadata, newVersions, cache, loaded } = save;
     const bookkeeping: Bookkeeping = {
       versions: checkpoint.channel_versions,
       seen: checkpoint.versions_seen,
@@ -417,14 +558,16 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         rows.blobs.push({ ...base, kind: "value", data: this.codec.encode(value), prev: null, depth: 0 });
         continue;
       }
-      const refs = this.itemize(value, threadId, cache, rows.items, sending);
       const prevVersion = parent?.bookkeeping.versions[channel];
       const prev =
-        prevVersion === undefined
+        prevVersion === undefined || Object.hasOwn(parent?.inline ?? {}, channel)
           ? undefined
-          : await this.listState(threadId, ns, channel, String(prevVersion), cache, pending);
+          : loaded?.has(channel) === true
+            ? loaded.get(channel)
+            : cachedListState(threadId, listKey(ns, channel, String(prevVersion)), cache, pending);
+      const { refs, kept } = this.itemizeAgainst(value, prev, threadId, cache, rows.items, sending);
       let state: ListState;
-      const splice = prev === undefined ? undefined : diffLists(prev.refs, refs);
+      const splice = prev === undefined ? undefined : diffLists(prev.refs, refs, kept);
       if (prev !== undefined && splice !== undefined && worthSplicing(splice, refs.length, prev.depth)) {
         rows.blobs.push({
           ...base,
@@ -433,10 +576,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           prev: String(prevVersion),
           depth: prev.depth + 1,
         });
-        state = { refs, depth: prev.depth + 1 };
+        state = { refs, depth: prev.depth + 1, values: value.slice() };
       } else {
         rows.blobs.push({ ...base, kind: "list", data: JSON.stringify(refs), prev: null, depth: 0 });
-        state = { refs, depth: 0 };
+        state = { refs, depth: 0, values: value.slice() };
       }
       pending.lists.set(threadKey(threadId, listKey(ns, channel, versionKey)), state);
     }
@@ -573,7 +716,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (row.kind === "value") {
         channelValues[channel] = this.decode(row.data ?? "", threadId, ns, head.id, `channel "${channel}"`);
       } else {
-        channelValues[channel] = (lists.get(channel) ?? []).map((ref) => items.get(ref));
+        const values = (lists.get(channel) ?? []).map((ref) => items.get(ref));
+        channelValues[channel] = values;
+        // the next save of this list (a run resumed from here) finds these elements by identity
+        cache.attachValues(listKey(ns, channel, version), values.slice());
       }
     }
     const pendingWrites = this.decodeWrites(writeRows, writeRefs, items, threadId, ns, head.id);
@@ -735,12 +881,44 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * `items` (once per batch: `sending`). The cache learns them only once the batch is written, so
    * a failed write never leaves it believing they are stored.
    */
+  /**
+   * {@link itemize} for a new version of a list whose previous version is `prev`: the elements
+   * it kept at its start and end (the same objects, found through `prev.values`) keep their
+   * references without a lookup. `kept` is the length of that common start.
+   */
+  private itemizeAgainst(
+    values: readonly unknown[],
+    prev: ListState | undefined,
+    threadId: string,
+    cache: ThreadCache,
+    items: ItemRow[],
+    sending: Set<string>,
+  ): { refs: string[]; kept: number } {
+    const before = prev?.values;
+    if (prev === undefined || before === undefined || before.length !== prev.refs.length) {
+      return { refs: this.itemize(values, threadId, cache, items, sending, prev?.refs), kept: 0 };
+    }
+    const max = Math.min(before.length, values.length);
+    let start = 0;
+    while (start < max && values[start] === before[start]) start++;
+    let end = 0;
+    while (end < max - start && values[values.length - 1 - end] === before[before.length - 1 - end]) end++;
+    if (start === values.length && values.length === before.length)
+      return { refs: prev.refs.slice(), kept: start };
+    const middle = this.itemize(values.slice(start, values.length - end), threadId, cache, items, sending);
+    const refs = prev.refs.slice(0, start);
+    for (const ref of middle) refs.push(ref);
+    for (let i = prev.refs.length - end; i < prev.refs.length; i++) refs.push(prev.refs[i] as string);
+    return { refs, kept: start };
+  }
+
   private itemize(
     values: readonly unknown[],
     threadId: string,
     cache: ThreadCache,
     items: ItemRow[],
     sending: Set<string>,
+    before?: readonly string[],
   ): string[] {
     const refs: string[] = new Array(values.length);
     for (let i = 0; i < values.length; i++) {
@@ -752,6 +930,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         data = this.codec.encode(value);
         ref = itemHash(data);
         if (isObject) itemRefs.set(value, ref);
+      } else if (before !== undefined && before[i] === ref) {
+        // where the previous version of the list had it: stored, or being stored
+        refs[i] = ref;
+        continue;
       }
       if (!cache.items.has(ref) && !sending.has(ref)) {
         items.push({ threadId, hash: ref, data: data ?? this.codec.encode(value) });
@@ -769,10 +951,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
     pending: PendingBatch,
   ): Promise<LastCheckpoint | undefined> {
-    const prepared = pending.prepared.get(threadKey(threadId, `${ns}\u0000${id}`));
-    if (prepared !== undefined) return prepared;
-    const last = cache.last.get(ns);
-    if (last?.id === id) return last;
+    const known = knownBookkeeping(threadId, ns, id, cache, pending);
+    if (known !== undefined) return known;
     const chain = await this.storage.checkpointChain(threadId, ns, id);
     if (chain.length === 0) return undefined;
     const { bookkeeping, inline } = this.rebuildBookkeeping(chain);
@@ -890,17 +1070,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return { refs, depth: row.depth };
   }
 
+  /** The state of a list version read from storage (callers look in the caches first). */
   private async listState(
     threadId: string,
     ns: string,
     channel: string,
     version: string,
     cache: ThreadCache,
-    pending: PendingBatch,
   ): Promise<ListState | undefined> {
-    const key = listKey(ns, channel, version);
-    const cached = pending.lists.get(threadKey(threadId, key)) ?? cache.list(key);
-    if (cached !== undefined) return cached;
     const rows = await this.storage.blobs(threadId, ns, [[channel, version]]);
     const index = new Map<string, BlobRow>();
     for (const row of rows) index.set(`${row.channel}\u0000${row.version}`, row);

@@ -53,10 +53,13 @@ export function decodeSplice(parsed: unknown): Splice {
   throw new SyntaxError("a stored splice must be [start, deleteCount, ...references]");
 }
 
-/** The smallest splice that turns `prev` into `next` (common prefix and suffix kept). */
-export function diffLists(prev: readonly string[], next: readonly string[]): Splice {
+/**
+ * The smallest splice that turns `prev` into `next` (common prefix and suffix kept). `known`: a
+ * length the caller knows the two lists to share at their start.
+ */
+export function diffLists(prev: readonly string[], next: readonly string[], known = 0): Splice {
   const max = Math.min(prev.length, next.length);
-  let start = 0;
+  let start = Math.min(known, max);
   while (start < max && prev[start] === next[start]) start++;
   let suffix = 0;
   while (suffix < max - start && prev[prev.length - 1 - suffix] === next[next.length - 1 - suffix]) {
