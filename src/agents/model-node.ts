@@ -187,7 +187,10 @@ export function createModelNode(options: ModelNodeOptions) {
     };
     if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat as never;
     const record: CallRecord = { strategies: undefined };
-    const wrapped = await runLayer(0, request, record, config);
+    const wrapped: WrapResult =
+      options.wraps.length === 0
+        ? { message: await callModel(request, record), commands: [] }
+        : await runLayer(0, request, record, config);
     // LangChain.js names the final answer too (a middleware may have made it without the model)
     wrapped.message.name = options.messageName;
     const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);

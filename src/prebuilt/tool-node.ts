@@ -133,13 +133,18 @@ export class ToolNode {
   }
 
   /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
-  private readonly execute = async (request: ToolCallRequest): Promise<ToolCallResult> => {
-    const { tool, toolCall, runtime } = request;
-    if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
-    const config: ToolRunnableConfig = { ...runtime.config, toolCall, state: request.state };
-    if (runtime.context !== undefined) config.context = runtime.context;
-    const output = await tool.invoke({ ...toolCall, type: "tool_call" }, config);
-    return toToolCallResult(output, toolCall, tool.name);
+  private readonly execute = (request: ToolCallRequest): Promise<ToolCallResult> => {
+    try {
+      const { tool, toolCall, runtime } = request;
+      if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
+      const config: ToolRunnableConfig = { ...runtime.config, toolCall, state: request.state };
+      if (runtime.context !== undefined) config.context = runtime.context;
+      return Promise.resolve(tool.invoke({ ...toolCall, type: "tool_call" }, config)).then((output) =>
+        toToolCallResult(output, toolCall, tool.name),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 
   /** The config tools run with: the node's, without its run name and id, plus the runtime fields. */

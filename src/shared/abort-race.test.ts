@@ -1,7 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
-import { onAbort, raceSignal } from "./abort-race.js";
+import { neverAborted, onAbort, raceSignal } from "./abort-race.js";
 
 describe("raceSignal and onAbort", () => {
+  it("does not race a signal that can never abort: the same promise, no listener", async () => {
+    const signal = neverAborted(new AbortController().signal);
+    const add = vi.spyOn(signal, "addEventListener");
+    const work = Promise.resolve(7);
+    expect(raceSignal(work, signal, () => "aborted")).toBe(work);
+    const cancel = onAbort(signal, () => {});
+    cancel();
+    expect(add).not.toHaveBeenCalled();
+    await expect(work).resolves.toBe(7);
+  });
+
   it("uses one listener per signal however many waits there are", async () => {
     const controller = new AbortController();
     const add = vi.spyOn(controller.signal, "addEventListener");

@@ -8,6 +8,23 @@
 
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
+/** Signals nothing can abort (see {@link neverAborted}). */
+const quiet = new WeakSet<AbortSignal>();
+
+/**
+ * A signal of a controller nobody keeps (what a run hands its nodes when the caller passed no
+ * signal): it can never abort, so waits on it need no listener and races on it are no races.
+ *
+ * @example
+ * ```ts
+ * const signal = neverAborted(new AbortController().signal);
+ * ```
+ */
+export function neverAborted(signal: AbortSignal): AbortSignal {
+  quiet.add(signal);
+  return signal;
+}
+
 /**
  * Calls `callback` once, when `signal` aborts (never if it already has: check `signal.aborted`
  * first). Returns a function that cancels the call; cancel it once the wait is over.
@@ -19,6 +36,7 @@ const waiters = new WeakMap<AbortSignal, Set<() => void>>();
  * ```
  */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (quiet.has(signal)) return noop;
   let registered = waiters.get(signal);
   if (registered === undefined) {
     const set = new Set<() => void>();
@@ -57,7 +75,7 @@ export function raceSignal<T>(
   signal: AbortSignal | undefined,
   reason: () => unknown,
 ): Promise<T> {
-  if (signal === undefined) return promise;
+  if (signal === undefined || quiet.has(signal)) return promise;
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(reason());
@@ -79,3 +97,5 @@ export function raceSignal<T>(
     );
   });
 }
+
+const noop = (): void => {};

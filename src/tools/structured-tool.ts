@@ -185,26 +185,41 @@ export abstract class StructuredTool<
 
   invoke(input: ToolCall, config?: ToolRunnableConfig): Promise<ToolCallOutput<ToolOutputT>>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
-  async invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
-    // A copy: resolveConfig may hand back the caller's own object.
-    const resolved: ToolRunnableConfig = { ...resolveConfig(config) };
-    let args = input;
-    if (isToolCall(input)) {
-      args = input.args;
-      resolved.toolCall = input;
+  invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
+    try {
+      // A copy: resolveConfig may hand back the caller's own object.
+      const resolved: ToolRunnableConfig = { ...resolveConfig(config) };
+      let args = input;
+      if (isToolCall(input)) {
+        args = input.args;
+        resolved.toolCall = input;
+      }
+      return this.call(args, resolved);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.call(args, resolved);
   }
 
   /**
    * Validates `arg`, runs the tool and formats the result (a `ToolMessage` when
    * `config.toolCall` has an id). Prefer {@link invoke}.
    */
-  async call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
+  call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
+    try {
+      if (config.signal?.aborted)
+        throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
+      // validation is synchronous for most schemas: then no turn is spent on it
+      const parsed =
+        this.parseArgs === StructuredTool.prototype.parseArgs ? this.checkArgs(arg) : this.parseArgs(arg);
+      if (parsed instanceof Promise) return parsed.then((value) => this.runParsed(value, arg, config));
+      return this.runParsed(parsed, arg, config);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private async runParsed(parsed: SchemaOutputT, arg: unknown, config: ToolRunnableConfig): Promise<unknown> {
     const toolCallId = config.toolCall?.id;
-    if (config.signal?.aborted)
-      throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
-    const parsed = await this.parseArgs(arg);
     const run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
     try {
       const output = await raceWithSignal(this._call(parsed, run, config), config.signal);
@@ -229,8 +244,17 @@ export abstract class StructuredTool<
 
   /** Validates arguments against the schema; throws {@link ToolInputParsingException}. */
   protected async parseArgs(arg: unknown): Promise<SchemaOutputT> {
+    return this.checkArgs(arg);
+  }
+
+  /** {@link parseArgs}, synchronous when the schema validates synchronously. */
+  private checkArgs(arg: unknown): SchemaOutputT | Promise<SchemaOutputT> {
     const pending = validateArgsNow(this.schema, arg);
-    const result = pending instanceof Promise ? await pending : pending;
+    if (pending instanceof Promise) return pending.then((result) => this.argsOf(result, arg));
+    return this.argsOf(pending, arg);
+  }
+
+  private argsOf(result: Awaited<ReturnType<typeof validateArgsNow>>, arg: unknown): SchemaOutputT {
     if (result.success) return result.value as SchemaOutputT;
     const received = safeJson(arg);
     let message = `Received tool input did not match expected schema\n\n${formatIssues(result.issues)}`;

@@ -76,12 +76,18 @@ export class DynamicStructuredTool<
     this.func = fields.func;
   }
 
-  protected async _call(
+  protected _call(
     arg: InferSchemaOutput<SchemaT>,
     runManager?: ToolRunManager,
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
-    return this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager)));
+    try {
+      return Promise.resolve(
+        this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 

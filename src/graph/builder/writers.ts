@@ -109,33 +109,53 @@ export function writeRouting(
   }
 }
 
-/** Evaluates the node's conditional edges against the fresh state and pushes their routing writes. */
-export async function writeBranches(task: RunningTask, spec: WriterSpec): Promise<void> {
-  for (const branch of spec.branches) {
+/**
+ * Evaluates the node's conditional edges against the fresh state and pushes their routing writes:
+ * synchronously while the routing functions are synchronous (the usual case: no extra turn).
+ */
+export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): void | Promise<void> {
+  const branches = spec.branches;
+  for (let i = from; i < branches.length; i++) {
+    const branch = branches[i] as (typeof branches)[number];
     const state = task.readFresh(spec.readKeys);
-    let result = branch.path(state, task.config);
-    if (result instanceof Promise) result = await result;
-    const list = Array.isArray(result) ? result : [result];
-    const targets: unknown[] = [];
-    for (const item of list) {
-      if (isSend(item) || branch.pathMap === undefined) {
-        targets.push(item);
-        continue;
-      }
-      const mapped = typeof item === "string" ? branch.pathMap[item] : undefined;
-      if (mapped === undefined) {
-        throw new InvalidUpdateError(
-          `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${JSON.stringify(item)}, which is not in its path map (${Object.keys(
-            branch.pathMap,
-          )
-            .map((k) => JSON.stringify(k))
-            .join(", ")}).`,
-        );
-      }
-      targets.push(mapped);
+    const result = branch.path(state, task.config);
+    if (result instanceof Promise) {
+      return result.then((resolved: unknown) => {
+        routeBranch(resolved, branch, task, spec);
+        return writeBranches(task, spec, i + 1);
+      });
     }
-    writeRouting(targets, spec, task.writes, `The conditional edge from "${spec.node}"`);
+    routeBranch(result, branch, task, spec);
   }
+  return undefined;
+}
+
+function routeBranch(
+  result: unknown,
+  branch: WriterSpec["branches"][number],
+  task: RunningTask,
+  spec: WriterSpec,
+): void {
+  const list = Array.isArray(result) ? result : [result];
+  const targets: unknown[] = [];
+  for (const item of list) {
+    if (isSend(item) || branch.pathMap === undefined) {
+      targets.push(item);
+      continue;
+    }
+    const mapped = typeof item === "string" ? branch.pathMap[item] : undefined;
+    if (mapped === undefined) {
+      throw new InvalidUpdateError(
+        `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${JSON.stringify(item)}, which is not in its path map (${Object.keys(
+          branch.pathMap,
+        )
+          .map((k) => JSON.stringify(k))
+          .join(", ")}).`,
+      );
+    }
+    targets.push(mapped);
+  }
+  writeRouting(targets, spec, task.writes, `The conditional edge from "${spec.node}"`);
 }
 
 /** The writers of a node: its update, its `Command` routing, its static edges, then its conditional edges. */

@@ -15,25 +15,38 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** Runs the node and its writers; synchronous when both are. */
-function attempt(task: RunningTask): void | Promise<void> {
+/**
+ * Runs the node and its writers; synchronous when both are. The first attempt of a task hands
+ * its failures to `recover` itself (`fallbackPolicy` given), so that an asynchronous node costs
+ * one promise here rather than one for its writers and another for its error handling.
+ */
+function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void | Promise<void> {
   const node = task.node;
   const output = node.bound(task.input, task.config);
-  if (isThenable(output)) return finishAsync(task, output);
+  if (isThenable(output)) return finishAsync(task, output, fallbackPolicy);
   task.output = output;
   if (node.writers === undefined) return undefined;
   const done = node.writers(output, task);
   return done === undefined ? undefined : done;
 }
 
-async function finishAsync(task: RunningTask, pending: PromiseLike<unknown>): Promise<void> {
-  const output = await pending;
-  task.output = output;
-  const writers = task.node.writers;
-  if (writers === undefined) return;
-  // writers are synchronous unless a write needs awaiting: no extra turn when they are
-  const done = writers(output, task);
-  if (done !== undefined) await done;
+async function finishAsync(
+  task: RunningTask,
+  pending: PromiseLike<unknown>,
+  fallbackPolicy: RetryPolicy | null | undefined,
+): Promise<void> {
+  try {
+    const output = await pending;
+    task.output = output;
+    const writers = task.node.writers;
+    if (writers === undefined) return;
+    // writers are synchronous unless a write needs awaiting: no extra turn when they are
+    const done = writers(output, task);
+    if (done !== undefined) await done;
+  } catch (error) {
+    if (fallbackPolicy === undefined) throw error;
+    return recover(task, error, fallbackPolicy ?? undefined, 0);
+  }
 }
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
@@ -99,14 +112,12 @@ export function executeTask(
   fallbackPolicy: RetryPolicy | undefined,
 ): void | Promise<void> {
   task.resetAttempt();
-  let pending: void | Promise<void>;
   try {
-    pending = runInAsyncContext(task.config, () => attempt(task));
+    // asynchronous failures go to recover from inside (see attempt)
+    return runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null));
   } catch (error) {
     return recover(task, error, fallbackPolicy, 0);
   }
-  if (pending === undefined) return undefined;
-  return pending.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy, 0));
 }
 
 /** Handles a failed attempt: applies a parent command, retries, or rethrows. */

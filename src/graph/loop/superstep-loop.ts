@@ -1,4 +1,4 @@
-import { type RunnableConfig, raceSignal } from "../../shared/index.js";
+import { neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -255,7 +255,8 @@ export class PregelLoop {
         }
         if (this.callFailure !== undefined) throw this.callFailure.error;
         this.afterTick();
-        if (this.params.persistence !== undefined) await this.params.persistence.endStep();
+        const ended = this.params.persistence?.endStep();
+        if (ended !== undefined) await ended;
       }
     } catch (error) {
       failure = { error };
@@ -636,7 +637,7 @@ export class PregelLoop {
 
   /** The run's own signal (never aborted by the caller, who passed none), made on first use. */
   private readonly lazySignal = (): AbortSignal => {
-    this.runSignal ??= new AbortController().signal;
+    this.runSignal ??= neverAborted(new AbortController().signal);
     return this.runSignal;
   };
 

@@ -178,8 +178,13 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   }
 
   /** Answers `input` with one `AIMessage`. */
-  async invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
-    const call = this.prepareCall(input, options);
+  invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
+    let call: PreparedCall<this["ParsedCallOptions"]>;
+    try {
+      call = this.prepareCall(input, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.invokePrepared(call);
   }
 
