@@ -5,16 +5,23 @@ import { JsonPlusSerializer } from "./index.js";
 
 const reference = new ReferenceSerializer();
 const ours = new JsonPlusSerializer();
-/** JSON data as JSON text gives it back (so no -0, which both sides write differently). */
+/**
+ * JSON data as JSON text gives it back (so no -0, which both sides write differently), without
+ * "__proto__" keys (the reference drops them; ours keeps them: serde.test.ts) and without "~t"
+ * keys (the tag of our format: ours escapes such keys when it writes them and reads an unescaped
+ * one as a tag, see docs/differences.md).
+ */
 const plainJson = fc
   .jsonValue()
   .map((value) => JSON.parse(JSON.stringify(value)) as unknown)
-  .filter((value) => !JSON.stringify(value).includes('"__proto__"'));
+  .filter((value) => {
+    const text = JSON.stringify(value);
+    return !text.includes('"__proto__"') && !text.includes('"~t":');
+  });
 
 describe("compatibility with LangGraph.js JsonPlusSerializer on plain JSON data", () => {
   it("data the reference writes decodes to the same value with ours, and back", async () => {
     await fc.assert(
-      // The reference drops "__proto__" keys; ours keeps them (tested in serde.test.ts).
       fc.asyncProperty(plainJson, async (value) => {
         const [type, bytes] = await reference.dumpsTyped(value);
         const expected = JSON.parse(JSON.stringify(value));
