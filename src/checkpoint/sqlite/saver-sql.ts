@@ -6,11 +6,30 @@
 
 import type { BlobDbFields } from "../../graph/index.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Value of a lowercase hex digit by char code (-1: not one). */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
+/** Two lowercase hex digits by byte value. */
+const HEX_PAIR = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** Where a UUID's text has its dashes. */
+const isDashAt = (i: number) => i === 8 || i === 13 || i === 18 || i === 23;
 
 /** A checkpoint or task id as stored: a lowercase UUID as its 16 bytes, any other id as text. */
 export function toStoredId(id: string): string | Buffer {
-  return UUID.test(id) ? Buffer.from(id.replaceAll("-", ""), "hex") : id;
+  if (id.length !== 36) return id;
+  const bytes = Buffer.allocUnsafe(16);
+  let at = 0;
+  for (let i = 0; i < 36; i++) {
+    if (isDashAt(i)) {
+      if (id.charCodeAt(i) !== 45) return id;
+      continue;
+    }
+    const high = HEX_VALUE[id.charCodeAt(i)] ?? -1;
+    const low = HEX_VALUE[id.charCodeAt(++i)] ?? -1;
+    if (high < 0 || low < 0 || isDashAt(i)) return id;
+    bytes[at++] = (high << 4) | low;
+  }
+  return bytes;
 }
 
 /** The id a stored id stands for (the inverse of {@link toStoredId}). */
@@ -21,8 +40,12 @@ export function fromStoredId(stored: StoredId): string {
       `a stored checkpoint or task id is a ${stored.byteLength}-byte blob; only UUIDs (16 bytes) are stored as blobs, so the row is damaged`,
     );
   }
-  const hex = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let text = "";
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) text += "-";
+    text += HEX_PAIR[stored[i] as number];
+  }
+  return text;
 }
 
 /** A stored id that cannot be one this saver wrote (see {@link fromStoredId}). */

@@ -516,11 +516,16 @@ describe("SqliteSaver's stored forms of ids and task paths", () => {
       fc.property(
         fc.oneof(
           fc.uuid().map((u) => u.toLowerCase()),
+          fc.uuid().map((u) => u.toUpperCase()),
           fc.string(),
+          // 36 characters of hex digits and dashes, dashes anywhere
+          fc.string({ unit: fc.constantFrom(..."0123456789abcdefG-"), minLength: 36, maxLength: 36 }),
         ),
         (id) => {
           const stored = toStoredId(id);
           expect(fromStoredId(stored)).toBe(id);
+          const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+          expect(typeof stored !== "string").toBe(uuid);
           if (typeof stored !== "string") expect(stored).toHaveLength(16);
         },
       ),

@@ -218,6 +218,8 @@ class PendingBatch {
   readonly last = new Map<string, LastCheckpoint>();
   /** Every checkpoint prepared, by thread, namespace and id (a later save may fork from any). */
   readonly prepared = new Map<string, LastCheckpoint>();
+  /** The checkpoint prepared last (the parent of the next one, when a run saves its steps). */
+  newest: { threadId: string; ns: string; checkpoint: LastCheckpoint } | undefined;
   /** List states prepared, by thread and list key. */
   readonly lists = new Map<string, ListState>();
   /** Items being stored, by thread. */
@@ -282,6 +284,9 @@ function knownBookkeeping(
   cache: ThreadCache,
   pending: PendingBatch,
 ): LastCheckpoint | undefined {
+  const newest = pending.newest;
+  if (newest !== undefined && newest.checkpoint.id === id && newest.threadId === threadId && newest.ns === ns)
+    return newest.checkpoint;
   const prepared = pending.prepared.get(threadKey(threadId, `${ns}\u0000${id}`));
   if (prepared !== undefined) return prepared;
   const last = cache.last.get(ns);
@@ -607,6 +612,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     };
     pending.last.set(threadKey(threadId, ns), prepared);
     pending.prepared.set(threadKey(threadId, `${ns}\u0000${checkpoint.id}`), prepared);
+    pending.newest = { threadId, ns, checkpoint: prepared };
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -680,20 +686,27 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     for (const channel in versions) {
       if (!Object.hasOwn(inline, channel)) wanted.push([channel, String(versions[channel])]);
     }
-    const blobRows = wanted.length === 0 ? [] : await this.storage.blobs(threadId, ns, wanted);
+    // a list version this saver knows (versions are never reused) needs no rows: only its items
+    const lists = new Map<string, string[]>();
+    const fetch: [string, string][] = [];
+    for (const entry of wanted) {
+      const known = cache.list(listKey(ns, entry[0], entry[1]));
+      if (known === undefined) fetch.push(entry);
+      else lists.set(entry[0], known.refs.slice());
+    }
+    const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
     const writeRows = await this.storage.writes(threadId, ns, head.id);
     const index = new Map<string, BlobRow>();
     for (const row of blobRows) index.set(`${row.channel}\u0000${row.version}`, row);
 
-    const lists = new Map<string, string[]>();
     const needed = new Set<string>();
-    for (const [channel, version] of wanted) {
+    for (const [channel, version] of fetch) {
       const row = index.get(`${channel}\u0000${version}`);
       if (row === undefined || (row.kind !== "list" && row.kind !== "splice")) continue;
       const state = this.rebuildList(row, index, threadId, ns, head.id, cache);
       lists.set(channel, state.refs);
-      for (const ref of state.refs) needed.add(ref);
     }
+    for (const refs of lists.values()) for (const ref of refs) needed.add(ref);
     const writeRefs = new Map<WriteRow, WriteRefs>();
     for (const row of writeRows) {
       if (row.kind !== "list") continue;
@@ -711,9 +724,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
     }
     for (const [channel, version] of wanted) {
-      const row = index.get(`${channel}\u0000${version}`);
-      if (row === undefined || row.kind === "empty") continue;
-      if (row.kind === "value") {
+      const row = lists.has(channel) ? undefined : index.get(`${channel}\u0000${version}`);
+      if (row === undefined && !lists.has(channel)) continue;
+      if (row?.kind === "empty") continue;
+      if (row?.kind === "value") {
         channelValues[channel] = this.decode(row.data ?? "", threadId, ns, head.id, `channel "${channel}"`);
       } else {
         const values = (lists.get(channel) ?? []).map((ref) => items.get(ref));
