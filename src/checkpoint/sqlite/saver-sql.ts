@@ -191,12 +191,16 @@ export const SQL = {
    * minted from the one before), so this reads a whole chain in one range scan; versions of other
    * branches in the range are read too and skipped.
    */
-  blobRange: `SELECT channel, version, kind, data, prev, depth FROM agentgraph_checkpoint_blobs
+  blobRange: `SELECT version, kind, data, prev, depth FROM agentgraph_checkpoint_blobs
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND channel = @channel AND version <= @version
     ORDER BY version DESC LIMIT @limit`,
   /** Items by hash (`@hashes`: a JSON array, so any number of them fits one statement). */
   items: `SELECT hash, data FROM agentgraph_checkpoint_items
     WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
+  /** How many items a thread has (a walk of the primary key's index). */
+  itemCount: "SELECT count(*) FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
+  /** Every item of a thread, in one walk of the primary key. */
+  threadItems: "SELECT hash, data FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
   writes: `SELECT task_id, task_path, writes FROM agentgraph_checkpoint_writes
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId`,
   deleteCheckpoints: "DELETE FROM agentgraph_checkpoints WHERE thread_id = @thread",

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import {
+  type BlobKind,
   type BlobRow,
   blobRowOf,
   CHECKPOINT_CHAIN_LIMIT,
@@ -7,7 +8,6 @@ import {
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
-  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -55,6 +55,9 @@ export class SqliteSaverError extends AgentGraphError {
 
 type Statement = Database.Statement<[Record<string, unknown>]>;
 type Statements = { -readonly [K in keyof typeof SQL]: Statement };
+
+/** Reads of at least this many items consider reading the thread's items in one walk. */
+const ITEM_SCAN_MIN = 256;
 
 /** Bounds of the recursive walks: far above the encoder's chain limits, so only a damaged (cyclic) chain hits them. */
 const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
@@ -161,55 +164,89 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     if (wanted.length === 0) return [];
     return this.guard("read channel values", threadId, undefined, () => {
       const s = this.ready();
-      const rows: BlobDbRow[] = [];
+      const rows: BlobRow[] = [];
       for (const head of s.blobHeads.all({
         thread: threadId,
         ns,
         wanted: JSON.stringify(wanted),
       }) as BlobDbRow[]) {
-        rows.push(head);
+        rows.push(blobRowOf(threadId, ns, head));
         if (head.kind === "splice") this.spliceChain(head, threadId, ns, rows);
       }
-      return rows.map((row) => blobRowOf(threadId, ns, row));
+      return rows;
     });
   }
 
   /**
    * Appends to `out` the nodes below the splice `head`, down to its full node: first from one
-   * range scan of the versions just below it (what a chain is, unless the thread forked there),
-   * then, from the first node that scan did not hold, with the recursive walk.
+   * range scan of the versions just below it (what a chain is, unless the thread forked there:
+   * each version of a channel is minted from the one before, so its nodes come in the scan's
+   * order, newest first, and other branches' versions are skipped), then, from the first node
+   * that scan did not hold, with the recursive walk.
    */
-  private spliceChain(head: BlobDbRow, threadId: string, ns: string, out: BlobDbRow[]): void {
+  private spliceChain(head: BlobDbRow, threadId: string, ns: string, out: BlobRow[]): void {
     const s = this.ready();
-    const range = s.blobRange.all({
+    const range = s.blobRange.raw(true).all({
       thread: threadId,
       ns,
       channel: head.channel,
       version: head.prev,
       limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
-    }) as BlobDbRow[];
-    const byVersion = new Map<string, BlobDbRow>();
-    for (const row of range) byVersion.set(row.version, row);
-    const { nodes, missing } = followSpliceChain(head, (version) => byVersion.get(version), LIST_WALK_LIMIT);
-    for (const node of nodes) out.push(node);
-    if (missing === undefined) return;
+    }) as [version: string, kind: string, data: string | null, prev: string | null, depth: number | bigint][];
+    let next: string | null = head.prev;
+    for (const [version, kind, data, prev, depth] of range) {
+      if (version !== next) continue;
+      out.push({
+        threadId,
+        ns,
+        channel: head.channel,
+        version,
+        kind: kind as BlobKind,
+        data,
+        prev,
+        depth: Number(depth),
+      });
+      next = kind === "splice" ? prev : null;
+      if (next === null) return;
+    }
+    if (next === null) return;
     const rest = s.blobs.all({
       thread: threadId,
       ns,
-      wanted: JSON.stringify([[head.channel, missing]]),
+      wanted: JSON.stringify([[head.channel, next]]),
       limit: LIST_WALK_LIMIT,
     }) as BlobDbRow[];
-    for (const row of rest) out.push(row);
+    for (const row of rest) out.push(blobRowOf(threadId, ns, row));
   }
 
   items(threadId: string, hashes: readonly string[]): ItemRow[] {
     if (hashes.length === 0) return [];
     return this.guard("read list items", threadId, undefined, () => {
-      const rows = this.ready().items.all({ thread: threadId, hashes: JSON.stringify(hashes) }) as {
-        hash: string;
-        data: string;
-      }[];
-      return rows.map((row) => ({ threadId, hash: row.hash, data: row.data }));
+      const s = this.ready();
+      const out: ItemRow[] = [];
+      // Most of a thread's items (a long history read whole): one walk of the thread's rows
+      // costs less than a lookup per item. Otherwise (few items, or a thread with many others:
+      // forks, replaced messages), the lookups.
+      if (hashes.length >= ITEM_SCAN_MIN) {
+        const stored = Number(s.itemCount.pluck(true).get({ thread: threadId }));
+        if (stored <= hashes.length * 2) {
+          const wanted = new Set(hashes);
+          for (const [hash, data] of s.threadItems.raw(true).all({ thread: threadId }) as [
+            string,
+            string,
+          ][]) {
+            if (wanted.has(hash)) out.push({ threadId, hash, data });
+          }
+          return out;
+        }
+      }
+      for (const [hash, data] of s.items.raw(true).all({
+        thread: threadId,
+        hashes: JSON.stringify(hashes),
+      }) as [string, string][]) {
+        out.push({ threadId, hash, data });
+      }
+      return out;
     });
   }
 
@@ -308,10 +345,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
   private ready(): Statements {
     if (this.statements !== undefined) return this.statements;
     const { db } = this;
-    if (!db.memory) {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-    }
+    if (!db.memory) db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
     // an up-to-date database needs no write lock: only a pending migration takes it
     if (schemaVersion(db) !== CHECKPOINT_MIGRATIONS.length - 1) {
       db.transaction(() => {

@@ -1060,14 +1060,28 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       checkpointId,
       `channel "${row.channel}"`,
     );
+    // one parse for the whole chain (a splice is a short JSON array); node by node only to find
+    // which one is damaged
+    let parsed: unknown[] | undefined;
+    if (chain.length > 1) {
+      try {
+        parsed = JSON.parse(`[${chain.map((node) => node.data ?? "").join(",")}]`) as unknown[];
+        if (parsed.length !== chain.length) parsed = undefined;
+      } catch {
+        parsed = undefined;
+      }
+    }
     for (let i = chain.length - 1; i >= 0; i--) {
-      const stored = this.parseJson<unknown>(
-        (chain[i] as BlobRow).data ?? "",
-        threadId,
-        ns,
-        checkpointId,
-        `channel "${row.channel}"`,
-      );
+      const stored =
+        parsed !== undefined
+          ? parsed[i]
+          : this.parseJson<unknown>(
+              (chain[i] as BlobRow).data ?? "",
+              threadId,
+              ns,
+              checkpointId,
+              `channel "${row.channel}"`,
+            );
       try {
         refs = applySplice(refs, decodeSplice(stored));
       } catch (error) {
