@@ -385,6 +385,55 @@ describe("SqliteSaver specifics", () => {
     await saver.close();
   });
 
+  it("reads a long list back whether its thread holds little else or many other items", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    /** 300 messages; in round r > 0, the first `changed` of them rewritten. */
+    let changed = 300;
+    const messages = (round: number) =>
+      Array.from(
+        { length: 300 },
+        (_, i) => new HumanMessage({ content: `m${i} r${i < changed ? round : 0}`, id: `m${i}` }),
+      );
+    // thread "few": 300 items, 50 of them rewritten once: the thread holds 350 items, the list
+    // needs 300 (read in one walk of the thread's items, skipping the other 50); thread "many":
+    // the whole list rewritten three times: 1,200 items, 300 needed (read with lookups)
+    const save = async (thread: string, rounds: number) => {
+      let parent: string | undefined;
+      let version: string | undefined;
+      for (let round = 0; round < rounds; round++) {
+        version = saver.getNextVersion(version);
+        const id = `1ef00000-0000-6000-8000-${String(round).padStart(12, "0")}`;
+        await saver.put(
+          { configurable: { thread_id: thread, checkpoint_ns: "", checkpoint_id: parent } },
+          {
+            ...emptyCheckpoint(id),
+            channel_values: { messages: messages(round) },
+            channel_versions: { messages: version },
+          },
+          { source: "loop", step: round, parents: {} },
+          { messages: version },
+        );
+        parent = id;
+      }
+    };
+    changed = 50;
+    await save("few", 2);
+    const few = messages(1).map((m) => m.content);
+    changed = 300;
+    await save("many", 4);
+    const many = messages(3).map((m) => m.content);
+    const fresh = new SqliteSaver(saver.db);
+    for (const [thread, want] of [
+      ["few", few],
+      ["many", many],
+    ] as const) {
+      const tuple = await fresh.getTuple({ configurable: { thread_id: thread } });
+      const read = tuple?.checkpoint.channel_values.messages as BaseMessage[];
+      expect(read.map((m) => m.content)).toEqual(want);
+    }
+    await saver.close();
+  });
+
   it("counts stored bytes as MemorySaver does", async () => {
     const memory = new MemorySaver();
     const sqlite = SqliteSaver.fromConnString(":memory:");
