@@ -125,8 +125,8 @@ export async function checkStorageParity(
 
     // Every read, compared.
     for (const threadId of threads) {
-      expect(byJson(await storage.items(threadId, hashes)), `items after round ${round}`).toEqual(
-        byJson(memory.items(threadId, hashes)),
+      expect(byJson(await storage.items(threadId, new Set(hashes))), `items after round ${round}`).toEqual(
+        byJson(memory.items(threadId, new Set(hashes))),
       );
       for (const ns of namespaces) {
         const where = `thread ${threadId} ns "${ns}" after round ${round}`;

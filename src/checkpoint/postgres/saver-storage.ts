@@ -235,8 +235,8 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     return [...byKey.values()].map((row) => blobRowOf(threadId, ns, row));
   }
 
-  async items(threadId: string, hashes: readonly string[]): Promise<ItemRow[]> {
-    if (hashes.length === 0) return [];
+  async items(threadId: string, hashes: ReadonlySet<string>): Promise<ItemRow[]> {
+    if (hashes.size === 0) return [];
     const rows = await this.run<{ hash: string; data: string }>(
       "read list items",
       threadId,

@@ -219,30 +219,29 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     for (const row of rest) out.push(blobRowOf(threadId, ns, row));
   }
 
-  items(threadId: string, hashes: readonly string[]): ItemRow[] {
-    if (hashes.length === 0) return [];
+  items(threadId: string, hashes: ReadonlySet<string>): ItemRow[] {
+    if (hashes.size === 0) return [];
     return this.guard("read list items", threadId, undefined, () => {
       const s = this.ready();
       const out: ItemRow[] = [];
       // Most of a thread's items (a long history read whole): one walk of the thread's rows
       // costs less than a lookup per item. Otherwise (few items, or a thread with many others:
       // forks, replaced messages), the lookups.
-      if (hashes.length >= ITEM_SCAN_MIN) {
+      if (hashes.size >= ITEM_SCAN_MIN) {
         const stored = Number(s.itemCount.pluck(true).get({ thread: threadId }));
-        if (stored <= hashes.length * 2) {
-          const wanted = new Set(hashes);
+        if (stored <= hashes.size * 2) {
           for (const [hash, data] of s.threadItems.raw(true).all({ thread: threadId }) as [
             string,
             string,
           ][]) {
-            if (wanted.has(hash)) out.push({ threadId, hash, data });
+            if (hashes.has(hash)) out.push({ threadId, hash, data });
           }
           return out;
         }
       }
       for (const [hash, data] of s.items.raw(true).all({
         thread: threadId,
-        hashes: JSON.stringify(hashes),
+        hashes: JSON.stringify([...hashes]),
       }) as [string, string][]) {
         out.push({ threadId, hash, data });
       }

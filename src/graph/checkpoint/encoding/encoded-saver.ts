@@ -1123,7 +1123,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   ): Promise<Map<string, unknown>> {
     const out = new Map<string, unknown>();
     if (refs.size === 0) return out;
-    const rows = await this.storage.items(threadId, [...refs]);
+    const rows = await this.storage.items(threadId, refs);
     for (const row of rows) {
       out.set(row.hash, this.decode(row.data, threadId, ns, checkpointId, "a list item"));
       cache.items.add(row.hash);

@@ -108,7 +108,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     return out;
   }
 
-  items(threadId: string, hashes: readonly string[]): ItemRow[] {
+  items(threadId: string, hashes: ReadonlySet<string>): ItemRow[] {
     const data = this.threads.get(threadId);
     if (data === undefined) return [];
     const out: ItemRow[] = [];

@@ -108,7 +108,7 @@ export interface CheckpointStorage {
     ns: string,
     wanted: readonly (readonly [channel: string, version: string])[],
   ): MaybePromise<BlobRow[]>;
-  items(threadId: string, hashes: readonly string[]): MaybePromise<ItemRow[]>;
+  items(threadId: string, hashes: ReadonlySet<string>): MaybePromise<ItemRow[]>;
   writes(threadId: string, ns: string, checkpointId: string): MaybePromise<WriteRow[]>;
   listCheckpoints(query: ListQuery): MaybePromise<CheckpointListing[]>;
   deleteThread(threadId: string): MaybePromise<void>;
