@@ -79,8 +79,8 @@ interface ListState {
   refs: string[];
   depth: number;
   /**
-   * A copy of the elements `refs` were made from, index for index (absent for lists read back
-   * from storage): the next save of the list finds what it kept by identity, without looking up
+   * A copy of the elements `refs` stand for, index for index (those this saver saved, or read
+   * back whole): the next save of the list finds what it kept by identity, without looking up
    * each element's reference. Only the batch being prepared and the most recently used thread
    * keep theirs (see {@link ThreadCaches.get}), so the cache holds one thread's elements at most.
    */
