@@ -18,6 +18,7 @@ import {
   ToolMessage,
   ToolMessageChunk,
 } from "../messages/index.js";
+import { quickMessage } from "./message-quick-revive.js";
 
 /** Stored form of a message: its class name and its constructor fields without empty defaults. */
 type StoredMessageJson = [className: string, kwargs: Record<string, unknown>];
@@ -88,7 +89,7 @@ function decodeMessage(json: StoredMessageJson): BaseMessage {
   if (content !== undefined && typeof content !== "string" && !Array.isArray(content)) {
     throw new Error(`the content of a stored ${className} must be a string or an array`);
   }
-  return new MessageClass(kwargs as Fields);
+  return quickMessage(className as string, kwargs) ?? new MessageClass(kwargs as Fields);
 }
 
 let registered = false;
