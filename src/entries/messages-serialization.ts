@@ -97,8 +97,9 @@ let registered = false;
 /**
  * Teaches the serializer to round-trip the message classes (`HumanMessage`, `AIMessage`,
  * `AIMessageChunk`, `ToolMessage`, …): each is stored compactly as its class name and its
- * constructor fields (empty defaults left out) and rebuilt with its constructor; stored data
- * can only name a message class, so nothing else is ever built from it. Importing `agentgraph` calls it; calling it
+ * constructor fields (empty defaults left out) and rebuilt as its constructor builds it (the
+ * common classes in their plain shapes without running it: see message-quick-revive.ts); stored
+ * data can only name a message class, so nothing else is ever built from it. Importing `agentgraph` calls it; calling it
  * again does nothing.
  *
  * @example
