@@ -106,25 +106,22 @@ class ThreadCache {
   private readonly listSlots = new Map<string, { version: string; state: ListState }>();
   readonly items = new Set<string>();
 
-  /** The cached state of the list at `key` ({@link listKey}), if it is the one cached. */
-  list(key: string): ListState | undefined {
-    const cut = key.lastIndexOf("\u0000");
-    const slot = this.listSlots.get(key.slice(0, cut));
-    return slot !== undefined && slot.version === key.slice(cut + 1) ? slot.state : undefined;
+  /** The cached state of the list channel `slot` ({@link listSlot}) at `version`, if it is the one cached. */
+  list(slot: string, version: string): ListState | undefined {
+    const cached = this.listSlots.get(slot);
+    return cached !== undefined && cached.version === version ? cached.state : undefined;
   }
 
-  setList(key: string, state: ListState): void {
-    const cut = key.lastIndexOf("\u0000");
-    this.listSlots.set(key.slice(0, cut), { version: key.slice(cut + 1), state });
+  setList(slot: string, version: string, state: ListState): void {
+    this.listSlots.set(slot, { version, state });
   }
 
-  /** Gives the cached state of the list at `key` the elements it was read as. */
-  attachValues(key: string, values: readonly unknown[]): void {
-    const cut = key.lastIndexOf("\u0000");
-    const slot = this.listSlots.get(key.slice(0, cut));
-    if (slot === undefined || slot.version !== key.slice(cut + 1) || slot.state.refs.length !== values.length)
+  /** Gives the cached state of `slot` at `version` the elements it was read as. */
+  attachValues(slot: string, version: string, values: readonly unknown[]): void {
+    const cached = this.listSlots.get(slot);
+    if (cached === undefined || cached.version !== version || cached.state.refs.length !== values.length)
       return;
-    slot.state = { refs: slot.state.refs, depth: slot.state.depth, values };
+    cached.state = { refs: cached.state.refs, depth: cached.state.depth, values };
   }
 
   /** Lets go of the elements the list states keep (see {@link ListState.values}). */
@@ -220,8 +217,8 @@ class PendingBatch {
   readonly prepared = new Map<string, LastCheckpoint>();
   /** The checkpoint prepared last (the parent of the next one, when a run saves its steps). */
   newest: { threadId: string; ns: string; checkpoint: LastCheckpoint } | undefined;
-  /** List states prepared, by thread and list key. */
-  readonly lists = new Map<string, ListState>();
+  /** List states prepared, by {@link pendingListKey}. */
+  readonly lists = new Map<string, PendingList>();
   /** Items being stored, by thread. */
   readonly sending = new Map<string, Set<string>>();
 
@@ -246,7 +243,19 @@ const itemHash = (data: string): string => contentHash(data).slice(0, 16);
 /** Item references of objects already hashed (objects in state are treated as immutable). */
 const itemRefs = new WeakMap<object, string>();
 
-const listKey = (ns: string, channel: string, version: string) => `${ns}\u0000${channel}\u0000${version}`;
+/** A list channel of a namespace, as the thread cache keys it. */
+const listSlot = (ns: string, channel: string) => `${ns}\u0000${channel}`;
+
+/** A list state a batch has prepared, with where it goes in the cache once the batch is written. */
+interface PendingList {
+  threadId: string;
+  slot: string;
+  version: string;
+  state: ListState;
+}
+
+const pendingListKey = (threadId: string, slot: string, version: string) =>
+  `${threadId}\u0001${slot}\u0000${version}`;
 
 function requireString(config: RunnableConfig, key: string, action: string): string {
   const value = config.configurable?.[key];
@@ -272,8 +281,8 @@ interface CheckpointSave {
   metadata: CheckpointMetadata;
   newVersions: ChannelVersions;
   cache: ThreadCache;
-  /** List states read from storage for this save (by channel). */
-  loaded: Map<string, ListState | undefined> | undefined;
+  /** The state of the previous version of each list channel it changes, where there is one (by channel). */
+  prevLists: Map<string, ListState>;
 }
 
 /** A checkpoint's bookkeeping if a batch prepared it or the cache holds it (no storage read). */
@@ -296,19 +305,20 @@ function knownBookkeeping(
 /** A list version's state if a batch prepared it or the cache holds it. */
 function cachedListState(
   threadId: string,
-  key: string,
+  slot: string,
+  version: string,
   cache: ThreadCache,
   pending: PendingBatch,
 ): ListState | undefined {
-  return pending.lists.get(threadKey(threadId, key)) ?? cache.list(key);
+  return pending.lists.get(pendingListKey(threadId, slot, version))?.state ?? cache.list(slot, version);
 }
 
 /**
- * The list channels a checkpoint changes whose previous version is stored as a list that neither
- * the batch nor the cache holds: what must be read before diffing. A channel whose parent value
- * was kept inline (a value that was not a list, or none) needs nothing.
+ * The states of the previous versions of the list channels a checkpoint changes that the batch
+ * or the cache holds (by channel), and the versions that must be read first. A channel whose
+ * parent value was kept inline (a value that was not a list, or none) has no previous list.
  */
-function missingListStates(
+function previousLists(
   threadId: string,
   ns: string,
   checkpoint: Checkpoint,
@@ -316,18 +326,20 @@ function missingListStates(
   parent: LastCheckpoint | undefined,
   cache: ThreadCache,
   pending: PendingBatch,
-): [channel: string, version: string][] {
+): { found: Map<string, ListState>; missing: [channel: string, version: string][] } {
+  const found = new Map<string, ListState>();
   const missing: [string, string][] = [];
-  if (parent === undefined) return missing;
+  if (parent === undefined) return { found, missing };
   for (const channel in newVersions) {
     if (!Array.isArray(checkpoint.channel_values[channel]) || Object.hasOwn(parent.inline, channel)) continue;
     const prevVersion = parent.bookkeeping.versions[channel];
     if (prevVersion === undefined) continue;
     const version = String(prevVersion);
-    if (cachedListState(threadId, listKey(ns, channel, version), cache, pending) === undefined)
-      missing.push([channel, version]);
+    const state = cachedListState(threadId, listSlot(ns, channel), version, cache, pending);
+    if (state === undefined) missing.push([channel, version]);
+    else found.set(channel, state);
   }
-  return missing;
+  return { found, missing };
 }
 
 /**
@@ -444,9 +456,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const cache = this.caches.get(threadId);
       for (const ref of refs) cache.items.add(ref);
     }
-    for (const [key, state] of pending.lists) {
-      const [threadId, rest] = splitThreadKey(key);
-      this.caches.get(threadId).setList(rest, state);
+    for (const { threadId, slot, version, state } of pending.lists.values()) {
+      this.caches.get(threadId).setList(slot, version, state);
     }
     for (const [key, last] of pending.last) {
       const [threadId, ns] = splitThreadKey(key);
@@ -477,7 +488,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const known =
       parentId === undefined ? undefined : knownBookkeeping(threadId, ns, parentId, cache, pending);
     const encode = (parent: LastCheckpoint | undefined): RunnableConfig | Promise<RunnableConfig> => {
-      const write = (loaded: Map<string, ListState | undefined> | undefined) =>
+      const { found, missing } = previousLists(threadId, ns, checkpoint, newVersions, parent, cache, pending);
+      const write = () =>
         this.encodeCheckpoint(pending, {
           threadId,
           ns,
@@ -487,12 +499,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           metadata,
           newVersions,
           cache,
-          loaded,
+          prevLists: found,
         });
-      const missing = missingListStates(threadId, ns, checkpoint, newVersions, parent, cache, pending);
       return missing.length === 0
-        ? write(undefined)
-        : this.loadListStates(threadId, ns, missing, cache).then(write);
+        ? write()
+        : this.loadListStates(threadId, ns, missing, cache, found).then(write);
     };
     if (parentId !== undefined && known === undefined) {
       return this.bookkeepingOf(threadId, ns, parentId, cache, pending).then(encode);
@@ -500,22 +511,22 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return encode(known);
   }
 
-  /** The list states `missingListStates` named, read from storage (by channel). */
+  /** Reads the list states `previousLists` found missing into `found` (a version stored whole adds nothing). */
   private async loadListStates(
     threadId: string,
     ns: string,
     missing: readonly (readonly [channel: string, version: string])[],
     cache: ThreadCache,
-  ): Promise<Map<string, ListState | undefined>> {
-    const loaded = new Map<string, ListState | undefined>();
+    found: Map<string, ListState>,
+  ): Promise<void> {
     for (const [channel, version] of missing) {
-      loaded.set(channel, await this.listState(threadId, ns, channel, version, cache));
+      const state = await this.listState(threadId, ns, channel, version, cache);
+      if (state !== undefined) found.set(channel, state);
     }
-    return loaded;
   }
 
   private encodeCheckpoint(pending: PendingBatch, save: CheckpointSave): RunnableConfig {
-    const { threadId, ns, parentId, parent, checkpoint, metadata, newVersions, cache, loaded } = save;
+    const { threadId, ns, parentId, parent, checkpoint, metadata, newVersions, cache, prevLists } = save;
     const bookkeeping: Bookkeeping = {
       versions: checkpoint.channel_versions,
       seen: checkpoint.versions_seen,
@@ -564,12 +575,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         continue;
       }
       const prevVersion = parent?.bookkeeping.versions[channel];
-      const prev =
-        prevVersion === undefined || Object.hasOwn(parent?.inline ?? {}, channel)
-          ? undefined
-          : loaded?.has(channel) === true
-            ? loaded.get(channel)
-            : cachedListState(threadId, listKey(ns, channel, String(prevVersion)), cache, pending);
+      const prev = prevLists.get(channel);
       const { refs, kept } = this.itemizeAgainst(value, prev, threadId, cache, rows.items, sending);
       let state: ListState;
       const splice = prev === undefined ? undefined : diffLists(prev.refs, refs, kept);
@@ -586,7 +592,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         rows.blobs.push({ ...base, kind: "list", data: JSON.stringify(refs), prev: null, depth: 0 });
         state = { refs, depth: 0, values: value.slice() };
       }
-      pending.lists.set(threadKey(threadId, listKey(ns, channel, versionKey)), state);
+      const slot = listSlot(ns, channel);
+      pending.lists.set(pendingListKey(threadId, slot, versionKey), {
+        threadId,
+        slot,
+        version: versionKey,
+        state,
+      });
     }
     const stored = full ? current : inline;
     for (const _ in stored) {
@@ -690,9 +702,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const lists = new Map<string, string[]>();
     const fetch: [string, string][] = [];
     for (const entry of wanted) {
-      const known = cache.list(listKey(ns, entry[0], entry[1]));
+      const known = cache.list(listSlot(ns, entry[0]), entry[1]);
       if (known === undefined) fetch.push(entry);
-      else lists.set(entry[0], known.refs.slice());
+      else lists.set(entry[0], known.refs);
     }
     const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
     const writeRows = await this.storage.writes(threadId, ns, head.id);
@@ -733,7 +745,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         const values = (lists.get(channel) ?? []).map((ref) => items.get(ref));
         channelValues[channel] = values;
         // the next save of this list (a run resumed from here) finds these elements by identity
-        cache.attachValues(listKey(ns, channel, version), values.slice());
+        cache.attachValues(listSlot(ns, channel), version, values.slice());
       }
     }
     const pendingWrites = this.decodeWrites(writeRows, writeRefs, items, threadId, ns, head.id);
@@ -891,11 +903,6 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
-   * The references of a list's elements; elements this thread has not stored yet are added to
-   * `items` (once per batch: `sending`). The cache learns them only once the batch is written, so
-   * a failed write never leaves it believing they are stored.
-   */
-  /**
    * {@link itemize} for a new version of a list whose previous version is `prev`: the elements
    * it kept at its start and end (the same objects, found through `prev.values`) keep their
    * references without a lookup. `kept` is the length of that common start.
@@ -917,8 +924,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     while (start < max && values[start] === before[start]) start++;
     let end = 0;
     while (end < max - start && values[values.length - 1 - end] === before[before.length - 1 - end]) end++;
-    if (start === values.length && values.length === before.length)
-      return { refs: prev.refs.slice(), kept: start };
+    if (start === values.length && values.length === before.length) return { refs: prev.refs, kept: start };
     const middle = this.itemize(values.slice(start, values.length - end), threadId, cache, items, sending);
     const refs = prev.refs.slice(0, start);
     for (const ref of middle) refs.push(ref);
@@ -926,6 +932,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return { refs, kept: start };
   }
 
+  /**
+   * The references of a list's elements; elements this thread has not stored yet are added to
+   * `items` (once per batch: `sending`). The cache learns them only once the batch is written, so
+   * a failed write never leaves it believing they are stored. `before`: the previous version's
+   * references, index for index (an element found there is stored already).
+   */
   private itemize(
     values: readonly unknown[],
     threadId: string,
@@ -1036,9 +1048,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     checkpointId: string,
     cache: ThreadCache,
   ): ListState {
-    const key = listKey(ns, row.channel, row.version);
-    const cached = cache.list(key);
-    if (cached !== undefined) return { refs: [...cached.refs], depth: cached.depth };
+    const slot = listSlot(ns, row.channel);
+    const cached = cache.list(slot, row.version);
+    if (cached !== undefined) return cached;
     const chain: BlobRow[] = [];
     let node: BlobRow | undefined = row;
     while (node !== undefined && node.kind === "splice") {
@@ -1094,8 +1106,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         );
       }
     }
-    cache.setList(key, { refs: [...refs], depth: row.depth });
-    return { refs, depth: row.depth };
+    const state = { refs, depth: row.depth };
+    cache.setList(slot, row.version, state);
+    return state;
   }
 
   /** The state of a list version read from storage (callers look in the caches first). */
