@@ -8,6 +8,7 @@ import {
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
+  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -170,8 +171,9 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         ns,
         wanted: JSON.stringify(wanted),
       }) as BlobDbRow[]) {
-        rows.push(blobRowOf(threadId, ns, head));
-        if (head.kind === "splice") this.spliceChain(head, threadId, ns, rows);
+        const row = blobRowOf(threadId, ns, head);
+        rows.push(row);
+        if (row.kind === "splice") this.spliceChain(row, rows);
       }
       return rows;
     });
@@ -179,12 +181,11 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
 
   /**
    * Appends to `out` the nodes below the splice `head`, down to its full node: first from one
-   * range scan of the versions just below it (what a chain is, unless the thread forked there:
-   * each version of a channel is minted from the one before, so its nodes come in the scan's
-   * order, newest first, and other branches' versions are skipped), then, from the first node
-   * that scan did not hold, with the recursive walk.
+   * range scan of the versions just below it (what a chain is, unless the thread forked there),
+   * then, from the first node that scan did not hold, with the recursive walk.
    */
-  private spliceChain(head: BlobDbRow, threadId: string, ns: string, out: BlobRow[]): void {
+  private spliceChain(head: BlobRow, out: BlobRow[]): void {
+    const { threadId, ns } = head;
     const s = this.ready();
     const range = s.blobRange.raw(true).all({
       thread: threadId,
@@ -193,10 +194,9 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       version: head.prev,
       limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
     }) as [version: string, kind: string, data: string | null, prev: string | null, depth: number | bigint][];
-    let next: string | null = head.prev;
+    const byVersion = new Map<string, BlobRow>();
     for (const [version, kind, data, prev, depth] of range) {
-      if (version !== next) continue;
-      out.push({
+      byVersion.set(version, {
         threadId,
         ns,
         channel: head.channel,
@@ -206,14 +206,14 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         prev,
         depth: Number(depth),
       });
-      next = kind === "splice" ? prev : null;
-      if (next === null) return;
     }
-    if (next === null) return;
+    const { nodes, missing } = followSpliceChain(head, (version) => byVersion.get(version), LIST_WALK_LIMIT);
+    for (const node of nodes) out.push(node);
+    if (missing === undefined) return;
     const rest = s.blobs.all({
       thread: threadId,
       ns,
-      wanted: JSON.stringify([[head.channel, next]]),
+      wanted: JSON.stringify([[head.channel, missing]]),
       limit: LIST_WALK_LIMIT,
     }) as BlobDbRow[];
     for (const row of rest) out.push(blobRowOf(threadId, ns, row));
