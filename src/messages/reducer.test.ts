@@ -235,27 +235,72 @@ describe("messagesStateReducer on lists it built", () => {
     return out.map((x) => `${x.id}:${x.text}`);
   }
 
-  type Step = { from: number; news: number; edits: number[]; removes: number[]; push: boolean };
+  type Step = {
+    from: number;
+    news: number;
+    edits: number[];
+    removes: number[];
+    push: boolean;
+    /** ids other lists appended (absent from this one), appended here too */
+    reuse: number[];
+    /** merge the same update into the same list twice (as an engine does for a step's routing) */
+    again: boolean;
+    /** two positions swapped in place before the merge */
+    swap: [number, number] | null;
+  };
   const stepArb: fc.Arbitrary<Step> = fc.record({
     from: fc.nat(),
     news: fc.nat(6),
-    edits: fc.array(fc.nat(), { maxLength: 3 }),
+    edits: fc.array(fc.nat(12), { maxLength: 3 }),
     removes: fc.array(fc.nat(), { maxLength: 1 }),
     push: fc.boolean(),
+    reuse: fc.array(fc.nat(12), { maxLength: 3 }),
+    again: fc.boolean(),
+    swap: fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: null }),
   });
 
-  it("branching histories, edits, removals and pushed-into lists all merge as the plain rule says", () => {
+  it("an id two branches appended at different positions is found in each of them", () => {
+    // a list the reducer built, so the lists below share its index
+    const history = messagesStateReducer(
+      Array.from({ length: 20 }, (_, i) => human(`h${i}`)),
+      [human("h20")],
+    );
+    const first = messagesStateReducer(history, [human("x")]);
+    const second = messagesStateReducer(history, [human("w"), human("x")]);
+    expect(view(messagesStateReducer(first, [human("x", "x2")]))).toEqual([...view(history), "x:x2"]);
+    expect(view(messagesStateReducer(second, [human("x", "x3")]))).toEqual([...view(history), "w:w", "x:x3"]);
+    // merged twice from the same history (routing, then the step's end): the same result
+    expect(view(messagesStateReducer(history, [human("x")]))).toEqual(view(first));
+  });
+
+  it("branching histories, edits, removals, reordered and pushed-into lists all merge as the plain rule says", () => {
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
         let counter = 0;
         const lists: BaseMessage[][] = [Array.from({ length: 20 }, () => human(`m${counter++}`))];
+        const everId: string[] = [];
+        for (const list of lists) for (const m of list) everId.push(m.id as string);
         for (const step of steps) {
           const base = lists[step.from % lists.length] as BaseMessage[];
           if (step.push && base.length > 0) base.push(human(`p${counter++}`));
+          if (step.swap !== null && base.length > 1) {
+            const [i, j] = [step.swap[0] % base.length, step.swap[1] % base.length];
+            [base[i], base[j]] = [base[j] as BaseMessage, base[i] as BaseMessage];
+          }
           const right: BaseMessage[] = [];
+          // edits mostly of recent messages, where ids other branches appended too are
           for (const e of step.edits)
-            if (base.length > 0) right.push(human(base[e % base.length]?.id, `e${counter++}`));
+            if (base.length > 0)
+              right.push(human(base[base.length - 1 - (e % base.length)]?.id, `e${counter++}`));
           for (let i = 0; i < step.news; i += 1) right.push(human(`m${counter++}`));
+          // after the new ones, so a reused id lands at another position than in its first list
+          const inBase = new Set(base.map((m) => m.id));
+          const elsewhere = everId.filter((id) => !inBase.has(id));
+          for (const r of step.reuse) {
+            const id = elsewhere[elsewhere.length - 1 - (r % Math.max(elsewhere.length, 1))];
+            if (id !== undefined && !right.some((m) => m.id === id)) right.push(human(id, `r${counter++}`));
+          }
+          for (const m of right) everId.push(m.id as string);
           const ids = new Set(base.map((m) => m.id));
           for (const r of step.removes) {
             const id = base[r % Math.max(base.length, 1)]?.id;
@@ -264,6 +309,11 @@ describe("messagesStateReducer on lists it built", () => {
           }
           const before = view(base);
           const expected = naive(base, right);
+          if (step.again) {
+            const first = messagesStateReducer(base, right);
+            expect(view(first)).toEqual(expected);
+            lists.push(first);
+          }
           const result = messagesStateReducer(base, right);
           expect(view(result)).toEqual(expected);
           expect(view(base)).toEqual(before);

@@ -47,15 +47,20 @@ function toMessages(side: Messages | null | undefined): readonly BaseMessage[] {
  * so re-checking and re-indexing the whole history every time would make a long thread
  * quadratic; with this a merge costs time in the size of the update alone.
  *
- * A list's index is shared with the list built from it (appending only adds ids), so an index
- * can hold ids that a sibling list appended at other positions. A position is therefore
- * checked before it is trusted, and a stale one falls back to a scan. An id the index lacks
- * is in none of the lists that share it. A list whose length changed since it was built (a
- * node pushed into it) is treated as unknown and checked again.
+ * A list's index is shared with the lists built from it (appending only adds ids), so lists
+ * branching from one history (an engine merges a node's update once for its conditional edges
+ * and again at the step's end; parallel branches each merge their own) all record their
+ * appended ids in it. An id keeps every position it was appended at (a number, or several when
+ * branches put it at different places), so an id in a list always has its own position among
+ * them. A position is checked before it is trusted: one inside the list that holds another id
+ * (the list was reordered in place) falls back to a scan; when every position of an id lies
+ * past the list's end, the id was appended by other branches only and is not in this list. An
+ * id the index lacks is in none of the lists that share it. A list whose length changed since
+ * it was built (a node pushed into it) is treated as unknown and checked again.
  */
 interface ListIndex {
   readonly length: number;
-  readonly positions: Map<string, number>;
+  readonly positions: Map<string, number | number[]>;
 }
 
 const indexes = new WeakMap<readonly BaseMessage[], ListIndex>();
@@ -69,10 +74,19 @@ function knownIndex(side: Messages | null | undefined): ListIndex | undefined {
   return index !== undefined && index.length === side.length ? index : undefined;
 }
 
-function buildPositions(list: readonly BaseMessage[]): Map<string, number> {
-  const positions = new Map<string, number>();
+function buildPositions(list: readonly BaseMessage[]): Map<string, number | number[]> {
+  const positions = new Map<string, number | number[]>();
   for (let i = 0; i < list.length; i += 1) positions.set((list[i] as BaseMessage).id as string, i);
   return positions;
+}
+
+/** Records that `id` was appended at `at`, keeping the positions other branches gave it. */
+function addPosition(positions: Map<string, number | number[]>, id: string, at: number): void {
+  const known = positions.get(id);
+  if (known === undefined) positions.set(id, at);
+  else if (typeof known === "number") {
+    if (known !== at) positions.set(id, [known, at]);
+  } else if (!known.includes(at)) known.push(at);
 }
 
 function scan(list: readonly BaseMessage[], id: string): number | undefined {
@@ -131,15 +145,34 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
   let replaced: BaseMessage[] | undefined;
   let removed: Set<string> | undefined;
   const size = leftMessages.length;
+  /** Whether position `at` of history-then-appended holds `id`: "yes", "no", or "past" its end. */
+  const holds = (at: number, id: string): "yes" | "no" | "past" => {
+    const message = at < size ? (replaced ?? leftMessages)[at] : appended[at - size];
+    return message === undefined ? "past" : message.id === id ? "yes" : "no";
+  };
   /** Where `id` sits in history-then-appended (its last occurrence), if anywhere. */
   const find = (id: string): number | undefined => {
-    const history = replaced ?? leftMessages;
-    const at = positions?.get(id);
-    if (positions !== undefined && at === undefined) return undefined;
-    if (at !== undefined && (at < size ? history[at] : appended[at - size])?.id === id) return at;
+    if (positions !== undefined) {
+      const known = positions.get(id);
+      if (known === undefined) return undefined;
+      let moved = false;
+      if (typeof known === "number") {
+        const held = holds(known, id);
+        if (held === "yes") return known;
+        moved = held === "no";
+      } else {
+        for (const at of known) {
+          const held = holds(at, id);
+          if (held === "yes") return at;
+          if (held === "no") moved = true;
+        }
+      }
+      // only other branches appended it
+      if (!moved) return undefined;
+    }
     for (let i = appended.length - 1; i >= 0; i -= 1)
       if ((appended[i] as BaseMessage).id === id) return size + i;
-    return scan(history, id);
+    return scan(replaced ?? leftMessages, id);
   };
   for (const message of rightMessages) {
     const id = message.id as string;
@@ -161,7 +194,7 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
           `Attempting to delete a message with an ID that doesn't exist ('${id}')`,
         );
       }
-      positions?.set(id, size + appended.length);
+      if (positions !== undefined) addPosition(positions, id, size + appended.length);
       appended.push(message);
     }
   }
