@@ -72,7 +72,9 @@ const CLASSES: Readonly<Record<SerializableMessageClassName, new (fields: Fields
 };
 
 function decodeMessage(json: StoredMessageJson): BaseMessage {
-  const [className, kwargs] = Array.isArray(json) ? json : [];
+  // indexed, not destructured: this runs once per message of a history read back
+  const className = Array.isArray(json) ? json[0] : undefined;
+  const kwargs = Array.isArray(json) ? json[1] : undefined;
   const MessageClass =
     typeof className === "string" && Object.hasOwn(CLASSES, className)
       ? CLASSES[className as SerializableMessageClassName]

@@ -195,16 +195,17 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
     }) as [version: string, kind: string, data: string | null, prev: string | null, depth: number | bigint][];
     const byVersion = new Map<string, BlobRow>();
-    for (const [version, kind, data, prev, depth] of range) {
-      byVersion.set(version, {
+    // indexed rows, not destructured: a chain can be hundreds of rows long
+    for (const row of range) {
+      byVersion.set(row[0], {
         threadId,
         ns,
         channel: head.channel,
-        version,
-        kind: kind as BlobKind,
-        data,
-        prev,
-        depth: Number(depth),
+        version: row[0],
+        kind: row[1] as BlobKind,
+        data: row[2],
+        prev: row[3],
+        depth: Number(row[4]),
       });
     }
     const { nodes, missing } = followSpliceChain(head, (version) => byVersion.get(version), LIST_WALK_LIMIT);
@@ -230,20 +231,19 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       if (hashes.size >= ITEM_SCAN_MIN) {
         const stored = Number(s.itemCount.pluck(true).get({ thread: threadId }));
         if (stored <= hashes.size * 2) {
-          for (const [hash, data] of s.threadItems.raw(true).all({ thread: threadId }) as [
-            string,
-            string,
-          ][]) {
-            if (hashes.has(hash)) out.push({ threadId, hash, data });
+          // indexed rows, not `[hash, data]` destructuring: this runs once per item of a history
+          for (const row of s.threadItems.raw(true).all({ thread: threadId }) as [string, string][]) {
+            const hash = row[0];
+            if (hashes.has(hash)) out.push({ threadId, hash, data: row[1] });
           }
           return out;
         }
       }
-      for (const [hash, data] of s.items.raw(true).all({
+      for (const row of s.items.raw(true).all({
         thread: threadId,
         hashes: JSON.stringify([...hashes]),
       }) as [string, string][]) {
-        out.push({ threadId, hash, data });
+        out.push({ threadId, hash: row[0], data: row[1] });
       }
       return out;
     });

@@ -42,9 +42,15 @@ export function encodeSplice(splice: Splice): string {
  */
 export function decodeSplice(parsed: unknown): Splice {
   if (Array.isArray(parsed)) {
-    const [start, del, ...ins] = parsed as unknown[];
-    if (typeof start === "number" && typeof del === "number" && ins.every((r) => typeof r === "string"))
-      return { start, del, ins: ins as string[] };
+    // indexed, not destructured: a list read from storage can be a chain of hundreds of splices
+    const start: unknown = parsed[0];
+    const del: unknown = parsed[1];
+    if (typeof start === "number" && typeof del === "number") {
+      const ins = parsed.slice(2) as unknown[];
+      let refs = true;
+      for (let i = 0; i < ins.length && refs; i++) refs = typeof ins[i] === "string";
+      if (refs) return { start, del, ins: ins as string[] };
+    }
   } else if (typeof parsed === "object" && parsed !== null) {
     const { start, del, ins } = parsed as Partial<Record<keyof Splice, unknown>>;
     if (typeof start === "number" && typeof del === "number" && Array.isArray(ins))
@@ -75,7 +81,12 @@ export function applySplice(refs: string[], splice: Splice): string[] {
       `splice [${splice.start}, +${splice.del}] does not fit a list of ${refs.length} items`,
     );
   }
-  refs.splice(splice.start, splice.del, ...splice.ins);
+  if (splice.del === 0 && splice.start === refs.length) {
+    // an append (what a history's steps mostly are): no spread of the inserted references
+    for (const ref of splice.ins) refs.push(ref);
+  } else {
+    refs.splice(splice.start, splice.del, ...splice.ins);
+  }
   return refs;
 }
 

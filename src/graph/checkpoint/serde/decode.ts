@@ -137,8 +137,12 @@ function reviveRegExp(payload: unknown): RegExp {
   }
 }
 
-function reviveRegistered(tag: string, payload: unknown, flat: boolean): unknown {
-  const type = serializableTypeForTag(tag);
+function reviveRegistered(
+  tag: string,
+  payload: unknown,
+  flat: boolean,
+  type = serializableTypeForTag(tag),
+): unknown {
   if (type === undefined) {
     throw new SerializationError(
       `Cannot decode a value tagged "${tag}": no type is registered under that tag. Call registerSerializable({ tag: "${tag}", … }) before reading this data (message classes are registered when "agentgraph" is imported).`,
@@ -176,7 +180,14 @@ export function decodeFromJson(text: string): unknown {
     // one tag, at the top (a stored message, say): its payload has nothing left to revive
     if (text.indexOf(TAG_KEY_JSON, first + 1) === -1 && !Array.isArray(parsed)) {
       const tag = (parsed as Record<string, unknown>)[TAG_KEY];
-      if (typeof tag === "string") return reviveTagged(parsed as Record<string, unknown>, tag, true);
+      if (typeof tag === "string") {
+        // a registered type (a message, say) without going through the built-in tags: no
+        // built-in tag is ever registered
+        const type = serializableTypeForTag(tag);
+        return type !== undefined
+          ? reviveRegistered(tag, (parsed as Record<string, unknown>)[PAYLOAD_KEY], true, type)
+          : reviveTagged(parsed as Record<string, unknown>, tag, true);
+      }
     }
     return reviveObject(parsed);
   } catch (error) {
