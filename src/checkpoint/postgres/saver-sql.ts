@@ -27,8 +27,11 @@ export function checkpointSql(schema: string) {
   const writes = `${schema}.agentgraph_checkpoint_writes`;
   const migrations = `${schema}.agentgraph_checkpoint_migrations`;
 
-  /** A checkpoint chain: the first row, then parents while the row is a delta (`depth` > 0). */
-  const chain = (first: string, limit: string) => `WITH RECURSIVE chain AS (
+  /**
+   * A checkpoint chain: the first row, then parents while the row is a delta (`depth` > 0) and
+   * not `stop` (a checkpoint the saver knows the bookkeeping of; null for none).
+   */
+  const chain = (first: string, limit: string, stop: string) => `WITH RECURSIVE chain AS (
       SELECT ${CHECKPOINT_COLUMNS}, 0 AS n FROM ${checkpoints}
         WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = ${first}
       UNION ALL
@@ -39,7 +42,7 @@ export function checkpointSql(schema: string) {
             WHERE p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = chain.parent_checkpoint_id
             LIMIT 1
         ) c
-        WHERE chain.depth <> 0 AND chain.n < ${limit}
+        WHERE chain.depth <> 0 AND chain.n < ${limit} AND chain.checkpoint_id IS DISTINCT FROM ${stop}::text
     )
     SELECT ${CHECKPOINT_COLUMNS} FROM chain ORDER BY n`;
 
@@ -101,13 +104,14 @@ export function checkpointSql(schema: string) {
           task_path = excluded.task_path
       )
     SELECT 1`,
-    /** `$3` checkpoint id, `$4` bound. */
-    chainById: chain("$3", "$4"),
-    /** `$3` bound. */
+    /** `$3` checkpoint id, `$4` bound, `$5` the id to stop at (or null). */
+    chainById: chain("$3", "$4", "$5"),
+    /** `$3` bound, `$4` the id to stop at (or null). */
     chainLatest: chain(
       `(SELECT checkpoint_id FROM ${checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2
         ORDER BY checkpoint_id DESC LIMIT 1)`,
       "$3",
+      "$4",
     ),
     /** The blobs asked for (`$3` channels, `$4` versions, in pairs) and their splice chains (bounded by `$5`). */
     blobs: `WITH RECURSIVE node AS (
@@ -145,6 +149,8 @@ export function checkpointSql(schema: string) {
             ORDER BY x.version DESC
             LIMIT LEAST(h.depth, $5) + 1
         ) r`,
+    /** How many items thread `$1` holds (a scan of its range of the primary key). */
+    itemCount: `SELECT count(*)::int AS n FROM ${items} WHERE thread_id = $1`,
     /** Items by hash (`$2`, an array): one primary-key lookup each. */
     items: `SELECT i.hash, i.data FROM unnest($2::text[]) AS h (hash)
       CROSS JOIN LATERAL (SELECT hash, data FROM ${items} x WHERE x.thread_id = $1 AND x.hash = h.hash LIMIT 1) i`,

@@ -178,13 +178,19 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     );
   }
 
-  async checkpointChain(threadId: string, ns: string, id: string | undefined): Promise<CheckpointRow[]> {
+  async checkpointChain(
+    threadId: string,
+    ns: string,
+    id: string | undefined,
+    stopAt?: string,
+  ): Promise<CheckpointRow[]> {
+    const stop = stopAt ?? null;
     const rows = await this.run<CheckpointDbRow>(
       "read a checkpoint",
       threadId,
       id,
       id === undefined ? this.sql.chainLatest : this.sql.chainById,
-      id === undefined ? [threadId, ns, CHAIN_WALK_LIMIT] : [threadId, ns, id, CHAIN_WALK_LIMIT],
+      id === undefined ? [threadId, ns, CHAIN_WALK_LIMIT, stop] : [threadId, ns, id, CHAIN_WALK_LIMIT, stop],
     );
     return rows.map((row) => ({
       threadId: row.thread_id,
@@ -233,6 +239,13 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       for (const row of rest) byKey.set(`${row.channel}\u0000${row.version}`, row);
     }
     return [...byKey.values()].map((row) => blobRowOf(threadId, ns, row));
+  }
+
+  async itemCount(threadId: string): Promise<number> {
+    const rows = await this.run<{ n: number }>("count list items", threadId, undefined, this.sql.itemCount, [
+      threadId,
+    ]);
+    return Number(rows[0]?.n ?? 0);
   }
 
   async items(threadId: string, hashes: ReadonlySet<string>): Promise<ItemRow[]> {

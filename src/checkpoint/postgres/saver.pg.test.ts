@@ -4,6 +4,7 @@ import { type BaseCheckpointSaver, MemorySaver } from "../../index.js";
 import { HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
 import { checkForkedLists } from "../forked-lists.test-helpers.js";
+import { checkOwnReads } from "../own-reads.test-helpers.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { PostgresCheckpointStorage, PostgresSaver, PostgresSaverError } from "./index.js";
 import { checkpointSql, quoteSchema } from "./saver-sql.js";
@@ -106,6 +107,22 @@ describe("PostgresSaver specifics", () => {
     const saver = new PostgresSaver(pool, undefined, { schema });
     // a second saver on the same schema has no caches: every list is read back from the rows
     await checkForkedLists(saver, () => new PostgresSaver(pool, undefined, { schema }));
+  });
+
+  it("reads back its own writes from what it knows, and still sees other savers' changes and lost rows", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    await checkOwnReads(
+      saver,
+      () => new PostgresSaver(pool, undefined, { schema }),
+      async (threadId) => {
+        await pool.query(
+          `DELETE FROM "${schema}".agentgraph_checkpoint_items WHERE thread_id = $1
+             AND hash = (SELECT max(hash) FROM "${schema}".agentgraph_checkpoint_items WHERE thread_id = $1)`,
+          [threadId],
+        );
+      },
+    );
   });
 
   it("sets up lazily on first use", async () => {
@@ -315,7 +332,7 @@ describe("PostgresSaver specifics", () => {
         (await client.query({ name, text: `EXPLAIN ANALYZE ${text}`, values })).rows
           .map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"])
           .join("\n");
-      const chain = await plan("plan_chain", sql.chainLatest, ["plans", "", 1000]);
+      const chain = await plan("plan_chain", sql.chainLatest, ["plans", "", 1000, null]);
       expect(chain).toMatch(/Index Only Scan Backward using agentgraph_checkpoints_pkey/);
       expect(chain).toMatch(/checkpoint_id = chain_1\.parent_checkpoint_id/);
       const blobs = await plan("plan_blobs", sql.blobs, [

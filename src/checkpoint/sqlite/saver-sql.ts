@@ -113,7 +113,10 @@ export const INSERT_MIGRATION_VERSION = "INSERT INTO agentgraph_checkpoint_migra
 const CHECKPOINT_COLUMNS =
   "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, depth, created_at, record, metadata";
 
-/** A checkpoint chain: the first row, then parents while the row is a delta (`depth` > 0). */
+/**
+ * A checkpoint chain: the first row, then parents while the row is a delta (`depth` > 0) and
+ * not `@stop` (a checkpoint the saver knows the bookkeeping of; null for none).
+ */
 function chainSql(first: string): string {
   return `WITH RECURSIVE chain (${CHECKPOINT_COLUMNS}, n) AS (
     SELECT ${CHECKPOINT_COLUMNS}, 0 FROM agentgraph_checkpoints
@@ -124,7 +127,7 @@ function chainSql(first: string): string {
       FROM chain JOIN agentgraph_checkpoints c
         ON c.thread_id = chain.thread_id AND c.checkpoint_ns = chain.checkpoint_ns
           AND c.checkpoint_id = chain.parent_checkpoint_id
-      WHERE chain.depth <> 0 AND chain.n < @limit
+      WHERE chain.depth <> 0 AND chain.n < @limit AND chain.checkpoint_id IS NOT @stop
   )
   SELECT ${CHECKPOINT_COLUMNS} FROM chain ORDER BY n`;
 }

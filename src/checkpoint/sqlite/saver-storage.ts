@@ -134,7 +134,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     );
   }
 
-  checkpointChain(threadId: string, ns: string, id: string | undefined): CheckpointRow[] {
+  checkpointChain(threadId: string, ns: string, id: string | undefined, stopAt?: string): CheckpointRow[] {
     return this.guard("read a checkpoint", threadId, id, () => {
       const s = this.ready();
       const params = {
@@ -142,6 +142,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         ns,
         id: id === undefined ? null : toStoredId(id),
         limit: CHAIN_WALK_LIMIT,
+        stop: stopAt === undefined ? null : toStoredId(stopAt),
       };
       const rows = (id === undefined ? s.chainLatest : s.chainById).all(params) as CheckpointDbRow[];
       return rows.map((row) => ({
@@ -218,6 +219,12 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       limit: LIST_WALK_LIMIT,
     }) as BlobDbRow[];
     for (const row of rest) out.push(blobRowOf(threadId, ns, row));
+  }
+
+  itemCount(threadId: string): number {
+    return this.guard("count list items", threadId, undefined, () =>
+      Number(this.ready().itemCount.pluck(true).get({ thread: threadId })),
+    );
   }
 
   items(threadId: string, hashes: ReadonlySet<string>): ItemRow[] {

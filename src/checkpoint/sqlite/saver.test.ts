@@ -20,6 +20,7 @@ import {
 import { AIMessage, type BaseMessage, HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
 import { checkForkedLists } from "../forked-lists.test-helpers.js";
+import { checkOwnReads } from "../own-reads.test-helpers.js";
 import { checkStorageParity } from "../storage-parity.test-helpers.js";
 import { SqliteCheckpointStorage, SqliteSaver, SqliteSaverError } from "./index.js";
 import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
@@ -385,6 +386,29 @@ describe("SqliteSaver specifics", () => {
     await saver.close();
   });
 
+  it("reads back its own writes from what it knows, and still sees other savers' changes and lost rows", async () => {
+    const file = freshFile();
+    const saver = SqliteSaver.fromConnString(file);
+    const others: SqliteSaver[] = [];
+    await checkOwnReads(
+      saver,
+      () => {
+        const other = SqliteSaver.fromConnString(file);
+        others.push(other);
+        return other;
+      },
+      async (threadId) => {
+        saver.db
+          .prepare(
+            "DELETE FROM agentgraph_checkpoint_items WHERE rowid = (SELECT max(rowid) FROM agentgraph_checkpoint_items WHERE thread_id = ?)",
+          )
+          .run(threadId);
+      },
+    );
+    for (const other of others) await other.close();
+    await saver.close();
+  });
+
   it("reads a long list back whether its thread holds little else or many other items", async () => {
     const saver = SqliteSaver.fromConnString(":memory:");
     /** 300 messages; in round r > 0, the first `changed` of them rewritten. */
@@ -481,6 +505,7 @@ describe("SqliteSaver specifics", () => {
           ns: "",
           id: "c",
           limit: 10,
+          stop: null,
           wanted: "[]",
           hashes: "[]",
           checkpointId: "c",

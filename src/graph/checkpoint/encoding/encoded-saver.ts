@@ -104,7 +104,14 @@ class ThreadCache {
    * every version would hold a copy of its list, quadratic in the thread's length.
    */
   private readonly listSlots = new Map<string, { version: string; state: ListState }>();
+  /** Items known to be stored (written by this saver, or read back), by hash. */
   readonly items = new Set<string>();
+  /**
+   * The stored text of items, by hash, while this is the most recently used thread (see
+   * {@link ThreadCaches.get}): reading the thread back then decodes them without fetching their
+   * rows. Items are content-addressed, so a hash's text never changes.
+   */
+  texts: Map<string, string> | undefined;
 
   /** The cached state of the list channel `slot` ({@link listSlot}) at `version`, if it is the one cached. */
   list(slot: string, version: string): ListState | undefined {
@@ -124,34 +131,44 @@ class ThreadCache {
     cached.state = { refs: cached.state.refs, depth: cached.state.depth, values };
   }
 
-  /** Lets go of the elements the list states keep (see {@link ListState.values}). */
+  /** Lets go of the elements the list states keep (see {@link ListState.values}) and of the items' texts. */
   releaseValues(): void {
     for (const slot of this.listSlots.values()) {
       if (slot.state.values !== undefined) slot.state = { refs: slot.state.refs, depth: slot.state.depth };
     }
+    this.texts = undefined;
   }
 }
 
 /** Per-thread caches, least recently used thread evicted first. */
 class ThreadCaches {
   private readonly threads = new Map<string, ThreadCache>();
-  constructor(private readonly capacity: number) {}
+  /**
+   * @param keepTexts whether the most recently used thread keeps its items' texts (worth it
+   *   when the storage can count a thread's items: see {@link CheckpointStorage.itemCount})
+   */
+  constructor(
+    private readonly capacity: number,
+    private readonly keepTexts: boolean,
+  ) {}
 
   private recent: { threadId: string; cache: ThreadCache } | undefined;
 
   get(threadId: string): ThreadCache {
     const recent = this.recent;
     if (recent !== undefined && recent.threadId === threadId) return recent.cache;
-    // only the most recently used thread keeps its lists' elements
+    // only the most recently used thread keeps its lists' elements and its items' texts
     recent?.cache.releaseValues();
     let cache = this.threads.get(threadId);
     if (cache !== undefined) {
       this.threads.delete(threadId);
       this.threads.set(threadId, cache);
       this.recent = { threadId, cache };
+      if (this.keepTexts) cache.texts = new Map();
       return cache;
     }
     cache = new ThreadCache();
+    if (this.keepTexts) cache.texts = new Map();
     this.threads.set(threadId, cache);
     if (this.threads.size > this.capacity) {
       const oldest = this.threads.keys().next().value as string;
@@ -351,7 +368,7 @@ function previousLists(
 export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number> {
   protected readonly storage: CheckpointStorage;
   protected readonly codec: ValueCodec;
-  private readonly caches = new ThreadCaches(512);
+  private readonly caches: ThreadCaches;
   /** The random part of the last version minted (see {@link getNextVersion}). */
   private suffix = Math.floor(Math.random() * VERSION_RANDOM_RANGE);
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -360,6 +377,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     super();
     this.storage = storage;
     this.codec = codec;
+    this.caches = new ThreadCaches(512, storage.itemCount !== undefined);
     const ttl = options.ttl;
     if (ttl !== undefined) {
       if (!(ttl.minutes > 0))
@@ -456,6 +474,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const cache = this.caches.get(threadId);
       for (const ref of refs) cache.items.add(ref);
     }
+    for (const row of rows.items) this.caches.get(row.threadId).texts?.set(row.hash, row.data);
     for (const { threadId, slot, version, state } of pending.lists.values()) {
       this.caches.get(threadId).setList(slot, version, state);
     }
@@ -682,7 +701,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const idValue = config.configurable?.checkpoint_id;
     const id = idValue === undefined || idValue === null || idValue === "" ? undefined : String(idValue);
     const cache = this.caches.get(threadId);
-    const chain = await this.storage.checkpointChain(threadId, ns, id);
+    // the chain may stop at the checkpoint this saver last wrote there: its bookkeeping is cached
+    const known = cache.last.get(ns);
+    const chain = await this.storage.checkpointChain(threadId, ns, id, known?.id);
     const head = chain[0];
     // Reading a thread's latest root checkpoint (what a run does first) re-bases this saver's
     // cache of stored items on the storage: another saver on the same storage (another process)
@@ -692,7 +713,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (rebase) this.caches.drop(threadId);
       return undefined;
     }
-    const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain);
+    const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain, known);
     const versions = bookkeeping.versions;
     const wanted: [string, string][] = [];
     for (const channel in versions) {
@@ -726,8 +747,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       writeRefs.set(row, refs);
       for (const ref of refs.refs) needed.add(ref);
     }
-    if (rebase) cache.items.clear();
-    const items = await this.loadItems(threadId, needed, ns, head.id, cache);
+    let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
+    if (items === undefined) {
+      if (rebase) cache.items.clear();
+      items = await this.loadItems(threadId, needed, ns, head.id, cache);
+    }
 
     const channelValues: Record<string, unknown> = {};
     for (const channel in inline) {
@@ -979,9 +1003,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   ): Promise<LastCheckpoint | undefined> {
     const known = knownBookkeeping(threadId, ns, id, cache, pending);
     if (known !== undefined) return known;
-    const chain = await this.storage.checkpointChain(threadId, ns, id);
+    const last = cache.last.get(ns);
+    const chain = await this.storage.checkpointChain(threadId, ns, id, last?.id);
     if (chain.length === 0) return undefined;
-    const { bookkeeping, inline } = this.rebuildBookkeeping(chain);
+    const { bookkeeping, inline } = this.rebuildBookkeeping(chain, last);
     return { id, bookkeeping, depth: (chain[0] as CheckpointRow).depth, inline };
   }
 
@@ -990,7 +1015,15 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * the channel values kept inline in the records: the entry of the newest record that changed
    * each channel (a record that changes a channel without an inline entry stored it as a row).
    */
-  private rebuildBookkeeping(chain: CheckpointRow[]): {
+  /**
+   * The bookkeeping, record and current inline values of a chain's head. The chain ends at a full
+   * record, or at `known` (a checkpoint whose bookkeeping this saver holds), which then stands
+   * for its ancestors.
+   */
+  private rebuildBookkeeping(
+    chain: CheckpointRow[],
+    known: LastCheckpoint | undefined,
+  ): {
     bookkeeping: Bookkeeping;
     record: CheckpointRecord;
     inline: Record<string, string | null>;
@@ -1003,7 +1036,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         throw new CheckpointCorruptError(row.threadId, row.ns, row.id, "its record is not valid JSON", error);
       }
     });
-    if (!isFullRecord(views[views.length - 1] as StoredRecordView)) {
+    let bookkeeping: Bookkeeping | undefined;
+    let inline: Record<string, string | null> = {};
+    let record: CheckpointRecord | undefined;
+    let first = views.length - 1;
+    const base = chain[first] as CheckpointRow;
+    if (known !== undefined && base.id === known.id) {
+      // copies: what getTuple returns is the caller's to change
+      bookkeeping = copyBookkeeping(known.bookkeeping);
+      inline = { ...known.inline };
+      record = resolveRecord(views[first] as StoredRecordView, undefined, base.createdAt);
+      first -= 1;
+    } else if (!isFullRecord(views[first] as StoredRecordView)) {
       throw new CheckpointCorruptError(
         head.threadId,
         head.ns,
@@ -1011,10 +1055,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         "its chain of deltas does not reach a full record",
       );
     }
-    let bookkeeping: Bookkeeping | undefined;
-    let inline: Record<string, string | null> = {};
-    let record: CheckpointRecord | undefined;
-    for (let i = views.length - 1; i >= 0; i--) {
+    for (let i = first; i >= 0; i--) {
       record = resolveRecord(
         views[i] as StoredRecordView,
         bookkeeping,
@@ -1127,6 +1168,33 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return this.rebuildList(row, index, threadId, ns, "(parent)", cache);
   }
 
+  /**
+   * The items `refs` decoded from the texts the thread's cache holds ({@link ThreadCache.texts}),
+   * when it holds them all and the storage holds exactly as many items of the thread as this
+   * saver knows are stored: a row deleted behind the saver's back, or added by another process,
+   * changes the count and sends the read to the storage (which then reports what is missing).
+   * `undefined` when the storage must be read.
+   */
+  private async itemsFromTexts(
+    threadId: string,
+    refs: Set<string>,
+    ns: string,
+    checkpointId: string,
+    cache: ThreadCache,
+  ): Promise<Map<string, unknown> | undefined> {
+    const texts = cache.texts;
+    if (texts === undefined || refs.size === 0 || this.storage.itemCount === undefined) return undefined;
+    for (const ref of refs) if (!texts.has(ref) || !cache.items.has(ref)) return undefined;
+    const counted = this.storage.itemCount(threadId);
+    const stored = typeof counted === "number" ? counted : await counted;
+    if (stored !== cache.items.size) return undefined;
+    const out = new Map<string, unknown>();
+    for (const ref of refs) {
+      out.set(ref, this.decode(texts.get(ref) as string, threadId, ns, checkpointId, "a list item"));
+    }
+    return out;
+  }
+
   private async loadItems(
     threadId: string,
     refs: Set<string>,
@@ -1137,9 +1205,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const out = new Map<string, unknown>();
     if (refs.size === 0) return out;
     const rows = await this.storage.items(threadId, refs);
+    const texts = cache.texts;
     for (const row of rows) {
       out.set(row.hash, this.decode(row.data, threadId, ns, checkpointId, "a list item"));
       cache.items.add(row.hash);
+      texts?.set(row.hash, row.data);
     }
     if (out.size !== refs.size) {
       const missing = [...refs].filter((ref) => !out.has(ref));

@@ -79,7 +79,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     }
   }
 
-  checkpointChain(threadId: string, ns: string, id: string | undefined): CheckpointRow[] {
+  checkpointChain(threadId: string, ns: string, id: string | undefined, stopAt?: string): CheckpointRow[] {
     const data = this.threads.get(threadId);
     const byId = data?.checkpoints.get(ns);
     if (data === undefined || byId === undefined) return [];
@@ -87,7 +87,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     let current = byId.get(id ?? data.latest.get(ns) ?? "");
     while (current !== undefined) {
       chain.push({ ...current });
-      if (current.depth === 0 || current.parentId === null) break;
+      if (current.depth === 0 || current.parentId === null || current.id === stopAt) break;
       current = byId.get(current.parentId);
     }
     return chain;

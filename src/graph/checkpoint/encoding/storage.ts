@@ -97,18 +97,31 @@ export interface ListQuery {
  *   kept if present (they are immutable by construction); write rows with `idx >= 0` are kept if
  *   present, those with `idx < 0` replace.
  * - `checkpointChain` returns the named checkpoint (or the latest of the thread and namespace)
- *   and its ancestors, newest first, down to and including the first row with `depth` 0.
+ *   and its ancestors, newest first, down to and including the first row with `depth` 0, or
+ *   the row with id `stopAt` (a checkpoint whose bookkeeping the caller holds), whichever
+ *   comes first. A backend may ignore `stopAt`.
  * - `blobs` returns the rows asked for plus every row their `splice` chains need.
  */
 export interface CheckpointStorage {
   write(batch: StorageBatch): MaybePromise<void>;
-  checkpointChain(threadId: string, ns: string, id: string | undefined): MaybePromise<CheckpointRow[]>;
+  checkpointChain(
+    threadId: string,
+    ns: string,
+    id: string | undefined,
+    stopAt?: string,
+  ): MaybePromise<CheckpointRow[]>;
   blobs(
     threadId: string,
     ns: string,
     wanted: readonly (readonly [channel: string, version: string])[],
   ): MaybePromise<BlobRow[]>;
   items(threadId: string, hashes: ReadonlySet<string>): MaybePromise<ItemRow[]>;
+  /**
+   * How many items a thread holds, for backends where reading items costs more than counting
+   * them: the saver then reads items it holds the text of (its own writes, for the thread it
+   * used last) only when the count differs from what it knows it stored.
+   */
+  itemCount?(threadId: string): MaybePromise<number>;
   writes(threadId: string, ns: string, checkpointId: string): MaybePromise<WriteRow[]>;
   listCheckpoints(query: ListQuery): MaybePromise<CheckpointListing[]>;
   deleteThread(threadId: string): MaybePromise<void>;

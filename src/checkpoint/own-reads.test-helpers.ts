@@ -1,0 +1,82 @@
+/**
+ * A saver reading back a thread it wrote itself uses what it knows (the bookkeeping of the
+ * checkpoint it wrote last, the texts of the items it stored) instead of reading those rows
+ * again, and still sees what another saver on the same storage changed since, and still reports
+ * a row deleted behind its back. Shared by the SQLite and PostgreSQL saver tests.
+ */
+import { expect, vi } from "vitest";
+import type { BaseCheckpointSaver } from "../index.js";
+import { CheckpointCorruptError, type CheckpointStorage } from "../index.js";
+import { HumanMessage } from "../messages/index.js";
+
+const storageOf = (saver: BaseCheckpointSaver) =>
+  (saver as unknown as { storage: CheckpointStorage }).storage;
+
+const contents = (tuple: Awaited<ReturnType<BaseCheckpointSaver["getTuple"]>>) =>
+  (tuple?.checkpoint.channel_values.messages as HumanMessage[] | undefined)?.map((m) => String(m.content));
+
+export async function checkOwnReads(
+  saver: BaseCheckpointSaver,
+  other: () => BaseCheckpointSaver,
+  deleteOneItem: (threadId: string) => Promise<void>,
+  threadId = "own-reads",
+): Promise<void> {
+  const config = (parent: string | undefined) => ({
+    configurable: { thread_id: threadId, checkpoint_ns: "", ...(parent ? { checkpoint_id: parent } : {}) },
+  });
+  const id = (i: number) => `1ef00000-0000-6000-8000-${String(i).padStart(12, "0")}`;
+  let messages: HumanMessage[] = [];
+  let version: string | undefined;
+  const append = async (writer: BaseCheckpointSaver, i: number) => {
+    messages = [...messages, new HumanMessage({ content: `m ${i}`, id: `m-${i}` })];
+    version = writer.getNextVersion(version) as string;
+    await writer.put(
+      config(i === 0 ? undefined : id(i - 1)),
+      {
+        v: 4,
+        id: id(i),
+        ts: "2024-01-01T00:00:00.000Z",
+        channel_values: { messages, step: i },
+        channel_versions: { messages: version, step: version },
+        versions_seen: { node: { messages: version } },
+      },
+      { source: "loop", step: i, parents: {} },
+      { messages: version, step: version },
+    );
+  };
+  // longer than a chain of record deltas, so the chain has full records in it
+  for (let i = 0; i < 150; i++) await append(saver, i);
+
+  const storage = storageOf(saver);
+  const items = vi.spyOn(storage, "items");
+  const chain = vi.spyOn(storage, "checkpointChain");
+  const own = await saver.getTuple(config(undefined));
+  const fresh = await other().getTuple(config(undefined));
+  expect(own?.checkpoint).toEqual(fresh?.checkpoint);
+  expect(own?.metadata).toEqual(fresh?.metadata);
+  expect(contents(own)).toEqual(messages.map((m) => String(m.content)));
+  // nothing but the head row was read: not its items, not the chain below it
+  expect(items).not.toHaveBeenCalled();
+  expect((await chain.mock.results[0]?.value)?.length).toBe(1);
+  // what getTuple returns is the caller's: changing it changes nothing the saver keeps
+  (own?.checkpoint.channel_versions as Record<string, unknown>).messages = "changed";
+  (own?.checkpoint.versions_seen.node as Record<string, unknown>).messages = "changed";
+  expect((await saver.getTuple(config(undefined)))?.checkpoint).toEqual(fresh?.checkpoint);
+
+  // another saver (another process) continues the thread: this one sees its checkpoints
+  const writer = other();
+  for (let i = 150; i < 153; i++) await append(writer, i);
+  items.mockClear();
+  chain.mockClear();
+  const after = await saver.getTuple(config(undefined));
+  expect(after?.checkpoint).toEqual((await other().getTuple(config(undefined)))?.checkpoint);
+  expect(contents(after)).toEqual(messages.map((m) => String(m.content)));
+  // the chain stopped at the checkpoint this saver wrote last
+  expect((await chain.mock.results[0]?.value)?.length).toBe(4);
+
+  // a row deleted behind the saver's back is reported, not papered over from its memory
+  await deleteOneItem(threadId);
+  await expect(saver.getTuple(config(undefined))).rejects.toBeInstanceOf(CheckpointCorruptError);
+  items.mockRestore();
+  chain.mockRestore();
+}
