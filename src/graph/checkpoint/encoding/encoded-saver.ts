@@ -1011,14 +1011,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
-   * The bookkeeping of the head of `chain` (newest first, down to a full record), its record, and
-   * the channel values kept inline in the records: the entry of the newest record that changed
-   * each channel (a record that changes a channel without an inline entry stored it as a row).
-   */
-  /**
-   * The bookkeeping, record and current inline values of a chain's head. The chain ends at a full
-   * record, or at `known` (a checkpoint whose bookkeeping this saver holds), which then stands
-   * for its ancestors.
+   * The bookkeeping of the head of `chain` (newest first, down to a full record, or to `known`:
+   * a checkpoint whose bookkeeping this saver holds, which then stands for its ancestors), its
+   * record, and the channel values kept inline in the records: the entry of the newest record
+   * that changed each channel (a record that changes a channel without an inline entry stored it
+   * as a row).
    */
   private rebuildBookkeeping(
     chain: CheckpointRow[],
