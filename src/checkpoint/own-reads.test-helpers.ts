@@ -1,8 +1,9 @@
 /**
- * A saver reading back a thread it wrote itself uses what it knows (the bookkeeping of the
- * checkpoint it wrote last, the texts of the items it stored) instead of reading those rows
- * again, and still sees what another saver on the same storage changed since, and still reports
- * a row deleted behind its back. Shared by the SQLite and PostgreSQL saver tests.
+ * A saver reading back a thread it wrote itself (from the start: it found the thread empty)
+ * uses what it knows (the bookkeeping of the checkpoint it wrote last, the texts of the items it
+ * stored) instead of reading those rows again, and still sees what another saver on the same
+ * storage changed since, and still reports a row deleted behind its back. Shared by the SQLite
+ * and PostgreSQL saver tests.
  */
 import { expect, vi } from "vitest";
 import type { BaseCheckpointSaver } from "../index.js";
@@ -19,8 +20,18 @@ export async function checkOwnReads(
   saver: BaseCheckpointSaver,
   other: () => BaseCheckpointSaver,
   deleteOneItem: (threadId: string) => Promise<void>,
-  threadId = "own-reads",
 ): Promise<void> {
+  await checkThread(saver, other, "own-reads");
+  // a row lost behind the saver's back is reported, not papered over from its memory
+  const lost = "own-reads-lost";
+  const { read } = await writeThread(saver, lost, 20);
+  expect(contents(await read(saver))).toHaveLength(20);
+  await deleteOneItem(lost);
+  await expect(read(saver)).rejects.toBeInstanceOf(CheckpointCorruptError);
+}
+
+/** A thread of `count` checkpoints, each adding a message, written by `saver` from empty. */
+async function writeThread(saver: BaseCheckpointSaver, threadId: string, count: number) {
   const config = (parent: string | undefined) => ({
     configurable: { thread_id: threadId, checkpoint_ns: "", ...(parent ? { checkpoint_id: parent } : {}) },
   });
@@ -44,39 +55,46 @@ export async function checkOwnReads(
       { messages: version, step: version },
     );
   };
-  // longer than a chain of record deltas, so the chain has full records in it
-  for (let i = 0; i < 150; i++) await append(saver, i);
+  // a run reads the thread first: the saver then knows it starts empty
+  expect(await saver.getTuple(config(undefined))).toBeUndefined();
+  for (let i = 0; i < count; i++) await append(saver, i);
+  return {
+    append,
+    messages: () => messages,
+    read: (reader: BaseCheckpointSaver) => reader.getTuple(config(undefined)),
+  };
+}
 
+async function checkThread(saver: BaseCheckpointSaver, other: () => BaseCheckpointSaver, threadId: string) {
+  // longer than a chain of record deltas, so the chain has full records in it
+  const { append, messages, read } = await writeThread(saver, threadId, 150);
   const storage = storageOf(saver);
   const items = vi.spyOn(storage, "items");
   const chain = vi.spyOn(storage, "checkpointChain");
-  const own = await saver.getTuple(config(undefined));
-  const fresh = await other().getTuple(config(undefined));
+  const own = await read(saver);
+  const fresh = await read(other());
   expect(own?.checkpoint).toEqual(fresh?.checkpoint);
   expect(own?.metadata).toEqual(fresh?.metadata);
-  expect(contents(own)).toEqual(messages.map((m) => String(m.content)));
+  expect(contents(own)).toEqual(messages().map((m) => String(m.content)));
   // nothing but the head row was read: not its items, not the chain below it
   expect(items).not.toHaveBeenCalled();
   expect((await chain.mock.results[0]?.value)?.length).toBe(1);
   // what getTuple returns is the caller's: changing it changes nothing the saver keeps
   (own?.checkpoint.channel_versions as Record<string, unknown>).messages = "changed";
   (own?.checkpoint.versions_seen.node as Record<string, unknown>).messages = "changed";
-  expect((await saver.getTuple(config(undefined)))?.checkpoint).toEqual(fresh?.checkpoint);
+  expect((await read(saver))?.checkpoint).toEqual(fresh?.checkpoint);
+  expect(items).not.toHaveBeenCalled();
 
   // another saver (another process) continues the thread: this one sees its checkpoints
   const writer = other();
   for (let i = 150; i < 153; i++) await append(writer, i);
   items.mockClear();
   chain.mockClear();
-  const after = await saver.getTuple(config(undefined));
-  expect(after?.checkpoint).toEqual((await other().getTuple(config(undefined)))?.checkpoint);
-  expect(contents(after)).toEqual(messages.map((m) => String(m.content)));
+  const after = await read(saver);
+  expect(after?.checkpoint).toEqual((await read(other()))?.checkpoint);
+  expect(contents(after)).toEqual(messages().map((m) => String(m.content)));
   // the chain stopped at the checkpoint this saver wrote last
   expect((await chain.mock.results[0]?.value)?.length).toBe(4);
-
-  // a row deleted behind the saver's back is reported, not papered over from its memory
-  await deleteOneItem(threadId);
-  await expect(saver.getTuple(config(undefined))).rejects.toBeInstanceOf(CheckpointCorruptError);
   items.mockRestore();
   chain.mockRestore();
 }

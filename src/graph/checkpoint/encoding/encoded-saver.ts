@@ -112,6 +112,13 @@ class ThreadCache {
    * rows. Items are content-addressed, so a hash's text never changes.
    */
   texts: Map<string, string> | undefined;
+  /**
+   * How many items the storage holds for the thread, as far as this saver can tell: 0 when it
+   * found the thread empty, plus the items it wrote since; unknown once it has read the thread
+   * from storage (other savers may have written to it). Reads decode from {@link texts} only
+   * while the storage's count agrees.
+   */
+  storedCount: number | undefined;
 
   /** The cached state of the list channel `slot` ({@link listSlot}) at `version`, if it is the one cached. */
   list(slot: string, version: string): ListState | undefined {
@@ -474,7 +481,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const cache = this.caches.get(threadId);
       for (const ref of refs) cache.items.add(ref);
     }
-    for (const row of rows.items) this.caches.get(row.threadId).texts?.set(row.hash, row.data);
+    for (const row of rows.items) {
+      const cache = this.caches.get(row.threadId);
+      cache.texts?.set(row.hash, row.data);
+      if (cache.storedCount !== undefined) cache.storedCount += 1;
+    }
     for (const { threadId, slot, version, state } of pending.lists.values()) {
       this.caches.get(threadId).setList(slot, version, state);
     }
@@ -710,7 +721,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     // may have deleted or pruned the thread since this one cached it.
     const rebase = id === undefined && ns === "";
     if (head === undefined) {
-      if (rebase) this.caches.drop(threadId);
+      if (rebase) {
+        this.caches.drop(threadId);
+        // a thread without checkpoints holds no items: what this saver writes next is all of them
+        this.caches.get(threadId).storedCount = 0;
+      }
       return undefined;
     }
     const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain, known);
@@ -751,6 +766,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     if (items === undefined) {
       if (rebase) cache.items.clear();
       items = await this.loadItems(threadId, needed, ns, head.id, cache);
+      cache.storedCount = undefined;
+    } else if (rebase) {
+      // what the latest checkpoint references is stored: what the cache knows, as a read from
+      // the storage would leave it
+      cache.items.clear();
+      for (const ref of needed) cache.items.add(ref);
     }
 
     const channelValues: Record<string, unknown> = {};
@@ -1167,10 +1188,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
 
   /**
    * The items `refs` decoded from the texts the thread's cache holds ({@link ThreadCache.texts}),
-   * when it holds them all and the storage holds exactly as many items of the thread as this
-   * saver knows are stored: a row deleted behind the saver's back, or added by another process,
-   * changes the count and sends the read to the storage (which then reports what is missing).
-   * `undefined` when the storage must be read.
+   * when it holds them all and the storage holds as many items of the thread as this saver
+   * wrote to it ({@link ThreadCache.storedCount}): a row deleted behind the saver's back, or
+   * added by another saver, changes the count and sends the read to the storage (which then
+   * reports what is missing). `undefined` when the storage must be read.
    */
   private async itemsFromTexts(
     threadId: string,
@@ -1180,11 +1201,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
   ): Promise<Map<string, unknown> | undefined> {
     const texts = cache.texts;
-    if (texts === undefined || refs.size === 0 || this.storage.itemCount === undefined) return undefined;
-    for (const ref of refs) if (!texts.has(ref) || !cache.items.has(ref)) return undefined;
+    const expected = cache.storedCount;
+    if (
+      texts === undefined ||
+      expected === undefined ||
+      refs.size === 0 ||
+      this.storage.itemCount === undefined
+    )
+      return undefined;
+    for (const ref of refs) if (!texts.has(ref)) return undefined;
     const counted = this.storage.itemCount(threadId);
     const stored = typeof counted === "number" ? counted : await counted;
-    if (stored !== cache.items.size) return undefined;
+    if (stored !== expected) return undefined;
     const out = new Map<string, unknown>();
     for (const ref of refs) {
       out.set(ref, this.decode(texts.get(ref) as string, threadId, ns, checkpointId, "a list item"));
