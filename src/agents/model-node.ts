@@ -8,7 +8,7 @@ import { MiddlewareError } from "./errors.js";
 import { inlineAgentNames, stripInlineAgentName } from "./inline-name.js";
 import { type ResponseStrategy, resolveResponseFormat, type ToolStrategy } from "./responses.js";
 import { agentRuntime, middlewareRuntime } from "./runtime.js";
-import { applyStructuredOutput } from "./structured-output.js";
+import { applyStructuredOutput, type StructuredOutcome } from "./structured-output.js";
 import type {
   AgentChatModel,
   AgentState,
@@ -50,6 +50,9 @@ interface WrapResult {
   commands: Command[];
 }
 
+/** What the node returns: the state update, or `Command`s (the update first) when middleware returned some. */
+type NodeResult = Record<string, unknown> | Command[];
+
 /** Internal: what the innermost handler last used, so structured output is parsed with the same strategies. */
 interface CallRecord {
   strategies: readonly ResponseStrategy[] | undefined;
@@ -71,7 +74,18 @@ export function createModelNode(options: ModelNodeOptions) {
   const strategiesFor = (model: AgentChatModel, format: unknown) =>
     resolveResponseFormat(format, model.profile?.structuredOutput === true, formatCache);
 
-  const callModel = async (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
+  /**
+   * Calls the model of `request` (a continuation on its answer, not an `async` layer: under
+   * Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
+   */
+  const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
+    try {
+      return invokeModel(request, record);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const invokeModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
     assertNoBoundTools(request.model);
     const strategies = strategiesFor(request.model, request.responseFormat);
     record.strategies = strategies;
@@ -85,15 +99,17 @@ export function createModelNode(options: ModelNodeOptions) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
     }
-    let response = await bound.invoke(messages, callOptions);
-    if (!isAIMessage(response)) {
-      throw new InvalidArgumentError(
-        `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
-      );
-    }
-    if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-    response.name = options.messageName;
-    return response;
+    return Promise.resolve(bound.invoke(messages, callOptions)).then((answer) => {
+      let response = answer;
+      if (!isAIMessage(response)) {
+        throw new InvalidArgumentError(
+          `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
+        );
+      }
+      if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
+      response.name = options.messageName;
+      return response;
+    });
   };
 
   // binding converts every tool schema to JSON Schema: reuse the binding of the default tools
@@ -172,32 +188,28 @@ export function createModelNode(options: ModelNodeOptions) {
     );
   };
 
-  return async (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>) => {
-    // a model object needs no await (a string names one initChatModel resolves once)
-    const model = typeof options.model === "string" ? await resolveModel() : options.model;
-    const system = options.systemMessage;
-    const request: ModelRequest = {
-      model,
-      messages: state.messages,
-      systemPrompt: system.text,
-      systemMessage: system,
-      tools: [...options.tools] as AgentTool[],
-      state,
-      runtime: agentRuntime(config, config.context),
-    };
-    if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat as never;
-    const record: CallRecord = { strategies: undefined };
-    const wrapped: WrapResult =
-      options.wraps.length === 0
-        ? { message: await callModel(request, record), commands: [] }
-        : await runLayer(0, request, record, config);
+  /** The update of the node once the (wrapped) model call has answered. */
+  const update = (
+    wrapped: WrapResult,
+    model: AgentChatModel,
+    state: AgentNodeState,
+    record: CallRecord,
+  ): NodeResult | Promise<NodeResult> => {
     // LangChain.js names the final answer too (a middleware may have made it without the model)
     wrapped.message.name = options.messageName;
     const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);
-    const outcome =
-      strategies.length === 0
-        ? { messages: [wrapped.message], hasStructuredResponse: false, structuredResponse: undefined }
-        : await applyStructuredOutput(wrapped.message, strategies);
+    if (strategies.length === 0) {
+      return toUpdate(
+        { messages: [wrapped.message], hasStructuredResponse: false, structuredResponse: undefined },
+        wrapped,
+        state,
+      );
+    }
+    return applyStructuredOutput(wrapped.message, strategies).then((outcome) =>
+      toUpdate(outcome, wrapped, state),
+    );
+  };
+  const toUpdate = (outcome: StructuredOutcome, wrapped: WrapResult, state: AgentNodeState): NodeResult => {
     const update: Record<string, unknown> = { messages: outcome.messages };
     if (outcome.hasStructuredResponse) update.structuredResponse = outcome.structuredResponse;
     else if (options.responseFormat !== undefined && state.structuredResponse !== undefined) {
@@ -210,6 +222,42 @@ export function createModelNode(options: ModelNodeOptions) {
     if (state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
     if (wrapped.commands.length === 0) return update;
     return [new Command({ update }), ...wrapped.commands];
+  };
+
+  const respond = (
+    model: AgentChatModel,
+    state: AgentNodeState,
+    config: LangGraphRunnableConfig<unknown>,
+  ): Promise<NodeResult> => {
+    const system = options.systemMessage;
+    const request: ModelRequest = {
+      model,
+      messages: state.messages,
+      systemPrompt: system.text,
+      systemMessage: system,
+      tools: [...options.tools] as AgentTool[],
+      state,
+      runtime: agentRuntime(config, config.context),
+    };
+    if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat as never;
+    const record: CallRecord = { strategies: undefined };
+    if (options.wraps.length === 0) {
+      return callModel(request, record).then((message) =>
+        update({ message, commands: [] }, model, state, record),
+      );
+    }
+    return runLayer(0, request, record, config).then((wrapped) => update(wrapped, model, state, record));
+  };
+
+  return (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>): Promise<NodeResult> => {
+    try {
+      // a model object needs no await (a string names one initChatModel resolves once)
+      if (typeof options.model === "string")
+        return resolveModel().then((model) => respond(model, state, config));
+      return respond(options.model, state, config);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 }
 

@@ -101,34 +101,47 @@ export class ToolNode {
    * Runs the tool calls of `input` (a {@link ToolNodeInput}) and returns the answers (a
    * {@link ToolNodeOutput}). Inside a graph the engine passes the node's config.
    */
-  async invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
-    const parsed = parseToolNodeInput(input);
-    const { calls, listOutput } = parsed;
-    const resolved = resolveConfig(config) as LangGraphRunnableConfig<unknown>;
-    // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
-    const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
-    // a node's signal lives on its config's prototype, so spreading the config would lose it
-    const signal = (config ?? getAmbientConfig())?.signal;
-    const base = this.baseConfig(resolved, signal, state);
-    const results =
-      calls.length === 1
-        ? [await this.runCall(calls[0] as ToolCall, base, state)]
-        : await Promise.all(calls.map((call) => this.runCall(call, base, state)));
-    return combineResults(results, listOutput) as ToolNodeOutput;
+  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
+    // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
+    // promise and every resumption runs hooks
+    try {
+      const parsed = parseToolNodeInput(input);
+      const { calls, listOutput } = parsed;
+      const resolved = resolveConfig(config) as LangGraphRunnableConfig<unknown>;
+      // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
+      const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
+      // a node's signal lives on its config's prototype, so spreading the config would lose it
+      const signal = (config ?? getAmbientConfig())?.signal;
+      const base = this.baseConfig(resolved, signal, state);
+      const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
+      if (calls.length === 1) {
+        return this.runCall(calls[0] as ToolCall, base, state).then((result) => combine([result]));
+      }
+      return Promise.all(calls.map((call) => this.runCall(call, base, state))).then(combine);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  private async runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
-    const request: ToolCallRequest = {
-      toolCall: call,
-      tool: this.toolsByName.get(call.name),
-      state,
-      runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
-    };
+  private runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
+    let request: ToolCallRequest;
+    try {
+      request = {
+        toolCall: call,
+        tool: this.toolsByName.get(call.name),
+        state,
+        runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
+      };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const failed = (error: unknown) => toolErrorResult(error, call, this.handleToolErrors, base.signal);
     try {
       const wrap = this.wrapToolCall;
-      return wrap === undefined ? await this.execute(request) : await wrap(request, this.execute);
+      const pending = wrap === undefined ? this.execute(request) : wrap(request, this.execute);
+      return Promise.resolve(pending).then(undefined, failed);
     } catch (error) {
-      return toolErrorResult(error, call, this.handleToolErrors, base.signal);
+      return failed(error);
     }
   }
 

@@ -218,22 +218,41 @@ export abstract class StructuredTool<
     }
   }
 
-  private async runParsed(parsed: SchemaOutputT, arg: unknown, config: ToolRunnableConfig): Promise<unknown> {
+  /**
+   * Runs the tool on validated arguments and formats its output, with one continuation on the
+   * tool's promise (not an `async` function: under Node's `AsyncLocalStorage` every promise and
+   * every resumption runs hooks).
+   */
+  private runParsed(parsed: SchemaOutputT, arg: unknown, config: ToolRunnableConfig): Promise<unknown> {
     const toolCallId = config.toolCall?.id;
-    const run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
-    try {
-      const output = await raceWithSignal(this._call(parsed, run, config), config.signal);
-      const formatted = formatToolOutput({
-        output,
-        name: this.name,
-        responseFormat: this.responseFormat,
-        toolCallId: isCommandLike(output) ? undefined : toolCallId,
-      });
-      run?.handleToolEnd(formatted);
-      return formatted;
-    } catch (error) {
+    let run: ReturnType<typeof startToolRun>;
+    const fail = (error: unknown): never => {
       run?.handleToolError(error);
       throw error;
+    };
+    try {
+      run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
+      // a subclass's `_call` may return a plain value
+      return raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal).then(
+        (output) => {
+          try {
+            const formatted = formatToolOutput({
+              output,
+              name: this.name,
+              responseFormat: this.responseFormat,
+              toolCallId: isCommandLike(output) ? undefined : toolCallId,
+            });
+            run?.handleToolEnd(formatted);
+            return formatted;
+          } catch (error) {
+            return fail(error);
+          }
+        },
+        fail,
+      );
+    } catch (error) {
+      run?.handleToolError(error);
+      return Promise.reject(error);
     }
   }
 

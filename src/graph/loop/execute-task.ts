@@ -30,23 +30,31 @@ function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void |
   return done === undefined ? undefined : done;
 }
 
-async function finishAsync(
+/**
+ * Finishes a task whose node returned a promise, with one continuation (not an `async`
+ * function: under Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
+ */
+function finishAsync(
   task: RunningTask,
   pending: PromiseLike<unknown>,
   fallbackPolicy: RetryPolicy | null | undefined,
 ): Promise<void> {
-  try {
-    const output = await pending;
-    task.output = output;
-    const writers = task.node.writers;
-    if (writers === undefined) return;
-    // writers are synchronous unless a write needs awaiting: no extra turn when they are
-    const done = writers(output, task);
-    if (done !== undefined) await done;
-  } catch (error) {
+  const fail = (error: unknown): Promise<void> => {
     if (fallbackPolicy === undefined) throw error;
     return recover(task, error, fallbackPolicy ?? undefined, 0);
-  }
+  };
+  return Promise.resolve(pending).then((output) => {
+    try {
+      task.output = output;
+      const writers = task.node.writers;
+      if (writers === undefined) return undefined;
+      // writers are synchronous unless a write needs awaiting: no extra turn when they are
+      const done = writers(output, task);
+      return done === undefined ? undefined : Promise.resolve(done).then(undefined, fail);
+    } catch (error) {
+      return fail(error);
+    }
+  }, fail);
 }
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */

@@ -330,45 +330,74 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return { messages, parsed, signal, run, fallbackId: () => (fallbackId ??= `run-${ensureRunId()}`) };
   }
 
-  private async invokePrepared(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+  /**
+   * One model call. The common path (no streaming) is one continuation on `_generate`'s promise
+   * rather than an `async` function: under Node's `AsyncLocalStorage` every promise and every
+   * resumption runs hooks.
+   */
+  private invokePrepared(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+    const fail = (error: unknown): never => {
+      call.run?.error(error);
+      throw error;
+    };
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
       const stream =
         (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
-      let message: AIMessage;
-      let llmOutput: Record<string, unknown> | undefined;
       if (stream) {
-        let whole: AIMessageChunk | undefined;
-        for await (const chunk of this.streamChunks(call))
-          whole = whole === undefined ? chunk : whole.concat(chunk);
-        if (whole === undefined) throw new Error("Received empty response from chat model call.");
-        message = toAIMessage(whole);
-      } else {
-        const result = await raceWithSignal(
-          this._generate(call.messages, call.parsed, call.run),
-          call.signal,
-        );
-        const generation = result.generations[0];
-        if (generation === undefined) {
-          throw new Error(
-            `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
-          );
-        }
-        message = toAIMessage(generation.message);
-        llmOutput = result.llmOutput;
-        message.response_metadata = {
-          ...llmOutput,
-          ...generation.generationInfo,
-          ...message.response_metadata,
-        };
+        return this.invokeStreaming(call).then((message) => {
+          try {
+            return this.finishCall(call, message);
+          } catch (error) {
+            return fail(error);
+          }
+        }, fail);
       }
-      if (message.id === undefined) message.id = call.fallbackId();
-      call.run?.end(message, llmOutput);
-      return message;
+      // a subclass's `_generate` may return a plain value
+      const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
+      return raceWithSignal(generated, call.signal).then((result) => {
+        try {
+          const generation = result.generations[0];
+          if (generation === undefined) {
+            throw new Error(
+              `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
+            );
+          }
+          const message = toAIMessage(generation.message);
+          const llmOutput = result.llmOutput;
+          message.response_metadata = {
+            ...llmOutput,
+            ...generation.generationInfo,
+            ...message.response_metadata,
+          };
+          return this.finishCall(call, message, llmOutput);
+        } catch (error) {
+          return fail(error);
+        }
+      }, fail);
     } catch (error) {
       call.run?.error(error);
-      throw error;
+      return Promise.reject(error);
     }
+  }
+
+  /** The streamed chunks of a call, concatenated. */
+  private async invokeStreaming(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+    let whole: AIMessageChunk | undefined;
+    for await (const chunk of this.streamChunks(call))
+      whole = whole === undefined ? chunk : whole.concat(chunk);
+    if (whole === undefined) throw new Error("Received empty response from chat model call.");
+    return toAIMessage(whole);
+  }
+
+  private finishCall(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+    message: AIMessage,
+    llmOutput?: Record<string, unknown>,
+  ): AIMessage {
+    if (message.id === undefined) message.id = call.fallbackId();
+    call.run?.end(message, llmOutput);
+    return message;
   }
 
   private async *streamPrepared(
