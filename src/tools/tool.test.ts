@@ -317,6 +317,23 @@ describe("tool callbacks", () => {
 });
 
 describe("StructuredTool subclasses", () => {
+  it("may return from a _call that is not async, and report its failures as rejections", async () => {
+    class Plain extends StructuredTool {
+      name = "plain";
+      description = "Answers at once.";
+      schema = z.object({ fail: z.boolean() });
+      // JavaScript subclasses sometimes return the result itself (or throw) instead of a promise
+      protected _call({ fail }: { fail: boolean }): Promise<string> {
+        if (fail) throw new Error("plain failure");
+        return "plain answer" as unknown as Promise<string>;
+      }
+    }
+    expect(await new Plain().invoke({ fail: false })).toBe("plain answer");
+    const failing = new Plain().invoke({ fail: true });
+    expect(failing).toBeInstanceOf(Promise);
+    await expect(failing).rejects.toThrow("plain failure");
+  });
+
   it("work like LangChain.js: name, description, schema and _call", async () => {
     class Multiply extends StructuredTool {
       name = "multiply";

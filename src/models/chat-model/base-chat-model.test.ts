@@ -111,6 +111,28 @@ function tokenRecorder(prefersStreaming = false) {
 }
 
 describe("BaseChatModel subclasses written for LangChain.js", () => {
+  it("may answer from a _generate that is not async, and report its failures as rejections", async () => {
+    class PlainModel extends BaseChatModel {
+      constructor(private readonly fail: boolean) {
+        super({});
+      }
+      _llmType() {
+        return "plain";
+      }
+      // JavaScript subclasses sometimes return the result itself (or throw) instead of a promise
+      _generate(): Promise<ChatResult> {
+        if (this.fail) throw new Error("no answer");
+        const message = new AIMessage({ content: "plain", id: "p-1" });
+        return { generations: [{ text: "plain", message }] } as unknown as Promise<ChatResult>;
+      }
+    }
+    const answer = await new PlainModel(false).invoke("hi");
+    expect([answer.id, answer.content]).toEqual(["p-1", "plain"]);
+    const failing = new PlainModel(true).invoke("hi");
+    expect(failing).toBeInstanceOf(Promise);
+    await expect(failing).rejects.toThrow("no answer");
+  });
+
   it("run the benchmark's scripted model unchanged", async () => {
     const model = new ScriptedToolModel({ turns: 1 });
     expect(model.bindTools([])).toBe(model);
