@@ -1,7 +1,7 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
 import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
-import { InvalidArgumentError } from "../shared/index.js";
+import { InvalidArgumentError, promiseTry } from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
 import { assertNoBoundTools, isClientTool, normalizeTools } from "./agent-tools.js";
 import { MiddlewareError } from "./errors.js";
@@ -78,13 +78,8 @@ export function createModelNode(options: ModelNodeOptions) {
    * Calls the model of `request` (a continuation on its answer, not an `async` layer: under
    * Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
    */
-  const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
-    try {
-      return invokeModel(request, record);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+  const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> =>
+    promiseTry(() => invokeModel(request, record));
   const invokeModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
     assertNoBoundTools(request.model);
     const strategies = strategiesFor(request.model, request.responseFormat);
@@ -249,16 +244,13 @@ export function createModelNode(options: ModelNodeOptions) {
     return runLayer(0, request, record, config).then((wrapped) => update(wrapped, model, state, record));
   };
 
-  return (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>): Promise<NodeResult> => {
-    try {
+  return (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>): Promise<NodeResult> =>
+    promiseTry(() =>
       // a model object needs no await (a string names one initChatModel resolves once)
-      if (typeof options.model === "string")
-        return resolveModel().then((model) => respond(model, state, config));
-      return respond(options.model, state, config);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+      typeof options.model === "string"
+        ? resolveModel().then((model) => respond(model, state, config))
+        : respond(options.model, state, config),
+    );
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   readCurrentState,
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { getAmbientConfig, resolveConfig } from "../shared/index.js";
+import { getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
 import {
   buildToolRuntime,
   type StructuredToolInterface,
@@ -104,7 +104,7 @@ export class ToolNode {
   invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
     // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
     // promise and every resumption runs hooks
-    try {
+    return promiseTry(() => {
       const parsed = parseToolNodeInput(input);
       const { calls, listOutput } = parsed;
       const resolved = resolveConfig(config) as LangGraphRunnableConfig<unknown>;
@@ -118,9 +118,7 @@ export class ToolNode {
         return this.runCall(calls[0] as ToolCall, base, state).then((result) => combine([result]));
       }
       return Promise.all(calls.map((call) => this.runCall(call, base, state))).then(combine);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   private runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
@@ -133,6 +131,7 @@ export class ToolNode {
         runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
       };
     } catch (error) {
+      // a request that cannot be built is the node's failure, not an error the model is shown
       return Promise.reject(error);
     }
     const failed = (error: unknown) => toolErrorResult(error, call, this.handleToolErrors, base.signal);
@@ -146,8 +145,8 @@ export class ToolNode {
   }
 
   /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
-  private readonly execute = (request: ToolCallRequest): Promise<ToolCallResult> => {
-    try {
+  private readonly execute = (request: ToolCallRequest): Promise<ToolCallResult> =>
+    promiseTry(() => {
       const { tool, toolCall, runtime } = request;
       if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
       const config: ToolRunnableConfig = { ...runtime.config, toolCall, state: request.state };
@@ -155,10 +154,7 @@ export class ToolNode {
       return Promise.resolve(tool.invoke({ ...toolCall, type: "tool_call" }, config)).then((output) =>
         toToolCallResult(output, toolCall, tool.name),
       );
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+    });
 
   /** The config tools run with: the node's, without its run name and id, plus the runtime fields. */
   private baseConfig(

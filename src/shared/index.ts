@@ -4,4 +4,5 @@ export * from "./async-context.js";
 export * from "./callbacks.js";
 export * from "./errors.js";
 export * from "./ids.js";
+export * from "./promise-try.js";
 export * from "./runnable-config.js";

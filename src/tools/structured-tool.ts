@@ -1,5 +1,5 @@
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { AbortError, type CallbackHandler, raceSignal, resolveConfig } from "../shared/index.js";
+import { AbortError, type CallbackHandler, promiseTry, raceSignal, resolveConfig } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
@@ -186,7 +186,7 @@ export abstract class StructuredTool<
   invoke(input: ToolCall, config?: ToolRunnableConfig): Promise<ToolCallOutput<ToolOutputT>>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
-    try {
+    return promiseTry(() => {
       // A copy: resolveConfig may hand back the caller's own object.
       const resolved: ToolRunnableConfig = { ...resolveConfig(config) };
       let args = input;
@@ -195,9 +195,7 @@ export abstract class StructuredTool<
         resolved.toolCall = input;
       }
       return this.call(args, resolved);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /**
@@ -205,7 +203,7 @@ export abstract class StructuredTool<
    * `config.toolCall` has an id). Prefer {@link invoke}.
    */
   call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
-    try {
+    return promiseTry(() => {
       if (config.signal?.aborted)
         throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
       // validation is synchronous for most schemas: then no turn is spent on it
@@ -213,9 +211,7 @@ export abstract class StructuredTool<
         this.parseArgs === StructuredTool.prototype.parseArgs ? this.checkArgs(arg) : this.parseArgs(arg);
       if (parsed instanceof Promise) return parsed.then((value) => this.runParsed(value, arg, config));
       return this.runParsed(parsed, arg, config);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { promiseTry } from "../shared/index.js";
 import type { InferSchemaOutput, JsonSchema, StandardSchemaLike } from "./schema/standard-schema.js";
 import { StructuredTool, type ToolParams, type ToolSchema } from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
@@ -81,13 +82,9 @@ export class DynamicStructuredTool<
     runManager?: ToolRunManager,
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
-    try {
-      return Promise.resolve(
-        this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return promiseTry(() =>
+      this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
+    );
   }
 }
 

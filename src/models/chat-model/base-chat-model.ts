@@ -4,7 +4,7 @@ import {
   type BaseMessage,
   type MessageContent,
 } from "../../messages/index.js";
-import type { CallbackHandler } from "../../shared/index.js";
+import { type CallbackHandler, promiseTry } from "../../shared/index.js";
 import {
   type BindToolsInput,
   convertToOpenAITool,
@@ -179,13 +179,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
 
   /** Answers `input` with one `AIMessage`. */
   invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
-    let call: PreparedCall<this["ParsedCallOptions"]>;
-    try {
-      call = this.prepareCall(input, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.invokePrepared(call);
+    return promiseTry(() => this.invokePrepared(this.prepareCall(input, options)));
   }
 
   /**
