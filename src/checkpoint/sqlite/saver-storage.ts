@@ -236,8 +236,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       // costs less than a lookup per item. Otherwise (few items, or a thread with many others:
       // forks, replaced messages), the lookups.
       if (hashes.size >= ITEM_SCAN_MIN) {
-        const stored = Number(s.itemCount.pluck(true).get({ thread: threadId }));
-        if (stored <= hashes.size * 2) {
+        if (this.itemCount(threadId) <= hashes.size * 2) {
           // indexed rows, not `[hash, data]` destructuring: this runs once per item of a history
           for (const row of s.threadItems.raw(true).all({ thread: threadId }) as [string, string][]) {
             const hash = row[0];

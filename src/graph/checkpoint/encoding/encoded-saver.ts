@@ -536,7 +536,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         : this.loadListStates(threadId, ns, missing, cache, found).then(write);
     };
     if (parentId !== undefined && known === undefined) {
-      return this.bookkeepingOf(threadId, ns, parentId, cache, pending).then(encode);
+      return this.bookkeepingOf(threadId, ns, parentId, cache).then(encode);
     }
     return encode(known);
   }
@@ -1015,15 +1015,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return refs;
   }
 
+  /** The bookkeeping of checkpoint `id`, read from storage (callers look in the batch and the cache first: {@link knownBookkeeping}). */
   private async bookkeepingOf(
     threadId: string,
     ns: string,
     id: string,
     cache: ThreadCache,
-    pending: PendingBatch,
   ): Promise<LastCheckpoint | undefined> {
-    const known = knownBookkeeping(threadId, ns, id, cache, pending);
-    if (known !== undefined) return known;
     const last = cache.last.get(ns);
     const chain = await this.storage.checkpointChain(threadId, ns, id, last?.id);
     if (chain.length === 0) return undefined;
