@@ -239,8 +239,6 @@ class PendingBatch {
   readonly last = new Map<string, LastCheckpoint>();
   /** Every checkpoint prepared, by thread, namespace and id (a later save may fork from any). */
   readonly prepared = new Map<string, LastCheckpoint>();
-  /** The checkpoint prepared last (the parent of the next one, when a run saves its steps). */
-  newest: { threadId: string; ns: string; checkpoint: LastCheckpoint } | undefined;
   /** List states prepared, by {@link pendingListKey}. */
   readonly lists = new Map<string, PendingList>();
   /** Items being stored, by thread. */
@@ -317,9 +315,6 @@ function knownBookkeeping(
   cache: ThreadCache,
   pending: PendingBatch,
 ): LastCheckpoint | undefined {
-  const newest = pending.newest;
-  if (newest !== undefined && newest.checkpoint.id === id && newest.threadId === threadId && newest.ns === ns)
-    return newest.checkpoint;
   const prepared = pending.prepared.get(threadKey(threadId, `${ns}\u0000${id}`));
   if (prepared !== undefined) return prepared;
   const last = cache.last.get(ns);
@@ -654,7 +649,6 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     };
     pending.last.set(threadKey(threadId, ns), prepared);
     pending.prepared.set(threadKey(threadId, `${ns}\u0000${checkpoint.id}`), prepared);
-    pending.newest = { threadId, ns, checkpoint: prepared };
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
