@@ -14,7 +14,7 @@ import type {
   CheckpointPendingWrite,
   PendingWrite,
 } from "../types.js";
-import { applySplice, decodeSplice, diffLists, encodeSplice, worthSplicing } from "./list-delta.js";
+import { applyStoredSplice, diffLists, encodeSplice, worthSplicing } from "./list-delta.js";
 import { MemoryCheckpointStorage } from "./memory-storage.js";
 import {
   applyBookkeepingDelta,
@@ -31,13 +31,14 @@ import {
   resolveRecord,
   type StoredRecordView,
 } from "./record-delta.js";
-import type {
-  BlobRow,
-  CheckpointRow,
-  CheckpointStorage,
-  ItemRow,
-  StorageBatch,
-  WriteRow,
+import {
+  type BlobRow,
+  BlobRowIndex,
+  type CheckpointRow,
+  type CheckpointStorage,
+  type ItemRow,
+  type StorageBatch,
+  type WriteRow,
 } from "./storage.js";
 
 /** Turns values into text and back (the checkpoint serializer's synchronous interface). */
@@ -738,14 +739,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
     const writeRows = await this.storage.writes(threadId, ns, head.id);
-    const index = new Map<string, BlobRow>();
-    for (const row of blobRows) index.set(`${row.channel}\u0000${row.version}`, row);
+    const index = new BlobRowIndex(blobRows);
 
     const needed = new Set<string>();
     for (const [channel, version] of fetch) {
-      const row = index.get(`${channel}\u0000${version}`);
+      const at = index.position(channel, version);
+      const row = at === undefined ? undefined : blobRows[at];
       if (row === undefined || (row.kind !== "list" && row.kind !== "splice")) continue;
-      const state = this.rebuildList(row, index, threadId, ns, head.id, cache);
+      const state = this.rebuildList(at as number, index, threadId, ns, head.id, cache);
       lists.set(channel, state.refs);
     }
     for (const refs of lists.values()) for (const ref of refs) needed.add(ref);
@@ -775,7 +776,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
     }
     for (const [channel, version] of wanted) {
-      const row = lists.has(channel) ? undefined : index.get(`${channel}\u0000${version}`);
+      const row = lists.has(channel) ? undefined : index.row(channel, version);
       if (row === undefined && !lists.has(channel)) continue;
       if (row?.kind === "empty") continue;
       if (row?.kind === "value") {
@@ -1091,22 +1092,26 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return { bookkeeping: bookkeeping as Bookkeeping, record: record as CheckpointRecord, inline };
   }
 
+  /** The list whose head is row `at` of `index`: its full node with its splices applied. */
   private rebuildList(
-    row: BlobRow,
-    index: Map<string, BlobRow>,
+    at: number,
+    index: BlobRowIndex,
     threadId: string,
     ns: string,
     checkpointId: string,
     cache: ThreadCache,
   ): ListState {
+    const row = index.rows[at] as BlobRow;
     const slot = listSlot(ns, row.channel);
     const cached = cache.list(slot, row.version);
     if (cached !== undefined) return cached;
     const chain: BlobRow[] = [];
     let node: BlobRow | undefined = row;
+    let position: number | undefined = at;
     while (node !== undefined && node.kind === "splice") {
       chain.push(node);
-      node = node.prev === null ? undefined : index.get(`${node.channel}\u0000${node.prev}`);
+      position = node.prev === null ? undefined : index.below(position as number, node.channel, node.prev);
+      node = position === undefined ? undefined : index.rows[position];
     }
     if (node === undefined || node.kind !== "list") {
       throw new CheckpointCorruptError(
@@ -1146,7 +1151,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
               `channel "${row.channel}"`,
             );
       try {
-        refs = applySplice(refs, decodeSplice(stored));
+        refs = applyStoredSplice(refs, stored);
       } catch (error) {
         throw new CheckpointCorruptError(
           threadId,
@@ -1171,11 +1176,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
   ): Promise<ListState | undefined> {
     const rows = await this.storage.blobs(threadId, ns, [[channel, version]]);
-    const index = new Map<string, BlobRow>();
-    for (const row of rows) index.set(`${row.channel}\u0000${row.version}`, row);
-    const row = index.get(`${channel}\u0000${version}`);
+    const index = new BlobRowIndex(rows);
+    const at = index.position(channel, version);
+    const row = at === undefined ? undefined : rows[at];
     if (row === undefined || (row.kind !== "list" && row.kind !== "splice")) return undefined;
-    return this.rebuildList(row, index, threadId, ns, "(parent)", cache);
+    return this.rebuildList(at as number, index, threadId, ns, "(parent)", cache);
   }
 
   /**

@@ -91,6 +91,23 @@ export function applySplice(refs: string[], splice: Splice): string[] {
 }
 
 /**
+ * Applies a stored splice (what {@link decodeSplice} reads) to a list of references, in place,
+ * and returns it; a malformed splice is a `SyntaxError` and one that does not fit a `RangeError`,
+ * and either leaves `refs` as it was. An append in the array form (most of a history's steps) is
+ * applied without building the {@link Splice} first.
+ */
+export function applyStoredSplice(refs: string[], stored: unknown): string[] {
+  if (Array.isArray(stored) && stored[1] === 0 && stored[0] === refs.length) {
+    for (let i = 2; i < stored.length; i++) {
+      if (typeof stored[i] !== "string") return applySplice(refs, decodeSplice(stored));
+    }
+    for (let i = 2; i < stored.length; i++) refs.push(stored[i] as string);
+    return refs;
+  }
+  return applySplice(refs, decodeSplice(stored));
+}
+
+/**
  * Whether to store `splice` as a delta of a node at depth `prevDepth`, rather than the whole
  * list: only when the chain stays within {@link listChainLimit} and the delta is smaller than
  * the list.

@@ -183,3 +183,73 @@ export function followSpliceChain<R extends Pick<BlobDbFields, "kind" | "prev">>
   }
   return { nodes, missing: undefined };
 }
+
+/**
+ * The blob rows one read returned, found by channel and version. Storages return each list head
+ * followed by the nodes of its chain (each row the previous row's `prev`), so a chain is walked
+ * by position, and only the rows that do not continue the row before them (heads, values, the
+ * start of a chain a fork interrupted) are indexed up front: a 500-node chain costs no keys. Any
+ * row the position and that index miss is looked up in an index of every row, built on first
+ * need, so the order rows arrive in never decides what is found.
+ *
+ * @example
+ * ```ts
+ * const index = new BlobRowIndex(rows);
+ * const at = index.position("messages", version);
+ * const below = at === undefined ? undefined : index.below(at, "messages", rows[at].prev);
+ * ```
+ */
+export class BlobRowIndex {
+  readonly rows: readonly BlobRow[];
+  private readonly starts = new Map<string, number>();
+  private every: Map<string, number> | undefined;
+
+  constructor(rows: readonly BlobRow[]) {
+    this.rows = rows;
+    let before: BlobRow | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as BlobRow;
+      if (before === undefined || !continues(before, row))
+        this.starts.set(rowKey(row.channel, row.version), i);
+      before = row;
+    }
+  }
+
+  /** Where the row of `channel` at `version` is in {@link rows}, if it is there. */
+  position(channel: string, version: string): number | undefined {
+    const key = rowKey(channel, version);
+    const start = this.starts.get(key);
+    if (start !== undefined) return start;
+    if (this.every === undefined) {
+      this.every = new Map();
+      for (let i = 0; i < this.rows.length; i++) {
+        const row = this.rows[i] as BlobRow;
+        const rowAt = rowKey(row.channel, row.version);
+        if (!this.every.has(rowAt)) this.every.set(rowAt, i);
+      }
+    }
+    return this.every.get(key);
+  }
+
+  /** The row of `channel` at `version`, if it is there. */
+  row(channel: string, version: string): BlobRow | undefined {
+    const at = this.position(channel, version);
+    return at === undefined ? undefined : this.rows[at];
+  }
+
+  /** {@link position} of the node below row `at` (`channel` at `version`): usually the next row. */
+  below(at: number, channel: string, version: string): number | undefined {
+    const next = this.rows[at + 1];
+    if (next !== undefined && next.version === version && next.channel === channel) return at + 1;
+    return this.position(channel, version);
+  }
+}
+
+/** Whether `row` is the node `before` splices (so it needs no key to be found). */
+function continues(before: BlobRow, row: BlobRow): boolean {
+  return before.kind === "splice" && before.prev === row.version && before.channel === row.channel;
+}
+
+function rowKey(channel: string, version: string): string {
+  return `${channel}\u0000${version}`;
+}
