@@ -27,15 +27,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Tool calls the AI message constructor keeps as they are (each already typed `tool_call`). */
 function keptToolCalls(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
-  for (const call of value) {
+  for (let i = 0; i < value.length; i++) {
+    const call: unknown = value[i];
     if (!isPlainObject(call) || call.type !== "tool_call") return false;
   }
   return true;
 }
 
+/** How many enumerable keys `object` has. */
+function keyCount(object: object): number {
+  let count = 0;
+  for (const _ in object) count++;
+  return count;
+}
+
 /**
  * The message `new <className>(kwargs)` would build, or `undefined` when the class or a field is
  * not one this handles (the caller then runs the constructor).
+ *
+ * Each field the class takes is read by name and checked; a key of any other name (or a field
+ * present with the value `undefined`, which the stored form never holds) leaves the count of
+ * fields taken short of the object's key count, and the constructor decides. A history read
+ * back runs this once per message, mostly before the engine has optimized it: named reads cost
+ * less there than a loop over the keys with a comparison of each.
  *
  * @example
  * ```ts
@@ -46,59 +60,79 @@ export function quickMessage(className: string, kwargs: Record<string, unknown>)
   const known = KINDS[className];
   if (known === undefined) return undefined;
   const kind = known.kind;
-  for (const key in kwargs) {
-    const value = kwargs[key];
-    switch (key) {
-      case "content":
-        if (typeof value !== "string") return undefined;
-        break;
-      case "id":
-      case "name":
-        if (value !== undefined && typeof value !== "string") return undefined;
-        break;
-      case "additional_kwargs":
-        // OpenAI-form tool calls in additional_kwargs are parsed by the AI constructor
-        if (!isPlainObject(value) || (kind === "ai" && Object.hasOwn(value, "tool_calls"))) return undefined;
-        break;
-      case "response_metadata":
-        if (!isPlainObject(value)) return undefined;
-        break;
-      case "tool_calls":
-        if (kind !== "ai" || !keptToolCalls(value)) return undefined;
-        break;
-      case "usage_metadata":
-        if (kind !== "ai" || (value !== undefined && !isPlainObject(value))) return undefined;
-        break;
-      case "tool_call_id":
-        if (kind !== "tool" || typeof value !== "string") return undefined;
-        break;
-      case "status":
-        if (kind !== "tool" || (value !== "success" && value !== "error")) return undefined;
-        break;
-      case "artifact":
-        if (kind !== "tool") return undefined;
-        break;
-      default:
-        return undefined;
-    }
+  let taken = 0;
+  const content = kwargs.content;
+  if (content !== undefined) {
+    if (typeof content !== "string") return undefined;
+    taken++;
   }
-  if (kind === "tool" && typeof kwargs.tool_call_id !== "string") return undefined;
+  const id = kwargs.id;
+  if (id !== undefined) {
+    if (typeof id !== "string") return undefined;
+    taken++;
+  }
+  const name = kwargs.name;
+  if (name !== undefined) {
+    if (typeof name !== "string") return undefined;
+    taken++;
+  }
+  const additional = kwargs.additional_kwargs;
+  if (additional !== undefined) {
+    // OpenAI-form tool calls in additional_kwargs are parsed by the AI constructor
+    if (!isPlainObject(additional) || (kind === "ai" && Object.hasOwn(additional, "tool_calls")))
+      return undefined;
+    taken++;
+  }
+  const metadata = kwargs.response_metadata;
+  if (metadata !== undefined) {
+    if (!isPlainObject(metadata)) return undefined;
+    taken++;
+  }
+  let toolCalls: unknown;
+  let usage: unknown;
+  let toolCallId: unknown;
+  let status: unknown;
+  let artifact: unknown;
+  if (kind === "ai") {
+    toolCalls = kwargs.tool_calls;
+    if (toolCalls !== undefined) {
+      if (!keptToolCalls(toolCalls)) return undefined;
+      taken++;
+    }
+    usage = kwargs.usage_metadata;
+    if (usage !== undefined) {
+      if (!isPlainObject(usage)) return undefined;
+      taken++;
+    }
+  } else if (kind === "tool") {
+    toolCallId = kwargs.tool_call_id;
+    if (typeof toolCallId !== "string") return undefined;
+    taken++;
+    status = kwargs.status;
+    if (status !== undefined) {
+      if (status !== "success" && status !== "error") return undefined;
+      taken++;
+    }
+    artifact = kwargs.artifact;
+    if (artifact !== undefined) taken++;
+  }
+  if (keyCount(kwargs) !== taken) return undefined;
   // the constructors' order: the base fields, `type`, then the class's own fields
   const message = Object.create(known.prototype) as Record<string, unknown>;
-  message.content = kwargs.content ?? [];
-  message.id = kwargs.id;
-  message.name = kwargs.name;
-  message.additional_kwargs = kwargs.additional_kwargs ?? {};
-  message.response_metadata = kwargs.response_metadata ?? {};
+  message.content = content ?? [];
+  message.id = id;
+  message.name = name;
+  message.additional_kwargs = additional ?? {};
+  message.response_metadata = metadata ?? {};
   message.type = kind;
   if (kind === "ai") {
-    message.tool_calls = kwargs.tool_calls ?? [];
+    message.tool_calls = toolCalls ?? [];
     message.invalid_tool_calls = [];
-    message.usage_metadata = kwargs.usage_metadata;
+    message.usage_metadata = usage;
   } else if (kind === "tool") {
-    message.tool_call_id = kwargs.tool_call_id;
-    message.status = kwargs.status ?? "success";
-    message.artifact = kwargs.artifact;
+    message.tool_call_id = toolCallId;
+    message.status = status ?? "success";
+    message.artifact = artifact;
   }
   return message as unknown as BaseMessage;
 }

@@ -75,6 +75,16 @@ function decodeMessage(json: StoredMessageJson): BaseMessage {
   // indexed, not destructured: this runs once per message of a history read back
   const className = Array.isArray(json) ? json[0] : undefined;
   const kwargs = Array.isArray(json) ? json[1] : undefined;
+  // the plain shapes of the common classes first: quickMessage checks every field it takes
+  if (
+    typeof className === "string" &&
+    typeof kwargs === "object" &&
+    kwargs !== null &&
+    !Array.isArray(kwargs)
+  ) {
+    const quick = quickMessage(className, kwargs);
+    if (quick !== undefined) return quick;
+  }
   const MessageClass =
     typeof className === "string" && Object.hasOwn(CLASSES, className)
       ? CLASSES[className as SerializableMessageClassName]
@@ -91,7 +101,7 @@ function decodeMessage(json: StoredMessageJson): BaseMessage {
   if (content !== undefined && typeof content !== "string" && !Array.isArray(content)) {
     throw new Error(`the content of a stored ${className} must be a string or an array`);
   }
-  return quickMessage(className as string, kwargs) ?? new MessageClass(kwargs as Fields);
+  return new MessageClass(kwargs as Fields);
 }
 
 let registered = false;

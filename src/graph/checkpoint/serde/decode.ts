@@ -152,11 +152,15 @@ function reviveRegistered(
   try {
     return type.decode(data);
   } catch (error) {
-    throw new SerializationError(
-      `Cannot decode a value tagged "${tag}": its decode() threw (${describeError(error)}). The stored data is corrupt or was written by an incompatible version of the type.`,
-      { cause: error },
-    );
+    throw decodeThrew(tag, error);
   }
+}
+
+function decodeThrew(tag: string, error: unknown): SerializationError {
+  return new SerializationError(
+    `Cannot decode a value tagged "${tag}": its decode() threw (${describeError(error)}). The stored data is corrupt or was written by an incompatible version of the type.`,
+    { cause: error },
+  );
 }
 
 /**
@@ -184,9 +188,14 @@ export function decodeFromJson(text: string): unknown {
         // a registered type (a message, say) without going through the built-in tags: no
         // built-in tag is ever registered
         const type = serializableTypeForTag(tag);
-        return type !== undefined
-          ? reviveRegistered(tag, (parsed as Record<string, unknown>)[PAYLOAD_KEY], true, type)
-          : reviveTagged(parsed as Record<string, unknown>, tag, true);
+        if (type === undefined) return reviveTagged(parsed as Record<string, unknown>, tag, true);
+        // what reviveRegistered does for a flat payload, without the call: a history read back
+        // comes through here once per message
+        try {
+          return type.decode((parsed as Record<string, unknown>)[PAYLOAD_KEY]);
+        } catch (error) {
+          throw decodeThrew(tag, error);
+        }
       }
     }
     return reviveObject(parsed);
