@@ -64,6 +64,19 @@ const ITEM_SCAN_MIN = 256;
 const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
 const LIST_WALK_LIMIT = LIST_CHAIN_MAX * 4 + 16;
 
+/** The statements `getTuple` runs (see `ready`). */
+const READ_STATEMENTS = [
+  "chainLatest",
+  "chainById",
+  "blobHeads",
+  "blobRange",
+  "blobs",
+  "writes",
+  "itemCount",
+  "threadItems",
+  "items",
+] as const satisfies readonly (keyof Statements)[];
+
 function hintFor(code: string, message: string): string {
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return "Another connection held the database's write lock for longer than busy_timeout: raise it (db.pragma(\"busy_timeout = 10000\")) or shorten that connection's transactions.";
@@ -113,7 +126,8 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
 
   /**
    * WAL journal, `synchronous = NORMAL` (durable across application crashes; a power loss can
-   * undo the last commits but never corrupts the file), then pending migrations. Idempotent.
+   * undo the last commits but never corrupts the file), then pending migrations, then the
+   * statements a checkpoint read runs are prepared. Idempotent.
    */
   setup(): void {
     this.ready();
@@ -373,8 +387,12 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         }
       }).immediate();
     }
-    // each statement is prepared when first used: a saver opened to read one thread prepares a few
+    // Reading a checkpoint (what every run does first, and getState) needs the statements of
+    // READ_STATEMENTS: they are prepared now, with the schema check, so the first read of a
+    // freshly opened saver does not pay for compiling them. Every other statement (writes,
+    // listing, pruning, deleting) is prepared when first used.
     const prepared: Partial<Statements> = {};
+    for (const name of READ_STATEMENTS) prepared[name] = db.prepare(SQL[name]) as Statement;
     const statements = {} as Statements;
     for (const name of Object.keys(SQL) as (keyof Statements)[]) {
       Object.defineProperty(statements, name, {
