@@ -197,13 +197,16 @@ export const SQL = {
   blobRange: `SELECT version, kind, data, prev, depth FROM agentgraph_checkpoint_blobs
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND channel = @channel AND version <= @version
     ORDER BY version DESC LIMIT @limit`,
-  /** Items by hash (`@hashes`: a JSON array, so any number of them fits one statement). */
-  items: `SELECT hash, data FROM agentgraph_checkpoint_items
+  /**
+   * Items by hash (`@hashes`: a JSON array, so any number of them fits one statement), each as
+   * one text: its hash, a space, its data (see `itemRowOf` in saver-storage.ts).
+   */
+  items: `SELECT hash || ' ' || data FROM agentgraph_checkpoint_items
     WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
   /** How many items a thread has (a walk of the primary key's index). */
   itemCount: "SELECT count(*) FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
-  /** Every item of a thread, in one walk of the primary key. */
-  threadItems: "SELECT hash, data FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
+  /** Every item of a thread, in one walk of the primary key (each as {@link SQL.items} gives it). */
+  threadItems: "SELECT hash || ' ' || data FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
   writes: `SELECT task_id, task_path, writes FROM agentgraph_checkpoint_writes
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId`,
   deleteCheckpoints: "DELETE FROM agentgraph_checkpoints WHERE thread_id = @thread",

@@ -109,8 +109,9 @@ class ThreadCache {
   readonly items = new Set<string>();
   /**
    * The stored text of items, by hash, while this is the most recently used thread (see
-   * {@link ThreadCaches.get}): reading the thread back then decodes them without fetching their
-   * rows. Items are content-addressed, so a hash's text never changes.
+   * {@link ThreadCaches.get}) and {@link storedCount} is known: reading the thread back then
+   * decodes them without fetching their rows. Items are content-addressed, so a hash's text
+   * never changes. Emptied, and no longer filled, once the count is unknown.
    */
   texts: Map<string, string> | undefined;
   /**
@@ -479,8 +480,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     for (const row of rows.items) {
       const cache = this.caches.get(row.threadId);
-      cache.texts?.set(row.hash, row.data);
-      if (cache.storedCount !== undefined) cache.storedCount += 1;
+      // texts are read only while the count is known (see itemsFromTexts)
+      if (cache.storedCount !== undefined) {
+        cache.texts?.set(row.hash, row.data);
+        cache.storedCount += 1;
+      }
     }
     for (const { threadId, slot, version, state } of pending.lists.values()) {
       this.caches.get(threadId).setList(slot, version, state);
@@ -760,8 +764,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
     if (items === undefined) {
       if (rebase) cache.items.clear();
-      items = await this.loadItems(threadId, needed, ns, head.id, cache);
+      // read from storage: the saver no longer knows how many items the storage holds, and the
+      // texts it keeps could not be used again (see itemsFromTexts)
       cache.storedCount = undefined;
+      cache.texts?.clear();
+      items = await this.loadItems(threadId, needed, ns, head.id, cache);
     } else if (rebase) {
       // what the latest checkpoint references is stored: what the cache knows, as a read from
       // the storage would leave it
@@ -1211,8 +1218,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const stored = typeof counted === "number" ? counted : await counted;
     if (stored !== expected) return undefined;
     const out = new Map<string, unknown>();
-    for (const ref of refs) {
-      out.set(ref, this.decode(texts.get(ref) as string, threadId, ns, checkpointId, "a list item"));
+    const codec = this.codec;
+    // one try around the loop, as in loadItems
+    try {
+      for (const ref of refs) out.set(ref, codec.decode(texts.get(ref) as string));
+    } catch (error) {
+      throw new CheckpointCorruptError(threadId, ns, checkpointId, "a list item cannot be decoded", error);
     }
     return out;
   }
@@ -1227,11 +1238,17 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const out = new Map<string, unknown>();
     if (refs.size === 0) return out;
     const rows = await this.storage.items(threadId, refs);
-    const texts = cache.texts;
-    for (const row of rows) {
-      out.set(row.hash, this.decode(row.data, threadId, ns, checkpointId, "a list item"));
-      cache.items.add(row.hash);
-      texts?.set(row.hash, row.data);
+    const texts = cache.storedCount === undefined ? undefined : cache.texts;
+    const codec = this.codec;
+    // one try around the loop, not one per item: a long history has a thousand of them
+    try {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as ItemRow;
+        out.set(row.hash, codec.decode(row.data));
+        texts?.set(row.hash, row.data);
+      }
+    } catch (error) {
+      throw new CheckpointCorruptError(threadId, ns, checkpointId, "a list item cannot be decoded", error);
     }
     if (out.size !== refs.size) {
       const missing = [...refs].filter((ref) => !out.has(ref));
@@ -1242,6 +1259,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         `${missing.length} stored list item(s) are missing`,
       );
     }
+    // the references asked for, not the storage's strings (a driver's may be slices of its rows)
+    for (const ref of refs) cache.items.add(ref);
     return out;
   }
 
