@@ -106,7 +106,7 @@ class ThreadCache {
    */
   private readonly listSlots = new Map<string, { version: string; state: ListState }>();
   /** Items known to be stored (written by this saver, or read back), by hash. */
-  readonly items = new Set<string>();
+  items = new Set<string>();
   /**
    * The stored text of items, by hash, while this is the most recently used thread (see
    * {@link ThreadCaches.get}) and {@link storedCount} is known: reading the thread back then
@@ -769,12 +769,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       cache.storedCount = undefined;
       cache.texts?.clear();
       items = await this.loadItems(threadId, needed, ns, head.id, cache);
-    } else if (rebase) {
-      // what the latest checkpoint references is stored: what the cache knows, as a read from
-      // the storage would leave it
-      cache.items.clear();
-      for (const ref of needed) cache.items.add(ref);
     }
+    // What the checkpoint references is stored. A rebase leaves the saver knowing just that (the
+    // set itself: it is not used again here); another read adds to what it knows.
+    if (rebase) cache.items = needed;
+    else for (const ref of needed) cache.items.add(ref);
 
     const channelValues: Record<string, unknown> = {};
     for (const channel in inline) {
@@ -1259,8 +1258,6 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         `${missing.length} stored list item(s) are missing`,
       );
     }
-    // the references asked for, not the storage's strings (a driver's may be slices of its rows)
-    for (const ref of refs) cache.items.add(ref);
     return out;
   }
 
@@ -1321,7 +1318,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       refs.set(row, stored);
       for (const ref of stored.refs) needed.add(ref);
     }
-    const items = await this.loadItems(threadId, needed, ns, parentId, this.caches.get(threadId));
+    const cache = this.caches.get(threadId);
+    const items = await this.loadItems(threadId, needed, ns, parentId, cache);
+    for (const ref of needed) cache.items.add(ref);
     const sends = this.decodeWrites(rows, refs, items, threadId, ns, parentId).map(([, , value]) => value);
     checkpoint.channel_values[TASKS] = sends;
     const versions = Object.values(checkpoint.channel_versions);
