@@ -184,6 +184,7 @@ const METRICS = [
   "stored_bytes_per_turn",
   "stored_over_raw",
   "get_state_ms",
+  "get_state_median5_ms",
 ];
 const cases = [...new Set(rows.map((r) => r.case))];
 const lines = [
