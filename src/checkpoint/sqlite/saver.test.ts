@@ -386,6 +386,39 @@ describe("SqliteSaver specifics", () => {
     await saver.close();
   });
 
+  it("prepares at setup() every statement a read runs: a fresh saver's first getState compiles none", async () => {
+    const file = freshFile();
+    const writer = SqliteSaver.fromConnString(file);
+    const graph = legacyGraph(writer);
+    // long enough for the list to be a chain of splices and the items to be read in one walk
+    for (let i = 0; i < 150; i++) {
+      await graph.invoke(
+        { messages: [new HumanMessage({ content: `q${i}`, id: `h-${i}` })] },
+        {
+          configurable: { thread_id: "long" },
+        },
+      );
+      await graph.invoke(new Command({ resume: `a${i}` }), { configurable: { thread_id: "long" } });
+    }
+    const expected = (await graph.getState({ configurable: { thread_id: "long" } })).values;
+    await writer.close();
+
+    const reader = SqliteSaver.fromConnString(file);
+    await reader.setup();
+    const prepared: string[] = [];
+    const prepare = reader.db.prepare.bind(reader.db);
+    reader.db.prepare = ((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    }) as typeof reader.db.prepare;
+    const snapshot = await legacyGraph(reader).getState({ configurable: { thread_id: "long" } });
+    expect(snapshot.values).toEqual(expected);
+    // 150 questions and replies, and the one answer each resume replaces (its id is fixed)
+    expect((snapshot.values as { messages: BaseMessage[] }).messages.length).toBe(301);
+    expect(prepared).toEqual([]);
+    await reader.close();
+  });
+
   it("reads back its own writes from what it knows, and still sees other savers' changes and lost rows", async () => {
     const file = freshFile();
     const saver = SqliteSaver.fromConnString(file);
