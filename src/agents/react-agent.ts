@@ -170,16 +170,23 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 
   /** The state of a thread (needs a checkpointer). */
-  getState(config: RunnableConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshot> {
-    return this.#graph.getState(config, options);
+  getState(
+    config: RunnableConfig,
+    options?: { subgraphs?: boolean },
+  ): Promise<StateSnapshot<T["state"] & { messages: BaseMessage[] }>> {
+    return this.#graph.getState(config, options) as Promise<
+      StateSnapshot<T["state"] & { messages: BaseMessage[] }>
+    >;
   }
 
   /** The checkpoints of a thread, newest first. */
   getStateHistory(
     config: RunnableConfig,
     options?: Parameters<Graph["getStateHistory"]>[1],
-  ): AsyncIterableIterator<StateSnapshot> {
-    return this.#graph.getStateHistory(config, options);
+  ): AsyncIterableIterator<StateSnapshot<T["state"] & { messages: BaseMessage[] }>> {
+    return this.#graph.getStateHistory(config, options) as AsyncIterableIterator<
+      StateSnapshot<T["state"] & { messages: BaseMessage[] }>
+    >;
   }
 
   /** Writes `values` to a thread's state as if node `asNode` had returned them. */

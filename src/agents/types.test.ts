@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { Annotation } from "../index.js";
+import { Annotation, MemorySaver } from "../index.js";
 import type { BaseMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { question } from "./agent.test-helpers.js";
@@ -84,6 +84,26 @@ describe("createAgent types", () => {
     expectTypeOf(result.topic).toEqualTypeOf<string>();
     // @ts-expect-error topic is a string
     void agent.invoke({ ...question(), topic: 1 }).catch(() => undefined);
+  });
+
+  it("types getState's and getStateHistory's values as the agent's state", async () => {
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hello"] }),
+      middleware: [counter],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "typed" } };
+    await agent.invoke(question(), config);
+    const snapshot = await agent.getState(config);
+    expectTypeOf(snapshot.values.messages).toEqualTypeOf<BaseMessage[]>();
+    expectTypeOf(snapshot.values.turns).toEqualTypeOf<number>();
+    expect(snapshot.values.messages.map((m) => m.getType())).toEqual(["human", "ai"]);
+    expect(snapshot.values.turns).toBe(1);
+    for await (const past of agent.getStateHistory(config)) {
+      expectTypeOf(past.values.turns).toEqualTypeOf<number>();
+    }
+    // @ts-expect-error not a field of this agent's state
+    void snapshot.values.nothing;
   });
 
   it("rejects an unknown jump target and a wrong hook update", () => {

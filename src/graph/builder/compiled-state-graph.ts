@@ -1,5 +1,6 @@
+import type { RunnableConfig } from "../../shared/index.js";
 import { type Command, END, START } from "../core/index.js";
-import { Pregel, type PregelOptions, type PregelParams } from "../pregel/index.js";
+import { Pregel, type PregelOptions, type PregelParams, type StateSnapshot } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
 import { DrawableGraph } from "./draw.js";
@@ -88,6 +89,21 @@ export class CompiledStateGraph<
 
   override invoke(input: Input | Command | null, options?: PregelOptions<Context>): Promise<Output> {
     return super.invoke(input, options);
+  }
+  /** The state of a thread, its `values` typed as this graph's state (see {@link Pregel.getState}). */
+  override getState(
+    config: RunnableConfig,
+    options?: { subgraphs?: boolean },
+  ): Promise<StateSnapshot<State>> {
+    return super.getState(config, options) as Promise<StateSnapshot<State>>;
+  }
+
+  /** The checkpoints of a thread, newest first (see {@link Pregel.getStateHistory}). */
+  override getStateHistory(
+    config: RunnableConfig,
+    options?: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> },
+  ): AsyncGenerator<StateSnapshot<State>> {
+    return super.getStateHistory(config, options) as AsyncGenerator<StateSnapshot<State>>;
   }
 
   override stream<

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
-import { Annotation, Command, END, Send, START, StateGraph } from "../index.js";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
+import { Annotation, Command, END, MemorySaver, Send, START, StateGraph } from "../index.js";
 
 const State = Annotation.Root({
   a: Annotation<string>,
@@ -268,5 +268,30 @@ describe("compiling twice", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("StateGraph state snapshots", () => {
+  it("types getState's and getStateHistory's values as the graph's state", async () => {
+    const State = Annotation.Root({
+      count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+      label: Annotation<string>,
+    });
+    const graph = new StateGraph(State)
+      .addNode("bump", () => ({ count: 2, label: "bumped" }))
+      .addEdge(START, "bump")
+      .addEdge("bump", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "typed" } };
+    await graph.invoke({ count: 1 }, config);
+    const snapshot = await graph.getState(config);
+    expectTypeOf(snapshot.values.count).toEqualTypeOf<number>();
+    expectTypeOf(snapshot.values.label).toEqualTypeOf<string>();
+    expect(snapshot.values).toEqual({ count: 3, label: "bumped" });
+    const counts: number[] = [];
+    for await (const past of graph.getStateHistory(config)) counts.push(past.values.count ?? 0);
+    expect(counts).toEqual([3, 1, 0]);
+    // @ts-expect-error not a key of this graph's state
+    void snapshot.values.missing;
   });
 });

@@ -52,9 +52,13 @@ export interface PregelTaskDescription {
   result?: unknown;
 }
 
-/** The state of a thread at one checkpoint (`graph.getState(config)`). */
-export interface StateSnapshot {
-  values: Record<string, unknown> | unknown;
+/**
+ * The state of a thread at one checkpoint (`graph.getState(config)`). `Values` is the graph's
+ * state type for a compiled `StateGraph` (and an agent), so `snapshot.values.messages` is typed as
+ * the graph declares it; a graph whose state is not known to the type system reads `unknown`.
+ */
+export interface StateSnapshot<Values = unknown> {
+  values: Values;
   /** Nodes that run next (empty when the run is over). */
   next: string[];
   config: RunnableConfig;
