@@ -90,6 +90,7 @@ export class CompiledStateGraph<
   override invoke(input: Input | Command | null, options?: PregelOptions<Context>): Promise<Output> {
     return super.invoke(input, options);
   }
+
   /** The state of a thread, its `values` typed as this graph's state (see {@link Pregel.getState}). */
   override getState(
     config: RunnableConfig,
