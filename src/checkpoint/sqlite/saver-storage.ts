@@ -2,13 +2,13 @@ import type Database from "better-sqlite3";
 import {
   type BlobKind,
   type BlobRow,
+  BlobRowIndex,
   blobRowOf,
   CHECKPOINT_CHAIN_LIMIT,
   CheckpointCorruptError,
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
-  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -221,32 +221,24 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       version: head.prev,
       limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
     }) as [version: string, kind: string, data: string | null, prev: string | null, depth: number | bigint][];
-    const nodeOf = (row: (typeof range)[number]): BlobRow => ({
-      threadId,
-      ns,
-      channel: head.channel,
-      version: row[0],
-      kind: row[1] as BlobKind,
-      data: row[2],
-      prev: row[3],
-      depth: Number(row[4]),
-    });
     // Unless the thread forked below the head, the range is the chain itself, in order: each row
-    // the one before it splices. Indexed rows, not destructured: a chain can be hundreds long.
-    let node: BlobRow = head;
-    let at = 0;
-    for (; at < range.length && node.kind === "splice" && node.prev !== null; at++) {
-      const row = range[at] as (typeof range)[number];
-      if (row[0] !== node.prev) break;
-      node = nodeOf(row);
-      out.push(node);
+    // the one before it splices (so the index walks it by position). Indexed rows, not
+    // destructured: a chain can be hundreds long.
+    const rows: BlobRow[] = [head];
+    for (const row of range) {
+      rows.push({
+        threadId,
+        ns,
+        channel: head.channel,
+        version: row[0],
+        kind: row[1] as BlobKind,
+        data: row[2],
+        prev: row[3],
+        depth: Number(row[4]),
+      });
     }
-    if (node.kind !== "splice" || node.prev === null) return;
-    // a fork's versions are in the range: follow the chain through the rest of it by version
-    const byVersion = new Map<string, BlobRow>();
-    for (const row of range) byVersion.set(row[0], nodeOf(row));
-    const { nodes, missing } = followSpliceChain(node, (version) => byVersion.get(version), LIST_WALK_LIMIT);
-    for (const next of nodes) out.push(next);
+    const { nodes, missing } = new BlobRowIndex(rows).chainBelow(0);
+    for (const node of nodes) out.push(node);
     if (missing === undefined) return;
     const rest = s.blobs.all({
       thread: threadId,

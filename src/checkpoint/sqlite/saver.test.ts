@@ -103,6 +103,23 @@ const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string)
       )
       .run({ thread: threadId });
   },
+  "cyclic splice chain": (saver, threadId) => {
+    // the oldest splice of a list names the newest one as its previous version
+    const db = dbOf(saver);
+    const oldest = db
+      .prepare(
+        "SELECT channel, version FROM agentgraph_checkpoint_blobs WHERE thread_id = ? AND kind = 'splice' ORDER BY version LIMIT 1",
+      )
+      .get(threadId) as { channel: string; version: string };
+    const newest = db
+      .prepare(
+        "SELECT max(version) AS version FROM agentgraph_checkpoint_blobs WHERE thread_id = ? AND channel = ? AND kind = 'splice'",
+      )
+      .get(threadId, oldest.channel) as { version: string };
+    db.prepare(
+      "UPDATE agentgraph_checkpoint_blobs SET prev = ? WHERE thread_id = ? AND channel = ? AND version = ?",
+    ).run(newest.version, threadId, oldest.channel, oldest.version);
+  },
   "truncated channel value": (saver, threadId) => {
     dbOf(saver)
       .prepare(

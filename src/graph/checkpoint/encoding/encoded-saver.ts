@@ -1111,15 +1111,15 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const slot = listSlot(ns, row.channel);
     const cached = cache.list(slot, row.version);
     if (cached !== undefined) return cached;
+    // the splices, newest first, down to the full node
+    const { nodes } = index.chainBelow(at);
+    const node = nodes.length === 0 ? row : (nodes[nodes.length - 1] as BlobRow);
     const chain: BlobRow[] = [];
-    let node: BlobRow | undefined = row;
-    let position: number | undefined = at;
-    while (node !== undefined && node.kind === "splice") {
-      chain.push(node);
-      position = node.prev === null ? undefined : index.below(position as number, node.channel, node.prev);
-      node = position === undefined ? undefined : index.rows[position];
+    if (row.kind === "splice") {
+      chain.push(row);
+      for (let i = 0; i < nodes.length - 1; i++) chain.push(nodes[i] as BlobRow);
     }
-    if (node === undefined || node.kind !== "list") {
+    if (node.kind !== "list") {
       throw new CheckpointCorruptError(
         threadId,
         ns,

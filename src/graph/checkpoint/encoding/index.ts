@@ -38,4 +38,4 @@ export type {
   StorageBatch,
   WriteRow,
 } from "./storage.js";
-export { blobRowOf, followSpliceChain } from "./storage.js";
+export { BlobRowIndex, blobRowOf, followSpliceChain } from "./storage.js";

@@ -62,13 +62,20 @@ describe("BlobRowIndex", () => {
         for (let at = 0; at < rows.length; at++) {
           let node = rows[at] as BlobRow;
           let position: number | undefined = at;
+          const walked: BlobRow[] = [];
+          let missing: string | undefined;
           while (node.kind === "splice" && node.prev !== null) {
             position = index.below(position as number, node.channel, node.prev);
             const want = byKey.get(`${node.channel}/${node.prev}`);
             expect(position === undefined ? undefined : rows[position]).toBe(want);
-            if (want === undefined) break;
+            if (want === undefined) {
+              missing = node.prev;
+              break;
+            }
+            walked.push(want);
             node = want;
           }
+          expect(index.chainBelow(at)).toEqual({ nodes: walked, missing });
         }
       }),
       { numRuns: 500 },
@@ -83,5 +90,17 @@ describe("BlobRowIndex", () => {
     expect(index.below(1, "messages", "v1")).toBe(2);
     expect(index.below(2, "messages", "v0")).toBe(3);
     expect(index.row("flag", "v9")?.kind).toBe("value");
+    expect(index.chainBelow(0).nodes.map((r) => r.version)).toEqual(["v2", "v1", "v0"]);
+  });
+
+  it("ends a cyclic chain after at most one node per row", () => {
+    const rows = [
+      row("a", "v3", "splice", "v2"),
+      row("a", "v2", "splice", "v3"),
+      row("a", "v0", "list", null),
+    ];
+    const { nodes } = new BlobRowIndex(rows).chainBelow(0);
+    expect(nodes.length).toBeLessThanOrEqual(rows.length + 1);
+    expect(nodes.at(-1)?.kind).toBe("splice");
   });
 });

@@ -196,7 +196,7 @@ export function followSpliceChain<R extends Pick<BlobDbFields, "kind" | "prev">>
  * ```ts
  * const index = new BlobRowIndex(rows);
  * const at = index.position("messages", version);
- * const below = at === undefined ? undefined : index.below(at, "messages", rows[at].prev);
+ * const { nodes, missing } = at === undefined ? { nodes: [], missing: version } : index.chainBelow(at);
  * ```
  */
 export class BlobRowIndex {
@@ -242,6 +242,25 @@ export class BlobRowIndex {
     const next = this.rows[at + 1];
     if (next !== undefined && next.version === version && next.channel === channel) return at + 1;
     return this.position(channel, version);
+  }
+
+  /**
+   * The nodes below row `at`, down to its full node, as {@link followSpliceChain} follows them
+   * (each found with {@link below}), and at most one per row: a damaged, cyclic chain ends.
+   */
+  chainBelow(at: number): { nodes: BlobRow[]; missing: string | undefined } {
+    const head = this.rows[at] as BlobRow;
+    let position = at;
+    return followSpliceChain(
+      head,
+      (version) => {
+        const found = this.below(position, head.channel, version);
+        if (found === undefined) return undefined;
+        position = found;
+        return this.rows[found];
+      },
+      this.rows.length,
+    );
   }
 }
 
