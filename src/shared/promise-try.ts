@@ -16,3 +16,28 @@ export function promiseTry<T>(fn: () => T | PromiseLike<T>): Promise<T> {
     return Promise.reject(error);
   }
 }
+
+/**
+ * `promise.then(onValue)` where a rejection of `promise` and a throw of `onValue` both go to
+ * `onError`, in one continuation (`.then(onValue).catch(onError)` makes a second promise, and
+ * under Node's `AsyncLocalStorage` each promise runs hooks). A promise `onValue` returns is
+ * followed as it is: its rejection is not sent to `onError`.
+ *
+ * @example
+ * ```ts
+ * const message = thenOrElse(model.invoke(messages), (answer) => finish(answer), (error) => report(error));
+ * ```
+ */
+export function thenOrElse<T, R>(
+  promise: T | PromiseLike<T>,
+  onValue: (value: T) => R | PromiseLike<R>,
+  onError: (error: unknown) => R | PromiseLike<R>,
+): Promise<R> {
+  return Promise.resolve(promise).then((value) => {
+    try {
+      return onValue(value);
+    } catch (error) {
+      return onError(error);
+    }
+  }, onError);
+}

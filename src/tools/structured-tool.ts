@@ -1,5 +1,12 @@
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { AbortError, type CallbackHandler, promiseTry, raceSignal, resolveConfig } from "../shared/index.js";
+import {
+  AbortError,
+  type CallbackHandler,
+  promiseTry,
+  raceSignal,
+  resolveConfig,
+  thenOrElse,
+} from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
@@ -229,20 +236,17 @@ export abstract class StructuredTool<
     try {
       run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
       // a subclass's `_call` may return a plain value
-      return raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal).then(
+      return thenOrElse(
+        raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal),
         (output) => {
-          try {
-            const formatted = formatToolOutput({
-              output,
-              name: this.name,
-              responseFormat: this.responseFormat,
-              toolCallId: isCommandLike(output) ? undefined : toolCallId,
-            });
-            run?.handleToolEnd(formatted);
-            return formatted;
-          } catch (error) {
-            return fail(error);
-          }
+          const formatted = formatToolOutput({
+            output,
+            name: this.name,
+            responseFormat: this.responseFormat,
+            toolCallId: isCommandLike(output) ? undefined : toolCallId,
+          });
+          run?.handleToolEnd(formatted);
+          return formatted;
         },
         fail,
       );

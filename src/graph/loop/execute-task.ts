@@ -1,4 +1,4 @@
-import { abortableSleep, runInAsyncContext } from "../../shared/index.js";
+import { abortableSleep, runInAsyncContext, thenOrElse } from "../../shared/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
   Command,
@@ -43,18 +43,18 @@ function finishAsync(
     if (fallbackPolicy === undefined) throw error;
     return recover(task, error, fallbackPolicy ?? undefined, 0);
   };
-  return Promise.resolve(pending).then((output) => {
-    try {
+  return thenOrElse(
+    pending,
+    (output) => {
       task.output = output;
       const writers = task.node.writers;
       if (writers === undefined) return undefined;
       // writers are synchronous unless a write needs awaiting: no extra turn when they are
       const done = writers(output, task);
       return done === undefined ? undefined : Promise.resolve(done).then(undefined, fail);
-    } catch (error) {
-      return fail(error);
-    }
-  }, fail);
+    },
+    fail,
+  );
 }
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */

@@ -4,7 +4,7 @@ import {
   type BaseMessage,
   type MessageContent,
 } from "../../messages/index.js";
-import { type CallbackHandler, promiseTry } from "../../shared/index.js";
+import { type CallbackHandler, promiseTry, thenOrElse } from "../../shared/index.js";
 import {
   type BindToolsInput,
   convertToOpenAITool,
@@ -339,18 +339,13 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       const stream =
         (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
       if (stream) {
-        return this.invokeStreaming(call).then((message) => {
-          try {
-            return this.finishCall(call, message);
-          } catch (error) {
-            return fail(error);
-          }
-        }, fail);
+        return thenOrElse(this.invokeStreaming(call), (message) => this.finishCall(call, message), fail);
       }
       // a subclass's `_generate` may return a plain value
       const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
-      return raceWithSignal(generated, call.signal).then((result) => {
-        try {
+      return thenOrElse(
+        raceWithSignal(generated, call.signal),
+        (result) => {
           const generation = result.generations[0];
           if (generation === undefined) {
             throw new Error(
@@ -365,10 +360,9 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
             ...message.response_metadata,
           };
           return this.finishCall(call, message, llmOutput);
-        } catch (error) {
-          return fail(error);
-        }
-      }, fail);
+        },
+        fail,
+      );
     } catch (error) {
       call.run?.error(error);
       return Promise.reject(error);
