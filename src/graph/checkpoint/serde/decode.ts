@@ -60,6 +60,10 @@ function reviveTagged(record: Record<string, unknown>, tag: unknown, flat = fals
     );
   }
   const payload = record[PAYLOAD_KEY];
+  // registered types (messages above all: a history holds mostly those) before the built-in
+  // tags, which registerSerializable reserves
+  const type = serializableTypeForTag(tag);
+  if (type !== undefined) return reviveRegistered(tag, payload, flat, type);
   switch (tag) {
     case BUILTIN_TAGS.undefined:
       return undefined;
@@ -86,7 +90,7 @@ function reviveTagged(record: Record<string, unknown>, tag: unknown, flat = fals
       return payload;
     default:
       if (isBinaryTag(tag)) return decodeBinary(tag, payload);
-      return reviveRegistered(tag, payload, flat);
+      return reviveRegistered(tag, payload, flat, undefined);
   }
 }
 
@@ -137,11 +141,12 @@ function reviveRegExp(payload: unknown): RegExp {
   }
 }
 
+/** A value of a registered type (`type`, undefined when none is registered under `tag`). */
 function reviveRegistered(
   tag: string,
   payload: unknown,
   flat: boolean,
-  type = serializableTypeForTag(tag),
+  type: ReturnType<typeof serializableTypeForTag>,
 ): unknown {
   if (type === undefined) {
     throw new SerializationError(
@@ -152,15 +157,11 @@ function reviveRegistered(
   try {
     return type.decode(data);
   } catch (error) {
-    throw decodeThrew(tag, error);
+    throw new SerializationError(
+      `Cannot decode a value tagged "${tag}": its decode() threw (${describeError(error)}). The stored data is corrupt or was written by an incompatible version of the type.`,
+      { cause: error },
+    );
   }
-}
-
-function decodeThrew(tag: string, error: unknown): SerializationError {
-  return new SerializationError(
-    `Cannot decode a value tagged "${tag}": its decode() threw (${describeError(error)}). The stored data is corrupt or was written by an incompatible version of the type.`,
-    { cause: error },
-  );
 }
 
 /**
@@ -184,19 +185,7 @@ export function decodeFromJson(text: string): unknown {
     // one tag, at the top (a stored message, say): its payload has nothing left to revive
     if (text.indexOf(TAG_KEY_JSON, first + 1) === -1 && !Array.isArray(parsed)) {
       const tag = (parsed as Record<string, unknown>)[TAG_KEY];
-      if (typeof tag === "string") {
-        // a registered type (a message, say) without going through the built-in tags: no
-        // built-in tag is ever registered
-        const type = serializableTypeForTag(tag);
-        if (type === undefined) return reviveTagged(parsed as Record<string, unknown>, tag, true);
-        // what reviveRegistered does for a flat payload, without the call: a history read back
-        // comes through here once per message
-        try {
-          return type.decode((parsed as Record<string, unknown>)[PAYLOAD_KEY]);
-        } catch (error) {
-          throw decodeThrew(tag, error);
-        }
-      }
+      if (typeof tag === "string") return reviveTagged(parsed as Record<string, unknown>, tag, true);
     }
     return reviveObject(parsed);
   } catch (error) {
