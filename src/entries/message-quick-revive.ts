@@ -60,34 +60,28 @@ export function quickMessage(className: string, kwargs: Record<string, unknown>)
   const known = KINDS[className];
   if (known === undefined) return undefined;
   const kind = known.kind;
-  let taken = 0;
-  const content = kwargs.content;
-  if (content !== undefined) {
-    if (typeof content !== "string") return undefined;
-    taken++;
-  }
-  const id = kwargs.id;
-  if (id !== undefined) {
-    if (typeof id !== "string") return undefined;
-    taken++;
-  }
-  const name = kwargs.name;
-  if (name !== undefined) {
-    if (typeof name !== "string") return undefined;
-    taken++;
-  }
+  // Inline checks, no helper calls: this runs in the engine's baseline tiers, where each call
+  // costs about as much as the check it makes.
+  const { content, id, name } = kwargs;
   const additional = kwargs.additional_kwargs;
-  if (additional !== undefined) {
-    // OpenAI-form tool calls in additional_kwargs are parsed by the AI constructor
-    if (!isPlainObject(additional) || (kind === "ai" && Object.hasOwn(additional, "tool_calls")))
-      return undefined;
-    taken++;
-  }
   const metadata = kwargs.response_metadata;
-  if (metadata !== undefined) {
-    if (!isPlainObject(metadata)) return undefined;
-    taken++;
-  }
+  if (
+    (content !== undefined && typeof content !== "string") ||
+    (id !== undefined && typeof id !== "string") ||
+    (name !== undefined && typeof name !== "string") ||
+    (metadata !== undefined && !isPlainObject(metadata)) ||
+    // OpenAI-form tool calls in additional_kwargs are parsed by the AI constructor
+    (additional !== undefined &&
+      (!isPlainObject(additional) || (kind === "ai" && Object.hasOwn(additional, "tool_calls"))))
+  )
+    return undefined;
+  // fields taken, for the key count below
+  let taken =
+    (content === undefined ? 0 : 1) +
+    (id === undefined ? 0 : 1) +
+    (name === undefined ? 0 : 1) +
+    (additional === undefined ? 0 : 1) +
+    (metadata === undefined ? 0 : 1);
   let toolCalls: unknown;
   let usage: unknown;
   let toolCallId: unknown;
@@ -95,26 +89,23 @@ export function quickMessage(className: string, kwargs: Record<string, unknown>)
   let artifact: unknown;
   if (kind === "ai") {
     toolCalls = kwargs.tool_calls;
-    if (toolCalls !== undefined) {
-      if (!keptToolCalls(toolCalls)) return undefined;
-      taken++;
-    }
     usage = kwargs.usage_metadata;
-    if (usage !== undefined) {
-      if (!isPlainObject(usage)) return undefined;
-      taken++;
-    }
+    if (
+      (toolCalls !== undefined && !keptToolCalls(toolCalls)) ||
+      (usage !== undefined && !isPlainObject(usage))
+    )
+      return undefined;
+    taken += (toolCalls === undefined ? 0 : 1) + (usage === undefined ? 0 : 1);
   } else if (kind === "tool") {
     toolCallId = kwargs.tool_call_id;
-    if (typeof toolCallId !== "string") return undefined;
-    taken++;
     status = kwargs.status;
-    if (status !== undefined) {
-      if (status !== "success" && status !== "error") return undefined;
-      taken++;
-    }
     artifact = kwargs.artifact;
-    if (artifact !== undefined) taken++;
+    if (
+      typeof toolCallId !== "string" ||
+      (status !== undefined && status !== "success" && status !== "error")
+    )
+      return undefined;
+    taken += 1 + (status === undefined ? 0 : 1) + (artifact === undefined ? 0 : 1);
   }
   if (keyCount(kwargs) !== taken) return undefined;
   // the constructors' order: the base fields, `type`, then the class's own fields

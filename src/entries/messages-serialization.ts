@@ -75,14 +75,13 @@ function decodeMessage(json: StoredMessageJson): BaseMessage {
   // indexed, not destructured: this runs once per message of a history read back
   const className = Array.isArray(json) ? json[0] : undefined;
   const kwargs = Array.isArray(json) ? json[1] : undefined;
+  const fields =
+    typeof kwargs === "object" && kwargs !== null && !Array.isArray(kwargs)
+      ? (kwargs as Record<string, unknown>)
+      : undefined;
   // the plain shapes of the common classes first: quickMessage checks every field it takes
-  if (
-    typeof className === "string" &&
-    typeof kwargs === "object" &&
-    kwargs !== null &&
-    !Array.isArray(kwargs)
-  ) {
-    const quick = quickMessage(className, kwargs);
+  if (typeof className === "string" && fields !== undefined) {
+    const quick = quickMessage(className, fields);
     if (quick !== undefined) return quick;
   }
   const MessageClass =
@@ -94,14 +93,12 @@ function decodeMessage(json: StoredMessageJson): BaseMessage {
       `unknown message class ${JSON.stringify(className)}; stored messages name one of ${Object.keys(CLASSES).join(", ")}`,
     );
   }
-  if (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs)) {
-    throw new Error(`the fields of a stored ${className} must be an object`);
-  }
-  const content = kwargs.content;
+  if (fields === undefined) throw new Error(`the fields of a stored ${className} must be an object`);
+  const content = fields.content;
   if (content !== undefined && typeof content !== "string" && !Array.isArray(content)) {
     throw new Error(`the content of a stored ${className} must be a string or an array`);
   }
-  return new MessageClass(kwargs as Fields);
+  return new MessageClass(fields as Fields);
 }
 
 let registered = false;
