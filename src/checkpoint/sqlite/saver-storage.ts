@@ -2,13 +2,13 @@ import type Database from "better-sqlite3";
 import {
   type BlobKind,
   type BlobRow,
-  BlobRowIndex,
   blobRowOf,
   CHECKPOINT_CHAIN_LIMIT,
   CheckpointCorruptError,
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
+  followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
@@ -221,23 +221,35 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       version: head.prev,
       limit: Math.min(Number(head.depth), LIST_WALK_LIMIT) + 1,
     }) as [version: string, kind: string, data: string | null, prev: string | null, depth: number | bigint][];
+    const nodeOf = (row: (typeof range)[number]): BlobRow => ({
+      threadId,
+      ns,
+      channel: head.channel,
+      version: row[0],
+      kind: row[1] as BlobKind,
+      data: row[2],
+      prev: row[3],
+      depth: Number(row[4]),
+    });
     // Unless the thread forked below the head, the range is the chain itself, in order: each row
-    // the one before it splices (so the index walks it by position). Indexed rows, not
-    // destructured: a chain can be hundreds long.
-    const rows: BlobRow[] = [head];
-    for (const row of range) {
-      rows.push({
-        threadId,
-        ns,
-        channel: head.channel,
-        version: row[0],
-        kind: row[1] as BlobKind,
-        data: row[2],
-        prev: row[3],
-        depth: Number(row[4]),
-      });
-    }
-    const { nodes, missing } = new BlobRowIndex(rows).chainBelow(0);
+    // the one before it splices, so the next row is looked at first, and the range is keyed by
+    // version only when a fork's versions interrupt it. Indexed rows, not destructured: a chain
+    // can be hundreds long.
+    let at = 0;
+    let byVersion: Map<string, BlobRow> | undefined;
+    const find = (version: string): BlobRow | undefined => {
+      const row = range[at];
+      if (row !== undefined && row[0] === version) {
+        at += 1;
+        return nodeOf(row);
+      }
+      if (byVersion === undefined) {
+        byVersion = new Map();
+        for (const other of range) byVersion.set(other[0], nodeOf(other));
+      }
+      return byVersion.get(version);
+    };
+    const { nodes, missing } = followSpliceChain(head, find, LIST_WALK_LIMIT);
     for (const node of nodes) out.push(node);
     if (missing === undefined) return;
     const rest = s.blobs.all({

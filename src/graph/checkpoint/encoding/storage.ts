@@ -209,8 +209,13 @@ export class BlobRowIndex {
     let before: BlobRow | undefined;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as BlobRow;
-      if (before === undefined || !continues(before, row))
-        this.starts.set(rowKey(row.channel, row.version), i);
+      // a row `before` splices needs no key (inline: this runs once per row of a long chain)
+      const continues =
+        before !== undefined &&
+        before.kind === "splice" &&
+        before.prev === row.version &&
+        before.channel === row.channel;
+      if (!continues) this.starts.set(rowKey(row.channel, row.version), i);
       before = row;
     }
   }
@@ -245,28 +250,28 @@ export class BlobRowIndex {
   }
 
   /**
-   * The nodes below row `at`, down to its full node, as {@link followSpliceChain} follows them
-   * (each found with {@link below}), and at most one per row: a damaged, cyclic chain ends.
+   * The nodes below row `at`, down to its full node, and the version where the chain left the
+   * rows (`undefined` when it reached its full node): {@link followSpliceChain}'s walk, each node
+   * found with {@link below}, written out (no finder call per node: a chain is hundreds long),
+   * and at most one node per row, so a damaged, cyclic chain ends.
    */
   chainBelow(at: number): { nodes: BlobRow[]; missing: string | undefined } {
-    const head = this.rows[at] as BlobRow;
+    const nodes: BlobRow[] = [];
+    let node = this.rows[at] as BlobRow;
     let position = at;
-    return followSpliceChain(
-      head,
-      (version) => {
-        const found = this.below(position, head.channel, version);
-        if (found === undefined) return undefined;
-        position = found;
-        return this.rows[found];
-      },
-      this.rows.length,
-    );
+    for (
+      let walked = 0;
+      node.kind === "splice" && node.prev !== null && walked <= this.rows.length;
+      walked++
+    ) {
+      const found = this.below(position, node.channel, node.prev);
+      if (found === undefined) return { nodes, missing: node.prev };
+      position = found;
+      node = this.rows[found] as BlobRow;
+      nodes.push(node);
+    }
+    return { nodes, missing: undefined };
   }
-}
-
-/** Whether `row` is the node `before` splices (so it needs no key to be found). */
-function continues(before: BlobRow, row: BlobRow): boolean {
-  return before.kind === "splice" && before.prev === row.version && before.channel === row.channel;
 }
 
 function rowKey(channel: string, version: string): string {
