@@ -122,26 +122,19 @@ export class ToolNode {
   }
 
   private runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
-    let request: ToolCallRequest;
-    try {
-      request = {
+    // a request that cannot be built is the node's failure, not an error the model is shown
+    return promiseTry(() => {
+      const request: ToolCallRequest = {
         toolCall: call,
         tool: this.toolsByName.get(call.name),
         state,
         runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
       };
-    } catch (error) {
-      // a request that cannot be built is the node's failure, not an error the model is shown
-      return Promise.reject(error);
-    }
-    const failed = (error: unknown) => toolErrorResult(error, call, this.handleToolErrors, base.signal);
-    try {
       const wrap = this.wrapToolCall;
-      const pending = wrap === undefined ? this.execute(request) : wrap(request, this.execute);
-      return Promise.resolve(pending).then(undefined, failed);
-    } catch (error) {
-      return failed(error);
-    }
+      return promiseTry(() =>
+        wrap === undefined ? this.execute(request) : wrap(request, this.execute),
+      ).then(undefined, (error: unknown) => toolErrorResult(error, call, this.handleToolErrors, base.signal));
+    });
   }
 
   /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
