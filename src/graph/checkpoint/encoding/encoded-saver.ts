@@ -173,7 +173,8 @@ class ThreadCaches {
       this.threads.delete(threadId);
       this.threads.set(threadId, cache);
       this.recent = { threadId, cache };
-      if (this.keepTexts) cache.texts = new Map();
+      // texts serve reads only while the storage's count is known (see itemsFromTexts)
+      if (this.keepTexts && cache.storedCount !== undefined) cache.texts = new Map();
       return cache;
     }
     cache = new ThreadCache();
