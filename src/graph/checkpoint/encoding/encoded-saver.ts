@@ -282,6 +282,13 @@ interface PendingList {
 const pendingListKey = (threadId: string, slot: string, version: string) =>
   `${threadId}\u0001${slot}\u0000${version}`;
 
+/** Where the rows read hold the list node (full or splice) of `channel` at `version`, if they do. */
+function listNodeAt(index: BlobRowIndex, channel: string, version: string): number | undefined {
+  const at = index.position(channel, version);
+  const kind = at === undefined ? undefined : index.rows[at]?.kind;
+  return kind === "list" || kind === "splice" ? at : undefined;
+}
+
 /**
  * A stored list item that cannot be decoded. Items are decoded under one `try` per list, not
  * through `decode` (a call per item costs a quarter of a millisecond over a 1,001-message
@@ -757,10 +764,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
 
     const needed = new Set<string>();
     for (const [channel, version] of fetch) {
-      const at = index.position(channel, version);
-      const row = at === undefined ? undefined : blobRows[at];
-      if (row === undefined || (row.kind !== "list" && row.kind !== "splice")) continue;
-      const state = this.rebuildList(at as number, index, threadId, ns, head.id, cache);
+      const at = listNodeAt(index, channel, version);
+      if (at === undefined) continue;
+      const state = this.rebuildList(at, index, threadId, ns, head.id, cache);
       lists.set(channel, state.refs);
     }
     for (const refs of lists.values()) for (const ref of refs) needed.add(ref);
@@ -1193,10 +1199,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   ): Promise<ListState | undefined> {
     const rows = await this.storage.blobs(threadId, ns, [[channel, version]]);
     const index = new BlobRowIndex(rows);
-    const at = index.position(channel, version);
-    const row = at === undefined ? undefined : rows[at];
-    if (row === undefined || (row.kind !== "list" && row.kind !== "splice")) return undefined;
-    return this.rebuildList(at as number, index, threadId, ns, "(parent)", cache);
+    const at = listNodeAt(index, channel, version);
+    return at === undefined ? undefined : this.rebuildList(at, index, threadId, ns, "(parent)", cache);
   }
 
   /**
