@@ -13,7 +13,8 @@
  * - `agentgraph_checkpoint_blobs`: a channel's value at one version (`kind` `value`, `empty`,
  *   `list` or `splice`; a splice names the version it splices in `prev`).
  * - `agentgraph_checkpoint_items`: list elements, once per thread under the hash of their encoding.
- * - `agentgraph_checkpoint_writes`: pending writes of tasks.
+ * - `agentgraph_checkpoint_writes`: pending writes of tasks, but for those a batch stored with
+ *   their checkpoint, which its row holds in `writes` (packed-writes.ts).
  *
  * Keys are `TEXT COLLATE "C"`, so checkpoint ids sort byte-wise (as the other savers sort them)
  * whatever the database's locale. Values are `TEXT`, not `JSONB`: the serializer's JSON is kept
@@ -73,5 +74,10 @@ export function checkpointMigrations(schema: string): string[] {
     // Time-to-live sweeps: the newest checkpoint of each thread, read from the index alone.
     `CREATE INDEX IF NOT EXISTS agentgraph_checkpoints_created_at_idx
       ON ${schema}.agentgraph_checkpoints (thread_id, created_at)`,
+    // The pending writes a batch stores with their checkpoint, packed (see packed-writes.ts).
+    `ALTER TABLE ${schema}.agentgraph_checkpoints ADD COLUMN IF NOT EXISTS writes TEXT`,
+    // A blob is a list's references or a splice: text that compresses poorly, kept in its row
+    // up to a page rather than moved out to the TOAST table from 2 KB on.
+    `ALTER TABLE ${schema}.agentgraph_checkpoint_blobs SET (toast_tuple_target = 8160)`,
   ];
 }

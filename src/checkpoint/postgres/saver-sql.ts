@@ -64,20 +64,26 @@ export function checkpointSql(schema: string) {
 
     /**
      * Everything a `put` or `putWrites` stores, in one statement (so one round trip and one
-     * transaction): each table's rows come as parallel arrays. Checkpoints replace; blobs and
-     * items are kept if present (immutable by construction: versions are unique across forks);
-     * writes with `idx >= 0` are kept if present, control writes (`idx < 0`) replace.
+     * transaction): each table's rows come as parallel arrays. Checkpoints replace, but for the
+     * writes packed in them (`$38`), which a checkpoint stored again adds to those it holds;
+     * blobs and items are kept if present (immutable by construction: versions are unique across
+     * forks); writes with `idx >= 0` are kept if present, control writes (`idx < 0`) replace.
      */
     write: `WITH
       new_checkpoints AS (
-        INSERT INTO ${checkpoints} (${CHECKPOINT_COLUMNS})
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[])
+        INSERT INTO ${checkpoints} (${CHECKPOINT_COLUMNS}, writes)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[], $38::text[])
         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
           parent_checkpoint_id = excluded.parent_checkpoint_id,
           depth = excluded.depth,
           created_at = excluded.created_at,
           record = excluded.record,
-          metadata = excluded.metadata
+          metadata = excluded.metadata,
+          writes = CASE
+            WHEN excluded.writes IS NULL THEN ${checkpoints}.writes
+            WHEN ${checkpoints}.writes IS NULL THEN excluded.writes
+            ELSE ${checkpoints}.writes || E'\n' || excluded.writes
+          END
       ),
       new_blobs AS (
         INSERT INTO ${blobs} (thread_id, checkpoint_ns, channel, version, kind, data, prev, depth)
@@ -92,6 +98,16 @@ export function checkpointSql(schema: string) {
       new_writes AS (
         INSERT INTO ${writes} (${WRITE_COLUMNS})
         SELECT * FROM unnest($20::text[], $21::text[], $22::text[], $23::text[], $24::int[], $25::text[], $26::text[], $27::text[], $28::text[])
+          AS w (${WRITE_COLUMNS})
+        -- a write its checkpoint's row holds packed already is kept there (the first of its key)
+        WHERE NOT EXISTS (
+          SELECT 1 FROM ${checkpoints} c
+            CROSS JOIN LATERAL (SELECT t::json AS line FROM regexp_split_to_table(c.writes, E'\n') AS t) p
+            CROSS JOIN LATERAL generate_series(2, json_array_length(p.line) - 1, 4) AS i
+            WHERE c.thread_id = w.thread_id AND c.checkpoint_ns = w.checkpoint_ns
+              AND c.checkpoint_id = w.checkpoint_id AND c.writes IS NOT NULL
+              AND p.line->>0 = w.task_id AND (p.line->>i)::int = w.idx
+        )
         ON CONFLICT DO NOTHING
       ),
       control_writes AS (
@@ -154,8 +170,14 @@ export function checkpointSql(schema: string) {
     /** Items by hash (`$2`, an array): one primary-key lookup each. */
     items: `SELECT i.hash, i.data FROM unnest($2::text[]) AS h (hash)
       CROSS JOIN LATERAL (SELECT hash, data FROM ${items} x WHERE x.thread_id = $1 AND x.hash = h.hash LIMIT 1) i`,
-    writes: `SELECT task_id, idx, channel, kind, data, task_path FROM ${writes}
-      WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+    /** A checkpoint's writes: its packed ones (one row, `packed` set), then the rows of the writes table. */
+    writes: `SELECT writes AS packed, NULL AS task_id, NULL::int AS idx, NULL AS channel, NULL AS kind,
+          NULL AS data, NULL AS task_path
+        FROM ${checkpoints}
+        WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 AND writes IS NOT NULL
+      UNION ALL
+      SELECT NULL, task_id, idx, channel, kind, data, task_path FROM ${writes}
+        WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
     /** Everything of a thread, in one statement. */
     deleteThread: `WITH
       a AS (DELETE FROM ${checkpoints} WHERE thread_id = $1),
@@ -173,10 +195,16 @@ export function checkpointSql(schema: string) {
     /**
      * Stored bytes of one thread (`$1`) or all (`$1` NULL): UTF-8 bytes of the stored text, with the
      * per-item overhead `MemoryCheckpointStorage.storedBytes` adds, so both agree on ASCII content.
+     * A packed write counts as the row it stands for (data, channel and task id).
      */
     storedBytes: `SELECT
         (SELECT coalesce(sum(octet_length(record) + octet_length(metadata) + octet_length(checkpoint_id)), 0)
           FROM ${checkpoints} WHERE $1::text IS NULL OR thread_id = $1)
+      + (SELECT coalesce(sum(octet_length(w.line->>(i + 3)) + octet_length(w.line->>(i + 1)) + octet_length(w.line->>0)), 0)
+          FROM ${checkpoints} c
+            CROSS JOIN LATERAL (SELECT t::json AS line FROM regexp_split_to_table(c.writes, E'\n') AS t) w
+            CROSS JOIN LATERAL generate_series(2, json_array_length(w.line) - 1, 4) AS i
+          WHERE c.writes IS NOT NULL AND ($1::text IS NULL OR c.thread_id = $1))
       + (SELECT coalesce(sum(coalesce(octet_length(data), 0) + octet_length(version) + octet_length(channel)), 0)
           FROM ${blobs} WHERE $1::text IS NULL OR thread_id = $1)
       + (SELECT coalesce(sum(octet_length(data) + octet_length(hash)), 0) FROM ${items} WHERE $1::text IS NULL OR thread_id = $1)
@@ -220,15 +248,21 @@ export interface CheckpointDbRow {
 /** A row of `agentgraph_checkpoint_blobs`, as the blob statements select it. */
 export type BlobDbRow = BlobDbFields;
 
-/** A row of `agentgraph_checkpoint_writes`, as the writes statement selects it. */
-export interface WriteDbRow {
-  task_id: string;
-  idx: number;
-  channel: string;
-  kind: string;
-  data: string;
-  task_path: string;
-}
+/**
+ * A row of the writes statement: a checkpoint's packed writes (`packed` set, the rest null), or a
+ * row of `agentgraph_checkpoint_writes` (`packed` null).
+ */
+export type WriteDbRow =
+  | { packed: string; task_id: null; idx: null; channel: null; kind: null; data: null; task_path: null }
+  | {
+      packed: null;
+      task_id: string;
+      idx: number;
+      channel: string;
+      kind: string;
+      data: string;
+      task_path: string;
+    };
 
 /** A listing row. */
 export interface ListingDbRow {

@@ -15,6 +15,7 @@ import {
   type WriteRow,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
+import { splitWrites, unpackWrites } from "./packed-writes.js";
 import { checkpointMigrations } from "./saver-migrations.js";
 import {
   type BlobDbRow,
@@ -133,6 +134,8 @@ export interface PostgresCheckpointStorageOptions {
  * ```
  */
 export class PostgresCheckpointStorage implements CheckpointStorage {
+  /** A row costs a tuple header and index entries: a step's small `Send` stays in its record. */
+  readonly inlineShortLists = true;
   readonly pool: pg.Pool;
   readonly schema: string;
   private readonly sql: CheckpointSql;
@@ -266,17 +269,35 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       ns,
       checkpointId,
     ]);
-    return rows.map((row) => ({
-      threadId,
-      ns,
-      checkpointId,
-      taskId: row.task_id,
-      idx: Number(row.idx),
-      channel: row.channel,
-      kind: row.kind === "list" ? "list" : "value",
-      data: row.data,
-      taskPath: row.task_path,
-    }));
+    const out: WriteRow[] = [];
+    for (const row of rows) {
+      if (row.packed !== null) out.push(...unpackWrites(row.packed, threadId, ns, checkpointId));
+    }
+    // a key's first write is kept: the packed ones were stored first (later writes of the
+    // checkpoint get rows), and a checkpoint stored again appends what it packs
+    const seen = new Set<string>();
+    const kept: WriteRow[] = [];
+    for (const write of out) {
+      const key = `${write.taskId}\u0000${write.idx}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      kept.push(write);
+    }
+    for (const row of rows) {
+      if (row.packed !== null || seen.has(`${row.task_id}\u0000${row.idx}`)) continue;
+      kept.push({
+        threadId,
+        ns,
+        checkpointId,
+        taskId: row.task_id,
+        idx: Number(row.idx),
+        channel: row.channel,
+        kind: row.kind === "list" ? "list" : "value",
+        data: row.data,
+        taskPath: row.task_path,
+      });
+    }
+    return kept;
   }
 
   async listCheckpoints(query: ListQuery): Promise<CheckpointListing[]> {
@@ -367,16 +388,9 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     const items = dedupe(batch.items, (r) => `${r.threadId}\u0000${r.hash}`, "first");
     const writeKey = (r: WriteRow) =>
       `${r.threadId}\u0000${r.ns}\u0000${r.checkpointId}\u0000${r.taskId}\u0000${r.idx}`;
-    const ordinary = dedupe(
-      batch.writes.filter((r) => r.idx >= 0),
-      writeKey,
-      "first",
-    );
-    const control = dedupe(
-      batch.writes.filter((r) => r.idx < 0),
-      writeKey,
-      "last",
-    );
+    const split = splitWrites(checkpoints, batch.writes);
+    const ordinary = dedupe(split.ordinary, writeKey, "first");
+    const control = dedupe(split.control, writeKey, "last");
     const writeColumns = (rows: WriteRow[]) => [
       rows.map((r) => r.threadId),
       rows.map((r) => r.ns),
@@ -410,6 +424,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       items.map((r) => r.data),
       ...writeColumns(ordinary),
       ...writeColumns(control),
+      split.packed,
     ];
   }
 

@@ -1,6 +1,17 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type BaseCheckpointSaver, MemorySaver } from "../../index.js";
+import {
+  codecOf,
+  EncodedCheckpointSaver,
+  MemoryCheckpointStorage,
+  type SaverBatchOp,
+} from "../../graph/index.js";
+import {
+  type BaseCheckpointSaver,
+  CheckpointCorruptError,
+  emptyCheckpoint,
+  MemorySaver,
+} from "../../index.js";
 import { HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
 import { checkForkedLists } from "../forked-lists.test-helpers.js";
@@ -99,7 +110,7 @@ describe("PostgresSaver specifics", () => {
     const { rows } = await pool.query(
       `SELECT v FROM "${schema}".agentgraph_checkpoint_migrations ORDER BY v`,
     );
-    expect(rows).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }]);
+    expect(rows).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }, { v: 5 }, { v: 6 }]);
   });
 
   it("reads long lists on forked branches whose versions interleave", async () => {
@@ -248,6 +259,116 @@ describe("PostgresSaver specifics", () => {
     );
   });
 
+  it("keeps a batch's writes in their checkpoint's row, and later writes of that checkpoint as rows", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    const id = "1ef00000-0000-6000-8000-000000000001";
+    const at = { configurable: { thread_id: "packed", checkpoint_ns: "", checkpoint_id: id } };
+    const checkpoint = { ...emptyCheckpoint(id), channel_values: { n: 1 }, channel_versions: { n: 1 } };
+    const metadata = { source: "loop" as const, step: 0, parents: {} };
+    const put: SaverBatchOp = {
+      kind: "checkpoint",
+      config: { configurable: { thread_id: "packed", checkpoint_ns: "" } },
+      checkpoint,
+      metadata,
+      newVersions: { n: 1 },
+    };
+    const writes = (taskId: string, ...values: [string, unknown][]): SaverBatchOp => ({
+      kind: "writes",
+      config: at,
+      writes: values,
+      taskId,
+      taskPath: `~__pregel_pull, ${taskId}`,
+    });
+    await saver.putBatch([
+      put,
+      writes("task-a", ["n", 2], ["note", "first"]),
+      writes("task-a", ["note", "ignored: task-a wrote idx 0 first"]),
+    ]);
+    const rows = async () =>
+      (
+        await pool.query(
+          `SELECT task_id, idx FROM "${schema}".agentgraph_checkpoint_writes ORDER BY task_id, idx`,
+        )
+      ).rows;
+    expect(await rows()).toEqual([]);
+    // a write of the stored checkpoint, a second task's, is a row; task-a's idx 0 again is not stored
+    await saver.putWrites(at, [["note", "second"]], "task-b", "~__pregel_pull, task-b");
+    await saver.putWrites(at, [["note", "ignored too"]], "task-a", "~__pregel_pull, task-a");
+    expect(await rows()).toEqual([{ task_id: "task-b", idx: 0 }]);
+    // the checkpoint stored again keeps the writes it held and adds the batch's
+    await saver.putBatch([put, writes("task-c", ["note", "third"])]);
+    const expected = [
+      ["task-a", "n", 2],
+      ["task-a", "note", "first"],
+      ["task-b", "note", "second"],
+      ["task-c", "note", "third"],
+    ];
+    expect((await saver.getTuple(at))?.pendingWrites).toEqual(expected);
+    const reader = new PostgresSaver(pool, undefined, { schema });
+    expect((await reader.getTuple(at))?.pendingWrites).toEqual(expected);
+    const listed = [];
+    for await (const tuple of reader.list({ configurable: { thread_id: "packed" } }))
+      listed.push(tuple.pendingWrites);
+    expect(listed).toEqual([expected]);
+    // counted as the rows they stand for
+    const memory = new MemorySaver();
+    await memory.put({ configurable: { thread_id: "packed", checkpoint_ns: "" } }, checkpoint, metadata, {
+      n: 1,
+    });
+    await memory.putWrites(
+      at,
+      [
+        ["n", 2],
+        ["note", "first"],
+      ],
+      "task-a",
+      "~__pregel_pull, task-a",
+    );
+    await memory.putWrites(at, [["note", "second"]], "task-b", "~__pregel_pull, task-b");
+    await memory.putWrites(at, [["note", "third"]], "task-c", "~__pregel_pull, task-c");
+    expect(await saver.storedBytes("packed")).toBe(memory.storedBytes("packed"));
+
+    // a damaged pack is a corrupt checkpoint, named
+    await pool.query(
+      `UPDATE "${schema}".agentgraph_checkpoints SET writes = left(writes, 9) WHERE thread_id = 'packed'`,
+    );
+    const error = await new PostgresSaver(pool, undefined, { schema }).getTuple(at).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointCorruptError);
+    expect((error as Error).message).toMatch(new RegExp(`${id} of thread "packed".*pending writes`));
+  });
+
+  it("keeps a small Send in its write and in the next checkpoint's record: no item, no blob row", async () => {
+    const schema = freshSchema();
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    const send = { node: "tools", args: [{ name: "lookup", args: { query: "q1" }, id: "c1" }] };
+    const first = "1ef00000-0000-6000-8000-000000000001";
+    const second = "1ef00000-0000-6000-8000-000000000002";
+    const empty = { v: 4, ts: "2024-01-01T00:00:00.000Z", versions_seen: {} };
+    await saver.put(
+      { configurable: { thread_id: "s", checkpoint_ns: "" } },
+      { ...empty, id: first, channel_values: {}, channel_versions: {} },
+      { source: "loop", step: 0, parents: {} },
+      {},
+    );
+    const at = { configurable: { thread_id: "s", checkpoint_ns: "", checkpoint_id: first } };
+    await saver.putWrites(at, [["tasks", send]], "task-1");
+    await saver.put(
+      at,
+      { ...empty, id: second, channel_values: { tasks: [send] }, channel_versions: { tasks: 1 } },
+      { source: "loop", step: 1, parents: {} },
+      { tasks: 1 },
+    );
+    const count = async (table: string) =>
+      (await pool.query(`SELECT count(*)::int AS n FROM "${schema}".${table} WHERE thread_id = 's'`)).rows;
+    expect(await count("agentgraph_checkpoint_items")).toEqual([{ n: 0 }]);
+    expect(await count("agentgraph_checkpoint_blobs")).toEqual([{ n: 0 }]);
+    const reader = new PostgresSaver(pool, undefined, { schema });
+    expect((await reader.getTuple(at))?.pendingWrites).toEqual([["task-1", "tasks", send]]);
+    const latest = await reader.getTuple({ configurable: { thread_id: "s" } });
+    expect(latest?.checkpoint.channel_values.tasks).toEqual([send]);
+  });
+
   it("mirrors MemoryCheckpointStorage on random batches", async () => {
     await checkStorageParity(
       new PostgresCheckpointStorage(pool, { schema: freshSchema() }),
@@ -258,7 +379,11 @@ describe("PostgresSaver specifics", () => {
   });
 
   it("counts stored bytes as MemorySaver does", async () => {
-    const memory = new MemorySaver();
+    // a memory storage that keeps short lists inline as PostgreSQL does (the first step's one message)
+    const storage = new MemoryCheckpointStorage({ inlineShortLists: true });
+    const memory = Object.assign(new EncodedCheckpointSaver(storage, codecOf(undefined)), {
+      storedBytes: (threadId?: string) => storage.storedBytes(threadId),
+    });
     const postgres = new PostgresSaver(pool, undefined, { schema: freshSchema() });
     for (const saver of [memory, postgres]) {
       let messages: HumanMessage[] = [];

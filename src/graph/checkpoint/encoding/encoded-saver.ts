@@ -224,6 +224,15 @@ const VERSION_RANDOM_RANGE = 36 ** 8;
  */
 const INLINE_LIMIT = 128;
 
+/**
+ * On storages that keep short lists inline ({@link CheckpointStorage.inlineShortLists}): lists of
+ * at most this many elements are stored inside the record when their encoding is short enough,
+ * and write values (objects) are stored as items only from {@link INLINE_LIMIT} characters on, so
+ * that a `Send` the next checkpoint's tasks channel keeps inline is kept in its write too, and a
+ * larger one is an item both share.
+ */
+const INLINE_LIST_MAX = 4;
+
 /** `threadId` and a key within the thread, as one map key. */
 const threadKey = (threadId: string, key: string) => `${threadId}\u0001${key}`;
 
@@ -390,6 +399,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly storage: CheckpointStorage;
   protected readonly codec: ValueCodec;
   private readonly caches: ThreadCaches;
+  /** The storage keeps short lists inline (fixed for a storage, so a version's form never changes). */
+  private readonly inlineShortLists: boolean;
+  /** Write values (objects) whose encoding is longer than this are stored as items. */
+  private readonly writeItemMin: number;
   /** The random part of the last version minted (see {@link getNextVersion}). */
   private suffix = Math.floor(Math.random() * VERSION_RANDOM_RANGE);
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -398,6 +411,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     super();
     this.storage = storage;
     this.codec = codec;
+    this.inlineShortLists = storage.inlineShortLists === true;
+    this.writeItemMin = this.inlineShortLists ? INLINE_LIMIT : WRITE_ITEM_MIN;
     this.caches = new ThreadCaches(512, storage.itemCount !== undefined);
     const ttl = options.ttl;
     if (ttl !== undefined) {
@@ -600,7 +615,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       let data: string | null = null;
       if (Object.hasOwn(checkpoint.channel_values, channel)) {
         const value = checkpoint.channel_values[channel];
-        if (Array.isArray(value)) return false;
+        // a short list is a value like any other (a step's one `Send`); the choice depends on the
+        // value alone, so a version is stored in the same form whoever stores it (a prune's rebuild)
+        if (Array.isArray(value) && (!this.inlineShortLists || value.length > INLINE_LIST_MAX)) return false;
         data = this.codec.encode(value);
         if (data.length > INLINE_LIMIT) return false;
       }
@@ -709,7 +726,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         row.data = JSON.stringify(this.itemize(value, threadId, cache, rows.items, sending));
       } else {
         row.data = this.codec.encode(value);
-        if (row.data.length > WRITE_ITEM_MIN && typeof value === "object" && value !== null) {
+        if (row.data.length > this.writeItemMin && typeof value === "object" && value !== null) {
           // a larger object is stored once as an item: a Send written by a task is also an
           // element of the next checkpoint's tasks channel, which then shares it
           row.kind = "list";

@@ -24,10 +24,21 @@ interface ThreadData {
 
 /**
  * Storage in this process's memory, holding only encoded strings (so nothing saved can be
- * changed afterwards by mutating live objects). Used by `MemorySaver`.
+ * changed afterwards by mutating live objects). Used by `MemorySaver`. `inlineShortLists` makes
+ * it store what a storage with that setting stores (PostgreSQL's), for comparisons.
+ *
+ * @example
+ * ```ts
+ * const saver = new EncodedCheckpointSaver(new MemoryCheckpointStorage({ inlineShortLists: true }), codecOf(undefined));
+ * ```
  */
 export class MemoryCheckpointStorage implements CheckpointStorage {
+  readonly inlineShortLists: boolean;
   private readonly threads = new Map<string, ThreadData>();
+
+  constructor(options: { inlineShortLists?: boolean } = {}) {
+    this.inlineShortLists = options.inlineShortLists === true;
+  }
 
   private thread(threadId: string): ThreadData {
     let data = this.threads.get(threadId);

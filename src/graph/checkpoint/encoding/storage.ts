@@ -103,6 +103,14 @@ export interface ListQuery {
  * - `blobs` returns the rows asked for plus every row their `splice` chains need.
  */
 export interface CheckpointStorage {
+  /**
+   * Keep short lists (at most four elements, 128 characters encoded: a step's one `Send`) inside
+   * the checkpoint record, and `Send`s of up to 128 characters inside their writes, rather than as
+   * items and list rows: for backends where a row costs much more than the bytes it holds
+   * (PostgreSQL: a tuple header, an index entry, often a page split). A fixed property of the
+   * backend, so that every saver on it stores a version in the same form.
+   */
+  readonly inlineShortLists?: boolean;
   write(batch: StorageBatch): MaybePromise<void>;
   checkpointChain(
     threadId: string,
