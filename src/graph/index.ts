@@ -26,6 +26,7 @@ export {
   type PregelTaskDescription,
   readCurrentState,
   type StateSnapshot,
+  type StateUpdate,
 } from "./pregel/index.js";
 export * from "./store/index.js";
 export { IterableReadableStream, type StreamMode, type ToolsStreamEvent } from "./stream/index.js";

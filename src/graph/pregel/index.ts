@@ -9,4 +9,4 @@ export {
   type ResolvedRun,
   resolveRunConfig,
 } from "./run-config.js";
-export type { PregelTaskDescription, StateSnapshot } from "./state.js";
+export type { PregelTaskDescription, StateSnapshot, StateUpdate } from "./state.js";

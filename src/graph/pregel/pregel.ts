@@ -35,7 +35,13 @@ import {
   resolveRunConfig,
 } from "./run-config.js";
 import { openRunStream } from "./run-stream.js";
-import { type StateSnapshot, snapshotOf, updateThreadState } from "./state.js";
+import {
+  bulkUpdateThreadState,
+  type StateSnapshot,
+  type StateUpdate,
+  snapshotOf,
+  updateThreadState,
+} from "./state.js";
 
 /** The parts a {@link Pregel} graph is made of. */
 export interface PregelParams {
@@ -316,6 +322,26 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   async updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig> {
     const saver = this.requireSaver(config);
     return updateThreadState(this.graphAt(config).loopGraph, saver, config, values, asNode);
+  }
+
+  /**
+   * Applies several supersteps of updates, each saved as a checkpoint (the updates of one
+   * superstep count as tasks of one step, so each needs its `asNode`), and returns the config of
+   * the last. `updateState(config, values, asNode)` is one superstep of one update.
+   *
+   * @example
+   * ```ts
+   * await graph.bulkUpdateState(config, [
+   *   { updates: [{ values: { draft: "x" }, asNode: "writer" }, { values: { score: 1 }, asNode: "grader" }] },
+   * ]);
+   * ```
+   */
+  async bulkUpdateState(
+    config: RunnableConfig,
+    supersteps: readonly { updates: readonly StateUpdate[] }[],
+  ): Promise<RunnableConfig> {
+    const saver = this.requireSaver(config);
+    return bulkUpdateThreadState(this.graphAt(config).loopGraph, saver, config, supersteps);
   }
 
   /** @internal The snapshot of a checkpoint of this graph (its subgraphs read from the same saver). */

@@ -3,7 +3,7 @@
  * @langchain/langgraph 1.7.3 (probes /tmp/probe/q4.ts, q4b.ts, p11x.ts).
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import { Annotation, Command, END, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
 import {
   ANY_ID,
   checkpointIdOf,
@@ -250,6 +250,196 @@ describe("updateState on a thread paused by interrupt()", () => {
       "0:loop:a",
       "-1:input:__start__",
     ]);
+  });
+});
+
+describe("updateState on a paused step: what finished is applied, and the step ends", () => {
+  // a → b and c in parallel; b waits for an answer unless "r" is in the log
+  function parallel(runs: RunCounter) {
+    return new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("b", (s) => {
+        runs.bump("b");
+        if (!s.v.includes("r")) interrupt("wait");
+        return { v: ["b"] };
+      })
+      .addNode("c", () => {
+        runs.bump("c");
+        return { v: ["c"] };
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("a", "c")
+      .compile({ checkpointer: new MemorySaver() });
+  }
+  // a → b → c, paused before b
+  function paused() {
+    return new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("b", () => ({ v: ["b"] }))
+      .addNode("c", () => ({ v: ["c"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", "c")
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ["b"] });
+  }
+  // a → b and c, paused before both, then d once both ran
+  function join() {
+    return new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("b", () => ({ v: ["b"] }))
+      .addNode("c", () => ({ v: ["c"] }))
+      .addNode("d", () => ({ v: ["d"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("a", "c")
+      .addEdge(["b", "c"], "d")
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ["b", "c"] });
+  }
+  const history = ["1:loop:b,c", "0:loop:a", "-1:input:__start__"];
+
+  it("applies the writes of the tasks that finished, then the update; the interrupted task is dropped", async () => {
+    for (const asNode of [undefined, "b"]) {
+      const runs = new RunCounter();
+      const graph = parallel(runs);
+      await graph.invoke({ v: [] }, thread("p"));
+      await graph.updateState(thread("p"), { v: ["r"] }, asNode);
+      const state = await graph.getState(thread("p"));
+      expect(state.values, String(asNode)).toEqual({ v: ["a", "c", "r"] });
+      expect(state.next).toEqual([]);
+      expect(await graph.invoke(null, thread("p"))).toEqual({ v: ["a", "c", "r"] });
+      expect(runs.counts).toEqual({ b: 1, c: 1 });
+      expect(outline(await historyOf(graph, thread("p")))).toEqual(["2:update:", ...history]);
+    }
+  });
+
+  it("null as END ends the step: finished tasks' writes applied, the rest counted as done", async () => {
+    const graph = parallel(new RunCounter());
+    await graph.invoke({ v: [] }, thread("e"));
+    await graph.updateState(thread("e"), null, END);
+    expect(await graph.invoke(null, thread("e"))).toEqual({ v: ["a", "c"] });
+    expect(outline(await historyOf(graph, thread("e")))).toEqual(["2:update:", ...history]);
+
+    const before = paused();
+    await before.invoke({ v: [] }, thread("e2"));
+    await before.updateState(thread("e2"), null, END);
+    expect((await before.getState(thread("e2"))).next).toEqual([]);
+    expect(await before.invoke(null, thread("e2"))).toEqual({ v: ["a"] });
+  });
+
+  it("an update as a node other than the pending one ends the pending trigger", async () => {
+    const graph = paused();
+    await graph.invoke({ v: [] }, thread("c"));
+    await graph.updateState(thread("c"), { v: ["u"] }, "c");
+    expect((await graph.getState(thread("c"))).next).toEqual([]);
+    expect(await graph.invoke(null, thread("c"))).toEqual({ v: ["a", "u"] });
+
+    const both = join();
+    await both.invoke({ v: [] }, thread("j"));
+    await both.updateState(thread("j"), { v: ["u"] }, "b");
+    expect((await both.getState(thread("j"))).next).toEqual([]);
+    expect(await both.invoke(null, thread("j"))).toEqual({ v: ["a", "u"] });
+  });
+
+  it("as the pending node, its edges decide what runs next", async () => {
+    const graph = paused();
+    await graph.invoke({ v: [] }, thread("b"));
+    await graph.updateState(thread("b"), { v: ["u"] }, "b");
+    expect((await graph.getState(thread("b"))).next).toEqual(["c"]);
+    expect(await graph.invoke(null, thread("b"))).toEqual({ v: ["a", "u", "c"] });
+  });
+
+  it("null with no asNode saves a copy: the pending task still runs", async () => {
+    const graph = paused();
+    await graph.invoke({ v: [] }, thread("n"));
+    await graph.updateState(thread("n"), undefined);
+    const state = await graph.getState(thread("n"));
+    expect(state.values).toEqual({ v: ["a"] });
+    expect(state.next).toEqual(["b"]);
+    expect(state.metadata).toEqual({ source: "update", step: 2, parents: {}, thread_id: "n" });
+    expect(await graph.invoke(null, thread("n"))).toEqual({ v: ["a", "b", "c"] });
+  });
+
+  it("bulkUpdateState: updates of one superstep count as one step, each superstep is a checkpoint", async () => {
+    const graph = join();
+    await graph.invoke({ v: [] }, thread("k"));
+    await graph.bulkUpdateState(thread("k"), [
+      {
+        updates: [
+          { values: { v: ["ub"] }, asNode: "b" },
+          { values: { v: ["uc"] }, asNode: "c" },
+        ],
+      },
+    ]);
+    expect((await graph.getState(thread("k"))).next).toEqual(["d"]);
+    expect(await graph.invoke(null, thread("k"))).toEqual({ v: ["a", "ub", "uc", "d"] });
+    expect(outline(await historyOf(graph, thread("k")))).toEqual(["3:loop:", "2:update:d", ...history]);
+
+    const steps = join();
+    await steps.invoke({ v: [] }, thread("k2"));
+    await steps.bulkUpdateState(thread("k2"), [
+      { updates: [{ values: { v: ["ub"] }, asNode: "b" }] },
+      { updates: [{ values: { v: ["uc"] }, asNode: "c" }] },
+    ]);
+    expect(await steps.invoke(null, thread("k2"))).toEqual({ v: ["a", "ub", "uc", "d"] });
+    expect(outline(await historyOf(steps, thread("k2")))).toEqual([
+      "4:loop:",
+      "3:update:d",
+      "2:update:",
+      ...history,
+    ]);
+  });
+
+  it('"__copy__" with [values, asNode] pairs forks, then applies them as one step', async () => {
+    const graph = join();
+    await graph.invoke({ v: [] }, thread("f"));
+    await graph.updateState(
+      thread("f"),
+      [
+        [{ v: ["ub"] }, "b"],
+        [{ v: ["uc"] }, "c"],
+      ],
+      "__copy__",
+    );
+    expect(outline(await historyOf(graph, thread("f")))).toEqual(["3:update:d", "2:fork:b,c", ...history]);
+    expect(await graph.invoke(null, thread("f"))).toEqual({ v: ["a", "ub", "uc", "d"] });
+  });
+
+  it("refuses malformed bulk updates with the reference's errors", async () => {
+    const graph = join();
+    await graph.invoke({ v: [] }, thread("x"));
+    const cases: [Parameters<typeof graph.bulkUpdateState>[1], string][] = [
+      [[], "No supersteps provided"],
+      [[{ updates: [] }], "No updates provided"],
+      [
+        [{ updates: [{ values: { v: ["x"] } }, { values: { v: ["y"] }, asNode: "b" }] }],
+        '"asNode" is required when applying multiple updates',
+      ],
+      [
+        [
+          {
+            updates: [
+              { values: null, asNode: END },
+              { values: null, asNode: END },
+            ],
+          },
+        ],
+        "Cannot apply multiple updates when clearing state",
+      ],
+      [
+        [{ updates: [{ values: null }, { values: null, asNode: "b" }] }],
+        "Cannot create empty checkpoint with multiple updates",
+      ],
+    ];
+    for (const [supersteps, message] of cases) {
+      await expect(graph.bulkUpdateState(thread("x"), supersteps)).rejects.toMatchObject({
+        name: "InvalidUpdateError",
+        message,
+      });
+    }
+    await expect(graph.updateState(thread("none"), {}, "__copy__")).rejects.toThrow(
+      "Cannot copy a non-existent checkpoint",
+    );
   });
 });
 

@@ -6,14 +6,18 @@ import {
   prepareNextTasks,
   readChannels,
   readWithWrites,
+  type WriteState,
 } from "../algorithm/index.js";
 import type { BaseChannel } from "../channels/index.js";
 import {
   type BaseCheckpointSaver,
+  type Checkpoint,
   type CheckpointMetadata,
+  type CheckpointSource,
   type CheckpointTuple,
   copyCheckpoint,
   emptyCheckpoint,
+  SCHEDULED,
 } from "../checkpoint/index.js";
 import {
   type ChannelVersion,
@@ -203,10 +207,10 @@ export async function snapshotOf(
 }
 
 /** The node an update is attributed to when the caller names none. */
-function inferAsNode(graph: StateGraphView, tuple: CheckpointTuple | undefined): string {
+function inferAsNode(graph: StateGraphView, checkpoint: Checkpoint | undefined): string {
   const names = Object.keys(graph.nodes).filter((n) => n !== START);
   if (names.length === 1) return names[0] as string;
-  const seen = tuple?.checkpoint.versions_seen ?? {};
+  const seen = checkpoint?.versions_seen ?? {};
   let best: { node: string; version: ChannelVersion } | undefined;
   let tie = false;
   for (const node of names) {
@@ -230,11 +234,63 @@ function inferAsNode(graph: StateGraphView, tuple: CheckpointTuple | undefined):
   return best.node;
 }
 
+/** One update of a {@link bulkUpdateThreadState} superstep: `values` as if node `asNode` returned them. */
+export interface StateUpdate {
+  values: unknown;
+  asNode?: string | undefined;
+  /** The id of the update's task (kept for LangGraph.js's signature; updates are not tasks that run). */
+  taskId?: string | undefined;
+}
+
+/** Writes saved for tasks that are not channel values (what a task's failure or pause recorded). */
+const CONTROL_WRITES: ReadonlySet<string> = new Set([ERROR, INTERRUPT, SCHEDULED, RESUME]);
+
+/**
+ * Applies the writes saved for the tasks of `tuple`'s step to `checkpoint`: the writes made without
+ * a task, then those of the tasks that finished (`all`: every task of the step counts as done,
+ * those without writes included, which ends the step).
+ */
+function applyPendingWrites(
+  graph: StateGraphView,
+  tuple: CheckpointTuple,
+  checkpoint: Checkpoint,
+  channels: Channels,
+  state: WriteState,
+  nextVersion: (current: ChannelVersion | undefined) => ChannelVersion,
+  all: boolean,
+): void {
+  const saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
+  if (saved.nullWrites.length > 0) {
+    applyWrites(
+      checkpoint,
+      channels,
+      [{ name: INPUT, path: [], triggers: [], writes: saved.nullWrites }],
+      nextVersion,
+      graph.triggerToNodes,
+      state,
+    );
+  }
+  const step = typeof tuple.metadata?.step === "number" ? tuple.metadata.step + 1 : 0;
+  const tasks = prepareNextTasks(checkpoint, graph.nodes, channels, {
+    step,
+    parentNs: String(tuple.config.configurable?.checkpoint_ns ?? ""),
+    updatedChannels: undefined,
+    triggerToNodes: graph.triggerToNodes,
+    deterministicIds: true,
+  });
+  const done = [];
+  for (const task of tasks) {
+    const writes = (saved.byTask.get(task.id) ?? []).filter(([channel]) => !CONTROL_WRITES.has(channel));
+    if (all || writes.length > 0)
+      done.push({ name: task.name, path: task.path, triggers: task.triggers, writes });
+  }
+  if (done.length > 0) applyWrites(checkpoint, channels, done, nextVersion, graph.triggerToNodes, state);
+}
+
 /**
  * Applies `values` to the thread's state as if node `asNode` had returned them (its edges and
  * routers decide what runs next), and saves the result as a new checkpoint (`source: "update"`).
- * `asNode` `"__copy__"` forks the checkpoint unchanged; `"__input__"` applies the values as new
- * graph input.
+ * See {@link bulkUpdateThreadState}.
  */
 export async function updateThreadState(
   graph: StateGraphView,
@@ -243,10 +299,52 @@ export async function updateThreadState(
   values: unknown,
   asNode: string | undefined,
 ): Promise<RunnableConfig> {
+  return bulkUpdateThreadState(graph, saver, config, [{ updates: [{ values, asNode }] }]);
+}
+
+/**
+ * Applies supersteps of updates, each saved as a checkpoint, as LangGraph.js's `bulkUpdateState`
+ * does. In one superstep:
+ * - on the thread's latest checkpoint (no `checkpoint_id` in `config`), the writes of the tasks
+ *   of the paused step that finished are applied first, as the step would have;
+ * - each update counts as a task of node `asNode` (inferred from the last node that ran when a
+ *   single update names none); the nodes' edges and routers decide what runs next, and like any
+ *   step it ends the triggers nobody wrote again (a pending task not updated does not run);
+ * - `values` `null` or `undefined` with no `asNode` saves a copy of the checkpoint; `null` with
+ *   `asNode` `END` ends the paused step (its tasks count as done); `"__copy__"` forks the
+ *   checkpoint (then applies `values` if they are `[values, asNode]` pairs); `"__input__"` applies
+ *   the values as new graph input.
+ */
+export async function bulkUpdateThreadState(
+  graph: StateGraphView,
+  saver: BaseCheckpointSaver,
+  config: RunnableConfig,
+  supersteps: readonly { updates: readonly StateUpdate[] }[],
+): Promise<RunnableConfig> {
+  if (supersteps.length === 0) throw new InvalidUpdateError("No supersteps provided");
+  if (supersteps.some((superstep) => superstep.updates.length === 0))
+    throw new InvalidUpdateError("No updates provided");
+  let current = config;
+  let first = true;
+  for (const { updates } of supersteps) {
+    current = await updateSuperstep(graph, saver, current, updates, first);
+    first = false;
+  }
+  return current;
+}
+
+async function updateSuperstep(
+  graph: StateGraphView,
+  saver: BaseCheckpointSaver,
+  config: RunnableConfig,
+  updates: readonly StateUpdate[],
+  first: boolean,
+): Promise<RunnableConfig> {
   const tuple = await saver.getTuple(config);
   const threadId = String(config.configurable?.thread_id ?? "");
   const ns = String(config.configurable?.checkpoint_ns ?? "");
   const parents = (config.configurable?.checkpoint_map as Record<string, string> | undefined) ?? {};
+  const [{ values, asNode } = { values: undefined }] = updates;
   const persistence = new LoopPersistence({
     saver,
     threadId,
@@ -266,15 +364,39 @@ export async function updateThreadState(
   const channelValues = { ...checkpoint.channel_values };
   const nextVersion = (current: ChannelVersion | undefined) =>
     saver.getNextVersion(current as never) as ChannelVersion;
-
-  if (asNode === COPY) {
-    for (const key in checkpoint.channel_versions) state.changed.add(key);
-    persistence.saveCheckpoint(checkpoint, channels, state.changed, channelValues, "fork", step + 1);
+  const save = async (source: CheckpointSource, savedStep: number): Promise<RunnableConfig> => {
+    persistence.saveCheckpoint(checkpoint, channels, state.changed, channelValues, source, savedStep);
     await persistence.flush();
     return persistence.config;
+  };
+
+  if ((values === null || values === undefined) && asNode === undefined) {
+    if (updates.length > 1)
+      throw new InvalidUpdateError("Cannot create empty checkpoint with multiple updates");
+    return save("update", step + 1);
+  }
+  if (values === null && asNode === END) {
+    if (updates.length > 1) throw new InvalidUpdateError("Cannot apply multiple updates when clearing state");
+    if (tuple !== undefined) applyPendingWrites(graph, tuple, checkpoint, channels, state, nextVersion, true);
+    return save("update", step + 1);
+  }
+  if (asNode === COPY) {
+    if (updates.length > 1) throw new InvalidUpdateError("Cannot copy checkpoint with multiple updates");
+    if (tuple === undefined) throw new InvalidUpdateError("Cannot copy a non-existent checkpoint");
+    for (const key in checkpoint.channel_versions) state.changed.add(key);
+    const copied = await save("fork", step + 1);
+    const pairs = copyUpdates(values);
+    return pairs === undefined ? copied : updateSuperstep(graph, saver, copied, pairs, false);
   }
   if (asNode === INPUT) {
+    if (updates.length > 1)
+      throw new InvalidUpdateError("Cannot apply multiple updates when updating as input");
     const writes = mapInput(graph.inputChannels, values);
+    if (writes.length === 0) {
+      throw new InvalidUpdateError(
+        `Received no input writes for ${JSON.stringify(graph.inputChannels, null, 2)}`,
+      );
+    }
     applyWrites(
       checkpoint,
       channels,
@@ -283,56 +405,59 @@ export async function updateThreadState(
       graph.triggerToNodes,
       state,
     );
-    persistence.saveCheckpoint(
-      checkpoint,
-      channels,
-      state.changed,
-      channelValues,
-      "input",
-      tuple === undefined ? -1 : step + 1,
-    );
-    await persistence.flush();
-    return persistence.config;
+    return save("input", tuple === undefined ? -1 : step + 1);
   }
-  const node = asNode ?? inferAsNode(graph, tuple);
-  const spec = graph.nodes[node];
-  if (spec === undefined || node === END) {
-    throw new InvalidUpdateError(
-      `Node ${JSON.stringify(node)} does not exist: updateState needs asNode to be one of the graph's nodes (${Object.keys(
-        graph.nodes,
-      )
-        .filter((n) => n !== START)
-        .map((n) => JSON.stringify(n))
-        .join(", ")}).`,
-    );
+
+  const latest = first && config.configurable?.checkpoint_id === undefined;
+  if (latest && tuple !== undefined && (tuple.pendingWrites?.length ?? 0) > 0) {
+    applyPendingWrites(graph, tuple, checkpoint, channels, state, nextVersion, false);
   }
-  const writes: [string, unknown][] = [];
-  if (spec.writers !== undefined) {
-    const task = {
-      name: node,
-      writes,
-      config: { configurable: { thread_id: threadId, checkpoint_ns: ns } },
-      readFresh: (keys: readonly string[]) => readWithWrites(channels, keys, writes),
-    } as unknown as RunningTask;
-    await spec.writers(values, task);
+  const named: { values: unknown; asNode: string }[] = [];
+  if (updates.length === 1) {
+    named.push({ values, asNode: asNode ?? inferAsNode(graph, checkpoint) });
+  } else {
+    for (const update of updates) {
+      if (update.asNode === undefined || update.asNode === null)
+        throw new InvalidUpdateError('"asNode" is required when applying multiple updates');
+      named.push({ values: update.values, asNode: update.asNode });
+    }
   }
-  const seenBefore = checkpoint.versions_seen[node];
-  applyWrites(
-    checkpoint,
-    channels,
-    [{ name: node, path: [], triggers: [], writes }],
-    nextVersion,
-    graph.triggerToNodes,
-    state,
-  );
-  // the node counts as having seen its triggers: it does not run again on the state it "produced"
-  const seen: Record<string, ChannelVersion> = { ...seenBefore };
-  for (const trigger of spec.triggers) {
-    const version = checkpoint.channel_versions[trigger];
-    if (version !== undefined) seen[trigger] = version;
+  const tasks = [];
+  for (const [i, update] of named.entries()) {
+    const spec = graph.nodes[update.asNode];
+    if (spec === undefined || update.asNode === END) {
+      throw new InvalidUpdateError(
+        `Node ${JSON.stringify(update.asNode)} does not exist: updateState needs asNode to be one of the graph's nodes (${Object.keys(
+          graph.nodes,
+        )
+          .filter((n) => n !== START)
+          .map((n) => JSON.stringify(n))
+          .join(", ")}).`,
+      );
+    }
+    const writes: [string, unknown][] = [];
+    if (spec.writers !== undefined) {
+      const task = {
+        name: update.asNode,
+        writes,
+        config: { configurable: { thread_id: threadId, checkpoint_ns: ns } },
+        readFresh: (keys: readonly string[]) => readWithWrites(channels, keys, writes),
+      } as unknown as RunningTask;
+      await spec.writers(update.values, task);
+    }
+    // an update is a task of its own step: like any step, it ends the triggers nobody wrote again
+    tasks.push({ name: update.asNode, path: [INTERRUPT, i], triggers: [INTERRUPT], writes });
   }
-  checkpoint.versions_seen[node] = seen;
-  persistence.saveCheckpoint(checkpoint, channels, state.changed, channelValues, "update", step + 1);
-  await persistence.flush();
-  return persistence.config;
+  applyWrites(checkpoint, channels, tasks, nextVersion, graph.triggerToNodes, state);
+  return save("update", step + 1);
+}
+
+/** The `[values, asNode]` pairs a `"__copy__"` update may carry, as updates. */
+function copyUpdates(values: unknown): StateUpdate[] | undefined {
+  if (!Array.isArray(values) || values.length === 0) return undefined;
+  if (!values.every((pair) => Array.isArray(pair) && pair.length === 2)) return undefined;
+  return values.map(([pairValues, pairNode]: unknown[]) => ({
+    values: pairValues,
+    asNode: typeof pairNode === "string" ? pairNode : undefined,
+  }));
 }
