@@ -455,14 +455,8 @@ export class StateGraph<
         }
       }
     }
+    // (a graph without nodes compiles, as in LangGraph.js: it returns its input)
     const hasEntry = this.edges.some(([from]) => from === START) || this.branches.has(START);
-    if (!hasEntry) {
-      throw new UnreachableNodeError(
-        `Graph must have an entrypoint: add at least one edge from START to another node, e.g. addEdge(START, "${
-          [...this.nodes.keys()][0] ?? "node"
-        }") or setEntryPoint(...).`,
-      );
-    }
     const targets = new Set<string>();
     for (const [, to] of this.edges) targets.add(to);
     for (const [, to] of this.waitingEdges) targets.add(to);
@@ -474,7 +468,7 @@ export class StateGraph<
     }
     for (const node of this.nodes.values()) for (const t of node.ends ?? []) targets.add(t);
     for (const name of this.nodes.keys()) {
-      if (!targets.has(name)) throw unreachable(name);
+      if (!targets.has(name)) throw unreachable(name, hasEntry);
     }
     for (const key of ["interruptBefore", "interruptAfter"] as const) {
       const list = options[key];
@@ -486,9 +480,12 @@ export class StateGraph<
   }
 }
 
-function unreachable(name: string): UnreachableNodeError {
+function unreachable(name: string, hasEntry: boolean): UnreachableNodeError {
+  const entry = hasEntry
+    ? ""
+    : `\n\nNo edge leaves START: the graph needs an entrypoint, e.g. addEdge(START, "${name}") or setEntryPoint("${name}").`;
   return new UnreachableNodeError(
-    `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".`,
+    `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".${entry}`,
   );
 }
 

@@ -132,11 +132,21 @@ describe("edges", () => {
 });
 
 describe("entry point and reachability", () => {
-  it("requires an edge from START (clearer message than the reference)", () => {
+  it("requires an edge from START: the reference's unreachable-node error, with how to add the entrypoint", () => {
     const error = errorOf(() => base().addEdge("x", "y").compile());
     expect(error).toBeInstanceOf(UnreachableNodeError);
-    expect(error.message).toMatch(/^Graph must have an entrypoint/);
+    expect(error.message).toMatch(/^Node `x` is not reachable\./);
+    expect(error.message).toContain(
+      'No edge leaves START: the graph needs an entrypoint, e.g. addEdge(START, "x")',
+    );
     expect((error as UnreachableNodeError).lc_error_code).toBe("UNREACHABLE_NODE");
+  });
+
+  it("compiles a graph without nodes, which returns its input (as LangGraph.js does)", async () => {
+    const State = Annotation.Root({
+      v: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    expect(await new StateGraph(State).compile().invoke({ v: ["x"] })).toEqual({ v: ["x"] });
   });
 
   it("rejects a node no edge leads to", () => {
