@@ -788,7 +788,21 @@ export class PregelLoop {
       values: this.readStream(),
       metadata: unreported.metadata,
       next: tasks.map((task) => task.name),
-      tasks: tasks.map((task) => ({ id: task.id, name: task.name, path: task.path, interrupts: [] })),
+      tasks: tasks.map((task) => {
+        const description: Record<string, unknown> = {
+          id: task.id,
+          name: task.name,
+          path: task.path,
+          interrupts: [],
+        };
+        // a subgraph's task names where its own checkpoints are, as getState's tasks do
+        if (task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
+          description.state = {
+            configurable: { thread_id: persistence.params.threadId, checkpoint_ns: task.checkpointNs },
+          };
+        }
+        return description;
+      }),
     };
     const parentId = unreported.parentConfig.configurable?.checkpoint_id;
     if (parentId !== undefined) payload.parentConfig = this.formatConfig(String(parentId));
@@ -807,12 +821,19 @@ export class PregelLoop {
   private formatConfig(checkpointId: string): Record<string, unknown> {
     const persistence = this.params.persistence as LoopPersistence;
     const config = this.params.config;
+    const configurable: Record<string, unknown> = {
+      checkpoint_ns: persistence.params.ns,
+      thread_id: persistence.params.threadId,
+    };
+    // a subgraph's checkpoints name those of the graphs above them
+    const parents = persistence.params.parents;
+    for (const _ in parents) {
+      configurable.checkpoint_map = { ...parents };
+      break;
+    }
+    configurable.checkpoint_id = checkpointId;
     const out: Record<string, unknown> = {
-      configurable: {
-        checkpoint_ns: persistence.params.ns,
-        thread_id: persistence.params.threadId,
-        checkpoint_id: checkpointId,
-      },
+      configurable,
       metadata: { ...config.metadata, thread_id: persistence.params.threadId },
       recursion_limit: config.recursionLimit,
       tags: config.tags ?? [],

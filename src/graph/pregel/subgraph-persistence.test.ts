@@ -269,6 +269,31 @@ describe("streaming a subgraph interrupt with subgraphs: true", () => {
       [["sub"], 1, "loop", [""], []],
       [[], 1, "loop", [], []],
     ]);
+    // the parent's task names where the subgraph's checkpoints are, and those name their parent's
+    type Chunk = [
+      string[],
+      {
+        config: { configurable: Record<string, unknown> };
+        tasks: { name: string; state?: unknown }[];
+      },
+    ];
+    const [parentStart, parentLoop, childStart] = chunks as Chunk[];
+    const childNs = childStart?.[0][0];
+    expect(parentStart?.[1].tasks[0]).not.toHaveProperty("state");
+    expect(parentLoop?.[1].tasks[0]).toEqual({
+      id: expect.any(String),
+      name: "sub",
+      path: ["__pregel_pull", "sub"],
+      interrupts: [],
+      state: { configurable: { thread_id: "c", checkpoint_ns: childNs } },
+    });
+    expect(childStart?.[1].config.configurable).toEqual({
+      checkpoint_ns: childNs,
+      thread_id: "c",
+      checkpoint_map: { "": parentLoop?.[1].config.configurable.checkpoint_id },
+      checkpoint_id: expect.any(String),
+    });
+    expect(parentLoop?.[1].config.configurable).not.toHaveProperty("checkpoint_map");
   });
 });
 
