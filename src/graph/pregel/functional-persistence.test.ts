@@ -139,3 +139,19 @@ describe("the previous value of a thread", () => {
     expect(await counter.invoke(5, thread("other"))).toBe("prev=undefined");
   });
 });
+
+describe("an entrypoint's history", () => {
+  it("shows the entrypoint task's result as the value it returned", async () => {
+    const double = task("double", async (x: number) => x * 2);
+    const wf = entrypoint({ name: "wf", checkpointer: new MemorySaver() }, async (n: number) => {
+      const a = await double(n);
+      return { a, b: await Promise.all([double(a), double(a + 1)]) };
+    });
+    expect(await wf.invoke(3, thread("h"))).toEqual({ a: 6, b: [12, 14] });
+    const history = await historyOf(wf, thread("h"));
+    expect(history.map((s) => s.tasks.map((t) => [t.name, t.result]))).toEqual([
+      [],
+      [["wf", { a: 6, b: [12, 14] }]],
+    ]);
+  });
+});

@@ -154,14 +154,18 @@ export async function snapshotOf(
     if (error !== undefined) description.error = error;
     if (output.length > 0) {
       const returned = output.find(([c]) => c === RETURN);
+      const streamChannels = graph.streamChannels;
       description.result =
         returned !== undefined
           ? returned[1]
-          : taskResultPayload(
-              { ...task, writes: output } as unknown as RunningTask,
-              graph.streamChannels,
-              undefined,
-            ).result;
+          : typeof streamChannels === "string"
+            ? // a graph with one output channel (an entrypoint): the value the task wrote there
+              output.find(([c]) => c === streamChannels)?.[1]
+            : taskResultPayload(
+                { ...task, writes: output } as unknown as RunningTask,
+                graph.streamChannels,
+                undefined,
+              ).result;
       if (applyPending)
         finished.push({
           name: task.name,
