@@ -130,6 +130,34 @@ describe("createAgent: tools", () => {
     expect(outline(messages)[2]).toBe("tool:It's always sunny in Suzhou!");
   });
 
+  it('runs tool calls a model wrote without type: "tool_call" (messages keep calls as given)', async () => {
+    const getWeather = tool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
+      name: "get_weather",
+      description: "Weather of a city.",
+      schema: z.object({ city: z.string() }),
+    });
+    const untagged = new AIMessage({
+      id: "a1",
+      content: "",
+      tool_calls: [
+        { name: "get_weather", args: { city: "Suzhou" }, id: "c1" },
+        { name: "get_weather", args: { city: "Hangzhou" }, id: "c2" },
+      ],
+    });
+    expect(untagged.tool_calls[0]).not.toHaveProperty("type");
+    const model = new FakeChatModel({ responses: [untagged, "Both sunny."] });
+    const { messages } = await createAgent({ model, tools: [getWeather] }).invoke({
+      messages: [new HumanMessage("Weather?")],
+    });
+    expect(messages.map((m) => [m.type, m.content])).toEqual([
+      ["human", "Weather?"],
+      ["ai", ""],
+      ["tool", "Sunny in Suzhou"],
+      ["tool", "Sunny in Hangzhou"],
+      ["ai", "Both sunny."],
+    ]);
+  });
+
   it("binds provider-side tools but never runs them (no tools node for them alone)", async () => {
     const webSearch = {
       name: "web_search",

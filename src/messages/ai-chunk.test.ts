@@ -60,10 +60,8 @@ describe("AIMessageChunk", () => {
       tool_calls: [{ name: "f", args: {}, id: "1" }],
       invalid_tool_calls: [{ name: "g", args: "{", id: "2", error: "bad" }],
     });
-    expect(chunk.tool_calls).toEqual([{ name: "f", args: {}, id: "1", type: "tool_call" }]);
-    expect(chunk.invalid_tool_calls).toEqual([
-      { name: "g", args: "{", id: "2", error: "bad", type: "invalid_tool_call" },
-    ]);
+    expect(chunk.tool_calls).toStrictEqual([{ name: "f", args: {}, id: "1" }]);
+    expect(chunk.invalid_tool_calls).toStrictEqual([{ name: "g", args: "{", id: "2", error: "bad" }]);
     expect(chunk.tool_call_chunks).toEqual([]);
   });
 
@@ -187,9 +185,9 @@ describe("AIMessageChunk", () => {
       content: "",
       tool_calls: [{ name: "f", args: { a: 1 }, id: "1" }],
     }).concat(new AIMessageChunk({ content: "", tool_calls: [{ name: "g", args: {}, id: "2" }] }));
-    expect(whole.tool_calls).toEqual([
-      { name: "f", args: { a: 1 }, id: "1", type: "tool_call" },
-      { name: "g", args: {}, id: "2", type: "tool_call" },
+    expect(whole.tool_calls).toStrictEqual([
+      { name: "f", args: { a: 1 }, id: "1" },
+      { name: "g", args: {}, id: "2" },
     ]);
   });
 

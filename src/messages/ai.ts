@@ -4,12 +4,7 @@ import { mergeCommonChunkFields } from "./chunk-fields.js";
 import type { MessageContent } from "./content.js";
 import { mergeLists } from "./merge.js";
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
-import {
-  collapseToolCallChunks,
-  normalizeInvalidToolCalls,
-  normalizeToolCalls,
-  parseOpenAIToolCalls,
-} from "./tool-calls.js";
+import { collapseToolCallChunks, parseOpenAIToolCalls } from "./tool-calls.js";
 import type { UsageMetadata } from "./usage.js";
 import { mergeUsageMetadata } from "./usage.js";
 
@@ -80,16 +75,16 @@ export class AIMessage extends BaseMessage {
       this.usage_metadata = undefined;
       return;
     }
+    // tool calls are kept as given, as LangChain.js keeps them: a call written without
+    // `type: "tool_call"` reads back without it (a ToolNode tags each call it runs)
     const raw = fields.additional_kwargs?.tool_calls;
     if (fields.tool_calls == null && Array.isArray(raw)) {
       const [valid, invalid] = parseOpenAIToolCalls(raw);
-      this.tool_calls = valid;
-      this.invalid_tool_calls = fields.invalid_tool_calls
-        ? normalizeInvalidToolCalls(fields.invalid_tool_calls)
-        : invalid;
+      this.tool_calls = valid.map(({ type: _type, ...call }) => call);
+      this.invalid_tool_calls = fields.invalid_tool_calls ?? invalid.map(({ type: _type, ...call }) => call);
     } else {
-      this.tool_calls = normalizeToolCalls(fields.tool_calls ?? []);
-      this.invalid_tool_calls = normalizeInvalidToolCalls(fields.invalid_tool_calls ?? []);
+      this.tool_calls = fields.tool_calls ?? [];
+      this.invalid_tool_calls = fields.invalid_tool_calls ?? [];
     }
     this.usage_metadata = fields.usage_metadata ?? undefined;
   }
@@ -142,8 +137,8 @@ export class AIMessageChunk extends BaseMessageChunk {
     if (chunks.length > 0) {
       this.defineDerivedToolCalls(chunks);
     } else {
-      this.tool_calls = normalizeToolCalls(fields.tool_calls ?? []);
-      this.invalid_tool_calls = normalizeInvalidToolCalls(fields.invalid_tool_calls ?? []);
+      this.tool_calls = fields.tool_calls ?? [];
+      this.invalid_tool_calls = fields.invalid_tool_calls ?? [];
     }
     this.usage_metadata = fields.usage_metadata ?? undefined;
   }

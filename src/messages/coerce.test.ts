@@ -106,7 +106,7 @@ describe("coerceMessageLikeToMessage", () => {
     expect(ai.content).toEqual([]);
     expect(ai.tool_calls).toEqual([
       { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" },
-      { id: "call_3", name: "g", args: { x: 1 }, type: "tool_call" },
+      { id: "call_3", name: "g", args: { x: 1 } },
     ]);
     expect(ai.invalid_tool_calls).toEqual([
       { name: "f", args: "{bad", id: "call_2", error: "Malformed args.", type: "invalid_tool_call" },

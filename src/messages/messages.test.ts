@@ -118,18 +118,16 @@ describe("AIMessage", () => {
     expect(m.usage_metadata).toBeUndefined();
   });
 
-  it("tags tool calls with type tool_call, keeping the given list when already tagged", () => {
+  it("keeps the tool calls it is given as they are, tagged or not (as LangChain.js 1.x)", () => {
     const tagged = [{ name: "f", args: { a: 1 }, id: "c1", type: "tool_call" as const }];
     expect(new AIMessage({ content: "", tool_calls: tagged }).tool_calls).toBe(tagged);
     const untagged = new AIMessage({ content: "", tool_calls: [{ name: "f", args: {}, id: "c1" }] });
-    expect(untagged.tool_calls).toEqual([{ name: "f", args: {}, id: "c1", type: "tool_call" }]);
+    expect(untagged.tool_calls).toStrictEqual([{ name: "f", args: {}, id: "c1" }]);
     const invalid = new AIMessage({
       content: "",
       invalid_tool_calls: [{ name: "g", args: "{", error: "bad" }],
     });
-    expect(invalid.invalid_tool_calls).toEqual([
-      { name: "g", args: "{", error: "bad", type: "invalid_tool_call" },
-    ]);
+    expect(invalid.invalid_tool_calls).toStrictEqual([{ name: "g", args: "{", error: "bad" }]);
   });
 
   it("parses OpenAI-form additional_kwargs.tool_calls when tool_calls is not given", () => {
@@ -143,12 +141,13 @@ describe("AIMessage", () => {
         ],
       },
     });
-    expect(m.tool_calls).toEqual([
-      { name: "f", args: { a: 1 }, id: "c1", type: "tool_call" },
-      { name: "h", args: {}, id: "c3", type: "tool_call" },
+    // untagged, as LangChain.js parses them here (an empty text is read as no arguments)
+    expect(m.tool_calls).toStrictEqual([
+      { name: "f", args: { a: 1 }, id: "c1" },
+      { name: "h", args: {}, id: "c3" },
     ]);
-    expect(m.invalid_tool_calls).toEqual([
-      { name: "g", args: "{oops", id: "c2", error: "Malformed args.", type: "invalid_tool_call" },
+    expect(m.invalid_tool_calls).toStrictEqual([
+      { name: "g", args: "{oops", id: "c2", error: "Malformed args." },
     ]);
   });
 

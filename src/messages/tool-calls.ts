@@ -4,8 +4,8 @@ import { parsePartialJson } from "./partial-json.js";
 /**
  * A request from the model to run one tool: `{ name, args, id, type: "tool_call" }`.
  * `args` is the parsed JSON object of arguments; `id` links the request to the
- * `ToolMessage` that answers it. Messages built by this module always carry
- * `type: "tool_call"`; it is optional here so that `{ name, args, id }` literals are accepted.
+ * `ToolMessage` that answers it. Calls parsed from a model's output carry `type: "tool_call"`;
+ * a message keeps the calls it is given as they are (as LangChain.js does), so `type` is optional.
  *
  * @example
  * ```ts
@@ -73,25 +73,6 @@ export interface OpenAIToolCall {
 }
 
 const MALFORMED_ARGS = "Malformed args.";
-
-/** Returns the list itself when every call already says `type: "tool_call"`, else a tagged copy. */
-export function normalizeToolCalls(calls: readonly ToolCall[]): ToolCall[] {
-  for (const call of calls) {
-    if (call.type !== "tool_call")
-      return calls.map((c) => (c.type === "tool_call" ? c : { ...c, type: "tool_call" }));
-  }
-  return calls as ToolCall[];
-}
-
-/** Same as {@link normalizeToolCalls} for invalid tool calls. */
-export function normalizeInvalidToolCalls(calls: readonly InvalidToolCall[]): InvalidToolCall[] {
-  for (const call of calls) {
-    if (call.type !== "invalid_tool_call") {
-      return calls.map((c) => (c.type === "invalid_tool_call" ? c : { ...c, type: "invalid_tool_call" }));
-    }
-  }
-  return calls as InvalidToolCall[];
-}
 
 /** True for an object in the OpenAI `{ id, type: "function", function: { name, arguments } }` form. */
 export function isOpenAIToolCall(value: unknown): value is OpenAIToolCall {

@@ -33,7 +33,7 @@ describe("getBufferString", () => {
       new ToolMessage({ content: "r", tool_call_id: "c" }),
     ]);
     expect(text).toBe(
-      'Human: hi\nAI: yo[image][weird][{"name":"f","args":{"a":1},"id":"c","type":"tool_call"}]\nSystem: n, s\nTool: r',
+      'Human: hi\nAI: yo[image][weird][{"name":"f","args":{"a":1},"id":"c"}]\nSystem: n, s\nTool: r',
     );
   });
 

@@ -36,11 +36,19 @@ export interface ParsedToolNodeInput {
   readonly stateFromGraph: boolean;
 }
 
+/** `{ name, args }` with or without `type: "tool_call"`: what a message's `tool_calls` hold. */
+function isCallShaped(value: unknown): value is ToolCall {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const call = value as { name?: unknown; args?: unknown; type?: unknown };
+  return typeof call.name === "string" && "args" in call && (call.type === undefined || call.type === "tool_call");
+}
+
 /** Reads the tool calls to run from a ToolNode's input (the reference's error texts). */
 export function parseToolNodeInput(input: unknown): ParsedToolNodeInput {
   if (typeof input === "object" && input !== null && !Array.isArray(input) && "lg_tool_call" in input) {
     const { lg_tool_call: call, ...state } = input as { lg_tool_call: unknown };
-    if (!isToolCall(call)) {
+    // a call read off a message may lack `type: "tool_call"` (messages keep calls as given)
+    if (!isCallShaped(call)) {
       throw new InvalidArgumentError(
         'ToolNode received a Send payload whose lg_tool_call is not a tool call. Send { ...state, lg_tool_call: { name, args, id, type: "tool_call" } }.',
       );
@@ -48,7 +56,7 @@ export function parseToolNodeInput(input: unknown): ParsedToolNodeInput {
     return { calls: [call], state, listOutput: false, stateFromGraph: false };
   }
   if (isToolCall(input)) return { calls: [input], state: {}, listOutput: false, stateFromGraph: true };
-  if (Array.isArray(input) && input.length > 0 && input.every(isToolCall)) {
+  if (Array.isArray(input) && input.length > 0 && input.every(isCallShaped)) {
     return { calls: input as ToolCall[], state: {}, listOutput: false, stateFromGraph: true };
   }
   let messages: BaseMessage[];
