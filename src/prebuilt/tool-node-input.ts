@@ -40,7 +40,9 @@ export interface ParsedToolNodeInput {
 function isCallShaped(value: unknown): value is ToolCall {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const call = value as { name?: unknown; args?: unknown; type?: unknown };
-  return typeof call.name === "string" && "args" in call && (call.type === undefined || call.type === "tool_call");
+  return (
+    typeof call.name === "string" && "args" in call && (call.type === undefined || call.type === "tool_call")
+  );
 }
 
 /** Reads the tool calls to run from a ToolNode's input (the reference's error texts). */
