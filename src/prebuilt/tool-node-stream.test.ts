@@ -18,9 +18,10 @@ const call = (name: string, id: string, args: Record<string, unknown> = {}): Too
 });
 const input = (...calls: ToolCall[]) => ({ messages: [new AIMessage({ content: "", tool_calls: calls })] });
 
+// an `async function*` tool: what it yields is progress (on_tool_event), what it returns the result
 const weather = tool(
-  async ({ city }, runtime) => {
-    runtime.writer?.({ looking: city });
+  async function* ({ city }: { city: string }) {
+    yield { looking: city };
     return `sunny in ${city}`;
   },
   { name: "weather", description: "", schema: z.object({ city: z.string() }) },
@@ -67,6 +68,26 @@ describe('streamMode: "tools"', () => {
     expect(end.output.content).toBe("sunny in sf");
   });
 
+  it("sends what a tool writes to the custom stream only, as LangChain.js does", async () => {
+    const writing = tool(
+      async ({ city }, runtime) => {
+        runtime.writer?.({ looking: city });
+        return `sunny in ${city}`;
+      },
+      { name: "writing", description: "", schema: z.object({ city: z.string() }) },
+    );
+    const chunks = (await collect(
+      toolsGraph(new ToolNode([writing])).stream(input(call("writing", "w1", { city: "sf" })), {
+        streamMode: ["tools", "custom"],
+      }),
+    )) as [string, { event?: string }][];
+    expect(chunks.map(([mode, chunk]) => (mode === "tools" ? chunk.event : chunk))).toEqual([
+      "on_tool_start",
+      { looking: "sf" },
+      "on_tool_end",
+    ]);
+  });
+
   it("reports a failing tool with on_tool_error carrying the error, even when the node handles it", async () => {
     const chunks = (await collect(
       toolsGraph(new ToolNode([boom])).stream(input(call("boom", "b1")), {
@@ -91,13 +112,13 @@ describe('streamMode: "tools"', () => {
     expect(chunks).toEqual([]);
   });
 
-  it("sends runtime.writer output to the custom mode as well", async () => {
+  it("does not send what a generator tool yields to the custom mode", async () => {
     const chunks = await collect(
       toolsGraph(new ToolNode([weather])).stream(input(call("weather", "c1", { city: "sf" })), {
         streamMode: ["custom", "tools"],
       }),
     );
-    expect(chunks).toContainEqual(["custom", { looking: "sf" }]);
+    expect(chunks.filter((c) => (c as [string])[0] === "custom")).toEqual([]);
   });
 
   it("reports an on_tool_end with the Command a tool returns", async () => {

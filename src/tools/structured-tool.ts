@@ -236,18 +236,23 @@ export abstract class StructuredTool<
     try {
       run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
       // a subclass's `_call` may return a plain value
+      const finish = (output: unknown) => {
+        const formatted = formatToolOutput({
+          output,
+          name: this.name,
+          responseFormat: this.responseFormat,
+          toolCallId: isCommandLike(output) ? undefined : toolCallId,
+        });
+        run?.handleToolEnd(formatted);
+        return formatted;
+      };
       return thenOrElse(
         raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal),
-        (output) => {
-          const formatted = formatToolOutput({
-            output,
-            name: this.name,
-            responseFormat: this.responseFormat,
-            toolCallId: isCommandLike(output) ? undefined : toolCallId,
-          });
-          run?.handleToolEnd(formatted);
-          return formatted;
-        },
+        // an `async function*` tool: what it yields is progress, what it returns the result
+        (output) =>
+          isGeneratorLike(output)
+            ? raceWithSignal(drainToolGenerator(output, run), config.signal).then(finish, fail)
+            : finish(output),
         fail,
       );
     } catch (error) {
@@ -296,4 +301,39 @@ function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined)
     signal,
     () => new AbortError("The tool call was aborted.", { cause: (signal as AbortSignal).reason }),
   );
+}
+
+/** An object with a `next` method: what an `async function*` (or `function*`) tool returns, as LangChain.js detects it. */
+function isGeneratorLike(value: unknown): value is AsyncGenerator<unknown, unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { next?: unknown }).next === "function" &&
+    !isCommandLike(value)
+  );
+}
+
+/**
+ * Runs a tool's generator to its end: each value it yields goes to the run's `handleToolEvent`
+ * (the `tools` stream's `on_tool_event`), and its return value is the tool's result. A handler
+ * that throws reports a tool error and the generator goes on, as in LangChain.js.
+ */
+async function drainToolGenerator(
+  generator: AsyncGenerator<unknown, unknown>,
+  run: ToolRunManager | undefined,
+): Promise<unknown> {
+  try {
+    let step = await generator.next();
+    while (step.done !== true) {
+      try {
+        run?.handleToolEvent(step.value);
+      } catch (error) {
+        run?.handleToolError(error);
+      }
+      step = await generator.next();
+    }
+    return step.value;
+  } finally {
+    await generator.return?.(undefined);
+  }
 }

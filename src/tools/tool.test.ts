@@ -7,7 +7,7 @@ import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
 import { StructuredTool } from "./structured-tool.js";
 import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
 import { convertToOpenAITool } from "./tool-definition.js";
-import type { ToolRuntime } from "./types.js";
+import type { ToolRunnableConfig, ToolRuntime } from "./types.js";
 
 const weather = tool(async ({ city }) => `It's always sunny in ${city}!`, {
   name: "get_weather",
@@ -266,11 +266,13 @@ describe("tool callbacks", () => {
     return { events, handler };
   }
 
-  it("reports start, events written by the tool, and end", async () => {
+  it("reports start, what an async generator tool yields, and end (its return value)", async () => {
     const { events, handler } = recorder();
+    const written: unknown[] = [];
     const t = tool(
-      async ({ city }, runtime) => {
-        runtime.writer?.(`looking up ${city}`);
+      async function* ({ city }: { city: string }, runtime) {
+        runtime.writer?.("written, not an event");
+        yield `looking up ${city}`;
         return `sunny in ${city}`;
       },
       { name: "w", description: "d", schema: z.object({ city: z.string() }) },
@@ -280,12 +282,16 @@ describe("tool callbacks", () => {
       runId: "run-t",
       tags: ["x"],
       metadata: { m: 1 },
-    });
+      writer: (chunk: unknown) => written.push(chunk),
+    } as ToolRunnableConfig);
     expect(events).toEqual([
       ["start", "w", '{"city":"Oslo"}', "run-t", ["x"], { m: 1 }, "w", "call_w"],
       ["event", "looking up Oslo", "run-t", "call_w", "w"],
       ["end", "sunny in Oslo", "run-t"],
     ]);
+    expect(written).toEqual(["written, not an event"]);
+    // without handlers the generator still runs to its return value
+    expect(await t.invoke({ city: "Rome" })).toBe("sunny in Rome");
   });
 
   it("reports errors, and never starts a run for invalid arguments", async () => {

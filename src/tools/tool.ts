@@ -19,7 +19,7 @@ import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js
 export type ToolFunction<Args, Output, TState = unknown, TContext = unknown> = (
   args: Args,
   runtime: ToolRuntime<TState, TContext>,
-) => Output | Promise<Output>;
+) => Output | Promise<Output> | AsyncGenerator<unknown, Output, undefined>;
 
 /**
  * The second argument of {@link tool}.
@@ -82,9 +82,10 @@ export class DynamicStructuredTool<
     runManager?: ToolRunManager,
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
+    // an `async function*` tool hands back its generator, which the tool's run drains to its result
     return promiseTry(() =>
       this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
-    );
+    ) as Promise<Output>;
   }
 }
 
@@ -130,22 +131,28 @@ export class DynamicTool<Output = unknown> extends StructuredTool<JsonSchema, st
     return (input as unknown as { input: string }).input;
   }
 
-  protected async _call(arg: string, runManager?: ToolRunManager, parentConfig: ToolRunnableConfig = {}) {
-    return this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager)));
+  protected async _call(
+    arg: string,
+    runManager?: ToolRunManager,
+    parentConfig: ToolRunnableConfig = {},
+  ): Promise<Output> {
+    // (a generator, as above, is drained by the tool's run)
+    return (await this.func(
+      arg,
+      buildToolRuntime(parentConfig, writerFor(parentConfig, runManager)),
+    )) as Output;
   }
 }
 
-/** A writer that reports to `handleToolEvent` (when handlers listen) and to the config's writer. */
+/**
+ * The writer a tool's runtime gets: the run's (the graph's `custom` stream), as in LangChain.js.
+ * Progress for the `tools` stream comes from what an `async function*` tool yields.
+ */
 function writerFor(
   config: ToolRunnableConfig,
-  run: ToolRunManager | undefined,
+  _run: ToolRunManager | undefined,
 ): ((chunk: unknown) => void) | null {
-  const writer = config.writer;
-  if (run === undefined) return writer ?? null;
-  return (chunk: unknown) => {
-    run.handleToolEvent(chunk);
-    writer?.(chunk);
-  };
+  return config.writer ?? null;
 }
 
 function describeSchema(schema: unknown): string | undefined {
