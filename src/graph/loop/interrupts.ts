@@ -77,6 +77,11 @@ export function interrupt<Value = unknown, Resume = unknown>(value: Value): Resu
       "interrupt() was called outside of a graph node. Call it inside a node or a task.",
     );
   }
+  return interruptTask<Value, Resume>(task, value);
+}
+
+/** {@link interrupt} for a known task: what a node's `config.interrupt` calls. */
+export function interruptTask<Value = unknown, Resume = unknown>(task: RunningTask, value: Value): Resume {
   const scratchpad = (task as unknown as Record<symbol, unknown>)[SCRATCHPAD] as Scratchpad | undefined;
   if (scratchpad === undefined) {
     throw new GraphValueError(

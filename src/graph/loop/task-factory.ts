@@ -1,5 +1,5 @@
 import { type Channels, type PreparedTask, readWithWrites } from "../algorithm/index.js";
-import { SCRATCHPAD, type Scratchpad } from "./interrupts.js";
+import { interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
 import {
   type CallOptions,
   CURRENT_TASK,
@@ -90,9 +90,35 @@ export class Task implements RunningTask {
  * of a task together). The signal is an accessor of the prototype, so copies of the config made
  * by spreading do not carry it: a graph run with such a copy makes its own.
  */
-class LazySignalConfig {
+class TaskConfig {
+  /**
+   * `interrupt(value)` of the node's runtime, as LangGraph.js passes it: made (bound to the task)
+   * on first read, so tasks that never read it cost nothing; it then stays an own property.
+   */
+  get interrupt(): (value: unknown) => unknown {
+    const task = (this as unknown as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask;
+    const bound = (value: unknown) => interruptTask(task, value);
+    Object.defineProperty(this, "interrupt", { value: bound, writable: true, enumerable: true, configurable: true });
+    return bound;
+  }
+  set interrupt(value: (value: unknown) => unknown) {
+    Object.defineProperty(this, "interrupt", { value, writable: true, enumerable: true, configurable: true });
+  }
+}
+
+/** A task config with the caller's signal. */
+class SignalConfig extends TaskConfig {
+  signal: AbortSignal;
+  constructor(signal: AbortSignal) {
+    super();
+    this.signal = signal;
+  }
+}
+
+class LazySignalConfig extends TaskConfig {
   readonly #makeSignal: () => AbortSignal;
   constructor(makeSignal: () => AbortSignal) {
+    super();
     this.#makeSignal = makeSignal;
   }
   get signal(): AbortSignal {
@@ -113,6 +139,7 @@ const TASK_OWN_KEYS = new Set([
   "executionInfo",
   "tags",
   "signal",
+  "interrupt",
 ]);
 
 interface DerivedConfig {
@@ -189,10 +216,11 @@ export class TaskFactory {
     metadata.langgraph_path = prepared.path;
     metadata.langgraph_checkpoint_ns = ns;
     metadata.checkpoint_ns = ns;
+    if (this.threadId !== undefined) metadata.thread_id = this.threadId;
     if (node.metadata !== undefined) Object.assign(metadata, node.metadata);
     // Nodes always get a signal to check; without the caller's, the run's own is made on first use.
     const config = (
-      signal === undefined ? new LazySignalConfig(params.lazySignal) : { signal }
+      signal === undefined ? new LazySignalConfig(params.lazySignal) : new SignalConfig(signal)
     ) as LangGraphRunnableConfig<unknown>;
     // copied key by key: deleting checkpoint_id from a spread copy would leave a slow
     // (dictionary-mode) object that every read of the task's config then pays for

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
+  Command,
   InvalidContextError,
   type LangGraphRunnableConfig,
+  MemorySaver,
   START,
   StateGraph,
 } from "../index.js";
@@ -79,6 +81,28 @@ describe("the config a node receives", () => {
       checkpoint_ns: expect.any(String),
       m: 1,
     });
+  });
+
+  it("carries the thread id in its metadata, as LangGraph.js", async () => {
+    const { graph, seen } = recorder();
+    await graph.invoke({ i: 0 }, { configurable: { thread_id: "t-7" } });
+    expect(seen[0]?.metadata).toMatchObject({ thread_id: "t-7", langgraph_node: "a" });
+  });
+
+  it("carries interrupt(): the node can pause through its config and get the answer on resume", async () => {
+    const answers: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("ask", (_s, config) => {
+        answers.push(config.interrupt?.({ question: "go?" }));
+        return { i: 1 };
+      })
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const thread = { configurable: { thread_id: "ask" } };
+    const paused = (await graph.invoke({ i: 0 }, thread)) as { __interrupt__?: { value: unknown }[] };
+    expect(paused.__interrupt__?.map((i) => i.value)).toEqual([{ question: "go?" }]);
+    expect(await graph.invoke(new Command({ resume: "yes" }), thread)).toEqual({ i: 1 });
+    expect(answers).toEqual(["yes"]);
   });
 
   it("carries the run's configurable, tags, runName and recursionLimit", async () => {
