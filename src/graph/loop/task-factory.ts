@@ -98,7 +98,12 @@ class TaskConfig {
   get interrupt(): (value: unknown) => unknown {
     const task = (this as unknown as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask;
     const bound = (value: unknown) => interruptTask(task, value);
-    Object.defineProperty(this, "interrupt", { value: bound, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(this, "interrupt", {
+      value: bound,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
     return bound;
   }
   set interrupt(value: (value: unknown) => unknown) {
