@@ -13,7 +13,13 @@
 import "./entries/index.js";
 
 export * from "./graph/index.js";
-export { addMessages, type Messages, messagesStateReducer, REMOVE_ALL_MESSAGES } from "./messages/index.js";
+export {
+  addMessages,
+  type Messages,
+  MessagesZodMeta,
+  messagesStateReducer,
+  REMOVE_ALL_MESSAGES,
+} from "./messages/index.js";
 export { MessagesAnnotation } from "./messages-annotation.js";
 export {
   AgentGraphError,

@@ -46,7 +46,7 @@ export { mergeMessageRuns } from "./merge-runs.js";
 export type { MessageTypeOrClass } from "./message-types.js";
 export { parsePartialJson } from "./partial-json.js";
 export type { Messages } from "./reducer.js";
-export { addMessages, messagesStateReducer } from "./reducer.js";
+export { addMessages, MessagesZodMeta, messagesStateReducer } from "./reducer.js";
 export type { RemoveMessageFields } from "./remove.js";
 export { isRemoveMessage, REMOVE_ALL_MESSAGES, RemoveMessage } from "./remove.js";
 export type { SerializableMessageClassName } from "./revive.js";

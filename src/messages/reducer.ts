@@ -217,3 +217,26 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
  * ```
  */
 export const addMessages: typeof messagesStateReducer = messagesStateReducer;
+
+/**
+ * The state-field metadata of a `messages` list declared with Zod (merged with
+ * {@link messagesStateReducer}, empty by default), as `@langchain/langgraph` exports it from its
+ * root: `z.custom<BaseMessage[]>().register(registry, MessagesZodMeta)`. It needs no Zod, so the
+ * root entry exports it without loading Zod; `agentgraph/zod` has it too.
+ *
+ * @example
+ * ```ts
+ * import { MessagesZodMeta } from "agentgraph";
+ * import { registry } from "agentgraph/zod";
+ * const State = z.object({ messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta) });
+ * ```
+ */
+export const MessagesZodMeta: {
+  reducer: { fn: (left: BaseMessage[], right: Messages) => BaseMessage[] };
+  jsonSchemaExtra: { langgraph_type: "messages" };
+  default: () => BaseMessage[];
+} = {
+  reducer: { fn: messagesStateReducer },
+  jsonSchemaExtra: { langgraph_type: "messages" },
+  default: () => [],
+};

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { START, StateGraph } from "../graph/index.js";
+import { MessagesZodMeta as RootMessagesZodMeta } from "../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
 import { MessagesZodMeta, MessagesZodState, registry, withLangGraph } from "./index.js";
 
@@ -122,6 +123,22 @@ describe("messages in Zod state", () => {
       { type: "ai", content: "hi", id: expect.any(String) },
     ]);
     expect(channelClasses(graph)[0]).toBe("BinaryOperatorAggregate:messages");
+  });
+
+  it("MessagesZodMeta is also exported by the root entry, as by @langchain/langgraph", async () => {
+    expect(RootMessagesZodMeta).toBe(MessagesZodMeta);
+    const State = z.object({
+      messages: z.custom<BaseMessage[]>().register(registry, RootMessagesZodMeta as never),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ messages: [new AIMessage({ content: "r", id: "2" })] }))
+      .addEdge(START, "a")
+      .compile();
+    const result = await graph.invoke({ messages: [new HumanMessage({ content: "q", id: "1" })] });
+    expect(result.messages.map((m) => [m.type, m.content])).toEqual([
+      ["human", "q"],
+      ["ai", "r"],
+    ]);
   });
 
   it("MessagesZodMeta on a custom field replaces messages by id and starts empty", async () => {
