@@ -77,10 +77,14 @@ async function threadOnDisk(turns: number): Promise<{ fileBytes: number; valueBy
 }
 
 describe("a 200-turn createAgent thread on SqliteSaver (benchmark C)", () => {
-  it("fits in 500 KB on disk (LangGraph.js: 83.7 MB), the same bytes every time", async () => {
+  it("fits in 500 KB on disk (LangGraph.js: 83.7 MB), the same stored values every time", async () => {
     const first = await threadOnDisk(200);
     const second = await threadOnDisk(200);
     expect(first.fileBytes).toBeLessThanOrEqual(500_000);
-    expect(second).toEqual(first);
+    expect(second.fileBytes).toBeLessThanOrEqual(500_000);
+    expect(second.valueBytes).toBe(first.valueBytes);
+    // how `async` durability groups saves into transactions follows the event loop's timing (a
+    // busy machine pauses the run elsewhere), which moves a page or two of the file
+    expect(Math.abs(second.fileBytes - first.fileBytes)).toBeLessThanOrEqual(2 * 4096);
   });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { SchemaMeta } from "../graph/index.js";
 import { type BaseMessage, MessagesZodMeta } from "../messages/index.js";
 import { registry } from "./registry.js";
 
@@ -10,5 +9,5 @@ export { MessagesZodMeta };
  * with `MessagesZodState.extend({ ... })`.
  */
 export const MessagesZodState = z.object({
-  messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta as SchemaMeta),
+  messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta),
 });

@@ -1,4 +1,4 @@
-import type { $ZodRegistry, $ZodType } from "zod/v4/core";
+import type { $input, $output, $ZodRegistry, $ZodType } from "zod/v4/core";
 import { type SchemaMeta, schemaMetaRegistry } from "../graph/index.js";
 
 /**
@@ -6,10 +6,10 @@ import { type SchemaMeta, schemaMetaRegistry } from "../graph/index.js";
  * `field.register(registry, { reducer: { fn }, default })`. It works with the user's own copy of
  * Zod 4 (it is recognised by shape, not class).
  */
-export const registry: $ZodRegistry<SchemaMeta, $ZodType> = schemaMetaRegistry as unknown as $ZodRegistry<
-  SchemaMeta,
+export const registry: $ZodRegistry<
+  SchemaMeta<$output, $input>,
   $ZodType
->;
+> = schemaMetaRegistry as unknown as $ZodRegistry<SchemaMeta<$output, $input>, $ZodType>;
 
 /**
  * Attaches a reducer and/or a default to a Zod state field and returns the field.

@@ -128,7 +128,7 @@ describe("messages in Zod state", () => {
   it("MessagesZodMeta is also exported by the root entry, as by @langchain/langgraph", async () => {
     expect(RootMessagesZodMeta).toBe(MessagesZodMeta);
     const State = z.object({
-      messages: z.custom<BaseMessage[]>().register(registry, RootMessagesZodMeta as never),
+      messages: z.custom<BaseMessage[]>().register(registry, RootMessagesZodMeta),
     });
     const graph = new StateGraph(State)
       .addNode("a", () => ({ messages: [new AIMessage({ content: "r", id: "2" })] }))
@@ -143,7 +143,7 @@ describe("messages in Zod state", () => {
 
   it("MessagesZodMeta on a custom field replaces messages by id and starts empty", async () => {
     const State = z.object({
-      messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta as never),
+      messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta),
       n: z.number(),
     });
     const graph = new StateGraph(State)
@@ -166,6 +166,18 @@ describe("messages in Zod state", () => {
   it("MessagesZodMeta marks the field as messages for tooling", () => {
     expect(MessagesZodMeta.jsonSchemaExtra).toEqual({ langgraph_type: "messages" });
     expect(MessagesZodMeta.default?.()).toEqual([]);
+  });
+});
+
+describe("registry types", () => {
+  it("types a field's reducer and default by the field's schema", () => {
+    const items = z
+      .array(z.string())
+      .register(registry, { reducer: { fn: (a, b) => a.concat(b) }, default: () => [] });
+    const total = z.number().register(registry, { reducer: { fn: (a, b) => a + b } });
+    // @ts-expect-error a reducer over strings does not fit a number field
+    const wrong = z.number().register(registry, { reducer: { fn: (a: string, b: string) => a + b } });
+    expect([items, total, wrong].every((schema) => registry.has(schema))).toBe(true);
   });
 });
 
