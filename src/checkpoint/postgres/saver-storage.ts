@@ -269,22 +269,17 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       ns,
       checkpointId,
     ]);
-    const out: WriteRow[] = [];
+    const packed: WriteRow[] = [];
     for (const row of rows) {
-      if (row.packed !== null) out.push(...unpackWrites(row.packed, threadId, ns, checkpointId));
+      if (row.packed !== null) packed.push(...unpackWrites(row.packed, threadId, ns, checkpointId));
     }
     // a key's first write is kept: the packed ones were stored first (later writes of the
     // checkpoint get rows), and a checkpoint stored again appends what it packs
-    const seen = new Set<string>();
-    const kept: WriteRow[] = [];
-    for (const write of out) {
-      const key = `${write.taskId}\u0000${write.idx}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      kept.push(write);
-    }
+    const key = (taskId: string, idx: number) => `${taskId}\u0000${idx}`;
+    const kept = dedupe(packed, (w) => key(w.taskId, w.idx), "first");
+    const seen = new Set(kept.map((w) => key(w.taskId, w.idx)));
     for (const row of rows) {
-      if (row.packed !== null || seen.has(`${row.task_id}\u0000${row.idx}`)) continue;
+      if (row.packed !== null || seen.has(key(row.task_id, row.idx))) continue;
       kept.push({
         threadId,
         ns,

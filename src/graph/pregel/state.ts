@@ -112,31 +112,10 @@ export async function snapshotOf(
   const channels = restoreChannels(graph, checkpoint.channel_values);
   const writeState = initialWriteState(checkpoint, channels);
   const noVersion = () => 0;
-  const nullWrites = (tuple.pendingWrites ?? [])
-    .filter(([taskId]) => taskId === NULL_TASK_ID)
-    .map(([, channel, value]): [string, unknown] => [channel, value]);
-  if (nullWrites.length > 0) {
-    applyWrites(
-      checkpoint,
-      channels,
-      [{ name: INPUT, path: [], triggers: [], writes: nullWrites }],
-      noVersion,
-      graph.triggerToNodes,
-      writeState,
-    );
-  }
   const metadata = tuple.metadata;
-  const step = typeof metadata?.step === "number" ? metadata.step + 1 : 0;
   const ns = String(tuple.config.configurable?.checkpoint_ns ?? "");
   const threadId = tuple.config.configurable?.thread_id;
-  const tasks = prepareNextTasks(checkpoint, graph.nodes, channels, {
-    step,
-    parentNs: ns,
-    updatedChannels: undefined,
-    triggerToNodes: graph.triggerToNodes,
-    deterministicIds: true,
-  });
-  const saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
+  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, noVersion);
   const next: string[] = [];
   const descriptions: PregelTaskDescription[] = [];
   const finished: {
@@ -250,19 +229,18 @@ export interface StateUpdate {
 const CONTROL_WRITES: ReadonlySet<string> = new Set([ERROR, INTERRUPT, SCHEDULED, RESUME]);
 
 /**
- * Applies the writes saved for the tasks of `tuple`'s step to `checkpoint`: the writes made without
- * a task, then those of the tasks that finished (`all`: every task of the step counts as done,
- * those without writes included, which ends the step).
+ * The step a checkpoint leads to, as its saved writes leave it: the writes made without a task
+ * applied to `checkpoint`, and the step's tasks (ids as the loop makes them) with the saved writes
+ * grouped by task. What `getState` and `updateState` both start from.
  */
-function applyPendingWrites(
+function pausedStep(
   graph: StateGraphView,
   tuple: CheckpointTuple,
   checkpoint: Checkpoint,
   channels: Channels,
   state: WriteState,
   nextVersion: (current: ChannelVersion | undefined) => ChannelVersion,
-  all: boolean,
-): void {
+) {
   const saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
   if (saved.nullWrites.length > 0) {
     applyWrites(
@@ -282,6 +260,24 @@ function applyPendingWrites(
     triggerToNodes: graph.triggerToNodes,
     deterministicIds: true,
   });
+  return { tasks, saved };
+}
+
+/**
+ * Applies the writes saved for the tasks of `tuple`'s step to `checkpoint`: the writes made without
+ * a task, then those of the tasks that finished (`all`: every task of the step counts as done,
+ * those without writes included, which ends the step).
+ */
+function applyPendingWrites(
+  graph: StateGraphView,
+  tuple: CheckpointTuple,
+  checkpoint: Checkpoint,
+  channels: Channels,
+  state: WriteState,
+  nextVersion: (current: ChannelVersion | undefined) => ChannelVersion,
+  all: boolean,
+): void {
+  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, state, nextVersion);
   const done = [];
   for (const task of tasks) {
     const writes = (saved.byTask.get(task.id) ?? []).filter(([channel]) => !CONTROL_WRITES.has(channel));
