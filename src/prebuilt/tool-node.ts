@@ -107,11 +107,15 @@ export class ToolNode {
     return promiseTry(() => {
       const parsed = parseToolNodeInput(input);
       const { calls, listOutput } = parsed;
-      const resolved = resolveConfig(config) as LangGraphRunnableConfig<unknown>;
+      // the task's own config (what the engine passes) needs no merging: baseConfig copies it
+      const ambient = getAmbientConfig();
+      const resolved = (
+        config === undefined || config === ambient ? (ambient ?? {}) : resolveConfig(config)
+      ) as LangGraphRunnableConfig<unknown>;
       // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
       const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
       // a node's signal lives on its config's prototype, so spreading the config would lose it
-      const signal = (config ?? getAmbientConfig())?.signal;
+      const signal = (config ?? ambient)?.signal;
       const base = this.baseConfig(resolved, signal, state);
       const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
       if (calls.length === 1) {
@@ -142,9 +146,18 @@ export class ToolNode {
     promiseTry(() => {
       const { tool, toolCall, runtime } = request;
       if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
-      const config: ToolRunnableConfig = { ...runtime.config, toolCall, state: request.state };
-      if (runtime.context !== undefined) config.context = runtime.context;
-      return Promise.resolve(tool.invoke({ ...toolCall, type: "tool_call" }, config)).then((output) =>
+      // the runtime's config is this call's own; a copy only when a wrapToolCall changed the request
+      let config: ToolRunnableConfig = runtime.config;
+      if (
+        config.toolCall !== toolCall ||
+        config.state !== request.state ||
+        (runtime.context !== undefined && config.context !== runtime.context)
+      ) {
+        config = { ...config, toolCall, state: request.state };
+        if (runtime.context !== undefined) config.context = runtime.context;
+      }
+      const call = toolCall.type === "tool_call" ? toolCall : { ...toolCall, type: "tool_call" as const };
+      return Promise.resolve(tool.invoke(call, config)).then((output) =>
         toToolCallResult(output, toolCall, tool.name),
       );
     });

@@ -48,11 +48,19 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
     const { runName: _n, runId: _i, ...rest } = parent;
     return rest;
   }
-  const out: RunnableConfig = { ...parent, ...explicit };
-  delete out.runName;
-  delete out.runId;
-  if (explicit.runName !== undefined) out.runName = explicit.runName;
-  if (explicit.runId !== undefined) out.runId = explicit.runId;
+  // built without `delete`, which would leave a slow (dictionary-mode) object for every later
+  // read and copy of the config
+  const { runName: _n, runId: _i, ...merged } = parent;
+  let out: RunnableConfig = Object.assign(merged, explicit);
+  if (
+    (explicit.runName === undefined && Object.hasOwn(explicit, "runName")) ||
+    (explicit.runId === undefined && Object.hasOwn(explicit, "runId"))
+  ) {
+    const { runName, runId, ...rest } = out;
+    out = rest;
+    if (runName !== undefined) out.runName = runName;
+    if (runId !== undefined) out.runId = runId;
+  }
   if (parent.tags !== undefined || explicit.tags !== undefined) {
     out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
   }

@@ -194,8 +194,9 @@ export abstract class StructuredTool<
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
     return promiseTry(() => {
-      // A copy: resolveConfig may hand back the caller's own object.
-      const resolved: ToolRunnableConfig = { ...resolveConfig(config) };
+      // outside any graph task resolveConfig hands back the caller's own object: copied then
+      let resolved: ToolRunnableConfig = resolveConfig(config);
+      if (resolved === config) resolved = { ...resolved };
       let args = input;
       if (isToolCall(input)) {
         args = input.args;
