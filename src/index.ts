@@ -20,9 +20,11 @@ export {
   messagesStateReducer,
   REMOVE_ALL_MESSAGES,
 } from "./messages/index.js";
-export { MessagesAnnotation } from "./messages-annotation.js";
+export { MessagesAnnotation, MessagesValue } from "./messages-annotation.js";
 export {
   AgentGraphError,
+  /** LangGraph.js's name for the base class of the engine's errors. */
+  AgentGraphError as BaseLangGraphError,
   type CallbackHandler,
   InvalidArgumentError,
   type RunnableConfig,

@@ -1,5 +1,6 @@
-import { Annotation } from "./graph/index.js";
+import { Annotation, ReducedValue } from "./graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "./messages/index.js";
+import type { StandardSchemaLike } from "./shared/index.js";
 
 /**
  * The state of a chat graph: a `messages` list merged with `messagesStateReducer` (append new
@@ -18,4 +19,33 @@ export const MessagesAnnotation = Annotation.Root({
     reducer: messagesStateReducer,
     default: () => [],
   }),
+});
+
+/** A Standard Schema accepting any value, whose default (for a missing value) is `[]`. */
+const messagesListSchema: StandardSchemaLike<BaseMessage[], BaseMessage[]> = {
+  "~standard": {
+    version: 1,
+    vendor: "agentgraph",
+    validate: (value) => ({ value: (value === undefined ? [] : value) as BaseMessage[] }),
+  },
+};
+
+/** A Standard Schema accepting any value (the messages reducer coerces and checks updates). */
+const messagesUpdateSchema: StandardSchemaLike<Messages, Messages> = {
+  "~standard": { version: 1, vendor: "agentgraph", validate: (value) => ({ value: value as Messages }) },
+};
+
+/**
+ * A {@link StateSchema} field holding a chat's messages (LangGraph.js `MessagesValue`): starts
+ * as `[]`, merged with `messagesStateReducer`.
+ *
+ * @example
+ * ```ts
+ * const State = new StateSchema({ messages: MessagesValue, summary: z.string().default("") });
+ * ```
+ */
+export const MessagesValue: ReducedValue<BaseMessage[], Messages> = new ReducedValue(messagesListSchema, {
+  inputSchema: messagesUpdateSchema,
+  reducer: messagesStateReducer,
+  jsonSchemaExtra: { langgraph_type: "messages", description: "A list of chat messages" },
 });

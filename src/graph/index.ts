@@ -27,6 +27,7 @@ export {
   readCurrentState,
   type StateSnapshot,
   type StateUpdate,
+  writer,
 } from "./pregel/index.js";
 export * from "./store/index.js";
 export { IterableReadableStream, type StreamMode, type ToolsStreamEvent } from "./stream/index.js";

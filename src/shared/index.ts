@@ -6,3 +6,4 @@ export * from "./errors.js";
 export * from "./ids.js";
 export * from "./promise-try.js";
 export * from "./runnable-config.js";
+export * from "./standard-schema.js";

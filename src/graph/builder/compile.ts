@@ -18,6 +18,7 @@ import {
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
 import { CompiledStateGraph } from "./compiled-state-graph.js";
 import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
+import { StateSchema } from "./state-schema.js";
 import type { SubgraphLike } from "./types.js";
 import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js";
 import { isZodObjectSchema } from "./zod-state.js";
@@ -90,6 +91,12 @@ function partialSchemaOf(schema: unknown): PartialSchema | undefined {
   return typeof made.safeParse === "function" ? made : undefined;
 }
 
+/** For a StateSchema: validates one written field and returns the value to write. */
+function fieldChecker(schema: unknown): ((key: string, value: unknown) => unknown) | undefined {
+  if (!StateSchema.isInstance(schema)) return undefined;
+  return (key, value) => schema.validateValue(key, value);
+}
+
 function parseWith(schema: PartialSchema, value: unknown): unknown {
   const result = schema.safeParse(value);
   if (!result.success) throw result.error;
@@ -130,6 +137,10 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       : (update: Record<string, unknown>) => {
           parseWith(partial, update);
         };
+  // a StateSchema state validates each written field (input: by the input schema when that is one)
+  const stateCheck = fieldChecker(builder.stateSchema);
+  const inputCheck =
+    fieldChecker(builder.inputSchema) ?? (isZodObjectSchema(builder.inputSchema) ? undefined : stateCheck);
   const stateKeySet = new Set(builder.stateKeys);
   const readKeys = builder.stateKeys;
   const spec = (name: string, keys: ReadonlySet<string>): WriterSpec => ({
@@ -140,6 +151,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     branches: compileBranches(builder.branches.get(name)),
     readKeys,
     validate: name === START ? undefined : validate,
+    check: name === START ? inputCheck : stateCheck,
   });
 
   const nodes: Record<string, PregelNode> = {};

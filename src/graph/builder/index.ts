@@ -14,6 +14,8 @@ export { type CompileOptions, joinChannelName } from "./compile.js";
 export { CompiledStateGraph, type StreamChunk, type StreamPayloads } from "./compiled-state-graph.js";
 export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";
 export {
+  type ConditionalEdgeRouter,
+  type GraphNode,
   type SchemaContext,
   type SchemaState,
   type SchemaUpdate,
@@ -21,6 +23,17 @@ export {
   type StateGraphArgs,
   type StateSchemaInput,
 } from "./state-graph.js";
+export {
+  type InferStateSchemaUpdate,
+  type InferStateSchemaValue,
+  ReducedValue,
+  type ReducedValueInit,
+  StateSchema,
+  type StateSchemaField,
+  type StateSchemaFields,
+  type StateSchemaFieldUpdate,
+  type StateSchemaFieldValue,
+} from "./state-schema.js";
 export type {
   AddNodeOptions,
   EdgeSource,

@@ -1,5 +1,12 @@
 import type { BaseChannel } from "../channels/index.js";
-import { END, InvalidGraphError, RESERVED_NODE_NAMES, START, UnreachableNodeError } from "../core/index.js";
+import {
+  END,
+  InvalidGraphError,
+  RESERVED_NODE_NAMES,
+  START,
+  StateGraphInputError,
+  UnreachableNodeError,
+} from "../core/index.js";
 import type { CachePolicy, RetryPolicy } from "../loop/index.js";
 import { type ContextValidator, isPregel } from "../pregel/index.js";
 import {
@@ -12,6 +19,7 @@ import {
 } from "./annotation.js";
 import { type CompileOptions, compileStateGraph } from "./compile.js";
 import type { CompiledStateGraph } from "./compiled-state-graph.js";
+import { type InferStateSchemaUpdate, type InferStateSchemaValue, StateSchema } from "./state-schema.js";
 import type {
   AddNodeOptions,
   EdgeSource,
@@ -47,6 +55,7 @@ type ZodObjectLike<Output, Input> = { _zod: { output: Output; input: Input } };
 
 /** The schema forms `new StateGraph(...)` accepts. */
 export type StateSchemaInput =
+  | StateSchema
   | AnnotationRoot<StateDefinition>
   | ZodObjectLike<unknown, unknown>
   | StateDefinition;
@@ -69,33 +78,71 @@ export interface StateGraphArgs {
 
 /** The state type described by a schema. */
 export type SchemaState<S> =
-  S extends AnnotationRoot<infer SD>
-    ? StateType<SD>
-    : S extends ZodObjectLike<infer O, unknown>
-      ? O
-      : S extends StateDefinition
-        ? StateType<S>
-        : Record<string, unknown>;
+  S extends StateSchema<infer F>
+    ? InferStateSchemaValue<F>
+    : S extends AnnotationRoot<infer SD>
+      ? StateType<SD>
+      : S extends ZodObjectLike<infer O, unknown>
+        ? O
+        : S extends StateDefinition
+          ? StateType<S>
+          : Record<string, unknown>;
 
 /** The update type described by a schema. */
 export type SchemaUpdate<S> =
-  S extends AnnotationRoot<infer SD>
-    ? UpdateType<SD>
-    : S extends ZodObjectLike<unknown, infer I>
-      ? Partial<I>
-      : S extends StateDefinition
-        ? UpdateType<S>
-        : Record<string, unknown>;
+  S extends StateSchema<infer F>
+    ? InferStateSchemaUpdate<F>
+    : S extends AnnotationRoot<infer SD>
+      ? UpdateType<SD>
+      : S extends ZodObjectLike<unknown, infer I>
+        ? Partial<I>
+        : S extends StateDefinition
+          ? UpdateType<S>
+          : Record<string, unknown>;
 
 /** The context type described by a context schema. */
 export type SchemaContext<C> =
-  C extends AnnotationRoot<infer SD>
-    ? StateType<SD>
-    : C extends ZodObjectLike<infer O, unknown>
-      ? O
-      : Record<string, unknown>;
+  C extends StateSchema<infer F>
+    ? InferStateSchemaValue<F>
+    : C extends AnnotationRoot<infer SD>
+      ? StateType<SD>
+      : C extends ZodObjectLike<infer O, unknown>
+        ? O
+        : Record<string, unknown>;
+
+/**
+ * A node function of a schema's state (LangGraph.js `GraphNode<typeof State>`), for writing
+ * nodes apart from the graph that uses them.
+ *
+ * @example
+ * ```ts
+ * const count: GraphNode<typeof State> = (state) => ({ steps: state.steps + 1 });
+ * ```
+ */
+export type GraphNode<
+  Schema,
+  Context extends Record<string, unknown> = Record<string, unknown>,
+  _Nodes extends string = string,
+> = NodeAction<SchemaState<Schema>, SchemaUpdate<Schema>, Context>;
+
+/**
+ * A routing function of a schema's state, for `addConditionalEdges` (LangGraph.js
+ * `ConditionalEdgeRouter<typeof State, Context, Nodes>`).
+ *
+ * @example
+ * ```ts
+ * const route: ConditionalEdgeRouter<typeof State, Record<string, unknown>, "tools"> = (s) =>
+ *   s.messages.length > 3 ? END : "tools";
+ * ```
+ */
+export type ConditionalEdgeRouter<
+  Schema,
+  Context extends Record<string, unknown> = Record<string, unknown>,
+  Nodes extends string = string,
+> = Router<SchemaState<Schema>, Nodes, Context>;
 
 function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> {
+  if (StateSchema.isInstance(schema)) return schema.getChannels();
   if (isAnnotationRoot(schema)) {
     const out: Record<string, BaseChannel> = {};
     for (const [key, entry] of Object.entries(schema.spec)) out[key] = channelFromDefinition(key, entry);
@@ -107,8 +154,8 @@ function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> 
     for (const [key, entry] of Object.entries(schema)) out[key] = channelFromDefinition(key, entry);
     return out;
   }
-  throw new InvalidGraphError(
-    `The ${what} schema must be an Annotation.Root({...}), a Zod object schema or a map of channels; got ${typeof schema}.`,
+  throw new StateGraphInputError(
+    `Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema. The ${what} schema must be a StateSchema, an Annotation.Root({...}), a Zod object schema or a map of channels; got ${schema === null ? "null" : typeof schema}.`,
   );
 }
 
@@ -156,8 +203,10 @@ export class StateGraph<
   /** @internal */ readonly waitingEdges: [string[], string][] = [];
   /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
   /** @internal */ readonly contextSchema: ContextValidator | undefined;
-  /** @internal The state schema as given (an Annotation root, a Zod object, or a channel map). */
+  /** @internal The state schema as given (a StateSchema, an Annotation root, a Zod object, or a channel map). */
   readonly stateSchema: unknown;
+  /** @internal The input schema as given, if any. */
+  readonly inputSchema: unknown;
   /** @internal */ compiled = false;
 
   constructor(state: Schema, contextSchema?: unknown);
@@ -168,6 +217,7 @@ export class StateGraph<
     let output: unknown;
     let context: unknown = contextSchema;
     if (
+      !StateSchema.isInstance(stateOrArgs) &&
       !isAnnotationRoot(stateOrArgs) &&
       !isZodObjectSchema(stateOrArgs) &&
       typeof stateOrArgs === "object" &&
@@ -184,10 +234,13 @@ export class StateGraph<
       output = args.output;
       context = args.context ?? contextSchema;
       if (state === undefined) {
-        throw new InvalidGraphError("new StateGraph({ ... }) needs a `state` (or `input`) schema.");
+        throw new StateGraphInputError(
+          "Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema. new StateGraph({ ... }) needs a `state` (or `input`) schema.",
+        );
       }
     }
     this.stateSchema = state;
+    this.inputSchema = input;
     Object.assign(this.channels, channelsOf(state, "state"));
     this.stateKeys = Object.keys(this.channels);
     const stateKeys = [...this.stateKeys];

@@ -34,6 +34,8 @@ export interface WriterSpec {
   readonly readKeys: readonly string[];
   /** Checks an update against the state schema (Zod state): throws the schema's error. */
   readonly validate: ((update: Record<string, unknown>) => void) | undefined;
+  /** Validates one written value against its field (StateSchema state) and returns what to write. */
+  readonly check?: ((key: string, value: unknown) => unknown) | undefined;
 }
 
 /** Pushes the state writes of a node's output; returns where its `Command`s route. */
@@ -70,8 +72,10 @@ function writeCommand(command: Command, spec: WriterSpec, writes: [string, unkno
 }
 
 function writeEntries(entries: [string, unknown][], spec: WriterSpec, writes: [string, unknown][]): void {
+  const check = spec.check;
   for (const entry of entries) {
-    if (spec.stateKeys.has(entry[0])) writes.push([entry[0], entry[1]]);
+    if (!spec.stateKeys.has(entry[0])) continue;
+    writes.push([entry[0], check === undefined ? entry[1] : check(entry[0], entry[1])]);
   }
 }
 

@@ -7,4 +7,9 @@ export { LastValueAfterFinish } from "./last-value-after-finish.js";
 export { NamedBarrierValue } from "./named-barrier-value.js";
 export { NamedBarrierValueAfterFinish } from "./named-barrier-value-after-finish.js";
 export { Topic, type TopicOptions } from "./topic.js";
-export { UntrackedValue, type UntrackedValueOptions } from "./untracked-value.js";
+export {
+  UntrackedValue,
+  /** LangGraph.js's name for the channel class (`UntrackedValue` there is the state field type; here one class is both). */
+  UntrackedValue as UntrackedValueChannel,
+  type UntrackedValueOptions,
+} from "./untracked-value.js";

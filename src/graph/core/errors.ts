@@ -63,6 +63,17 @@ export class InvalidGraphError extends GraphValueError {
   }
 }
 
+/**
+ * `new StateGraph(...)` was given something that is not a state schema. The message starts
+ * with LangGraph.js's text and says what was received.
+ */
+export class StateGraphInputError extends InvalidGraphError {
+  static override readonly brandName: string = "StateGraphInputError";
+  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+    super(message, { code: "INVALID_GRAPH", ...options });
+  }
+}
+
 /** A node can never run because no edge leads to it. */
 export class UnreachableNodeError extends InvalidGraphError {
   static override readonly brandName: string = "UnreachableNodeError";

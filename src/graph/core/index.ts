@@ -1,3 +1,4 @@
+export { isStandardSchema, type StandardSchemaLike } from "../../shared/index.js";
 export {
   Command,
   type CommandGoto,
@@ -20,4 +21,9 @@ export {
 export type { Interrupt } from "./interrupt.js";
 export { Overwrite, unwrapOverwrite } from "./overwrite.js";
 export { isSend, Send } from "./send.js";
+export {
+  getSchemaDefaultGetter,
+  type StandardSchemaInput,
+  type StandardSchemaOutput,
+} from "./standard-schema.js";
 export { type ChannelVersion, compareVersions, nextIntegerVersion } from "./versions.js";

@@ -45,6 +45,19 @@ export function getWriter(): StreamWriter {
 }
 
 /**
+ * Writes `chunk` to the `custom` stream of the running node or task (LangGraph.js `writer`,
+ * the functional API's shorthand for `getWriter()(chunk)`).
+ *
+ * @example
+ * ```ts
+ * const fetchPage = task("fetchPage", async (url: string) => { writer({ fetching: url }); return get(url); });
+ * ```
+ */
+export function writer(chunk: unknown): void {
+  getWriter()(chunk);
+}
+
+/**
  * The long-term store of the running graph, or `undefined` when it has none.
  *
  * @example

@@ -1,4 +1,11 @@
-export { getConfig, getCurrentTaskInput, getStore, getWriter, readCurrentState } from "./context-helpers.js";
+export {
+  getConfig,
+  getCurrentTaskInput,
+  getStore,
+  getWriter,
+  readCurrentState,
+  writer,
+} from "./context-helpers.js";
 export { isInterrupted } from "./interrupted.js";
 export { MessagesStreamHandler } from "./messages-stream.js";
 export { isPregel, Pregel, type PregelParams } from "./pregel.js";
