@@ -21,6 +21,7 @@ export {
   REMOVE_ALL_MESSAGES,
 } from "./messages/index.js";
 export { MessagesAnnotation, MessagesValue } from "./messages-annotation.js";
+export { type PushMessageOptions, pushMessage } from "./push-message.js";
 export {
   AgentGraphError,
   /** LangGraph.js's name for the base class of the engine's errors. */

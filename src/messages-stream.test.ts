@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MessagesAnnotation, START, StateGraph } from "./index.js";
+import { Annotation, END, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "./messages/index.js";
 import { FakeChatModel } from "./testing/index.js";
 
@@ -179,5 +179,66 @@ describe("the messages stream mode", () => {
       modes.add((chunk as [string, unknown])[0]);
     }
     expect([...modes].sort()).toEqual(["messages", "updates"]);
+  });
+});
+
+// Expected values are what @langchain/langgraph 1.7.3 streams for the same graphs.
+describe("pushMessage and the tags of a node's own messages", () => {
+  const graph = () =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("a", async () => {
+        pushMessage(new AIMessage({ content: "progress", id: "p1" }));
+        return { messages: [new AIMessage({ content: "final", id: "f1" })] };
+      })
+      .addNode("b", async () => {
+        pushMessage({ role: "assistant", content: "only streamed", id: "s1" }, { stateKey: null });
+        return {};
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .compile();
+
+  it("streams a pushed message at once and writes it to the messages key", async () => {
+    const out = await graph().invoke({ messages: [] });
+    expect(out.messages.map((m: BaseMessage) => m.id)).toEqual(["p1", "f1"]);
+    const chunks: [string | undefined, unknown, unknown, unknown][] = [];
+    for await (const [message, metadata] of await graph().stream(
+      { messages: [] },
+      { streamMode: "messages", tags: ["run"] },
+    )) {
+      const meta = metadata as Record<string, unknown>;
+      chunks.push([(message as BaseMessage).id, meta.tags, meta.name, meta.langgraph_node]);
+    }
+    expect(chunks).toEqual([
+      // a pushed message carries the node's metadata only
+      ["p1", undefined, undefined, "a"],
+      // a node's returned message: its step's tag, then the run's tags
+      ["f1", ["graph:step:1", "run"], "a", "a"],
+      ["s1", undefined, undefined, "b"],
+    ]);
+  });
+
+  it("writes to another key, and needs an id", async () => {
+    const State = Annotation.Root({
+      log: Annotation<BaseMessage[], BaseMessage>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const out = await new StateGraph(State)
+      .addNode("a", () => {
+        pushMessage(new AIMessage({ content: "x", id: "x1" }), { stateKey: "log" });
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile()
+      .invoke({});
+    expect(out.log.map((m) => m.id)).toEqual(["x1"]);
+    const noId = new StateGraph(MessagesAnnotation)
+      .addNode("a", () => {
+        pushMessage(new AIMessage("no id"));
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile();
+    await expect(noId.invoke({ messages: [] })).rejects.toThrow(/^Message ID is required\./);
   });
 });

@@ -24,6 +24,7 @@ export {
   type PregelOptions,
   type PregelParams,
   type PregelTaskDescription,
+  pushTaskMessage,
   readCurrentState,
   type StateSnapshot,
   type StateUpdate,

@@ -265,7 +265,7 @@ export class TaskFactory {
     }
     if (node.tags !== undefined)
       config.tags = base.tags === undefined ? [...node.tags] : [...base.tags, ...node.tags];
-    else if (base.tags !== undefined) config.tags = base.tags;
+    else config.tags = base.tags ?? [];
     const own = config as Record<symbol, unknown>;
     own[PARENT_RUN] = params.link;
     const previous = params.channels.__previous__;

@@ -6,6 +6,7 @@ import {
   type RunningTask,
   type StreamWriter,
 } from "../loop/index.js";
+import { MessagesStreamHandler } from "./messages-stream.js";
 
 function ambientConfig(helper: string): LangGraphRunnableConfig<unknown> {
   const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
@@ -119,4 +120,29 @@ export function currentTask(helper: string): RunningTask {
     throw new GraphValueError(`${helper} was called outside of a graph node or task.`);
   }
   return task;
+}
+
+/**
+ * The engine's half of `pushMessage`: streams `message` (already a message with an id) in the
+ * `messages` mode of the running graph and, when `stateKey` is given, writes it to that state
+ * key as the running task's own write (applied with the task's other writes at the step's end).
+ *
+ * @internal
+ */
+export function pushTaskMessage(
+  message: object,
+  stateKey: string | undefined,
+  config?: LangGraphRunnableConfig<unknown>,
+): void {
+  const ambient = ambientConfig("pushMessage()");
+  const metadata = { ...ambient.metadata, ...config?.metadata };
+  for (const handler of [...(ambient.callbacks ?? []), ...(config?.callbacks ?? [])]) {
+    if (handler instanceof MessagesStreamHandler) handler.pushed(metadata, message);
+  }
+  if (stateKey === undefined) return;
+  const task = (ambient as unknown as Record<symbol, RunningTask | undefined>)[CURRENT_TASK];
+  if (task === undefined) {
+    throw new GraphValueError("pushMessage() with a state key must be called inside a graph node.");
+  }
+  task.writes.push([stateKey, message]);
 }

@@ -3,6 +3,7 @@ export {
   getCurrentTaskInput,
   getStore,
   getWriter,
+  pushTaskMessage,
   readCurrentState,
   writer,
 } from "./context-helpers.js";

@@ -117,6 +117,14 @@ export class MessagesStreamHandler implements CallbackHandler {
     this.streamed.delete(runId);
   }
 
+  /** Streams a message pushed with `pushMessage`: whole, with the task's metadata, even when seen before. */
+  pushed(metadata: Record<string, unknown> | undefined, message: unknown): void {
+    if (!isMessageLike(message) || metadata === undefined) return;
+    const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
+    if (typeof ns !== "string" || ns === "") return;
+    this.emit([graphNamespace(ns), metadata], message, false);
+  }
+
   /** Marks the messages a task starts with as seen, so returning them again does not re-stream them. */
   taskStarted(input: unknown): void {
     if (typeof input !== "object" || input === null) return;
@@ -136,7 +144,10 @@ export class MessagesStreamHandler implements CallbackHandler {
     output: unknown,
   ): void {
     if (tags?.includes(TAG_HIDDEN)) return;
-    const meta = this.metaOf(metadata, tags, name);
+    // as LangGraph.js reports a node's own messages: its step's tag first, then the run's tags
+    const step = metadata?.langgraph_step;
+    const withStep = typeof step === "number" ? [`graph:step:${step}`, ...(tags ?? [])] : tags;
+    const meta = this.metaOf(metadata, withStep, name);
     if (meta === undefined) return;
     const visit = (value: unknown): void => {
       if (isCommand(value)) {
