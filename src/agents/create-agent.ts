@@ -2,6 +2,7 @@ import {
   type CompiledStateGraph,
   type CompileOptions,
   END,
+  type PregelOptions,
   START,
   StateGraph,
   type StateGraphArgs,
@@ -10,7 +11,6 @@ import type { SystemMessage } from "../messages/index.js";
 import { chainWrapToolCall, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import { assertNoBoundTools, normalizeSystemPrompt, normalizeTools } from "./agent-tools.js";
-import { MiddlewareError } from "./errors.js";
 import { createHookNode, type HookKind, hookNodeName } from "./hook-node.js";
 import type { ContextInputOfSchema } from "./middleware.js";
 import { hookTargets } from "./middleware.js";
@@ -33,7 +33,8 @@ import {
   type ToolKinds,
   toolsRouter,
 } from "./routing.js";
-import { buildAgentState } from "./state.js";
+import { buildAgentState, ownStateKeys } from "./state.js";
+import { agentToolErrorHandler, agentToolExecutor } from "./tool-errors.js";
 import type { AgentChatModel, AgentTool, AnyAgentMiddleware, JumpTo, StateOfSchema } from "./types.js";
 import { wrapToolCallChain } from "./wrap-tool-call.js";
 
@@ -188,7 +189,16 @@ export function createAgent<
   >
 > {
   const graph = buildAgentGraph(params as CreateAgentParams);
-  return new ReactAgent(graph, params as CreateAgentParams, params.debug === true ? { debug: true } : {});
+  // LangChain.js tags every run of an agent (callbacks and `messages` stream metadata show it)
+  const defaults: PregelOptions<unknown> = {
+    metadata: {
+      ls_integration: "langchain_create_agent",
+      ...(params.name === undefined ? {} : { lc_agent_name: params.name }),
+    },
+    configurable: { ls_agent_type: "root" },
+  };
+  if (params.debug === true) defaults.debug = true;
+  return new ReactAgent(graph, params as CreateAgentParams, defaults);
 }
 
 type AnyGraph = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string, unknown>;
@@ -257,7 +267,7 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
       if (m[kind] === undefined) continue;
       const name = hookNodeName(m, kind);
       hooks[kind].push({ name, targets: hookTargets(m[kind]) });
-      graph.addNode(name, createHookNode(m, kind) as never);
+      graph.addNode(name, createHookNode(m, kind, ownStateKeys(m, layout)) as never);
     }
   }
   const wraps = middleware.filter((m) => m.wrapModelCall !== undefined);
@@ -277,15 +287,19 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   });
   graph.addNode(MODEL_NODE, modelNode as never);
   if (hasTools) {
-    const toolNode = new ToolNode(
-      tools.client,
-      wrapToolCalls.length === 0
-        ? {}
-        : {
-            wrapToolCall: chainWrapToolCall(...wrapToolCalls.map(wrapToolCallChain)) as WrapToolCall,
-            handleToolErrors: toolErrorHandler,
-          },
-    );
+    const available = tools.client.map((t) => t.name);
+    const wrapped = wrapToolCalls.length > 0;
+    const toolNode = new ToolNode(tools.client, {
+      handleToolErrors: agentToolErrorHandler(available, wrapped),
+      ...(wrapped
+        ? {
+            wrapToolCall: chainWrapToolCall(
+              ...wrapToolCalls.map(wrapToolCallChain),
+              agentToolExecutor(available),
+            ) as WrapToolCall,
+          }
+        : {}),
+    });
     graph.addNode(TOOLS_NODE, toolNode as never);
   }
 
@@ -374,10 +388,4 @@ function descriptorName(tool: unknown): string | undefined {
   if (typeof t.name === "string") return t.name;
   if (typeof t.function?.name === "string") return t.function.name;
   return undefined;
-}
-
-/** Tool errors become error messages for the model, except errors of middleware, which propagate. */
-function toolErrorHandler(error: unknown): string {
-  if (error instanceof MiddlewareError) throw error;
-  return `Error: ${error instanceof Error ? error.message : String(error)}\n Please fix your mistakes.`;
 }

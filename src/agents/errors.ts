@@ -1,4 +1,5 @@
 import { isGraphBubbleUp } from "../graph/index.js";
+import type { ToolCall } from "../messages/index.js";
 import { AgentGraphError } from "../shared/index.js";
 
 /**
@@ -91,6 +92,48 @@ export class StructuredOutputParsingError extends StructuredOutputError {
 }
 
 /**
+ * A tool call whose arguments did not match the tool's schema, as the agent's tools node
+ * reports it to the model (LangChain.js's text): `Error invoking tool '<name>' with kwargs
+ * <json> with error: <the parsing error and its stack>\n Please fix the error and try again.`
+ * The agent turns it into an error `ToolMessage`, also when it escapes `wrapToolCall`
+ * middleware (which other tool errors do not).
+ *
+ * @example
+ * ```ts
+ * const error = new ToolInvocationError(new Error("bad input"), { name: "search", args: { q: 1 }, id: "c1" });
+ * error.message.startsWith("Error invoking tool 'search' with kwargs {\"q\":1}"); // true
+ * ```
+ */
+export class ToolInvocationError extends AgentGraphError {
+  static override readonly brandName: string = "ToolInvocationError";
+  /** The tool call that failed. */
+  readonly toolCall: ToolCall;
+  /** The error the tool raised. */
+  readonly toolError: Error;
+
+  constructor(toolError: unknown, toolCall: ToolCall) {
+    const error = toolError instanceof Error ? toolError : new Error(String(toolError));
+    super(
+      `Error invoking tool '${toolCall.name}' with kwargs ${JSON.stringify(toolCall.args)} with error: ${errorTrace(error)}\n Please fix the error and try again.`,
+      { code: "TOOL_INVOCATION_ERROR", cause: error },
+    );
+    this.toolCall = toolCall;
+    this.toolError = error;
+  }
+}
+
+/** `Error: <message>` and the stack frames (LangChain.js prints the stack of a plain `Error`). */
+function errorTrace(error: Error): string {
+  const stack = error.stack ?? "";
+  const at = error.message === "" ? -1 : stack.indexOf(error.message);
+  const newline = stack.indexOf("\n");
+  let frames = "";
+  if (at >= 0) frames = stack.slice(at + error.message.length);
+  else if (newline >= 0) frames = stack.slice(newline);
+  return `Error: ${error.message}${frames}`;
+}
+
+/**
  * An error thrown by a middleware hook, wrapped so that it names the middleware and the hook:
  * the message is `Middleware "<name>" failed in <hook>: <original message>`, the original
  * error is `cause`, and `name` stays the original error's name (as in LangChain.js).
@@ -120,7 +163,11 @@ export class MiddlewareError extends AgentGraphError {
     });
     this.middlewareName = middlewareName;
     this.hook = hook;
-    if (error instanceof Error) this.name = error.name;
+    // as in LangChain.js: the original error's name, or `<Name>Error` for a thrown non-error
+    this.name =
+      error instanceof Error
+        ? error.name
+        : `${middlewareName.charAt(0).toUpperCase()}${middlewareName.slice(1)}Error`;
   }
 
   /** Wraps `error` unless it is a graph control signal (interrupt, parent command) or already wrapped. */

@@ -28,10 +28,19 @@ type HookState = AgentState & { jumpTo?: JumpTo | undefined };
 /**
  * The graph node of one middleware hook: runs the hook with the state and the middleware's
  * runtime, names the middleware in any error it throws, and validates `jumpTo` against the
- * hook's `canJumpTo` (strictly, as LangChain.js does). A `jumpTo` still visible from the step
- * before is cleared, so that it cannot steer this node's edge.
+ * hook's `canJumpTo` (strictly, as LangChain.js does).
+ *
+ * What the node writes follows LangChain.js: a hook that returns nothing writes only
+ * `jumpTo: undefined` (so a `jumpTo` of the step before cannot steer this node's edge); a hook
+ * that returns an update writes the state it was given back, namely `messages`, a
+ * `structuredResponse` and the middleware's own state fields (`ownKeys`), with the update
+ * on top and `jumpTo` as the update says. `updates` streams therefore show those keys too.
  */
-export function createHookNode(middleware: AnyAgentMiddleware, kind: HookKind) {
+export function createHookNode(
+  middleware: AnyAgentMiddleware,
+  kind: HookKind,
+  ownKeys: readonly string[] = [],
+) {
   const hook = middleware[kind] as unknown as NodeHook;
   const fn = hookFunction(hook);
   const allowed = hookTargets(hook);
@@ -45,8 +54,7 @@ export function createHookNode(middleware: AnyAgentMiddleware, kind: HookKind) {
     } catch (error) {
       throw MiddlewareError.wrap(error, middleware.name, kind);
     }
-    const stale = state.jumpTo !== undefined;
-    if (result === undefined || result === null) return stale ? { jumpTo: undefined } : {};
+    if (result === undefined || result === null) return { jumpTo: undefined };
     if (isCommand(result)) {
       const jump = (result.update as { jumpTo?: unknown } | undefined)?.jumpTo;
       if (jump !== undefined) validateJump(jump, allowed, kind, middleware.name);
@@ -58,11 +66,14 @@ export function createHookNode(middleware: AnyAgentMiddleware, kind: HookKind) {
       );
     }
     const update = result as { jumpTo?: unknown };
-    if (update.jumpTo !== undefined) {
-      validateJump(update.jumpTo, allowed, kind, middleware.name);
-      return update;
+    if (update.jumpTo !== undefined) validateJump(update.jumpTo, allowed, kind, middleware.name);
+    const written: Record<string, unknown> = { messages: view.messages };
+    if (view.structuredResponse !== undefined) written.structuredResponse = view.structuredResponse;
+    for (const key of ownKeys) {
+      const value = (view as Record<string, unknown>)[key];
+      if (value !== undefined) written[key] = value;
     }
-    return stale ? { ...update, jumpTo: undefined } : update;
+    return Object.assign(written, update, { jumpTo: update.jumpTo });
   };
 }
 

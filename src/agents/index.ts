@@ -1,3 +1,22 @@
+// What `langchain` re-exports from its own root, so `import { createAgent, tool, HumanMessage }
+// from "langchain"` ports to one import from "agentgraph/agents".
+export { InMemoryStore } from "../graph/index.js";
+export {
+  AIMessage,
+  AIMessageChunk,
+  BaseMessage,
+  BaseMessageChunk,
+  filterMessages,
+  HumanMessage,
+  HumanMessageChunk,
+  SystemMessage,
+  SystemMessageChunk,
+  ToolMessage,
+  ToolMessageChunk,
+  trimMessages,
+} from "../messages/index.js";
+export { initChatModel } from "../models/index.js";
+export { DynamicStructuredTool, DynamicTool, StructuredTool, tool } from "../tools/index.js";
 export {
   type AgentContext,
   type CreateAgentParams,
@@ -11,6 +30,7 @@ export {
   MultipleToolsBoundError,
   StructuredOutputError,
   StructuredOutputParsingError,
+  ToolInvocationError,
 } from "./errors.js";
 export {
   ClearToolUsesEdit,
@@ -112,6 +132,7 @@ export {
   createMiddleware,
   type MiddlewareConfig,
 } from "./middleware.js";
+export { context } from "./prompt-context.js";
 export {
   type AgentInput,
   type AgentOutput,

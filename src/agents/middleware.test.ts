@@ -5,7 +5,13 @@ import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "../mess
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import { answer, asking, call, outline, question, RecordingModel, search } from "./agent.test-helpers.js";
-import { createAgent, createMiddleware, MiddlewareError, type ModelRequest } from "./index.js";
+import {
+  createAgent,
+  createMiddleware,
+  MiddlewareError,
+  type ModelRequest,
+  ToolInvocationError,
+} from "./index.js";
 
 describe("middleware: hook order", () => {
   it("runs before-hooks in order and after-hooks in reverse, once per agent or per model call", async () => {
@@ -491,7 +497,7 @@ describe("middleware: wrapToolCall", () => {
     );
   });
 
-  it("still turns the tool's own errors into messages", async () => {
+  it("lets the tool's own errors fail the run, as LangChain.js does", async () => {
     const broken = tool(
       async () => {
         throw new Error("tool broke");
@@ -502,8 +508,45 @@ describe("middleware: wrapToolCall", () => {
     const model = new FakeChatModel({
       responses: [asking("a1", call("broken", {}, "c1")), answer("a2", "ok")],
     });
-    const { messages } = await createAgent({ model, tools: [broken], middleware: [pass] }).invoke(question());
-    expect(messages[2]?.content).toBe("Error: tool broke\n Please fix your mistakes.");
+    const agent = createAgent({ model, tools: [broken], middleware: [pass] });
+    await expect(agent.invoke(question())).rejects.toThrow(/^tool broke$/);
+  });
+
+  it("still reports bad arguments and unknown tools to the model under wrapToolCall", async () => {
+    const seen: unknown[] = [];
+    const pass = createMiddleware({
+      name: "Pass",
+      wrapToolCall: async (request, handler) => {
+        try {
+          const result = await handler(request);
+          seen.push((result as ToolMessage).content);
+          return result;
+        } catch (error) {
+          seen.push(error instanceof ToolInvocationError);
+          throw error;
+        }
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("search", { query: 1 }, "c1"), call("nope", {}, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const { messages } = await createAgent({ model, tools: [search], middleware: [pass] }).invoke(question());
+    expect(String(messages[2]?.content)).toMatch(
+      /^Error invoking tool 'search' with kwargs \{"query":1\} with error: Error: Received tool input did not match expected schema/,
+    );
+    expect(String(messages[2]?.content)).toMatch(/\n Please fix the error and try again\.$/);
+    expect(messages[3]).toMatchObject({
+      content: "Error: nope is not a valid tool, try one of [search].",
+      status: "error",
+      name: "nope",
+    });
+    // (the calls run in parallel: either may finish first)
+    expect(seen).toHaveLength(2);
+    expect(seen).toContain(true);
+    expect(seen).toContain("Error: nope is not a valid tool, try one of [search].");
   });
 
   it("gives the hook the agent state read from the channels", async () => {

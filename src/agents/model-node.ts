@@ -206,8 +206,12 @@ export function createModelNode(options: ModelNodeOptions) {
   };
   const toUpdate = (outcome: StructuredOutcome, wrapped: WrapResult, state: AgentNodeState): NodeResult => {
     const update: Record<string, unknown> = { messages: outcome.messages };
-    if (outcome.hasStructuredResponse) update.structuredResponse = outcome.structuredResponse;
-    else if (options.responseFormat !== undefined && state.structuredResponse !== undefined) {
+    if (outcome.hasStructuredResponse) {
+      // LangChain.js writes the whole conversation with a structured response (the reducer
+      // keeps one copy of each message; `updates` streams show them all)
+      update.messages = [...state.messages, ...outcome.messages];
+      update.structuredResponse = outcome.structuredResponse;
+    } else if (options.responseFormat !== undefined && state.structuredResponse !== undefined) {
       // a structured response of an earlier turn must not survive this one
       update.structuredResponse = undefined;
     }
@@ -234,7 +238,8 @@ export function createModelNode(options: ModelNodeOptions) {
       state,
       runtime: agentRuntime(config, config.context),
     };
-    if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat as never;
+    // the key is there even without a format, as in LangChain.js
+    request.responseFormat = options.responseFormat as never;
     const record: CallRecord = { strategies: undefined };
     if (options.wraps.length === 0) {
       return callModel(request, record).then((message) =>
@@ -313,7 +318,8 @@ function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[
     settings.response_format = {
       type: "json_schema",
       json_schema: {
-        name: provider.name,
+        // LangChain.js names it by the schema's `name` only, else "extract"
+        name: typeof schema.name === "string" ? schema.name : "extract",
         ...(typeof description === "string" ? { description } : {}),
         schema,
         strict,

@@ -1,15 +1,16 @@
 import type { AIMessage } from "../messages/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import {
-  formatPath,
   type InferSchemaOutput,
   isStandardSchema,
+  isZodSchema,
   type JsonSchema,
   type StandardSchemaLike,
   toJsonSchema,
-  validateJsonSchema,
+  toStrictJsonSchema,
 } from "../tools/index.js";
 import { StructuredOutputParsingError } from "./errors.js";
+import { schemaErrors } from "./schema-check.js";
 
 /** Description of a structured-output tool whose schema has none (LangChain.js's text). */
 export const DEFAULT_STRUCTURED_TOOL_DESCRIPTION =
@@ -88,7 +89,7 @@ export class ToolStrategy<T = Record<string, unknown>> {
       this.tool = { type: "function", function: named };
       return;
     }
-    this.jsonSchema = toJsonSchema(schema);
+    this.jsonSchema = structuredJsonSchema(schema);
     const title = this.jsonSchema.title;
     const description = this.jsonSchema.description;
     this.tool = {
@@ -107,9 +108,15 @@ export class ToolStrategy<T = Record<string, unknown>> {
     return this.tool.function.name;
   }
 
-  /** Validates a tool call's arguments; throws {@link StructuredOutputParsingError}. */
+  /**
+   * Checks a tool call's arguments against {@link jsonSchema} and returns them as they are
+   * (as LangChain.js does: Zod defaults and transforms are not applied); throws
+   * {@link StructuredOutputParsingError} listing the problems.
+   */
   async parse(args: unknown): Promise<T> {
-    return validateAgainst(this.schema, this.jsonSchema, args, this.name);
+    const errors = schemaErrors(this.jsonSchema, args);
+    if (errors.length > 0) throw new StructuredOutputParsingError(this.name, errors);
+    return args as T;
   }
 }
 
@@ -133,7 +140,7 @@ export class ProviderStrategy<T = Record<string, unknown>> {
 
   constructor(schema: ResponseSchema<T>, strict = true) {
     this.schema = schema;
-    this.jsonSchema = toJsonSchema(schema);
+    this.jsonSchema = structuredJsonSchema(schema);
     this.strict = strict;
   }
 
@@ -144,20 +151,16 @@ export class ProviderStrategy<T = Record<string, unknown>> {
   }
 
   /**
-   * Parses the first text block of `message` as JSON and validates it; `undefined` when there
-   * is no text, the text is not JSON, or it does not satisfy the schema.
+   * Parses the first text block of `message` as JSON and checks it against
+   * {@link jsonSchema}; the parsed value as it is, or `undefined` when there is no text, the
+   * text is not JSON, or it does not satisfy the schema.
    */
   async parse(message: AIMessage): Promise<T | undefined> {
     const text = firstText(message);
     if (text === undefined || text === "") return undefined;
-    let data: unknown;
     try {
-      data = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    try {
-      return await validateAgainst(this.schema, this.jsonSchema, data, this.name);
+      const data: unknown = JSON.parse(text);
+      return schemaErrors(this.jsonSchema, data).length === 0 ? (data as T) : undefined;
     } catch {
       return undefined;
     }
@@ -356,32 +359,42 @@ function functionShape(
   };
 }
 
-async function validateAgainst<T>(
-  schema: ResponseSchema<T>,
-  jsonSchema: JsonSchema,
-  value: unknown,
-  name: string,
-): Promise<T> {
-  if (isStandardSchema(schema)) {
-    const result = await schema["~standard"].validate(value);
-    if (result.issues === undefined) return result.value as T;
-    throw new StructuredOutputParsingError(
-      name,
-      result.issues.map((issue) => {
-        const path = formatPath(issue.path ?? []);
-        return path === "" ? issue.message : `${path}: ${issue.message}`;
-      }),
-    );
+/**
+ * The JSON Schema of a structured-output schema, as LangChain.js makes it: a Zod schema's input
+ * side with every object closed (`additionalProperties: false`) and fields with a default
+ * required (zod's output-side schema of a strict copy), so the model's arguments are checked
+ * as LangChain.js checks them; other schemas as given (without `$schema`).
+ */
+function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
+  const json = toJsonSchema(schema);
+  return isZodSchema(schema) ? (requireDefaults(toStrictJsonSchema(json)) as JsonSchema) : json;
+}
+
+/** Keys whose values are data, not schemas. */
+const DATA_KEYS = new Set(["default", "const", "enum", "examples", "required"]);
+
+function requireDefaults(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(requireDefaults);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYS.has(key)) out[key] = value;
+    else if ((key === "properties" || key === "$defs" || key === "definitions") && isRecord(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, requireDefaults(v)]));
+    } else out[key] = requireDefaults(value);
   }
-  const issues = validateJsonSchema(jsonSchema, value);
-  if (issues.length === 0) return value as T;
-  throw new StructuredOutputParsingError(
-    name,
-    issues.map((issue) => {
-      const path = issue.path.join(".");
-      return path === "" ? issue.message : `${path}: ${issue.message}`;
-    }),
-  );
+  if (isRecord(out.properties)) {
+    const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
+    const list = Object.entries(out.properties)
+      .filter(([key, sub]) => required.has(key) || (isRecord(sub) && "default" in sub))
+      .map(([key]) => key);
+    if (list.length > 0 || "required" in out) out.required = list;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function firstText(message: AIMessage): string | undefined {

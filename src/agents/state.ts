@@ -7,6 +7,7 @@ import {
   isZodObjectSchema,
   LastValue,
   type StateDefinition,
+  StateSchema,
 } from "../graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
@@ -67,13 +68,54 @@ export function buildAgentState(
 }
 
 function schemaChannels(schema: unknown, owner: string): StateDefinition {
+  if (StateSchema.isInstance(schema)) return schema.getChannels();
   if (isAnnotationRoot(schema)) return { ...schema.spec };
-  if (isZodObjectSchema(schema)) return channelsFromZodObject(schema);
+  if (isZodObjectSchema(schema)) return withZodDefaults(channelsFromZodObject(schema), zodShape(schema));
   throw new InvalidArgumentError(
-    `The stateSchema of ${owner} must be a Zod object schema or an Annotation.Root({...}); got ${
+    `The stateSchema of ${owner} must be a StateSchema, a Zod object schema or an Annotation.Root({...}); got ${
       schema === null ? "null" : typeof schema
     }.`,
   );
+}
+
+/**
+ * Gives the plain channels of Zod fields with a `.default()` that default as their initial
+ * value, as LangChain.js's agent state does: the field has its default from the first
+ * checkpoint on, and is in the result even when no one wrote it.
+ */
+function withZodDefaults(channels: StateDefinition, shape: Record<string, unknown>): StateDefinition {
+  for (const [key, channel] of Object.entries(channels)) {
+    if (!(channel instanceof LastValue) || channel.initialValueFactory !== undefined) continue;
+    const initial = zodDefault(shape[key]);
+    if (initial !== undefined) channels[key] = new LastValue(initial);
+  }
+  return channels;
+}
+
+/** A factory of the default of a Zod field, when it has one that needs no async work. */
+function zodDefault(field: unknown): (() => unknown) | undefined {
+  if (!isStandardSchema(field)) return undefined;
+  const validate = () => (field as StandardSchemaLike)["~standard"].validate(undefined);
+  const probe = validate();
+  if (probe instanceof Promise || probe.issues !== undefined || probe.value === undefined) return undefined;
+  return () => (validate() as { value: unknown }).value;
+}
+
+/**
+ * The state fields of a middleware that its hook nodes write back with their updates (as
+ * LangChain.js does): the fields of its Zod state schema held by plain `LastValue` channels
+ * (a field with a reducer would apply its own value twice).
+ */
+export function ownStateKeys(middleware: AnyAgentMiddleware, layout: AgentStateLayout): string[] {
+  const fields = schemaFields(middleware.stateSchema);
+  if (fields === undefined) return [];
+  return Object.keys(fields).filter((key) => !BUILT_IN.has(key) && layout.state[key] instanceof LastValue);
+}
+
+/** The fields of a middleware's state schema: a Zod object's field schemas, or a StateSchema's fields. */
+function schemaFields(schema: unknown): Record<string, unknown> | undefined {
+  if (StateSchema.isInstance(schema)) return schema.fields;
+  return isZodObjectSchema(schema) ? zodShape(schema) : undefined;
 }
 
 /** The field schemas of a Zod object (of any copy of zod). */
@@ -96,9 +138,10 @@ export async function initialMiddlewareValues(
 ): Promise<Record<string, unknown>> {
   const defaults: Record<string, unknown> = {};
   for (const m of middleware) {
-    if (!isZodObjectSchema(m.stateSchema)) continue;
+    const fields = schemaFields(m.stateSchema);
+    if (fields === undefined) continue;
     const missing: string[] = [];
-    for (const [key, field] of Object.entries(zodShape(m.stateSchema))) {
+    for (const [key, field] of Object.entries(fields)) {
       if (values[key] !== undefined || defaults[key] !== undefined) continue;
       if (!isStandardSchema(field)) continue;
       const result = await (field as StandardSchemaLike)["~standard"].validate(undefined);
@@ -114,13 +157,24 @@ export async function initialMiddlewareValues(
 }
 
 function missingFieldsError(name: string, keys: readonly string[]): InvalidArgumentError {
+  // LangChain.js's text, word for word
   const lines = keys.map((key) => `  - ${key}: Required`).join("\n");
   return new InvalidArgumentError(
     `Middleware "${name}" has required state fields that must be initialized:\n${lines}\n\n` +
       "To fix this, either:\n" +
-      '1. Give the fields default values in the middleware\'s state schema, e.g. z.string().default("value");\n' +
-      "2. Or make them optional, e.g. z.string().optional();\n" +
-      `3. Or pass them when invoking the agent: agent.invoke({ messages: [...], ${keys[0] ?? "field"}: "value" }).`,
+      "1. Provide default values in your middleware's state schema using .default():\n" +
+      "   stateSchema: z.object({\n" +
+      '     myField: z.string().default("default value")\n' +
+      "   })\n\n" +
+      "2. Or make the fields optional using .optional():\n" +
+      "   stateSchema: z.object({\n" +
+      "     myField: z.string().optional()\n" +
+      "   })\n\n" +
+      "3. Or ensure you pass these values when invoking the agent:\n" +
+      "   agent.invoke({\n" +
+      "     messages: [...],\n" +
+      `     ${keys[0] ?? "field"}: "value"\n` +
+      "   })",
     { code: "MIDDLEWARE_STATE_REQUIRED" },
   );
 }

@@ -30,12 +30,8 @@ export function wrapToolCallChain(middleware: AnyAgentMiddleware): WrapToolCall 
       throw MiddlewareError.wrap(error, middleware.name, "wrapToolCall");
     }
     if (!isToolMessage(result as never) && !isCommand(result)) {
-      throw new MiddlewareError(
-        new InvalidArgumentError(
-          `Invalid response from "wrapToolCall" in middleware "${middleware.name}": expected ToolMessage or Command, got ${typeof result}`,
-        ),
-        middleware.name,
-        "wrapToolCall",
+      throw new InvalidArgumentError(
+        `Invalid response from "wrapToolCall" in middleware "${middleware.name}": expected ToolMessage or Command, got ${typeof result}`,
       );
     }
     return result as ToolCallResult;
