@@ -133,6 +133,15 @@ export class CompiledStateGraph<
       if (isBefore && isAfter) metadata.__interrupt = "before,after";
       else if (isBefore) metadata.__interrupt = "before";
       else if (isAfter) metadata.__interrupt = "after";
+      // a node holding tools (a ToolNode) lists them, as LangGraph.js draws it
+      const tools = (def.action as { tools?: unknown }).tools;
+      if (
+        Array.isArray(tools) &&
+        tools.length > 0 &&
+        tools.every((tool) => typeof (tool as { name?: unknown })?.name === "string")
+      ) {
+        metadata.__tools = tools.map((tool) => (tool as { name: string }).name);
+      }
       graph.addNode(name, metadata);
     }
     const discovered: { source: string; target: string; conditional: boolean }[] = [];

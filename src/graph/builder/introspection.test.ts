@@ -132,6 +132,21 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 
+  it("lists the tools of a node that holds some (a ToolNode), as the reference draws it", () => {
+    const toolsNode = {
+      tools: [{ name: "search" }, { name: "get_weather" }],
+      invoke: async () => ({}),
+    };
+    const graph = new StateGraph(State)
+      .addNode("tools", toolsNode as never)
+      .addEdge(START, "tools")
+      .addEdge("tools", END)
+      .compile();
+    expect(graph.getGraph().drawMermaid()).toContain(
+      "\ttools(tools<hr/><small><em>__tools = search,get_weather</em></small>)\n",
+    );
+  });
+
   it("draws a conditional edge without a path map dotted, to every node and END", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop)
