@@ -2,12 +2,15 @@ import {
   type Command,
   type CompiledStateGraph,
   type DrawableGraph,
-  type IterableReadableStream,
+  IterableReadableStream,
   isCommand,
   type LangGraphRunnableConfig,
   type PregelOptions,
   type StateSnapshot,
   type StreamChunk,
+  type StreamEvent,
+  type StreamEventsFilter,
+  type StreamEventsOptions,
   type StreamMode,
 } from "../graph/index.js";
 import type { BaseMessage, Messages } from "../messages/index.js";
@@ -167,6 +170,47 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   > {
     const options = this.#merged(config as PregelOptions<unknown>);
     return this.#graph.stream((await this.#initialize(input, options)) as never, options as never) as never;
+  }
+
+  /**
+   * Runs the agent and yields LangChain.js events (`streamEvents`, schema v2): the agent's and
+   * each node's start and end, the model's tokens (`on_chat_model_stream`) and the tool calls.
+   *
+   * @example
+   * ```ts
+   * for await (const event of agent.streamEvents({ messages: [{ role: "user", content: "Hi" }] }, { version: "v2" })) {
+   *   if (event.event === "on_chat_model_stream") process.stdout.write(event.data.chunk.text);
+   * }
+   * ```
+   */
+  streamEvents(
+    input: AgentInput<T> | Command | null,
+    config: AgentRunOptions<T> & StreamEventsOptions,
+    filter?: StreamEventsFilter,
+  ): IterableReadableStream<StreamEvent> {
+    const options = this.#merged(config as PregelOptions<unknown>) as PregelOptions<unknown> &
+      StreamEventsOptions;
+    const graph = this.#graph;
+    let events: IterableReadableStream<StreamEvent> | undefined;
+    let iterator: AsyncIterator<StreamEvent> | undefined;
+    const start = async (): Promise<AsyncIterator<StreamEvent>> => {
+      if (iterator === undefined) {
+        const initial = await this.#initialize(input, options);
+        events = graph.streamEvents(initial as never, options, filter);
+        iterator = events[Symbol.asyncIterator]();
+      }
+      return iterator;
+    };
+    return new IterableReadableStream<StreamEvent>({
+      async pull(controller) {
+        const next = await (await start()).next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await events?.cancel();
+      },
+    });
   }
 
   /** The state of a thread (needs a checkpointer). */

@@ -28,6 +28,9 @@ export {
   readCurrentState,
   type StateSnapshot,
   type StateUpdate,
+  type StreamEvent,
+  type StreamEventsFilter,
+  type StreamEventsOptions,
   writer,
 } from "./pregel/index.js";
 export * from "./store/index.js";

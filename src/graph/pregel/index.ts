@@ -18,3 +18,4 @@ export {
   resolveRunConfig,
 } from "./run-config.js";
 export type { PregelTaskDescription, StateSnapshot, StateUpdate } from "./state.js";
+export type { StreamEvent, StreamEventsFilter, StreamEventsOptions } from "./stream-events.js";

@@ -1,4 +1,4 @@
-import type { RunnableConfig } from "../../shared/index.js";
+import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import { getAsyncContext } from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
@@ -42,6 +42,14 @@ import {
   snapshotOf,
   updateThreadState,
 } from "./state.js";
+import {
+  EVENTS_HANDLER,
+  type EventSource,
+  type StreamEvent,
+  type StreamEventsFilter,
+  type StreamEventsOptions,
+  streamGraphEvents,
+} from "./stream-events.js";
 
 /** The parts a {@link Pregel} graph is made of. */
 export interface PregelParams {
@@ -214,12 +222,44 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       // tools report to the callbacks of the config they run with, which nodes hand on
       config = { ...config, callbacks: [...(config.callbacks ?? []), new ToolsStreamHandler(opened.sink)] };
     }
+    const events = (options as Record<symbol, unknown> | undefined)?.[EVENTS_HANDLER] as
+      | ((sink: typeof opened.sink) => CallbackHandler)
+      | undefined;
+    if (events !== undefined)
+      config = { ...config, callbacks: [...(config.callbacks ?? []), events(opened.sink)] };
     const loop = this.createLoop(input, { ...run, config }, options, opened.sink, undefined, messages);
     loop.run().then(
       () => opened.end(),
       (error: unknown) => opened.end({ error: rootError(error) }),
     );
     return opened.stream;
+  }
+
+  /**
+   * Runs the graph and yields what happens as LangChain.js events (`streamEvents`, schema v2):
+   * the graph's and each node's `on_chain_start` / `on_chain_end` (the graph's `updates`
+   * chunks as `on_chain_stream`), and the `on_chat_model_*` (tokens included) and `on_tool_*`
+   * events of the calls made in nodes. `filter` keeps events by name, run type
+   * (`chain`, `chat_model`, `tool`) or tag.
+   *
+   * @example
+   * ```ts
+   * for await (const event of graph.streamEvents(input, { version: "v2" })) {
+   *   if (event.event === "on_chat_model_stream") process.stdout.write(event.data.chunk.text);
+   * }
+   * ```
+   */
+  streamEvents(
+    input: Input | null,
+    options: PregelOptions<Context> & StreamEventsOptions,
+    filter?: StreamEventsFilter,
+  ): IterableReadableStream<StreamEvent> {
+    return streamGraphEvents(
+      this as unknown as EventSource,
+      input,
+      options as StreamEventsOptions & Record<string, unknown>,
+      filter,
+    );
   }
 
   /** The checkpointer of this graph, or of the run it is nested in. */

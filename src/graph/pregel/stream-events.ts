@@ -1,0 +1,329 @@
+import { type CallbackHandler, InvalidArgumentError, randomId } from "../../shared/index.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR } from "../core/index.js";
+import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
+
+/**
+ * One event of `streamEvents` (LangChain.js's `StreamEvent`, schema v2): what started, streamed
+ * or ended, with its run id, name, tags, metadata and data (`input`, `chunk`, `output`).
+ *
+ * - `on_chain_start` / `on_chain_stream` / `on_chain_end`: the graph (named after it,
+ *   `"LangGraph"` by default; its stream chunks are what `stream()` yields by default) and each
+ *   node it runs, in subgraphs too (`data.input`, then `data.output` and `data.input`);
+ * - `on_chat_model_start` / `on_chat_model_stream` / `on_chat_model_end`: model calls made in
+ *   nodes (`data.input.messages`, `data.chunk` an `AIMessageChunk`, `data.output`);
+ * - `on_tool_start` / `on_tool_end` / `on_tool_error`: tool calls (`data.input`, `data.output`).
+ */
+export interface StreamEvent {
+  event: string;
+  name: string;
+  run_id: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  data: { input?: unknown; output?: unknown; chunk?: unknown; error?: unknown };
+  /** The run ids of the event's ancestors, outermost first (schema v2). */
+  parent_ids: string[];
+}
+
+/** Options of `streamEvents`: the run's options, and the event schema version. */
+export interface StreamEventsOptions {
+  /** The event schema: `"v2"` (LangChain.js's current one) or `"v1"` (the same events here). */
+  version: "v1" | "v2";
+}
+
+/** Which events to keep (LangChain.js's `streamEvents` filters); a run type is `chain`, `chat_model` or `tool`. */
+export interface StreamEventsFilter {
+  includeNames?: string[];
+  includeTypes?: string[];
+  includeTags?: string[];
+  excludeNames?: string[];
+  excludeTypes?: string[];
+  excludeTags?: string[];
+}
+
+/** The private option through which `streamEvents` adds its callback handler to a run's stream. */
+export const EVENTS_HANDLER: unique symbol = Symbol("agentgraph.streamEvents.handler") as never;
+
+/** The stream "mode" the events handler reports under (never requested by users). */
+const EVENTS_MODE = "events" as StreamMode;
+
+interface RunInfo {
+  name: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  input: unknown;
+}
+
+/** Turns model and tool callbacks into events, reported through the run's stream (so they keep their order). */
+class EventsHandler implements CallbackHandler {
+  readonly name = "StreamEventsHandler";
+  readonly lc_prefer_streaming = true;
+  private readonly runs = new Map<string, RunInfo>();
+
+  constructor(
+    private readonly sink: StreamSink,
+    private readonly parents: () => string[],
+  ) {}
+
+  private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"]): void {
+    const out: StreamEvent = {
+      event,
+      name: info.name,
+      run_id: runId,
+      tags: info.tags,
+      metadata: info.metadata,
+      data,
+      parent_ids: this.parents(),
+    };
+    this.sink.push([], EVENTS_MODE, out);
+  }
+
+  handleChatModelStart(
+    llm: { id: string[]; name?: string },
+    messages: unknown[][],
+    runId: string,
+    _parentRunId?: string,
+    _extra?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): void {
+    const info: RunInfo = {
+      name: runName ?? llm.name ?? llm.id.at(-1) ?? "chat_model",
+      tags: tags ?? [],
+      metadata: metadata ?? {},
+      input: { messages },
+    };
+    this.runs.set(runId, info);
+    this.emit("on_chat_model_start", runId, info, { input: info.input });
+  }
+
+  handleLLMNewToken(
+    _token: string,
+    _idx: unknown,
+    runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    fields?: { chunk?: { message: unknown } },
+  ): void {
+    const info = this.runs.get(runId);
+    if (info === undefined || fields?.chunk?.message === undefined) return;
+    this.emit("on_chat_model_stream", runId, info, { chunk: fields.chunk.message });
+  }
+
+  handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    this.emit("on_chat_model_end", runId, info, {
+      output: output.generations?.[0]?.[0]?.message,
+      input: info.input,
+    });
+  }
+
+  handleLLMError(error: unknown, runId: string): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    this.emit("on_chat_model_error", runId, info, { error, input: info.input });
+  }
+
+  handleToolStart(
+    tool: { id: string[]; name?: string },
+    input: string,
+    runId: string,
+    _parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): void {
+    let parsed: unknown = input;
+    try {
+      parsed = JSON.parse(input);
+    } catch {
+      // a string-input tool's input is its text
+    }
+    const info: RunInfo = {
+      name: runName ?? tool.name ?? "tool",
+      tags: tags ?? [],
+      metadata: metadata ?? {},
+      input: parsed,
+    };
+    this.runs.set(runId, info);
+    this.emit("on_tool_start", runId, info, { input: parsed });
+  }
+
+  handleToolEnd(output: unknown, runId: string): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    this.emit("on_tool_end", runId, info, { output, input: info.input });
+  }
+
+  handleToolError(error: unknown, runId: string): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    this.emit("on_tool_error", runId, info, { error, input: info.input });
+  }
+}
+
+/** What `streamEvents` needs from the graph. */
+export interface EventSource {
+  readonly name: string;
+  stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
+}
+
+function runType(event: string): string {
+  if (event.startsWith("on_chat_model")) return "chat_model";
+  if (event.startsWith("on_tool")) return "tool";
+  return "chain";
+}
+
+function keep(event: StreamEvent, filter: StreamEventsFilter | undefined): boolean {
+  if (filter === undefined) return true;
+  const type = runType(event.event);
+  const includes = [filter.includeNames, filter.includeTypes, filter.includeTags].some(
+    (list) => list !== undefined,
+  );
+  let kept = !includes;
+  if (filter.includeNames?.includes(event.name)) kept = true;
+  if (filter.includeTypes?.includes(type)) kept = true;
+  if (filter.includeTags?.some((tag) => event.tags.includes(tag))) kept = true;
+  if (filter.excludeNames?.includes(event.name)) kept = false;
+  if (filter.excludeTypes?.includes(type)) kept = false;
+  if (filter.excludeTags?.some((tag) => event.tags.includes(tag))) kept = false;
+  return kept;
+}
+
+/**
+ * Runs `graph` and yields its events (LangChain.js `streamEvents`, schema v2): the graph's
+ * start, its `updates` chunks as `on_chain_stream` and its end with the final state; each node's
+ * start and end; the model and tool calls made inside nodes, tokens included.
+ */
+export function streamGraphEvents(
+  graph: EventSource,
+  input: unknown,
+  options: StreamEventsOptions & Record<string, unknown>,
+  filter?: StreamEventsFilter,
+): IterableReadableStream<StreamEvent> {
+  if (options?.version !== "v1" && options?.version !== "v2") {
+    throw new InvalidArgumentError(
+      `Only versions "v1" and "v2" of the schema are currently supported: call streamEvents(input, { version: "v2" }).`,
+    );
+  }
+  const { version: _version, ...runOptions } = options;
+  const runId = (runOptions.runId as string | undefined) ?? randomId();
+  const name = (runOptions.runName as string | undefined) ?? graph.name;
+  const tags = [...((runOptions.tags as string[] | undefined) ?? [])];
+  const metadata = { ...(runOptions.metadata as Record<string, unknown> | undefined) };
+  const root = (event: string, data: StreamEvent["data"]): StreamEvent => ({
+    event,
+    name,
+    run_id: runId,
+    tags,
+    metadata,
+    data,
+    parent_ids: [],
+  });
+
+  async function* events(): AsyncGenerator<StreamEvent> {
+    yield root("on_chain_start", { input });
+    /** Node runs under way, by task id, for their end events and their children's parent ids. */
+    const running = new Map<string, { event: StreamEvent; parents: string[] }>();
+    const current: string[] = [];
+    const stream = await graph.stream(input, {
+      ...runOptions,
+      streamMode: ["updates", "values", "debug"],
+      subgraphs: true,
+      [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink, () => [runId, ...current]),
+    });
+    let output: unknown;
+    let held: StreamEvent[] = [];
+    for await (const chunk of stream) {
+      const [namespace, mode, payload] = chunk as [string[], string, unknown];
+      if (mode === "events") {
+        yield* held;
+        held = [];
+        yield payload as StreamEvent;
+      } else if (mode === "debug") {
+        const {
+          step,
+          type,
+          payload: task,
+        } = payload as {
+          step: number;
+          type: string;
+          payload: {
+            id: string;
+            name: string;
+            input?: unknown;
+            result?: unknown;
+            metadata?: Record<string, unknown>;
+          };
+        };
+        if (type === "task") {
+          const parents = [runId, ...namespace.map((segment) => segment.split(":").at(-1) ?? segment)];
+          const event: StreamEvent = {
+            event: "on_chain_start",
+            name: task.name,
+            run_id: task.id,
+            tags: [`graph:step:${step}`, ...tags],
+            metadata: {
+              ...metadata,
+              ...task.metadata,
+              langgraph_step: step,
+              langgraph_node: task.name,
+              langgraph_checkpoint_ns: [...namespace, `${task.name}:${task.id}`].join(
+                CHECKPOINT_NAMESPACE_SEPARATOR,
+              ),
+            },
+            data: { input: task.input },
+            parent_ids: parents,
+          };
+          running.set(task.id, { event, parents });
+          current.push(task.id);
+          yield* held;
+          held = [];
+          yield event;
+        } else if (type === "task_result") {
+          const started = running.get(task.id);
+          running.delete(task.id);
+          const at = current.indexOf(task.id);
+          if (at !== -1) current.splice(at, 1);
+          if (started !== undefined) {
+            yield {
+              ...started.event,
+              event: "on_chain_end",
+              data: { output: task.result, input: started.event.data.input },
+            };
+          }
+          yield* held;
+          held = [];
+        }
+      } else if (namespace.length === 0 && mode === "updates") {
+        // the graph's own chunk follows the end of the node that made it
+        held.push(root("on_chain_stream", { chunk: payload }));
+      } else if (namespace.length === 0 && mode === "values") {
+        output = payload;
+      }
+    }
+    yield* held;
+    yield root("on_chain_end", { output });
+  }
+
+  const iterator = events();
+  const filtered = async function* (): AsyncGenerator<StreamEvent> {
+    for await (const event of iterator) if (keep(event, filter)) yield event;
+  };
+  const source = filtered();
+  return new IterableReadableStream<StreamEvent>({
+    async pull(controller) {
+      const next = await source.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await source.return(undefined);
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "./agents/index.js";
+import { MessagesAnnotation, START, StateGraph, type StreamEvent } from "./index.js";
+import { AIMessage, type BaseMessage, HumanMessage } from "./messages/index.js";
+import { ToolNode, toolsCondition } from "./prebuilt/index.js";
+import { FakeChatModel } from "./testing/index.js";
+import { tool } from "./tools/index.js";
+
+const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, {
+  name: "lookup",
+  description: "Looks a thing up.",
+  schema: z.object({ q: z.string() }),
+});
+
+const script = () =>
+  new FakeChatModel({
+    responses: [
+      new AIMessage({ content: "", id: "c1", tool_calls: [{ id: "t1", name: "lookup", args: { q: "x" } }] }),
+      new AIMessage({ content: "final", id: "f2" }),
+    ],
+  });
+
+function shape(event: StreamEvent): unknown[] {
+  const show = (value: unknown): unknown => {
+    if (value === undefined) return undefined;
+    const v = value as { messages?: unknown[]; content?: unknown };
+    if (Array.isArray(v.messages)) {
+      const list = (Array.isArray(v.messages[0]) ? v.messages[0] : v.messages) as BaseMessage[];
+      return { messages: list.map((m) => m.content) };
+    }
+    if (typeof v.content === "string") return { content: v.content };
+    return typeof value === "object" && value !== null ? Object.keys(value) : value;
+  };
+  return [event.event, event.name, event.tags, show(event.data.input), show(event.data.output)];
+}
+
+describe("streamEvents", () => {
+  it("yields the graph's, the nodes', the model's and the tools' events in order", async () => {
+    const model = script();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("agent", async (s) => ({ messages: [await model.invoke(s.messages)] }))
+      .addNode("tools", new ToolNode([lookup]))
+      .addEdge(START, "agent")
+      .addConditionalEdges("agent", toolsCondition)
+      .addEdge("tools", "agent")
+      .compile();
+    const events: StreamEvent[] = [];
+    for await (const event of graph.streamEvents(
+      { messages: [new HumanMessage({ content: "yo", id: "h" })] },
+      { version: "v2" },
+    )) {
+      events.push(event);
+    }
+    const model_ = events.filter((e) => e.event.startsWith("on_chat_model")).map((e) => e.event);
+    // the fake model streams its answer: tokens between start and end
+    expect(model_[0]).toBe("on_chat_model_start");
+    expect(model_).toContain("on_chat_model_stream");
+    // the same sequence LangGraph.js yields, tokens aside (its graph stream events come a node later)
+    expect(events.filter((e) => e.event !== "on_chat_model_stream").map(shape)).toEqual([
+      ["on_chain_start", "LangGraph", [], { messages: ["yo"] }, undefined],
+      ["on_chain_start", "agent", ["graph:step:1"], { messages: ["yo"] }, undefined],
+      ["on_chat_model_start", "FakeChatModel", [], { messages: ["yo"] }, undefined],
+      ["on_chat_model_end", "FakeChatModel", [], { messages: ["yo"] }, { content: "" }],
+      ["on_chain_end", "agent", ["graph:step:1"], { messages: ["yo"] }, { messages: [""] }],
+      ["on_chain_stream", "LangGraph", [], undefined, undefined],
+      ["on_chain_start", "tools", ["graph:step:2"], { messages: ["yo", ""] }, undefined],
+      ["on_tool_start", "lookup", [], ["q"], undefined],
+      ["on_tool_end", "lookup", [], ["q"], { content: "found x" }],
+      ["on_chain_end", "tools", ["graph:step:2"], { messages: ["yo", ""] }, { messages: ["found x"] }],
+      ["on_chain_stream", "LangGraph", [], undefined, undefined],
+      ["on_chain_start", "agent", ["graph:step:3"], { messages: ["yo", "", "found x"] }, undefined],
+      ["on_chat_model_start", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, undefined],
+      ["on_chat_model_end", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, { content: "final" }],
+      [
+        "on_chain_end",
+        "agent",
+        ["graph:step:3"],
+        { messages: ["yo", "", "found x"] },
+        { messages: ["final"] },
+      ],
+      ["on_chain_stream", "LangGraph", [], undefined, undefined],
+      ["on_chain_end", "LangGraph", [], undefined, { messages: ["yo", "", "found x", "final"] }],
+    ]);
+    const streamed = events
+      .filter((e) => e.event === "on_chain_stream")
+      .map((e) => Object.keys(e.data.chunk as object));
+    expect(streamed).toEqual([["agent"], ["tools"], ["agent"]]);
+    const tokens = events.filter((e) => e.event === "on_chat_model_stream");
+    expect(tokens.map((e) => (e.data.chunk as { content: string }).content).join("")).toBe("final");
+    expect(tokens.every((e) => e.metadata.langgraph_node === "agent")).toBe(true);
+  });
+
+  it("filters by type and name, and needs a schema version", async () => {
+    const model = new FakeChatModel({ responses: ["hi there", "again"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
+      .addEdge(START, "chat")
+      .compile();
+    const types: string[] = [];
+    for await (const e of graph.streamEvents(
+      { messages: [] },
+      { version: "v2" },
+      { includeTypes: ["chat_model"] },
+    )) {
+      types.push(e.event);
+    }
+    expect(types[0]).toBe("on_chat_model_start");
+    expect(types.at(-1)).toBe("on_chat_model_end");
+    expect(new Set(types)).toEqual(
+      new Set(["on_chat_model_start", "on_chat_model_stream", "on_chat_model_end"]),
+    );
+    const named: string[] = [];
+    for await (const e of graph.streamEvents(
+      { messages: [] },
+      { version: "v2" },
+      { includeNames: ["chat"] },
+    )) {
+      named.push(e.event);
+    }
+    expect(named).toEqual(["on_chain_start", "on_chain_end"]);
+    expect(() => graph.streamEvents({ messages: [] }, {} as never)).toThrow(
+      'Only versions "v1" and "v2" of the schema are currently supported',
+    );
+  });
+
+  it("works on an agent made by createAgent", async () => {
+    const agent = createAgent({ model: script(), tools: [lookup] });
+    const names: string[] = [];
+    for await (const e of agent.streamEvents(
+      { messages: [{ role: "user", content: "yo" }] },
+      { version: "v2" },
+    )) {
+      if (e.event === "on_chain_start" || e.event.startsWith("on_tool")) names.push(`${e.event}:${e.name}`);
+    }
+    expect(names).toEqual([
+      "on_chain_start:LangGraph",
+      "on_chain_start:model_request",
+      "on_chain_start:tools",
+      "on_tool_start:lookup",
+      "on_tool_end:lookup",
+      "on_chain_start:model_request",
+    ]);
+  });
+});
