@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "./agents/index.js";
-import { MessagesAnnotation, START, StateGraph, type StreamEvent } from "./index.js";
+import { InMemoryCache, MessagesAnnotation, START, StateGraph, type StreamEvent } from "./index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "./messages/index.js";
 import { ToolNode, toolsCondition } from "./prebuilt/index.js";
 import { FakeChatModel } from "./testing/index.js";
@@ -141,5 +141,62 @@ describe("streamEvents", () => {
       "on_tool_end:lookup",
       "on_chain_start:model_request",
     ]);
+  });
+});
+
+describe("the Runnable helpers of a compiled graph", () => {
+  const graph = () =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("echo", (s) => {
+        const last = s.messages.at(-1);
+        if (last?.content === "boom") throw new Error("boom");
+        return {
+          messages: [new AIMessage({ content: `echo ${String(last?.content)}`, id: `e-${last?.id}` })],
+        };
+      })
+      .addEdge(START, "echo")
+      .compile();
+
+  it("batch runs each input, and returnExceptions keeps a failure in its place", async () => {
+    const inputs = ["a", "b", "boom"].map((text) => ({
+      messages: [new HumanMessage({ content: text, id: text })],
+    }));
+    await expect(graph().batch(inputs)).rejects.toThrow("boom");
+    const results = await graph().batch(inputs, undefined, { returnExceptions: true, maxConcurrency: 1 });
+    expect(
+      results.slice(0, 2).map((r) => (r as { messages: BaseMessage[] }).messages.at(-1)?.content),
+    ).toEqual(["echo a", "echo b"]);
+    expect(results[2]).toBeInstanceOf(Error);
+  });
+
+  it("getName, isInterrupted, clearCache and getSubgraphsAsync", async () => {
+    const g = graph();
+    expect(g.getName()).toBe("LangGraph");
+    expect(g.getName("-x")).toBe("LangGraph-x");
+    expect(g.isInterrupted({ __interrupt__: [] })).toBe(true);
+    expect(g.isInterrupted({ messages: [] })).toBe(false);
+    await expect(g.clearCache()).resolves.toBeUndefined();
+    let runs = 0;
+    const cached = new StateGraph(MessagesAnnotation)
+      .addNode(
+        "slow",
+        () => {
+          runs += 1;
+          return {};
+        },
+        { cachePolicy: {} },
+      )
+      .addEdge(START, "slow")
+      .compile({ cache: new InMemoryCache() });
+    await cached.invoke({ messages: [] });
+    await cached.invoke({ messages: [] });
+    expect(runs).toBe(1);
+    await cached.clearCache();
+    await cached.invoke({ messages: [] });
+    expect(runs).toBe(2);
+    const parent = new StateGraph(MessagesAnnotation).addNode("inner", g).addEdge(START, "inner").compile();
+    const found: string[] = [];
+    for await (const [ns] of parent.getSubgraphsAsync()) found.push(ns);
+    expect(found).toEqual(["inner"]);
   });
 });

@@ -295,3 +295,52 @@ describe("StateGraph state snapshots", () => {
     void snapshot.values.missing;
   });
 });
+
+describe("setNodeDefaults and allEdges", () => {
+  const State = Annotation.Root({ n: Annotation<number> });
+
+  it("gives nodes without their own policy the default retry policy", async () => {
+    let calls = 0;
+    let ownCalls = 0;
+    const graph = new StateGraph(State)
+      .addNode("flaky", () => {
+        calls += 1;
+        if (calls < 3) throw new Error("try again");
+        return { n: calls };
+      })
+      .addNode(
+        "own",
+        () => {
+          ownCalls += 1;
+          if (ownCalls < 2) throw new Error("once more");
+          return {};
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, retryOn: () => true } },
+      )
+      .addEdge(START, "flaky")
+      .addEdge("flaky", "own")
+      .setNodeDefaults({
+        retryPolicy: { maxAttempts: 3, initialInterval: 1, jitter: false, retryOn: () => true },
+      })
+      .compile();
+    expect(await graph.invoke({ n: 0 })).toEqual({ n: 3 });
+    expect([calls, ownCalls]).toEqual([3, 2]);
+    expect(() => new StateGraph(State).setNodeDefaults({ timeout: 1000 })).toThrow("node timeouts");
+  });
+
+  it("lists static and waiting edges", () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addNode("b", () => ({}))
+      .addNode("c", () => ({}))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .addEdge(["a", "b"], "c");
+    expect([...graph.allEdges]).toEqual([
+      [START, "a"],
+      [START, "b"],
+      ["a", "c"],
+      ["b", "c"],
+    ]);
+  });
+});

@@ -208,6 +208,8 @@ export class StateGraph<
   /** @internal The input schema as given, if any. */
   readonly inputSchema: unknown;
   /** @internal */ compiled = false;
+  /** @internal Policies of nodes that set none (`setNodeDefaults`). */
+  readonly nodeDefaults: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy } = {};
 
   constructor(state: Schema, contextSchema?: unknown);
   constructor(args: StateGraphArgs);
@@ -258,6 +260,47 @@ export class StateGraph<
       }
     }
     return Object.keys(channels);
+  }
+
+  /**
+   * Sets graph-wide default node policies (LangGraph.js `setNodeDefaults`): a node's own
+   * `retryPolicy` / `cachePolicy` (from `addNode`) wins; the defaults apply at `compile()`, so
+   * the call may come before or after `addNode`. `cachePolicy: true` is `{}`. Not inherited by
+   * subgraphs. Node timeouts and error handlers are not supported here.
+   *
+   * @example
+   * ```ts
+   * graph.setNodeDefaults({ retryPolicy: { maxAttempts: 3 } }).compile();
+   * ```
+   */
+  setNodeDefaults(defaults: {
+    retryPolicy?: RetryPolicy;
+    cachePolicy?: CachePolicy | boolean;
+    timeout?: unknown;
+    errorHandler?: unknown;
+  }): this {
+    if (defaults.timeout !== undefined || defaults.errorHandler !== undefined) {
+      throw new InvalidGraphError(
+        "setNodeDefaults supports retryPolicy and cachePolicy; node timeouts and error handlers are not supported by agentgraph. Remove `timeout` / `errorHandler`, or handle them inside the node.",
+      );
+    }
+    if (defaults.retryPolicy !== undefined) this.nodeDefaults.retryPolicy = defaults.retryPolicy;
+    if (defaults.cachePolicy !== undefined) {
+      const policy = defaults.cachePolicy;
+      if (policy === false) delete this.nodeDefaults.cachePolicy;
+      else this.nodeDefaults.cachePolicy = policy === true ? {} : policy;
+    }
+    return this;
+  }
+
+  /** Every edge, waiting edges (`addEdge([a, b], c)`) as one edge per source (LangGraph.js `allEdges`). */
+  get allEdges(): Set<[string, string]> {
+    return new Set([
+      ...this.edges,
+      ...this.waitingEdges.flatMap(([sources, target]) =>
+        sources.map((source): [string, string] => [source, target]),
+      ),
+    ]);
   }
 
   private warnIfCompiled(what: "node" | "edge"): void {

@@ -27,6 +27,7 @@ import {
 } from "../loop/index.js";
 import type { IterableReadableStream, StreamMode, StreamSink } from "../stream/index.js";
 import { normalizeStreamModes, ToolsStreamHandler } from "../stream/index.js";
+import { isInterrupted } from "./interrupted.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 import {
   type ContextValidator,
@@ -165,6 +166,59 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   }
 
   /**
+   * Runs the graph on several inputs, at most `maxConcurrency` at a time (LangChain.js
+   * `batch`); `options` is one set of options for all or one per input. With
+   * `{ returnExceptions: true }` a failed run gives its error in its place instead of rejecting.
+   *
+   * @example
+   * ```ts
+   * const [a, b] = await graph.batch([{ x: 1 }, { x: 2 }]);
+   * ```
+   */
+  async batch(
+    inputs: (Input | null)[],
+    options?: PregelOptions<Context> | PregelOptions<Context>[],
+    batchOptions?: { returnExceptions?: boolean; maxConcurrency?: number },
+  ): Promise<(Output | Error)[]> {
+    const optionsAt = (i: number) => (Array.isArray(options) ? options[i] : options);
+    const limit = Math.max(
+      1,
+      Number(batchOptions?.maxConcurrency ?? optionsAt(0)?.maxConcurrency ?? inputs.length),
+    );
+    const results: (Output | Error)[] = new Array(inputs.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < inputs.length) {
+        const i = next++;
+        try {
+          results[i] = await this.invoke(inputs[i] as Input | null, optionsAt(i));
+        } catch (error) {
+          if (batchOptions?.returnExceptions !== true) throw error;
+          results[i] = error instanceof Error ? error : new Error(String(error));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
+    return results;
+  }
+
+  /** The graph's name (LangChain.js `getName()`), with `suffix` appended when given. */
+  getName(suffix?: string): string {
+    const name = this.name ?? "LangGraph";
+    return suffix === undefined ? name : `${name}${suffix}`;
+  }
+
+  /** Whether a run's result says the run paused at an interrupt (as the `isInterrupted` function). */
+  isInterrupted(result: unknown): boolean {
+    return isInterrupted(result);
+  }
+
+  /** Empties the graph's node cache (every node's entries). */
+  async clearCache(): Promise<void> {
+    await asCache(this.cache)?.clear([]);
+  }
+
+  /**
    * Runs the graph to completion and returns its final state (the output channels' values),
    * or `undefined` when no step wrote any of them. With a `streamMode` other than `values`,
    * returns the list of chunks that mode produced.
@@ -284,6 +338,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       );
     }
     return saver;
+  }
+
+  /** {@link getSubgraphs}, as an async iterator (LangGraph.js `getSubgraphsAsync`). */
+  async *getSubgraphsAsync(namespace?: string, recurse = false): AsyncGenerator<[string, Pregel]> {
+    yield* this.getSubgraphs(namespace, recurse);
   }
 
   /**

@@ -169,7 +169,7 @@ class EventsHandler implements CallbackHandler {
 
 /** What `streamEvents` needs from the graph. */
 export interface EventSource {
-  readonly name: string;
+  readonly name: string | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
 }
 
@@ -213,7 +213,7 @@ export function streamGraphEvents(
   }
   const { version: _version, ...runOptions } = options;
   const runId = (runOptions.runId as string | undefined) ?? randomId();
-  const name = (runOptions.runName as string | undefined) ?? graph.name;
+  const name = (runOptions.runName as string | undefined) ?? graph.name ?? "LangGraph";
   const tags = [...((runOptions.tags as string[] | undefined) ?? [])];
   const metadata = { ...(runOptions.metadata as Record<string, unknown> | undefined) };
   const root = (event: string, data: StreamEvent["data"]): StreamEvent => ({
