@@ -572,3 +572,18 @@ describe("createAgent: options", () => {
     expect((agent.graph as unknown as { description?: string }).description).toBe("Weather bot.");
   });
 });
+
+describe("the agent's LangChain.js accessors", () => {
+  it("options, builder, getGraphAsync and the subgraph listings", async () => {
+    const model = new FakeChatModel({ responses: ["hi"] });
+    const agent = createAgent({ model, tools: [], name: "helper" });
+    expect(agent.options.name).toBe("helper");
+    expect(agent.options.model).toBe(model);
+    expect(agent.builder.nodes.has("model_request")).toBe(true);
+    expect((await agent.getGraphAsync()).drawMermaid()).toBe(agent.drawMermaid());
+    expect([...agent.getSubgraphs()]).toEqual([]);
+    const listed: unknown[] = [];
+    for await (const entry of agent.getSubgraphsAsync()) listed.push(entry);
+    expect(listed).toEqual([]);
+  });
+});

@@ -137,6 +137,16 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     return this.#graph as never;
   }
 
+  /** The parameters the agent was made with (what `createAgent` received). */
+  get options(): Readonly<Record<string, unknown>> {
+    return this.#options as Readonly<Record<string, unknown>>;
+  }
+
+  /** The graph builder the agent was compiled from. */
+  get builder(): Graph["builder"] {
+    return this.#graph.builder;
+  }
+
   /** The agent's checkpointer, if any. */
   get checkpointer(): unknown {
     return (this.#graph as unknown as { checkpointer?: unknown }).checkpointer;
@@ -246,6 +256,21 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   /** The graph as a Mermaid diagram. */
   drawMermaid(): string {
     return this.#graph.getGraph().drawMermaid();
+  }
+
+  /** The agent's graph structure, as a promise (LangChain.js `getGraphAsync`). */
+  async getGraphAsync(): Promise<DrawableGraph> {
+    return this.#graph.getGraph();
+  }
+
+  /** The subgraphs of the agent's graph (none unless a node is a graph), as `[namespace, graph]`. */
+  getSubgraphs(namespace?: string, recurse = false): ReturnType<Graph["getSubgraphs"]> {
+    return this.#graph.getSubgraphs(namespace, recurse);
+  }
+
+  /** {@link getSubgraphs}, as an async iterator. */
+  getSubgraphsAsync(namespace?: string, recurse = false): ReturnType<Graph["getSubgraphsAsync"]> {
+    return this.#graph.getSubgraphsAsync(namespace, recurse);
   }
 
   /** A copy of the agent whose runs use `config` as defaults (run options still win). */
