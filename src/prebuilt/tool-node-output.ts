@@ -5,7 +5,8 @@ import type { ToolCallResult } from "./tool-node-wrap.js";
 
 /**
  * What a tool's `invoke` returned, as a result answering `call`: a `Command` passes through;
- * a `ToolMessage` passes through with its call id and name filled in when missing; anything
+ * a `ToolMessage` passes through (its call id filled in when missing; its name left as the tool
+ * set it, as LangGraph.js does); anything
  * else (a tool not built with `tool()` may return raw values) becomes the content of a
  * `ToolMessage` — strings and content blocks as they are, other values as JSON.
  */
@@ -13,7 +14,6 @@ export function toToolCallResult(output: unknown, call: ToolCall, toolName: stri
   if (isCommand(output)) return output;
   if (isToolMessage(output)) {
     if (output.tool_call_id === "" && call.id !== undefined) output.tool_call_id = call.id;
-    if (output.name === undefined) output.name = toolName;
     return output;
   }
   return new ToolMessage({

@@ -198,7 +198,7 @@ describe("ToolNode output normalisation", () => {
     expect(out.messages.map((m) => m.content)).toEqual(["plain", blocks, "42", '{"a":[1,2]}', ""]);
   });
 
-  it("passes a returned ToolMessage through, filling in the call id and name", async () => {
+  it("passes a returned ToolMessage through, filling in the call id and leaving its name unset (as LangChain.js)", async () => {
     const node = new ToolNode([
       returning("custom", new ToolMessage({ content: "mine", tool_call_id: "", artifact: { rows: 3 } })),
     ]);
@@ -207,7 +207,7 @@ describe("ToolNode output normalisation", () => {
     expect([message?.content, message?.tool_call_id, message?.name, message?.artifact]).toEqual([
       "mine",
       "c1",
-      "custom",
+      undefined,
       { rows: 3 },
     ]);
   });

@@ -6,12 +6,7 @@ import {
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
 import { getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
-import {
-  buildToolRuntime,
-  type StructuredToolInterface,
-  type ToolRunnableConfig,
-  type ToolStore,
-} from "../tools/index.js";
+import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
 import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
 import { parseToolNodeInput } from "./tool-node-input.js";
 import { combineResults, toToolCallResult } from "./tool-node-output.js";
@@ -168,14 +163,15 @@ export class ToolNode {
     signal: AbortSignal | undefined,
     state: unknown,
   ): ToolRunnableConfig {
-    const { runName: _name, runId: _id, store, writer, context, ...rest } = config;
-    const out: ToolRunnableConfig = { ...rest, state };
+    // a spread, not a rest pattern (which takes V8's slow path on a task config); the node's run
+    // name and id are not the tools' (a key left undefined reads as absent)
+    const out: Record<string, unknown> = { ...config, state };
+    out.runName = undefined;
+    out.runId = undefined;
     if (signal !== undefined) out.signal = signal;
-    if (this.tags.length > 0) out.tags = [...new Set([...(rest.tags ?? []), ...this.tags])];
-    if (context !== undefined) out.context = context;
-    if (store !== undefined && store !== null) out.store = store as ToolStore;
-    if (writer !== undefined) out.writer = writer;
-    return out;
+    if (this.tags.length > 0) out.tags = [...new Set([...(config.tags ?? []), ...this.tags])];
+    if (out.store === null) out.store = undefined;
+    return out as ToolRunnableConfig;
   }
 }
 

@@ -44,23 +44,21 @@ export function getAmbientConfig(): RunnableConfig | undefined {
 export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   const parent = getAmbientConfig();
   if (parent === undefined) return explicit ?? {};
+  // built without `delete` (which would leave a slow, dictionary-mode object for every later
+  // read and copy of the config) and without a rest pattern (V8's slow path); the parent's run
+  // name and id are not inherited (a key left undefined reads as absent)
   if (explicit === undefined || explicit === parent) {
-    const { runName: _n, runId: _i, ...rest } = parent;
-    return rest;
+    const own: RunnableConfig = { ...parent };
+    if (own.runName !== undefined) (own as Record<string, unknown>).runName = undefined;
+    if (own.runId !== undefined) (own as Record<string, unknown>).runId = undefined;
+    return own;
   }
-  // built without `delete`, which would leave a slow (dictionary-mode) object for every later
-  // read and copy of the config
-  const { runName: _n, runId: _i, ...merged } = parent;
-  let out: RunnableConfig = Object.assign(merged, explicit);
-  if (
-    (explicit.runName === undefined && Object.hasOwn(explicit, "runName")) ||
-    (explicit.runId === undefined && Object.hasOwn(explicit, "runId"))
-  ) {
-    const { runName, runId, ...rest } = out;
-    out = rest;
-    if (runName !== undefined) out.runName = runName;
-    if (runId !== undefined) out.runId = runId;
+  const out: RunnableConfig = { ...parent, ...explicit };
+  if (explicit.runName === undefined && parent.runName !== undefined) {
+    (out as Record<string, unknown>).runName = undefined;
   }
+  if (explicit.runId === undefined && parent.runId !== undefined)
+    (out as Record<string, unknown>).runId = undefined;
   if (parent.tags !== undefined || explicit.tags !== undefined) {
     out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
   }
