@@ -288,6 +288,7 @@ function serializedKwargs(message: BaseMessage): Record<string, unknown> {
     kwargs.tool_call_id = fields.tool_call_id;
     kwargs.status = fields.status;
     if (fields.artifact !== undefined) kwargs.artifact = fields.artifact;
+    if (fields.metadata !== undefined) kwargs.metadata = fields.metadata;
   }
   if (message.id !== undefined) kwargs.id = message.id;
   if (message.name !== undefined) kwargs.name = message.name;

@@ -30,6 +30,7 @@ export interface MessageObjectFields {
   usage_metadata?: UsageMetadata | undefined;
   status?: "success" | "error" | undefined;
   artifact?: unknown;
+  metadata?: Record<string, unknown> | undefined;
   additional_kwargs?: AdditionalKwargs | undefined;
   response_metadata?: ResponseMetadata | undefined;
 }
@@ -232,6 +233,7 @@ function messageFromFields(role: string, fields: Record<string, unknown>, receiv
         tool_call_id: String(id),
         status: fields.status === "error" ? "error" : "success",
         artifact: fields.artifact,
+        metadata: isPlainRecord(fields.metadata) ? fields.metadata : undefined,
       });
     }
     case "remove": {

@@ -57,6 +57,11 @@ export {
   messageFromJSON,
   reviveMessage,
 } from "./revive.js";
+export {
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+  mapStoredMessageToChatMessage,
+} from "./stored.js";
 export { isSystemMessage, isSystemMessageChunk, SystemMessage, SystemMessageChunk } from "./system.js";
 export type { ToolMessageFields } from "./tool.js";
 export { isToolMessage, isToolMessageChunk, ToolMessage, ToolMessageChunk } from "./tool.js";

@@ -99,6 +99,13 @@ function aiFields(kwargs: Kwargs) {
   };
 }
 
+/** A tool message's `metadata`: a plain object, or absent. */
+function optionalMetadata(value: unknown): Record<string, unknown> | undefined {
+  if (value == null) return undefined;
+  if (!isPlainRecord(value)) fail('"metadata" must be an object.');
+  return value;
+}
+
 function toolFields(kwargs: Kwargs) {
   const id = kwargs.tool_call_id;
   if (typeof id !== "string" && typeof id !== "number") fail('a tool message needs a string "tool_call_id".');
@@ -111,6 +118,7 @@ function toolFields(kwargs: Kwargs) {
     tool_call_id: String(id),
     status: status === "error" ? ("error" as const) : ("success" as const),
     artifact: kwargs.artifact,
+    metadata: optionalMetadata(kwargs.metadata),
   };
 }
 

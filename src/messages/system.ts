@@ -25,9 +25,14 @@ export class SystemMessage extends BaseMessage {
 
   /**
    * A new system message with text or another system message appended (metadata of the
-   * second overrides the first; id and name come from the first when it has them).
+   * second overrides the first; id and name come from the first when it has them). Anything
+   * else throws `Error("Unexpected chunk type for system message")`, as in LangChain.js.
    */
   concat(next: string | SystemMessage): SystemMessage {
+    if (!SystemMessage.isInstance(next) && typeof next !== "string") {
+      // LangChain.js's error for anything else (content blocks, another kind of message)
+      throw new Error("Unexpected chunk type for system message");
+    }
     if (typeof next === "string") {
       return new SystemMessage({
         content: mergeContent(this.content, next),

@@ -54,6 +54,11 @@ export interface ToolCallChunk {
   id?: string | undefined;
   index?: number | undefined;
   type?: "tool_call_chunk" | undefined;
+  /**
+   * Set by providers for a custom (free-form) tool: its arguments are raw text, not JSON, and
+   * the collapsed call gets them as `args.input`.
+   */
+  isCustomTool?: boolean | undefined;
 }
 
 /**
@@ -134,7 +139,9 @@ function parseArgsObject(text: unknown): Record<string, unknown> | undefined {
  * Turns streamed tool-call fragments into tool calls: fragments are grouped by `id` and
  * `index`, their `args` joined and parsed as (possibly partial) JSON. A group whose text is
  * not a JSON object, or that has no id, becomes an invalid tool call with
- * `error: "Malformed args."`. This is what `AIMessageChunk.tool_calls` reports.
+ * `error: "Malformed args."`; a group with `isCustomTool` gets its raw text as `args.input`.
+ * The fragments come back as `tool_call_chunks`, as in LangChain.js. This is what
+ * `AIMessageChunk.tool_calls` reports.
  *
  * @example
  * ```ts
@@ -144,7 +151,10 @@ function parseArgsObject(text: unknown): Record<string, unknown> | undefined {
  * ]).tool_calls; // [{ name: "search", args: { q: "cat" }, id: "call_1", type: "tool_call" }]
  * ```
  */
-export function collapseToolCallChunks(chunks: readonly ToolCallChunk[]): {
+export function collapseToolCallChunks<Chunk extends ToolCallChunk>(
+  chunks: readonly Chunk[],
+): {
+  tool_call_chunks: readonly Chunk[];
   tool_calls: ToolCall[];
   invalid_tool_calls: InvalidToolCall[];
 } {
@@ -155,9 +165,14 @@ export function collapseToolCallChunks(chunks: readonly ToolCallChunk[]): {
     const name = first.name ?? "";
     let text = "";
     for (const chunk of group) text += chunk.args ?? "";
+    const id = group.find((c) => c.id)?.id ?? first.id;
+    // a custom tool's arguments are raw text, kept as they came (untrimmed)
+    if (id && group.some((c) => c.isCustomTool === true)) {
+      tool_calls.push({ name, args: { input: text }, id, type: "tool_call" });
+      continue;
+    }
     text = text.trim();
     const argsText = text.length > 0 ? text : "{}";
-    const id = group.find((c) => c.id)?.id ?? first.id;
     const parsed = parsePartialJson(argsText);
     if (id && isPlainRecord(parsed)) {
       tool_calls.push({ name, args: parsed, id, type: "tool_call" });
@@ -165,7 +180,7 @@ export function collapseToolCallChunks(chunks: readonly ToolCallChunk[]): {
       invalid_tool_calls.push({ name, args: argsText, id, error: MALFORMED_ARGS, type: "invalid_tool_call" });
     }
   }
-  return { tool_calls, invalid_tool_calls };
+  return { tool_call_chunks: chunks, tool_calls, invalid_tool_calls };
 }
 
 /** Groups fragments that belong to one call (same id and index, or the one of them present). */

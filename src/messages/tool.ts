@@ -19,6 +19,8 @@ export interface ToolMessageFields extends BaseMessageFields {
   tool_call_id: string;
   status?: "success" | "error" | undefined;
   artifact?: unknown;
+  /** Application data about the tool run (LangChain.js `ToolMessage.metadata`); never sent to the model. */
+  metadata?: Record<string, unknown> | undefined;
 }
 
 /** Reads `tool_call_id`, accepting numbers (as Python LangChain does) and rejecting absence. */
@@ -53,6 +55,8 @@ export class ToolMessage extends BaseMessage {
   status: "success" | "error";
   /** The full tool output for the application; never sent to the model. */
   artifact: unknown;
+  /** Application data about the tool run, when given; never sent to the model. */
+  declare metadata?: Record<string, unknown>;
 
   constructor(fields: ToolMessageFields);
   constructor(content: MessageContent, tool_call_id: string, name?: string);
@@ -65,6 +69,8 @@ export class ToolMessage extends BaseMessage {
     this.tool_call_id = requireToolCallId(given.tool_call_id, "ToolMessage");
     this.status = readStatus(given.status);
     this.artifact = given.artifact;
+    // an own key only when given: most tool messages carry none
+    if (given.metadata !== undefined) this.metadata = given.metadata;
   }
 
   static override lc_name(): string {

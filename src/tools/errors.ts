@@ -33,7 +33,7 @@ export class ToolInputParsingException extends AgentGraphError {
  *
  * @example
  * ```ts
- * // ToolOutputFormatError: Tool "query" has responseFormat "content_and_artifact" but returned …
+ * // ToolOutputFormatError: Tool response format is "content_and_artifact" but the output was not a two-tuple.
  * ```
  */
 export class ToolOutputFormatError extends AgentGraphError {

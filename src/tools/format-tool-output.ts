@@ -51,7 +51,6 @@ export function formatToolOutput(ctx: ToolOutputContext): unknown {
   if (isCommandLike(output)) return output;
   if (isToolMessage(output)) {
     if (toolCallId !== undefined && output.tool_call_id === "") output.tool_call_id = toolCallId;
-    if (output.name === undefined) output.name = name;
     return output;
   }
   let content = output;
@@ -59,8 +58,8 @@ export function formatToolOutput(ctx: ToolOutputContext): unknown {
   if (ctx.responseFormat === "content_and_artifact") {
     if (!Array.isArray(output) || output.length !== 2) {
       throw new ToolOutputFormatError(
-        `Tool "${name}" has responseFormat "content_and_artifact" but returned ${describe(output)}. ` +
-          'Return a two-element array [content, artifact], or use responseFormat "content".',
+        `Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: ${resultText(output)}\n\n` +
+          `Tool "${name}" returned ${describe(output)}: return a two-element array [content, artifact], or use responseFormat "content".`,
       );
     }
     [content, artifact] = output;
@@ -90,6 +89,15 @@ export function toMessageContent(value: unknown): MessageContent {
   }
   try {
     return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/** The JSON text of a wrong output, as LangChain.js prints it after `Result:`. */
+function resultText(value: unknown): string {
+  try {
+    return String(JSON.stringify(value));
   } catch {
     return String(value);
   }

@@ -20,7 +20,9 @@ export { toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
 export { type ArgsValidation, validateArgs } from "./schema/validate-args.js";
 export {
   type CommandLike,
+  isLangChainTool,
   isStructuredTool,
+  isStructuredToolParams,
   isToolCall,
   StructuredTool,
   type StructuredToolInterface,

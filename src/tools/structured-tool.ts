@@ -10,7 +10,7 @@ import {
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
-import type { InferSchemaOutput } from "./schema/standard-schema.js";
+import { type InferSchemaOutput, isStandardSchema } from "./schema/standard-schema.js";
 import { validateArgsNow } from "./schema/validate-args.js";
 import { startToolRun, type ToolRunManager } from "./tool-callbacks.js";
 import type { ResponseFormat, ToolRunnableConfig } from "./types.js";
@@ -109,6 +109,53 @@ export function isStructuredTool(value: unknown): value is StructuredToolInterfa
   return typeof v.name === "string" && typeof v.invoke === "function" && typeof v.schema === "object";
 }
 
+const JSON_SCHEMA_TYPES: ReadonlySet<string> = new Set([
+  "null",
+  "boolean",
+  "object",
+  "array",
+  "number",
+  "string",
+  "integer",
+]);
+
+/**
+ * True for a tool description with a `name` and a `schema` (a Zod / Standard Schema, or a
+ * JSON Schema with a `type`), the form `bindTools` accepts besides tool objects
+ * (LangChain.js `isStructuredToolParams`).
+ *
+ * @example
+ * ```ts
+ * isStructuredToolParams({ name: "search", schema: z.object({ q: z.string() }) }); // true
+ * isStructuredToolParams({ name: "search" }); // false
+ * ```
+ */
+export function isStructuredToolParams(value: unknown): value is { name: string; schema: ToolSchema } {
+  if (typeof value !== "object" || value === null || !("name" in value) || !("schema" in value)) return false;
+  const schema = (value as { schema: unknown }).schema;
+  if (isStandardSchema(schema)) return true;
+  if (typeof schema !== "object" || schema === null) return false;
+  const type = (schema as { type?: unknown }).type;
+  return typeof type === "string" && JSON_SCHEMA_TYPES.has(type);
+}
+
+/**
+ * True for anything LangChain.js treats as a tool: a tool object ({@link isStructuredTool})
+ * or a `{ name, schema }` description ({@link isStructuredToolParams}).
+ *
+ * @example
+ * ```ts
+ * isLangChainTool(weather); // true
+ * isLangChainTool({ name: "search", schema: { type: "object", properties: {} } }); // true
+ * isLangChainTool({}); // false
+ * ```
+ */
+export function isLangChainTool(
+  value: unknown,
+): value is StructuredToolInterface | { name: string; schema: ToolSchema } {
+  return isStructuredToolParams(value) || isStructuredTool(value);
+}
+
 /**
  * True for a tool call `{ name, args, id, type: "tool_call" }` (as opposed to plain arguments).
  *
@@ -198,7 +245,8 @@ export abstract class StructuredTool<
       let resolved: ToolRunnableConfig = resolveConfig(config);
       if (resolved === config) resolved = { ...resolved };
       let args = input;
-      if (isToolCall(input)) {
+      // as in LangChain.js, `type: "tool_call"` alone marks a call (its `args` may be missing)
+      if (isToolCallTyped(input)) {
         args = input.args;
         resolved.toolCall = input;
       }
@@ -267,6 +315,22 @@ export abstract class StructuredTool<
     return Promise.all(inputs.map((input) => this.invoke(input, config)));
   }
 
+  /**
+   * Runs the tool and streams its result, as a LangChain.js tool (a runnable) does: the stream
+   * yields one value, what {@link invoke} returns.
+   *
+   * @example
+   * ```ts
+   * for await (const message of await weather.stream(call)) console.log(message.content);
+   * ```
+   */
+  async stream(
+    input: unknown,
+    config?: ToolRunnableConfig,
+  ): Promise<AsyncGenerator<unknown, void, undefined>> {
+    return streamOnce(() => this.invoke(input, config));
+  }
+
   /** Validates arguments against the schema; throws {@link ToolInputParsingException}. */
   protected async parseArgs(arg: unknown): Promise<SchemaOutputT> {
     return this.checkArgs(arg);
@@ -281,19 +345,37 @@ export abstract class StructuredTool<
 
   private argsOf(result: Awaited<ReturnType<typeof validateArgsNow>>, arg: unknown): SchemaOutputT {
     if (result.success) return result.value as SchemaOutputT;
-    const received = safeJson(arg);
-    let message = `Received tool input did not match expected schema\n\n${formatIssues(result.issues)}`;
-    if (this.verboseParsingErrors) message += `\n\nReceived: ${received}`;
+    // LangChain.js's `output` is `JSON.stringify(arg)`: undefined for missing arguments
+    const received = arg === undefined ? undefined : safeJson(arg);
+    let message = "Received tool input did not match expected schema";
+    // LangChain.js's verbose form: the issues as JSON after `Details:`, then the readable list
+    if (this.verboseParsingErrors) message += `\nDetails: ${safeJson(result.issues, 2)}`;
+    message += `\n\n${formatIssues(result.issues)}`;
     throw new ToolInputParsingException(message, received);
   }
 }
 
-function safeJson(value: unknown): string {
+function safeJson(value: unknown, indent?: number): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value, jsonSafe, indent) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+/** A stream of one value: the tool runs when the stream is first read. */
+async function* streamOnce(run: () => Promise<unknown>): AsyncGenerator<unknown, void, undefined> {
+  yield await run();
+}
+
+/** Writes bigints (which `JSON.stringify` rejects) as their decimal text. */
+function jsonSafe(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** The input of `invoke` is a tool call: an object with `type: "tool_call"`. */
+function isToolCallTyped(value: unknown): value is ToolCall {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "tool_call";
 }
 
 function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

@@ -1,5 +1,10 @@
 import { promiseTry } from "../shared/index.js";
-import type { InferSchemaOutput, JsonSchema, StandardSchemaLike } from "./schema/standard-schema.js";
+import {
+  type InferSchemaOutput,
+  isStandardSchema,
+  type JsonSchema,
+  type StandardSchemaLike,
+} from "./schema/standard-schema.js";
 import { StructuredTool, type ToolParams, type ToolSchema } from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
 import { buildToolRuntime } from "./tool-runtime.js";
@@ -45,8 +50,26 @@ export interface ToolFields<SchemaT extends ToolSchema = ToolSchema> extends Too
  * ```
  */
 export interface DynamicStructuredToolInput<SchemaT extends ToolSchema, Output> extends ToolFields<SchemaT> {
-  func: ToolFunction<InferSchemaOutput<SchemaT>, Output>;
+  func: DynamicToolFunction<InferSchemaOutput<SchemaT>, Output>;
 }
+
+/**
+ * The function given to the {@link DynamicStructuredTool} and {@link DynamicTool} constructors,
+ * called as in LangChain.js: validated arguments, the callback run (`undefined` when no handler
+ * listens) and the {@link ToolRuntime} (the config, with `toolCall`, `state`, `context`…).
+ * {@link tool} functions take the runtime as their second argument instead.
+ *
+ * @example
+ * ```ts
+ * const fn: DynamicToolFunction<{ city: string }, string> = async ({ city }, _run, runtime) =>
+ *   `Sunny in ${city} (call ${runtime.toolCallId})`;
+ * ```
+ */
+export type DynamicToolFunction<Args, Output> = (
+  args: Args,
+  runManager: ToolRunManager | undefined,
+  runtime: ToolRuntime,
+) => Output | Promise<Output> | AsyncGenerator<unknown, Output, undefined>;
 
 /**
  * A tool made from a function and a schema; what {@link tool} returns.
@@ -56,7 +79,7 @@ export interface DynamicStructuredToolInput<SchemaT extends ToolSchema, Output> 
  * const add = new DynamicStructuredTool({
  *   name: "add", description: "Add two numbers.",
  *   schema: z.object({ a: z.number(), b: z.number() }),
- *   func: async ({ a, b }) => String(a + b),
+ *   func: async ({ a, b }, _runManager, runtime) => `${a + b} (call ${runtime.toolCallId})`,
  * });
  * ```
  */
@@ -67,7 +90,11 @@ export class DynamicStructuredTool<
   name: string;
   description: string;
   schema: SchemaT;
-  func: ToolFunction<InferSchemaOutput<SchemaT>, Output>;
+  func: DynamicToolFunction<InferSchemaOutput<SchemaT>, Output>;
+
+  static lc_name(): string {
+    return "DynamicStructuredTool";
+  }
 
   constructor(fields: DynamicStructuredToolInput<SchemaT, Output>) {
     super(fields);
@@ -84,7 +111,7 @@ export class DynamicStructuredTool<
   ): Promise<Output> {
     // an `async function*` tool hands back its generator, which the tool's run drains to its result
     return promiseTry(() =>
-      this.func(arg, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
+      this.func(arg, runManager, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
     ) as Promise<Output>;
   }
 }
@@ -110,13 +137,17 @@ export class DynamicTool<Output = unknown> extends StructuredTool<JsonSchema, st
   name: string;
   description: string;
   schema: JsonSchema = STRING_INPUT_SCHEMA;
-  func: ToolFunction<string, Output>;
+  func: DynamicToolFunction<string, Output>;
+
+  static lc_name(): string {
+    return "DynamicTool";
+  }
 
   constructor(
     fields: ToolParams & {
       name: string;
       description?: string | undefined;
-      func: ToolFunction<string, Output>;
+      func: DynamicToolFunction<string, Output>;
     },
   ) {
     super(fields);
@@ -139,6 +170,7 @@ export class DynamicTool<Output = unknown> extends StructuredTool<JsonSchema, st
     // (a generator, as above, is drained by the tool's run)
     return (await this.func(
       arg,
+      runManager,
       buildToolRuntime(parentConfig, writerFor(parentConfig, runManager)),
     )) as Output;
   }
@@ -164,7 +196,8 @@ function describeSchema(schema: unknown): string | undefined {
 /**
  * Makes a tool from a function, as LangChain.js `tool()` does. `schema` is a Zod 4 object
  * (any copy of zod) or a JSON Schema object; the function receives the validated arguments
- * and the {@link ToolRuntime}. Without a schema the tool takes a single string.
+ * and the {@link ToolRuntime}. Without a schema, or with a string schema (`z.string()`, JSON Schema
+ * `{ type: "string" }`), the tool is a {@link DynamicTool} taking a single string.
  *
  * The function may return a string, content blocks, any JSON-serialisable value (sent as
  * JSON text), `[content, artifact]` with `responseFormat: "content_and_artifact"`, a
@@ -180,10 +213,20 @@ function describeSchema(schema: unknown): string | undefined {
  * });
  * ```
  */
+export function tool<
+  SchemaT extends StandardSchemaLike & { readonly _zod: { readonly def: { readonly type: "string" } } },
+  Output,
+  TState = unknown,
+  TContext = unknown,
+>(func: ToolFunction<string, Output, TState, TContext>, fields: ToolFields<SchemaT>): DynamicTool<Output>;
 export function tool<SchemaT extends StandardSchemaLike, Output, TState = unknown, TContext = unknown>(
   func: ToolFunction<InferSchemaOutput<SchemaT>, Output, TState, TContext>,
   fields: ToolFields<SchemaT>,
 ): DynamicStructuredTool<SchemaT, Output>;
+export function tool<Output, TState = unknown, TContext = unknown>(
+  func: ToolFunction<string, Output, TState, TContext>,
+  fields: ToolFields<JsonSchema & { type: "string" }>,
+): DynamicTool<Output>;
 export function tool<
   Args extends Record<string, unknown> = Record<string, unknown>,
   Output = unknown,
@@ -201,12 +244,40 @@ export function tool(
   func: ToolFunction<never, unknown>,
   fields: ToolParams & { name: string; description?: string | undefined; schema?: ToolSchema },
 ): DynamicStructuredTool | DynamicTool {
-  if (fields.schema === undefined) {
-    return new DynamicTool({ ...fields, func: func as ToolFunction<string, unknown> });
+  const schema = fields.schema;
+  // as in LangChain.js: no description falls back to the schema's, then to "<name> tool"
+  const description = fields.description ?? describeSchema(schema) ?? `${fields.name} tool`;
+  // a `tool()` function takes the runtime second (the constructors' functions take it third)
+  const run = func as ToolFunction<unknown, unknown>;
+  const withRuntime = (args: unknown, _runManager: ToolRunManager | undefined, runtime: ToolRuntime) =>
+    run(args, runtime);
+  if (schema === undefined || acceptsOnlyStrings(schema)) {
+    // a string schema makes a string tool, as in LangChain.js (`{ input }` or a bare string)
+    const { schema: _schema, ...rest } = fields;
+    return new DynamicTool({ ...rest, description, func: withRuntime });
   }
-  return new DynamicStructuredTool({
-    ...fields,
-    schema: fields.schema,
-    func: func as ToolFunction<unknown, unknown> as ToolFunction<InferSchemaOutput<ToolSchema>, unknown>,
-  });
+  return new DynamicStructuredTool({ ...fields, description, schema, func: withRuntime });
+}
+
+/**
+ * True for a schema that accepts only strings: a zod string (without refinements of its
+ * type) or a JSON Schema of `type: "string"`, a string enum or const, or a union of those.
+ */
+function acceptsOnlyStrings(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
+  const zod4 = (schema as { _zod?: { def?: { type?: unknown } } })._zod;
+  if (zod4 !== undefined) return zod4.def?.type === "string";
+  const zod3 = (schema as { _def?: { typeName?: unknown } })._def;
+  if (zod3 !== undefined) return zod3.typeName === "ZodString";
+  if (isStandardSchema(schema)) return false;
+  const json = schema as Record<string, unknown>;
+  if ("type" in json) {
+    if (typeof json.type === "string") return json.type === "string";
+    return Array.isArray(json.type) && json.type.every((t) => t === "string");
+  }
+  if (Array.isArray(json.enum)) return json.enum.length > 0 && json.enum.every((v) => typeof v === "string");
+  if ("const" in json) return typeof json.const === "string";
+  const union = Array.isArray(json.anyOf) ? json.anyOf : Array.isArray(json.oneOf) ? json.oneOf : undefined;
+  if (union !== undefined) return union.length > 0 && union.every(acceptsOnlyStrings);
+  return false;
 }

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ToolMessage } from "../messages/index.js";
+import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
+import { isLangChainTool, isStructuredToolParams } from "./structured-tool.js";
+import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
+import type { ToolRuntime } from "./types.js";
+
+// Observable behaviour of @langchain/core 1.4 tools, checked against the reference.
+
+const call = (name: string, args: unknown, id = "call_1") => ({ name, args, id, type: "tool_call" }) as const;
+
+describe("tools as in LangChain.js", () => {
+  it("defaults the description to the schema's, then to `<name> tool`", () => {
+    expect(tool(async () => "", { name: "nd", schema: z.object({}) }).description).toBe("nd tool");
+    expect(
+      tool(async () => "", { name: "s", schema: z.object({}).describe("From schema") }).description,
+    ).toBe("From schema");
+    expect(tool(async () => "", { name: "plain" }).description).toBe("plain tool");
+  });
+
+  it("makes a string tool from a string schema, taking a bare string or `{ input }`", async () => {
+    const echo = tool(async (s: string) => `echo:${s}`, {
+      name: "echo",
+      description: "d",
+      schema: z.string(),
+    });
+    expect(echo).toBeInstanceOf(DynamicTool);
+    expect(await echo.invoke("hey")).toBe("echo:hey");
+    const fromObject = await echo.invoke(call("echo", { input: "hey" }));
+    expect(fromObject).toBeInstanceOf(ToolMessage);
+    expect((fromObject as unknown as ToolMessage).content).toBe("echo:hey");
+    expect(((await echo.invoke(call("echo", "raw"))) as unknown as ToolMessage).content).toBe("echo:raw");
+    const jsonString = tool(async (s: string) => s.length, { name: "len", schema: { type: "string" } });
+    expect(jsonString).toBeInstanceOf(DynamicTool);
+    expect(await jsonString.invoke("abc")).toBe(3);
+  });
+
+  it("calls constructor functions with (args, runManager, config)", async () => {
+    let seen: unknown[] = [];
+    const structured = new DynamicStructuredTool({
+      name: "dst",
+      description: "d",
+      schema: z.object({ n: z.number() }),
+      func: async (args, runManager, runtime) => {
+        seen = [args, runManager, runtime.toolCall?.id];
+        return "ok";
+      },
+    });
+    await structured.invoke(call("dst", { n: 1 }, "c7"));
+    expect(seen).toEqual([{ n: 1 }, undefined, "c7"]);
+    const plain = new DynamicTool({
+      name: "dt",
+      description: "d",
+      func: async (input, _runManager, runtime) => `${input}:${typeof runtime}`,
+    });
+    expect(await plain.invoke("hi")).toBe("hi:object");
+    // a tool() function still takes the runtime second
+    const viaTool = tool(async (_args, runtime: ToolRuntime) => runtime.toolCallId, {
+      name: "t",
+      schema: z.object({}),
+    });
+    expect(((await viaTool.invoke(call("t", {}, "c9"))) as unknown as ToolMessage).content).toBe("c9");
+  });
+
+  it("words a content_and_artifact mismatch as LangChain.js does", async () => {
+    const bad = tool(async () => "notarray", {
+      name: "bad",
+      schema: z.object({}),
+      responseFormat: "content_and_artifact",
+    });
+    const error = await bad.invoke({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolOutputFormatError);
+    expect((error as Error).message).toMatch(
+      /^Tool response format is "content_and_artifact" but the output was not a two-tuple\.\nResult: "notarray"/,
+    );
+  });
+
+  it('takes any `type: "tool_call"` object as a call, even without args', async () => {
+    const t = tool(async () => "x", { name: "t", schema: z.object({ q: z.string() }) });
+    const error = await t.invoke({ name: "t", id: "c", type: "tool_call" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolInputParsingException);
+    expect((error as Error).message).toBe(
+      "Received tool input did not match expected schema\n\n✖ Invalid input: expected object, received undefined",
+    );
+    expect((error as ToolInputParsingException).output).toBeUndefined();
+  });
+
+  it("streams one value: what invoke returns", async () => {
+    const t = tool(async ({ q }: { q: string }) => `got ${q}`, {
+      name: "t",
+      schema: z.object({ q: z.string() }),
+    });
+    const plain: unknown[] = [];
+    for await (const chunk of await t.stream({ q: "a" })) plain.push(chunk);
+    expect(plain).toEqual(["got a"]);
+    const messages: unknown[] = [];
+    for await (const chunk of await t.stream(call("t", { q: "b" }))) messages.push(chunk);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toBeInstanceOf(ToolMessage);
+    expect((messages[0] as ToolMessage).content).toBe("got b");
+  });
+
+  it("names its classes with lc_name and recognises tool-like values", () => {
+    expect(DynamicStructuredTool.lc_name()).toBe("DynamicStructuredTool");
+    expect(DynamicTool.lc_name()).toBe("DynamicTool");
+    const t = tool(async () => "", { name: "t", schema: z.object({}) });
+    expect(isLangChainTool(t)).toBe(true);
+    expect(isLangChainTool({ name: "p", schema: { type: "object", properties: {} } })).toBe(true);
+    expect(isLangChainTool({})).toBe(false);
+    expect(isStructuredToolParams({ name: "p", schema: z.object({}) })).toBe(true);
+    expect(isStructuredToolParams({ name: "p", schema: { properties: {} } })).toBe(false);
+  });
+});
