@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Command, Send } from "../index.js";
+import { Command, MessagesAnnotation, Send, START, StateGraph } from "../index.js";
 import { AIMessage, HumanMessage, type ToolCall, ToolMessage } from "../messages/index.js";
 import { StructuredTool, type ToolRuntime, tool } from "../tools/index.js";
 import { ToolNode } from "./index.js";
@@ -117,6 +117,27 @@ describe("ToolNode inputs and outputs", () => {
   it("returns no messages when the AIMessage has no tool calls", async () => {
     const out = await new ToolNode([weather]).invoke({ messages: [new AIMessage("plain answer")] });
     expect(out).toEqual({ messages: [] });
+  });
+});
+
+describe("the runtime of a tool run by a ToolNode in a graph", () => {
+  it("carries the node's interrupt function and metadata", async () => {
+    let seen: Record<string, unknown> | undefined;
+    const probe = tool(
+      async (_args: Record<string, never>, runtime) => {
+        seen = runtime as unknown as Record<string, unknown>;
+        return "ok";
+      },
+      { name: "probe", description: "d", schema: z.object({}) },
+    );
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([probe]))
+      .addEdge(START, "tools")
+      .compile();
+    await graph.invoke({ messages: [aiCalling(call("probe", {}, "c1"))] });
+    expect(typeof seen?.interrupt).toBe("function");
+    expect((seen?.metadata as Record<string, unknown>).langgraph_node).toBe("tools");
+    expect(seen?.toolCallId).toBe("c1");
   });
 });
 

@@ -166,6 +166,8 @@ export class ToolNode {
     // a spread, not a rest pattern (which takes V8's slow path on a task config); the node's run
     // name and id are not the tools' (a key left undefined reads as absent)
     const out: Record<string, unknown> = { ...config, state };
+    // `interrupt` lives on a task config's prototype until first read: tools see it, as in LangGraph.js
+    if (out.interrupt === undefined && config.interrupt !== undefined) out.interrupt = config.interrupt;
     out.runName = undefined;
     out.runId = undefined;
     if (signal !== undefined) out.signal = signal;

@@ -244,6 +244,11 @@ export abstract class StructuredTool<
       // outside any graph task resolveConfig hands back the caller's own object: copied then
       let resolved: ToolRunnableConfig = resolveConfig(config);
       if (resolved === config) resolved = { ...resolved };
+      // the defaults LangChain.js's ensureConfig gives every call
+      resolved.tags ??= [];
+      resolved.metadata ??= {};
+      resolved.recursionLimit ??= 25;
+      resolved.runName ??= this.name;
       let args = input;
       // as in LangChain.js, `type: "tool_call"` alone marks a call (its `args` may be missing)
       if (isToolCallTyped(input)) {

@@ -112,3 +112,25 @@ describe("tools as in LangChain.js", () => {
     expect(isStructuredToolParams({ name: "p", schema: { properties: {} } })).toBe(false);
   });
 });
+
+describe("the runtime of a tool invoked on its own", () => {
+  it("has LangChain.js's config defaults: tags, metadata, recursionLimit and the tool's name", async () => {
+    let seen: ToolRuntime | undefined;
+    const probe = tool(
+      async (_args: Record<string, never>, runtime) => {
+        seen = runtime;
+        return "ok";
+      },
+      { name: "probe", description: "d", schema: z.object({}) },
+    );
+    await probe.invoke(call("probe", {}, "c9"));
+    const runtime = seen as unknown as Record<string, unknown>;
+    expect([runtime.tags, runtime.metadata, runtime.recursionLimit, runtime.runName]).toEqual([
+      [],
+      {},
+      25,
+      "probe",
+    ]);
+    expect(seen?.toolCallId).toBe("c9");
+  });
+});

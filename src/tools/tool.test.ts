@@ -308,7 +308,7 @@ describe("tool callbacks", () => {
     await expect(t.invoke({ n: 1 }, { callbacks: [handler], runId: "run-e" })).rejects.toThrow("boom");
     await expect(t.invoke({ n: "x" }, { callbacks: [handler] })).rejects.toThrow(ToolInputParsingException);
     expect(events).toEqual([
-      ["start", "e", '{"n":1}', "run-e", undefined, undefined, "e", undefined],
+      ["start", "e", '{"n":1}', "run-e", [], {}, "e", undefined],
       ["error", "boom", "run-e"],
     ]);
   });
