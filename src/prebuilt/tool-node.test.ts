@@ -136,7 +136,7 @@ describe("the runtime of a tool run by a ToolNode in a graph", () => {
       .compile();
     await graph.invoke({ messages: [aiCalling(call("probe", {}, "c1"))] });
     expect(typeof seen?.interrupt).toBe("function");
-    expect((seen?.metadata as Record<string, unknown>).langgraph_node).toBe("tools");
+    expect((seen?.metadata as Record<string, unknown> | undefined)?.langgraph_node).toBe("tools");
     expect(seen?.toolCallId).toBe("c1");
   });
 });
