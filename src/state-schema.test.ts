@@ -167,6 +167,10 @@ describe("StateSchema", () => {
     expect(isStandardSchema({})).toBe(false);
     expect(getSchemaDefaultGetter(z.number().default(4))?.()).toBe(4);
     expect(getSchemaDefaultGetter(z.number())).toBeUndefined();
+    // a mutable default is made afresh for every run, never shared between them
+    const list = getSchemaDefaultGetter(z.array(z.string()).default(() => []));
+    expect(list?.()).toEqual([]);
+    expect(list?.()).not.toBe(list?.());
   });
 
   it("types the state, the updates and standalone nodes", () => {

@@ -3,6 +3,7 @@ import {
   BinaryOperatorAggregate,
   channelsFromZodObject,
   EphemeralValue,
+  getSchemaDefaultGetter,
   isAnnotationRoot,
   isZodObjectSchema,
   LastValue,
@@ -92,13 +93,10 @@ function withZodDefaults(channels: StateDefinition, shape: Record<string, unknow
   return channels;
 }
 
-/** A factory of the default of a Zod field, when it has one that needs no async work. */
+/** A factory of the default of a Zod field, when it has one (not `undefined`) that needs no async work. */
 function zodDefault(field: unknown): (() => unknown) | undefined {
-  if (!isStandardSchema(field)) return undefined;
-  const validate = () => (field as StandardSchemaLike)["~standard"].validate(undefined);
-  const probe = validate();
-  if (probe instanceof Promise || probe.issues !== undefined || probe.value === undefined) return undefined;
-  return () => (validate() as { value: unknown }).value;
+  const initial = getSchemaDefaultGetter(field);
+  return initial === undefined || initial() === undefined ? undefined : initial;
 }
 
 /**

@@ -41,3 +41,18 @@ export function thenOrElse<T, R>(
     }
   }, onError);
 }
+
+/**
+ * True for a promise or any other thenable (an object with a `then` method), from any realm.
+ *
+ * @example
+ * ```ts
+ * isThenable(Promise.resolve(1)); // true
+ * isThenable({ value: 1 }); // false
+ * ```
+ */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
+}

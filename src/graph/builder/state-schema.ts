@@ -1,4 +1,4 @@
-import { isStandardSchema, type StandardSchemaLike } from "../../shared/index.js";
+import { isStandardSchema, isThenable, type StandardSchemaLike } from "../../shared/index.js";
 import {
   type BaseChannel,
   BinaryOperatorAggregate,
@@ -247,12 +247,6 @@ function fieldKind(key: string, field: unknown): "reduced" | "channel" | "schema
   );
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
 /**
  * Validates one state field's value: the value the schema returns (defaults and transforms
  * applied), or an `InvalidUpdateError` with LangGraph.js's text, `Validation failed for field
@@ -261,7 +255,7 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  */
 function validateField(schema: StandardSchemaLike, key: string, value: unknown): unknown {
   const result = schema["~standard"].validate(value);
-  if (isPromiseLike(result)) {
+  if (isThenable(result)) {
     throw new InvalidUpdateError(
       `The schema of state field "${key}" validates asynchronously, which state fields cannot: use a schema without async refinements or transforms.`,
     );

@@ -1,6 +1,5 @@
 import { isStandardSchema, type StandardSchemaLike } from "../../shared/index.js";
 import { getSchemaDefaultGetter, InvalidUpdateError } from "../core/index.js";
-
 import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
 
 /** Options of {@link UntrackedValue}. */
@@ -9,6 +8,8 @@ export interface UntrackedValueOptions<Value> {
   guard?: boolean;
   /** Value the channel starts with in every run. */
   initialValueFactory?: () => Value;
+  /** The schema of the state field the channel holds (`new UntrackedValue(schema)`). */
+  schema?: StandardSchemaLike<Value>;
 }
 
 /**
@@ -41,19 +42,14 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
     init?: { guard?: boolean },
   ) {
     super();
-    if (isStandardSchema(schemaOrOptions) || init !== undefined) {
-      const schema = isStandardSchema(schemaOrOptions)
-        ? (schemaOrOptions as StandardSchemaLike<Value>)
-        : undefined;
-      this.schema = schema;
-      this.guard = init?.guard ?? true;
-      this.initialValueFactory = getSchemaDefaultGetter(schema) as (() => Value) | undefined;
-    } else {
-      const options = (schemaOrOptions ?? {}) as UntrackedValueOptions<Value>;
-      this.schema = undefined;
-      this.guard = options.guard ?? true;
-      this.initialValueFactory = options.initialValueFactory;
-    }
+    // `new UntrackedValue(schema?, { guard })` (a state field) or `new UntrackedValue(options)`
+    const options: UntrackedValueOptions<Value> =
+      isStandardSchema(schemaOrOptions) || init !== undefined
+        ? withSchema(schemaOrOptions as StandardSchemaLike<Value> | undefined, init?.guard)
+        : ((schemaOrOptions ?? {}) as UntrackedValueOptions<Value>);
+    this.schema = options.schema;
+    this.guard = options.guard ?? true;
+    this.initialValueFactory = options.initialValueFactory;
     this.value = this.initialValueFactory === undefined ? MISSING : this.initialValueFactory();
   }
 
@@ -62,10 +58,9 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
   }
 
   fromCheckpoint(): this {
-    if (this.schema !== undefined)
-      return new UntrackedValue<Value>(this.schema, { guard: this.guard }) as this;
     const options: UntrackedValueOptions<Value> = { guard: this.guard };
     if (this.initialValueFactory !== undefined) options.initialValueFactory = this.initialValueFactory;
+    if (this.schema !== undefined) options.schema = this.schema;
     return new UntrackedValue<Value>(options) as this;
   }
 
@@ -94,4 +89,18 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
   isAvailable(): boolean {
     return this.value !== MISSING;
   }
+}
+
+/** The options of a state field's channel: its schema, and the schema's default as its initial value. */
+function withSchema<Value>(
+  schema: StandardSchemaLike<Value> | undefined,
+  guard: boolean | undefined,
+): UntrackedValueOptions<Value> {
+  const options: UntrackedValueOptions<Value> = {};
+  if (guard !== undefined) options.guard = guard;
+  if (schema === undefined) return options;
+  options.schema = schema;
+  const initial = getSchemaDefaultGetter(schema) as (() => Value) | undefined;
+  if (initial !== undefined) options.initialValueFactory = initial;
+  return options;
 }

@@ -1,4 +1,4 @@
-import { abortableSleep, runInAsyncContext, thenOrElse } from "../../shared/index.js";
+import { abortableSleep, isThenable, runInAsyncContext, thenOrElse } from "../../shared/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
   Command,
@@ -8,12 +8,6 @@ import {
 } from "../core/index.js";
 import { defaultRetryOn, retryDelay } from "./retry.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
-  );
-}
 
 /**
  * Runs the node and its writers; synchronous when both are. The first attempt of a task hands
