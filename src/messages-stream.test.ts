@@ -219,6 +219,21 @@ describe("pushMessage and the tags of a node's own messages", () => {
     ]);
   });
 
+  it("streams once when the node passes its own config", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("a", async (_s, config) => {
+        pushMessage(new AIMessage({ content: "progress", id: "p1" }), config);
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile();
+    const ids: (string | undefined)[] = [];
+    for await (const [message] of await graph.stream({ messages: [] }, { streamMode: "messages" })) {
+      ids.push((message as BaseMessage).id);
+    }
+    expect(ids).toEqual(["p1"]);
+  });
+
   it("writes to another key, and needs an id", async () => {
     const State = Annotation.Root({
       log: Annotation<BaseMessage[], BaseMessage>({ reducer: (a, b) => a.concat(b), default: () => [] }),

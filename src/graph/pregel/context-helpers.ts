@@ -136,7 +136,9 @@ export function pushTaskMessage(
 ): void {
   const ambient = ambientConfig("pushMessage()");
   const metadata = { ...ambient.metadata, ...config?.metadata };
-  for (const handler of [...(ambient.callbacks ?? []), ...(config?.callbacks ?? [])]) {
+  // a config's callbacks replace the node's (as when configs merge): the node's own config, passed
+  // back, must not stream the message twice
+  for (const handler of config?.callbacks ?? ambient.callbacks ?? []) {
     if (handler instanceof MessagesStreamHandler) handler.pushed(metadata, message);
   }
   if (stateKey === undefined) return;
