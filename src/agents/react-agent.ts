@@ -201,26 +201,12 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     const options = this.#merged(config as PregelOptions<unknown>) as PregelOptions<unknown> &
       StreamEventsOptions;
     const graph = this.#graph;
-    let events: IterableReadableStream<StreamEvent> | undefined;
-    let iterator: AsyncIterator<StreamEvent> | undefined;
-    const start = async (): Promise<AsyncIterator<StreamEvent>> => {
-      if (iterator === undefined) {
-        const initial = await this.#initialize(input, options);
-        events = graph.streamEvents(initial as never, options, filter);
-        iterator = events[Symbol.asyncIterator]();
-      }
-      return iterator;
-    };
-    return new IterableReadableStream<StreamEvent>({
-      async pull(controller) {
-        const next = await (await start()).next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      async cancel() {
-        await events?.cancel();
-      },
-    });
+    const initialize = () => this.#initialize(input, options);
+    return IterableReadableStream.fromAsyncGenerator(
+      (async function* (): AsyncGenerator<StreamEvent> {
+        yield* graph.streamEvents((await initialize()) as never, options, filter);
+      })(),
+    );
   }
 
   /** The state of a thread (needs a checkpointer). */

@@ -311,19 +311,10 @@ export function streamGraphEvents(
     yield root("on_chain_end", { output });
   }
 
-  const iterator = events();
-  const filtered = async function* (): AsyncGenerator<StreamEvent> {
-    for await (const event of iterator) if (keep(event, filter)) yield event;
-  };
-  const source = filtered();
-  return new IterableReadableStream<StreamEvent>({
-    async pull(controller) {
-      const next = await source.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await source.return(undefined);
-    },
-  });
+  const source = events();
+  return IterableReadableStream.fromAsyncGenerator(
+    (async function* (): AsyncGenerator<StreamEvent> {
+      for await (const event of source) if (keep(event, filter)) yield event;
+    })(),
+  );
 }

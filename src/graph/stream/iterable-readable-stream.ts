@@ -25,6 +25,28 @@ export function attachDirectSource<T>(stream: IterableReadableStream<T>, source:
  * Cancelling it (or leaving a `for await` loop early) stops the run.
  */
 export class IterableReadableStream<T> extends ReadableStream<T> implements AsyncIterableIterator<T> {
+  /**
+   * A stream of what `generator` yields, pulled one value at a time (LangChain.js
+   * `IterableReadableStream.fromAsyncGenerator`); cancelling the stream returns the generator.
+   *
+   * @example
+   * ```ts
+   * const stream = IterableReadableStream.fromAsyncGenerator((async function* () { yield 1; })());
+   * ```
+   */
+  static fromAsyncGenerator<T>(generator: AsyncGenerator<T>): IterableReadableStream<T> {
+    return new IterableReadableStream<T>({
+      async pull(controller) {
+        const next = await generator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await generator.return(undefined);
+      },
+    });
+  }
+
   private reader: ReadableStreamDefaultReader<T> | undefined;
   /** The direct source ended or failed: the iteration is over. */
   private directDone = false;
