@@ -47,17 +47,14 @@ export function agentToolExecutor(available: readonly string[]): WrapToolCall {
  * propagate and fail the run.
  */
 export function agentToolErrorHandler(available: readonly string[], wrapped: boolean): ToolNodeErrorHandler {
+  // a text answer becomes the error ToolMessage for the call (toolErrorResult)
   return (error, call) => {
     let root: unknown = error;
     while (root instanceof MiddlewareError) root = root.cause;
-    if (root instanceof ToolInvocationError) return errorMessage(root.message, call);
+    if (root instanceof ToolInvocationError) return root.message;
     if (wrapped) throw error;
-    if (error instanceof ToolNotFoundError) return invalidToolMessage(call, available);
-    if (isParsingError(error)) return errorMessage(new ToolInvocationError(error, call).message, call);
-    return errorMessage(`${String(error)}\n Please fix your mistakes.`, call);
+    if (error instanceof ToolNotFoundError) return invalidToolText(call.name, available);
+    if (isParsingError(error)) return new ToolInvocationError(error, call).message;
+    return `${String(error)}\n Please fix your mistakes.`;
   };
-}
-
-function errorMessage(content: string, call: ToolCall): ToolMessage {
-  return new ToolMessage({ content, tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }

@@ -190,9 +190,9 @@ export class StateSchema<Fields extends StateSchemaFields = StateSchemaFields> {
     return Object.keys(this.fields);
   }
 
-  /** The field names, in order. */
+  /** The field names, in order (the same as {@link getChannelKeys}: every field is a channel). */
   getAllKeys(): string[] {
-    return Object.keys(this.fields);
+    return this.getChannelKeys();
   }
 
   /**
