@@ -5,6 +5,7 @@ import {
   isStandardSchema,
   isZodSchema,
   type JsonSchema,
+  mapJsonSchema,
   type StandardSchemaLike,
   toJsonSchema,
   toStrictJsonSchema,
@@ -367,30 +368,21 @@ function functionShape(
  */
 function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
   const json = toJsonSchema(schema);
-  return isZodSchema(schema) ? (requireDefaults(toStrictJsonSchema(json)) as JsonSchema) : json;
+  return isZodSchema(schema)
+    ? (mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema)
+    : json;
 }
 
-/** Keys whose values are data, not schemas. */
-const DATA_KEYS = new Set(["default", "const", "enum", "examples", "required"]);
-
-function requireDefaults(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(requireDefaults);
-  if (typeof node !== "object" || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (DATA_KEYS.has(key)) out[key] = value;
-    else if ((key === "properties" || key === "$defs" || key === "definitions") && isRecord(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, requireDefaults(v)]));
-    } else out[key] = requireDefaults(value);
-  }
-  if (isRecord(out.properties)) {
-    const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
-    const list = Object.entries(out.properties)
+/** A schema node with every field that has a default listed as required (as zod's output side lists them). */
+function requireDefaults(node: Record<string, unknown>): Record<string, unknown> {
+  if (isRecord(node.properties)) {
+    const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+    const list = Object.entries(node.properties)
       .filter(([key, sub]) => required.has(key) || (isRecord(sub) && "default" in sub))
       .map(([key]) => key);
-    if (list.length > 0 || "required" in out) out.required = list;
+    if (list.length > 0 || "required" in node) node.required = list;
   }
-  return out;
+  return node;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

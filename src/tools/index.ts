@@ -16,7 +16,7 @@ export {
   type StandardResult,
   type StandardSchemaLike,
 } from "./schema/standard-schema.js";
-export { toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
+export { mapJsonSchema, toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
 export { type ArgsValidation, validateArgs } from "./schema/validate-args.js";
 export {
   type CommandLike,

@@ -71,14 +71,27 @@ function dropSchemaKey(schema: JsonSchema): JsonSchema {
  * ```
  */
 export function toStrictJsonSchema(schema: JsonSchema): JsonSchema {
-  return closeObjects(schema) as JsonSchema;
+  return mapJsonSchema(schema, closeObject) as JsonSchema;
 }
 
 /** Keys whose values are data, not schemas. */
 const LITERAL_KEYS = new Set(["default", "const", "enum", "examples", "required"]);
 
-function closeObjects(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closeObjects);
+/**
+ * Rebuilds a JSON Schema bottom-up: every object in it is copied (data keywords such as
+ * `default`, `enum` and `required` as they are, the names under `properties`, `$defs` and
+ * `definitions` kept) and, once its own subschemas are done, passed through `visit`.
+ *
+ * @example
+ * ```ts
+ * mapJsonSchema(schema, (node) => ({ ...node, description: undefined }));
+ * ```
+ */
+export function mapJsonSchema(
+  node: unknown,
+  visit: (node: Record<string, unknown>) => Record<string, unknown>,
+): unknown {
+  if (Array.isArray(node)) return node.map((item) => mapJsonSchema(item, visit));
   if (typeof node !== "object" || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
@@ -89,11 +102,15 @@ function closeObjects(node: unknown): unknown {
     // `properties`, `$defs` and `definitions` map names to schemas; keep the names as they are.
     out[key] =
       (key === "properties" || key === "$defs" || key === "definitions") && typeof value === "object" && value
-        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closeObjects(v)]))
-        : closeObjects(value);
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapJsonSchema(v, visit)]))
+        : mapJsonSchema(value, visit);
   }
-  if ((out.type === "object" || "properties" in out) && !("additionalProperties" in out)) {
-    out.additionalProperties = false;
+  return visit(out);
+}
+
+function closeObject(node: Record<string, unknown>): Record<string, unknown> {
+  if ((node.type === "object" || "properties" in node) && !("additionalProperties" in node)) {
+    node.additionalProperties = false;
   }
-  return out;
+  return node;
 }
