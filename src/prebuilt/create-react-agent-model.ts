@@ -91,6 +91,59 @@ export function promptStep(prompt: unknown): PromptStep {
   throw new InvalidArgumentError(`Got unexpected type for 'prompt': ${typeof prompt}`);
 }
 
+/**
+ * The deprecated `messageModifier` option: a system prompt, or a function or runnable of the
+ * messages alone returning the model's input.
+ *
+ * @example
+ * ```ts
+ * const keepLastTen: ReactAgentMessageModifier = (messages) => messages.slice(-10);
+ * ```
+ */
+export type ReactAgentMessageModifier =
+  | string
+  | SystemMessage
+  | ((messages: BaseMessage[]) => BaseMessageLike[] | Promise<BaseMessageLike[]>)
+  | ReactAgentRunnable<BaseMessage[], BaseLanguageModelInput>;
+
+/**
+ * The one prompt among `prompt` and its deprecated spellings `stateModifier` (the same values)
+ * and `messageModifier` (given the messages, not the state), as LangGraph.js picks it.
+ */
+export function chooseReactAgentPrompt(
+  prompt: unknown,
+  stateModifier: unknown,
+  messageModifier: unknown,
+): unknown {
+  const given = [prompt, stateModifier, messageModifier].filter(
+    (option) => option !== undefined && option !== null,
+  );
+  if (given.length > 1) {
+    throw new InvalidArgumentError(
+      "Expected only one of prompt, stateModifier, or messageModifier, got multiple values. Pass the prompt as `prompt` only (the other two are its deprecated names).",
+    );
+  }
+  if (stateModifier !== undefined && stateModifier !== null) return stateModifier;
+  if (messageModifier === undefined || messageModifier === null) return prompt;
+  if (typeof messageModifier === "string") return messageModifier;
+  if (isBaseMessage(messageModifier) && isSystemMessage(messageModifier)) return messageModifier;
+  if (typeof messageModifier === "function") {
+    const fn = messageModifier as (messages: BaseMessage[]) => BaseLanguageModelInput;
+    return async (state: { messages: BaseMessage[] }) => fn(state.messages);
+  }
+  if (
+    typeof messageModifier === "object" &&
+    typeof (messageModifier as ReactAgentRunnable).invoke === "function"
+  ) {
+    const runnable = messageModifier as ReactAgentRunnable<BaseMessage[], BaseLanguageModelInput>;
+    return (state: { messages: BaseMessage[] }, config: LangGraphRunnableConfig) =>
+      runnable.invoke(state.messages, config);
+  }
+  throw new InvalidArgumentError(
+    `Unexpected type for messageModifier: ${typeof messageModifier}. Pass a string, a SystemMessage, or a function of the messages.`,
+  );
+}
+
 /** A model that is a `bindTools` result: its bound call options, when it has any. */
 interface BoundLike {
   bound?: unknown;

@@ -271,6 +271,60 @@ describe("createReactAgent: prompt", () => {
   });
 });
 
+describe("createReactAgent: the deprecated stateModifier and messageModifier", () => {
+  const firstCall = async (options: Pick<CreateReactAgentParams, "stateModifier" | "messageModifier">) => {
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    await createReactAgent({ llm, tools: [], ...options }).invoke(question());
+    return outline(llm.calls[0] ?? []);
+  };
+
+  it("takes stateModifier as the prompt", async () => {
+    expect(await firstCall({ stateModifier: "SM" })).toEqual(["system:SM", "human:hi"]);
+    const fromState = (state: { messages: BaseMessage[] }) => [
+      new SystemMessage(`n=${state.messages.length}`),
+      ...state.messages,
+    ];
+    expect(await firstCall({ stateModifier: fromState })).toEqual(["system:n=1", "human:hi"]);
+  });
+
+  it("takes a messageModifier string or SystemMessage as the system prompt", async () => {
+    expect(await firstCall({ messageModifier: "MM" })).toEqual(["system:MM", "human:hi"]);
+    expect(await firstCall({ messageModifier: new SystemMessage("sys") })).toEqual([
+      "system:sys",
+      "human:hi",
+    ]);
+  });
+
+  it("gives a messageModifier function or runnable the messages, not the state", async () => {
+    const seen: unknown[] = [];
+    const fn = (messages: BaseMessage[]) => {
+      seen.push(Array.isArray(messages));
+      return [new SystemMessage("fn"), ...messages];
+    };
+    expect(await firstCall({ messageModifier: fn })).toEqual(["system:fn", "human:hi"]);
+    const runnable = { invoke: async (messages: BaseMessage[]) => [...messages, new SystemMessage("after")] };
+    expect(await firstCall({ messageModifier: runnable })).toEqual(["human:hi", "system:after"]);
+    expect(seen).toEqual([true]);
+  });
+
+  it("refuses more than one of prompt, stateModifier and messageModifier", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm, tools: [], prompt: "a", stateModifier: "b" })).toThrow(
+      "Expected only one of prompt, stateModifier, or messageModifier, got multiple values",
+    );
+    expect(() => createReactAgent({ llm, tools: [], stateModifier: "a", messageModifier: "b" })).toThrow(
+      "Expected only one of prompt, stateModifier, or messageModifier, got multiple values",
+    );
+  });
+
+  it("rejects a messageModifier of another type", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm, tools: [], messageModifier: 42 as never })).toThrow(
+      "Unexpected type for messageModifier: number",
+    );
+  });
+});
+
 describe("createReactAgent: models", () => {
   it("calls a dynamic model chosen per call from state and context", async () => {
     const small = new FakeChatModel({ responses: [asking("a1", call("search", { query: "q" }, "c1"))] });

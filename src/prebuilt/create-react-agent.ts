@@ -37,10 +37,12 @@ import {
 } from "./create-react-agent-annotation.js";
 import {
   bindAgentTools,
+  chooseReactAgentPrompt,
   isClientTool,
   type PromptStep,
   promptStep,
   type ReactAgentChatModel,
+  type ReactAgentMessageModifier,
   type ReactAgentPrompt,
   type ReactAgentRunnable,
   unboundModel,
@@ -144,6 +146,13 @@ export interface CreateReactAgentParams<
   tools: ToolNode | readonly (StructuredToolInterface | BindToolsInput)[];
   /** What the model sees: a system prompt, or a function/runnable of the state returning the input. */
   prompt?: ReactAgentPrompt<ReactAgentStateView<SchemaState<Schema>>, Context>;
+  /** @deprecated Use `prompt` (same values): LangGraph.js's name for it before v0.2.46. */
+  stateModifier?: ReactAgentPrompt<ReactAgentStateView<SchemaState<Schema>>, Context>;
+  /**
+   * @deprecated Use `prompt`. A system prompt (string or `SystemMessage`), or a function or
+   * runnable of the messages alone (not of the state) returning the model's input.
+   */
+  messageModifier?: ReactAgentMessageModifier;
   /** The state schema (an `Annotation.Root` or Zod object with a `messages` key); default {@link createReactAgentAnnotation}. */
   stateSchema?: Schema;
   /** Schema of the run context (`invoke(input, { context })`). */
@@ -287,7 +296,9 @@ export function createReactAgent<
     structuredResponse: responseFormat !== undefined,
     returnDirect,
   };
-  const prompt: PromptStep = promptStep(params.prompt);
+  const prompt: PromptStep = promptStep(
+    chooseReactAgentPrompt(params.prompt, params.stateModifier, params.messageModifier),
+  );
   const dynamic =
     typeof llm === "function" ? (llm as unknown as DynamicReactAgentModel<AgentState, unknown>) : undefined;
   const staticModel =

@@ -14,6 +14,7 @@ export {
 } from "./create-react-agent-annotation.js";
 export type {
   ReactAgentChatModel,
+  ReactAgentMessageModifier,
   ReactAgentPrompt,
   ReactAgentRunnable,
 } from "./create-react-agent-model.js";
