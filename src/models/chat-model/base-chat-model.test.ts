@@ -201,6 +201,18 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(starts[0]?.metadata).toMatchObject({ x: 1, y: 2, ls_model_type: "chat" });
   });
 
+  it("reports LangChain.js's ls_* metadata: the provider from the class name, the integration tag", async () => {
+    class ChatMyProvider extends RecordingModel {}
+    class Streamy extends RecordingModel {}
+    const { starts, handler } = tokenRecorder();
+    await new ChatMyProvider().invoke("x", { callbacks: [handler], metadata: { ls_integration: "mine" } });
+    await new Streamy().invoke("x", { callbacks: [handler], stop: ["!"] });
+    expect(starts.map((start) => start.metadata)).toEqual([
+      { ls_integration: "langchain_chat_model", ls_model_type: "chat", ls_provider: "MyProvider" },
+      { ls_integration: "langchain_chat_model", ls_model_type: "chat", ls_provider: "Streamy", ls_stop: ["!"] },
+    ]);
+  });
+
   it("withStructuredOutput defaults to function calling and validates the arguments", async () => {
     const answer = new AIMessage({
       content: "",

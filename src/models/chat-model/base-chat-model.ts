@@ -159,7 +159,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     const name = this.getName();
     const params: Record<string, unknown> = {
       ls_model_type: "chat",
-      ls_provider: name.startsWith("Chat") ? name.slice(4).toLowerCase() : name,
+      ls_provider: name.startsWith("Chat") ? name.replace("Chat", "") : name,
     };
     if (Array.isArray(options.stop)) params.ls_stop = options.stop;
     return params;
@@ -310,7 +310,14 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     let run: ChatModelRun | undefined;
     if (handlers !== undefined) {
       run = new ChatModelRun(ensureRunId(), handlers, [...new Set([...(config.tags ?? []), ...this.tags])]);
-      const metadata = { ...this.metadata, ...config.metadata, ...this.getLsParams(parsed) };
+      // as LangChain.js's getLsParamsWithDefaults: the integration tag even when a subclass
+      // replaces getLsParams
+      const metadata = {
+        ...this.metadata,
+        ...config.metadata,
+        ...this.getLsParams(parsed),
+        ls_integration: "langchain_chat_model",
+      };
       const name = this.getName();
       run.start(
         { id: ["langchain", "chat_models", this._llmType(), name], name },
