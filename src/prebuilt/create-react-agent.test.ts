@@ -415,6 +415,36 @@ describe("createReactAgent: names", () => {
   });
 });
 
+describe("createReactAgent: drawing", () => {
+  it("draws the graph as LangGraph.js does, the tools node listing its tools", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    const add = tool(async () => "2", { name: "add", description: "Adds.", schema: z.object({}) });
+    const mul = tool(async () => "1", { name: "mul", description: "Multiplies.", schema: z.object({}) });
+    expect(
+      createReactAgent({ llm, tools: [add, mul] })
+        .getGraph()
+        .drawMermaid(),
+    ).toBe(
+      [
+        "%%{init: {'flowchart': {'curve': 'linear'}}}%%",
+        "graph TD;",
+        "\t__start__([<p>__start__</p>]):::first",
+        "\ttools(tools<hr/><small><em>__tools = add,mul</em></small>)",
+        "\tagent(agent)",
+        "\t__end__([<p>__end__</p>]):::last",
+        "\t__start__ --> agent;",
+        "\ttools --> agent;",
+        "\tagent -.-> tools;",
+        "\tagent -.-> __end__;",
+        "\tclassDef default fill:#f2f0ff,line-height:1.2;",
+        "\tclassDef first fill-opacity:0;",
+        "\tclassDef last fill:#bfb6fc;",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("createReactAgent: chat history", () => {
   it("refuses to call the model while a tool call has no ToolMessage", async () => {
     const llm = new FakeChatModel({ responses: ["never"] });

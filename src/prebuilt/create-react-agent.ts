@@ -372,7 +372,12 @@ export function createReactAgent<
 
   const runTools: NodeFn = async (state, config) =>
     (await toolNode.invoke(state, config)) as NodeReturn<Record<string, unknown>>;
-  workflow.addNode("tools", runTools, stateOnly);
+  // drawn as LangGraph.js draws its tools node: with the names of the tools it runs
+  const toolNames = toolNode.tools.map((tool) => tool.name);
+  workflow.addNode("tools", runTools, {
+    ...stateOnly,
+    ...(toolNames.length > 0 ? { metadata: { __tools: toolNames } } : {}),
+  });
   let entrypoint = "agent";
   let agentInput: { input: Record<string, BaseChannel> } | undefined;
   if (preModelHook !== undefined) {
