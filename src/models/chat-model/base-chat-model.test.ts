@@ -209,7 +209,12 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     await new Streamy().invoke("x", { callbacks: [handler], stop: ["!"] });
     expect(starts.map((start) => start.metadata)).toEqual([
       { ls_integration: "langchain_chat_model", ls_model_type: "chat", ls_provider: "MyProvider" },
-      { ls_integration: "langchain_chat_model", ls_model_type: "chat", ls_provider: "Streamy", ls_stop: ["!"] },
+      {
+        ls_integration: "langchain_chat_model",
+        ls_model_type: "chat",
+        ls_provider: "Streamy",
+        ls_stop: ["!"],
+      },
     ]);
   });
 
