@@ -20,7 +20,12 @@ export {
   messagesStateReducer,
   REMOVE_ALL_MESSAGES,
 } from "./messages/index.js";
-export { MessagesAnnotation, MessagesValue } from "./messages-annotation.js";
+export {
+  MessagesAnnotation,
+  MessagesDeltaValue,
+  MessagesValue,
+  messagesDeltaReducer,
+} from "./messages-annotation.js";
 export { type PushMessageOptions, pushMessage } from "./push-message.js";
 export {
   AgentGraphError,

@@ -8,10 +8,13 @@ export {
   type CachePolicy,
   type Durability,
   type ExecutionInfo,
+  type InterruptOptions,
   interrupt,
   type LangGraphRunnableConfig,
   type RetryPolicy,
+  RunControl,
   type StreamWriter,
+  type TimeoutPolicy,
 } from "./loop/index.js";
 export {
   getConfig,

@@ -18,4 +18,11 @@
 
 export type { SchemaMeta } from "../graph/index.js";
 export { MessagesZodMeta, MessagesZodState } from "./messages-zod.js";
-export { registry, withLangGraph } from "./registry.js";
+export {
+  LanggraphZodMetaRegistry,
+  META_EXTRAS_DESCRIPTION_PREFIX,
+  registry,
+  SchemaMetaRegistry,
+  schemaMetaRegistry,
+  withLangGraph,
+} from "./registry.js";

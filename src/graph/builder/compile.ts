@@ -9,6 +9,7 @@ import {
 import {
   BRANCH_PREFIX,
   END,
+  InvalidGraphError,
   InvalidUpdateError,
   isCommand,
   START,
@@ -17,7 +18,13 @@ import {
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
 import { CompiledStateGraph } from "./compiled-state-graph.js";
-import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
+import {
+  type BranchDefinition,
+  DEFAULT_ERROR_HANDLER_NODE,
+  errorHandlerNode,
+  type NodeDefinition,
+  type StateGraph,
+} from "./state-graph.js";
 import { StateSchema } from "./state-schema.js";
 import type { SubgraphLike } from "./types.js";
 import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js";
@@ -116,10 +123,23 @@ function startBound(input: unknown): unknown {
 
 /** Builds the Pregel graph of a validated `StateGraph`. */
 export function compileStateGraph(builder: AnyBuilder, options: CompileOptions): CompiledStateGraph {
+  const defaults = builder.nodeDefaults;
+  // a default errorHandler runs as one more node, of this compiled graph only
+  const definitions = new Map(builder.nodes);
+  let defaultHandler: string | undefined;
+  if (defaults.errorHandler !== undefined) {
+    if (definitions.has(DEFAULT_ERROR_HANDLER_NODE)) {
+      throw new InvalidGraphError(
+        `Cannot apply a default error handler: the reserved node name \`${DEFAULT_ERROR_HANDLER_NODE}\` is already in use. setNodeDefaults({ errorHandler }) registers a node with that name; rename the conflicting node.`,
+      );
+    }
+    defaultHandler = DEFAULT_ERROR_HANDLER_NODE;
+    definitions.set(defaultHandler, errorHandlerNode(defaults.errorHandler, undefined));
+  }
   const channels: Record<string, BaseChannel> = { ...builder.channels };
   channels[START] = new EphemeralValue();
   channels[TASKS] = new Topic({ accumulate: false });
-  for (const [name, def] of builder.nodes) {
+  for (const [name, def] of definitions) {
     channels[BRANCH_PREFIX + name] = def.defer ? new LastValueAfterFinish() : new EphemeralValue(false);
   }
   for (const [sources, target] of builder.waitingEdges) {
@@ -129,7 +149,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       : new NamedBarrierValue(sources);
   }
 
-  const nodeNames = new Set(builder.nodes.keys());
+  const nodeNames = new Set(definitions.keys());
   const partial = partialSchemaOf(builder.stateSchema);
   const validate =
     partial === undefined
@@ -174,7 +194,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     hidden: true,
     subgraphs: undefined,
   };
-  for (const [name, def] of builder.nodes) {
+  for (const [name, def] of definitions) {
     const triggers = [BRANCH_PREFIX + name];
     for (const [sources, target] of builder.waitingEdges) {
       if (target === name) triggers.push(joinChannelName(sources, target));
@@ -186,12 +206,19 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       channels: Object.fromEntries(inputKeys.map((k) => [k, k])),
       bound: bindAction(name, def),
       writers: makeWriters(spec(name, stateKeySet)),
-      retryPolicy: def.retryPolicy ?? builder.nodeDefaults.retryPolicy,
-      cachePolicy: def.cachePolicy ?? builder.nodeDefaults.cachePolicy,
+      retryPolicy: def.retryPolicy ?? defaults.retryPolicy,
+      // an error handler's result is never cached; `cachePolicy: false` opts out of the default
+      cachePolicy:
+        def.isErrorHandler || def.cachePolicy === false
+          ? undefined
+          : (def.cachePolicy ?? defaults.cachePolicy),
       metadata: def.metadata,
       tags: def.tags,
       hidden: false,
       subgraphs: def.subgraphs,
+      timeout: def.timeout ?? defaults.timeout,
+      errorHandler: def.isErrorHandler ? undefined : (def.errorHandler ?? defaultHandler),
+      isErrorHandler: def.isErrorHandler,
     };
   }
 

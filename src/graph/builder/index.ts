@@ -24,10 +24,15 @@ export {
   type StateSchemaInput,
 } from "./state-graph.js";
 export {
+  DeltaValue,
+  type DeltaValueInit,
+  getJsonSchemaFromSchema,
   type InferStateSchemaUpdate,
   type InferStateSchemaValue,
+  isSerializableSchema,
   ReducedValue,
   type ReducedValueInit,
+  type SerializableSchema,
   StateSchema,
   type StateSchemaField,
   type StateSchemaFields,
@@ -39,6 +44,7 @@ export type {
   EdgeSource,
   EdgeTarget,
   NodeAction,
+  NodeErrorHandler,
   NodeReturn,
   PathMap,
   Router,

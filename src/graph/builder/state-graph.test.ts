@@ -325,7 +325,9 @@ describe("setNodeDefaults and allEdges", () => {
       .compile();
     expect(await graph.invoke({ n: 0 })).toEqual({ n: 3 });
     expect([calls, ownCalls]).toEqual([3, 2]);
-    expect(() => new StateGraph(State).setNodeDefaults({ timeout: 1000 })).toThrow("node timeouts");
+    expect(() => new StateGraph(State).setNodeDefaults({ timeout: 0 })).toThrow(
+      "runTimeout must be greater than 0",
+    );
   });
 
   it("lists static and waiting edges", () => {

@@ -2,12 +2,20 @@ import type { BaseChannel } from "../channels/index.js";
 import {
   END,
   InvalidGraphError,
+  type NodeError,
   RESERVED_NODE_NAMES,
   START,
   StateGraphInputError,
   UnreachableNodeError,
 } from "../core/index.js";
-import type { CachePolicy, RetryPolicy } from "../loop/index.js";
+import {
+  type CachePolicy,
+  coerceTimeoutPolicy,
+  type LangGraphRunnableConfig,
+  NODE_ERROR,
+  type RetryPolicy,
+  type TimeoutPolicy,
+} from "../loop/index.js";
 import { type ContextValidator, isPregel } from "../pregel/index.js";
 import {
   type AnnotationRoot,
@@ -25,6 +33,7 @@ import type {
   EdgeSource,
   EdgeTarget,
   NodeAction,
+  NodeErrorHandler,
   PathMap,
   Router,
   RunnableLike,
@@ -37,7 +46,13 @@ export interface NodeDefinition {
   readonly action: ((state: unknown, config: never) => unknown) | SubgraphLike | RunnableLike<never, never>;
   readonly input: Record<string, BaseChannel> | undefined;
   readonly retryPolicy: RetryPolicy | undefined;
-  readonly cachePolicy: CachePolicy | undefined;
+  /** `false`: never cached, whatever the defaults say. */
+  readonly cachePolicy: CachePolicy | false | undefined;
+  readonly timeout: TimeoutPolicy | undefined;
+  /** Name of the node handling this node's failures (`__error_handler__<name>`). */
+  readonly errorHandler: string | undefined;
+  /** This node is the error handler of another (made by `addNode(…, { errorHandler })`). */
+  readonly isErrorHandler: boolean;
   readonly ends: readonly string[] | undefined;
   readonly defer: boolean;
   readonly metadata: Record<string, unknown> | undefined;
@@ -209,7 +224,12 @@ export class StateGraph<
   readonly inputSchema: unknown;
   /** @internal */ compiled = false;
   /** @internal Policies of nodes that set none (`setNodeDefaults`). */
-  readonly nodeDefaults: { retryPolicy?: RetryPolicy; cachePolicy?: CachePolicy } = {};
+  readonly nodeDefaults: {
+    retryPolicy?: RetryPolicy;
+    cachePolicy?: CachePolicy;
+    timeout?: TimeoutPolicy;
+    errorHandler?: NodeErrorHandler;
+  } = {};
 
   constructor(state: Schema, contextSchema?: unknown);
   constructor(args: StateGraphArgs);
@@ -264,25 +284,37 @@ export class StateGraph<
 
   /**
    * Sets graph-wide default node policies (LangGraph.js `setNodeDefaults`): a node's own
-   * `retryPolicy` / `cachePolicy` (from `addNode`) wins; the defaults apply at `compile()`, so
-   * the call may come before or after `addNode`. `cachePolicy: true` is `{}`. Not inherited by
-   * subgraphs. Node timeouts and error handlers are not supported here.
+   * `retryPolicy` / `cachePolicy` / `timeout` / `errorHandler` (from `addNode`) wins; the
+   * defaults apply at `compile()`, so the call may come before or after `addNode`, and later
+   * calls override earlier ones field by field. `cachePolicy: true` is `{}`. Not inherited by
+   * subgraphs. `retryPolicy` and `timeout` apply to every node, error handlers included;
+   * `cachePolicy` and `errorHandler` to regular nodes only (a default `errorHandler` runs as the
+   * node `__default_error_handler__`, and a handler never handles its own failure).
    *
    * @example
    * ```ts
-   * graph.setNodeDefaults({ retryPolicy: { maxAttempts: 3 } }).compile();
+   * graph
+   *   .setNodeDefaults({
+   *     retryPolicy: { maxAttempts: 3 },
+   *     timeout: 60_000,
+   *     errorHandler: (state, { node, error }) => ({ lastError: `${node}: ${error.message}` }),
+   *   })
+   *   .compile();
    * ```
    */
   setNodeDefaults(defaults: {
     retryPolicy?: RetryPolicy;
     cachePolicy?: CachePolicy | boolean;
-    timeout?: unknown;
-    errorHandler?: unknown;
+    timeout?: number | TimeoutPolicy;
+    errorHandler?: NodeErrorHandler<State, Update, Nodes>;
   }): this {
-    if (defaults.timeout !== undefined || defaults.errorHandler !== undefined) {
-      throw new InvalidGraphError(
-        "setNodeDefaults supports retryPolicy and cachePolicy; node timeouts and error handlers are not supported by agentgraph. Remove `timeout` / `errorHandler`, or handle them inside the node.",
-      );
+    if (defaults.timeout !== undefined) {
+      const timeout = coerceTimeoutPolicy(defaults.timeout);
+      if (timeout === undefined) delete this.nodeDefaults.timeout;
+      else this.nodeDefaults.timeout = timeout;
+    }
+    if (defaults.errorHandler !== undefined) {
+      this.nodeDefaults.errorHandler = defaults.errorHandler as unknown as NodeErrorHandler;
     }
     if (defaults.retryPolicy !== undefined) this.nodeDefaults.retryPolicy = defaults.retryPolicy;
     if (defaults.cachePolicy !== undefined) {
@@ -319,7 +351,7 @@ export class StateGraph<
   addNode<K extends string>(
     name: K,
     action: NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
-    options?: AddNodeOptions<Nodes | K>,
+    options?: AddNodeOptions<Nodes | K, State, Update>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addNode<K extends string>(
     nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>>,
@@ -328,14 +360,14 @@ export class StateGraph<
     nodes: [
       K,
       NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
-      AddNodeOptions<string>?,
+      AddNodeOptions<string, State, Update>?,
     ][],
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
-  addNode(nameOrNodes: unknown, action?: unknown, options?: AddNodeOptions<string>): unknown {
+  addNode(nameOrNodes: unknown, action?: unknown, options?: AddNodeOptions<string, never>): unknown {
     if (typeof nameOrNodes === "string") {
       this.addOneNode(nameOrNodes, action, options);
     } else if (Array.isArray(nameOrNodes)) {
-      for (const [name, fn, opts] of nameOrNodes as [string, unknown, AddNodeOptions<string>?][]) {
+      for (const [name, fn, opts] of nameOrNodes as [string, unknown, AddNodeOptions<string, never>?][]) {
         this.addOneNode(name, fn, opts);
       }
     } else if (typeof nameOrNodes === "object" && nameOrNodes !== null) {
@@ -348,7 +380,11 @@ export class StateGraph<
     return this;
   }
 
-  private addOneNode(name: string, action: unknown, options: AddNodeOptions<string> | undefined): void {
+  private addOneNode(
+    name: string,
+    action: unknown,
+    options: AddNodeOptions<string, never> | undefined,
+  ): void {
     this.warnIfCompiled("node");
     if (RESERVED_NODE_NAMES.has(name)) throw new InvalidGraphError(`Node \`${name}\` is reserved.`);
     for (const ch of ["|", ":"]) {
@@ -377,14 +413,32 @@ export class StateGraph<
         }
       }
     }
-    let cachePolicy: CachePolicy | undefined;
+    let cachePolicy: CachePolicy | false | undefined;
     if (options?.cachePolicy === true) cachePolicy = {};
+    else if (options?.cachePolicy === false) cachePolicy = false;
     else if (typeof options?.cachePolicy === "object") cachePolicy = options.cachePolicy;
+    const timeout = coerceTimeoutPolicy(options?.timeout);
+    let errorHandler: string | undefined;
+    if (options?.errorHandler !== undefined) {
+      errorHandler = `${ERROR_HANDLER_PREFIX}${name}`;
+      if (this.nodes.has(errorHandler)) {
+        throw new InvalidGraphError(
+          `Cannot add error handler to node \`${name}\`: the reserved name \`${errorHandler}\` is already in use. StateGraph registers \`__error_handler__<nodeName>\` when you pass \`errorHandler\` in addNode options. Remove or rename the existing node with that name (for example, you may have added it manually).`,
+        );
+      }
+      this.nodes.set(
+        errorHandler,
+        errorHandlerNode(options.errorHandler as unknown as NodeErrorHandler, input),
+      );
+    }
     this.nodes.set(name, {
       action: action as NodeDefinition["action"],
       input,
       retryPolicy: options?.retryPolicy,
       cachePolicy,
+      timeout,
+      errorHandler,
+      isErrorHandler: false,
       ends: options?.ends as readonly string[] | undefined,
       defer: options?.defer ?? false,
       metadata: options?.metadata,
@@ -466,15 +520,15 @@ export class StateGraph<
     nodes: [
       K,
       NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
-      AddNodeOptions<string>?,
+      AddNodeOptions<string, State, Update>?,
     ][],
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addSequence<K extends string>(
     nodes: Record<K, NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addSequence(nodes: unknown): unknown {
-    const entries: [string, unknown, AddNodeOptions<string>?][] = Array.isArray(nodes)
-      ? (nodes as [string, unknown, AddNodeOptions<string>?][])
+    const entries: [string, unknown, AddNodeOptions<string, never>?][] = Array.isArray(nodes)
+      ? (nodes as [string, unknown, AddNodeOptions<string, never>?][])
       : Object.entries(nodes as Record<string, unknown>).map(([n, a]) => [n, a]);
     if (entries.length === 0) throw new InvalidGraphError("Sequence requires at least one node.");
     const names = new Set<string>();
@@ -563,7 +617,11 @@ export class StateGraph<
       }
     }
     for (const node of this.nodes.values()) for (const t of node.ends ?? []) targets.add(t);
-    for (const name of this.nodes.keys()) {
+    // an error handler may route anywhere with Command({ goto }): every node counts as reachable
+    const withHandlers =
+      this.nodeDefaults.errorHandler !== undefined || [...this.nodes.values()].some((n) => n.isErrorHandler);
+    for (const [name, node] of this.nodes) {
+      if (node.isErrorHandler || withHandlers) continue;
       if (!targets.has(name)) throw unreachable(name, hasEntry);
     }
     for (const key of ["interruptBefore", "interruptAfter"] as const) {
@@ -574,6 +632,34 @@ export class StateGraph<
       }
     }
   }
+}
+
+/** Prefix of the nodes `addNode(…, { errorHandler })` makes. */
+const ERROR_HANDLER_PREFIX = "__error_handler__";
+
+/** Name of the node a default `errorHandler` (`setNodeDefaults`) runs as. */
+export const DEFAULT_ERROR_HANDLER_NODE = "__default_error_handler__";
+
+/** The node an error handler runs as: it reads what the failed node read, and gets its `NodeError`. */
+export function errorHandlerNode(
+  handler: NodeErrorHandler,
+  input: Record<string, BaseChannel> | undefined,
+): NodeDefinition {
+  return {
+    action: (state: unknown, config: LangGraphRunnableConfig) =>
+      handler(state, (config as Record<symbol, unknown>)[NODE_ERROR] as NodeError, config),
+    input,
+    retryPolicy: undefined,
+    cachePolicy: undefined,
+    timeout: undefined,
+    errorHandler: undefined,
+    isErrorHandler: true,
+    ends: undefined,
+    defer: false,
+    metadata: undefined,
+    tags: undefined,
+    subgraphs: undefined,
+  };
 }
 
 function unreachable(name: string, hasEntry: boolean): UnreachableNodeError {

@@ -1,5 +1,5 @@
-import type { Command, END, Send, START } from "../core/index.js";
-import type { CachePolicy, LangGraphRunnableConfig, RetryPolicy } from "../loop/index.js";
+import type { Command, END, NodeError, Send, START } from "../core/index.js";
+import type { CachePolicy, LangGraphRunnableConfig, RetryPolicy, TimeoutPolicy } from "../loop/index.js";
 
 /** What a node may return: an update, a `Command`, a list of them, or nothing. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a node may return nothing at all
@@ -32,8 +32,24 @@ export interface RunnableLike<State = unknown, Context = Record<string, unknown>
   invoke(input: State, config: LangGraphRunnableConfig<Context>): unknown;
 }
 
+/**
+ * A node's error handler (`addNode(name, fn, { errorHandler })`): called with the failed node's
+ * input, a {@link NodeError} (the node's name and its error) and the handler's config, once the
+ * node's `retryPolicy` is exhausted. It returns a state update or a `Command({ update, goto })`
+ * (e.g. to a recovery node); without a `goto` the failed branch ends there.
+ */
+export type NodeErrorHandler<State = unknown, Update = unknown, Nodes extends string = string> = (
+  state: State,
+  error: NodeError,
+  config: LangGraphRunnableConfig,
+) => NodeReturn<Update> | Command<unknown, Update, Nodes> | Promise<NodeReturn<Update>>;
+
 /** Options of `addNode`. */
-export interface AddNodeOptions<Nodes extends string = string> {
+export interface AddNodeOptions<
+  Nodes extends string = string,
+  State = Record<string, unknown>,
+  Update = unknown,
+> {
   /** Schema of what the node reads (an `Annotation.Root` or Zod object), when not the whole state. */
   input?: unknown;
   /** How the node retries on failure. */
@@ -50,6 +66,18 @@ export interface AddNodeOptions<Nodes extends string = string> {
   tags?: string[];
   /** Graphs the node runs (when it calls them inside its function), for inspection. */
   subgraphs?: SubgraphLike[];
+  /**
+   * Longest time one attempt may take: milliseconds (a hard cap), or a {@link TimeoutPolicy}
+   * with `runTimeout` / `idleTimeout`. Exceeding it raises a `NodeTimeoutError` (retried by the
+   * node's `retryPolicy`, then given to its `errorHandler`).
+   */
+  timeout?: number | TimeoutPolicy;
+  /**
+   * Handles the node's failure once its `retryPolicy` is exhausted, instead of failing the run
+   * (runs as the node `__error_handler__<name>`; see {@link NodeErrorHandler}). Interrupts and
+   * other control signals are never handled.
+   */
+  errorHandler?: NodeErrorHandler<State, Update, Nodes>;
 }
 
 /** What a router may return. */

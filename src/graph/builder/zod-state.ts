@@ -45,6 +45,30 @@ export class SchemaMetaRegistry {
     return this._map.has(schema);
   }
 
+  /** Replaces a field's metadata with what `predicate` makes of the current one (LangGraph.js `extend`). */
+  extend<Value, Update = Value>(
+    schema: object,
+    predicate: (meta: SchemaMeta<Value, Update> | undefined) => SchemaMeta<Value, Update>,
+  ): void {
+    this._map.set(
+      schema,
+      predicate(this._map.get(schema) as SchemaMeta<Value, Update> | undefined) as SchemaMeta,
+    );
+  }
+
+  /** One channel per field of a Zod object schema, from the metadata registered here. */
+  getChannelsForSchema(schema: object): Record<string, BaseChannel> {
+    const channels: Record<string, BaseChannel> = {};
+    for (const [key, field] of Object.entries(zodObjectShape(schema))) {
+      const meta = typeof field === "object" && field !== null ? this.get(field) : undefined;
+      channels[key] =
+        meta?.reducer !== undefined
+          ? new BinaryOperatorAggregate(meta.reducer.fn, meta.default)
+          : new LastValue(meta?.default);
+    }
+    return channels;
+  }
+
   remove(schema: object): this {
     this._map.delete(schema);
     return this;

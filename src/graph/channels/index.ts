@@ -1,6 +1,12 @@
 export { AnyValue } from "./any-value.js";
 export { BaseChannel, isBaseChannel, MISSING, type Missing } from "./base.js";
 export { type BinaryOperator, BinaryOperatorAggregate } from "./binary-operator-aggregate.js";
+export {
+  DeltaChannel,
+  type DeltaChannelOptions,
+  type DeltaPendingWrite,
+  type DeltaReducer,
+} from "./delta.js";
 export { EphemeralValue } from "./ephemeral-value.js";
 export { LastValue } from "./last-value.js";
 export { LastValueAfterFinish } from "./last-value-after-finish.js";

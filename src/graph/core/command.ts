@@ -19,6 +19,25 @@ export interface CommandParams<
   graph?: string;
 }
 
+/** The key under which a {@link CommandInstance} keeps the parameters it was made with. */
+export const COMMAND_SYMBOL: unique symbol = Symbol.for("langgraph.command") as never;
+
+/**
+ * The base class of {@link Command} (LangGraph.js `CommandInstance`): it keeps the parameters the
+ * command was made with under {@link COMMAND_SYMBOL} (not enumerable, so copies and equality
+ * checks of a command see its fields only).
+ */
+export class CommandInstance<
+  Resume = unknown,
+  Update = Record<string, unknown>,
+  Node extends string = string,
+> {
+  declare [COMMAND_SYMBOL]: CommandParams<Resume, Update, Node>;
+  constructor(args: CommandParams<Resume, Update, Node>) {
+    Object.defineProperty(this, COMMAND_SYMBOL, { value: args, writable: true, configurable: true });
+  }
+}
+
 /**
  * Updates state and routes in one value. A node may return a `Command` instead of an update;
  * as graph input, `new Command({ resume })` answers an interrupt.
@@ -31,7 +50,11 @@ export interface CommandParams<
  * await graph.invoke(new Command({ resume: "approved" }), config);
  * ```
  */
-export class Command<Resume = unknown, Update = Record<string, unknown>, Node extends string = string> {
+export class Command<
+  Resume = unknown,
+  Update = Record<string, unknown>,
+  Node extends string = string,
+> extends CommandInstance<Resume, Update, Node> {
   /** Value of `graph` that sends the command to the parent graph. */
   static readonly PARENT = "__parent__";
 
@@ -42,6 +65,7 @@ export class Command<Resume = unknown, Update = Record<string, unknown>, Node ex
   readonly graph?: string;
 
   constructor(params: CommandParams<Resume, Update, Node> = {}) {
+    super(params);
     if (params.update !== undefined) this.update = params.update;
     if (params.resume !== undefined) this.resume = params.resume;
     if (params.graph !== undefined) this.graph = params.graph;

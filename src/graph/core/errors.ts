@@ -143,3 +143,258 @@ export function isGraphInterrupt(error: unknown): error is GraphInterrupt {
 export function isParentCommand(error: unknown): error is ParentCommand {
   return hasErrorBrand(error, "ParentCommand");
 }
+
+/**
+ * A node attempt ran longer than its `timeout` allows (`addNode(name, fn, { timeout })`): the
+ * hard `runTimeout` cap, or `idleTimeout` without progress. Not a {@link GraphBubbleUp}: it is
+ * a node failure, retried by the node's `retryPolicy` (the default `retryOn` retries it) and
+ * routed to its `errorHandler` once retries are exhausted. The attempt's writes are dropped
+ * and its `config.signal` is aborted.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await graph.invoke(input);
+ * } catch (e) {
+ *   if (isNodeTimeoutError(e)) console.log(e.node, e.kind, e.timeout, e.elapsed);
+ * }
+ * ```
+ */
+export class NodeTimeoutError extends AgentGraphError {
+  static override readonly brandName: string = "NodeTimeoutError";
+  /** Name of the node (or task) that timed out. */
+  readonly node: string;
+  /** Which timeout fired: the hard `"run"` cap or the progress-reset `"idle"` one. */
+  readonly kind: "run" | "idle";
+  /** The value (ms) of the timeout that fired. */
+  readonly timeout: number;
+  /** Milliseconds since the attempt started, when the timeout fired. */
+  readonly elapsed: number;
+  /** The configured run timeout (ms), if any. */
+  readonly runTimeout: number | undefined;
+  /** The configured idle timeout (ms), if any. */
+  readonly idleTimeout: number | undefined;
+  constructor(
+    fields: {
+      node: string;
+      elapsed: number;
+      kind: "run" | "idle";
+      runTimeout?: number | undefined;
+      idleTimeout?: number | undefined;
+    },
+    options: AgentGraphErrorOptions = {},
+  ) {
+    const { node, elapsed, kind, runTimeout, idleTimeout } = fields;
+    let timeout: number;
+    let message: string;
+    if (kind === "idle") {
+      if (idleTimeout === undefined) throw new Error("idleTimeout is required when kind='idle'");
+      timeout = idleTimeout;
+      message = `Node "${node}" exceeded its idle timeout of ${idleTimeout}ms without making progress (elapsed: ${elapsed}ms).`;
+    } else {
+      if (runTimeout === undefined) throw new Error("runTimeout is required when kind='run'");
+      timeout = runTimeout;
+      message = `Node "${node}" exceeded its run timeout of ${runTimeout}ms (elapsed: ${elapsed}ms).`;
+    }
+    super(message, { code: "NODE_TIMEOUT", ...options });
+    this.node = node;
+    this.kind = kind;
+    this.timeout = timeout;
+    this.elapsed = elapsed;
+    this.runTimeout = runTimeout;
+    this.idleTimeout = idleTimeout;
+  }
+}
+
+/** True for a {@link NodeTimeoutError}, from any package copy. */
+export function isNodeTimeoutError(error: unknown): error is NodeTimeoutError {
+  return hasErrorBrand(error, "NodeTimeoutError");
+}
+
+const NODE_ERROR_BRAND: unique symbol = Symbol.for("agentgraph.NodeError") as never;
+
+/**
+ * What a node's `errorHandler` receives (`addNode(name, fn, { errorHandler })`): the failed
+ * node's name and the error it threw. The handler runs only once the node's `retryPolicy` is
+ * exhausted; it may return a state update or a `Command({ update, goto })` to route to a
+ * recovery node.
+ *
+ * @example
+ * ```ts
+ * const handler = (state: State, failure: NodeError) =>
+ *   new Command({ update: { status: `recovered from ${failure.node}` }, goto: "finalize" });
+ * ```
+ */
+export class NodeError {
+  /** Name of the node whose run failed. */
+  readonly node: string;
+  /** What the node threw. */
+  readonly error: Error;
+  constructor(node: string, error: Error) {
+    this.node = node;
+    this.error = error;
+  }
+  /** The class name LangGraph.js checks in `isNodeError`. */
+  static get unminifiable_name(): string {
+    return "NodeError";
+  }
+  get [NODE_ERROR_BRAND](): true {
+    return true;
+  }
+}
+
+/** True for a {@link NodeError}, from any package copy. */
+export function isNodeError(value: unknown): value is NodeError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [NODE_ERROR_BRAND]?: unknown })[NODE_ERROR_BRAND] === true
+  );
+}
+
+/**
+ * A run stopped at a superstep boundary because `RunControl.requestDrain()` was called (from a
+ * SIGTERM handler, a supervisor, or a node via `config.control`). The checkpoint of the last
+ * finished step is saved: resume the run with `invoke(null, config)` on the same thread.
+ *
+ * @example
+ * ```ts
+ * const control = new RunControl();
+ * process.once("SIGTERM", () => control.requestDrain("sigterm"));
+ * try {
+ *   await graph.invoke(input, { ...config, control });
+ * } catch (e) {
+ *   if (!isGraphDrained(e)) throw e; // else: resume later with graph.invoke(null, config)
+ * }
+ * ```
+ */
+export class GraphDrained extends GraphBubbleUp {
+  static override readonly brandName: string = "GraphDrained";
+  /** The reason given to `requestDrain` (default `"shutdown"`). */
+  readonly reason: string;
+  constructor(reason = "shutdown", options: AgentGraphErrorOptions = {}) {
+    super(`Graph drained: ${reason}`, { code: "GRAPH_DRAINED", ...options });
+    this.reason = reason;
+  }
+}
+
+/** True for a {@link GraphDrained}, from any package copy. */
+export function isGraphDrained(error: unknown): error is GraphDrained {
+  return hasErrorBrand(error, "GraphDrained");
+}
+
+/** Why a strict resume was refused (see {@link UnknownInterruptError}). */
+export type UnknownInterruptReason = "not_pending" | "empty_map" | "ambiguous";
+
+/**
+ * Raised in strict resume mode (`configurable.__pregel_strict_resume: true`) when a resume does
+ * not match the pending interrupts. `reason` says how: `"not_pending"` (the resume map names
+ * interrupts that are not pending, listed in `interruptIds`), `"empty_map"` (the resume is an
+ * empty map), or `"ambiguous"` (one value while several interrupts are pending). `pendingIds`
+ * lists the interrupts still waiting for an answer; nothing was written, so they can still be
+ * answered.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await graph.invoke(new Command({ resume: { [id]: "yes" } }), {
+ *     configurable: { thread_id, __pregel_strict_resume: true },
+ *   });
+ * } catch (e) {
+ *   if (isUnknownInterruptError(e)) console.log(e.reason, e.pendingIds);
+ * }
+ * ```
+ */
+export class UnknownInterruptError extends AgentGraphError {
+  static override readonly brandName: string = "UnknownInterruptError";
+  readonly reason: UnknownInterruptReason;
+  readonly interruptIds: string[];
+  readonly pendingIds: string[];
+  constructor(
+    message: string,
+    fields: {
+      reason: UnknownInterruptReason;
+      interruptIds?: string[] | undefined;
+      pendingIds?: string[] | undefined;
+      lc_error_code?: string | undefined;
+    } & AgentGraphErrorOptions,
+  ) {
+    const { reason, interruptIds, pendingIds, lc_error_code, ...options } = fields;
+    super(message, lc_error_code === undefined ? options : { code: lc_error_code, ...options });
+    this.reason = reason;
+    this.interruptIds = interruptIds ?? [];
+    this.pendingIds = pendingIds ?? [];
+  }
+  /** The class name LangGraph.js checks in `isUnknownInterruptError`. */
+  static get unminifiable_name(): string {
+    return "UnknownInterruptError";
+  }
+}
+
+/** True for an {@link UnknownInterruptError} (checked by name, as LangGraph.js does). */
+export function isUnknownInterruptError(error: unknown): error is UnknownInterruptError {
+  return error != null && (error as { name?: unknown }).name === "UnknownInterruptError";
+}
+
+/**
+ * @deprecated Never thrown (kept because LangGraph.js exports it): several subgraphs in one
+ * node are supported. Its `name` is `"MultipleSubgraphError"`, as in LangGraph.js.
+ */
+export class MultipleSubgraphsError extends AgentGraphError {
+  static override readonly brandName: string = "MultipleSubgraphError";
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
+    super(message, options);
+  }
+  static get unminifiable_name(): string {
+    return "MultipleSubgraphError";
+  }
+}
+
+/** An error raised in a remote graph (LangGraph.js `RemoteException`). */
+export class RemoteException extends AgentGraphError {
+  static override readonly brandName: string = "RemoteException";
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
+    super(message, options);
+  }
+  static get unminifiable_name(): string {
+    return "RemoteException";
+  }
+}
+
+/** LangGraph.js's mark of an error raised because a resume value failed its `responseSchema`. */
+const INVALID_RESUME: unique symbol = Symbol.for("langgraph.invalid_resume") as never;
+
+/**
+ * @internal Marks `error` as "the resume value did not match the interrupt's `responseSchema`"
+ * (what `interrupt()` does before rethrowing the schema's error). Objects only.
+ */
+export function _markInvalidResume(error: unknown): void {
+  if (typeof error === "object" && error !== null) {
+    Object.defineProperty(error, INVALID_RESUME, { value: true });
+  }
+}
+
+/**
+ * Whether `error` was thrown because a resume value did not match the interrupt's
+ * `responseSchema`, directly or as the `cause` of a wrapping error (up to 10 levels). The other
+ * tasks of the step are not aborted: the resume fails once they finish, and the interrupt can
+ * be answered again.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await graph.invoke(new Command({ resume: answer }), config);
+ * } catch (e) {
+ *   if (isInvalidResume(e)) await graph.invoke(new Command({ resume: fixedAnswer }), config);
+ * }
+ * ```
+ */
+export function isInvalidResume(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 10; depth += 1) {
+    if (typeof current !== "object" || current === null) return false;
+    if ((current as { [INVALID_RESUME]?: unknown })[INVALID_RESUME] === true) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

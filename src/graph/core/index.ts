@@ -1,7 +1,9 @@
 export { isStandardSchema, type StandardSchemaLike } from "../../shared/index.js";
 export {
+  COMMAND_SYMBOL,
   Command,
   type CommandGoto,
+  CommandInstance,
   type CommandParams,
   commandGotoList,
   commandUpdateEntries,

@@ -7,6 +7,7 @@ import {
   type ParentCommand,
 } from "../core/index.js";
 import { defaultRetryOn, retryDelay } from "./retry.js";
+import { timedAttempt } from "./timeout.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
 /**
@@ -16,6 +17,11 @@ import type { RetryPolicy, RunningTask } from "./types.js";
  */
 function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void | Promise<void> {
   const node = task.node;
+  if (node.timeout !== undefined) {
+    const timed = timedAttempt(task, node.timeout);
+    if (fallbackPolicy === undefined) return timed;
+    return timed.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy ?? undefined, 0));
+  }
   const output = node.bound(task.input, task.config);
   if (isThenable(output)) return finishAsync(task, output, fallbackPolicy);
   task.output = output;

@@ -1,5 +1,5 @@
 export { executeTask } from "./execute-task.js";
-export { interrupt, interruptId } from "./interrupts.js";
+export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export { taskMetadata, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
 export {
   type Durability,
@@ -9,8 +9,10 @@ export {
   type SavedWrites,
 } from "./persistence.js";
 export { defaultRetryOn } from "./retry.js";
+export { RunControl } from "./run-control.js";
 export { type RunnerContext, runTasks } from "./runner.js";
 export { type LoopGraph, type LoopParams, mapInput, PregelLoop, shouldInterrupt } from "./superstep-loop.js";
+export { coerceTimeoutPolicy } from "./timeout.js";
 export {
   type CachePolicy,
   type CallOptions,
@@ -18,6 +20,7 @@ export {
   type ExecutionInfo,
   type LangGraphRunnableConfig,
   type MessagesObserver,
+  NODE_ERROR,
   PARENT_RUN,
   type ParentRunLink,
   PREVIOUS_STATE,
@@ -26,4 +29,5 @@ export {
   type RunningTask,
   type StreamWriter,
   type TaskCall,
+  type TimeoutPolicy,
 } from "./types.js";

@@ -1,4 +1,4 @@
-import { GraphInterrupt, isGraphBubbleUp, isGraphInterrupt } from "../core/index.js";
+import { GraphInterrupt, isGraphBubbleUp, isGraphInterrupt, isInvalidResume } from "../core/index.js";
 import { executeTask } from "./execute-task.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
@@ -11,6 +11,17 @@ export interface RunnerContext {
   readonly stepController: AbortController | undefined;
   /** Commits a finished task: records and streams its writes. */
   readonly commit: (task: RunningTask, error: unknown) => void;
+  /**
+   * Makes (and registers with the step) the task that handles a failure of a node with an
+   * `errorHandler`; the runner runs it in place of failing the step.
+   */
+  readonly errorHandlerTask: (failed: RunningTask, error: unknown) => RunningTask;
+}
+
+/** The handler task of a failure that goes to the node's error handler (made before the commit, as the reference streams them). */
+function handlerOf(task: RunningTask, error: unknown, context: RunnerContext): RunningTask | undefined {
+  if (task.node.errorHandler === undefined || isGraphBubbleUp(error)) return undefined;
+  return context.errorHandlerTask(task, error);
 }
 
 /**
@@ -33,8 +44,7 @@ function runOne(task: RunningTask, context: RunnerContext): void | Promise<void>
   try {
     pending = executeTask(task, context.retryPolicy);
   } catch (error) {
-    context.commit(task, error);
-    throw error;
+    return failOne(task, error, context);
   }
   if (pending === undefined) {
     context.commit(task, undefined);
@@ -42,11 +52,15 @@ function runOne(task: RunningTask, context: RunnerContext): void | Promise<void>
   }
   return pending.then(
     () => context.commit(task, undefined),
-    (error: unknown) => {
-      context.commit(task, error);
-      throw error;
-    },
+    (error: unknown) => failOne(task, error, context),
   );
+}
+
+function failOne(task: RunningTask, error: unknown, context: RunnerContext): void | Promise<void> {
+  const handler = handlerOf(task, error, context);
+  context.commit(task, error);
+  if (handler === undefined) throw error;
+  return runOne(handler, context);
 }
 
 /**
@@ -57,7 +71,9 @@ function runOne(task: RunningTask, context: RunnerContext): void | Promise<void>
 function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const failures: unknown[] = [];
-    const total = tasks.length;
+    let total = tasks.length;
+    /** Error-handler tasks added to the step (after `tasks`). */
+    let added: RunningTask[] | undefined;
     const limit =
       context.maxConcurrency !== undefined && context.maxConcurrency > 0 ? context.maxConcurrency : total;
     let started = 0;
@@ -71,9 +87,15 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
     };
     const finish = (task: RunningTask, error: unknown): void => {
       settled += 1;
-      if (error !== undefined) {
+      const handler = error === undefined || done ? undefined : handlerOf(task, error, context);
+      if (handler !== undefined) {
+        if (added === undefined) added = [handler];
+        else added.push(handler);
+        total += 1;
+      } else if (error !== undefined) {
         failures.push(error);
-        if (!isGraphBubbleUp(error) && !done) {
+        // an answer its interrupt's responseSchema rejected fails the step once the others finish
+        if (!isGraphBubbleUp(error) && !isInvalidResume(error) && !done) {
           context.stepController?.abort(error);
           // let failures of the same moment join this one, then give up on the step
           setTimeout(settle, 0);
@@ -91,7 +113,8 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
     };
     const launch = (): void => {
       while (started < total && started - settled < limit) {
-        const task = tasks[started++] as RunningTask;
+        const index = started++;
+        const task = (index < tasks.length ? tasks[index] : added?.[index - tasks.length]) as RunningTask;
         let pending: void | Promise<void>;
         try {
           pending = executeTask(task, context.retryPolicy);

@@ -1,4 +1,4 @@
-import { neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
+import { AbortError, neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -13,7 +13,7 @@ import {
   type WriteState,
 } from "../algorithm/index.js";
 import type { BaseCache, CacheFullKey } from "../cache/index.js";
-import type { BaseChannel } from "../channels/index.js";
+import { type BaseChannel, DeltaChannel } from "../channels/index.js";
 import {
   CHECKPOINT_FORMAT_VERSION,
   type Checkpoint,
@@ -33,6 +33,7 @@ import {
   EmptyInputError,
   END,
   ERROR,
+  GraphDrained,
   GraphInterrupt,
   GraphRecursionError,
   GraphValueError,
@@ -40,10 +41,13 @@ import {
   type Interrupt,
   InvalidUpdateError,
   isCommand,
+  isGraphBubbleUp,
+  isGraphDrained,
   isGraphInterrupt,
   isoNow,
   isSend,
   NO_WRITES,
+  NodeError,
   NULL_TASK_ID,
   nextIntegerVersion,
   PUSH,
@@ -56,7 +60,14 @@ import type { StreamMode, StreamSink } from "../stream/index.js";
 import { linkedController, releaseController } from "./abort.js";
 import { printStep, printTasks } from "./debug-print.js";
 import { executeTask } from "./execute-task.js";
-import { NO_RESUME, SCRATCHPAD, Scratchpad } from "./interrupts.js";
+import {
+  CONFIG_KEY_STRICT_RESUME,
+  NO_RESUME,
+  pendingInterruptIds,
+  refuseUnmatchedResume,
+  SCRATCHPAD,
+  Scratchpad,
+} from "./interrupts.js";
 import { taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
 import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
 import { runTasks } from "./runner.js";
@@ -65,6 +76,7 @@ import {
   type CallOptions,
   CURRENT_TASK,
   type LangGraphRunnableConfig,
+  NODE_ERROR,
   type ParentRunLink,
   type PregelNode,
   RESUMING,
@@ -120,6 +132,8 @@ export interface LoopParams {
   readonly explicitCheckpoint: boolean;
   /** Cache for nodes with a `cachePolicy`. */
   readonly cache: BaseCache | undefined;
+  /** Milliseconds a superstep may take (the graph's `stepTimeout`). */
+  readonly stepTimeout?: number | undefined;
 }
 
 /** Namespace of node results in the cache. */
@@ -130,6 +144,17 @@ const YIELD_INTERVAL_MS = 20;
 
 /** Name of the pseudo-task that carries the run's input writes. */
 const INPUT_TASK = "__input__";
+
+/** Saved write marking a failure that went to the node's error handler (LangGraph.js's channel). */
+const ERROR_SOURCE_NODE = "__error_source_node__";
+
+/** Path segment of error-handler tasks. */
+const NODE_ERROR_HANDLER = "node_error_handler";
+
+/** Whether a failure goes to the failed node's error handler (interrupts and other signals never do). */
+function handlesFailure(task: RunningTask, error: unknown): boolean {
+  return task.node.errorHandler !== undefined && error !== undefined && !isGraphBubbleUp(error);
+}
 
 /**
  * One run of a graph, superstep by superstep (Pregel / bulk-synchronous parallel):
@@ -363,6 +388,18 @@ export class PregelLoop {
         { code: "MISSING_CHECKPOINTER" },
       );
     }
+    if (hasResume && persistence !== undefined && this.params.parentNs === "") {
+      const configurable = this.params.config.configurable as Record<string, unknown> | undefined;
+      if (configurable?.[CONFIG_KEY_STRICT_RESUME] === true) {
+        // a resume addressed to a past checkpoint forks: it is not checked against pending ids
+        const latest = this.params.explicitCheckpoint
+          ? await persistence.params.saver.getTuple(persistence.configFor(undefined))
+          : undefined;
+        if (latest === undefined || latest.checkpoint.id === this.checkpoint.id) {
+          refuseUnmatchedResume(resume, pendingInterruptIds(this.saved?.byTask));
+        }
+      }
+    }
     const commandWrites = command === undefined ? [] : this.commandWrites(command);
     if (command !== undefined && commandWrites.length === 0 && !hasResume) {
       throw new EmptyInputError(
@@ -516,7 +553,10 @@ export class PregelLoop {
       if (this.unreported !== undefined) this.reportCheckpoint([]);
       return false;
     }
-    const stepController = prepared.length > 1 ? linkedController(this.params.abortSignal) : undefined;
+    const stepController =
+      prepared.length > 1 || this.params.stepTimeout !== undefined
+        ? linkedController(this.params.abortSignal)
+        : undefined;
     const signal = stepController?.signal ?? this.params.abortSignal;
     const tasks: Task[] = new Array(prepared.length);
     for (let i = 0; i < prepared.length; i++) {
@@ -531,13 +571,21 @@ export class PregelLoop {
     const interruptBefore = this.params.interruptBefore;
     if (interruptBefore !== undefined && shouldInterrupt(this.checkpoint, interruptBefore, tasks)) {
       if (stepController !== undefined) releaseController(stepController);
+      // the checkpoint the run pauses at is streamed first, as LangGraph.js does
+      if (this.unreported !== undefined) this.reportCheckpoint(tasks);
       throw new GraphInterrupt([]);
+    }
+    const control = this.params.config.control ?? this.params.link.control;
+    if (control?.drainRequested === true) {
+      // stop at the boundary: the last finished step's checkpoint is the one to resume from
+      if (stepController !== undefined) releaseController(stepController);
+      throw new GraphDrained(control.drainReason ?? "shutdown");
     }
     if (this.unreported !== undefined) this.reportCheckpoint(tasks);
     this.tasks = tasks;
     if (persistent && this.wantsUpdates) {
       // writes saved before the run was interrupted are replayed, and streamed as cached
-      for (const task of tasks) if (task.done) this.streamCachedUpdate(task);
+      for (const task of tasks) if (task.done && task.writes[0]?.[0] !== ERROR) this.streamCachedUpdate(task);
     }
     this.stepController = stepController;
     const messages = this.params.link.messagesHandler;
@@ -562,18 +610,27 @@ export class PregelLoop {
     this.saved = undefined;
     this.stepSaved = saved?.byTask;
     this.resumedStep = false;
-    for (const task of tasks) {
+    // (handler tasks of failures saved as handled are appended, and attached in turn)
+    for (let i = 0; i < tasks.length; i++) {
+      const task = tasks[i] as Task;
       const writes = saved?.byTask.get(task.id);
       let answers: unknown[] = [];
       if (writes !== undefined) {
         const output = writes.filter(
-          ([channel]) => channel !== ERROR && channel !== INTERRUPT && channel !== RESUME,
+          ([channel]) =>
+            channel !== ERROR && channel !== INTERRUPT && channel !== RESUME && channel !== ERROR_SOURCE_NODE,
         );
         const resume = writes.find(([channel]) => channel === RESUME);
         if (resume !== undefined && Array.isArray(resume[1])) answers = [...(resume[1] as unknown[])];
         if (output.length > 0) {
           task.writes.push(...(output as [string, unknown][]));
           task.done = true;
+        } else if (task.node.errorHandler !== undefined && writes.some(([c]) => c === ERROR_SOURCE_NODE)) {
+          // failed and went to its error handler: the handler (not the node) runs again
+          const error = savedError(writes.find(([channel]) => channel === ERROR)?.[1]);
+          task.writes.push([ERROR, error]);
+          task.done = true;
+          tasks.push(this.makeErrorHandlerTask(task, error));
         }
       }
       let nullAvailable = this.nullResume !== undefined || (saved?.nullResume.length ?? 0) > 0;
@@ -659,6 +716,7 @@ export class PregelLoop {
         retryPolicy: this.params.retryPolicy,
         stepController: controller,
         commit: this.commit,
+        errorHandlerTask: this.errorHandlerTask,
       });
     } catch (error) {
       if (controller !== undefined) releaseController(controller);
@@ -668,8 +726,59 @@ export class PregelLoop {
       if (controller !== undefined) releaseController(controller);
       return undefined;
     }
+    const stepTimeout = this.params.stepTimeout;
+    if (stepTimeout !== undefined && controller !== undefined) {
+      running = withStepTimeout(running, stepTimeout, controller, this.step);
+    }
     const raced = raceSignal(running, signal, () => signal?.reason);
     return controller === undefined ? raced : raced.finally(() => releaseController(controller));
+  }
+
+  /**
+   * Makes the task that handles `failed`'s error (its node's `errorHandler`), as a task of the
+   * current step: it reads `failed`'s input, gets the `NodeError` on its config and runs right
+   * away. With a checkpointer its id is derived from `failed`'s, so a resumed step finds it.
+   */
+  private errorHandlerTask = (failed: RunningTask, error: unknown): RunningTask => {
+    const task = this.makeErrorHandlerTask(failed, error);
+    if (this.params.persistence !== undefined) {
+      task[SCRATCHPAD] = new Scratchpad([], () => NO_RESUME, undefined, this.parentScratchpad());
+    }
+    this.tasks.push(task);
+    this.params.link.messagesHandler?.taskStarted(task.input);
+    if (this.params.debug) printTasks(this.step, [task]);
+    if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
+    return task;
+  };
+
+  private makeErrorHandlerTask(failed: RunningTask, error: unknown): Task {
+    const name = failed.node.errorHandler as string;
+    const node = this.params.graph.nodes[name];
+    if (node === undefined) {
+      throw new InvalidUpdateError(
+        `Node "${failed.name}" names "${name}" as its error handler, but the graph has no such node. Compile the graph from its StateGraph so that the handler node exists.`,
+      );
+    }
+    const id = this.pushTaskId(name, `${NODE_ERROR_HANDLER}\u0000${failed.id}`);
+    const prepared: PreparedTask<PregelNode> = {
+      id,
+      name,
+      path: [
+        failed.path[0] ?? PUSH,
+        ...failed.path.slice(1, 3),
+        NODE_ERROR_HANDLER,
+        false,
+      ] as PreparedTask["path"],
+      input: failed.input,
+      triggers: [PUSH],
+      node,
+      checkpointNs: taskNamespace(this.params.parentNs, name, id),
+      writes: [],
+    };
+    const signal = this.stepController?.signal ?? this.params.abortSignal;
+    const task = this.factory.create(prepared, this.step, this.checkpoint.id, signal);
+    (task.config as Record<symbol, unknown>)[NODE_ERROR] = new NodeError(failed.name, error as Error);
+    return task;
   }
 
   /** Records a finished task: saves its writes, and streams what it did. */
@@ -677,14 +786,32 @@ export class PregelLoop {
     if (error !== undefined) {
       const resume = task.writes.filter(([channel]) => channel === RESUME);
       task.writes.length = 0;
+      if (isGraphDrained(error)) {
+        // a nested graph drained: the task did not finish, and runs again when the run resumes
+        task.writes.push(...resume);
+        if (resume.length > 0) {
+          this.params.persistence?.saveWrites(
+            task.id,
+            this.trackedWrites(task.writes),
+            taskPathKey(task.path),
+          );
+        }
+        return;
+      }
       if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
       else task.writes.push([ERROR, error]);
     } else if (task.writes.length === 0) {
       task.writes.push([NO_WRITES, null]);
-    }
+    } else DeltaChannel.prepareWrites(this.channels, task.writes);
     const persistence = this.params.persistence;
     if (persistence !== undefined) {
-      persistence.saveWrites(task.id, this.trackedWrites(task.writes), taskPathKey(task.path));
+      const writes = this.trackedWrites(task.writes);
+      persistence.saveWrites(
+        task.id,
+        // a handled failure is marked, so that a resumed step runs the handler, not the node
+        handlesFailure(task, error) ? [...writes, [ERROR_SOURCE_NODE, task.name]] : writes,
+        taskPathKey(task.path),
+      );
     }
     const cache = this.params.cache;
     if (cache !== undefined && error === undefined && !(task as Task).cached) {
@@ -710,6 +837,7 @@ export class PregelLoop {
     } else if (isGraphInterrupt(error) && !isCallPath(task.path)) {
       // each interrupted task reports its interrupts (a call's reach its caller, which reports them)
       const chunk = { [INTERRUPT]: error.interrupts };
+      this.interruptStreamed = true;
       if (this.wantsUpdates) this.push("updates", chunk);
       if (this.wantsValues) this.push("values", chunk);
     }
@@ -848,6 +976,9 @@ export class PregelLoop {
    * The run stopped at an interrupt: the writes of the step's tasks that did finish are applied
    * (so the result shows them), and the stream reports the interrupts. Nothing more is saved.
    */
+  /** A task's interrupt (possibly a subgraph's breakpoint, with none) was streamed. */
+  private interruptStreamed = false;
+
   private pause(interrupts: Interrupt[]): void {
     this.interrupts = interrupts;
     const finished = this.tasks.filter((task) => {
@@ -869,8 +1000,9 @@ export class PregelLoop {
         this.push("values", this.readStream());
       }
     }
-    // Interrupts raised by tasks were streamed as the tasks stopped; a breakpoint has none.
-    if (root && interrupts.length === 0 && this.params.sink !== undefined) {
+    // Interrupts raised by tasks were streamed as the tasks stopped (a subgraph's breakpoint too,
+    // as its task's); a breakpoint of this graph has none.
+    if (root && interrupts.length === 0 && !this.interruptStreamed && this.params.sink !== undefined) {
       const chunk = { [INTERRUPT]: interrupts };
       if (this.wantsUpdates) this.push("updates", chunk);
       if (this.wantsValues) this.push("values", chunk);
@@ -905,6 +1037,15 @@ export class PregelLoop {
     this.push("updates", payload);
   }
 
+  /**
+   * The id of a PUSH task made while the step runs (a call, an error handler): with a
+   * checkpointer derived from the checkpoint, the step and `key`, so the step run again finds it.
+   */
+  private pushTaskId(name: string, key: string): string {
+    if (this.params.persistence === undefined) return uniqueId();
+    return taskId(this.checkpoint.id, this.params.parentNs, this.step, name, `${PUSH}\u0000${key}`);
+  }
+
   /** Runs a functional-API task called by `parent`, as a PUSH task of the current superstep. */
   private callTask = (
     parent: Task,
@@ -931,16 +1072,7 @@ export class PregelLoop {
     };
     // With a checkpointer the id is the same when the step runs again, so a resumed run finds
     // the call's saved result.
-    const id =
-      this.params.persistence === undefined
-        ? uniqueId()
-        : taskId(
-            this.checkpoint.id,
-            this.params.parentNs,
-            this.step,
-            name,
-            `${PUSH}\u0000${taskPathKey(parent.path)}\u0000${index}`,
-          );
+    const id = this.pushTaskId(name, `${taskPathKey(parent.path)}\u0000${index}`);
     const prepared: PreparedTask<PregelNode> = {
       id,
       name,
@@ -953,7 +1085,19 @@ export class PregelLoop {
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
     this.tasks.push(task);
-    const saved = this.stepSaved?.get(id)?.find(([channel]) => channel === RETURN);
+    const savedWrites = this.stepSaved?.get(id);
+    if (this.params.persistence !== undefined) {
+      // a call may interrupt: its own saved answers first, then whatever answers its caller
+      // (the resume value, or the answer for this interrupt's id)
+      const resume = savedWrites?.find(([channel]) => channel === RESUME)?.[1];
+      task[SCRATCHPAD] = new Scratchpad(
+        Array.isArray(resume) ? [...(resume as unknown[])] : [],
+        () => NO_RESUME,
+        undefined,
+        (parent as Task)[SCRATCHPAD],
+      );
+    }
+    const saved = savedWrites?.find(([channel]) => channel === RETURN);
     if (saved !== undefined) {
       // finished before the run was interrupted: its saved result is replayed, not re-run
       task.writes.push([RETURN, saved[1]]);
@@ -1033,4 +1177,47 @@ export function mapInput(inputChannels: string | readonly string[], input: unkno
 
 function nowIso(): string {
   return isoNow();
+}
+
+/** The error a failed task saved, as an `Error` again (a saver may give back its fields only). */
+function savedError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  const fields = (typeof value === "object" && value !== null ? value : {}) as {
+    message?: unknown;
+    name?: unknown;
+  };
+  const error = new Error(typeof fields.message === "string" ? fields.message : String(value));
+  if (typeof fields.name === "string") error.name = fields.name;
+  return error;
+}
+
+/**
+ * Fails the step with an `AbortError` (aborting its tasks) when it runs longer than
+ * `stepTimeout` milliseconds (LangGraph.js fails it with `Error("Abort")`).
+ */
+function withStepTimeout(
+  running: Promise<void>,
+  ms: number,
+  controller: AbortController,
+  step: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = new AbortError(
+        `Abort: superstep ${step} did not finish within the graph's stepTimeout of ${ms}ms. Raise stepTimeout, or give slow nodes a timeout (and a retryPolicy) of their own.`,
+      );
+      controller.abort(error);
+      reject(error);
+    }, ms);
+    running.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

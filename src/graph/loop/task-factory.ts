@@ -1,6 +1,8 @@
 import { type Channels, type PreparedTask, readWithWrites } from "../algorithm/index.js";
-import { interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
+import { type InterruptOptions, interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
+import { RunControl } from "./run-control.js";
 import {
+  type AttemptClock,
   type CallOptions,
   CURRENT_TASK,
   type LangGraphRunnableConfig,
@@ -39,6 +41,7 @@ export class Task implements RunningTask {
   done = false;
   /** The writes came from the node cache. */
   cached = false;
+  clock: AttemptClock | undefined = undefined;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;
   private readonly caller: CallScheduler;
@@ -70,6 +73,13 @@ export class Task implements RunningTask {
     args: unknown[],
     options: CallOptions,
   ): Promise<unknown> {
+    const clock = this.clock;
+    if (clock !== undefined) {
+      if (!clock.active) {
+        return Promise.reject(new Error(`Node "${this.name}" attempt was cancelled after its timeout fired`));
+      }
+      clock.progress();
+    }
     return this.caller(this, name, fn, args, options);
   }
 
@@ -95,9 +105,9 @@ class TaskConfig {
    * `interrupt(value)` of the node's runtime, as LangGraph.js passes it: made (bound to the task)
    * on first read, so tasks that never read it cost nothing; it then stays an own property.
    */
-  get interrupt(): (value: unknown) => unknown {
+  get interrupt(): (value: unknown, options?: InterruptOptions) => unknown {
     const task = (this as unknown as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask;
-    const bound = (value: unknown) => interruptTask(task, value);
+    const bound = (value: unknown, options?: InterruptOptions) => interruptTask(task, value, options);
     Object.defineProperty(this, "interrupt", {
       value: bound,
       writable: true,
@@ -106,8 +116,18 @@ class TaskConfig {
     });
     return bound;
   }
-  set interrupt(value: (value: unknown) => unknown) {
+  set interrupt(value: (value: unknown, options?: InterruptOptions) => unknown) {
     Object.defineProperty(this, "interrupt", { value, writable: true, enumerable: true, configurable: true });
+  }
+
+  /** The run's drain control (the root run's, which it makes on first use when none was given). */
+  get control(): RunControl {
+    const link = (this as unknown as Record<symbol, unknown>)[PARENT_RUN] as { control?: RunControl };
+    link.control ??= new RunControl();
+    return link.control;
+  }
+  set control(value: RunControl) {
+    Object.defineProperty(this, "control", { value, writable: true, enumerable: true, configurable: true });
   }
 }
 
@@ -145,6 +165,7 @@ const TASK_OWN_KEYS = new Set([
   "tags",
   "signal",
   "interrupt",
+  "control",
 ]);
 
 interface DerivedConfig {

@@ -1,7 +1,9 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import type { NodeSpec, PreparedTask } from "../algorithm/index.js";
 import type { StreamSink } from "../stream/index.js";
+import type { InterruptOptions } from "./interrupts.js";
 import type { SaveQueue } from "./persistence.js";
+import type { RunControl } from "./run-control.js";
 
 /**
  * How a node retries when it fails. Defaults: 3 attempts, 500 ms first interval doubling up to
@@ -23,6 +25,26 @@ export interface RetryPolicy {
   retryOn?: (error: unknown) => boolean;
   /** Log each retry with `console.log`, as LangGraph.js does (default true). */
   logWarning?: boolean;
+}
+
+/**
+ * How long one attempt of a node may take (`addNode(name, fn, { timeout })`; a number is a
+ * `runTimeout`). Milliseconds, as the other durations of the engine. Each attempt has its own
+ * clock (a retry starts afresh). When a timeout fires, the attempt's writes are dropped, its
+ * `config.signal` aborts and a `NodeTimeoutError` is raised; a node that ignores its signal
+ * cannot be stopped mid-work, but what it does afterwards is discarded.
+ */
+export interface TimeoutPolicy {
+  /** Hard wall-clock cap of one attempt; never refreshed. */
+  runTimeout?: number;
+  /**
+   * Longest stretch without progress: custom stream writes (`config.writer`), functional-API
+   * task calls, callback events of model and tool calls made with the node's config, and
+   * `config.heartbeat()` refresh it (with `refreshOn: "heartbeat"`, only `heartbeat()` does).
+   */
+  idleTimeout?: number;
+  /** What refreshes `idleTimeout` (default `"auto"`, see above). */
+  refreshOn?: "auto" | "heartbeat";
 }
 
 /** Caches a node's writes by its input (needs a cache on the graph). */
@@ -80,10 +102,20 @@ export interface LangGraphRunnableConfig<Context = Record<string, unknown>> exte
   /** Sends a chunk to the `custom` stream mode (a no-op when nobody streams it). */
   writer?: StreamWriter;
   /** Pauses the run and asks for input (needs a checkpointer); see `interrupt()`. */
-  interrupt?: (value: unknown) => unknown;
+  interrupt?: (value: unknown, options?: InterruptOptions) => unknown;
   /** Ids of the running task. */
   executionInfo?: ExecutionInfo;
+  /**
+   * Signals progress to the node's `idleTimeout` (set only on nodes with a `timeout`; a no-op
+   * without an `idleTimeout`).
+   */
+  heartbeat?: () => void;
+  /** The run's drain control (see `RunControl`): nodes may read it or request a drain. */
+  control?: RunControl;
 }
+
+/** Key, on an error handler's task config, of the `NodeError` it handles. */
+export const NODE_ERROR: unique symbol = Symbol.for("agentgraph.nodeError") as never;
 
 /** Key of the running task on its config (for `getCurrentTaskInput()`, `task()` calls, `interrupt()`). */
 export const CURRENT_TASK: unique symbol = Symbol.for("agentgraph.currentTask") as never;
@@ -137,6 +169,8 @@ export interface ParentRunLink {
   readonly checkpointer: unknown;
   /** The root run's queue of `async` saves, shared by nested graphs on the same checkpointer. */
   readonly saveQueue?: SaveQueue | undefined;
+  /** The root run's drain control, which nested graphs obey too (made on first read by a node when the run got none). */
+  control?: RunControl | undefined;
 }
 
 /** A node as the engine runs it. */
@@ -153,6 +187,20 @@ export interface PregelNode extends NodeSpec {
   readonly hidden: boolean;
   /** Graphs this node runs, for state inspection and drawing. */
   readonly subgraphs: readonly unknown[] | undefined;
+  /** Per-attempt timeout (normalized: at least one of the two timeouts set). */
+  readonly timeout?: TimeoutPolicy | undefined;
+  /** Name of the node that handles this node's failures (its `errorHandler`). */
+  readonly errorHandler?: string | undefined;
+  /** This node is an error handler (its own failures are never handled). */
+  readonly isErrorHandler?: boolean | undefined;
+}
+
+/** The progress clock of a timed attempt (see {@link TimeoutPolicy}). */
+export interface AttemptClock {
+  /** False once the attempt timed out: what it does afterwards is dropped. */
+  readonly active: boolean;
+  /** Records progress from an automatic signal (ignored with `refreshOn: "heartbeat"`). */
+  progress(): void;
 }
 
 /** A task while it runs: what was prepared, plus its config and a way to read fresh state. */
@@ -163,6 +211,8 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   output: unknown;
   /** Schedules a functional-API task call made by this task. */
   call: TaskCall;
+  /** The clock of the running attempt, when the node has a timeout. */
+  clock: AttemptClock | undefined;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;
   /** Reads `keys` as they will be once this task's writes so far are applied. */

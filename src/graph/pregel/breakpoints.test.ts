@@ -172,3 +172,53 @@ describe("interruptAfter", () => {
     expect((await graph.getState(config)).next).toEqual([]);
   });
 });
+
+describe("breakpoints in the checkpoints stream and in subgraphs", () => {
+  type Chunk = [string, { metadata?: { step: number }; next?: string[] } & Record<string, unknown>];
+  const order = (chunks: Chunk[]) =>
+    chunks.map(([mode, payload]) =>
+      mode === "checkpoints"
+        ? `checkpoint ${payload.metadata?.step} -> ${payload.next?.join(",")}`
+        : JSON.stringify(payload),
+    );
+
+  it("streams the checkpoint it pauses at before an interruptBefore (not an interruptAfter), as LangGraph.js", async () => {
+    const before = chain().compile({ checkpointer: new MemorySaver(), interruptBefore: ["b"] });
+    const modes = { streamMode: ["checkpoints", "updates"] as ("checkpoints" | "updates")[] };
+    expect(
+      order((await collect(before.stream({ v: [] }, { ...thread("cb"), ...modes }))) as Chunk[]),
+    ).toEqual([
+      "checkpoint -1 -> __start__",
+      "checkpoint 0 -> a",
+      '{"a":{"v":["a"]}}',
+      "checkpoint 1 -> b",
+      '{"__interrupt__":[]}',
+    ]);
+    const after = chain().compile({ checkpointer: new MemorySaver(), interruptAfter: ["a"] });
+    expect(order((await collect(after.stream({ v: [] }, { ...thread("ca"), ...modes }))) as Chunk[])).toEqual(
+      [
+        "checkpoint -1 -> __start__",
+        "checkpoint 0 -> a",
+        '{"a":{"v":["a"]}}',
+
+        '{"__interrupt__":[]}',
+      ],
+    );
+  });
+
+  it("reports a subgraph's breakpoint once, as its task's interrupt", async () => {
+    const sub = chain().compile({ interruptBefore: ["b"] });
+    const graph = new StateGraph(LogState).addNode("sub", sub).addEdge(START, "sub").compile({
+      checkpointer: new MemorySaver(),
+    });
+    const chunks = await collect(
+      graph.stream({ v: [] }, { ...thread("sb"), streamMode: ["updates", "values"] }),
+    );
+    expect(chunks).toEqual([
+      ["values", { v: [] }],
+      ["updates", { __interrupt__: [] }],
+      ["values", { __interrupt__: [] }],
+    ]);
+    expect((await graph.getState(thread("sb"))).next).toEqual(["sub"]);
+  });
+});

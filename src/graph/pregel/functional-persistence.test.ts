@@ -114,6 +114,52 @@ describe("entrypoint with interrupt()", () => {
   });
 });
 
+describe("interrupt() inside a task", () => {
+  /** An entrypoint that does some work, then asks twice through a task that interrupts. */
+  function asking(runs: RunCounter) {
+    const work = task("work", async (x: number) => {
+      runs.bump("work");
+      return x + 1;
+    });
+    const ask = task("ask", async (question: string) => {
+      runs.bump(`ask:${question}`);
+      return interrupt(question);
+    });
+    return entrypoint({ name: "wf", checkpointer: new MemorySaver() }, async () => {
+      const w = await work(1);
+      const a = await ask("q1");
+      const b = await ask("q2");
+      return `${w}:${a}:${b}`;
+    });
+  }
+
+  it("pauses the entrypoint, and each answer resumes the task that asked", async () => {
+    const runs = new RunCounter();
+    const wf = asking(runs);
+    const config = thread("ask");
+    expect(interruptsOf(await wf.invoke({}, config))).toEqual([{ id: ANY_ID, value: "q1" }]);
+    const paused = await wf.getState(config);
+    expect(paused.next).toEqual(["wf"]);
+    expect(paused.tasks.map((t) => [t.name, t.interrupts.map((i) => i.value)])).toEqual([["wf", ["q1"]]]);
+    expect(interruptsOf(await wf.invoke(resume("A"), config))).toEqual([{ id: ANY_ID, value: "q2" }]);
+    expect(await wf.invoke(resume("B"), config)).toBe("2:A:B");
+    // the finished task is replayed, the asking task runs again to take its answer
+    expect(runs.counts).toEqual({ work: 1, "ask:q1": 2, "ask:q2": 2 });
+  });
+
+  it("streams the task's answer and the replayed results on resume", async () => {
+    const runs = new RunCounter();
+    const wf = asking(runs);
+    const config = thread("ask-stream");
+    await wf.invoke({}, config);
+    expect(await collect(wf.stream(resume("A"), { ...config, streamMode: "updates" }))).toEqual([
+      { work: 2, __metadata__: { cached: true } },
+      { ask: "A" },
+      { __interrupt__: [{ id: ANY_ID, value: "q2" }] },
+    ]);
+  });
+});
+
 describe("the previous value of a thread", () => {
   it("getPreviousState() is the last return value on the thread", async () => {
     const saver = new MemorySaver();

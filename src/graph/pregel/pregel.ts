@@ -76,6 +76,8 @@ export interface PregelParams {
   interruptBefore?: string[] | "*" | undefined;
   /** Pause after these nodes (needs a checkpointer). */
   interruptAfter?: string[] | "*" | undefined;
+  /** Milliseconds a superstep may take before the run fails (aborting its tasks). */
+  stepTimeout?: number | undefined;
 }
 
 /**
@@ -107,6 +109,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   cache: unknown;
   interruptBefore: string[] | "*" | undefined;
   interruptAfter: string[] | "*" | undefined;
+  /**
+   * Milliseconds a superstep may take: a slower step aborts its tasks and fails the run with an
+   * `AbortError` (message `Abort: …`). Unset by default; per-node limits are `addNode`'s `timeout`.
+   */
+  stepTimeout: number | undefined;
   private readonly loopGraph: LoopGraph;
 
   constructor(params: PregelParams) {
@@ -125,6 +132,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     this.cache = params.cache;
     this.interruptBefore = params.interruptBefore;
     this.interruptAfter = params.interruptAfter;
+    this.stepTimeout = params.stepTimeout;
     this.triggerToNodes = {};
     for (const [name, node] of Object.entries(this.nodes)) {
       for (const trigger of node.triggers) {
@@ -506,6 +514,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       recursionLimit: run.recursionLimit,
       checkpointer: saver,
       saveQueue: persistence?.queue,
+      control: config.control,
     };
     const store = options?.store ?? config.store ?? this.store;
     const loopConfig = store !== undefined && config.store !== store ? { ...config, store } : config;
@@ -527,6 +536,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       explicitCheckpoint:
         persistence !== undefined && configurable.checkpoint_id !== undefined && parentLink === undefined,
       cache: asCache(options?.cache ?? this.cache),
+      stepTimeout: this.stepTimeout,
     });
   }
 }
