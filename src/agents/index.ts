@@ -24,6 +24,7 @@ export {
   type MiddlewareContexts,
   type MiddlewareStates,
 } from "./create-agent.js";
+export { Document, type DocumentInput } from "./document.js";
 export {
   MiddlewareError,
   MultipleStructuredOutputsError,
@@ -82,6 +83,15 @@ export {
 export { type FallbackModel, modelFallbackMiddleware } from "./middleware/model-fallback.js";
 export { type ModelRetryMiddlewareConfig, modelRetryMiddleware } from "./middleware/model-retry.js";
 export {
+  type ModerationModel,
+  type ModerationResponse,
+  type ModerationResult,
+  type OpenAIModelLike,
+  OpenAIModerationError,
+  type OpenAIModerationMiddlewareOptions,
+  openAIModerationMiddleware,
+} from "./middleware/openai-moderation.js";
+export {
   applyStrategy,
   type BuiltInPIIType,
   detectCreditCard,
@@ -99,6 +109,18 @@ export {
   type ResolvedRedactionRule,
   resolveRedactionRule,
 } from "./middleware/pii.js";
+export { type PIIRedactionMiddlewareConfig, piiRedactionMiddleware } from "./middleware/pii-redaction.js";
+export {
+  anthropicPromptCachingMiddleware,
+  BedrockPromptCachingMiddlewareError,
+  bedrockPromptCachingMiddleware,
+  type PromptCachingMiddlewareConfig,
+  PromptCachingMiddlewareError,
+} from "./middleware/prompt-caching.js";
+export {
+  type ProviderToolSearchMiddlewareConfig,
+  providerToolSearchMiddleware,
+} from "./middleware/provider-tool-search.js";
 export {
   InvalidRetryConfigError,
   type RetryConfigIssue,
@@ -125,6 +147,12 @@ export {
   type ToolCallLimitState,
   toolCallLimitMiddleware,
 } from "./middleware/tool-call-limit.js";
+export { type ToolEmulatorOptions, toolEmulatorMiddleware } from "./middleware/tool-emulator.js";
+export {
+  type ToolErrorHandler,
+  type ToolErrorMiddlewareConfig,
+  toolErrorMiddleware,
+} from "./middleware/tool-error.js";
 export { type ToolRetryMiddlewareConfig, toolRetryMiddleware } from "./middleware/tool-retry.js";
 export {
   type ContextInputOfSchema,
@@ -152,6 +180,20 @@ export {
   type ToolStrategyOptions,
   toolStrategy,
 } from "./responses.js";
+export { Tool } from "./string-tool.js";
+export {
+  FakeBuiltModel,
+  type FakeModelCall,
+  type FakeToolCallInput,
+  fakeModel,
+  type ResponseFactory,
+} from "./testing/fake-model.js";
+export {
+  type FakeToolCall,
+  FakeToolCallingModel,
+  type FakeToolCallingModelFields,
+} from "./testing/fake-tool-calling-model.js";
+export { type ExpectationResult, type ExpectExtendThis, langchainMatchers } from "./testing/matchers.js";
 export type {
   AgentChatModel,
   AgentMiddleware,
@@ -171,3 +213,4 @@ export type {
   WrapModelCallHook,
   WrapToolCallHook,
 } from "./types.js";
+export { MIDDLEWARE_BRAND } from "./types.js";

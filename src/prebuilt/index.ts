@@ -1,4 +1,13 @@
 export {
+  type AgentAction,
+  AgentExecutorError,
+  type AgentExecutorState,
+  type AgentFinish,
+  type AgentRunnableLike,
+  type AgentStep,
+  createAgentExecutor,
+} from "./agent-executor.js";
+export {
   type CreateReactAgentParams,
   createReactAgent,
   type DynamicReactAgentModel,
@@ -19,6 +28,7 @@ export type {
   ReactAgentRunnable,
 } from "./create-react-agent-model.js";
 export { InvalidChatHistoryError, NEED_MORE_STEPS } from "./create-react-agent-steps.js";
+export { ToolExecutor, type ToolExecutorArgs, type ToolInvocation } from "./tool-executor.js";
 export { ToolNode, type ToolNodeOptions, type ToolNodeOutput } from "./tool-node.js";
 export {
   type HandleToolErrors,
@@ -34,3 +44,9 @@ export {
   type WrapToolCall,
 } from "./tool-node-wrap.js";
 export { toolsCondition } from "./tools-condition.js";
+export {
+  type AgentNameMode,
+  AgentNameModel,
+  type AgentNameModelLike,
+  withAgentName,
+} from "./with-agent-name.js";

@@ -1,3 +1,13 @@
+// LangChain.js's test helpers (`@langchain/core/testing`, `langchain`), also on agentgraph/agents.
+export {
+  type ExpectationResult,
+  type ExpectExtendThis,
+  FakeBuiltModel,
+  type FakeModelCall,
+  FakeToolCallingModel,
+  fakeModel,
+  langchainMatchers,
+} from "../agents/index.js";
 export { CheckpointMutatedError, MemorySaverAssertImmutable } from "./assert-immutable-saver.js";
 export { FakeChatModel, FakeChatModelExhaustedError, type FakeChatModelFields } from "./fake-chat-model.js";
 export {

@@ -1,4 +1,16 @@
-import { AIMessage, type MessageContent, type ToolCall } from "../../messages/index.js";
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  isAIMessage,
+  isHumanMessage,
+  isSystemMessage,
+  isToolMessage,
+  type MessageContent,
+  SystemMessage,
+  type ToolCall,
+  ToolMessage,
+} from "../../messages/index.js";
 
 /**
  * A copy of an AI message with other tool calls and/or content, under the same id (so the
@@ -33,4 +45,31 @@ export function contentText(content: MessageContent): string {
     }
   }
   return text;
+}
+
+/**
+ * A copy of a human, system, tool or AI message with other content, under the same id and
+ * with the same other fields (so the messages reducer replaces the original in state). Other
+ * message types are returned as they are.
+ */
+export function copyWithContent(message: BaseMessage, content: MessageContent): BaseMessage {
+  const common = {
+    content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: { ...message.additional_kwargs },
+    response_metadata: { ...message.response_metadata },
+  };
+  if (isAIMessage(message)) return copyAIMessage(message, { content });
+  if (isHumanMessage(message)) return new HumanMessage(common);
+  if (isSystemMessage(message)) return new SystemMessage(common);
+  if (isToolMessage(message)) {
+    return new ToolMessage({
+      ...common,
+      tool_call_id: message.tool_call_id,
+      status: message.status,
+      artifact: message.artifact,
+    });
+  }
+  return message;
 }
