@@ -133,11 +133,23 @@ function errorTrace(error: Error): string {
   return `Error: ${error.message}${frames}`;
 }
 
+/** Adds to `error`'s stack trace the line naming the middleware hook it came from (once). */
+function nameHookInStack(error: Error, middlewareName: string, hook: string): void {
+  const line = `\n    in middleware "${middlewareName}" (${hook})`;
+  try {
+    if (typeof error.stack === "string" && !error.stack.includes(line)) error.stack += line;
+  } catch {
+    // a frozen error keeps its stack
+  }
+}
+
 /**
- * An error thrown by a middleware hook, wrapped so that it names the middleware and the hook:
- * the message is `Middleware "<name>" failed in <hook>: <original message>`, the original
- * error is `cause`, and `name` stays the original error's name (as in LangChain.js).
- * Interrupts and other graph control signals are never wrapped.
+ * An error thrown inside a `wrapModelCall` or `wrapToolCall` hook (the model's or the
+ * middleware's own), as LangChain.js wraps it: the message and `name` are the original
+ * error's, the original error is `cause`, and `middlewareName` / `hook` (and a line of the
+ * stack trace) name the middleware. Interrupts and other graph control signals are never
+ * wrapped. Errors of node hooks (`beforeModel`, …) reach the caller unchanged, as in
+ * LangChain.js, with that stack line added.
  *
  * @example
  * ```ts
@@ -152,15 +164,12 @@ export class MiddlewareError extends AgentGraphError {
   static override readonly brandName: string = "MiddlewareError";
   /** The middleware whose hook failed. */
   readonly middlewareName: string;
-  /** The hook that failed (`beforeModel`, `wrapModelCall`, …). */
+  /** The hook that failed (`wrapModelCall`, `wrapToolCall`, or a node hook that threw a non-error). */
   readonly hook: string;
 
   constructor(error: unknown, middlewareName: string, hook: string) {
     const text = error instanceof Error ? error.message : String(error);
-    super(`Middleware "${middlewareName}" failed in ${hook}: ${text}`, {
-      cause: error,
-      code: "MIDDLEWARE_ERROR",
-    });
+    super(text, { cause: error, code: "MIDDLEWARE_ERROR" });
     this.middlewareName = middlewareName;
     this.hook = hook;
     // as in LangChain.js: the original error's name, or `<Name>Error` for a thrown non-error
@@ -168,11 +177,24 @@ export class MiddlewareError extends AgentGraphError {
       error instanceof Error
         ? error.name
         : `${middlewareName.charAt(0).toUpperCase()}${middlewareName.slice(1)}Error`;
+    nameHookInStack(this, middlewareName, hook);
   }
 
   /** Wraps `error` unless it is a graph control signal (interrupt, parent command) or already wrapped. */
   static wrap(error: unknown, middlewareName: string, hook: string): unknown {
     if (isGraphBubbleUp(error) || error instanceof MiddlewareError) return error;
     return new MiddlewareError(error, middlewareName, hook);
+  }
+
+  /**
+   * What a node hook's error becomes: the error itself (its stack trace naming the hook), as
+   * LangChain.js rethrows it, or a `MiddlewareError` when something other than an `Error` was
+   * thrown. Graph control signals pass through untouched.
+   */
+  static fromNodeHook(error: unknown, middlewareName: string, hook: string): unknown {
+    if (isGraphBubbleUp(error) || error instanceof MiddlewareError) return error;
+    if (!(error instanceof Error)) return new MiddlewareError(error, middlewareName, hook);
+    nameHookInStack(error, middlewareName, hook);
+    return error;
   }
 }

@@ -52,7 +52,7 @@ export function createHookNode(
     try {
       result = await fn(view, runtime);
     } catch (error) {
-      throw MiddlewareError.wrap(error, middleware.name, kind);
+      throw MiddlewareError.fromNodeHook(error, middleware.name, kind);
     }
     if (result === undefined || result === null) return { jumpTo: undefined };
     if (isCommand(result)) {

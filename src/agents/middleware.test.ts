@@ -187,33 +187,59 @@ describe("middleware: names and errors", () => {
     );
   });
 
-  it("names the middleware and hook in errors it throws", async () => {
+  it("rethrows a node hook's error unchanged (as LangChain.js), its stack naming the middleware", async () => {
+    const thrown = new TypeError("bad state");
     const m = createMiddleware({
       name: "Boom",
       beforeModel: () => {
-        throw new TypeError("bad state");
+        throw thrown;
+      },
+    });
+    const error = await createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBe(thrown);
+    expect((error as Error).message).toBe("bad state");
+    expect((error as Error).stack).toContain('in middleware "Boom" (beforeModel)');
+  });
+
+  it("wraps a thrown non-error of a node hook in a MiddlewareError naming the middleware", async () => {
+    const m = createMiddleware({
+      name: "boom",
+      afterModel: () => {
+        throw "plain text";
+      },
+    });
+    const error = await createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as MiddlewareError).message).toBe("plain text");
+    expect((error as MiddlewareError).name).toBe("BoomError");
+    expect([(error as MiddlewareError).middlewareName, (error as MiddlewareError).hook]).toEqual([
+      "boom",
+      "afterModel",
+    ]);
+  });
+
+  it("wraps a failing wrapModelCall's error in a MiddlewareError (as LangChain.js), named by the middleware", async () => {
+    const thrown = new RangeError("nope");
+    const m = createMiddleware({
+      name: "Wrapper",
+      wrapModelCall: () => {
+        throw thrown;
       },
     });
     const error = await createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] })
       .invoke(question())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MiddlewareError);
-    expect((error as Error).message).toBe('Middleware "Boom" failed in beforeModel: bad state');
-    expect((error as MiddlewareError).middlewareName).toBe("Boom");
-    expect((error as Error).name).toBe("TypeError");
-    expect((error as Error).cause).toBeInstanceOf(TypeError);
-  });
-
-  it("names the middleware of a failing wrapModelCall", async () => {
-    const m = createMiddleware({
-      name: "Wrapper",
-      wrapModelCall: () => {
-        throw new Error("nope");
-      },
-    });
-    await expect(
-      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] }).invoke(question()),
-    ).rejects.toThrow('Middleware "Wrapper" failed in wrapModelCall: nope');
+    expect((error as Error).message).toBe("nope");
+    expect((error as Error).name).toBe("RangeError");
+    expect((error as Error).cause).toBe(thrown);
+    expect((error as MiddlewareError).middlewareName).toBe("Wrapper");
+    expect((error as MiddlewareError).hook).toBe("wrapModelCall");
+    expect((error as Error).stack).toContain('in middleware "Wrapper" (wrapModelCall)');
   });
 
   it("rejects a wrapModelCall result that is neither an AIMessage nor a Command", async () => {
@@ -492,9 +518,14 @@ describe("middleware: wrapToolCall", () => {
       },
     });
     const model = new FakeChatModel({ responses: [asking("a1", call("search", { query: "q" }, "c1"))] });
-    await expect(createAgent({ model, tools: [search], middleware: [m] }).invoke(question())).rejects.toThrow(
-      'Middleware "Strict" failed in wrapToolCall: denied',
-    );
+    const error = await createAgent({ model, tools: [search], middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect([(error as Error).message, (error as MiddlewareError).middlewareName]).toEqual([
+      "denied",
+      "Strict",
+    ]);
   });
 
   it("lets the tool's own errors fail the run, as LangChain.js does", async () => {

@@ -14,8 +14,11 @@ const search = tool(async () => "found", { name: "search", description: "Search.
 const asking = (id: string) =>
   new AIMessage({ content: "", tool_calls: [{ name: "search", args: {}, id, type: "tool_call" }] });
 const outline = (messages: readonly BaseMessage[]) => messages.map((m) => `${m.getType()}:${m.text}`);
-/** The error a hook threw (createAgent wraps it in a MiddlewareError naming the middleware). */
-const causeOf = (error: unknown) => (error instanceof MiddlewareError ? error.cause : error);
+/** A node hook's error reaches the caller as it was thrown (as in LangChain.js). */
+const causeOf = (error: unknown) => {
+  expect(error).not.toBeInstanceOf(MiddlewareError);
+  return error;
+};
 const thread = () => ({ configurable: { thread_id: `t-${Math.random()}` } });
 
 function agentWith(

@@ -61,8 +61,7 @@ export interface ModelCallLimitState {
  * try {
  *   await agent.invoke(input);
  * } catch (error) {
- *   const cause = error instanceof Error ? error.cause : undefined;
- *   if (cause instanceof ModelCallLimitMiddlewareError) console.log(cause.runCount);
+ *   if (error instanceof ModelCallLimitMiddlewareError) console.log(error.runCount);
  * }
  * ```
  */

@@ -111,7 +111,7 @@ const DEFAULT_VIOLATION_TEMPLATE =
  *
  * @example
  * ```ts
- * try { await agent.invoke(input); } catch (e) { if (e instanceof MiddlewareError && e.cause instanceof OpenAIModerationError) e.cause.stage; }
+ * try { await agent.invoke(input); } catch (e) { if (e instanceof OpenAIModerationError) console.log(e.stage); }
  * ```
  */
 export class OpenAIModerationError extends AgentGraphError {

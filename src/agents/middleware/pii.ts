@@ -113,8 +113,8 @@ export interface ResolvedRedactionRule {
 
 /**
  * Thrown by the `"block"` strategy when PII is found: `PII detected: <type> found <n>
- * occurrence(s)`, with the type and the matches. Inside an agent it reaches the caller as the
- * `cause` of the `MiddlewareError` that names the middleware.
+ * occurrence(s)`, with the type and the matches. Inside an agent it reaches the caller as it was
+ * thrown (its stack trace naming the middleware), as in LangChain.js.
  *
  * @example
  * ```ts

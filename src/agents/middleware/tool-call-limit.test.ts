@@ -34,8 +34,11 @@ const outline = (messages: readonly BaseMessage[]) =>
     if (m instanceof ToolMessage) return `tool(${m.tool_call_id},${m.status},${m.name}):${m.text}`;
     return `${m.getType()}:${m.text}`;
   });
-/** The error a hook threw (createAgent wraps it in a MiddlewareError naming the middleware). */
-const causeOf = (error: unknown) => (error instanceof MiddlewareError ? error.cause : error);
+/** A node hook's error reaches the caller as it was thrown (as in LangChain.js). */
+const causeOf = (error: unknown) => {
+  expect(error).not.toBeInstanceOf(MiddlewareError);
+  return error;
+};
 const thread = () => ({ configurable: { thread_id: `t-${Math.random()}` } });
 
 function agentWith(responses: Array<AIMessage | string>, ...middleware: AnyAgentMiddleware[]) {
