@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AIMessage, HumanMessage } from "../../messages/index.js";
+import { ChatAnthropic } from "../../models/index.js";
 import { createAgent } from "../create-agent.js";
 import { MiddlewareError } from "../errors.js";
 import { createMiddleware } from "../middleware.js";
@@ -130,5 +133,56 @@ describe("bedrockPromptCachingMiddleware", () => {
     expect(((await run("ChatAnthropic")) as Error).message).toBe(
       "Unsupported model 'ChatAnthropic'. Prompt caching requires an AWS Bedrock Converse model (e.g., 'bedrock:anthropic.claude-haiku-4-5-20251001-v1:0').",
     );
+  });
+});
+
+describe("anthropicPromptCachingMiddleware with ChatAnthropic", () => {
+  it("reaches the Messages API request as its top-level cache_control", async () => {
+    const bodies: unknown[] = [];
+    const server = createServer((req, res) => {
+      let text = "";
+      req.on("data", (part) => {
+        text += part;
+      });
+      req.on("end", () => {
+        bodies.push(JSON.parse(text));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-4-6",
+            content: [{ type: "text", text: "cached" }],
+            stop_reason: "end_turn",
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const model = new ChatAnthropic({
+        model: "claude-sonnet-4-6",
+        apiKey: "sk-ant-test",
+        clientOptions: { baseURL: url },
+        maxRetries: 0,
+      });
+      const agent = createAgent({
+        model,
+        systemPrompt: "Long instructions.",
+        middleware: [anthropicPromptCachingMiddleware({ ttl: "1h", minMessagesToCache: 1 })],
+      });
+      const out = await agent.invoke({ messages: [new HumanMessage("hi")] });
+      expect(out.messages.at(-1)?.text).toBe("cached");
+      expect((bodies[0] as { cache_control?: unknown }).cache_control).toEqual({
+        type: "ephemeral",
+        ttl: "1h",
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -146,6 +146,17 @@ describe("ChatAnthropic request format", () => {
     ]);
   });
 
+  it("sends a call's cache_control as the request's top-level cache_control", async () => {
+    const reply = { kind: "json" as const, body: message([{ type: "text", text: "ok" }]) };
+    server.reply(reply, reply);
+    await model()
+      .bindTools([getWeather], { cache_control: { type: "ephemeral", ttl: "1h" } } as never)
+      .invoke("x");
+    await model().invoke("x");
+    const sent = server.requests.map((r) => (r.body as { cache_control?: unknown }).cache_control);
+    expect(sent).toEqual([{ type: "ephemeral", ttl: "1h" }, undefined]);
+  });
+
   it("accepts the camelCase forms toolChoice and parallelToolCalls", async () => {
     server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
     await model()

@@ -1,8 +1,10 @@
+import type { BaseMessage } from "../../../messages/index.js";
 import type { ModelProfile } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
+import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import { AnthropicChatLanguageModel } from "./anthropic-chat-language-model.js";
 import {
@@ -108,6 +110,23 @@ export class ChatAnthropic extends SpecChatModel {
 
   override get profile(): ModelProfile {
     return modelProfile("anthropic", this.model);
+  }
+
+  /**
+   * The call's `cache_control` (what `anthropicPromptCachingMiddleware` sets) is sent as the
+   * request's top-level `cache_control`, as `@langchain/anthropic` sends it.
+   */
+  protected override specCallOptions(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): ChatModelV1CallOptions {
+    const callOptions = super.specCallOptions(messages, options);
+    const cacheControl = (options as { cache_control?: unknown }).cache_control;
+    if (cacheControl !== undefined && cacheControl !== null) {
+      const anthropic = { ...callOptions.providerOptions?.anthropic, cache_control: cacheControl };
+      callOptions.providerOptions = { ...callOptions.providerOptions, anthropic };
+    }
+    return callOptions;
   }
 
   /** The `@anthropic-ai/sdk` client (created on first use). */
