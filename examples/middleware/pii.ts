@@ -27,5 +27,6 @@ console.log("the answer:", result.messages.at(-1)?.text);
 try {
   await agent.invoke({ messages: [new HumanMessage("My key is sk-abcdefghijklmnopqrstu")] });
 } catch (error) {
-  console.log("blocked:", (error as Error & { cause?: Error }).cause?.message);
+  // the middleware's PIIDetectionError, as it was thrown
+  console.log("blocked:", (error as Error).message);
 }
