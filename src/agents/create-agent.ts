@@ -2,6 +2,7 @@ import {
   type CompiledStateGraph,
   type CompileOptions,
   END,
+  type LangGraphRunnableConfig,
   type PregelOptions,
   START,
   StateGraph,
@@ -10,6 +11,7 @@ import {
 import type { SystemMessage } from "../messages/index.js";
 import { chainWrapToolCall, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
+import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, normalizeSystemPrompt, normalizeTools } from "./agent-tools.js";
 import { createHookNode, type HookKind, hookNodeName } from "./hook-node.js";
 import type { ContextInputOfSchema } from "./middleware.js";
@@ -17,11 +19,11 @@ import { hookTargets } from "./middleware.js";
 import { createModelNode } from "./model-node.js";
 import { type AgentTypes, ReactAgent } from "./react-agent.js";
 import {
+  checkResponseFormat,
   type InferResponse,
   isStrategy,
   type ResponseFormatInput,
   type ResponseStrategy,
-  resolveResponseFormat,
 } from "./responses.js";
 import {
   type AgentAnchors,
@@ -34,7 +36,7 @@ import {
   toolsRouter,
 } from "./routing.js";
 import { buildAgentState, ownStateKeys } from "./state.js";
-import { agentToolErrorHandler, agentToolExecutor } from "./tool-errors.js";
+import { agentToolErrorHandler, agentToolExecutor, isolateToolCall } from "./tool-errors.js";
 import type { AgentChatModel, AgentTool, AnyAgentMiddleware, JumpTo, StateOfSchema } from "./types.js";
 import { wrapToolCallChain } from "./wrap-tool-call.js";
 
@@ -224,19 +226,14 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   const registered = new Map(tools.client.map((t) => [t.name, t] as const));
   const wrapToolCalls = middleware.filter((m) => m.wrapToolCall !== undefined);
   const hasTools = tools.client.length > 0 || wrapToolCalls.length > 0;
-  // one cache for the whole agent, so a bare schema keeps the same tool name everywhere
+  // one cache for the whole agent: a bare schema is converted to JSON Schema once (its
+  // strategies, and their `extract-<n>` names, are made at each model call, as in LangChain.js)
   const formatCache = new WeakMap<object, ResponseStrategy[]>();
   const structured = new Set<string>();
-  const format = params.responseFormat;
-  if (
-    format !== undefined &&
-    (typeof params.model !== "string" || Array.isArray(format) || isStrategy(format))
-  ) {
-    const native = typeof params.model !== "string" && params.model.profile?.structuredOutput === true;
-    for (const s of resolveResponseFormat(format, native, formatCache)) {
-      if (s.kind === "tool") structured.add(s.name);
-    }
-  }
+  const format: unknown = params.responseFormat;
+  checkResponseFormat(format);
+  const given: readonly unknown[] = Array.isArray(format) ? format : [format];
+  for (const s of given) if (isStrategy(s) && s.kind === "tool") structured.add(s.name);
   const kinds: ToolKinds = {
     structured,
     provider: new Set(
@@ -294,13 +291,23 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
       ...(wrapped
         ? {
             wrapToolCall: chainWrapToolCall(
+              isolateToolCall,
               ...wrapToolCalls.map(wrapToolCallChain),
               agentToolExecutor(available),
             ) as WrapToolCall,
           }
         : {}),
     });
-    graph.addNode(TOOLS_NODE, toolNode as never);
+    // the agent's own signal fails the tools step at once (the run's signal is the engine's)
+    const agentSignal = params.signal;
+    const toolsStep =
+      agentSignal === undefined
+        ? toolNode
+        : {
+            invoke: (input: unknown, config?: LangGraphRunnableConfig<unknown>) =>
+              raceAgentSignal(toolNode.invoke(input, config), agentSignal),
+          };
+    graph.addNode(TOOLS_NODE, toolsStep as never);
   }
 
   const first = <T>(list: readonly T[]): T | undefined => list[0];
@@ -348,7 +355,7 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   else
     graph.addConditionalEdges(
       anchors.loopExit,
-      modelRouter(anchors, kinds, modelReachable) as never,
+      modelRouter(anchors, kinds, modelReachable, hooks.afterModel.length === 0) as never,
       modelDestinations,
     );
   for (let i = hooks.afterAgent.length - 1; i > 0; i -= 1) {

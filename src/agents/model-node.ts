@@ -3,6 +3,7 @@ import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "..
 import { initChatModel } from "../models/index.js";
 import { InvalidArgumentError, promiseTry } from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
+import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, isClientTool, normalizeTools } from "./agent-tools.js";
 import { MiddlewareError } from "./errors.js";
 import { inlineAgentNames, stripInlineAgentName } from "./inline-name.js";
@@ -58,6 +59,26 @@ interface CallRecord {
   strategies: readonly ResponseStrategy[] | undefined;
 }
 
+/** How many structured-output tool names an agent keeps for routing (bare schemas get new ones at every call). */
+const STRUCTURED_NAMES_KEPT = 256;
+
+/**
+ * Adds the tool names of `strategies` to `names`, forgetting the oldest beyond
+ * {@link STRUCTURED_NAMES_KEPT}: the router needs only the names of the call it routes.
+ */
+function rememberStructuredNames(names: Set<string>, strategies: readonly ResponseStrategy[]): void {
+  for (const s of strategies) {
+    if (s.kind !== "tool") continue;
+    names.delete(s.name);
+    names.add(s.name);
+  }
+  if (names.size <= STRUCTURED_NAMES_KEPT) return;
+  for (const name of names) {
+    if (names.size <= STRUCTURED_NAMES_KEPT) break;
+    names.delete(name);
+  }
+}
+
 /**
  * The `model_request` node: builds a {@link ModelRequest} from the state, passes it through the
  * `wrapModelCall` onion (the first middleware outermost) to the model, applies structured
@@ -84,7 +105,7 @@ export function createModelNode(options: ModelNodeOptions) {
     assertNoBoundTools(request.model);
     const strategies = strategiesFor(request.model, request.responseFormat);
     record.strategies = strategies;
-    for (const s of strategies) if (s.kind === "tool") options.structuredNames.add(s.name);
+    if (strategies.length > 0) rememberStructuredNames(options.structuredNames, strategies);
     const bound = boundModel(request, strategies);
     const system = request.systemMessage;
     let messages: BaseMessage[] = system.text === "" ? [...request.messages] : [system, ...request.messages];
@@ -94,21 +115,23 @@ export function createModelNode(options: ModelNodeOptions) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
     }
-    return Promise.resolve(bound.invoke(messages, callOptions)).then((answer) => {
-      let response = answer;
-      if (!isAIMessage(response)) {
-        throw new InvalidArgumentError(
-          `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
-        );
-      }
-      if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-      response.name = options.messageName;
-      return response;
-    });
+    return raceAgentSignal(Promise.resolve(bound.invoke(messages, callOptions)), options.signal).then(
+      (answer) => {
+        let response = answer;
+        if (!isAIMessage(response)) {
+          throw new InvalidArgumentError(
+            `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
+          );
+        }
+        if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
+        response.name = options.messageName;
+        return response;
+      },
+    );
   };
 
   // binding converts every tool schema to JSON Schema: reuse the binding of the default tools
-  const bindings = new WeakMap<object, Map<unknown, AgentChatModel>>();
+  const bindings = new WeakMap<object, Map<unknown, Binding>>();
   const boundModel = (request: ModelRequest, strategies: readonly ResponseStrategy[]): AgentChatModel => {
     const reusable =
       request.toolChoice === undefined &&
@@ -122,12 +145,12 @@ export function createModelNode(options: ModelNodeOptions) {
       bindings.set(request.model, perModel);
     }
     const key = request.responseFormat ?? NO_FORMAT;
-    let bound = perModel.get(key);
-    if (bound === undefined) {
-      bound = bindModel(request, strategies);
-      perModel.set(key, bound);
-    }
-    return bound;
+    const found = perModel.get(key);
+    // an untitled bare schema is offered under a new name at each call: bind again then
+    if (found !== undefined && sameStrategies(found.strategies, strategies)) return found.model;
+    const model = bindModel(request, strategies);
+    perModel.set(key, { strategies, model });
+    return model;
   };
 
   const runLayer = async (
@@ -178,8 +201,13 @@ export function createModelNode(options: ModelNodeOptions) {
       }
       return { message: lastMessage, commands: [...innerCommands, out] };
     }
-    throw new InvalidArgumentError(
-      `Invalid response from "wrapModelCall" in middleware "${middleware.name}": expected AIMessage or Command, got ${typeof out}`,
+    // a MiddlewareError, as in LangChain.js (the InvalidArgumentError as its cause)
+    throw new MiddlewareError(
+      new InvalidArgumentError(
+        `Invalid response from "wrapModelCall" in middleware "${middleware.name}": expected AIMessage or Command, got ${typeof out}`,
+      ),
+      middleware.name,
+      "wrapModelCall",
     );
   };
 
@@ -296,8 +324,22 @@ function checkRequest(
   if (promptChanged) {
     return { ...next, systemMessage: new SystemMessage(next.systemPrompt ?? "") };
   }
-  if (messageChanged) return { ...next, systemPrompt: next.systemMessage?.text ?? "" };
+  if (messageChanged) {
+    // `systemMessage: undefined` removes the system message, as LangChain.js does
+    const systemMessage = next.systemMessage ?? new SystemMessage("");
+    return { ...next, systemMessage, systemPrompt: systemMessage.text };
+  }
   return next;
+}
+
+/** A model bound with the tools of a request, and the structured-output strategies it was bound for. */
+interface Binding {
+  readonly strategies: readonly ResponseStrategy[];
+  readonly model: AgentChatModel;
+}
+
+function sameStrategies(a: readonly ResponseStrategy[], b: readonly ResponseStrategy[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
 /** Binds the request's tools (plus structured-output tools) and settings to its model. */
@@ -328,14 +370,16 @@ function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[
   }
   Object.assign(settings, request.modelSettings ?? {});
   const toolChoice = request.toolChoice ?? (structuredTools.length > 0 ? "any" : undefined);
-  if (tools.length > 0) {
-    if (typeof model.bindTools !== "function") {
-      throw new InvalidArgumentError(`The model ${String(model)} must define a bindTools method.`);
-    }
+  // as LangChain.js, the tools (even none) and settings are bound with `bindTools`; a model
+  // without it can still run without tools
+  if (typeof model.bindTools === "function") {
     return model.bindTools(
       tools,
       toolChoice === undefined ? settings : { ...settings, tool_choice: toolChoice },
     );
+  }
+  if (tools.length > 0) {
+    throw new InvalidArgumentError(`The model ${String(model)} must define a bindTools method.`);
   }
   if (Object.keys(settings).length > 0 && typeof model.withConfig === "function")
     return model.withConfig(settings);

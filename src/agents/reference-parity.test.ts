@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemorySaver } from "../index.js";
-import type { BaseMessage, ToolMessage } from "../messages/index.js";
+import { Command, MemorySaver } from "../index.js";
+import type { AIMessage, BaseMessage, ToolMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import { answer, asking, call, question, RecordingModel, search } from "./agent.test-helpers.js";
@@ -108,8 +108,24 @@ describe("middleware hook nodes", () => {
   it("report an invalid wrapToolCall result with LangChain.js's text", async () => {
     const m = createMiddleware({ name: "wt", wrapToolCall: (() => "text") as never });
     const model = new FakeChatModel({ responses: [asking("a1", call("search", { query: "q" }, "c1"))] });
-    await expect(createAgent({ model, tools: [search], middleware: [m] }).invoke(question())).rejects.toThrow(
+    const error = await createAgent({ model, tools: [search], middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    // a MiddlewareError, as LangChain.js throws it
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as Error).message).toMatch(
       /^Invalid response from "wrapToolCall" in middleware "wt": expected ToolMessage or Command, got string$/,
+    );
+  });
+
+  it("report an invalid wrapModelCall result as a MiddlewareError", async () => {
+    const m = createMiddleware({ name: "wm", wrapModelCall: (() => undefined) as never });
+    const error = await createAgent({ model: new FakeChatModel({ responses: ["x"] }), middleware: [m] })
+      .invoke(question())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as Error).message).toBe(
+      'Invalid response from "wrapModelCall" in middleware "wm": expected AIMessage or Command, got undefined',
     );
   });
 
@@ -271,5 +287,115 @@ describe("structured output validation", () => {
       'Instance type "number" is invalid. Expected "string".',
       'Instance type "number" is invalid. Expected "null".',
     ]);
+  });
+});
+
+describe("routing right after the model", () => {
+  it("ends when the model's answer replaced an earlier message and a tool message comes last", async () => {
+    // a tool returning a bare Command leaves its call unanswered; the second answer reuses the
+    // first one's id, so it takes its place and the tool message stays last
+    const quiet = tool(() => new Command({ update: {} }), {
+      name: "quiet",
+      description: "Returns a command.",
+      schema: z.object({}),
+    });
+    const calls = [call("quiet", {}, "q1"), call("search", { query: "x" }, "s1")];
+    const model = new FakeChatModel({ responses: [asking("same", ...calls), asking("same", ...calls)] });
+    const { messages } = await createAgent({ model, tools: [quiet, search] }).invoke(question());
+    expect(messages.map((m) => m.getType())).toEqual(["human", "ai", "tool"]);
+    expect(messages[2]?.content).toBe("results for x");
+    expect(model.calls).toHaveLength(2);
+  });
+});
+
+describe("the agent's own signal", () => {
+  it("fails a model call with the signal's reason", async () => {
+    const controller = new AbortController();
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["never"] }),
+      signal: controller.signal,
+    });
+    controller.abort(new Error("custom abortion"));
+    await expect(agent.invoke(question())).rejects.toThrow("custom abortion");
+  });
+
+  it("fails a running tool step at once, a string reason becoming the message", async () => {
+    const controller = new AbortController();
+    const slow = tool(() => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 5_000)), {
+      name: "slow",
+      description: "Takes long.",
+      schema: z.object({}),
+    });
+    const model = new FakeChatModel({ responses: [asking("a1", call("slow", {}, "c1"))] });
+    const agent = createAgent({ model, tools: [slow], signal: controller.signal });
+    setTimeout(() => controller.abort("custom abort"), 20);
+    const started = Date.now();
+    await expect(agent.invoke(question())).rejects.toMatchObject({ message: "custom abort" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("a middleware's context", () => {
+  it("is read-only, with LangChain.js's error text", async () => {
+    const m = createMiddleware({
+      name: "T",
+      contextSchema: z.object({ userId: z.string() }),
+      beforeAgent: (_state, runtime) => {
+        (runtime.context as { userId: string }).userId = "changed";
+      },
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["x"] }), middleware: [m] });
+    await expect(agent.invoke(question(), { context: { userId: "u1" } })).rejects.toThrow(
+      "Cannot assign to read only property 'userId' of object '#<AgentContext>'",
+    );
+  });
+});
+
+describe("wrapToolCall requests", () => {
+  it("carry a copy of the call: changing its args changes what runs, not the AI message", async () => {
+    const m = createMiddleware({
+      name: "Edit",
+      wrapToolCall: (request, handler) => {
+        (request.toolCall.args as { query: string }).query += "!";
+        return handler(request);
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "q" }, "c1")), "done"],
+    });
+    const { messages } = await createAgent({ model, tools: [search], middleware: [m] }).invoke(question());
+    expect(messages[2]?.content).toBe("results for q!");
+    expect((messages[1] as AIMessage).tool_calls[0]?.args).toEqual({ query: "q" });
+  });
+});
+
+describe("the system message in wrapModelCall", () => {
+  it("is removed by systemMessage: undefined", async () => {
+    const m = createMiddleware({
+      name: "Drop",
+      wrapModelCall: (request, handler) => handler({ ...request, systemMessage: undefined as never }),
+    });
+    const model = new FakeChatModel({ responses: ["ok"] });
+    await createAgent({ model, systemPrompt: "You are helpful.", middleware: [m] }).invoke(question());
+    expect(model.calls[0]?.map((msg) => msg.getType())).toEqual(["human"]);
+  });
+});
+
+describe("model settings from wrapModelCall", () => {
+  it("are bound with bindTools even when the agent has no tools", async () => {
+    const bound: unknown[][] = [];
+    const model = new RecordingModel(["ok"]);
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = ((...args: Parameters<typeof model.bindTools>) => {
+      bound.push(args);
+      return bindTools(...args);
+    }) as typeof model.bindTools;
+    const m = createMiddleware({
+      name: "Settings",
+      wrapModelCall: (request, handler) => handler({ ...request, modelSettings: { temperature: 0.5 } }),
+    });
+    await createAgent({ model, tools: [], middleware: [m] }).invoke(question());
+    expect(bound).toEqual([[[], { temperature: 0.5 }]]);
+    expect(model.options[0]?.options.temperature).toBe(0.5);
   });
 });

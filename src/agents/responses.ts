@@ -19,6 +19,9 @@ export const DEFAULT_STRUCTURED_TOOL_DESCRIPTION =
 
 let extractCounter = 0;
 
+/** Strategies whose tool name was minted (`extract-<n>`), not taken from the schema. */
+const mintedNames = new WeakSet<object>();
+
 /**
  * What `handleError` of {@link toolStrategy} may be: `true` (default: show the error's message
  * to the model and ask again), `false` (throw), a fixed message, or a function of the error
@@ -93,15 +96,25 @@ export class ToolStrategy<T = Record<string, unknown>> {
     this.jsonSchema = structuredJsonSchema(schema);
     const title = this.jsonSchema.title;
     const description = this.jsonSchema.description;
+    const titled = typeof title === "string" && title !== "";
+    if (!titled) mintedNames.add(this);
     this.tool = {
       type: "function",
       function: {
-        name: typeof title === "string" && title !== "" ? title : `extract-${++extractCounter}`,
+        name: titled ? title : `extract-${++extractCounter}`,
         description: typeof description === "string" ? description : DEFAULT_STRUCTURED_TOOL_DESCRIPTION,
         parameters: this.jsonSchema,
         strict: false,
       },
     };
+  }
+
+  /** The strategy of one schema (LangChain.js's static constructor; `toolStrategy` makes a list). */
+  static fromSchema<T = Record<string, unknown>>(
+    schema: ResponseSchema<T>,
+    options: ToolStrategyOptions = {},
+  ): ToolStrategy<T> {
+    return new ToolStrategy(schema, options);
   }
 
   /** The tool's name. */
@@ -143,6 +156,14 @@ export class ProviderStrategy<T = Record<string, unknown>> {
     this.schema = schema;
     this.jsonSchema = structuredJsonSchema(schema);
     this.strict = strict;
+  }
+
+  /** The strategy of `schema` (LangChain.js's static constructor); `strict` defaults to `true`. */
+  static fromSchema<T = Record<string, unknown>>(
+    schema: ResponseSchema<T>,
+    strict = true,
+  ): ProviderStrategy<T> {
+    return new ProviderStrategy(schema, strict);
   }
 
   /** The name sent with the schema (its `title`, else `"extract"`). */
@@ -261,8 +282,10 @@ export function providerStrategy<S extends ResponseSchema>(
 /**
  * Resolves `responseFormat` for one model call: strategies stay; a list of schemas becomes one
  * tool strategy each; a single bare schema becomes a provider strategy when `nativeSupported`
- * (the model's profile says `structuredOutput`), else a tool strategy. `cache` keeps the
- * strategies made from a bare schema stable, so tool names do not change between calls.
+ * (the model's profile says `structuredOutput`), else a tool strategy. As in LangChain.js, a
+ * bare schema is made into a strategy anew at every call, so an untitled one is offered under a
+ * new `extract-<n>` name each time; `cache` keeps the converted JSON Schema, so only the name
+ * is new.
  */
 export function resolveResponseFormat(
   format: unknown,
@@ -275,7 +298,7 @@ export function resolveResponseFormat(
     if (format.length === 0) return [];
     if (format.every(isStrategy)) return format as ResponseStrategy[];
     if (format.every((item) => !isStrategy(item) && isSchemaLike(item))) {
-      return cached(cache, format, () => format.map((item) => new ToolStrategy(item as ResponseSchema)));
+      return renamed(cache, format, () => format.map((item) => new ToolStrategy(item as ResponseSchema)));
     }
     throw new InvalidArgumentError(
       "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.",
@@ -286,7 +309,7 @@ export function resolveResponseFormat(
     const tag = nativeSupported ? "native" : "tool";
     const entry = cached(cache, key, () => []);
     const found = entry.find((s) => (tag === "native" ? s.kind === "provider" : s.kind === "tool"));
-    if (found !== undefined) return [found];
+    if (found !== undefined) return [found.kind === "tool" ? withNewName(found) : found];
     const made: ResponseStrategy = nativeSupported
       ? new ProviderStrategy(format as ResponseSchema)
       : new ToolStrategy(format as ResponseSchema);
@@ -294,6 +317,44 @@ export function resolveResponseFormat(
     return [made];
   }
   throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+}
+
+/**
+ * Throws the error {@link resolveResponseFormat} would throw for `format`, without making
+ * strategies (so no `extract-<n>` name is used up); `createAgent` checks its option this way.
+ */
+export function checkResponseFormat(format: unknown): void {
+  if (format === undefined || format === null || isStrategy(format)) return;
+  if (Array.isArray(format)) {
+    if (format.every(isStrategy) || format.every((item) => !isStrategy(item) && isSchemaLike(item))) return;
+    throw new InvalidArgumentError(
+      "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.",
+    );
+  }
+  if (!isSchemaLike(format)) throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+}
+
+/** The cached strategies of `key` (made by `make` the first time), each under a new name where minted. */
+function renamed(
+  cache: WeakMap<object, ResponseStrategy[]>,
+  key: object,
+  make: () => ResponseStrategy[],
+): ResponseStrategy[] {
+  const entry = cache.get(key);
+  if (entry !== undefined) return entry.map((s) => (s.kind === "tool" ? withNewName(s) : s));
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
+/** `strategy` itself when its name comes from the schema, else a copy under the next `extract-<n>`. */
+function withNewName<T>(strategy: ToolStrategy<T>): ToolStrategy<T> {
+  if (!mintedNames.has(strategy)) return strategy;
+  const copy = Object.assign(Object.create(ToolStrategy.prototype) as ToolStrategy<T>, strategy, {
+    tool: { ...strategy.tool, function: { ...strategy.tool.function, name: `extract-${++extractCounter}` } },
+  });
+  mintedNames.add(copy);
+  return copy;
 }
 
 function cached(

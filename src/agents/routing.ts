@@ -91,18 +91,34 @@ export interface ToolKinds {
 
 /**
  * The router after the model (at the loop exit), in the reference's order: a `jumpTo`; no AI
- * message → exit; no tool calls → exit (the classic end of an agent loop); calls not yet
+ * message → exit; `directAfterModel` (no `afterModel` hook between) and the last message not an
+ * AI message → exit, unless the AI message called a structured-output tool; no tool calls → exit (the classic end of an agent loop); calls not yet
  * answered → one `Send` per call to the tools node, carrying only that call (the tools node
  * reads the state from the channels); a structured response → exit; otherwise back to the
  * model (every call was answered, e.g. by a structured-output retry).
  */
-export function modelRouter(anchors: AgentAnchors, kinds: ToolKinds, modelReachable: boolean) {
+export function modelRouter(
+  anchors: AgentAnchors,
+  kinds: ToolKinds,
+  modelReachable: boolean,
+  directAfterModel = false,
+) {
   return (state: RouterState): string | Send[] => {
     if (state.jumpTo) return resolveJump(state.jumpTo, anchors);
     const messages = state.messages;
     const index = lastAIIndex(messages);
     if (index < 0) return anchors.exit;
     const ai = messages[index] as AIMessage;
+    // right after the model, LangChain.js ends unless the last message is an AI message (its
+    // answer took the place of an earlier message with the same id); a structured-output
+    // retry, whose error ToolMessage comes last, still goes back to the model
+    if (
+      directAfterModel &&
+      index !== messages.length - 1 &&
+      !ai.tool_calls.some((call) => kinds.structured.has(call.name))
+    ) {
+      return anchors.exit;
+    }
     const calls = ai.tool_calls.filter((call) => !kinds.provider.has(call.name));
     if (calls.length === 0) return anchors.exit;
     const answered = answeredIds(messages, index + 1);

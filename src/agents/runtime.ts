@@ -5,6 +5,13 @@ import { zodShape } from "./state.js";
 import type { AgentRuntime } from "./types.js";
 
 /**
+ * The class of the frozen context a middleware with a `contextSchema` sees (as in LangChain.js,
+ * so assigning to it fails with `Cannot assign to read only property 'x' of object
+ * '#<AgentContext>'`).
+ */
+class AgentContext {}
+
+/**
  * The runtime a middleware hook gets. With a `contextSchema`, `context` holds only that
  * schema's keys, validated by it (so its defaults apply); without one, the run's whole context.
  */
@@ -29,7 +36,7 @@ export async function middlewareRuntime(
           .join("; ")}`,
       );
     }
-    context = Object.freeze({ ...(result.value as object) });
+    context = Object.freeze(Object.assign(new AgentContext(), result.value as object));
   }
   return agentRuntime(config, context);
 }

@@ -51,6 +51,35 @@ describe("tool strategy", () => {
     expect(model.options[0]?.tools).toEqual(["Weather"]);
   });
 
+  it("offers an untitled bare schema under a new extract-<n> name at every model call", async () => {
+    // the counter is shared by the whole process: read where it stands
+    const [mark] = toolStrategy(z.object({ n: z.number() }));
+    const base = Number(mark?.name.replace("extract-", ""));
+    const first = `extract-${base + 1}`;
+    const second = `extract-${base + 2}`;
+    const model = new RecordingModel([
+      asking("a1", call("search", { query: "x" }, "c1")),
+      asking("a2", call(second, { answer: "yes" }, "s1")),
+    ]);
+    // creating the agent uses up no name; each call makes its own (LangChain.js's numbering)
+    const agent = createAgent({ model, tools: [search], responseFormat: Untitled });
+    const result = await agent.invoke(question());
+    expect(model.options.map((o) => o.tools)).toEqual([
+      ["search", first],
+      ["search", second],
+    ]);
+    expect(result.structuredResponse).toEqual({ answer: "yes" });
+    expect(result.messages.at(-2)).toMatchObject({ name: second, tool_call_id: "s1" });
+  });
+
+  it("has LangChain.js's static fromSchema constructors", () => {
+    const tool = ToolStrategy.fromSchema(Weather, { toolMessageContent: "ok" });
+    expect(tool).toBeInstanceOf(ToolStrategy);
+    expect([tool.name, tool.options.toolMessageContent]).toEqual(["Weather", "ok"]);
+    expect(ProviderStrategy.fromSchema(Untitled).strict).toBe(true);
+    expect(ProviderStrategy.fromSchema(Untitled, false).strict).toBe(false);
+  });
+
   it("runs regular tools first, then ends with the structured answer", async () => {
     const model = new RecordingModel([
       asking("a1", call("search", { query: "Suzhou weather" }, "c1")),

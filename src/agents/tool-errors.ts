@@ -39,6 +39,16 @@ export function agentToolExecutor(available: readonly string[]): WrapToolCall {
 }
 
 /**
+ * The outermost `wrapToolCall` layer of an agent with `wrapToolCall` middleware: the
+ * middleware get a copy of the call (and of its `args`), so changing `request.toolCall` does
+ * not change the AI message in the state (as in LangChain.js).
+ */
+export const isolateToolCall: WrapToolCall = (request, execute) => {
+  const call = request.toolCall;
+  return execute({ ...request, toolCall: { ...call, args: { ...call.args } } });
+};
+
+/**
  * How the agent's tools node reports tool errors, as LangChain.js's agent does: an unknown
  * tool gets `Error: x is not a valid tool, try one of [a, b].`; bad arguments the
  * {@link ToolInvocationError} text (also when the error passed through `wrapToolCall`

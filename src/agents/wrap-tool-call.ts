@@ -30,8 +30,13 @@ export function wrapToolCallChain(middleware: AnyAgentMiddleware): WrapToolCall 
       throw MiddlewareError.wrap(error, middleware.name, "wrapToolCall");
     }
     if (!isToolMessage(result as never) && !isCommand(result)) {
-      throw new InvalidArgumentError(
-        `Invalid response from "wrapToolCall" in middleware "${middleware.name}": expected ToolMessage or Command, got ${typeof result}`,
+      // a MiddlewareError, as in LangChain.js (the InvalidArgumentError as its cause)
+      throw new MiddlewareError(
+        new InvalidArgumentError(
+          `Invalid response from "wrapToolCall" in middleware "${middleware.name}": expected ToolMessage or Command, got ${typeof result}`,
+        ),
+        middleware.name,
+        "wrapToolCall",
       );
     }
     return result as ToolCallResult;

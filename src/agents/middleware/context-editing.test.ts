@@ -188,7 +188,7 @@ describe("contextEditingMiddleware", () => {
   const call = (id: string) =>
     new AIMessage({ content: "", tool_calls: [{ name: "search", args: {}, id, type: "tool_call" }] });
 
-  it("edits only what the model sees; the state keeps every result", async () => {
+  it("writes the cleared results back to the state, as LangChain.js does", async () => {
     const model = new FakeChatModel({ responses: [call("c1"), call("c2"), "done"] });
     const agent = createAgent({
       model,
@@ -204,8 +204,13 @@ describe("contextEditingMiddleware", () => {
       .filter((m) => m instanceof ToolMessage)
       .map((m) => m.text.slice(0, 9));
     expect(seen).toEqual(["[cleared]", "rrrrrrrrr"]);
-    const stored = result.messages.filter((m) => m instanceof ToolMessage).map((m) => m.text.length);
-    expect(stored).toEqual([400, 400]);
+    // LangChain.js edits the state's own list: the first result stays cleared in the state
+    const stored = result.messages.filter((m) => m instanceof ToolMessage);
+    expect(stored.map((m) => m.text.slice(0, 9))).toEqual(["[cleared]", "rrrrrrrrr"]);
+    expect(stored[0]?.response_metadata).toMatchObject({
+      context_editing: { cleared: true, strategy: "clear_tool_uses" },
+    });
+    expect(result.messages).toHaveLength(6);
     expect((model.calls[1] ?? []).filter((m) => m instanceof ToolMessage).map((m) => m.text.length)).toEqual([
       400,
     ]);

@@ -1,9 +1,11 @@
+import { Command } from "../../graph/index.js";
 import {
   type AIMessage,
   type BaseMessage,
   isAIMessage,
   isToolMessage,
   type MessageContent,
+  RemoveMessage,
   SystemMessage,
   ToolMessage,
 } from "../../messages/index.js";
@@ -310,6 +312,32 @@ interface TokenCountingModel {
  * });
  * ```
  */
+/**
+ * What the edits changed in the state: each message of `before` (that is in the state) that
+ * `after` holds as another object under the same id, and a `RemoveMessage` for each one
+ * `after` no longer holds.
+ */
+function stateEdits(
+  state: readonly BaseMessage[] | undefined,
+  before: readonly BaseMessage[],
+  after: readonly BaseMessage[],
+): BaseMessage[] {
+  if (state === undefined || state.length === 0) return [];
+  const inState = new Set<string>();
+  for (const m of state) if (m.id !== undefined) inState.add(m.id);
+  const kept = new Map<string, BaseMessage>();
+  for (const m of after) if (m.id !== undefined) kept.set(m.id, m);
+  const update: BaseMessage[] = [];
+  for (const original of before) {
+    const id = original.id;
+    if (id === undefined || !inState.has(id)) continue;
+    const now = kept.get(id);
+    if (now === undefined) update.push(new RemoveMessage({ id }));
+    else if (now !== original) update.push(now);
+  }
+  return update;
+}
+
 export function contextEditingMiddleware(
   config: ContextEditingMiddlewareConfig = {},
 ): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
@@ -327,7 +355,11 @@ export function contextEditingMiddleware(
           : (messages: BaseMessage[]) => countWithModel(model, [...system, ...messages]);
       const messages = [...request.messages];
       for (const edit of edits) await edit.apply({ messages, model: request.model, countTokens });
-      return handler({ ...request, messages });
+      const answer = await handler({ ...request, messages });
+      // LangChain.js edits the state's own list, so the edits stay in the agent's state: here
+      // they are written back as an update (replaced messages by id, dropped ones removed)
+      const update = stateEdits(request.state.messages, request.messages, messages);
+      return update.length === 0 ? answer : new Command({ update: { messages: update } });
     },
   });
   return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>>;

@@ -1,7 +1,6 @@
 import { ToolMessage } from "../../messages/index.js";
 import type { ToolCallHandler, ToolCallRequest, ToolCallResult } from "../../prebuilt/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
-import { MiddlewareError } from "../errors.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware } from "../types.js";
 import {
@@ -103,9 +102,9 @@ export function toolRetryMiddleware(
   const filter = toolFilterOf(config.tools);
 
   const fail = (toolName: string, toolCallId: string, error: Error, attempts: number): ToolMessage => {
-    // Rethrown as a middleware error so that the tools node lets it through instead of turning
-    // it into an error message for the model (LangChain.js fails the run here).
-    if (onFailure === "error") throw MiddlewareError.wrap(error, NAME, "wrapToolCall");
+    // the tool's own error, as LangChain.js rethrows it (errors leaving wrapToolCall middleware
+    // fail the run; the tools node does not turn them into messages)
+    if (onFailure === "error") throw error;
     const content =
       typeof onFailure === "function"
         ? onFailure(error)
