@@ -16,7 +16,7 @@ export {
   trimMessages,
 } from "../messages/index.js";
 export { initChatModel } from "../models/index.js";
-export { DynamicStructuredTool, DynamicTool, StructuredTool, tool } from "../tools/index.js";
+export { DynamicStructuredTool, DynamicTool, StructuredTool, Tool, tool } from "../tools/index.js";
 export {
   type AgentContext,
   type CreateAgentParams,
@@ -180,7 +180,6 @@ export {
   type ToolStrategyOptions,
   toolStrategy,
 } from "./responses.js";
-export { Tool } from "./string-tool.js";
 export {
   FakeBuiltModel,
   type FakeModelCall,

@@ -122,7 +122,7 @@ export function quickMessage(className: string, kwargs: Record<string, unknown>)
     message.usage_metadata = usage;
   } else if (kind === "tool") {
     message.tool_call_id = toolCallId;
-    message.status = status ?? "success";
+    message.status = status;
     message.artifact = artifact;
   }
   return message as unknown as BaseMessage;

@@ -61,6 +61,15 @@ describe("message serialization", () => {
     );
   });
 
+  it("a tool message's status comes back as it was, unset included", () => {
+    const unset = roundTrip(new ToolMessage({ content: "ok", tool_call_id: "c" }));
+    expect(unset.status).toBeUndefined();
+    const success = roundTrip(new ToolMessage({ content: "ok", tool_call_id: "c", status: "success" }));
+    expect(success.status).toBe("success");
+    const chunk = roundTrip(new ToolMessageChunk({ content: "ok", tool_call_id: "c", status: "success" }));
+    expect(chunk.status).toBe("success");
+  });
+
   it("messages inside state values, Sends and maps round-trip", () => {
     const state = {
       messages: [new HumanMessage("a"), new AIMessage("b")],

@@ -45,7 +45,7 @@ function encodeMessage(message: BaseMessage): StoredMessageJson {
   const compact: Record<string, unknown> = {};
   for (const key in kwargs) {
     const value = kwargs[key];
-    if (value === undefined || (key === "status" && value === "success")) continue;
+    if (value === undefined) continue;
     if (EMPTY_DEFAULTS.has(key) && isEmpty(value)) continue;
     compact[key] = value;
   }

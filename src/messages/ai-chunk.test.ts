@@ -363,3 +363,11 @@ describe("streaming properties", () => {
     );
   });
 });
+
+describe("AIMessageChunk.concat with a chunk of another kind", () => {
+  it("joins the content, as LangChain.js does", () => {
+    const joined = new AIMessageChunk("a").concat(new HumanMessageChunk("b") as unknown as AIMessageChunk);
+    expect(joined.content).toBe("ab");
+    expect(joined.tool_calls).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { BaseMessageFields } from "./base.js";
 import { BaseMessage, BaseMessageChunk, hasChunkType, hasMessageType, markBuiltIn } from "./base.js";
 import { mergeCommonChunkFields } from "./chunk-fields.js";
-import type { MessageContent } from "./content.js";
+import type { ContentBlock, MessageContent } from "./content.js";
 import { mergeLists } from "./merge.js";
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
 import { collapseToolCallChunks, parseOpenAIToolCalls } from "./tool-calls.js";
@@ -87,6 +87,9 @@ export class AIMessage extends BaseMessage {
       this.invalid_tool_calls = fields.invalid_tool_calls ?? [];
     }
     this.usage_metadata = fields.usage_metadata ?? undefined;
+    if (fields.contentBlocks !== undefined || this.response_metadata.output_version === "v1") {
+      alignStandardBlocks(this, fields);
+    }
   }
 
   static override lc_name(): string {
@@ -96,6 +99,39 @@ export class AIMessage extends BaseMessage {
   static override isInstance(value: unknown): value is AIMessage {
     return hasMessageType(value, "ai");
   }
+}
+
+/**
+ * Standard (v1) content and `tool_calls` list the same calls, as in LangChain.js: given
+ * `contentBlocks` (or content marked `output_version: "v1"`), each `tool_call` block missing
+ * from `tool_calls` is added to them, and (when the blocks become the content) each tool call
+ * missing from the blocks is appended to the content. (A function, not a method: a private
+ * member would keep `AIMessageChunk` from being assignable to `AIMessage`.)
+ */
+function alignStandardBlocks(message: AIMessage, fields: AIMessageFields): void {
+  const v1Content = fields.content !== undefined && message.response_metadata.output_version === "v1";
+  const given = v1Content ? message.content : fields.contentBlocks;
+  if (given === undefined) return;
+  // the given array itself unless calls must be appended (then a copy: the caller's is kept)
+  let blocks: ContentBlock[] =
+    typeof given === "string" ? (given.length > 0 ? [{ type: "text", text: given }] : []) : given;
+  const sameCall = (block: ContentBlock, call: ToolCall) =>
+    block.type === "tool_call" && block.id === call.id && block.name === call.name;
+  for (const call of message.tool_calls) {
+    if (!blocks.some((block) => sameCall(block, call))) {
+      if (blocks === given) blocks = [...blocks];
+      blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+    }
+  }
+  const missing: ToolCall[] = [];
+  for (const block of blocks) {
+    if (block.type === "tool_call" && !message.tool_calls.some((call) => sameCall(block, call))) {
+      const { id, name, args } = block as ContentBlock & Partial<ToolCall>;
+      missing.push({ type: "tool_call", id, name: name ?? "", args: args ?? {} });
+    }
+  }
+  if (missing.length > 0) message.tool_calls = [...message.tool_calls, ...missing];
+  if (v1Content || fields.content === undefined) message.content = blocks;
 }
 
 /**
@@ -180,7 +216,8 @@ export class AIMessageChunk extends BaseMessageChunk {
       fields.tool_call_chunks = fragments;
     } else {
       fields.tool_calls = mergeLists(this.tool_calls, chunk.tool_calls) ?? [];
-      fields.invalid_tool_calls = [...this.invalid_tool_calls, ...chunk.invalid_tool_calls];
+      // (`?? []`: LangChain.js also joins a chunk of another kind, which has no tool calls)
+      fields.invalid_tool_calls = [...this.invalid_tool_calls, ...(chunk.invalid_tool_calls ?? [])];
     }
     if (this.usage_metadata !== undefined || chunk.usage_metadata !== undefined) {
       fields.usage_metadata = mergeUsageMetadata(this.usage_metadata, chunk.usage_metadata);

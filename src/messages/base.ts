@@ -286,7 +286,7 @@ function serializedKwargs(message: BaseMessage): Record<string, unknown> {
     if (fields.usage_metadata !== undefined) kwargs.usage_metadata = fields.usage_metadata;
   } else if (message.type === "tool") {
     kwargs.tool_call_id = fields.tool_call_id;
-    kwargs.status = fields.status;
+    if (fields.status !== undefined) kwargs.status = fields.status;
     if (fields.artifact !== undefined) kwargs.artifact = fields.artifact;
     if (fields.metadata !== undefined) kwargs.metadata = fields.metadata;
   }

@@ -148,8 +148,10 @@ describe("coerceMessageLikeToMessage", () => {
     expect(unknownRole).toBeInstanceOf(MessageCoercionError);
     expect(unknownRole).toBeInstanceOf(AgentGraphError);
     expect(unknownRole.code).toBe("MESSAGE_COERCION_FAILURE");
+    // LangChain.js's text first
     expect(unknownRole.message).toBe(
-      'Unable to coerce message: unknown message role "robot": only human (user), AI (assistant), system (developer), ' +
+      "Unable to coerce message from array: only human, AI, system, developer, or tool message coercion is currently supported. " +
+        'This one failed: unknown message role "robot": only human (user), AI (assistant), system (developer), ' +
         `tool and remove messages are supported.\n\nReceived: {\n  "role": "robot",\n  "content": "beep"\n}\n\n${ACCEPTED}`,
     );
     expect(errorOf(5).message).toBe(
@@ -197,5 +199,23 @@ describe("coerceMessageLikeToMessage", () => {
     const long = errorOf({ role: "robot", content: "x".repeat(5000) }).message;
     expect(long).toContain("…");
     expect(long.length).toBeLessThan(2000);
+  });
+});
+
+describe("coerced tool messages", () => {
+  it("keep the status as given, unset when absent", () => {
+    const plain = coerceMessageLikeToMessage({
+      role: "tool",
+      content: "r",
+      tool_call_id: "c",
+    }) as ToolMessage;
+    expect(plain.status).toBeUndefined();
+    const failed = coerceMessageLikeToMessage({
+      role: "tool",
+      content: "r",
+      tool_call_id: "c",
+      status: "error",
+    }) as ToolMessage;
+    expect(failed.status).toBe("error");
   });
 });

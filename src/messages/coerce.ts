@@ -128,9 +128,14 @@ export function previewValue(value: unknown): string {
   return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
 }
 
-function coercionError(reason: string, received: unknown): MessageCoercionError {
+/** LangChain.js's text for a role or type it cannot build a message of. */
+const UNSUPPORTED_ROLE =
+  "Unable to coerce message from array: only human, AI, system, developer, or tool message coercion is currently supported.";
+
+function coercionError(reason: string, received: unknown, unsupportedRole = false): MessageCoercionError {
+  const opening = unsupportedRole ? `${UNSUPPORTED_ROLE} This one failed:` : "Unable to coerce message:";
   return new MessageCoercionError(
-    `Unable to coerce message: ${reason}\n\nReceived: ${previewValue(received)}\n\n${ACCEPTED_FORMS}`,
+    `${opening} ${reason}\n\nReceived: ${previewValue(received)}\n\n${ACCEPTED_FORMS}`,
   );
 }
 
@@ -226,19 +231,24 @@ function messageFromFields(role: string, fields: Record<string, unknown>, receiv
         throw coercionError(
           "a tool message needs a `tool_call_id` (the id of the tool call it answers).",
           received,
+          true,
         );
       }
       return new ToolMessage({
         ...common,
         tool_call_id: String(id),
-        status: fields.status === "error" ? "error" : "success",
+        status: fields.status === "error" || fields.status === "success" ? fields.status : undefined,
         artifact: fields.artifact,
         metadata: isPlainRecord(fields.metadata) ? fields.metadata : undefined,
       });
     }
     case "remove": {
       if (typeof common.id !== "string") {
-        throw coercionError("a remove message needs the string `id` of the message to delete.", received);
+        throw coercionError(
+          "a remove message needs the string `id` of the message to delete.",
+          received,
+          true,
+        );
       }
       return new RemoveMessage({ ...common, id: common.id });
     }
@@ -246,6 +256,7 @@ function messageFromFields(role: string, fields: Record<string, unknown>, receiv
       throw coercionError(
         `unknown message role ${JSON.stringify(role)}: only human (user), AI (assistant), system (developer), tool and remove messages are supported.`,
         received,
+        true,
       );
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AIMessage, HumanMessage, ToolMessage } from "./index.js";
+import { AIMessage, AIMessageChunk, type ContentBlock, HumanMessage, ToolMessage } from "./index.js";
 
 describe("contentBlocks", () => {
   it("wraps string content in a text block", () => {
@@ -88,6 +88,48 @@ describe("contentBlocks", () => {
   it("does not add tool calls for other message kinds", () => {
     expect(new ToolMessage({ content: "r", tool_call_id: "c" }).contentBlocks).toEqual([
       { type: "text", text: "r" },
+    ]);
+  });
+});
+
+describe("AIMessage built from standard blocks", () => {
+  const call = { type: "tool_call", id: "c1", name: "lookup", args: { q: "x" } } as const;
+
+  it("reads its tool calls from the tool_call blocks", () => {
+    expect(new AIMessage({ contentBlocks: [call] }).tool_calls).toEqual([call]);
+    const v1 = new AIMessage({ content: [call], response_metadata: { output_version: "v1" } });
+    expect(v1.tool_calls).toEqual([call]);
+  });
+
+  it("appends tool calls missing from the blocks to the content", () => {
+    const given = [{ type: "text", text: "hi" }];
+    const message = new AIMessage({
+      contentBlocks: given,
+      tool_calls: [{ type: "tool_call", id: "c2", name: "other", args: {} }],
+    });
+    expect(message.content).toEqual([
+      { type: "text", text: "hi" },
+      { type: "tool_call", id: "c2", name: "other", args: {} },
+    ]);
+    expect(given).toHaveLength(1);
+    expect(message.tool_calls).toHaveLength(1);
+  });
+
+  it("turns v1 string content into a text block", () => {
+    const message = new AIMessage({ content: "hi", response_metadata: { output_version: "v1" } });
+    expect(message.content).toEqual([{ type: "text", text: "hi" }]);
+  });
+});
+
+describe("contentBlocks of AI message chunks", () => {
+  const chunkWithCall = (content: string | ContentBlock[]) =>
+    new AIMessageChunk({ content, tool_call_chunks: [{ name: "f", args: "{}", id: "c1", index: 0 }] });
+
+  it("list tool calls only beside block content, as LangChain.js's chunks do", () => {
+    expect(chunkWithCall("hi").contentBlocks).toEqual([{ type: "text", text: "hi" }]);
+    expect(chunkWithCall([{ type: "text", text: "hi" }]).contentBlocks).toEqual([
+      { type: "text", text: "hi" },
+      { type: "tool_call", id: "c1", name: "f", args: {} },
     ]);
   });
 });

@@ -5,8 +5,9 @@
  * and `file` blocks, Anthropic `image`/`document` blocks with a `source`, and the legacy
  * `source_type` data blocks. For AI messages from Anthropic (`response_metadata.model_provider
  * === "anthropic"`), `thinking` becomes `reasoning` and `tool_use` becomes `tool_call`; every
- * AI message also lists its `tool_calls` that the content does not already show. Blocks of
- * any other kind pass through unchanged.
+ * AI message also lists its `tool_calls` that the content does not already show (an AI message
+ * chunk, as in LangChain.js, only when its content is a list of blocks). Blocks of any other
+ * kind pass through unchanged.
  */
 import type { ContentBlock, MessageContent } from "./content.js";
 import { isPlainRecord } from "./content.js";
@@ -129,9 +130,21 @@ export function toStandardContentBlocks(message: ContentBlockSource): ContentBlo
         ? content.map((block) => standardize(block, anthropicOutput))
         : [];
   if (isAI && message.tool_calls !== undefined && message.tool_calls.length > 0) {
-    for (const call of message.tool_calls) {
-      const shown = blocks.some((b) => b.id === call.id && b.name === call.name);
-      if (!shown) blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+    if (Array.isArray((message as { tool_call_chunks?: unknown }).tool_call_chunks)) {
+      // a chunk, as LangChain.js's AIMessageChunk: calls are listed only beside block content,
+      // matched by id, and calls without an id are left out
+      if (typeof content !== "string") {
+        for (const call of message.tool_calls) {
+          if (call.id && !blocks.some((b) => b.type === "tool_call" && b.id === call.id)) {
+            blocks.push({ ...call, type: "tool_call", id: call.id, name: call.name, args: call.args });
+          }
+        }
+      }
+    } else {
+      for (const call of message.tool_calls) {
+        const shown = blocks.some((b) => b.id === call.id && b.name === call.name);
+        if (!shown) blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+      }
     }
   }
   return blocks;

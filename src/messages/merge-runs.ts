@@ -5,9 +5,14 @@ import { coerceMessageLikeToMessage } from "./coerce.js";
 import { HumanMessage } from "./human.js";
 import { mergeContent, mergeDicts } from "./merge.js";
 import { SystemMessage } from "./system.js";
+import type { ToolCall } from "./tool-calls.js";
 import type { MessagesTransformer } from "./trim.js";
 import { messagesTransformer } from "./trim.js";
 import { mergeUsageMetadata } from "./usage.js";
+
+function markToolCall(call: ToolCall): ToolCall {
+  return call.type === "tool_call" ? call : { ...call, type: "tool_call" };
+}
 
 /** Joins two consecutive messages of the same kind (not tool or remove messages). */
 function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
@@ -27,7 +32,8 @@ function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
   const b = right as AIMessage;
   return new AIMessage({
     ...fields,
-    tool_calls: [...a.tool_calls, ...b.tool_calls],
+    // LangChain.js rebuilds the calls from chunks, which marks each one `type: "tool_call"`
+    tool_calls: [...a.tool_calls, ...b.tool_calls].map(markToolCall),
     invalid_tool_calls: [...a.invalid_tool_calls, ...b.invalid_tool_calls],
     usage_metadata:
       a.usage_metadata === undefined && b.usage_metadata === undefined

@@ -169,15 +169,18 @@ describe("AIMessage", () => {
 });
 
 describe("ToolMessage", () => {
-  it("defaults status to success and keeps tool_call_id, name and artifact", () => {
+  it("leaves status unset unless given, and keeps tool_call_id, name and artifact", () => {
     const m = new ToolMessage({ content: "r", tool_call_id: "c1", name: "search", artifact: { raw: 1 } });
-    expect(m).toMatchObject({ tool_call_id: "c1", name: "search", status: "success", artifact: { raw: 1 } });
+    expect(m).toMatchObject({ tool_call_id: "c1", name: "search", artifact: { raw: 1 } });
+    expect(m.status).toBeUndefined();
     expect(new ToolMessage({ content: "r", tool_call_id: "c1", status: "error" }).status).toBe("error");
+    expect(new ToolMessage({ content: "r", tool_call_id: "c1", status: "success" }).status).toBe("success");
   });
 
   it("accepts the positional form (content, tool_call_id, name)", () => {
     const m = new ToolMessage("r", "c1", "search");
-    expect(m).toMatchObject({ content: "r", tool_call_id: "c1", name: "search", status: "success" });
+    expect(m).toMatchObject({ content: "r", tool_call_id: "c1", name: "search" });
+    expect(m.status).toBeUndefined();
   });
 
   it("coerces a numeric tool_call_id to a string", () => {

@@ -129,14 +129,19 @@ describe("toJSON", () => {
         response_metadata: {},
       },
     });
-    expect(new ToolMessage({ content: "r", tool_call_id: "c1", artifact: [1] }).toJSON().kwargs).toEqual({
+    // no status unless one was given, as in LangChain.js
+    expect(
+      new ToolMessage({ content: "r", tool_call_id: "c1", artifact: [1] }).toJSON().kwargs,
+    ).toStrictEqual({
       content: "r",
       tool_call_id: "c1",
-      status: "success",
       artifact: [1],
       additional_kwargs: {},
       response_metadata: {},
     });
+    expect(
+      new ToolMessage({ content: "r", tool_call_id: "c1", status: "success" }).toJSON().kwargs.status,
+    ).toBe("success");
     expect(new RemoveMessage({ id: "x" }).toJSON().kwargs).toEqual({
       content: [],
       id: "x",

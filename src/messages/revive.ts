@@ -116,7 +116,7 @@ function toolFields(kwargs: Kwargs) {
   return {
     ...common(kwargs),
     tool_call_id: String(id),
-    status: status === "error" ? ("error" as const) : ("success" as const),
+    status: status === "error" ? ("error" as const) : status === "success" ? ("success" as const) : undefined,
     artifact: kwargs.artifact,
     metadata: optionalMetadata(kwargs.metadata),
   };

@@ -7,7 +7,8 @@ import { mergeStatus, mergeValues } from "./merge.js";
 
 /**
  * The fields of a tool message. `tool_call_id` (required) names the tool call answered;
- * `status` says whether the tool succeeded (default `"success"`); `artifact` carries the full
+ * `status` says whether the tool succeeded (left `undefined` when not given, as in LangChain.js;
+ * tools set it); `artifact` carries the full
  * tool output for the application, which is not sent to the model.
  *
  * @example
@@ -33,8 +34,9 @@ function requireToolCallId(value: unknown, className: string): string {
   );
 }
 
-function readStatus(value: unknown): "success" | "error" {
-  return value === "error" ? "error" : "success";
+/** The given status when it is one of the two, else `undefined` (LangChain.js sets no default). */
+function readStatus(value: unknown): "success" | "error" | undefined {
+  return value === "error" || value === "success" ? value : undefined;
 }
 
 /**
@@ -51,8 +53,8 @@ export class ToolMessage extends BaseMessage {
   readonly type = "tool" as const;
   /** The id of the tool call this message answers. */
   tool_call_id: string;
-  /** Whether the tool succeeded. */
-  status: "success" | "error";
+  /** Whether the tool succeeded; `undefined` unless given (tools and `ToolNode` always set it). */
+  status: "success" | "error" | undefined;
   /** The full tool output for the application; never sent to the model. */
   artifact: unknown;
   /** Application data about the tool run, when given; never sent to the model. */
@@ -96,8 +98,8 @@ export class ToolMessageChunk extends BaseMessageChunk {
   readonly type = "tool" as const;
   /** The id of the tool call this message answers. */
   tool_call_id: string;
-  /** Whether the tool succeeded. */
-  status: "success" | "error";
+  /** Whether the tool succeeded; `undefined` unless given (tools and `ToolNode` always set it). */
+  status: "success" | "error" | undefined;
   /** The full tool output for the application; never sent to the model. */
   artifact: unknown;
 

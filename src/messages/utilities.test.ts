@@ -126,6 +126,17 @@ describe("mergeMessageRuns", () => {
     expect(ai.usage_metadata?.total_tokens).toBe(2);
   });
 
+  it("marks the tool calls of merged AI messages as tool_call", () => {
+    const [ai] = mergeMessageRuns([
+      new AIMessage({ content: "a", tool_calls: [{ name: "f", args: { x: 2 }, id: "1" }] }),
+      new AIMessage({ content: "b", tool_calls: [{ name: "f", args: { x: 3 }, id: "2" }] }),
+    ]) as AIMessage[];
+    expect(ai?.tool_calls).toStrictEqual([
+      { name: "f", args: { x: 2 }, id: "1", type: "tool_call" },
+      { name: "f", args: { x: 3 }, id: "2", type: "tool_call" },
+    ]);
+  });
+
   it("returns a transformer when called without messages", async () => {
     const merge = mergeMessageRuns();
     const input = [

@@ -2,6 +2,13 @@ export { BaseChatModel } from "./chat-model/base-chat-model.js";
 export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
 export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
+export {
+  type ChatModelRunnable,
+  ChatModelWithFallbacks,
+  ChatModelWithRetry,
+  type RetryFields,
+} from "./chat-model/retry-and-fallbacks.js";
+export { SimpleChatModel } from "./chat-model/simple-chat-model.js";
 export { StructuredOutputRunnable } from "./chat-model/structured-output.js";
 export type {
   BaseChatModelCallOptions,

@@ -18,6 +18,23 @@ export function isCommandLike(value: unknown): value is { readonly lg_name: "Com
 }
 
 /**
+ * True for a value marked `lc_direct_tool_output: true`, which a tool returns as it is, never
+ * wrapped in a `ToolMessage` (LangChain.js `isDirectToolOutput`).
+ *
+ * @example
+ * ```ts
+ * isDirectToolOutput({ lc_direct_tool_output: true, output: "raw" }); // true
+ * ```
+ */
+export function isDirectToolOutput(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { lc_direct_tool_output?: unknown }).lc_direct_tool_output === true
+  );
+}
+
+/**
  * What the tool returned and what it answered.
  *
  * @example
@@ -31,6 +48,8 @@ export interface ToolOutputContext {
   responseFormat: ResponseFormat;
   /** The id of the tool call, or `undefined` when the tool was invoked with plain arguments. */
   toolCallId: string | undefined;
+  /** The tool's `metadata`, copied onto the `ToolMessage` (as LangChain.js does). */
+  metadata?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -43,12 +62,12 @@ export interface ToolOutputContext {
  * @example
  * ```ts
  * formatToolOutput({ output: { temp: 21 }, name: "weather", responseFormat: "content", toolCallId: "call_1" });
- * // ToolMessage { content: '{"temp":21}', tool_call_id: "call_1", name: "weather" }
+ * // ToolMessage { content: '{"temp":21}', tool_call_id: "call_1", name: "weather", status: "success" }
  * ```
  */
 export function formatToolOutput(ctx: ToolOutputContext): unknown {
   const { output, toolCallId, name } = ctx;
-  if (isCommandLike(output)) return output;
+  if (isCommandLike(output) || isDirectToolOutput(output)) return output;
   if (isToolMessage(output)) {
     if (toolCallId !== undefined && output.tool_call_id === "") output.tool_call_id = toolCallId;
     return output;
@@ -64,27 +83,36 @@ export function formatToolOutput(ctx: ToolOutputContext): unknown {
     }
     [content, artifact] = output;
   }
-  if (toolCallId === undefined) return content;
+  // an empty id counts as none, as in LangChain.js
+  if (!toolCallId) return content;
   return new ToolMessage({
     content: toMessageContent(content),
     artifact,
     tool_call_id: toolCallId,
     name,
+    status: "success",
+    metadata: ctx.metadata,
   });
 }
 
 /**
- * Strings and arrays of content blocks are content as they are; anything else becomes JSON text.
+ * Strings and arrays of content blocks (objects with a `type`) are content as they are; anything
+ * else, an array of other objects included, becomes JSON text.
  *
  * @example
  * ```ts
  * toMessageContent({ temp: 21 }); // '{"temp":21}'
  * toMessageContent([{ type: "text", text: "hi" }]); // the blocks, unchanged
+ * toMessageContent([{ day: "Mon" }]); // '[{"day":"Mon"}]'
  * ```
  */
 export function toMessageContent(value: unknown): MessageContent {
   if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null)) {
+  // content blocks carry a `type`; an array of other objects is data, sent as JSON
+  if (
+    Array.isArray(value) &&
+    value.every((item) => typeof item === "object" && item !== null && "type" in item)
+  ) {
     return value as MessageContent;
   }
   try {

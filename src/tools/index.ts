@@ -2,6 +2,7 @@ export { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
 export {
   formatToolOutput,
   isCommandLike,
+  isDirectToolOutput,
   type ToolOutputContext,
   toMessageContent,
 } from "./format-tool-output.js";
@@ -34,6 +35,7 @@ export {
   DynamicStructuredTool,
   type DynamicStructuredToolInput,
   DynamicTool,
+  Tool,
   type ToolFields,
   type ToolFunction,
   tool,

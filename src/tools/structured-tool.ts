@@ -296,6 +296,7 @@ export abstract class StructuredTool<
           name: this.name,
           responseFormat: this.responseFormat,
           toolCallId: isCommandLike(output) ? undefined : toolCallId,
+          metadata: this.metadata,
         });
         run?.handleToolEnd(formatted);
         return formatted;

@@ -5,7 +5,7 @@ import { isToolMessage, ToolMessage } from "../messages/index.js";
 import { AbortError, type CallbackHandler } from "../shared/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
 import { StructuredTool } from "./structured-tool.js";
-import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
+import { DynamicStructuredTool, DynamicTool, Tool, tool } from "./tool.js";
 import { convertToOpenAITool } from "./tool-definition.js";
 import type { ToolRunnableConfig, ToolRuntime } from "./types.js";
 
@@ -17,6 +17,30 @@ const weather = tool(async ({ city }) => `It's always sunny in ${city}!`, {
 
 const call = (args: Record<string, unknown>, name = "get_weather", id = "call_1") =>
   ({ name, args, id, type: "tool_call" }) as const;
+
+describe("tool results answering a tool call", () => {
+  it("are marked status success, which a plain ToolMessage is not", async () => {
+    const result = await weather.invoke(call({ city: "sf" }));
+    expect(isToolMessage(result) && result.status).toBe("success");
+    const json = tool(() => ({ t: 1 }), { name: "j", schema: z.object({}) });
+    const jsonResult = await json.invoke(call({}, "j"));
+    expect(isToolMessage(jsonResult) && jsonResult.status).toBe("success");
+    expect(new ToolMessage({ content: "x", tool_call_id: "c" }).status).toBeUndefined();
+  });
+
+  it("pass a ToolMessage the tool returned through with its own status", async () => {
+    const own = tool(
+      (_args, runtime) => new ToolMessage({ content: "mine", tool_call_id: runtime.toolCallId }),
+      {
+        name: "own",
+        schema: z.object({}),
+      },
+    );
+    const result = await own.invoke(call({}, "own", "c9"));
+    expect(isToolMessage(result) && result.status).toBeUndefined();
+    expect(isToolMessage(result) && result.tool_call_id).toBe("c9");
+  });
+});
 
 describe("tool()", () => {
   it("describes itself to providers exactly as seed 004's request does", () => {
@@ -149,11 +173,13 @@ describe("tool()", () => {
     expect(shout).toBeInstanceOf(DynamicTool);
     expect(await shout.invoke("hi")).toBe("HI");
     expect(((await shout.invoke(call({ input: "yo" }, "shout"))) as ToolMessage).content).toBe("YO");
-    expect(convertToOpenAITool(shout).function.parameters).toEqual({
+    // `input` is optional, as in LangChain.js: a call without it passes undefined
+    expect(convertToOpenAITool(shout).function.parameters).toStrictEqual({
       type: "object",
       properties: { input: { type: "string" } },
-      required: ["input"],
     });
+    const echo = tool(async (text) => String(text), { name: "echo", description: "Echoes." });
+    expect(await echo.invoke({})).toBe("undefined");
   });
 
   it("propagates errors thrown by the function", async () => {
@@ -367,5 +393,75 @@ describe("StructuredTool subclasses", () => {
       },
       strict: true,
     });
+  });
+});
+
+describe("tool output as ToolMessage content, as in LangChain.js", () => {
+  it("sends an array of plain objects as JSON and content blocks as they are", async () => {
+    const rows = [{ day: "Mon" }, { day: "Tue" }];
+    const data = tool(() => rows, { name: "rows", schema: z.object({}) });
+    const asJson = await data.invoke(call({}, "rows"));
+    expect(isToolMessage(asJson) && asJson.content).toBe(JSON.stringify(rows));
+    const blocks = [{ type: "text", text: "Sunny" }];
+    const rich = tool(() => blocks, { name: "rich", schema: z.object({}) });
+    const asBlocks = await rich.invoke(call({}, "rich"));
+    expect(isToolMessage(asBlocks) && asBlocks.content).toEqual(blocks);
+  });
+
+  it("copies the tool's metadata onto the ToolMessage", async () => {
+    const tagged = new DynamicTool({
+      name: "t",
+      description: "d",
+      metadata: { foo: "bar" },
+      func: async () => "ok",
+    });
+    const result = await tagged.invoke(call({ input: "x" }, "t"));
+    expect(isToolMessage(result) && result.metadata).toEqual({ foo: "bar" });
+  });
+
+  it("returns the raw output for a tool call with an empty id", async () => {
+    expect(await weather.invoke(call({ city: "sf" }, "get_weather", ""))).toBe("It's always sunny in sf!");
+  });
+});
+
+describe("Tool, the string-input base class", () => {
+  class Shout extends Tool<string> {
+    name = "shout";
+    description = "Upper-cases text.";
+    protected async _call(input: string): Promise<string> {
+      return input.toUpperCase();
+    }
+  }
+
+  it("takes a string, { input } or a tool call", async () => {
+    const shout = new Shout();
+    expect(shout).toBeInstanceOf(StructuredTool);
+    expect(await shout.invoke("hi")).toBe("HI");
+    expect(await shout.invoke({ input: "yo" })).toBe("YO");
+    const result = await shout.invoke(call({ input: "ok" }, "shout"));
+    expect(isToolMessage(result) && result.content).toBe("OK");
+    expect(new DynamicTool({ name: "d", func: async (s: string) => s })).toBeInstanceOf(Tool);
+  });
+
+  it("hands _call undefined when there is no input, as LangChain.js", async () => {
+    const seen: unknown[] = [];
+    const echo = new DynamicTool({
+      name: "echo",
+      func: async (s: string) => {
+        seen.push(s);
+        return String(s);
+      },
+    });
+    await echo.invoke(undefined as never);
+    await echo.invoke({} as never);
+    expect(seen).toEqual([undefined, undefined]);
+  });
+});
+
+describe("direct tool output", () => {
+  it("returns a value marked lc_direct_tool_output as it is, even for a tool call", async () => {
+    const raw = { lc_direct_tool_output: true, output: "raw" };
+    const direct = tool(() => raw, { name: "direct", schema: z.object({}) });
+    expect(await direct.invoke(call({}, "direct"))).toBe(raw);
   });
 });

@@ -116,12 +116,45 @@ export class DynamicStructuredTool<
   }
 }
 
-/** The JSON Schema of a string-input tool's arguments: `{ input: string }`. */
+/**
+ * The JSON Schema of a string-input tool's arguments: `{ input?: string }` (optional, as in
+ * LangChain.js: a call without it passes `undefined`).
+ */
 const STRING_INPUT_SCHEMA: JsonSchema = {
   type: "object",
   properties: { input: { type: "string" } },
-  required: ["input"],
 };
+
+/**
+ * The base class of tools that take one string (LangChain.js `Tool`): subclass it and implement
+ * `name`, `description` and `_call(input)`. `invoke("text")` passes the string; a tool call (or
+ * `{ input }`) passes `args.input`.
+ *
+ * @example
+ * ```ts
+ * class Shout extends Tool<string> {
+ *   name = "shout";
+ *   description = "Upper-cases text.";
+ *   protected async _call(input: string) { return input.toUpperCase(); }
+ * }
+ * await new Shout().invoke("hi"); // "HI"
+ * ```
+ */
+export abstract class Tool<Output = unknown> extends StructuredTool<JsonSchema, string, Output> {
+  schema: JsonSchema = STRING_INPUT_SCHEMA;
+
+  static lc_name(): string {
+    return "Tool";
+  }
+
+  protected override async parseArgs(arg: unknown): Promise<string> {
+    if (typeof arg === "string") return arg;
+    // no input at all reaches `_call` as `undefined`, as in LangChain.js
+    if (arg === undefined || arg === null) return arg as unknown as string;
+    const input = await super.parseArgs(arg);
+    return (input as unknown as { input: string }).input;
+  }
+}
 
 /**
  * A tool whose function takes one string (LangChain.js `DynamicTool`): `invoke("text")`
@@ -133,13 +166,12 @@ const STRING_INPUT_SCHEMA: JsonSchema = {
  * await shout.invoke("hi"); // "HI"
  * ```
  */
-export class DynamicTool<Output = unknown> extends StructuredTool<JsonSchema, string, Output> {
+export class DynamicTool<Output = unknown> extends Tool<Output> {
   name: string;
   description: string;
-  schema: JsonSchema = STRING_INPUT_SCHEMA;
   func: DynamicToolFunction<string, Output>;
 
-  static lc_name(): string {
+  static override lc_name(): string {
     return "DynamicTool";
   }
 
@@ -154,12 +186,6 @@ export class DynamicTool<Output = unknown> extends StructuredTool<JsonSchema, st
     this.name = fields.name;
     this.description = fields.description ?? "";
     this.func = fields.func;
-  }
-
-  protected override async parseArgs(arg: unknown): Promise<string> {
-    if (typeof arg === "string") return arg;
-    const input = await super.parseArgs(arg);
-    return (input as unknown as { input: string }).input;
   }
 
   protected async _call(

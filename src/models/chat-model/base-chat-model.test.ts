@@ -414,3 +414,36 @@ describe("BaseChatModel.getNumTokens", () => {
     expect(await ids(16)).toEqual(["s", "a", "t", "f"]);
   });
 });
+
+describe("BaseChatModel outputVersion", () => {
+  class Calls extends BaseChatModel {
+    _llmType(): string {
+      return "calls";
+    }
+    async _generate(): Promise<ChatResult> {
+      const message = new AIMessage({
+        content: "hello",
+        tool_calls: [{ name: "f", args: { a: 1 }, id: "c1" }],
+      });
+      return { generations: [{ message, text: "hello" }] };
+    }
+  }
+
+  it('answers with standard content blocks for "v1", as LangChain.js does', async () => {
+    const reply = await new Calls({ outputVersion: "v1" }).invoke("hi");
+    expect(reply.content).toEqual([
+      { type: "text", text: "hello" },
+      { type: "tool_call", id: "c1", name: "f", args: { a: 1 } },
+    ]);
+    expect(reply.response_metadata).toEqual({ output_version: "v1" });
+    expect(reply.tool_calls).toEqual([{ name: "f", args: { a: 1 }, id: "c1" }]);
+  });
+
+  it('defaults to "v0" and takes the version per call too', async () => {
+    const model = new Calls({});
+    expect(model.outputVersion).toBe("v0");
+    expect((await model.invoke("hi")).content).toBe("hello");
+    const reply = await model.invoke("hi", { outputVersion: "v1" });
+    expect(reply.response_metadata.output_version).toBe("v1");
+  });
+});

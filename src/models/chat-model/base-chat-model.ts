@@ -11,11 +11,18 @@ import {
   type JsonSchema,
   type StandardSchemaLike,
 } from "../../tools/index.js";
+import { getEnvironmentVariable } from "../env.js";
 import { abortErrorFor, collectHandlers, raceWithSignal, runIdOf, splitCallOptions } from "./call-setup.js";
 import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
 import { ConfiguredChatModel } from "./configured-chat-model.js";
 import { ChatModelRun } from "./llm-run.js";
-import { messageToChunk, toAIMessage, toMessages } from "./message-conversion.js";
+import { messageToChunk, toAIMessage, toMessages, toStandardContent } from "./message-conversion.js";
+import {
+  type ChatModelRunnable,
+  ChatModelWithFallbacks,
+  ChatModelWithRetry,
+  type RetryFields,
+} from "./retry-and-fallbacks.js";
 import { type StructuredOutputRunnable, structuredOutputFor } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -88,6 +95,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /** Never stream (`stream()` yields the whole message once). */
   disableStreaming = false;
   verbose = false;
+  /** `"v1"`: answers carry standard content blocks (see {@link BaseChatModelParams.outputVersion}). */
+  outputVersion: "v0" | "v1";
 
   constructor(fields: BaseChatModelParams = {}) {
     this.callbacks = fields.callbacks;
@@ -95,6 +104,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     this.metadata = fields.metadata ?? {};
     if (fields.disableStreaming !== undefined) this.disableStreaming = fields.disableStreaming;
     if (fields.verbose !== undefined) this.verbose = fields.verbose;
+    const version = fields.outputVersion ?? getEnvironmentVariable("LC_OUTPUT_VERSION");
+    this.outputVersion = version === "v1" ? "v1" : "v0";
   }
 
   /** A short name of the model type, e.g. `"openai"`. */
@@ -258,6 +269,29 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return new ConfiguredChatModel<CallOptions>(this, {}, config);
   }
 
+  /** Returns the model with `invoke` retried (LangChain.js `withRetry`; see {@link ChatModelWithRetry}). */
+  withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {
+    return new ChatModelWithRetry<CallOptions>(this, fields);
+  }
+
+  /**
+   * Returns the model with fallbacks tried in turn when it fails (LangChain.js
+   * `withFallbacks`, given the list or `{ fallbacks }`; see {@link ChatModelWithFallbacks}).
+   */
+  withFallbacks(
+    fallbacks: ChatModelRunnable<CallOptions>[] | { fallbacks: ChatModelRunnable<CallOptions>[] },
+  ): ChatModelWithFallbacks<CallOptions> {
+    return new ChatModelWithFallbacks<CallOptions>(
+      this,
+      Array.isArray(fallbacks) ? fallbacks : fallbacks.fallbacks,
+    );
+  }
+
+  /** The parameters a call sends to the provider (LangChain.js `invocationParams`); `{}` unless overridden. */
+  invocationParams(_options?: this["ParsedCallOptions"]): Record<string, unknown> {
+    return {};
+  }
+
   /**
    * Returns a runnable whose `invoke` answers with data matching `schema` (a Zod 4 schema or
    * JSON Schema). The default method is function calling: the schema is offered as a tool
@@ -387,12 +421,18 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
 
   private finishCall(
     call: PreparedCall<this["ParsedCallOptions"]>,
-    message: AIMessage,
+    answer: AIMessage,
     llmOutput?: Record<string, unknown>,
   ): AIMessage {
+    const message = this.standardContentFor(call) ? toStandardContent(answer) : answer;
     if (message.id === undefined) message.id = call.fallbackId();
     call.run?.end(message, llmOutput);
     return message;
+  }
+
+  /** Whether this call answers with standard content blocks (`outputVersion: "v1"`). */
+  private standardContentFor(call: PreparedCall<this["ParsedCallOptions"]>): boolean {
+    return (call.parsed.outputVersion ?? this.outputVersion) === "v1";
   }
 
   private async *streamPrepared(
@@ -405,9 +445,10 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     let whole: AIMessageChunk | undefined;
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
+      const standard = this.standardContentFor(call);
       for await (const chunk of this.streamChunks(call)) {
         whole = whole === undefined ? chunk : whole.concat(chunk);
-        yield chunk;
+        yield standard ? toStandardContent(chunk) : chunk;
       }
     } catch (error) {
       call.run?.error(error);

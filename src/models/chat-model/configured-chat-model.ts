@@ -2,6 +2,12 @@ import type { AIMessage, AIMessageChunk, MessageContent } from "../../messages/i
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
 import type { BaseChatModel } from "./base-chat-model.js";
 import { mergeCallOptions } from "./merge-options.js";
+import {
+  type ChatModelRunnable,
+  ChatModelWithFallbacks,
+  ChatModelWithRetry,
+  type RetryFields,
+} from "./retry-and-fallbacks.js";
 import type { StructuredOutputRunnable } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -72,6 +78,21 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
       this.kwargs,
       mergeCallOptions(this.config, config),
       this.boundTools,
+    );
+  }
+
+  /** This model with `invoke` retried (see `BaseChatModel.withRetry`). */
+  withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {
+    return new ChatModelWithRetry<CallOptions>(this, fields);
+  }
+
+  /** This model with fallbacks (see `BaseChatModel.withFallbacks`). */
+  withFallbacks(
+    fallbacks: ChatModelRunnable<CallOptions>[] | { fallbacks: ChatModelRunnable<CallOptions>[] },
+  ): ChatModelWithFallbacks<CallOptions> {
+    return new ChatModelWithFallbacks<CallOptions>(
+      this,
+      Array.isArray(fallbacks) ? fallbacks : fallbacks.fallbacks,
     );
   }
 

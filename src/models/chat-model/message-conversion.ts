@@ -1,6 +1,7 @@
 import {
   type AIMessage,
   AIMessageChunk,
+  type AIMessageChunkFields,
   type BaseMessage,
   chunkToMessage,
   coerceMessageLikeToMessage,
@@ -91,4 +92,25 @@ export function messageToChunk(message: AIMessage): AIMessageChunk {
     usage_metadata: message.usage_metadata,
     tool_call_chunks: fragments,
   });
+}
+
+/**
+ * The message with standard (v1) content: its `contentBlocks` as content and
+ * `response_metadata.output_version: "v1"` (what a model with `outputVersion: "v1"` answers,
+ * as LangChain.js's `castStandardMessageContent`). A new message of the same class.
+ *
+ * @example
+ * ```ts
+ * toStandardContent(new AIMessage("hi")).content; // [{ type: "text", text: "hi" }]
+ * ```
+ */
+export function toStandardContent<T extends AIMessage>(message: T): T {
+  const Message = message.constructor as new (fields: AIMessageChunkFields) => T;
+  // every own field (tool calls, usage, chunks…) carries over; only content and metadata change
+  const fields: AIMessageChunkFields = {
+    ...(message as AIMessageChunkFields),
+    content: message.contentBlocks,
+    response_metadata: { ...message.response_metadata, output_version: "v1" },
+  };
+  return new Message(fields);
 }

@@ -46,6 +46,8 @@ export interface BaseChatModelCallOptions extends RunnableConfig {
   strict?: boolean;
   /** Response format in OpenAI form (`{ type: "json_schema", json_schema }` or `{ type: "json_object" }`). */
   response_format?: Record<string, unknown>;
+  /** This call's {@link BaseChatModelParams.outputVersion}. */
+  outputVersion?: "v0" | "v1";
   [option: string]: unknown;
 }
 
@@ -64,6 +66,12 @@ export interface BaseChatModelParams {
   /** Never stream, even when asked to (`stream()` then yields the whole message once). */
   disableStreaming?: boolean | undefined;
   verbose?: boolean | undefined;
+  /**
+   * `"v1"` gives replies whose content is standard content blocks (`message.contentBlocks`,
+   * `response_metadata.output_version: "v1"`), as LangChain.js does; default `"v0"`, or the
+   * `LC_OUTPUT_VERSION` environment variable.
+   */
+  outputVersion?: "v0" | "v1" | undefined;
   [option: string]: unknown;
 }
 

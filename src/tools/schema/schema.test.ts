@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
+import { z as z3 } from "zod/v3";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { formatIssues, formatPath } from "./format-issues.js";
 import { validateJsonSchema } from "./json-schema-validator.js";
@@ -65,9 +66,36 @@ describe("toJsonSchema", () => {
     );
   });
 
-  it("explains that zod 3 schemas cannot be converted", () => {
-    const zod3Like = { _def: {}, "~standard": { version: 1, vendor: "zod", validate: () => ({ value: 1 }) } };
-    expect(() => toJsonSchema(zod3Like)).toThrow(/Zod 3 schemas cannot be converted: upgrade to zod 4/);
+  it("converts Zod 3 schemas (zod/v3) as LangChain.js accepts them", () => {
+    const schema = z3.object({
+      city: z3.string().min(1).describe("City name"),
+      days: z3.number().int().max(7).default(1),
+      unit: z3.enum(["c", "f"]).optional(),
+      tags: z3.array(z3.string()),
+      note: z3.string().nullable(),
+    });
+    // unions as LangChain.js's converter writes them
+    expect(toJsonSchema(z3.union([z3.string(), z3.number()]))).toStrictEqual({ type: ["string", "number"] });
+    expect(toJsonSchema(z3.union([z3.literal("a"), z3.literal(1)]))).toStrictEqual({
+      type: ["string", "number"],
+      enum: ["a", 1],
+    });
+    expect(toJsonSchema(schema)).toStrictEqual({
+      type: "object",
+      properties: {
+        city: { type: "string", minLength: 1, description: "City name" },
+        days: { type: "integer", maximum: 7, default: 1 },
+        unit: { type: "string", enum: ["c", "f"] },
+        tags: { type: "array", items: { type: "string" } },
+        note: { type: ["string", "null"] },
+      },
+      required: ["city", "tags", "note"],
+    });
+  });
+
+  it("explains when a schema of another library cannot be converted", () => {
+    const opaque = { "~standard": { version: 1, vendor: "valibot", validate: () => ({ value: 1 }) } };
+    expect(() => toJsonSchema(opaque)).toThrow(/Cannot convert this valibot schema to JSON Schema/);
   });
 
   it("closes every object for strict mode without touching data keywords", () => {

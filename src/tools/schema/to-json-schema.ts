@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../../shared/index.js";
 import { isStandardSchema, isZodSchema, type JsonSchema } from "./standard-schema.js";
 import { zodDefToJsonSchema } from "./zod-def-to-json-schema.js";
+import { isZod3Schema, zod3DefToJsonSchema } from "./zod3-def-to-json-schema.js";
 
 type ZodLike = { toJSONSchema?: (params: Record<string, unknown>) => unknown };
 type StandardJsonSchema = { input?: (options: Record<string, unknown>) => unknown };
@@ -9,7 +10,7 @@ type StandardJsonSchema = { input?: (options: Record<string, unknown>) => unknow
  * Converts a tool or output schema to the JSON Schema sent to providers.
  *
  * Zod 4 schemas are converted by their own zod copy (`schema.toJSONSchema()`, or the Standard
- * JSON Schema hook), or, for zod/mini, by reading the schema definition; always from the
+ * JSON Schema hook), or, for zod/mini and Zod 3 (`zod/v3`), by reading the schema definition; always from the
  * *input* side, so fields with defaults are optional
  * and no `additionalProperties: false` is added; the top-level `$schema` key is dropped. A
  * plain JSON Schema object is returned as a copy without `$schema`.
@@ -21,6 +22,8 @@ type StandardJsonSchema = { input?: (options: Record<string, unknown>) => unknow
  * ```
  */
 export function toJsonSchema(schema: unknown): JsonSchema {
+  // Zod 3 (`zod/v3`) before the Standard Schema check: older Zod 3 releases lack `~standard`
+  if (isZod3Schema(schema)) return zod3DefToJsonSchema(schema as object);
   if (isStandardSchema(schema)) return dropSchemaKey(standardToJsonSchema(schema));
   if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
     return dropSchemaKey(schema as JsonSchema);
@@ -43,10 +46,9 @@ function standardToJsonSchema(schema: object): JsonSchema {
     );
   }
   if (isZodSchema(schema)) return zodDefToJsonSchema(schema);
-  const hint = std.vendor === "zod" ? " Zod 3 schemas cannot be converted: upgrade to zod 4." : "";
   throw new InvalidArgumentError(
     `Cannot convert this ${std.vendor} schema to JSON Schema: it offers neither toJSONSchema() nor ` +
-      `the Standard JSON Schema interface.${hint} Pass a Zod 4 schema or a plain JSON Schema object instead.`,
+      "the Standard JSON Schema interface. Pass a Zod schema or a plain JSON Schema object instead.",
   );
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, isToolMessage } from "../messages/index.js";
-import { StructuredTool } from "../tools/index.js";
+import { StructuredTool, Tool } from "../tools/index.js";
 import { createAgent } from "./create-agent.js";
 import { Document } from "./document.js";
-import { Tool } from "./string-tool.js";
+import { Tool as AgentsTool } from "./index.js";
 import { fakeModel } from "./testing/fake-model.js";
 
 class Shout extends Tool<string> {
@@ -24,6 +24,8 @@ describe("Tool", () => {
     expect(message).toMatchObject({ content: "string:TC", tool_call_id: "t1", name: "shout" });
     expect(shout.schema).toEqual({ type: "object", properties: { input: { type: "string" } } });
     expect(Tool.lc_name()).toBe("Tool");
+    // langchain re-exports @langchain/core's class: one class under both imports
+    expect(AgentsTool).toBe(Tool);
   });
 
   it("runs in an agent", async () => {

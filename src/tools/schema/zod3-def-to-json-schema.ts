@@ -1,0 +1,225 @@
+import type { JsonSchema } from "./standard-schema.js";
+
+interface Zod3Node {
+  _def: Zod3Def;
+}
+
+interface Zod3Check {
+  kind: string;
+  value?: unknown;
+  inclusive?: boolean;
+  regex?: RegExp;
+}
+
+interface Zod3Def {
+  typeName: string;
+  description?: string;
+  shape?: () => Record<string, Zod3Node>;
+  innerType?: Zod3Node;
+  type?: Zod3Node;
+  schema?: Zod3Node;
+  in?: Zod3Node;
+  options?: Zod3Node[] | Map<unknown, Zod3Node>;
+  values?: unknown;
+  value?: unknown;
+  valueType?: Zod3Node;
+  items?: Zod3Node[];
+  checks?: Zod3Check[];
+  minLength?: { value: number } | null;
+  maxLength?: { value: number } | null;
+  defaultValue?: () => unknown;
+}
+
+/**
+ * True for a Zod 3 schema (`zod@3`, or `zod/v3` of zod 4): it has a `_def.typeName` and no
+ * Zod 4 internals.
+ *
+ * @example
+ * ```ts
+ * isZod3Schema(z3.object({})); // true
+ * ```
+ */
+export function isZod3Schema(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || "_zod" in value) return false;
+  const def = (value as { _def?: { typeName?: unknown } })._def;
+  return typeof def?.typeName === "string";
+}
+
+/**
+ * Converts a Zod 3 schema to JSON Schema by reading its definition (what LangChain.js does with
+ * `zod-to-json-schema`), on the input side like Zod 4 schemas: objects, strings (with length,
+ * pattern and format checks), numbers (integers, bounds), booleans, dates (as `date-time`
+ * strings), null, enums, native enums, literals, arrays, tuples, records, unions, optional /
+ * nullable / default wrappers, effects and pipes, with descriptions. Anything else becomes
+ * `{}` (any value).
+ *
+ * @example
+ * ```ts
+ * zod3DefToJsonSchema(z3.object({ city: z3.string().describe("City") }));
+ * // { type: "object", properties: { city: { type: "string", description: "City" } }, required: ["city"] }
+ * ```
+ */
+export function zod3DefToJsonSchema(schema: object): JsonSchema {
+  return convert(schema as Zod3Node);
+}
+
+function convert(node: Zod3Node): JsonSchema {
+  const def = node._def;
+  const out = convertDef(def);
+  if (def.description !== undefined && out.description === undefined) out.description = def.description;
+  return out;
+}
+
+/** True when an object property may be left out (optional, or with a default). */
+function isOptional(node: Zod3Node): boolean {
+  const name = node._def.typeName;
+  if (name === "ZodOptional" || name === "ZodDefault") return true;
+  if (name === "ZodEffects" && node._def.schema !== undefined) return isOptional(node._def.schema);
+  return false;
+}
+
+function convertDef(def: Zod3Def): JsonSchema {
+  switch (def.typeName) {
+    case "ZodObject": {
+      const shape = def.shape?.() ?? {};
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      for (const [key, child] of Object.entries(shape)) {
+        properties[key] = convert(child);
+        if (!isOptional(child)) required.push(key);
+      }
+      return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
+    }
+    case "ZodString":
+      return withStringChecks({ type: "string" }, def.checks ?? []);
+    case "ZodNumber":
+      return withNumberChecks(def.checks ?? []);
+    case "ZodBigInt":
+      return { type: "integer" };
+    case "ZodBoolean":
+      return { type: "boolean" };
+    case "ZodDate":
+      return { type: "string", format: "date-time" };
+    case "ZodNull":
+      return { type: "null" };
+    case "ZodEnum":
+      return { type: "string", enum: [...(def.values as string[])] };
+    case "ZodNativeEnum": {
+      const values = def.values as Record<string, string | number>;
+      // numeric enums map names to numbers and back: keep the values only
+      const kept = Object.entries(values)
+        .filter(([key]) => typeof values[values[key] as string] !== "number")
+        .map(([, value]) => value);
+      const types = [...new Set(kept.map((value) => (typeof value === "number" ? "number" : "string")))];
+      return { type: types.length === 1 ? types[0] : types, enum: kept };
+    }
+    case "ZodLiteral": {
+      const value = def.value;
+      if (value === null) return { type: "null", const: null };
+      return { type: typeof value === "number" ? "number" : typeof value, const: value };
+    }
+    case "ZodArray": {
+      const out: JsonSchema = { type: "array", items: def.type === undefined ? {} : convert(def.type) };
+      if (def.minLength) out.minItems = def.minLength.value;
+      if (def.maxLength) out.maxItems = def.maxLength.value;
+      return out;
+    }
+    case "ZodTuple": {
+      const items = (def.items ?? []).map(convert);
+      return { type: "array", minItems: items.length, maxItems: items.length, items };
+    }
+    case "ZodRecord":
+      return {
+        type: "object",
+        additionalProperties: def.valueType === undefined ? {} : convert(def.valueType),
+      };
+    case "ZodUnion":
+    case "ZodDiscriminatedUnion": {
+      const options = def.options instanceof Map ? [...def.options.values()] : (def.options ?? []);
+      return unionOf(options.map(convert));
+    }
+    case "ZodOptional":
+      return def.innerType === undefined ? {} : convert(def.innerType);
+    case "ZodNullable": {
+      if (def.innerType === undefined) return {};
+      const inner = convert(def.innerType);
+      // a bare primitive type becomes a type list, as zod-to-json-schema writes it
+      return isBareType(inner) ? { type: [inner.type, "null"] } : { anyOf: [inner, { type: "null" }] };
+    }
+    case "ZodDefault": {
+      const inner: JsonSchema = def.innerType === undefined ? {} : convert(def.innerType);
+      return def.defaultValue === undefined ? inner : { ...inner, default: def.defaultValue() };
+    }
+    case "ZodEffects":
+      return def.schema === undefined ? {} : convert(def.schema);
+    case "ZodPipeline":
+      return def.in === undefined ? {} : convert(def.in);
+    case "ZodReadonly":
+    case "ZodBranded":
+    case "ZodCatch":
+      return def.innerType === undefined
+        ? def.type === undefined
+          ? {}
+          : convert(def.type)
+        : convert(def.innerType);
+    default:
+      return {};
+  }
+}
+
+/** `{ type: "string" }` and the like: a single type name and nothing else. */
+function isBareType(schema: JsonSchema): schema is { type: string } {
+  return typeof schema.type === "string" && Object.keys(schema).length === 1;
+}
+
+/**
+ * A union as zod-to-json-schema (LangChain.js's converter) writes it: bare primitive types
+ * become one type list, literals one `enum`, anything else `anyOf`.
+ */
+function unionOf(options: JsonSchema[]): JsonSchema {
+  const single = (types: unknown[]) => {
+    const unique = [...new Set(types)];
+    return unique.length === 1 ? unique[0] : unique;
+  };
+  if (options.length > 0 && options.every(isBareType))
+    return { type: single(options.map((option) => option.type)) };
+  const literal = (option: JsonSchema) =>
+    typeof option.type === "string" && "const" in option && Object.keys(option).length === 2;
+  if (options.length > 0 && options.every(literal)) {
+    return {
+      type: single(options.map((option) => option.type)),
+      enum: options.map((option) => option.const),
+    };
+  }
+  return { anyOf: options };
+}
+
+function withStringChecks(out: JsonSchema, checks: Zod3Check[]): JsonSchema {
+  for (const check of checks) {
+    if (check.kind === "min") out.minLength = check.value;
+    else if (check.kind === "max") out.maxLength = check.value;
+    else if (check.kind === "length") {
+      out.minLength = check.value;
+      out.maxLength = check.value;
+    } else if (check.kind === "regex" && check.regex !== undefined) out.pattern = check.regex.source;
+    else if (check.kind === "email") out.format = "email";
+    else if (check.kind === "url") out.format = "uri";
+    else if (check.kind === "uuid") out.format = "uuid";
+    else if (check.kind === "datetime") out.format = "date-time";
+  }
+  return out;
+}
+
+function withNumberChecks(checks: Zod3Check[]): JsonSchema {
+  const out: JsonSchema = { type: checks.some((check) => check.kind === "int") ? "integer" : "number" };
+  for (const check of checks) {
+    if (check.kind === "min") {
+      if (check.inclusive === false) out.exclusiveMinimum = check.value;
+      else out.minimum = check.value;
+    } else if (check.kind === "max") {
+      if (check.inclusive === false) out.exclusiveMaximum = check.value;
+      else out.maximum = check.value;
+    } else if (check.kind === "multipleOf") out.multipleOf = check.value;
+  }
+  return out;
+}
