@@ -116,8 +116,8 @@ export class FakeChatModel extends BaseChatModel {
 
 /**
  * Splits a message into the chunks a streaming provider would send: the text in word-sized
- * pieces, each tool call as a name chunk and argument pieces, and usage and metadata on the
- * last chunk. Concatenated, the chunks give back the message.
+ * pieces, each tool call as a name chunk and argument pieces, and usage and metadata (when the
+ * message has any) on a closing chunk. Concatenated, the chunks give back the message.
  */
 function splitIntoChunks(message: AIMessage): AIMessageChunk[] {
   const chunks: AIMessageChunk[] = [];
@@ -144,6 +144,13 @@ function splitIntoChunks(message: AIMessage): AIMessageChunk[] {
   });
   for (const fragments of calls)
     chunks.push(new AIMessageChunk({ content: "", id, name, tool_call_chunks: fragments }));
+  // a closing chunk only for what the message carries besides content and tool calls (or
+  // for an empty message, which streams as one empty chunk)
+  const carries =
+    Object.keys(message.additional_kwargs).length > 0 ||
+    Object.keys(message.response_metadata).length > 0 ||
+    message.usage_metadata !== undefined;
+  if (!carries && chunks.length > 0) return chunks;
   chunks.push(
     new AIMessageChunk({
       content: "",
