@@ -44,6 +44,8 @@ export { ToolRunManager } from "./tool-callbacks.js";
 export {
   type BindToolsInput,
   convertToOpenAITool,
+  isProviderTool,
+  type ProviderToolDescriptor,
   type ToolDefinition,
   type ToolDescriptor,
   toToolDefinition,

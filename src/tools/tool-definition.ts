@@ -35,7 +35,21 @@ export type ToolDescriptor =
  * const tools: BindToolsInput[] = [getWeather, { name: "noop", description: "Does nothing.", parameters: {} }];
  * ```
  */
-export type BindToolsInput = StructuredToolInterface | ToolDescriptor;
+export type BindToolsInput = StructuredToolInterface | ToolDescriptor | ProviderToolDescriptor;
+
+/**
+ * A provider's own tool (a server tool it runs, such as Anthropic's web search), described as
+ * the provider's API takes it; see {@link isProviderTool}.
+ *
+ * @example
+ * ```ts
+ * const search: ProviderToolDescriptor = { type: "web_search_20250305", name: "web_search", max_uses: 3 };
+ * ```
+ */
+export interface ProviderToolDescriptor {
+  type: string;
+  [field: string]: unknown;
+}
 
 /**
  * A tool reduced to what a provider needs: name, description and the JSON Schema of its
@@ -51,6 +65,27 @@ export interface ToolDefinition {
   description?: string;
   parameters: JsonSchema;
   strict?: boolean;
+  /** The tool's provider-specific fields (LangChain.js `extras`, e.g. Anthropic `defer_loading`). */
+  extras?: Record<string, unknown>;
+}
+
+/**
+ * A provider's own tool descriptor (a server tool such as `{ type: "web_search_20250305", name:
+ * "web_search" }`): a plain object with a `type` other than `"function"` and no argument schema
+ * of its own, so the provider runs it and it is sent as given.
+ *
+ * @example
+ * ```ts
+ * isProviderTool({ type: "web_search_20250305", name: "web_search" }); // true
+ * isProviderTool({ name: "get_weather", parameters: {} }); // false
+ * ```
+ */
+export function isProviderTool(input: unknown): input is Record<string, unknown> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return false;
+  const t = input as Record<string, unknown>;
+  if (typeof t.type !== "string" || t.type === "function") return false;
+  if (typeof t.invoke === "function" || typeof t.lc_namespace === "object") return false;
+  return !("schema" in t || "parameters" in t || "input_schema" in t || "function" in t);
 }
 
 /**
@@ -67,15 +102,18 @@ export interface ToolDefinition {
 export function toToolDefinition(input: BindToolsInput): ToolDefinition {
   if (typeof input !== "object" || input === null) throw badTool(input);
   if ("type" in input && input.type === "function" && "function" in input) {
-    const fn = input.function;
-    return definition(
-      fn.name,
-      fn.description,
-      fn.parameters ?? { type: "object", properties: {} },
-      fn.strict,
+    const fn = (input as Extract<ToolDescriptor, { type: "function" }>).function;
+    return withExtras(
+      definition(fn.name, fn.description, fn.parameters ?? { type: "object", properties: {} }, fn.strict),
+      (input as { extras?: unknown }).extras,
     );
   }
-  if (isStructuredTool(input)) return definition(input.name, input.description, toJsonSchema(input.schema));
+  if (isStructuredTool(input)) {
+    return withExtras(
+      definition(input.name, input.description, toJsonSchema(input.schema)),
+      (input as { extras?: unknown }).extras,
+    );
+  }
   const named = input as { name?: unknown; description?: string; strict?: boolean };
   if (typeof named.name !== "string") throw badTool(input);
   const schema =
@@ -87,7 +125,17 @@ export function toToolDefinition(input: BindToolsInput): ToolDefinition {
           ? input.input_schema
           : undefined;
   if (schema === undefined) throw badTool(input);
-  return definition(named.name, named.description, toJsonSchema(schema), named.strict);
+  return withExtras(
+    definition(named.name, named.description, toJsonSchema(schema), named.strict),
+    (input as { extras?: unknown }).extras,
+  );
+}
+
+function withExtras(def: ToolDefinition, extras: unknown): ToolDefinition {
+  if (typeof extras === "object" && extras !== null && Object.keys(extras).length > 0) {
+    def.extras = extras as Record<string, unknown>;
+  }
+  return def;
 }
 
 function definition(name: string, description: string | undefined, parameters: JsonSchema, strict?: boolean) {
@@ -117,6 +165,9 @@ function badTool(input: unknown): InvalidArgumentError {
  * convertToOpenAITool(getWeather);
  * // { type: "function", function: { name: "get_weather", description: "…", parameters: { … } } }
  * ```
+ *
+ * A tool's `extras` (provider-specific fields) ride along as `extras`, for the provider models
+ * that send them.
  */
 export function convertToOpenAITool(
   input: BindToolsInput,
@@ -124,6 +175,7 @@ export function convertToOpenAITool(
 ): {
   type: "function";
   function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
+  extras?: Record<string, unknown>;
 } {
   const def = toToolDefinition(input);
   const strict = options.strict ?? def.strict;
@@ -133,5 +185,7 @@ export function convertToOpenAITool(
     parameters: strict === true ? toStrictJsonSchema(def.parameters) : def.parameters,
   };
   if (strict !== undefined) fn.strict = strict;
-  return { type: "function", function: fn };
+  return def.extras === undefined
+    ? { type: "function", function: fn }
+    : { type: "function", function: fn, extras: def.extras };
 }

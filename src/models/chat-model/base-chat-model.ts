@@ -8,6 +8,7 @@ import { type CallbackHandler, promiseTry, thenOrElse } from "../../shared/index
 import {
   type BindToolsInput,
   convertToOpenAITool,
+  isProviderTool,
   type JsonSchema,
   type StandardSchemaLike,
 } from "../../tools/index.js";
@@ -253,7 +254,10 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     const { toolChoice, parallelToolCalls, ...rest } = options;
     const kwargs: Record<string, unknown> = { ...rest };
     const strict = options.strict;
-    kwargs.tools = tools.map((t) => convertToOpenAITool(t, strict === undefined ? {} : { strict }));
+    // provider tools (server tools the provider runs) are kept as their provider describes them
+    kwargs.tools = tools.map((t) =>
+      isProviderTool(t) ? t : convertToOpenAITool(t, strict === undefined ? {} : { strict }),
+    );
     const choice = options.tool_choice ?? toolChoice;
     if (choice !== undefined) kwargs.tool_choice = choice;
     else delete kwargs.tool_choice;

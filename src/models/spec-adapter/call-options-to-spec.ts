@@ -1,8 +1,9 @@
-import { type BindToolsInput, toToolDefinition } from "../../tools/index.js";
+import { type BindToolsInput, isProviderTool, toToolDefinition } from "../../tools/index.js";
 import type {
   ChatModelV1CallOptions,
   ChatModelV1FunctionTool,
   ChatModelV1ResponseFormat,
+  ChatModelV1Tool,
   ChatModelV1ToolChoice,
 } from "../spec/index.js";
 
@@ -23,12 +24,14 @@ export function toolOptionsToSpec(
     {};
   const strict = typeof options.strict === "boolean" ? options.strict : undefined;
   if (Array.isArray(options.tools) && options.tools.length > 0) {
-    out.tools = options.tools.map((input): ChatModelV1FunctionTool => {
+    out.tools = options.tools.map((input): ChatModelV1Tool => {
+      if (isProviderTool(input)) return { type: "provider", tool: input };
       const def = toToolDefinition(input as BindToolsInput);
       const tool: ChatModelV1FunctionTool = { type: "function", name: def.name, inputSchema: def.parameters };
       if (def.description !== undefined) tool.description = def.description;
       const toolStrict = def.strict ?? strict;
       if (toolStrict !== undefined) tool.strict = toolStrict;
+      if (def.extras !== undefined) tool.extras = def.extras;
       return tool;
     });
   }

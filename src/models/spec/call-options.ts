@@ -1,4 +1,4 @@
-import type { ChatModelV1FunctionTool } from "./function-tool.js";
+import type { ChatModelV1Tool } from "./function-tool.js";
 import type { ChatModelV1Prompt } from "./prompt.js";
 import type { ChatModelV1ResponseFormat } from "./response-format.js";
 import type { ChatModelV1ToolChoice } from "./tool-choice.js";
@@ -22,7 +22,7 @@ export interface ChatModelV1CallOptions {
   temperature?: number;
   topP?: number;
   stopSequences?: string[];
-  tools?: ChatModelV1FunctionTool[];
+  tools?: ChatModelV1Tool[];
   toolChoice?: ChatModelV1ToolChoice;
   parallelToolCalls?: boolean;
   responseFormat?: ChatModelV1ResponseFormat;

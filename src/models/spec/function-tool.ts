@@ -18,4 +18,26 @@ export interface ChatModelV1FunctionTool {
   inputSchema: Record<string, unknown>;
   /** Ask the provider to enforce the schema exactly (OpenAI `strict`). */
   strict?: boolean;
+  /** Provider-specific fields of the tool (LangChain.js `extras`), sent by providers that know them. */
+  extras?: Record<string, unknown>;
 }
+
+/**
+ * A tool the provider itself runs (a server tool: Anthropic's `web_search_20250305`, …),
+ * given as the provider's own descriptor and sent unchanged.
+ *
+ * @example
+ * ```ts
+ * const search: ChatModelV1ProviderTool = {
+ *   type: "provider",
+ *   tool: { type: "web_search_20250305", name: "web_search", max_uses: 3 },
+ * };
+ * ```
+ */
+export interface ChatModelV1ProviderTool {
+  type: "provider";
+  tool: Record<string, unknown>;
+}
+
+/** What a call offers the model: function tools it answers, and provider tools. */
+export type ChatModelV1Tool = ChatModelV1FunctionTool | ChatModelV1ProviderTool;

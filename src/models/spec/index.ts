@@ -3,7 +3,11 @@ export type { ChatModelV1 } from "./chat-model-v1.js";
 export type { ChatModelV1Content } from "./content.js";
 export type { ChatModelV1FilePart } from "./file-part.js";
 export type { ChatModelV1FinishReason } from "./finish-reason.js";
-export type { ChatModelV1FunctionTool } from "./function-tool.js";
+export type {
+  ChatModelV1FunctionTool,
+  ChatModelV1ProviderTool,
+  ChatModelV1Tool,
+} from "./function-tool.js";
 export type { ChatModelV1GenerateResult } from "./generate-result.js";
 export type { JSONValue } from "./json-value.js";
 export type { ChatModelV1Message, ChatModelV1Prompt } from "./prompt.js";

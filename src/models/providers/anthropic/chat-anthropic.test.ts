@@ -146,6 +146,36 @@ describe("ChatAnthropic request format", () => {
     ]);
   });
 
+  it("sends server tools (provider tool descriptors) as Anthropic describes them", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const search = { type: "web_search_20250305", name: "web_search", max_uses: 3 };
+    await model().bindTools([getWeather, search]).invoke("x");
+    const tools = (server.requests[0]?.body as { tools?: unknown[] }).tools;
+    expect(tools).toEqual([
+      {
+        name: "get_weather",
+        description: "Get weather for a given city.",
+        input_schema: expect.objectContaining({ type: "object" }),
+      },
+      search,
+    ]);
+  });
+
+  it("merges a tool's extras into its Anthropic definition (defer_loading for tool search)", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const deferred = tool(async () => "x", {
+      name: "lookup",
+      description: "Look up.",
+      schema: z.object({}),
+      extras: { defer_loading: true },
+    });
+    const search = { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" };
+    await model().bindTools([deferred, search]).invoke("x");
+    const tools = (server.requests[0]?.body as { tools?: Record<string, unknown>[] }).tools;
+    expect(tools?.[0]).toMatchObject({ name: "lookup", defer_loading: true });
+    expect(tools?.[1]).toEqual(search);
+  });
+
   it("sends a call's cache_control as the request's top-level cache_control", async () => {
     const reply = { kind: "json" as const, body: message([{ type: "text", text: "ok" }]) };
     server.reply(reply, reply);

@@ -1,5 +1,5 @@
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
-import type { AnthropicRequest, AnthropicWireToolChoice } from "./anthropic-wire.js";
+import type { AnthropicRequest, AnthropicWireTool, AnthropicWireToolChoice } from "./anthropic-wire.js";
 
 /**
  * The tool-related request fields: `tools` with `input_schema`, and `tool_choice`
@@ -17,11 +17,16 @@ export function prepareAnthropicTools(
 ): Pick<AnthropicRequest, "tools" | "tool_choice"> {
   const out: Pick<AnthropicRequest, "tools" | "tool_choice"> = {};
   if (options.tools !== undefined && options.tools.length > 0) {
-    out.tools = options.tools.map((tool) =>
-      tool.description === undefined
-        ? { name: tool.name, input_schema: tool.inputSchema }
-        : { name: tool.name, description: tool.description, input_schema: tool.inputSchema },
-    );
+    out.tools = options.tools.map((tool): AnthropicWireTool => {
+      // a server tool (web search, code execution, …) goes as Anthropic describes it
+      if (tool.type === "provider") return tool.tool as unknown as AnthropicWireTool;
+      const wire: AnthropicWireTool =
+        tool.description === undefined
+          ? { name: tool.name, input_schema: tool.inputSchema }
+          : { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+      // the tool's extras (`defer_loading`, `cache_control`, …) are Anthropic tool fields
+      return tool.extras === undefined ? wire : { ...wire, ...tool.extras };
+    });
   }
   let choice: AnthropicWireToolChoice | undefined;
   const requested = options.toolChoice;

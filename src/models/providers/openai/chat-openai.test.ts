@@ -144,6 +144,23 @@ describe("ChatOpenAI request and response mapping", () => {
     });
   });
 
+  it("sends a provider tool descriptor as given, and refuses the Responses API's built-in tools", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    const custom = { type: "custom", custom: { name: "grammar", description: "Free-form input." } };
+    await model().bindTools([getWeather, custom]).invoke("Hi");
+    const tools = (server.requests[0]?.body as { tools?: { type: string }[] }).tools;
+    expect(tools?.map((t) => t.type)).toEqual(["function", "custom"]);
+    expect(tools?.[1]).toEqual(custom);
+    await expect(
+      model()
+        .bindTools([{ type: "web_search_preview" }])
+        .invoke("Hi"),
+    ).rejects.toThrow(
+      'ChatOpenAI sends requests to the Chat Completions API, which has no built-in "web_search_preview" tool',
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("uses max_completion_tokens for reasoning models and forwards model settings", async () => {
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     await model({

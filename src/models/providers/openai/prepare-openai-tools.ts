@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import type { OpenAIChatRequest, OpenAIWireTool } from "./openai-wire.js";
 
@@ -17,7 +18,8 @@ export function prepareOpenAITools(
 ): Pick<OpenAIChatRequest, "tools" | "tool_choice" | "parallel_tool_calls"> {
   const out: Pick<OpenAIChatRequest, "tools" | "tool_choice" | "parallel_tool_calls"> = {};
   if (options.tools !== undefined && options.tools.length > 0) {
-    out.tools = options.tools.map((tool) => {
+    out.tools = options.tools.map((tool): OpenAIWireTool => {
+      if (tool.type === "provider") return providerTool(tool.tool);
       const fn: OpenAIWireTool["function"] = {
         name: tool.name,
         ...(tool.description === undefined ? {} : { description: tool.description }),
@@ -34,4 +36,31 @@ export function prepareOpenAITools(
   }
   if (options.parallelToolCalls !== undefined) out.parallel_tool_calls = options.parallelToolCalls;
   return out;
+}
+
+/** OpenAI's built-in tools, which only its Responses API runs. */
+const RESPONSES_ONLY = new Set([
+  "web_search",
+  "web_search_preview",
+  "tool_search",
+  "file_search",
+  "code_interpreter",
+  "image_generation",
+  "computer_use_preview",
+  "mcp",
+  "local_shell",
+]);
+
+/**
+ * A provider tool in a Chat Completions request: sent as given (e.g. a `custom` tool), except
+ * the built-in tools of the Responses API, which Chat Completions does not run.
+ */
+function providerTool(tool: Record<string, unknown>): OpenAIWireTool {
+  const type = String(tool.type);
+  if (RESPONSES_ONLY.has(type)) {
+    throw new InvalidArgumentError(
+      `ChatOpenAI sends requests to the Chat Completions API, which has no built-in "${type}" tool (it is a tool of OpenAI's Responses API). Offer a function tool instead, or use a model that runs it (e.g. ChatAnthropic's server tools).`,
+    );
+  }
+  return tool as unknown as OpenAIWireTool;
 }
