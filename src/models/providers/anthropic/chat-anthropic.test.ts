@@ -150,7 +150,7 @@ describe("ChatAnthropic request format", () => {
     server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
     const search = { type: "web_search_20250305", name: "web_search", max_uses: 3 };
     await model().bindTools([getWeather, search]).invoke("x");
-    const tools = (server.requests[0]?.body as { tools?: unknown[] }).tools;
+    const tools = (server.requests[0]?.body as { tools?: unknown[] } | undefined)?.tools;
     expect(tools).toEqual([
       {
         name: "get_weather",
@@ -171,7 +171,7 @@ describe("ChatAnthropic request format", () => {
     });
     const search = { type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" };
     await model().bindTools([deferred, search]).invoke("x");
-    const tools = (server.requests[0]?.body as { tools?: Record<string, unknown>[] }).tools;
+    const tools = (server.requests[0]?.body as { tools?: Record<string, unknown>[] } | undefined)?.tools;
     expect(tools?.[0]).toMatchObject({ name: "lookup", defer_loading: true });
     expect(tools?.[1]).toEqual(search);
   });

@@ -148,7 +148,7 @@ describe("ChatOpenAI request and response mapping", () => {
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     const custom = { type: "custom", custom: { name: "grammar", description: "Free-form input." } };
     await model().bindTools([getWeather, custom]).invoke("Hi");
-    const tools = (server.requests[0]?.body as { tools?: { type: string }[] }).tools;
+    const tools = (server.requests[0]?.body as { tools?: { type: string }[] } | undefined)?.tools;
     expect(tools?.map((t) => t.type)).toEqual(["function", "custom"]);
     expect(tools?.[1]).toEqual(custom);
     await expect(
