@@ -160,6 +160,7 @@ const ALIASES = new Set([
   // LangGraph.js names for our classes: the same class under a second name
   "BaseLangGraphError",
   "UntrackedValueChannel",
+  "MemoryStore",
 ]);
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (!(subpath in REQUIRED)) {

@@ -153,9 +153,10 @@ describe("StateSchema", () => {
       question: "LastValue",
       count: "BinaryOperatorAggregate",
       note: "LastValue",
-      cache: "UntrackedValue",
+      cache: "UntrackedValueChannel",
     });
-    expect(UntrackedValueChannel).toBe(UntrackedValue);
+    expect(graph.channels.cache).toBeInstanceOf(UntrackedValue);
+    expect(new UntrackedValueChannel()).toBeInstanceOf(UntrackedValue);
     const channel = new UntrackedValue<number>({ guard: false, initialValueFactory: () => 1 });
     expect(channel.get()).toBe(1);
     expect(channel.update([2, 3])).toBe(true);

@@ -73,6 +73,39 @@ export interface CallbackHandler {
 
   /** A tool reported progress through its runtime writer. */
   handleToolEvent?(data: unknown, runId: string, toolCallId?: string, name?: string): unknown;
+
+  /**
+   * A graph run, or a node of it, starts (LangChain.js's chain callbacks). `chain.id` identifies
+   * what runs; `runName` is the graph's or the node's name.
+   */
+  handleChainStart?(
+    chain: { lc: number; type: string; id: string[]; name?: string },
+    inputs: unknown,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runType?: string,
+    runName?: string,
+  ): unknown;
+
+  /** A graph run, or a node of it, ends with this output. */
+  handleChainEnd?(
+    outputs: unknown,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    kwargs?: { inputs?: unknown },
+  ): unknown;
+
+  /** A graph run, or a node of it, fails. */
+  handleChainError?(
+    error: unknown,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    kwargs?: { inputs?: unknown },
+  ): unknown;
 }
 
 type HandlerArgs<K extends keyof CallbackHandler> =

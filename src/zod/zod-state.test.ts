@@ -193,3 +193,26 @@ describe("registry", () => {
     expect(registry.has(field)).toBe(false);
   });
 });
+
+describe("a reducer field with a default", () => {
+  it("starts from the default once when the input leaves the field out", async () => {
+    const items = z
+      .array(z.string())
+      .default(() => ["seed"])
+      .register(registry, {
+        reducer: {
+          fn: (left: unknown, right: unknown) => (left as string[]).concat(right as string[]),
+          schema: z.array(z.string()),
+        },
+      });
+    const graph = new StateGraph(z.object({ label: z.string(), items }))
+      .addNode("add", () => ({ items: ["x"] }))
+      .addEdge(START, "add")
+      .compile();
+    expect(await graph.invoke({ label: "l" })).toEqual({ label: "l", items: ["seed", "x"] });
+    expect(await graph.invoke({ label: "l", items: ["given"] })).toEqual({
+      label: "l",
+      items: ["seed", "given", "x"],
+    });
+  });
+});

@@ -101,6 +101,25 @@ export function channelFromDefinition(key: string, entry: unknown): BaseChannel 
   );
 }
 
+/**
+ * Turns one entry of the legacy `new StateGraph({ channels: {...} })` map into a channel:
+ * `null` is a last-value key, `{ reducer, default }` (or `{ value, default }`) a reduced one, and
+ * a channel or channel factory is used as given.
+ */
+export function channelFromLegacyEntry(key: string, entry: unknown): BaseChannel {
+  if (entry === null || entry === undefined) return new LastValue<unknown>();
+  if (isBaseChannel(entry) || typeof entry === "function") return channelFromDefinition(key, entry);
+  if (typeof entry === "object") {
+    const spec = entry as { reducer?: unknown; value?: unknown; default?: () => unknown };
+    const reducer = spec.reducer ?? spec.value;
+    if (typeof reducer === "function") {
+      return new BinaryOperatorAggregate(reducer as BinaryOperator<unknown, unknown>, spec.default);
+    }
+    return new LastValue<unknown>();
+  }
+  return channelFromDefinition(key, entry);
+}
+
 /** True for an `Annotation.Root(...)` from any copy of the library. */
 export function isAnnotationRoot(value: unknown): value is AnnotationRoot<StateDefinition> {
   return (

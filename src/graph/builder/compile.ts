@@ -17,7 +17,7 @@ import {
   TASKS,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
-import { CompiledStateGraph } from "./compiled-state-graph.js";
+import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import {
   type BranchDefinition,
   DEFAULT_ERROR_HANDLER_NODE,
@@ -28,7 +28,7 @@ import {
 import { StateSchema } from "./state-schema.js";
 import type { SubgraphLike } from "./types.js";
 import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js";
-import { isZodObjectSchema } from "./zod-state.js";
+import { isZodObjectSchema, schemaMetaRegistry, stripZodDefault, zodObjectShape } from "./zod-state.js";
 
 /** Options of `compile()`. */
 export interface CompileOptions<Nodes extends string = string> {
@@ -82,6 +82,11 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   return (input, config) => subgraph.invoke(input, config);
 }
 
+/** `graph.nodes[name].invoke`: runs the node's own code alone, outside any graph run. */
+function invokeAlone(bound: PregelNode["bound"]): CompiledStateGraphNode["invoke"] {
+  return async (input, config) => bound(input, (config ?? {}) as LangGraphRunnableConfig<unknown>);
+}
+
 interface PartialSchema {
   safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown };
 }
@@ -89,12 +94,26 @@ interface PartialSchema {
 /**
  * For a Zod object state: the schema with every key optional (graph input and node updates carry
  * some of the keys). LangGraph.js validates both against it; input gets its defaults filled in.
+ * A field with a reducer is checked against the reducer's update schema (the field's own schema
+ * without one), as LangGraph.js does, so its `.default()` is the channel's start value only and
+ * is not filled into the input too (where the reducer would fold it in a second time).
  */
 function partialSchemaOf(schema: unknown): PartialSchema | undefined {
   if (!isZodObjectSchema(schema)) return undefined;
-  const partial = (schema as { partial?: () => unknown }).partial;
+  let base = schema as { partial?: () => unknown; extend?: (shape: Record<string, unknown>) => unknown };
+  const overrides: Record<string, unknown> = {};
+  let overridden = false;
+  for (const [key, field] of Object.entries(zodObjectShape(schema))) {
+    const reducer =
+      typeof field === "object" && field !== null ? schemaMetaRegistry.get(field)?.reducer : undefined;
+    if (reducer === undefined) continue;
+    overrides[key] = reducer.schema ?? stripZodDefault(field);
+    overridden = true;
+  }
+  if (overridden && typeof base.extend === "function") base = base.extend(overrides) as typeof base;
+  const partial = base.partial;
   if (typeof partial !== "function") return undefined;
-  const made = partial.call(schema) as PartialSchema;
+  const made = partial.call(base) as PartialSchema;
   return typeof made.safeParse === "function" ? made : undefined;
 }
 
@@ -174,7 +193,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     check: name === START ? inputCheck : stateCheck,
   });
 
-  const nodes: Record<string, PregelNode> = {};
+  const nodes: Record<string, CompiledStateGraphNode> = {};
   nodes[START] = {
     name: START,
     triggers: [START],
@@ -193,6 +212,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     tags: [TAG_HIDDEN],
     hidden: true,
     subgraphs: undefined,
+    invoke: invokeAlone(startBound),
   };
   for (const [name, def] of definitions) {
     const triggers = [BRANCH_PREFIX + name];
@@ -200,11 +220,13 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       if (target === name) triggers.push(joinChannelName(sources, target));
     }
     const inputKeys = def.input === undefined ? builder.stateKeys : Object.keys(def.input);
+    const bound = bindAction(name, def);
     nodes[name] = {
       name,
       triggers,
       channels: Object.fromEntries(inputKeys.map((k) => [k, k])),
-      bound: bindAction(name, def),
+      bound,
+      invoke: invokeAlone(bound),
       writers: makeWriters(spec(name, stateKeySet)),
       retryPolicy: def.retryPolicy ?? defaults.retryPolicy,
       // an error handler's result is never cached; `cachePolicy: false` opts out of the default

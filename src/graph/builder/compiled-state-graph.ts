@@ -1,12 +1,28 @@
 import type { RunnableConfig } from "../../shared/index.js";
 import { type Command, END, START } from "../core/index.js";
-import { Pregel, type PregelOptions, type PregelParams, type StateSnapshot } from "../pregel/index.js";
+import type { PregelNode } from "../loop/index.js";
+import {
+  isPregel,
+  Pregel,
+  type PregelOptions,
+  type PregelParams,
+  type StateSnapshot,
+} from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
 import { DrawableGraph } from "./draw.js";
 import type { StateGraph } from "./state-graph.js";
 
 type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;
+
+/**
+ * A node of a compiled state graph. `invoke(input, config?)` runs the node's own function (or
+ * subgraph) alone, outside the graph, and resolves to what it returns, as LangGraph.js's
+ * `graph.nodes[name].invoke` does.
+ */
+export interface CompiledStateGraphNode extends PregelNode {
+  invoke(input: unknown, config?: RunnableConfig): Promise<unknown>;
+}
 
 /** The payload of each stream mode. */
 export interface StreamPayloads<State, Update, Nodes extends string> {
@@ -72,6 +88,7 @@ export class CompiledStateGraph<
   readonly builder: AnyBuilder;
   readonly description: string | undefined;
   declare "~types": { state: State; update: Update; nodes: Nodes };
+  declare readonly nodes: Record<string, CompiledStateGraphNode>;
 
   constructor(params: CompiledParams) {
     const options = params.compileOptions;
@@ -119,11 +136,19 @@ export class CompiledStateGraph<
     >;
   }
 
-  /** The graph's structure, for drawing (`getGraph().drawMermaid()`). */
-  getGraph(): DrawableGraph {
+  /**
+   * The graph's structure, for drawing (`getGraph().drawMermaid()`). With `xray`, nodes that run
+   * a compiled graph are drawn as that graph's nodes (prefixed `<node>:`, in a `subgraph` block),
+   * `xray: n` expanding n levels deep.
+   */
+  getGraph(options?: { xray?: boolean | number }): DrawableGraph {
     const builder = this.builder;
+    const xray = options?.xray;
     const graph = new DrawableGraph();
     graph.addNode(START);
+    /** Where edges into / out of a node drawn as its subgraph attach (absent: the node itself). */
+    const entries = new Map<string, string | undefined>();
+    const exits = new Map<string, string | undefined>();
     for (const [name, def] of builder.nodes) {
       const metadata: Record<string, unknown> = { ...def.metadata };
       const before = this.interruptBefore;
@@ -142,13 +167,39 @@ export class CompiledStateGraph<
       ) {
         metadata.__tools = tools.map((tool) => (tool as { name: string }).name);
       }
-      graph.addNode(name, metadata);
+      const inner = xray ? drawableSubgraphOf(def.action, def.subgraphs) : undefined;
+      if (inner !== undefined) {
+        const drawn = inner.getGraph({ xray: typeof xray === "number" ? xray - 1 : true });
+        drawn.trimFirstNode();
+        drawn.trimLastNode();
+        if (Object.keys(drawn.nodes).length > 1) {
+          const [first, last] = graph.extend(drawn, name);
+          entries.set(name, first);
+          exits.set(name, last);
+          continue;
+        }
+      }
+      const action = def.action as { name?: unknown };
+      graph.addNode(
+        name,
+        metadata,
+        isPregel(def.action)
+          ? {
+              id: ["langgraph", "pregel", "CompiledStateGraph"],
+              name: typeof action.name === "string" ? action.name : "LangGraph",
+            }
+          : { id: ["langgraph", "RunnableCallable"], name },
+      );
     }
     const discovered: { source: string; target: string; conditional: boolean }[] = [];
     const add = (source: string, target: string, label?: string, conditional = false) => {
       if (target === END) graph.addNode(END);
       discovered.push({ source, target, conditional });
-      graph.addEdge(source, target, label, conditional);
+      const from = exits.has(source) ? exits.get(source) : source;
+      const to = entries.has(target) ? entries.get(target) : target;
+      // a label naming the target node is not drawn (as when the node is not expanded)
+      const shown = label === target ? undefined : label;
+      if (from !== undefined && to !== undefined) graph.addEdge(from, to, shown, conditional);
     };
     const solid: [string, string][] = [...builder.edges];
     for (const [sources, target] of builder.waitingEdges)
@@ -179,7 +230,24 @@ export class CompiledStateGraph<
   }
 
   /** Same as {@link getGraph}, for code written against the async LangGraph.js API. */
-  async getGraphAsync(): Promise<DrawableGraph> {
-    return this.getGraph();
+  async getGraphAsync(options?: { xray?: boolean | number }): Promise<DrawableGraph> {
+    return this.getGraph(options);
   }
+}
+
+interface DrawableSubgraph {
+  getGraph(options?: { xray?: boolean | number }): DrawableGraph;
+}
+
+/** The compiled graph a node runs (itself, or the first of its `subgraphs`), if it can be drawn. */
+function drawableSubgraphOf(
+  action: unknown,
+  subgraphs: readonly unknown[] | undefined,
+): DrawableSubgraph | undefined {
+  for (const candidate of [action, ...(subgraphs ?? [])]) {
+    if (isPregel(candidate) && typeof (candidate as { getGraph?: unknown }).getGraph === "function") {
+      return candidate as unknown as DrawableSubgraph;
+    }
+  }
+  return undefined;
 }

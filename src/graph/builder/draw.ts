@@ -1,8 +1,29 @@
+import { InvalidGraphError } from "../core/index.js";
+
 /** A node of a drawable graph. */
 export interface DrawableNode {
   id: string;
   name: string;
   metadata?: Record<string, unknown>;
+  /** What the node runs, as `toJSON()` reports it (`{ id, name }`); none for `__start__`/`__end__`. */
+  data?: DrawableRunnable;
+}
+
+/** The runnable behind a drawn node, as LangChain.js identifies it (`lc_id` and name). */
+export interface DrawableRunnable {
+  id: string[];
+  name: string;
+}
+
+/** One node of {@link DrawableGraph.toJSON}: a runnable, or the input/output schema. */
+export type DrawableNodeJson =
+  | { id: string; type: "runnable"; data: DrawableRunnable; metadata: Record<string, unknown> }
+  | { id: string; type: "schema"; data: Record<string, unknown> };
+
+/** The JSON form of a drawable graph, as LangChain.js's `Graph.toJSON()` gives it. */
+export interface DrawableGraphJson {
+  nodes: DrawableNodeJson[];
+  edges: { source: string; target: string; data?: string; conditional: boolean }[];
 }
 
 /** An edge of a drawable graph; conditional edges are drawn dotted. */
@@ -68,11 +89,17 @@ export class DrawableGraph {
   readonly edges: DrawableEdge[] = [];
 
   /** Adds a node (once). */
-  addNode(id: string, metadata?: Record<string, unknown>): DrawableNode {
+  addNode(
+    id: string,
+    metadata?: Record<string, unknown>,
+    data?: DrawableRunnable,
+    name: string = id,
+  ): DrawableNode {
     const existing = this.nodes[id];
     if (existing !== undefined) return existing;
-    const node: DrawableNode = { id, name: id };
+    const node: DrawableNode = { id, name };
     if (metadata !== undefined && Object.keys(metadata).length > 0) node.metadata = metadata;
+    if (data !== undefined) node.data = data;
     this.nodes[id] = node;
     return node;
   }
@@ -84,18 +111,83 @@ export class DrawableGraph {
     this.edges.push(edge);
   }
 
-  /** The one node without incoming edges, if there is exactly one. */
-  firstNode(): DrawableNode | undefined {
-    const targets = new Set(this.edges.map((e) => e.target));
-    const found = Object.values(this.nodes).filter((n) => !targets.has(n.id));
+  /**
+   * The graph as JSON, in LangChain.js's `Graph.toJSON()` shape: nodes with `type: "runnable"`
+   * (`data: { id, name }`, `metadata`) or `type: "schema"` (`__start__`/`__end__`), and edges
+   * with `source`, `target`, `data` (the label, if any) and `conditional`.
+   */
+  toJSON(): DrawableGraphJson {
+    return {
+      nodes: Object.values(this.nodes).map((node): DrawableNodeJson => {
+        if (node.data === undefined) {
+          return {
+            id: node.id,
+            type: "schema",
+            data: { $schema: "https://json-schema.org/draft/2020-12/schema" },
+          };
+        }
+        return { id: node.id, type: "runnable", data: node.data, metadata: { ...node.metadata } };
+      }),
+      edges: this.edges.map(({ source, target, data, conditional }) =>
+        data === undefined ? { source, target, conditional } : { source, target, data, conditional },
+      ),
+    };
+  }
+
+  /** The one node without incoming edges (ignoring the nodes in `exclude`), if there is exactly one. */
+  firstNode(exclude: readonly string[] = []): DrawableNode | undefined {
+    const targets = new Set(this.edges.filter((e) => !exclude.includes(e.source)).map((e) => e.target));
+    const found = Object.values(this.nodes).filter((n) => !exclude.includes(n.id) && !targets.has(n.id));
     return found.length === 1 ? found[0] : undefined;
   }
 
-  /** The one node without outgoing edges, if there is exactly one. */
-  lastNode(): DrawableNode | undefined {
-    const sources = new Set(this.edges.map((e) => e.source));
-    const found = Object.values(this.nodes).filter((n) => !sources.has(n.id));
+  /** The one node without outgoing edges (ignoring the nodes in `exclude`), if there is exactly one. */
+  lastNode(exclude: readonly string[] = []): DrawableNode | undefined {
+    const sources = new Set(this.edges.filter((e) => !exclude.includes(e.target)).map((e) => e.source));
+    const found = Object.values(this.nodes).filter((n) => !exclude.includes(n.id) && !sources.has(n.id));
     return found.length === 1 ? found[0] : undefined;
+  }
+
+  /** Removes a node and its edges. */
+  removeNode(id: string): void {
+    delete this.nodes[id];
+    for (let i = this.edges.length - 1; i >= 0; i--) {
+      const edge = this.edges[i] as DrawableEdge;
+      if (edge.source === id || edge.target === id) this.edges.splice(i, 1);
+    }
+  }
+
+  /** Removes the first node when another single first node remains (LangChain.js `trimFirstNode`). */
+  trimFirstNode(): void {
+    const first = this.firstNode();
+    if (first !== undefined && this.firstNode([first.id]) !== undefined) this.removeNode(first.id);
+  }
+
+  /** Removes the last node when another single last node remains (LangChain.js `trimLastNode`). */
+  trimLastNode(): void {
+    const last = this.lastNode();
+    if (last !== undefined && this.lastNode([last.id]) !== undefined) this.removeNode(last.id);
+  }
+
+  /**
+   * Copies another graph's nodes and edges in, their ids prefixed with `<prefix>:` (names kept),
+   * and returns the prefixed ids of its single first and last nodes, when it has them.
+   */
+  extend(graph: DrawableGraph, prefix: string): [string | undefined, string | undefined] {
+    const prefixed = (id: string) => (prefix === "" ? id : `${prefix}:${id}`);
+    for (const node of Object.values(graph.nodes)) {
+      const id = prefixed(node.id);
+      this.nodes[id] = { ...node, id };
+    }
+    for (const edge of graph.edges) {
+      this.edges.push({ ...edge, source: prefixed(edge.source), target: prefixed(edge.target) });
+    }
+    const first = graph.firstNode();
+    const last = graph.lastNode();
+    return [
+      first === undefined ? undefined : prefixed(first.id),
+      last === undefined ? undefined : prefixed(last.id),
+    ];
   }
 
   /** The graph as a Mermaid flowchart. */
@@ -129,7 +221,41 @@ export class DrawableGraph {
         out += `\t${shape}\n`;
       }
     }
+    // edges inside a subgraph (drawn with `getGraph({ xray: true })`) go in a `subgraph` block,
+    // grouped by the prefix their two ends share, as LangChain.js draws them
+    const groups = new Map<string, DrawableEdge[]>();
     for (const edge of this.edges) {
+      const targetParts = edge.target.split(":");
+      const prefix = edge.source
+        .split(":")
+        .filter((part, i) => part === targetParts[i])
+        .join(":");
+      const group = groups.get(prefix);
+      if (group === undefined) groups.set(prefix, [edge]);
+      else group.push(edge);
+    }
+    const seen = new Set<string>();
+    const drawGroup = (edges: readonly DrawableEdge[], prefix: string): void => {
+      const selfLoop = edges.length === 1 && edges[0]?.source === edges[0]?.target;
+      if (prefix !== "" && !selfLoop) {
+        const title = prefix.split(":").pop() ?? prefix;
+        if (seen.has(prefix)) {
+          throw new InvalidGraphError(
+            `Found duplicate subgraph '${title}' -- this likely means that you're reusing a subgraph node with the same name. Please adjust your graph to have subgraph nodes with unique names.`,
+          );
+        }
+        seen.add(prefix);
+        out += `\tsubgraph ${title}\n`;
+      }
+      const depth = prefix.split(":").length;
+      const nested = [...groups.keys()]
+        .filter((p) => prefix !== "" && p.startsWith(`${prefix}:`) && p.split(":").length === depth + 1)
+        .sort((a, b) => a.split(":").length - b.split(":").length);
+      for (const p of nested) drawGroup(groups.get(p) ?? [], p);
+      for (const edge of edges) drawEdge(edge);
+      if (prefix !== "" && !selfLoop) out += "\tend\n";
+    };
+    const drawEdge = (edge: DrawableEdge): void => {
       let arrow: string;
       if (edge.data !== undefined) {
         const words = edge.data.split(" ");
@@ -144,6 +270,10 @@ export class DrawableGraph {
         arrow = edge.conditional ? " -.-> " : " --> ";
       }
       out += `\t${escapeId(edge.source)}${arrow}${escapeId(edge.target)};\n`;
+    };
+    drawGroup(groups.get("") ?? [], "");
+    for (const prefix of groups.keys()) {
+      if (prefix !== "" && !prefix.includes(":")) drawGroup(groups.get(prefix) ?? [], prefix);
     }
     if (withStyles) {
       for (const [name, color] of Object.entries(options.nodeColors ?? DEFAULT_COLORS))

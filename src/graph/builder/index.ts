@@ -11,7 +11,12 @@ export {
   type UpdateType,
 } from "./annotation.js";
 export { type CompileOptions, joinChannelName } from "./compile.js";
-export { CompiledStateGraph, type StreamChunk, type StreamPayloads } from "./compiled-state-graph.js";
+export {
+  CompiledStateGraph,
+  type CompiledStateGraphNode,
+  type StreamChunk,
+  type StreamPayloads,
+} from "./compiled-state-graph.js";
 export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";
 export {
   type ConditionalEdgeRouter,
@@ -21,6 +26,7 @@ export {
   type SchemaUpdate,
   StateGraph,
   type StateGraphArgs,
+  type StateGraphOptions,
   type StateSchemaInput,
 } from "./state-graph.js";
 export {

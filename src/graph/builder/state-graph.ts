@@ -20,7 +20,9 @@ import { type ContextValidator, isPregel } from "../pregel/index.js";
 import {
   type AnnotationRoot,
   channelFromDefinition,
+  channelFromLegacyEntry,
   isAnnotationRoot,
+  type SingleReducer,
   type StateDefinition,
   type StateType,
   type UpdateType,
@@ -87,8 +89,32 @@ export interface StateGraphArgs {
   output?: StateSchemaInput;
   /** Schema of the run context (`invoke(input, { context })`). */
   context?: unknown;
-  /** @deprecated Legacy channel map. */
-  channels?: StateDefinition;
+  /**
+   * @deprecated Legacy channel map: per key `null` (last value), `{ reducer, default }`, or a
+   * channel.
+   */
+  channels?: StateDefinition | Record<string, SingleReducer<unknown, unknown> | BaseChannel>;
+}
+
+/** Second argument of `new StateGraph(state, options)`: input/output schemas and the context schema. */
+export interface StateGraphOptions {
+  /** Keys the graph accepts as input (default: the state). */
+  input?: StateSchemaInput;
+  /** Keys the graph returns (default: the state). */
+  output?: StateSchemaInput;
+  /** Schema of the run context (`invoke(input, { context })`). */
+  context?: unknown;
+}
+
+const OPTION_KEYS = new Set(["input", "output", "context", "interrupt", "writer", "nodes"]);
+
+/** True for an options object (not a schema) as the second argument of the constructor. */
+function isStateGraphOptions(value: unknown): value is StateGraphOptions {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof (value as { parse?: unknown }).parse === "function") return false;
+  if (StateSchema.isInstance(value) || isAnnotationRoot(value) || isZodObjectSchema(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => OPTION_KEYS.has(key));
 }
 
 /** The state type described by a schema. */
@@ -174,6 +200,12 @@ function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> 
   );
 }
 
+function legacyChannels(map: object): Record<string, BaseChannel> {
+  const out: Record<string, BaseChannel> = {};
+  for (const [key, entry] of Object.entries(map)) out[key] = channelFromLegacyEntry(key, entry);
+  return out;
+}
+
 function contextValidator(schema: unknown): ContextValidator | undefined {
   if (
     typeof schema === "object" &&
@@ -232,12 +264,19 @@ export class StateGraph<
   } = {};
 
   constructor(state: Schema, contextSchema?: unknown);
+  constructor(state: Schema, options: StateGraphOptions);
   constructor(args: StateGraphArgs);
   constructor(stateOrArgs: unknown, contextSchema?: unknown) {
     let state: unknown = stateOrArgs;
     let input: unknown;
     let output: unknown;
     let context: unknown = contextSchema;
+    if (isStateGraphOptions(contextSchema)) {
+      // new StateGraph(state, { input, output, context }) (LangGraph.js's `StateGraphInit` form)
+      input = contextSchema.input;
+      output = contextSchema.output;
+      context = contextSchema.context;
+    }
     if (
       !StateSchema.isInstance(stateOrArgs) &&
       !isAnnotationRoot(stateOrArgs) &&
@@ -251,7 +290,11 @@ export class StateGraph<
         "channels" in stateOrArgs)
     ) {
       const args = stateOrArgs as StateGraphArgs;
-      state = args.state ?? args.stateSchema ?? args.channels ?? args.input;
+      state =
+        args.state ??
+        args.stateSchema ??
+        (args.channels === undefined ? undefined : legacyChannels(args.channels)) ??
+        args.input;
       input = args.input;
       output = args.output;
       context = args.context ?? contextSchema;
@@ -455,6 +498,7 @@ export class StateGraph<
     this.warnIfCompiled("edge");
     if (Array.isArray(from)) {
       for (const source of from) {
+        if ((source as string) === END) throw new InvalidGraphError("END cannot be a start node");
         if (source === START || !this.nodes.has(source)) {
           throw new InvalidGraphError(`Need to add a node named "${source}" first`);
         }

@@ -7,6 +7,8 @@ import {
   isBaseChannel,
   LastValue,
   UntrackedValue,
+  UntrackedValueChannel,
+  type UntrackedValueOptions,
 } from "../channels/index.js";
 import {
   getSchemaDefaultGetter,
@@ -266,7 +268,11 @@ export class StateSchema<Fields extends StateSchemaFields = StateSchemaFields> {
           break;
         }
         case "channel":
-          channels[key] = field as BaseChannel;
+          // an UntrackedValue field runs in an UntrackedValueChannel, as LangGraph.js names it
+          channels[key] =
+            field instanceof UntrackedValue && !(field instanceof UntrackedValueChannel)
+              ? untrackedChannelOf(field)
+              : (field as BaseChannel);
           break;
         case "schema":
           channels[key] = new LastValue(getSchemaDefaultGetter(field));
@@ -412,4 +418,11 @@ export function getJsonSchemaFromSchema(schema: unknown): Record<string, unknown
   } catch {
     return undefined;
   }
+}
+
+function untrackedChannelOf(field: UntrackedValue): UntrackedValueChannel {
+  const options: UntrackedValueOptions<unknown> = { guard: field.guard };
+  if (field.initialValueFactory !== undefined) options.initialValueFactory = field.initialValueFactory;
+  if (field.schema !== undefined) options.schema = field.schema;
+  return new UntrackedValueChannel(options);
 }

@@ -58,6 +58,7 @@ describe("edges", () => {
       /^Need to add a node named "__start__" first/,
     );
     expect(() => base().addEdge(["x", "y"], END)).toThrow(/^END cannot be an end node/);
+    expect(() => base().addEdge([END as never, "x"], "y")).toThrow(/^END cannot be a start node/);
     expect(() => base().addEdge(["x", "zz" as never], "y")).toThrow(/^Need to add a node named "zz" first/);
     expect(() => base().addEdge(["x", "y"], "zz" as never)).toThrow(/^Need to add a node named "zz" first/);
   });

@@ -113,6 +113,16 @@ export function writeRouting(
   }
 }
 
+/** LangGraph.js warns (and still interrupts) when a routing function throws a `NodeInterrupt`. */
+function warnIfNodeInterrupt(error: unknown): void {
+  if ((error as { name?: unknown } | null)?.name === "NodeInterrupt") {
+    console.warn(
+      "[WARN]: 'NodeInterrupt' thrown in conditional edge. This is likely a bug in your graph implementation.\n" +
+        "NodeInterrupt should only be thrown inside a node, not in edge conditions.",
+    );
+  }
+}
+
 /**
  * Evaluates the node's conditional edges against the fresh state and pushes their routing writes:
  * synchronously while the routing functions are synchronous (the usual case: no extra turn).
@@ -122,12 +132,24 @@ export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): vo
   for (let i = from; i < branches.length; i++) {
     const branch = branches[i] as (typeof branches)[number];
     const state = task.readFresh(spec.readKeys);
-    const result = branch.path(state, task.config);
+    let result: unknown;
+    try {
+      result = branch.path(state, task.config);
+    } catch (error) {
+      warnIfNodeInterrupt(error);
+      throw error;
+    }
     if (result instanceof Promise) {
-      return result.then((resolved: unknown) => {
-        routeBranch(resolved, branch, task, spec);
-        return writeBranches(task, spec, i + 1);
-      });
+      return result.then(
+        (resolved: unknown) => {
+          routeBranch(resolved, branch, task, spec);
+          return writeBranches(task, spec, i + 1);
+        },
+        (error: unknown) => {
+          warnIfNodeInterrupt(error);
+          throw error;
+        },
+      );
     }
     routeBranch(result, branch, task, spec);
   }

@@ -127,6 +127,13 @@ export function zodDefaultGetter(schema: unknown): (() => unknown) | undefined {
   };
 }
 
+/** A Zod schema without its outer `.default(...)` (the schema itself when it has none). */
+export function stripZodDefault(schema: unknown): unknown {
+  const def = (schema as ZodLike)._zod?.def;
+  if (def?.type !== "default" || def.innerType === undefined) return schema;
+  return def.innerType;
+}
+
 /** One channel per field of a Zod object schema, using the reducers and defaults registered for the fields. */
 export function channelsFromZodObject(schema: unknown): Record<string, BaseChannel> {
   const channels: Record<string, BaseChannel> = {};

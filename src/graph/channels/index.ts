@@ -15,7 +15,7 @@ export { NamedBarrierValueAfterFinish } from "./named-barrier-value-after-finish
 export { Topic, type TopicOptions } from "./topic.js";
 export {
   UntrackedValue,
-  /** LangGraph.js's name for the channel class (`UntrackedValue` there is the state field type; here one class is both). */
-  UntrackedValue as UntrackedValueChannel,
+  /** The channel class of an `UntrackedValue` state field (LangGraph.js's name); an `UntrackedValue`. */
+  UntrackedValueChannel,
   type UntrackedValueOptions,
 } from "./untracked-value.js";

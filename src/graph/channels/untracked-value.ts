@@ -61,7 +61,8 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
     const options: UntrackedValueOptions<Value> = { guard: this.guard };
     if (this.initialValueFactory !== undefined) options.initialValueFactory = this.initialValueFactory;
     if (this.schema !== undefined) options.schema = this.schema;
-    return new UntrackedValue<Value>(options) as this;
+    const Made = this.constructor as new (options: UntrackedValueOptions<Value>) => this;
+    return new Made(options);
   }
 
   update(values: Value[]): boolean {
@@ -90,6 +91,12 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
     return this.value !== MISSING;
   }
 }
+
+/**
+ * The channel of an `UntrackedValue` state field (LangGraph.js's `UntrackedValueChannel`, the
+ * class `graph.channels` shows for such a field); it behaves as {@link UntrackedValue}.
+ */
+export class UntrackedValueChannel<Value = unknown> extends UntrackedValue<Value> {}
 
 /** The options of a state field's channel: its schema, and the schema's default as its initial value. */
 function withSchema<Value>(

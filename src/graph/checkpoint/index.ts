@@ -11,6 +11,7 @@ export {
   SCHEDULED,
   WRITES_IDX_MAP,
 } from "./base-saver.js";
+export { compareChannelVersions, deepCopy, EXCLUDED_METADATA_KEYS, uuid5, uuid6 } from "./compat.js";
 export { emptyCheckpoint } from "./empty.js";
 export * from "./encoding/index.js";
 export { codecOf, MemorySaver } from "./memory-saver.js";

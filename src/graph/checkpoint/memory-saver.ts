@@ -31,6 +31,8 @@ export function codecOf(serde: SerializerProtocol | undefined): ValueCodec {
  */
 export class MemorySaver extends EncodedCheckpointSaver {
   private readonly memory: MemoryCheckpointStorage;
+  /** Ids are checked as LangGraph.js's MemorySaver checks them (`"__proto__"` is refused, …). */
+  protected override readonly checksIds: boolean = true;
 
   constructor(serde?: SerializerProtocol, options: SaverRetentionOptions = {}) {
     const memory = new MemoryCheckpointStorage();

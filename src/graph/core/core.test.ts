@@ -43,7 +43,7 @@ describe("errors", () => {
     const nodeInterrupt = new NodeInterrupt("why");
     expect(nodeInterrupt).toBeInstanceOf(GraphInterrupt);
     expect(nodeInterrupt).toBeInstanceOf(GraphBubbleUp);
-    expect(nodeInterrupt.interrupts).toEqual([{ value: "why", id: expect.any(String) }]);
+    expect(nodeInterrupt.interrupts).toEqual([{ value: "why" }]);
   });
 
   it("are recognised by brand, not only by class identity", () => {

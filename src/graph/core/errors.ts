@@ -115,7 +115,8 @@ export class GraphInterrupt extends GraphBubbleUp {
 export class NodeInterrupt extends GraphInterrupt {
   static override readonly brandName: string = "NodeInterrupt";
   constructor(value: unknown, options: AgentGraphErrorOptions = {}) {
-    super([{ value, id: "placeholder-id" }], options);
+    // LangGraph.js gives a NodeInterrupt's interrupt no id (it cannot be resumed by id).
+    super([{ value } as Interrupt], options);
   }
 }
 

@@ -67,7 +67,7 @@ export const entrypoint: EntrypointFactory = Object.assign(
       throw new GraphValueError(`entrypoint("${options.name}", fn) needs a function.`);
     if (isGeneratorFunction(fn)) {
       throw new GraphValueError(
-        "Generators are disallowed as entrypoints. For streaming responses, use config.writer (or getWriter()).",
+        'Generators are disallowed as entrypoints. For streaming responses, use config.write. (Call config.writer(chunk), or getWriter(), and read the chunks with streamMode: "custom".)',
       );
     }
     const node: PregelNode = {

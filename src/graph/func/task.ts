@@ -1,10 +1,14 @@
 import { getAsyncContext } from "../../shared/index.js";
 import { GraphValueError } from "../core/index.js";
 import {
+  type CachePolicy,
+  type CallOptions,
   CURRENT_TASK,
+  coerceTimeoutPolicy,
   type LangGraphRunnableConfig,
   type RetryPolicy,
   type RunningTask,
+  type TimeoutPolicy,
 } from "../loop/index.js";
 
 /** Options of {@link task}. */
@@ -12,6 +16,15 @@ export interface TaskOptions {
   name: string;
   /** How the task retries on failure. */
   retry?: RetryPolicy;
+  /**
+   * Caches the task's result by its arguments, in the entrypoint's (or graph's) `cache`; `true`
+   * is the default policy (JSON of the arguments as the key, no expiry).
+   */
+  cachePolicy?: CachePolicy | boolean;
+  /** LangGraph.js's other name for {@link TaskOptions.cachePolicy} (read when that one is absent). */
+  cache?: CachePolicy | boolean;
+  /** How long one attempt may take: milliseconds (a `runTimeout`) or a {@link TimeoutPolicy}. */
+  timeout?: number | TimeoutPolicy;
 }
 
 /**
@@ -37,10 +50,16 @@ export function task<Args extends unknown[], Output>(
   }
   if (isGeneratorFunction(fn)) {
     throw new GraphValueError(
-      `Generators are disallowed as tasks ("${options.name}"). Return a value instead.`,
+      `Generators are disallowed as tasks. For streaming responses, use config.write. (Task "${options.name}": return a value, and stream chunks with config.writer(chunk) or getWriter().)`,
     );
   }
   const name = options.name;
+  const chosenCache = options.cachePolicy ?? options.cache;
+  const callOptions: CallOptions = {
+    retryPolicy: options.retry,
+    cachePolicy: typeof chosenCache === "boolean" ? (chosenCache ? {} : undefined) : chosenCache,
+    timeout: coerceTimeoutPolicy(options.timeout),
+  };
   const run = (...args: Args): Promise<Output> => {
     const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
     const parent = (config as Record<symbol, unknown> | undefined)?.[CURRENT_TASK] as RunningTask | undefined;
@@ -51,9 +70,7 @@ export function task<Args extends unknown[], Output>(
         ),
       );
     }
-    return parent.call(name, fn as (...a: unknown[]) => unknown, args, {
-      retryPolicy: options.retry,
-    }) as Promise<Output>;
+    return parent.call(name, fn as (...a: unknown[]) => unknown, args, callOptions) as Promise<Output>;
   };
   Object.defineProperty(run, "name", { value: name });
   return run;

@@ -41,6 +41,7 @@ function finishAsync(
 ): Promise<void> {
   const fail = (error: unknown): Promise<void> => {
     if (fallbackPolicy === undefined) throw error;
+    rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
     return recover(task, error, fallbackPolicy ?? undefined, 0);
   };
   return thenOrElse(
@@ -124,8 +125,26 @@ export function executeTask(
     // asynchronous failures go to recover from inside (see attempt)
     return runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null));
   } catch (error) {
+    rethrowUnlessRecoverable(task, error, fallbackPolicy);
     return recover(task, error, fallbackPolicy, 0);
   }
+}
+
+/**
+ * Rethrows at once a failure that {@link recover} would only rethrow (an interrupt, or an error
+ * with no retry policy), so that the task settles in the order it failed, as LangGraph.js
+ * commits it (an interrupt is streamed before the updates of siblings that finished later).
+ */
+function rethrowUnlessRecoverable(
+  task: RunningTask,
+  error: unknown,
+  fallbackPolicy: RetryPolicy | undefined,
+): void {
+  if (isParentCommand(error)) return;
+  if (isGraphBubbleUp(error)) throw error;
+  if ((task.node.retryPolicy ?? fallbackPolicy) !== undefined) return;
+  annotate(error, task);
+  throw error;
 }
 
 /** Handles a failed attempt: applies a parent command, retries, or rethrows. */

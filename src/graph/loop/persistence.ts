@@ -32,6 +32,28 @@ export interface PersistenceParams {
    * saves then land in the order they were made, batched together). A new one when absent.
    */
   readonly queue?: SaveQueue | undefined;
+  /**
+   * The run's `configurable`: its own fields (not the engine's `__…` keys) travel with the
+   * configs handed to `put` and `putWrites`, as in LangGraph.js, so a saver can read them.
+   */
+  readonly runConfigurable?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The fields of a run's `configurable` that the configs given to the saver carry. */
+function runFields(
+  configurable: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> | undefined {
+  if (configurable === undefined) return undefined;
+  let fields: Record<string, unknown> | undefined;
+  for (const key in configurable) {
+    if (key.startsWith("__") || key === "thread_id" || key === "checkpoint_ns" || key === "checkpoint_id")
+      continue;
+    const value = configurable[key];
+    if (value === undefined) continue;
+    if (fields === undefined) fields = {};
+    fields[key] = value;
+  }
+  return fields;
 }
 
 /** Saves queued by `async` durability before a batch is started without waiting for the loop to pause. */
@@ -136,18 +158,21 @@ export class LoopPersistence {
   private stepSaves: Promise<void>[] = [];
   /** `async` durability: where saves wait to be written. */
   readonly queue: SaveQueue;
+  /** See {@link PersistenceParams.runConfigurable}. */
+  private readonly runFields: Record<string, unknown> | undefined;
 
   constructor(params: PersistenceParams) {
     this.params = params;
+    this.runFields = runFields(params.runConfigurable);
     this.queue = params.queue?.saver === params.saver ? params.queue : new SaveQueue(params.saver);
     this.config = this.configFor(params.checkpointId);
   }
 
   configFor(checkpointId: string | undefined): RunnableConfig {
-    const configurable: Record<string, unknown> = {
-      thread_id: this.params.threadId,
-      checkpoint_ns: this.params.ns,
-    };
+    const configurable: Record<string, unknown> =
+      this.runFields === undefined
+        ? { thread_id: this.params.threadId, checkpoint_ns: this.params.ns }
+        : { ...this.runFields, thread_id: this.params.threadId, checkpoint_ns: this.params.ns };
     if (checkpointId !== undefined) configurable.checkpoint_id = checkpointId;
     return { configurable };
   }

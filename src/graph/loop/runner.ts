@@ -79,6 +79,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
     let started = 0;
     let settled = 0;
     let done = false;
+    let aborting = false;
     const settle = (): void => {
       if (done) return;
       done = true;
@@ -95,10 +96,14 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       } else if (error !== undefined) {
         failures.push(error);
         // an answer its interrupt's responseSchema rejected fails the step once the others finish
-        if (!isGraphBubbleUp(error) && !isInvalidResume(error) && !done) {
-          context.stepController?.abort(error);
-          // let failures of the same moment join this one, then give up on the step
-          setTimeout(settle, 0);
+        if (!isGraphBubbleUp(error) && !isInvalidResume(error) && !done && !aborting) {
+          aborting = true;
+          // let failures of the same moment join this one, then abort the siblings and give up on
+          // the step: what they throw because of the abort is not a failure of the step
+          setTimeout(() => {
+            context.stepController?.abort(error);
+            settle();
+          }, 0);
         }
       }
       if (!done) {

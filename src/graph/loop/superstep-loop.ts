@@ -329,7 +329,8 @@ export class PregelLoop {
     const keys = this.params.graph.streamChannels;
     if (typeof keys === "string") {
       const channel = this.channels[keys];
-      return channel?.isAvailable() ? channel.get() : undefined;
+      // an empty single stream channel reads as null, as LangGraph.js reads it
+      return channel?.isAvailable() ? channel.get() : null;
     }
     return readChannels(this.channels, keys);
   }
@@ -363,11 +364,12 @@ export class PregelLoop {
     this.loaded = {
       metadata: tuple.metadata ?? { source: "loop", step, parents: {} },
       parentConfig: tuple.parentConfig ?? persistence.configFor(undefined),
+      savedParentConfig: tuple.parentConfig,
     };
   }
 
   /** The loaded checkpoint, as the checkpoints/debug streams report it. */
-  private loaded: { metadata: CheckpointMetadata; parentConfig: RunnableConfig } | undefined;
+  private loaded: ReportedCheckpoint | undefined;
 
   /**
    * Applies the input. New input is written to the input channel and checkpointed (step -1 on a
@@ -782,7 +784,13 @@ export class PregelLoop {
   }
 
   /** Records a finished task: saves its writes, and streams what it did. */
-  private commit = (task: RunningTask, error: unknown): void => {
+  private commit = (task: RunningTask, failure: unknown): void => {
+    // a task whose functional-API call failed failed too, even if its code caught the error
+    // (its result is not saved: the run fails, and a resumed run runs it again)
+    const error =
+      failure === undefined && this.callFailure !== undefined && (task as Task).callCount > 0
+        ? this.callFailure.error
+        : failure;
     if (error !== undefined) {
       const resume = task.writes.filter(([channel]) => channel === RESUME);
       task.writes.length = 0;
@@ -799,7 +807,12 @@ export class PregelLoop {
         return;
       }
       if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
-      else task.writes.push([ERROR, error]);
+      // saved as LangGraph.js saves it (what `getState().tasks[i].error` shows)
+      else
+        task.writes.push([
+          ERROR,
+          error instanceof Error ? { message: error.message, name: error.name } : error,
+        ]);
     } else if (task.writes.length === 0) {
       task.writes.push([NO_WRITES, null]);
     } else DeltaChannel.prepareWrites(this.channels, task.writes);
@@ -902,7 +915,7 @@ export class PregelLoop {
   }
 
   /** A checkpoint taken since the `checkpoints`/`debug` streams last heard of one. */
-  private unreported: { metadata: CheckpointMetadata; parentConfig: RunnableConfig } | undefined;
+  private unreported: ReportedCheckpoint | undefined;
 
   /** Streams the last checkpoint with the tasks it leads to (`checkpoints` and `debug` modes). */
   private reportCheckpoint(tasks: readonly RunningTask[]): void {
@@ -917,11 +930,17 @@ export class PregelLoop {
       metadata: unreported.metadata,
       next: tasks.map((task) => task.name),
       tasks: tasks.map((task) => {
+        // a checkpoint resumed from lists the interrupts its tasks saved, as getState does
+        const saved = this.stepSaved?.get(task.id);
         const description: Record<string, unknown> = {
           id: task.id,
           name: task.name,
           path: task.path,
-          interrupts: [],
+          interrupts:
+            saved === undefined
+              ? []
+              : saved.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as unknown[]),
+          result: undefined,
         };
         // a subgraph's task names where its own checkpoints are, as getState's tasks do
         if (task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
@@ -932,8 +951,13 @@ export class PregelLoop {
         return description;
       }),
     };
-    const parentId = unreported.parentConfig.configurable?.checkpoint_id;
-    if (parentId !== undefined) payload.parentConfig = this.formatConfig(String(parentId));
+    if (unreported === this.loaded) {
+      // the checkpoint a run resumes from is reported with its saved parent config
+      payload.parentConfig = unreported.savedParentConfig;
+    } else {
+      const parentId = unreported.parentConfig.configurable?.checkpoint_id;
+      payload.parentConfig = parentId === undefined ? undefined : this.formatConfig(String(parentId));
+    }
     if (this.wantsCheckpoints) this.push("checkpoints", payload);
     if (this.wantsDebug) {
       this.push("debug", {
@@ -1054,6 +1078,9 @@ export class PregelLoop {
     args: unknown[],
     options: CallOptions,
   ): Promise<unknown> => {
+    // once the run is aborted no new task starts (the caller's code may still be running)
+    const signal = parent.config.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const index = parent.callCount++;
     const node: PregelNode = {
       name,
@@ -1064,11 +1091,12 @@ export class PregelLoop {
         task.writes.push([RETURN, output]);
       },
       retryPolicy: options.retryPolicy,
-      cachePolicy: undefined,
+      cachePolicy: options.cachePolicy,
       metadata: undefined,
       tags: undefined,
       hidden: false,
       subgraphs: undefined,
+      timeout: options.timeout,
     };
     // With a checkpointer the id is the same when the step runs again, so a resumed run finds
     // the call's saved result.
@@ -1107,6 +1135,26 @@ export class PregelLoop {
       this.streamCachedUpdate(task);
       return Promise.resolve(saved[1]);
     }
+    const cache = this.params.cache;
+    const key = cache === undefined ? undefined : this.cacheKey(task);
+    if (cache !== undefined && key !== undefined) {
+      // a cached call takes the result stored for the same arguments instead of running
+      return cache.get([key]).then((found) => {
+        const writes = found[0]?.value;
+        if (!Array.isArray(writes)) return this.runCall(task);
+        task.writes.push(...(writes as [string, unknown][]));
+        task.output = (writes as [string, unknown][]).find(([channel]) => channel === RETURN)?.[1];
+        task.done = true;
+        (task as Task).cached = true;
+        this.commit(task, undefined);
+        return task.output;
+      });
+    }
+    return this.runCall(task);
+  };
+
+  /** Runs the task of a functional-API call (not cached, not replayed) and resolves to its result. */
+  private runCall(task: Task): Promise<unknown> {
     if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     let pending: void | Promise<void>;
     try {
@@ -1128,7 +1176,15 @@ export class PregelLoop {
         throw error;
       },
     );
-  };
+  }
+}
+
+/** A checkpoint the `checkpoints`/`debug` streams are to report. */
+interface ReportedCheckpoint {
+  readonly metadata: CheckpointMetadata;
+  readonly parentConfig: RunnableConfig;
+  /** The loaded checkpoint's parent config as the saver returned it (reported as is). */
+  readonly savedParentConfig?: RunnableConfig | undefined;
 }
 
 /** Whether a static breakpoint fires: a listed node is about to run (or ran) on state it has not paused on yet. */

@@ -265,7 +265,11 @@ export class TaskFactory {
     }
     config.configurable = configurable;
     config.metadata = metadata;
-    config.runName = prepared.name;
+    // LangGraph.js hands a node its name as `runName` only when no callbacks listen (with
+    // callbacks, LangChain.js's child config drops it, so models and tools called with the
+    // node's config report their own names)
+    (config as { runName: string | undefined }).runName =
+      base.callbacks === undefined ? prepared.name : undefined;
     config.recursionLimit = base.recursionLimit as number;
     config.writer = params.writer;
     config.executionInfo = {

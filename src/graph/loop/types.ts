@@ -129,6 +129,10 @@ export const PREVIOUS_STATE: unique symbol = Symbol.for("agentgraph.previousStat
 /** Options of a functional-API task call. */
 export interface CallOptions {
   readonly retryPolicy?: RetryPolicy | undefined;
+  /** Caches the call's result by its arguments (needs a cache on the graph). */
+  readonly cachePolicy?: CachePolicy | undefined;
+  /** Per-attempt timeout (normalized). */
+  readonly timeout?: TimeoutPolicy | undefined;
 }
 
 /** Schedules a functional-API task from inside a running task and resolves to its result. */

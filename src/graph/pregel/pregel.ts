@@ -25,14 +25,15 @@ import {
   PregelLoop,
   type PregelNode,
 } from "../loop/index.js";
-import type { IterableReadableStream, StreamMode, StreamSink } from "../stream/index.js";
-import { normalizeStreamModes, ToolsStreamHandler } from "../stream/index.js";
+import type { IterableReadableStream, StreamMode } from "../stream/index.js";
+import { normalizeStreamModes, StreamSink, ToolsStreamHandler } from "../stream/index.js";
 import { isInterrupted } from "./interrupted.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 import {
   type ContextValidator,
   checkMaxConcurrency,
   type PregelOptions,
+  type ResolvedRun,
   resolveRunConfig,
 } from "./run-config.js";
 import { openRunStream } from "./run-stream.js";
@@ -44,6 +45,8 @@ import {
   updateThreadState,
 } from "./state.js";
 import {
+  ChainReporter,
+  chainHandlersOf,
   EVENTS_HANDLER,
   type EventSource,
   type StreamEvent,
@@ -240,6 +243,12 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     }
     const run = resolveRunConfig(this.config, options, this.contextSchema);
     const link = run.parentLink;
+    // LangChain.js chain callbacks (handleChainStart/End/Error) hear the graph and its nodes: the
+    // run goes through the event stream then (only a root run; a nested one is reported by it)
+    if (link === undefined) {
+      const chainHandlers = chainHandlersOf(run.config.callbacks);
+      if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
+    }
     const loop = this.createLoop(input, run, options, link?.sink, link);
     try {
       await loop.run();
@@ -250,6 +259,54 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     if (loop.interrupts === undefined) return output as Output;
     const values = typeof output === "object" && output !== null && !Array.isArray(output) ? output : {};
     return { ...values, [INTERRUPT]: loop.interrupts } as Output;
+  }
+
+  /**
+   * `invoke` for a root run with chain callbacks: the same run, observed through an internal
+   * `debug` stream (subgraphs included) so that the callbacks hear each node start and end.
+   */
+  private async invokeReportingChains(
+    input: Input | null,
+    options: PregelOptions<Context> | undefined,
+    handlers: CallbackHandler[],
+    resolved: ResolvedRun,
+  ): Promise<Output> {
+    const config = resolved.config;
+    const reporter = new ChainReporter(
+      handlers,
+      config.runName ?? this.name ?? "LangGraph",
+      [...(config.tags ?? [])],
+      { ...config.metadata },
+      config.runId,
+    );
+    reporter.start(input);
+    const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
+    const run = resolveRunConfig(this.config, { ...options, signal: opened.signal }, this.contextSchema);
+    const loop = this.createLoop(input, run, options, opened.sink, undefined);
+    let failure: { error: unknown } | undefined;
+    loop.run().then(
+      () => opened.end(),
+      (error: unknown) => {
+        failure = { error: rootError(error) };
+        opened.end(failure);
+      },
+    );
+    try {
+      for await (const [namespace, , event] of opened.stream) reporter.chunk(namespace, event);
+    } catch (error) {
+      reporter.error(failure?.error ?? error, input);
+      throw failure?.error ?? error;
+    }
+    const output = loop.output();
+    const result =
+      loop.interrupts === undefined
+        ? output
+        : {
+            ...(typeof output === "object" && output !== null && !Array.isArray(output) ? output : {}),
+            [INTERRUPT]: loop.interrupts,
+          };
+    reporter.end(result, input);
+    return result as Output;
   }
 
   /**
@@ -289,10 +346,14 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       | undefined;
     if (events !== undefined)
       config = { ...config, callbacks: [...(config.callbacks ?? []), events(opened.sink)] };
-    const loop = this.createLoop(input, { ...run, config }, options, opened.sink, undefined, messages);
+    // Streamed from inside another graph's node, the graph runs as part of that run (its
+    // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
+    const parent = run.parentLink;
+    const sink = parent?.sink === undefined ? opened.sink : new TeeSink(opened.sink, parent.sink);
+    const loop = this.createLoop(input, { ...run, config }, options, sink, parent, messages);
     loop.run().then(
       () => opened.end(),
-      (error: unknown) => opened.end({ error: rootError(error) }),
+      (error: unknown) => opened.end({ error: parent === undefined ? rootError(error) : error }),
     );
     return opened.stream;
   }
@@ -505,6 +566,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         durability: options?.durability ?? "async",
         parents: (configurable.checkpoint_map as Record<string, string> | undefined) ?? {},
         queue: parentLink?.saveQueue,
+        runConfigurable: configurable,
       });
     }
     const link: ParentRunLink = parentLink ?? {
@@ -538,6 +600,27 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       cache: asCache(options?.cache ?? this.cache),
       stepTimeout: this.stepTimeout,
     });
+  }
+}
+
+/** Reports to two sinks: a nested graph's own `stream()` and the run it is part of. */
+class TeeSink extends StreamSink {
+  private readonly own: StreamSink;
+  private readonly parent: StreamSink;
+
+  constructor(own: StreamSink, parent: StreamSink) {
+    super([...new Set([...own.modes, ...parent.modes])], true, true, () => {});
+    this.own = own;
+    this.parent = parent;
+  }
+
+  override wants(mode: StreamMode, depth: number): boolean {
+    return this.own.wants(mode, depth) || this.parent.wants(mode, depth);
+  }
+
+  override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    if (this.own.wants(mode, namespace.length)) this.own.push(namespace, mode, payload);
+    if (this.parent.wants(mode, namespace.length)) this.parent.push(namespace, mode, payload);
   }
 }
 

@@ -73,7 +73,11 @@ export function resolveRunConfig(
   contextSchema: ContextValidator | undefined,
 ): ResolvedRun {
   const ambient = getAsyncContext<LangGraphRunnableConfig>();
-  if (options === undefined && defaults === undefined && ambient === undefined) return defaultRun();
+  if (options === undefined && defaults === undefined && ambient === undefined) {
+    // without a context, LangGraph.js checks the (empty) configurable against the contextSchema
+    if (contextSchema !== undefined) validateContext(contextSchema, {});
+    return defaultRun();
+  }
   const explicitLink = (options as Record<symbol, unknown> | undefined)?.[PARENT_RUN] as
     | ParentRunLink
     | undefined;
@@ -104,6 +108,9 @@ export function resolveRunConfig(
   if (contextSchema !== undefined && config.context !== undefined && inherited?.context !== config.context) {
     // Validated, but passed on as given (as LangGraph.js does: schema defaults are not applied).
     validateContext(contextSchema, config.context);
+  } else if (contextSchema !== undefined && config.context === undefined) {
+    // LangGraph.js's legacy rule: a run without `context` has its `configurable` checked instead
+    validateContext(contextSchema, configurable);
   }
 
   const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");

@@ -129,7 +129,14 @@ export async function snapshotOf(
     const interrupts = writes.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as Interrupt[]);
     const error = writes.find(([c]) => c === ERROR)?.[1];
     const output = writes.filter(([c]) => c !== ERROR && c !== INTERRUPT && c !== RESUME);
-    const description: PregelTaskDescription = { id: task.id, name: task.name, path: task.path, interrupts };
+    // `result` is always present (undefined until the task has finished), as in LangGraph.js
+    const description: PregelTaskDescription = {
+      id: task.id,
+      name: task.name,
+      path: task.path,
+      interrupts,
+      result: undefined,
+    };
     if (error !== undefined) description.error = error;
     if (output.length > 0) {
       const returned = output.find(([c]) => c === RETURN);
@@ -140,11 +147,13 @@ export async function snapshotOf(
           : typeof streamChannels === "string"
             ? // a graph with one output channel (an entrypoint): the value the task wrote there
               output.find(([c]) => c === streamChannels)?.[1]
-            : taskResultPayload(
-                { ...task, writes: output } as unknown as RunningTask,
-                graph.streamChannels,
-                undefined,
-              ).result;
+            : resultOrUndefined(
+                taskResultPayload(
+                  { ...task, writes: output } as unknown as RunningTask,
+                  graph.streamChannels,
+                  undefined,
+                ).result,
+              );
       if (applyPending)
         finished.push({
           name: task.name,
@@ -187,6 +196,13 @@ export async function snapshotOf(
     tasks: descriptions,
   };
   return snapshot;
+}
+
+/** A task's result when it wrote to output channels; `undefined` when it wrote to none (as LangGraph.js reports it). */
+function resultOrUndefined(result: unknown): unknown {
+  if (typeof result !== "object" || result === null) return result;
+  for (const _ in result) return result;
+  return undefined;
 }
 
 /** The node an update is attributed to when the caller names none. */
@@ -343,7 +359,9 @@ async function updateSuperstep(
   const tuple = await saver.getTuple(config);
   const threadId = String(config.configurable?.thread_id ?? "");
   const ns = String(config.configurable?.checkpoint_ns ?? "");
-  const parents = (config.configurable?.checkpoint_map as Record<string, string> | undefined) ?? {};
+  // the checkpoints of the graphs above this one (a snapshot's map also names this one's own)
+  const parents = { ...((config.configurable?.checkpoint_map as Record<string, string> | undefined) ?? {}) };
+  delete parents[ns];
   const [{ values, asNode } = { values: undefined }] = updates;
   const persistence = new LoopPersistence({
     saver,
@@ -367,7 +385,11 @@ async function updateSuperstep(
   const save = async (source: CheckpointSource, savedStep: number): Promise<RunnableConfig> => {
     persistence.saveCheckpoint(checkpoint, channels, state.changed, channelValues, source, savedStep);
     await persistence.flush();
-    return persistence.config;
+    const saved = persistence.config;
+    // a subgraph's checkpoint is named with those of the graphs above it, as getState names it
+    if (Object.keys(parents).length === 0) return saved;
+    const id = String(saved.configurable?.checkpoint_id ?? "");
+    return { configurable: { ...saved.configurable, checkpoint_map: { ...parents, [ns]: id } } };
   };
 
   if ((values === null || values === undefined) && asNode === undefined) {

@@ -1,4 +1,4 @@
-import { type CallbackHandler, InvalidArgumentError, randomId } from "../../shared/index.js";
+import { type CallbackHandler, InvalidArgumentError, notifyHandlers, randomId } from "../../shared/index.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR } from "../core/index.js";
 import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
 
@@ -170,7 +170,156 @@ class EventsHandler implements CallbackHandler {
 /** What `streamEvents` needs from the graph. */
 export interface EventSource {
   readonly name: string | undefined;
+  /** The graph's `withConfig` defaults (their callbacks hear the chain events too). */
+  readonly config?: { callbacks?: CallbackHandler[] } | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
+}
+
+/** The handlers among `lists` that listen to chain events (`handleChainStart` / `End` / `Error`). */
+export function chainHandlersOf(
+  ...lists: (readonly CallbackHandler[] | undefined)[]
+): CallbackHandler[] | undefined {
+  let found: CallbackHandler[] | undefined;
+  for (const list of lists) {
+    if (list === undefined) continue;
+    for (const handler of list) {
+      if (
+        typeof handler.handleChainStart !== "function" &&
+        typeof handler.handleChainEnd !== "function" &&
+        typeof handler.handleChainError !== "function"
+      ) {
+        continue;
+      }
+      found ??= [];
+      if (!found.includes(handler)) found.push(handler);
+    }
+  }
+  return found;
+}
+
+const GRAPH_ID = ["langgraph", "pregel", "CompiledStateGraph"];
+const NODE_ID = ["langgraph", "RunnableCallable"];
+
+/**
+ * Reports a root `invoke` run to chain callbacks: the graph's start and end (or error), and each
+ * node's, from the run's `debug` chunks (`subgraphs: true`, so nodes of subgraphs too).
+ */
+export class ChainReporter {
+  readonly runId: string;
+  private readonly open = new Map<string, { parent: string; tags: string[]; input: unknown }>();
+
+  constructor(
+    private readonly handlers: readonly CallbackHandler[],
+    private readonly name: string,
+    private readonly tags: string[],
+    private readonly metadata: Record<string, unknown>,
+    runId: string | undefined,
+  ) {
+    this.runId = runId ?? randomId();
+  }
+
+  start(input: unknown): void {
+    notifyHandlers(
+      this.handlers,
+      "handleChainStart",
+      { lc: 1, type: "not_implemented", id: GRAPH_ID, name: this.name },
+      input,
+      this.runId,
+      undefined,
+      this.tags,
+      this.metadata,
+      undefined,
+      this.name,
+    );
+  }
+
+  /** One chunk of the run's `[namespace, "debug", event]` stream. */
+  chunk(namespace: readonly string[], event: unknown): void {
+    const { step, type, payload } = event as {
+      step: number;
+      type: string;
+      payload: { id: string; name: string; input?: unknown; result?: unknown; error?: unknown };
+    };
+    if (type === "task") {
+      const last = namespace.at(-1);
+      const parent = last === undefined ? this.runId : (last.split(":").at(-1) ?? last);
+      const tags = [`graph:step:${step}`, ...this.tags];
+      this.open.set(payload.id, { parent, tags, input: payload.input });
+      notifyHandlers(
+        this.handlers,
+        "handleChainStart",
+        { lc: 1, type: "not_implemented", id: NODE_ID, name: payload.name },
+        payload.input,
+        payload.id,
+        parent,
+        tags,
+        { ...this.metadata, langgraph_step: step, langgraph_node: payload.name },
+        undefined,
+        payload.name,
+      );
+    } else if (type === "task_result") {
+      const started = this.open.get(payload.id);
+      if (started === undefined) return;
+      this.open.delete(payload.id);
+      const kwargs = { inputs: started.input };
+      if (payload.error !== undefined && payload.error !== null) {
+        notifyHandlers(
+          this.handlers,
+          "handleChainError",
+          payload.error,
+          payload.id,
+          started.parent,
+          started.tags,
+          kwargs,
+        );
+      } else {
+        notifyHandlers(
+          this.handlers,
+          "handleChainEnd",
+          payload.result,
+          payload.id,
+          started.parent,
+          started.tags,
+          kwargs,
+        );
+      }
+    }
+  }
+
+  end(output: unknown, input: unknown): void {
+    notifyHandlers(this.handlers, "handleChainEnd", output, this.runId, undefined, this.tags, {
+      inputs: input,
+    });
+  }
+
+  error(error: unknown, input: unknown): void {
+    notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, {
+      inputs: input,
+    });
+  }
+}
+
+/** Reports one chain event to LangChain.js-style chain callbacks. */
+function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, root: boolean): void {
+  const parent = event.parent_ids.at(-1);
+  if (event.event === "on_chain_start") {
+    notifyHandlers(
+      handlers,
+      "handleChainStart",
+      { lc: 1, type: "not_implemented", id: root ? GRAPH_ID : NODE_ID, name: event.name },
+      event.data.input,
+      event.run_id,
+      parent,
+      event.tags,
+      event.metadata,
+      undefined,
+      event.name,
+    );
+  } else if (event.event === "on_chain_end") {
+    notifyHandlers(handlers, "handleChainEnd", event.data.output, event.run_id, parent, event.tags, {
+      inputs: event.data.input,
+    });
+  }
 }
 
 function runType(event: string): string {
@@ -225,6 +374,11 @@ export function streamGraphEvents(
     data,
     parent_ids: [],
   });
+
+  const chainHandlers = chainHandlersOf(
+    graph.config?.callbacks,
+    runOptions.callbacks as CallbackHandler[] | undefined,
+  );
 
   async function* events(): AsyncGenerator<StreamEvent> {
     yield root("on_chain_start", { input });
@@ -314,7 +468,37 @@ export function streamGraphEvents(
   const source = events();
   return IterableReadableStream.fromAsyncGenerator(
     (async function* (): AsyncGenerator<StreamEvent> {
-      for await (const event of source) if (keep(event, filter)) yield event;
+      if (chainHandlers === undefined) {
+        for await (const event of source) if (keep(event, filter)) yield event;
+        return;
+      }
+      // chain callbacks hear every chain event (filters apply to the stream only); a failure
+      // ends the runs still open, innermost first
+      const open: StreamEvent[] = [];
+      try {
+        for await (const event of source) {
+          if (event.event === "on_chain_start") open.push(event);
+          else if (event.event === "on_chain_end") {
+            const at = open.findIndex((started) => started.run_id === event.run_id);
+            if (at !== -1) open.splice(at, 1);
+          }
+          notifyChain(chainHandlers, event, event.run_id === runId);
+          if (keep(event, filter)) yield event;
+        }
+      } catch (error) {
+        for (const started of open.reverse()) {
+          notifyHandlers(
+            chainHandlers,
+            "handleChainError",
+            error,
+            started.run_id,
+            started.parent_ids.at(-1),
+            started.tags,
+            { inputs: started.data.input },
+          );
+        }
+        throw error;
+      }
     })(),
   );
 }

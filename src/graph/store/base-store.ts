@@ -25,6 +25,12 @@ import type {
  * await store.delete(["users", "u1"], "prefs");
  * ```
  */
+/**
+ * How the convenience methods check the namespaces they read or delete under (as LangGraph.js
+ * does): `[]` and the reserved `"langgraph"` root are allowed, malformed labels are not.
+ */
+const LOOKUP = { allowEmpty: true, allowReservedRoot: true } as const;
+
 export abstract class BaseStore {
   /**
    * Runs several operations in one go (in one transaction for database stores) and returns
@@ -38,6 +44,7 @@ export abstract class BaseStore {
     key: string,
     options: { refreshTtl?: boolean | undefined } = {},
   ): Promise<Item<Value> | null> {
+    validateNamespace(namespace, LOOKUP);
     const [item] = await this.batch([{ namespace, key, refreshTtl: options.refreshTtl }] as const);
     return item as Item<Value> | null;
   }
@@ -50,7 +57,11 @@ export abstract class BaseStore {
     namespacePrefix: string[],
     options: SearchOptions = {},
   ): Promise<SearchItem<Value>[]> {
-    const [items] = await this.batch([{ ...options, namespacePrefix }] as const);
+    validateNamespace(namespacePrefix, LOOKUP);
+    // the operation carries the defaults, as LangGraph.js's does ({ limit: 10, offset: 0 })
+    const [items] = await this.batch([
+      { ...options, namespacePrefix, limit: options.limit ?? 10, offset: options.offset ?? 0 },
+    ] as const);
     return items as SearchItem<Value>[];
   }
 
@@ -71,14 +82,19 @@ export abstract class BaseStore {
 
   /** Deletes the item at `namespace` / `key` (nothing happens when there is none). */
   async delete(namespace: string[], key: string): Promise<void> {
+    validateNamespace(namespace, LOOKUP);
     await this.batch([{ namespace, key, value: null }] as const);
   }
 
   /** The namespaces holding items, filtered by prefix / suffix, truncated to `maxDepth`; 100 by default. */
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
-    const matchConditions: MatchCondition[] = [];
-    if (options.prefix !== undefined) matchConditions.push({ matchType: "prefix", path: options.prefix });
-    if (options.suffix !== undefined) matchConditions.push({ matchType: "suffix", path: options.suffix });
+    // no conditions: `matchConditions` is left out, as LangGraph.js leaves it
+    if (options.prefix !== undefined) validateNamespace(options.prefix, LOOKUP);
+    if (options.suffix !== undefined) validateNamespace(options.suffix, LOOKUP);
+    const conditions: MatchCondition[] = [];
+    if (options.prefix !== undefined) conditions.push({ matchType: "prefix", path: options.prefix });
+    if (options.suffix !== undefined) conditions.push({ matchType: "suffix", path: options.suffix });
+    const matchConditions = conditions.length > 0 ? conditions : undefined;
     const [namespaces] = await this.batch([
       {
         matchConditions,

@@ -4,6 +4,7 @@ import {
   BaseCheckpointSaver,
   type CheckpointListOptions,
   type CheckpointTuple,
+  putOneByOne,
   type SaverBatchOp,
   WRITES_IDX_MAP,
 } from "../base-saver.js";
@@ -317,6 +318,74 @@ function requireString(config: RunnableConfig, key: string, action: string): str
   return String(value);
 }
 
+/** The fields of the checkpoint format; others are kept as the record's `extra`. */
+const CHECKPOINT_FIELDS: ReadonlySet<string> = new Set([
+  "v",
+  "id",
+  "ts",
+  "channel_values",
+  "channel_versions",
+  "versions_seen",
+]);
+
+/** Structural equality of JSON-like values (what a metadata filter compares). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const keysB = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * Whether checkpoint metadata has every `filter` entry (values compared structurally, so
+ * `{ parents: { "": id } }` matches; an `undefined` filter value is no condition), as the
+ * SQL savers of LangGraph.js compare them.
+ */
+function metadataMatches(metadata: Record<string, unknown>, filter: Record<string, unknown>): boolean {
+  for (const key in filter) {
+    const wanted = filter[key];
+    if (wanted !== undefined && !sameJson(metadata[key], wanted)) return false;
+  }
+  return true;
+}
+
+/** Ids LangGraph.js's MemorySaver refuses: they would reach `Object.prototype` in its storage. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * LangGraph.js's MemorySaver checks of an id, with its messages. Numbers are accepted (they are
+ * stored as their text); LangGraph.js 1.x's MemorySaver refuses them.
+ */
+function checkStorageKey(field: string, value: unknown, allowEmpty: boolean): void {
+  if (typeof value === "number") return;
+  if (typeof value !== "string") {
+    const observed =
+      value === null
+        ? "null"
+        : value === undefined
+          ? "undefined"
+          : Array.isArray(value)
+            ? "array"
+            : typeof value;
+    throw new CheckpointConfigError(
+      `Invalid configurable value for key "${field}": expected a string identifier (got ${observed}). This guard protects MemorySaver from prototype pollution.`,
+    );
+  }
+  if (!allowEmpty && value === "") {
+    throw new CheckpointConfigError(
+      `Invalid configurable value for key "${field}": empty string is not permitted as an in-memory storage key.`,
+    );
+  }
+  if (RESERVED_KEYS.has(value)) {
+    throw new CheckpointConfigError(
+      `Invalid configurable value for key "${field}": value "${value}" is reserved (would mutate Object.prototype). This guard protects MemorySaver from prototype pollution.`,
+    );
+  }
+}
+
 function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -455,14 +524,43 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return `${digits.length.toString(36)}${digits}.${this.suffix.toString(36).padStart(8, "0")}`;
   }
 
+  /**
+   * Whether the ids of configs are checked as LangGraph.js's MemorySaver checks them (see
+   * {@link EncodedCheckpointSaver.checkIds}); MemorySaver does, for parity.
+   */
+  protected readonly checksIds: boolean = false;
+
+  /** Throws for an id LangGraph.js's MemorySaver refuses (the savers store any id safely). */
+  protected checkIds(config: RunnableConfig | undefined, checkpointId?: unknown, taskId?: unknown): void {
+    const configurable = config?.configurable;
+    const threadId = configurable?.thread_id;
+    if (threadId !== undefined) checkStorageKey("thread_id", threadId, false);
+    const ns = configurable?.checkpoint_ns;
+    if (ns !== undefined) checkStorageKey("checkpoint_ns", ns, true);
+    const id = checkpointId ?? configurable?.checkpoint_id;
+    if (id !== undefined && id !== null && id !== "") checkStorageKey("checkpoint_id", id, false);
+    if (taskId !== undefined) checkStorageKey("task_id", taskId, false);
+  }
+
+  /**
+   * Saves a checkpoint. Without `newVersions` (LangGraph.js's `MemorySaver.put` takes three
+   * arguments) every channel the checkpoint has a version for is saved.
+   */
   async put(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
+    newVersions?: ChannelVersions,
   ): Promise<RunnableConfig> {
+    if (this.checksIds) this.checkIds(config, checkpoint.id);
     const pending = new PendingBatch();
-    const saved = await this.prepareCheckpoint(pending, config, checkpoint, metadata, newVersions);
+    const saved = await this.prepareCheckpoint(
+      pending,
+      config,
+      checkpoint,
+      metadata,
+      newVersions ?? checkpoint.channel_versions,
+    );
     await this.commit(pending);
     return saved;
   }
@@ -473,6 +571,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     taskId: string,
     taskPath = "",
   ): Promise<void> {
+    if (this.checksIds) this.checkIds(config, undefined, taskId);
     const pending = new PendingBatch();
     this.prepareWrites(pending, config, writes, taskId, taskPath);
     await this.commit(pending);
@@ -483,8 +582,21 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * each checkpoint may be the parent of the next, as the steps of a run are.
    */
   override async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
+    // a subclass that overrides `put` or `putWrites` (to log, delay or decorate saves, as tests
+    // and wrappers do) sees every save through its own methods, as with LangGraph.js's savers
+    if (
+      this.put !== EncodedCheckpointSaver.prototype.put ||
+      this.putWrites !== EncodedCheckpointSaver.prototype.putWrites
+    ) {
+      await putOneByOne(this, ops);
+      return;
+    }
     const pending = new PendingBatch();
     for (const op of ops) {
+      if (this.checksIds) {
+        if (op.kind === "checkpoint") this.checkIds(op.config, op.checkpoint.id);
+        else this.checkIds(op.config, undefined, op.taskId);
+      }
       if (op.kind === "checkpoint") {
         const prepared = this.prepareCheckpoint(
           pending,
@@ -669,6 +781,20 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       record.inline = stored;
       break;
     }
+    for (const channel in checkpoint.channel_values) {
+      if (Object.hasOwn(checkpoint.channel_versions, channel)) continue;
+      // a value without a version (a checkpoint put by hand) is kept with this checkpoint
+      record.loose ??= {};
+      record.loose[channel] = this.codec.encode(checkpoint.channel_values[channel]);
+    }
+    let extra: Record<string, unknown> | undefined;
+    for (const field in checkpoint) {
+      if (CHECKPOINT_FIELDS.has(field)) continue;
+      // fields a checkpoint carries beyond the format's (an older format's `pending_sends`)
+      extra ??= {};
+      extra[field] = (checkpoint as unknown as Record<string, unknown>)[field];
+    }
+    if (extra !== undefined) record.extra = this.codec.encode(extra);
     const createdAt = recordRowTime(record.ts);
     rows.checkpoints.push({
       threadId,
@@ -738,6 +864,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    if (this.checksIds) this.checkIds(config);
     const threadValue = config.configurable?.thread_id;
     if (threadValue === undefined || threadValue === null) return undefined;
     const threadId = String(threadValue);
@@ -827,8 +954,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         cache.attachValues(listSlot(ns, channel), version, values.slice());
       }
     }
+    for (const channel in record.loose) {
+      if (Object.hasOwn(channelValues, channel)) continue;
+      const data = record.loose[channel] as string;
+      channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
+    }
     const pendingWrites = this.decodeWrites(writeRows, writeRefs, items, threadId, ns, head.id);
+    const extra =
+      record.extra === undefined
+        ? undefined
+        : (this.decode(record.extra, threadId, ns, head.id, "its extra fields") as Record<string, unknown>);
     const checkpoint: Checkpoint = {
+      ...extra,
       v: record.v,
       id: head.id,
       ts: record.ts,
@@ -853,6 +990,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    if (this.checksIds) {
+      this.checkIds(config);
+      const before = options.before?.configurable?.checkpoint_id;
+      if (before !== undefined && before !== null && before !== "")
+        checkStorageKey("checkpoint_id", before, false);
+    }
     const threadValue = config.configurable?.thread_id;
     const nsValue = config.configurable?.checkpoint_ns;
     const idValue = config.configurable?.checkpoint_id;
@@ -882,7 +1025,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           listing.ns,
           listing.id,
         ) as unknown as Record<string, unknown>;
-        if (!Object.entries(options.filter).every(([key, value]) => metadata[key] === value)) continue;
+        if (!metadataMatches(metadata, options.filter)) continue;
       }
       if (remaining !== undefined) {
         if (remaining <= 0) return;
@@ -896,6 +1039,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    if (this.checksIds) checkStorageKey("thread_id", threadId, false);
     await this.storage.deleteThread(String(threadId));
     this.caches.drop(String(threadId));
   }

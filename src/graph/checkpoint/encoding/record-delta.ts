@@ -98,6 +98,13 @@ export interface CheckpointRecord {
    * those of every current channel small enough.
    */
   inline?: Record<string, string | null>;
+  /**
+   * Encoded values of channels the checkpoint has no version for (a checkpoint put by hand, not
+   * by a run): kept with this checkpoint only, as LangGraph.js's MemorySaver keeps them.
+   */
+  loose?: Record<string, string>;
+  /** Encoded fields of the checkpoint beyond the format's own (e.g. a v1 `pending_sends`). */
+  extra?: string;
 }
 
 /**
@@ -121,6 +128,8 @@ interface StoredRecord {
   ];
   i?: Record<string, string | null>;
   I?: Record<string, string | null>;
+  u?: Record<string, string>;
+  x?: string;
 }
 
 /** The last timestamp encoded, and how it was stored (checkpoints of one millisecond share it). */
@@ -229,6 +238,8 @@ export function encodeRecord(
     stored.d = [versions, seen];
   }
   if (record.inline !== undefined && stored.I === undefined) stored.i = record.inline;
+  if (record.loose !== undefined) stored.u = record.loose;
+  if (record.extra !== undefined) stored.x = record.extra;
   return JSON.stringify(stored);
 }
 
@@ -295,6 +306,8 @@ export function resolveRecord(
   }
   if (stored.i !== undefined) record.inline = stored.i;
   else if (stored.I !== undefined) record.inline = stored.I;
+  if (stored.u !== undefined) record.loose = stored.u;
+  if (stored.x !== undefined) record.extra = stored.x;
   return record;
 }
 

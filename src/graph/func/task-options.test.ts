@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { Command, entrypoint, InMemoryCache, interrupt, MemorySaver, task } from "../../index.js";
+
+describe("task options", () => {
+  it("cachePolicy: a call with the same arguments takes the cached result", async () => {
+    let runs = 0;
+    const double = task({ name: "double", cachePolicy: { ttl: 60 } }, (x: number) => {
+      runs += 1;
+      return 2 * x;
+    });
+    const workflow = entrypoint(
+      { name: "workflow", checkpointer: new MemorySaver(), cache: new InMemoryCache() },
+      async (xs: number[]) => {
+        const out: [number, unknown][] = [];
+        for (const x of xs) out.push([await double(x), interrupt("next?")]);
+        return out;
+      },
+    );
+    const config = { configurable: { thread_id: "t" } };
+    await workflow.invoke([1, 1, 2], config);
+    await workflow.invoke(new Command({ resume: "a" }), config);
+    await workflow.invoke(new Command({ resume: "b" }), config);
+    const result = await workflow.invoke(new Command({ resume: "c" }), config);
+    expect(result).toEqual([
+      [2, "a"],
+      [2, "b"],
+      [4, "c"],
+    ]);
+    expect(runs).toBe(2);
+    // another thread reads the same cache
+    const other = { configurable: { thread_id: "u" } };
+    await workflow.invoke([2], other);
+    expect(await workflow.invoke(new Command({ resume: "d" }), other)).toEqual([[4, "d"]]);
+    expect(runs).toBe(2);
+    await workflow.clearCache();
+    await workflow.invoke([2], { configurable: { thread_id: "v" } });
+    expect(runs).toBe(3);
+  });
+
+  it("cache: true is accepted as LangGraph.js's other spelling", async () => {
+    let runs = 0;
+    const echo = task({ name: "echo", cache: true }, (x: string) => {
+      runs += 1;
+      return x;
+    });
+    const workflow = entrypoint({ name: "workflow", cache: new InMemoryCache() }, async (x: string) => [
+      await echo(x),
+      await echo(x),
+    ]);
+    expect(await workflow.invoke("a")).toEqual(["a", "a"]);
+    expect(runs).toBe(1);
+  });
+
+  it("generators are refused with LangGraph.js's message", () => {
+    expect(() => task("gen", function* () {} as never)).toThrow(
+      "Generators are disallowed as tasks. For streaming responses, use config.write.",
+    );
+    expect(() => entrypoint("gen", async function* () {} as never)).toThrow(
+      "Generators are disallowed as entrypoints. For streaming responses, use config.write.",
+    );
+  });
+});
+
+describe("an entrypoint's values stream", () => {
+  it("starts a resumed run with null, the value of its still empty output", async () => {
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async (x: number) => {
+      const answer = interrupt("go on?");
+      return `${x}-${String(answer)}`;
+    });
+    const config = { configurable: { thread_id: "t" } };
+    await workflow.invoke(3, config);
+    const chunks: unknown[] = [];
+    for await (const chunk of await workflow.stream(new Command({ resume: "ok" }), {
+      ...config,
+      streamMode: "values",
+    })) {
+      chunks.push(chunk);
+    }
+    expect(chunks).toEqual([null, "3-ok"]);
+  });
+});
