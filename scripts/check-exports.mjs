@@ -34,6 +34,8 @@ const CHANNELS = [
 const REQUIRED = {
   ".": [
     "StateGraph",
+    "Graph",
+    "MessageGraph",
     "Annotation",
     "MessagesAnnotation",
     "START",

@@ -13,6 +13,7 @@
 import "./entries/index.js";
 
 export * from "./graph/index.js";
+export { MessageGraph } from "./message-graph.js";
 export {
   addMessages,
   type Messages,

@@ -19,6 +19,13 @@ export {
 } from "./compiled-state-graph.js";
 export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";
 export {
+  CompiledGraph,
+  Graph,
+  type GraphAddNodeOptions,
+  type GraphNodeAction,
+  type GraphRouter,
+} from "./graph.js";
+export {
   type ConditionalEdgeRouter,
   type GraphNode,
   type SchemaContext,
