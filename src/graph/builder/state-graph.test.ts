@@ -238,6 +238,15 @@ describe("addSequence", () => {
       ]),
     ).toThrow(/^Node names must be unique: node with the name "s1" already exists\./);
   });
+
+  it("checks each name in order: a state key named twice is reported as a state key", () => {
+    const attempt = () =>
+      new StateGraph(State).addSequence([
+        ["log", () => ({})],
+        ["log", () => ({})],
+      ]);
+    expect(attempt).toThrow(/^log is already being used as a state attribute \(a\.k\.a\. a channel\)/);
+  });
 });
 
 describe("compiling twice", () => {

@@ -423,12 +423,8 @@ export class StateGraph<
     return this;
   }
 
-  private addOneNode(
-    name: string,
-    action: unknown,
-    options: AddNodeOptions<string, never> | undefined,
-  ): void {
-    this.warnIfCompiled("node");
+  /** Throws when `name` cannot name a new node (reserved, taken by a node or a state key). */
+  private checkNodeName(name: string): void {
     if (RESERVED_NODE_NAMES.has(name)) throw new InvalidGraphError(`Node \`${name}\` is reserved.`);
     for (const ch of ["|", ":"]) {
       if (name.includes(ch)) {
@@ -441,6 +437,15 @@ export class StateGraph<
         `${name} is already being used as a state attribute (a.k.a. a channel), cannot also be used as a node name.`,
       );
     }
+  }
+
+  private addOneNode(
+    name: string,
+    action: unknown,
+    options: AddNodeOptions<string, never> | undefined,
+  ): void {
+    this.warnIfCompiled("node");
+    this.checkNodeName(name);
     if (typeof action !== "function" && !isPregel(action) && !hasInvoke(action)) {
       throw new InvalidGraphError(
         `Expected a Runnable, function or object.\nInstead got an unsupported type. Node \`${name}\` must be a function (state, config) => update, a compiled graph or an object with an invoke(input, config) method; got ${action === null ? "null" : typeof action}.`,
@@ -575,6 +580,7 @@ export class StateGraph<
       ? (nodes as [string, unknown, AddNodeOptions<string, never>?][])
       : Object.entries(nodes as Record<string, unknown>).map(([n, a]) => [n, a]);
     if (entries.length === 0) throw new InvalidGraphError("Sequence requires at least one node.");
+    // every name is checked before any node is added (in order, as LangGraph.js adds them)
     const names = new Set<string>();
     for (const [name] of entries) {
       if (names.has(name)) {
@@ -582,6 +588,7 @@ export class StateGraph<
           `Node names must be unique: node with the name "${name}" already exists.`,
         );
       }
+      this.checkNodeName(name);
       names.add(name);
     }
     let previous: string | undefined;

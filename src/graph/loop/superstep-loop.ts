@@ -591,7 +591,9 @@ export class PregelLoop {
     }
     this.stepController = stepController;
     const messages = this.params.link.messagesHandler;
-    if (messages !== undefined) for (const task of tasks) messages.taskStarted(task.input);
+    if (messages !== undefined) {
+      for (const task of tasks) messages.taskStarted(task.input, task.config.metadata);
+    }
     if (this.params.debug) printTasks(this.step, tasks);
     if (this.wantsTasks || this.wantsDebug) {
       for (const task of tasks) {
@@ -747,7 +749,7 @@ export class PregelLoop {
       task[SCRATCHPAD] = new Scratchpad([], () => NO_RESUME, undefined, this.parentScratchpad());
     }
     this.tasks.push(task);
-    this.params.link.messagesHandler?.taskStarted(task.input);
+    this.params.link.messagesHandler?.taskStarted(task.input, task.config.metadata);
     if (this.params.debug) printTasks(this.step, [task]);
     if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     return task;
@@ -847,8 +849,9 @@ export class PregelLoop {
           this.push("updates", payload);
         }
       }
-    } else if (isGraphInterrupt(error) && !isCallPath(task.path)) {
-      // each interrupted task reports its interrupts (a call's reach its caller, which reports them)
+    } else if (isGraphInterrupt(error) && error.interrupts.length > 0 && !isCallPath(task.path)) {
+      // each interrupted task reports its interrupts (a call's reach its caller, which reports them);
+      // a subgraph's breakpoint (no interrupts) is reported once, by the root graph, as it pauses
       const chunk = { [INTERRUPT]: error.interrupts };
       this.interruptStreamed = true;
       if (this.wantsUpdates) this.push("updates", chunk);

@@ -148,8 +148,8 @@ export const PARENT_RUN: unique symbol = Symbol.for("agentgraph.parentRun") as n
 
 /** What the `messages` stream mode needs to know of tasks, besides model callbacks. */
 export interface MessagesObserver extends CallbackHandler {
-  /** A task starts with this input (its messages are not new). */
-  taskStarted(input: unknown): void;
+  /** A task (with this metadata) starts with this input (its messages are not new). */
+  taskStarted(input: unknown, metadata: Record<string, unknown> | undefined): void;
   /** A task finished with this output (new messages in it are streamed). */
   nodeFinished(
     metadata: Record<string, unknown> | undefined,

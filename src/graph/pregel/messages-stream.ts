@@ -39,7 +39,9 @@ function graphNamespace(taskNs: string): string[] {
  * made inside a node (models resolve the node's config, which carries this handler) and
  * streams each token as `[messageChunk, metadata]`; it asks models to stream internally
  * (`lc_prefer_streaming`). Messages a node returns without a model call are streamed whole
- * when the node finishes ({@link nodeFinished}), once per message id.
+ * when the node finishes ({@link nodeFinished}), once per message id. Without `subgraphs`, what
+ * happens inside nested graphs is not streamed (as in LangGraph.js): the messages a nested graph
+ * returns are streamed as its parent node's.
  */
 export class MessagesStreamHandler implements CallbackHandler {
   readonly name = "MessagesStreamHandler";
@@ -49,8 +51,19 @@ export class MessagesStreamHandler implements CallbackHandler {
   private readonly streamed = new Set<string>();
   private readonly seen = new Set<string>();
 
-  constructor(sink: StreamSink, _subgraphs: boolean) {
+  private readonly subgraphs: boolean;
+  /** Depth of the graph the stream was opened on (non-zero for a graph streamed inside a node). */
+  private readonly baseDepth: number;
+
+  constructor(sink: StreamSink, subgraphs: boolean, baseDepth = 0) {
     this.sink = sink;
+    this.subgraphs = subgraphs;
+    this.baseDepth = baseDepth;
+  }
+
+  /** True for a namespace inside a nested graph that the stream does not report. */
+  private outside(ns: string[]): boolean {
+    return !this.subgraphs && ns.length > this.baseDepth;
   }
 
   private metaOf(
@@ -61,7 +74,9 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (metadata === undefined) return undefined;
     const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
     if (typeof ns !== "string" || ns === "") return undefined;
-    return [graphNamespace(ns), { tags: tags ?? [], name, ...metadata }];
+    const graphNs = graphNamespace(ns);
+    if (this.outside(graphNs)) return undefined;
+    return [graphNs, { tags: tags ?? [], name, ...metadata }];
   }
 
   private emit(meta: Meta, message: MessageLike, dedupe: boolean): void {
@@ -122,12 +137,19 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (!isMessageLike(message) || metadata === undefined) return;
     const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
     if (typeof ns !== "string" || ns === "") return;
-    this.emit([graphNamespace(ns), metadata], message, false);
+    const graphNs = graphNamespace(ns);
+    if (this.outside(graphNs)) return;
+    this.emit([graphNs, metadata], message, false);
   }
 
   /** Marks the messages a task starts with as seen, so returning them again does not re-stream them. */
-  taskStarted(input: unknown): void {
+  taskStarted(input: unknown, metadata: Record<string, unknown> | undefined): void {
     if (typeof input !== "object" || input === null) return;
+    if (!this.subgraphs && metadata !== undefined) {
+      // a nested graph's task not streamed: its input messages are not seen yet
+      const ns = metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns;
+      if (typeof ns === "string" && this.outside(graphNamespace(ns))) return;
+    }
     for (const value of Object.values(input)) {
       if (isMessageLike(value) && value.id !== undefined) this.seen.add(value.id);
       else if (Array.isArray(value)) {

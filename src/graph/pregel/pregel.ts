@@ -334,7 +334,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     let messages: MessagesStreamHandler | undefined;
     let config = run.config;
     if (opened.sink.modes.has("messages")) {
-      messages = new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false);
+      messages = new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
       config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
     }
     if (opened.sink.modes.has("tools")) {

@@ -96,8 +96,13 @@ export function resolveRunConfig(
   if (options?.runId !== undefined) config.runId = options.runId;
   if (options?.runName !== undefined) config.runName = options.runName;
 
-  config.metadata = { ls_integration: "langgraph", ...config.metadata };
+  const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
   const configurable = config.configurable ?? {};
+  // these `configurable` ids are the run's metadata too (as in LangGraph.js), unless set there
+  for (const key of METADATA_FROM_CONFIGURABLE) {
+    if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
+  }
+  config.metadata = metadata;
 
   const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -120,6 +125,17 @@ export function resolveRunConfig(
   }
   return { config, recursionLimit: limit, parentNs, parentLink };
 }
+
+/** The `configurable` keys LangGraph.js copies into a run's metadata. */
+const METADATA_FROM_CONFIGURABLE = [
+  "thread_id",
+  "checkpoint_id",
+  "checkpoint_ns",
+  "task_id",
+  "run_id",
+  "assistant_id",
+  "graph_id",
+] as const;
 
 let cachedDefaultRun: ResolvedRun | undefined;
 

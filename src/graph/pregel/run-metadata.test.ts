@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { Annotation, MemorySaver, START, StateGraph } from "../../index.js";
+
+const Value = Annotation.Root({ value: Annotation<string> });
+
+describe("ids in a run's configurable become its metadata", () => {
+  it("copies the known ids (not other keys) into every node's metadata, nested graphs too", async () => {
+    let innerMeta: Record<string, unknown> = {};
+    let outerMeta: Record<string, unknown> = {};
+    const inner = new StateGraph(Value)
+      .addNode("leaf", (_state, config) => {
+        innerMeta = { ...config.metadata };
+        return { value: "leaf" };
+      })
+      .addEdge(START, "leaf")
+      .compile();
+    const graph = new StateGraph(Value)
+      .addNode("top", (_state, config) => {
+        outerMeta = { ...config.metadata };
+        return { value: "top" };
+      })
+      .addNode("nested", inner)
+      .addEdge(START, "top")
+      .addEdge("top", "nested")
+      .compile();
+    await graph.invoke(
+      { value: "" },
+      { configurable: { assistant_id: "asst", graph_id: "gr", run_id: "r1", task_id: "t1", extra: "no" } },
+    );
+    for (const meta of [outerMeta, innerMeta]) {
+      expect(meta).toMatchObject({ assistant_id: "asst", graph_id: "gr", run_id: "r1", task_id: "t1" });
+      expect(meta).not.toHaveProperty("extra");
+      expect(meta).not.toHaveProperty("checkpoint_id");
+    }
+  });
+
+  it("keeps a value already in the metadata", async () => {
+    let seen: Record<string, unknown> = {};
+    const graph = new StateGraph(Value)
+      .addNode("only", (_state, config) => {
+        seen = { ...config.metadata };
+        return { value: "x" };
+      })
+      .addEdge(START, "only")
+      .compile();
+    await graph.invoke(
+      { value: "" },
+      { configurable: { assistant_id: "a" }, metadata: { assistant_id: "mine" } },
+    );
+    expect(seen.assistant_id).toBe("mine");
+  });
+
+  it("shows the addressed checkpoint in the debug stream's checkpoint config metadata", async () => {
+    const graph = new StateGraph(Value)
+      .addNode("only", () => ({ value: "x" }))
+      .addEdge(START, "only")
+      .compile({ checkpointer: new MemorySaver() });
+    const thread = { configurable: { thread_id: "m" } };
+    await graph.invoke({ value: "" }, thread);
+    const head = await graph.getState(thread);
+    const chunks: { type: string; payload: { config?: { metadata?: unknown } } }[] = [];
+    for await (const chunk of await graph.stream(null, { ...head.config, streamMode: "debug" })) {
+      chunks.push(chunk as (typeof chunks)[number]);
+    }
+    const checkpoint = chunks.find((c) => c.type === "checkpoint");
+    expect(checkpoint?.payload.config?.metadata).toEqual({
+      ls_integration: "langgraph",
+      thread_id: "m",
+      checkpoint_ns: "",
+      checkpoint_id: head.config.configurable?.checkpoint_id,
+    });
+  });
+});
