@@ -1,18 +1,6 @@
+import { EXCLUDED_METADATA_KEYS } from "../checkpoint/index.js";
 import { ERROR, INTERRUPT, RETURN } from "../core/index.js";
 import type { LangGraphRunnableConfig, RunningTask } from "./types.js";
-
-/** Metadata keys the engine sets on every task, left out of stream payloads (they are redundant there). */
-const ENGINE_METADATA_KEYS = new Set([
-  "thread_id",
-  "checkpoint_id",
-  "checkpoint_ns",
-  "checkpoint_map",
-  "langgraph_step",
-  "langgraph_node",
-  "langgraph_triggers",
-  "langgraph_path",
-  "langgraph_checkpoint_ns",
-]);
 
 /** The `updates` chunk of a finished task: `{ [node]: update }`, or `undefined` if it has none to show. */
 export function updatesPayload(
@@ -54,7 +42,8 @@ export function taskMetadata(config: LangGraphRunnableConfig<unknown>): Record<s
   const metadata = config.metadata;
   if (metadata !== undefined) {
     for (const key in metadata) {
-      if (ENGINE_METADATA_KEYS.has(key)) continue;
+      // the keys the engine sets on every task are redundant in stream payloads
+      if (EXCLUDED_METADATA_KEYS.has(key)) continue;
       out[key] = metadata[key];
       any = true;
     }

@@ -1,5 +1,5 @@
 import type { AIMessage, AIMessageChunk } from "../../messages/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
+import { abortableSleep, InvalidArgumentError } from "../../shared/index.js";
 import { abortErrorFor } from "./call-setup.js";
 import type { BaseChatModelCallOptions, BaseLanguageModelInput } from "./types.js";
 
@@ -26,25 +26,6 @@ export interface ChatModelRunnable<CallOptions extends BaseChatModelCallOptions 
 export interface RetryFields {
   stopAfterAttempt?: number | undefined;
   onFailedAttempt?: ((error: Error, input: BaseLanguageModelInput) => unknown) | undefined;
-}
-
-/** Waits `ms`, or fails when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortErrorFor(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortErrorFor(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** A thrown non-`Error` becomes a `TypeError`, as `p-retry` (which LangChain.js uses) makes it. */
@@ -105,7 +86,11 @@ export class ChatModelWithRetry<CallOptions extends BaseChatModelCallOptions = B
         const error = asError(caught);
         await this.onFailedAttempt(error, input);
         if (attempt >= this.maxAttemptNumber || !isRetryable(error) || signal?.aborted) throw error;
-        await sleep(Math.round((Math.random() + 1) * 1000 * 2 ** (attempt - 1)), signal);
+        const delay = Math.round((Math.random() + 1) * 1000 * 2 ** (attempt - 1));
+        // an abort during the wait fails as an aborted model call
+        await abortableSleep(delay, signal).catch(() => {
+          throw abortErrorFor(signal as AbortSignal);
+        });
       }
     }
   }
