@@ -120,7 +120,15 @@ export function resolveRunConfig(
 
   const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");
   if (parentLink === undefined && config.configurable !== undefined) {
-    const { checkpoint_ns: _ns, ...rest } = config.configurable;
+    const { checkpoint_ns: ns, ...rest } = config.configurable;
+    // A root run given a subgraph's checkpoint config (`graph.stream(null, subSnapshot.config)`)
+    // starts from the root checkpoint that subgraph checkpoint belongs to (`checkpoint_map[""]`),
+    // as LangGraph.js does: the subgraph's own id names no root checkpoint.
+    if (ns !== undefined && ns !== "") {
+      const root = (rest.checkpoint_map as Record<string, unknown> | undefined)?.[""];
+      if (typeof root === "string") rest.checkpoint_id = root;
+      else delete rest.checkpoint_id;
+    }
     config.configurable = rest;
   }
   return { config, recursionLimit: limit, parentNs, parentLink };

@@ -192,6 +192,30 @@ describe("an interrupt inside a subgraph", () => {
     expect(inner.tasks[0]!.interrupts).toEqual(first);
   });
 
+  it("a root run given the subgraph's snapshot config starts from the root checkpoint it belongs to", async () => {
+    const saver = new MemorySaver();
+    const runs = new RunCounter();
+    const graph = build(runs, saver);
+    await graph.invoke({ v: ["in"] }, thread("t"));
+    const inner = (await graph.getState(thread("t"), { subgraphs: true })).tasks[0]!.state as StateSnapshot;
+    expect(inner.config.configurable?.checkpoint_ns).toMatch(NS);
+    runs.reset();
+    // LangGraph.js reads checkpoint_map[""] (the subgraph's own checkpoint id names no root
+    // checkpoint) and resumes there: the subgraph goes on from its own checkpoint
+    expect(await graph.invoke(new Command({ resume: "ok" }), inner.config)).toEqual({
+      v: ["in", "a", "in", "a", "s1", "s2:ok", "b"],
+    });
+    expect(runs.counts).toEqual({ s2: 1, b: 1 });
+  });
+
+  it("a root run given a subgraph config without a checkpoint map starts from the latest checkpoint", async () => {
+    const graph = build();
+    await graph.invoke({ v: ["in"] }, thread("t"));
+    const inner = (await graph.getState(thread("t"), { subgraphs: true })).tasks[0]!.state as StateSnapshot;
+    const { checkpoint_map: _map, ...configurable } = inner.config.configurable ?? {};
+    expect(interruptsOf(await graph.invoke(null, { configurable }))).toEqual([{ id: ANY_ID, value: "sub?" }]);
+  });
+
   it("new input while the subgraph is paused starts over and pauses again", async () => {
     const graph = build();
     await graph.invoke({ v: ["in"] }, thread("t"));
