@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, END, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
-import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "./messages/index.js";
+import { Annotation, END, MemorySaver, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
+import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "./messages/index.js";
 import { FakeChatModel } from "./testing/index.js";
 
 type MessageChunk = [BaseMessage, Record<string, unknown>];
@@ -78,6 +78,40 @@ describe("the messages stream mode", () => {
     expect(message.id).toBe("m-1");
     expect(message.text).toBe("no model");
     expect(metadata).toMatchObject({ name: "plain", langgraph_node: "plain" });
+  });
+
+  it("gives a returned message without an id LangGraph.js's stream id, which the state keeps", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("plain", () => ({
+        messages: [
+          new AIMessage("first"),
+          new ToolMessage({ content: "result", tool_call_id: "call_7" }),
+          new AIMessage("third"),
+        ],
+      }))
+      .addEdge(START, "plain")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "ids" } };
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+      { ...config, streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    const uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    const ids = chunks.map(([m]) => m.id as string);
+    expect(ids[0]).toMatch(new RegExp(`^run-${uuid}-out-0$`));
+    expect(ids[1]).toMatch(new RegExp(`^run-${uuid}-tool-call_7$`));
+    // the index counts every message the node returned
+    expect(ids[2]).toMatch(new RegExp(`^run-${uuid}-out-2$`));
+    const runId = ids[0]?.slice(4, 40);
+    expect(ids.every((id) => id.startsWith(`run-${runId}-`))).toBe(true);
+    const state = await graph.getState(config);
+    expect(state.values.messages.map((m) => m.id)).toEqual(["h-1", ...ids]);
+    // without the messages mode, the reducer gives plain UUIDs
+    const plain = await graph.invoke({ messages: [] }, { configurable: { thread_id: "plain" } });
+    for (const m of plain.messages) expect(m.id).toMatch(new RegExp(`^${uuid}$`));
   });
 
   it("does not stream the tokens of a call tagged nostream, but still reports the node's output", async () => {

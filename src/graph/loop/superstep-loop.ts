@@ -839,7 +839,7 @@ export class PregelLoop {
     if (task.node.hidden) return;
     const messages = this.params.link.messagesHandler;
     if (messages !== undefined && error === undefined) {
-      messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output);
+      messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
     }
     if (error === undefined) {
       if (this.wantsUpdates) {

@@ -150,12 +150,16 @@ export const PARENT_RUN: unique symbol = Symbol.for("agentgraph.parentRun") as n
 export interface MessagesObserver extends CallbackHandler {
   /** A task (with this metadata) starts with this input (its messages are not new). */
   taskStarted(input: unknown, metadata: Record<string, unknown> | undefined): void;
-  /** A task finished with this output (new messages in it are streamed). */
+  /**
+   * A task finished with this output (new messages in it are streamed). `runId` is the node's
+   * run (its task id): a returned message without an id is given one derived from it.
+   */
   nodeFinished(
     metadata: Record<string, unknown> | undefined,
     tags: string[] | undefined,
     name: string,
     output: unknown,
+    runId: string,
   ): void;
 }
 

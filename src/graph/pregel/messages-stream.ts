@@ -158,12 +158,18 @@ export class MessagesStreamHandler implements CallbackHandler {
     }
   }
 
-  /** Streams the messages a node returned that no model call streamed already. */
+  /**
+   * Streams the messages a node returned that no model call streamed already. A returned
+   * message without an id gets LangGraph.js's stream id (which the state then keeps too):
+   * `run-<runId>-tool-<toolCallId>` for a tool message, else `run-<runId>-out-<n>`, `n` its
+   * place among the messages returned.
+   */
   nodeFinished(
     metadata: Record<string, unknown> | undefined,
     tags: string[] | undefined,
     name: string,
     output: unknown,
+    runId: string,
   ): void {
     if (tags?.includes(TAG_HIDDEN)) return;
     // as LangGraph.js reports a node's own messages: its step's tag first, then the run's tags
@@ -171,10 +177,18 @@ export class MessagesStreamHandler implements CallbackHandler {
     const withStep = typeof step === "number" ? [`graph:step:${step}`, ...(tags ?? [])] : tags;
     const meta = this.metaOf(metadata, withStep, name);
     if (meta === undefined) return;
+    let outputIndex = 0;
     const visit = (value: unknown): void => {
       if (isCommand(value)) {
         for (const [, v] of commandUpdateEntries(value)) visit(v);
       } else if (isMessageLike(value)) {
+        if (value.id == null) {
+          value.id =
+            value.getType() === "tool"
+              ? `run-${runId}-tool-${value.tool_call_id}`
+              : `run-${runId}-out-${outputIndex}`;
+        }
+        outputIndex += 1;
         this.emit(meta, value, true);
       } else if (Array.isArray(value)) {
         for (const item of value) visit(item);
