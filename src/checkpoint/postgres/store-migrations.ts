@@ -6,8 +6,10 @@
  * `agentgraph_store` holds one row per item: `prefix` is the namespace with its labels joined
  * by `.` (labels cannot contain `.`), compared byte-wise (`COLLATE "C"`) so that a range scan
  * finds a namespace's descendants; `value` is the serializer's JSON text (text, not jsonb, so
- * key order survives); `seq` orders items by creation. The tables are not named `store` so that
- * they never collide with the tables of LangGraph's own Postgres stores in the same schema.
+ * key order survives); `seq` orders items by their last write (a put of an existing item takes
+ * the sequence's next value), so searches list the most recently written items first. The
+ * tables are not named `store` so that they never collide with the tables of LangGraph's own
+ * Postgres stores in the same schema.
  *
  * @param schema the schema, already quoted as an identifier
  */

@@ -24,17 +24,19 @@ export function storeSql(schema: string) {
     selectMigrationVersion: `SELECT max(v) AS v FROM ${migrations}`,
     insertMigrationVersion: `INSERT INTO ${migrations} (v) VALUES ($1)`,
     get: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND prefix = $2 AND key = $3`,
-    searchAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} ORDER BY seq LIMIT $2 OFFSET $3`,
-    searchUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} ORDER BY seq LIMIT $5 OFFSET $6`,
-    /** Keyset pages for filtered searches: rows after seq `$2` (`$5` under a prefix). */
-    scanAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND seq > $2 ORDER BY seq LIMIT $3`,
-    scanUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} AND seq > $5 ORDER BY seq LIMIT $6`,
+    /** Most recently written first, as LangGraph.js's PostgresStore (`ORDER BY updated_at DESC`). */
+    searchAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} ORDER BY seq DESC LIMIT $2 OFFSET $3`,
+    searchUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} ORDER BY seq DESC LIMIT $5 OFFSET $6`,
+    /** Keyset pages for filtered searches: rows before seq `$2` (`$5` under a prefix; null: from the newest). */
+    scanAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY seq DESC LIMIT $3`,
+    scanUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} AND ($5::bigint IS NULL OR seq < $5::bigint) ORDER BY seq DESC LIMIT $6`,
     namespacesAll: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE}`,
     namespacesUnder: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE} AND ${UNDER}`,
     deleteExpiredItem: `DELETE FROM ${table} WHERE expires_at <= $1 AND prefix = $2 AND key = $3`,
     upsert: `INSERT INTO ${table} (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
       VALUES ($2, $3, $4, $1, $1, $5, $6)
       ON CONFLICT (prefix, key) DO UPDATE SET
+        seq = nextval(pg_get_serial_sequence('${table.replaceAll("'", "''")}', 'seq')),
         value = excluded.value,
         updated_at = excluded.updated_at,
         expires_at = excluded.expires_at,

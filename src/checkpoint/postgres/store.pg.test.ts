@@ -35,6 +35,7 @@ runStoreConformance(
   "PostgresStore",
   (options) => new PostgresStore({ pool, schema: freshSchema(), ...options }),
   dropSchema,
+  "recent",
 );
 
 describe("PostgresStore specifics", () => {

@@ -275,10 +275,15 @@ export class PostgresStore extends BaseStore {
     } else {
       found = [];
       let skipped = 0;
-      let after = "0";
+      let after: string | null = null;
       const sql = path === "" ? this.sql.scanAll : this.sql.scanUnder;
       while (found.length < limit) {
-        const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, after, SCAN_PAGE]);
+        const { rows }: { rows: StoreRow[] } = await client.query<StoreRow>(sql, [
+          now,
+          ...prefix,
+          after,
+          SCAN_PAGE,
+        ]);
         for (const row of rows) {
           if (found.length >= limit) break;
           const value = decodeValue(row);

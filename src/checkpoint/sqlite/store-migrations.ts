@@ -4,7 +4,8 @@
  *
  * `agentgraph_store` holds one row per item: `prefix` is the namespace with its labels joined by `.`
  * (labels cannot contain `.`), `value` the serializer's JSON text, times are epoch
- * milliseconds, `seq` (the rowid) orders items by creation.
+ * milliseconds, `seq` (the rowid) orders items by their last write: a put of an existing item
+ * gives it the next `seq`, so searches list the most recently written items first.
  */
 export const STORE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS agentgraph_store (

@@ -12,8 +12,8 @@ const UNDER = "(prefix = @path OR (prefix >= @from AND prefix < @to))";
 
 export const SQL = {
   get: `SELECT ${COLUMNS} FROM agentgraph_store WHERE prefix = @path AND key = @key AND ${LIVE}`,
-  searchAll: `SELECT ${COLUMNS} FROM agentgraph_store WHERE ${LIVE} ORDER BY seq LIMIT @limit OFFSET @offset`,
-  searchUnder: `SELECT ${COLUMNS} FROM agentgraph_store WHERE ${UNDER} AND ${LIVE} ORDER BY seq LIMIT @limit OFFSET @offset`,
+  searchAll: `SELECT ${COLUMNS} FROM agentgraph_store WHERE ${LIVE} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+  searchUnder: `SELECT ${COLUMNS} FROM agentgraph_store WHERE ${UNDER} AND ${LIVE} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
   namespacesAll: `SELECT DISTINCT prefix FROM agentgraph_store WHERE ${LIVE}`,
   namespacesUnder: `SELECT DISTINCT prefix FROM agentgraph_store WHERE ${UNDER} AND ${LIVE}`,
   deleteExpiredItem:
@@ -21,6 +21,7 @@ export const SQL = {
   upsert: `INSERT INTO agentgraph_store (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)
     VALUES (@path, @key, @value, @now, @now, @expiresAt, @ttlMinutes)
     ON CONFLICT (prefix, key) DO UPDATE SET
+      seq = (SELECT max(seq) + 1 FROM agentgraph_store),
       value = excluded.value,
       updated_at = excluded.updated_at,
       expires_at = excluded.expires_at,

@@ -15,12 +15,14 @@ runStoreConformance(
   "SqliteStore (file)",
   (options) => SqliteStore.fromConnString(join(dir, `store-${files++}.db`), options),
   (store: BaseStore) => store.stop(),
+  "recent",
 );
 
 runStoreConformance(
   "SqliteStore (:memory:)",
   (options) => new SqliteStore(":memory:", options),
   (store: BaseStore) => store.stop(),
+  "recent",
 );
 
 describe("SqliteStore specifics", () => {

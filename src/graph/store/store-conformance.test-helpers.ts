@@ -21,8 +21,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const keys = (items: readonly Item[]) => items.map((item) => item.key);
 type Sweeping = BaseStore & { sweepExpiredItems?: () => Promise<number> };
 
+/**
+ * The order `search` lists items in (without a query): `inserted` — by first put, an update
+ * keeping the item's place (LangGraph.js's InMemoryStore) —, or `recent` — the most recently
+ * written first (LangGraph.js's PostgresStore, `ORDER BY updated_at DESC`).
+ */
+export type StoreSearchOrder = "inserted" | "recent";
+
 /** Defines the store conformance tests for one store implementation. */
-export function runStoreConformance(name: string, create: Create, destroy: Destroy): void {
+export function runStoreConformance(
+  name: string,
+  create: Create,
+  destroy: Destroy,
+  order: StoreSearchOrder = "inserted",
+): void {
+  /** Keys listed oldest first, in the order this store's search lists them. */
+  const ordered = (oldestFirst: string[]) => (order === "recent" ? [...oldestFirst].reverse() : oldestFirst);
   describe(`${name}: store conformance`, () => {
     let store: BaseStore;
     beforeEach(async () => {
@@ -199,19 +213,32 @@ export function runStoreConformance(name: string, create: Create, destroy: Destr
       });
 
       it("finds items under a namespace prefix, label by label", async () => {
-        expect(keys(await store.search(["docs"]))).toStrictEqual(["a", "b", "c"]);
-        expect(keys(await store.search(["docs", "en"]))).toStrictEqual(["a"]);
+        expect(keys(await store.search(["docs"]))).toStrictEqual(ordered(["a", "b", "c"]));
+        expect(keys(await store.search(["docs", "en"]))).toStrictEqual(ordered(["a"]));
         expect(keys(await store.search(["doc"]))).toStrictEqual([]);
-        expect(keys(await store.search([]))).toStrictEqual(["a", "b", "c", "d", "e"]);
+        expect(keys(await store.search([]))).toStrictEqual(ordered(["a", "b", "c", "d", "e"]));
       });
 
-      it("returns items oldest first; an update keeps its place, a re-created item goes last", async () => {
-        await store.put(["docs", "en"], "a", { lang: "en", score: 0 });
-        expect(keys(await store.search(["docs"]))).toStrictEqual(["a", "b", "c"]);
-        await store.delete(["docs", "en"], "a");
-        await store.put(["docs", "en"], "a", { lang: "en" });
-        expect(keys(await store.search(["docs"]))).toStrictEqual(["b", "c", "a"]);
-      });
+      it(
+        order === "recent"
+          ? "returns the most recently written items first; an update moves an item to the front"
+          : "returns items oldest first; an update keeps its place, a re-created item goes last",
+        async () => {
+          await store.put(["docs", "en"], "a", { lang: "en", score: 0 });
+          expect(keys(await store.search(["docs"]))).toStrictEqual(
+            order === "recent" ? ["a", "c", "b"] : ["a", "b", "c"],
+          );
+          await store.put(["docs"], "c", { lang: "en", score: 4.5, when: new Date(1000) });
+          expect(keys(await store.search(["docs"]))).toStrictEqual(
+            order === "recent" ? ["c", "a", "b"] : ["a", "b", "c"],
+          );
+          await store.delete(["docs", "en"], "a");
+          await store.put(["docs", "en"], "a", { lang: "en" });
+          expect(keys(await store.search(["docs"]))).toStrictEqual(
+            order === "recent" ? ["a", "c", "b"] : ["b", "c", "a"],
+          );
+        },
+      );
 
       it("returns full items without a score", async () => {
         const [first] = await store.search(["docs", "en"]);
@@ -236,44 +263,44 @@ export function runStoreConformance(name: string, create: Create, destroy: Destr
       it("filters by equality and operators", async () => {
         const find = async (filter: Record<string, unknown>) =>
           keys(await store.search(["docs"], { filter }));
-        expect(await find({ lang: "en" })).toStrictEqual(["a", "c"]);
-        expect(await find({ lang: { $eq: "fr" } })).toStrictEqual(["b"]);
-        expect(await find({ lang: { $ne: "en" } })).toStrictEqual(["b"]);
-        expect(await find({ score: { $gt: 3 } })).toStrictEqual(["b", "c"]);
-        expect(await find({ score: { $gte: 3 } })).toStrictEqual(["a", "b", "c"]);
-        expect(await find({ score: { $lt: 4.5 } })).toStrictEqual(["a"]);
-        expect(await find({ score: { $lte: 4.5 } })).toStrictEqual(["a", "c"]);
-        expect(await find({ score: { $gt: 3, $lt: 5 } })).toStrictEqual(["c"]);
-        expect(await find({ lang: "en", score: { $gt: 3 } })).toStrictEqual(["c"]);
-        expect(await find({ lang: { $in: ["fr", "de"] } })).toStrictEqual(["b"]);
-        expect(await find({ lang: { $nin: ["fr"] } })).toStrictEqual(["a", "c"]);
-        expect(await find({ tags: { $exists: true } })).toStrictEqual(["a", "b"]);
-        expect(await find({ tags: { $exists: false } })).toStrictEqual(["c"]);
+        expect(await find({ lang: "en" })).toStrictEqual(ordered(["a", "c"]));
+        expect(await find({ lang: { $eq: "fr" } })).toStrictEqual(ordered(["b"]));
+        expect(await find({ lang: { $ne: "en" } })).toStrictEqual(ordered(["b"]));
+        expect(await find({ score: { $gt: 3 } })).toStrictEqual(ordered(["b", "c"]));
+        expect(await find({ score: { $gte: 3 } })).toStrictEqual(ordered(["a", "b", "c"]));
+        expect(await find({ score: { $lt: 4.5 } })).toStrictEqual(ordered(["a"]));
+        expect(await find({ score: { $lte: 4.5 } })).toStrictEqual(ordered(["a", "c"]));
+        expect(await find({ score: { $gt: 3, $lt: 5 } })).toStrictEqual(ordered(["c"]));
+        expect(await find({ lang: "en", score: { $gt: 3 } })).toStrictEqual(ordered(["c"]));
+        expect(await find({ lang: { $in: ["fr", "de"] } })).toStrictEqual(ordered(["b"]));
+        expect(await find({ lang: { $nin: ["fr"] } })).toStrictEqual(ordered(["a", "c"]));
+        expect(await find({ tags: { $exists: true } })).toStrictEqual(ordered(["a", "b"]));
+        expect(await find({ tags: { $exists: false } })).toStrictEqual(ordered(["c"]));
       });
 
       it("compares deeply, reaches nested fields by dotted path, and compares Dates", async () => {
         const find = async (filter: Record<string, unknown>) =>
           keys(await store.search(["docs"], { filter }));
-        expect(await find({ tags: ["y"] })).toStrictEqual(["b"]);
-        expect(await find({ meta: { year: 2020 } })).toStrictEqual(["a"]);
-        expect(await find({ "meta.year": 2021 })).toStrictEqual(["b"]);
-        expect(await find({ "meta.year": { $gte: 2020 } })).toStrictEqual(["a", "b"]);
-        expect(await find({ when: new Date(1000) })).toStrictEqual(["c"]);
-        expect(await find({ when: { $lt: new Date(2000) } })).toStrictEqual(["c"]);
+        expect(await find({ tags: ["y"] })).toStrictEqual(ordered(["b"]));
+        expect(await find({ meta: { year: 2020 } })).toStrictEqual(ordered(["a"]));
+        expect(await find({ "meta.year": 2021 })).toStrictEqual(ordered(["b"]));
+        expect(await find({ "meta.year": { $gte: 2020 } })).toStrictEqual(ordered(["a", "b"]));
+        expect(await find({ when: new Date(1000) })).toStrictEqual(ordered(["c"]));
+        expect(await find({ when: { $lt: new Date(2000) } })).toStrictEqual(ordered(["c"]));
       });
 
       it("a missing field equals nothing, is not equal to anything, and compares to nothing", async () => {
         const find = async (filter: Record<string, unknown>) =>
           keys(await store.search(["docs"], { filter }));
         expect(await find({ nope: "x" })).toStrictEqual([]);
-        expect(await find({ nope: { $ne: "x" } })).toStrictEqual(["a", "b", "c"]);
+        expect(await find({ nope: { $ne: "x" } })).toStrictEqual(ordered(["a", "b", "c"]));
         expect(await find({ nope: { $gt: 0 } })).toStrictEqual([]);
         expect(await find({ lang: { $gt: 1 } })).toStrictEqual([]); // a string does not compare to a number
       });
 
       it("pages after filtering", async () => {
         const filtered = await store.search([], { filter: { lang: "en" }, limit: 2, offset: 1 });
-        expect(keys(filtered)).toStrictEqual(["c", "d"]);
+        expect(keys(filtered)).toStrictEqual(ordered(["a", "c", "d"]).slice(1, 3));
       });
 
       it("rejects unknown filter operators", async () => {
@@ -287,7 +314,7 @@ export function runStoreConformance(name: string, create: Create, destroy: Destr
 
       it("without a vector index, a query leaves results unranked", async () => {
         const found = await store.search(["docs"], { query: "english documents" });
-        expect(keys(found)).toStrictEqual(["a", "b", "c"]);
+        expect(keys(found)).toStrictEqual(ordered(["a", "b", "c"]));
         expect(found.every((item) => item.score === undefined)).toBe(true);
       });
     });
