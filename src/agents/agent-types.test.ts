@@ -178,12 +178,13 @@ describe("createAgent types", () => {
   });
 
   it("rejects unknown jump targets and wrong hook updates", () => {
+    const badTarget = createMiddleware({
+      name: "BadTarget",
+      // @ts-expect-error "elsewhere" is not a jump target
+      beforeModel: { canJumpTo: ["elsewhere"], hook: () => undefined },
+    });
     expect(() =>
-      createMiddleware({
-        name: "BadTarget",
-        // @ts-expect-error "elsewhere" is not a jump target
-        beforeModel: { canJumpTo: ["elsewhere"], hook: () => undefined },
-      }),
+      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [badTarget] }),
     ).toThrow("Invalid jump target");
     createMiddleware({
       name: "BadJump",

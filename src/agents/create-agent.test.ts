@@ -580,7 +580,11 @@ describe("the agent's LangChain.js accessors", () => {
     expect(agent.options.name).toBe("helper");
     expect(agent.options.model).toBe(model);
     expect(agent.builder.nodes.has("model_request")).toBe(true);
-    expect((await agent.getGraphAsync()).drawMermaid()).toBe(agent.drawMermaid());
+    // drawMermaid is async, as in LangChain.js, and takes the drawing options
+    const drawn = agent.drawMermaid();
+    expect(drawn).toBeInstanceOf(Promise);
+    expect((await agent.getGraphAsync()).drawMermaid()).toBe(await drawn);
+    expect(await agent.drawMermaid({ withStyles: false })).not.toContain("classDef");
     expect([...agent.getSubgraphs()]).toEqual([]);
     const listed: unknown[] = [];
     for await (const entry of agent.getSubgraphsAsync()) listed.push(entry);

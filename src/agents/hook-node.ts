@@ -107,5 +107,5 @@ function validateJump(target: unknown, allowed: readonly JumpTo[], kind: HookKin
     allowed.length > 0
       ? `must be one of: ${allowed.join(", ")}.`
       : `no ${kind}.canJumpTo defined in middleware ${name}.`;
-  throw new InvalidArgumentError(`Invalid jump target: ${String(target)}, ${suggestion}`);
+  throw new Error(`Invalid jump target: ${String(target)}, ${suggestion}`);
 }

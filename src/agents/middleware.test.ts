@@ -82,6 +82,17 @@ describe("middleware: hook order", () => {
     );
     expect(seen).toEqual([{ userId: "u1", tier: "free" }]);
   });
+
+  it("fails a context its contextSchema rejects with the schema's own ZodError, as LangChain.js", async () => {
+    const schema = z.object({ level: z.number().default(3) });
+    const m = createMiddleware({ name: "Ctx", contextSchema: schema, beforeModel: () => undefined });
+    const failure = await createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] })
+      .invoke(question(), { context: { level: "high" } } as never)
+      .catch((error: unknown) => error);
+    const expected = schema.safeParse({ level: "high" }).error;
+    expect(failure).toBeInstanceOf(z.ZodError);
+    expect((failure as Error).message).toBe(expected?.message);
+  });
 });
 
 describe("middleware: jumpTo", () => {
@@ -157,13 +168,47 @@ describe("middleware: jumpTo", () => {
     ).rejects.toThrow("Invalid jump target: end, must be one of: model.");
   });
 
-  it("rejects unknown targets in canJumpTo", () => {
-    expect(() =>
-      createMiddleware({
-        name: "X",
-        beforeModel: { canJumpTo: ["elsewhere" as never], hook: () => undefined },
-      }),
-    ).toThrow('Invalid jump target: elsewhere, must be "model", "tools" or "end".');
+  it("rejects unknown targets in canJumpTo when the agent is built, with a plain Error", () => {
+    // LangChain.js accepts the middleware and fails in createAgent
+    const bad = createMiddleware({
+      name: "X",
+      beforeModel: { canJumpTo: ["elsewhere" as never], hook: () => undefined },
+    });
+    let failure: unknown;
+    try {
+      createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [bad] });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).constructor).toBe(Error);
+    expect((failure as Error).message).toBe(
+      'Invalid jump target: elsewhere, must be "model", "tools" or "end".',
+    );
+  });
+
+  it("fails an undeclared jump with a plain Error, as LangChain.js does", async () => {
+    const bad = createMiddleware({ name: "Bad", beforeModel: () => ({ jumpTo: "end" as const }) });
+    const failure = await createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [bad] })
+      .invoke(question())
+      .catch((error: unknown) => error);
+    expect((failure as Error).constructor).toBe(Error);
+  });
+
+  it("draws no tools edge for a jump to tools in an agent without tools, and fails that jump", async () => {
+    const m = createMiddleware({
+      name: "D",
+      beforeModel: { canJumpTo: ["tools"], hook: () => ({ jumpTo: "tools" as const }) },
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["x"] }), middleware: [m] });
+    const edges = agent.graph
+      .getGraph()
+      .edges.filter((e) => e.source === "D.before_model")
+      .map((e) => e.target);
+    expect(edges).toEqual(["model_request"]);
+    await expect(agent.invoke(question())).rejects.toThrow(
+      "Branch condition returned unknown or null destination",
+    );
   });
 
   it("does not let a jump leak into the next node's routing", async () => {

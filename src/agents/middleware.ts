@@ -68,7 +68,6 @@ export interface MiddlewareConfig<StateSchema = undefined, ContextSchema = undef
 }
 
 const NODE_HOOKS = ["beforeAgent", "beforeModel", "afterModel", "afterAgent"] as const;
-const JUMP_TARGETS: readonly string[] = ["model", "tools", "end"];
 
 /**
  * Makes a middleware for `createAgent`, as LangChain.js's `createMiddleware`. Node hooks
@@ -110,13 +109,6 @@ export function createMiddleware<StateSchema = undefined, ContextSchema = undefi
       throw new InvalidArgumentError(
         `Middleware "${config.name}": ${key} must be a function or { hook, canJumpTo }.`,
       );
-    }
-    for (const target of hook.canJumpTo ?? []) {
-      if (!JUMP_TARGETS.includes(target)) {
-        throw new InvalidArgumentError(
-          `Invalid jump target: ${String(target)}, must be "model", "tools" or "end".`,
-        );
-      }
     }
   }
   const middleware: Record<string | symbol, unknown> = { [MIDDLEWARE_BRAND]: true, name: config.name };

@@ -92,6 +92,10 @@ export function createModelNode(options: ModelNodeOptions) {
     resolvedModel ??= initChatModel(options.model) as unknown as Promise<AgentChatModel>;
     return resolvedModel;
   };
+  // as in LangChain.js, a request whose `responseFormat` is undefined (a middleware spread it
+  // away, or set it so) uses the agent's; `null` turns structured output off for the call
+  const effectiveFormat = (request: ModelRequest): unknown =>
+    request.responseFormat === undefined ? options.responseFormat : request.responseFormat;
   const strategiesFor = (model: AgentChatModel, format: unknown) =>
     resolveResponseFormat(format, model.profile?.structuredOutput === true, formatCache);
 
@@ -103,7 +107,7 @@ export function createModelNode(options: ModelNodeOptions) {
     promiseTry(() => invokeModel(request, record));
   const invokeModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
     assertNoBoundTools(request.model);
-    const strategies = strategiesFor(request.model, request.responseFormat);
+    const strategies = strategiesFor(request.model, effectiveFormat(request));
     record.strategies = strategies;
     if (strategies.length > 0) rememberStructuredNames(options.structuredNames, strategies);
     const bound = boundModel(request, strategies);
@@ -144,7 +148,7 @@ export function createModelNode(options: ModelNodeOptions) {
       perModel = new Map();
       bindings.set(request.model, perModel);
     }
-    const key = request.responseFormat ?? NO_FORMAT;
+    const key = effectiveFormat(request) ?? NO_FORMAT;
     const found = perModel.get(key);
     // an untitled bare schema is offered under a new name at each call: bind again then
     if (found !== undefined && sameStrategies(found.strategies, strategies)) return found.model;
@@ -292,12 +296,15 @@ export function createModelNode(options: ModelNodeOptions) {
  * `systemMessage` may change (the other is brought in line).
  */
 function checkRequest(
-  next: ModelRequest,
+  given: ModelRequest,
   previous: ModelRequest,
   middlewareName: string,
   options: ModelNodeOptions,
 ): ModelRequest {
-  const tools = next.tools ?? [];
+  // `tools: undefined` means the agent's tools, as in LangChain.js
+  const next: ModelRequest =
+    given.tools === undefined ? { ...given, tools: [...options.tools] as AgentTool[] } : given;
+  const tools = next.tools;
   const added: string[] = [];
   const replaced: string[] = [];
   for (const t of tools) {
@@ -369,7 +376,8 @@ function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[
     };
   }
   Object.assign(settings, request.modelSettings ?? {});
-  const toolChoice = request.toolChoice ?? (structuredTools.length > 0 ? "any" : undefined);
+  // an empty tool choice falls back as an undefined one does (LangChain.js tests it with `||`)
+  const toolChoice = request.toolChoice || (structuredTools.length > 0 ? "any" : undefined);
   // as LangChain.js, the tools (even none) and settings are bound with `bindTools`; a model
   // without it can still run without tools
   if (typeof model.bindTools === "function") {

@@ -5,6 +5,7 @@ import {
   IterableReadableStream,
   isCommand,
   type LangGraphRunnableConfig,
+  type MermaidOptions,
   type PregelOptions,
   type StateSnapshot,
   type StreamChunk,
@@ -239,9 +240,12 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     return this.#graph.getGraph();
   }
 
-  /** The graph as a Mermaid diagram. */
-  drawMermaid(): string {
-    return this.#graph.getGraph().drawMermaid();
+  /**
+   * The graph as a Mermaid diagram, as a promise (LangChain.js's `drawMermaid` is async and takes
+   * the same drawing options).
+   */
+  async drawMermaid(options?: MermaidOptions): Promise<string> {
+    return this.#graph.getGraph().drawMermaid(options);
   }
 
   /** The agent's graph structure, as a promise (LangChain.js `getGraphAsync`). */

@@ -399,3 +399,18 @@ describe("model settings from wrapModelCall", () => {
     expect(model.options[0]?.options.temperature).toBe(0.5);
   });
 });
+
+describe("request fields left undefined by wrapModelCall", () => {
+  it("tools: undefined binds the agent's tools, and an empty toolChoice falls back", async () => {
+    const m = createMiddleware({
+      name: "Spread",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, tools: undefined as never, toolChoice: "" as never }),
+    });
+    const model = new RecordingModel([asking("a1", call("search", { q: "x" }, "c1")), answer("a2", "done")]);
+    const result = await createAgent({ model, tools: [search], middleware: [m] }).invoke(question());
+    expect(model.options[0]?.tools).toEqual(["search"]);
+    expect(model.options[0]?.toolChoice).toBeUndefined();
+    expect(result.messages.at(-1)?.text).toBe("done");
+  });
+});

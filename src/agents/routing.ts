@@ -6,7 +6,6 @@ import {
   isToolMessage,
   type ToolCall,
 } from "../messages/index.js";
-import { InvalidArgumentError } from "../shared/index.js";
 import type { JumpTo } from "./types.js";
 
 /** Name of the model node. */
@@ -33,29 +32,37 @@ export interface AgentAnchors {
 
 type RouterState = { messages: BaseMessage[]; jumpTo?: JumpTo | undefined; structuredResponse?: unknown };
 
-/** Where a `jumpTo` target leads; `end` goes to `endNode` (the exit, or END from after_agent hooks). */
+/**
+ * Where a `jumpTo` target leads; `end` goes to `endNode` (the exit, or END from after_agent
+ * hooks). `tools` leads to the tools node even when the agent has none: the run then fails
+ * with the engine's unknown-destination error, as LangChain.js's does. An unknown target is a
+ * plain `Error` with LangChain.js's text.
+ */
 export function resolveJump(target: unknown, anchors: AgentAnchors, endNode: string = anchors.exit): string {
   switch (target) {
     case "model":
       return MODEL_NODE;
     case "tools":
-      return anchors.hasTools ? TOOLS_NODE : endNode;
+      return TOOLS_NODE;
     case "end":
       return endNode;
     default:
-      throw new InvalidArgumentError(
-        `Invalid jump target: ${String(target)}, must be "model", "tools" or "end".`,
-      );
+      throw new Error(`Invalid jump target: ${String(target)}, must be "model", "tools" or "end".`);
   }
 }
 
-/** The nodes a hook with these declared targets may jump to. */
+/**
+ * The nodes a hook with these declared targets may jump to (checked when the agent is built, as
+ * LangChain.js does); `tools` is left out of an agent without a tools node.
+ */
 export function jumpDestinations(
   targets: readonly JumpTo[],
   anchors: AgentAnchors,
   endNode: string = anchors.exit,
 ): string[] {
-  return targets.map((t) => resolveJump(t, anchors, endNode));
+  return targets
+    .map((t) => resolveJump(t, anchors, endNode))
+    .filter((node) => node !== TOOLS_NODE || anchors.hasTools);
 }
 
 /** Router of a middleware node that declared `canJumpTo`: the jump, else the next node. */

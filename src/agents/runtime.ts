@@ -30,6 +30,11 @@ export async function middlewareRuntime(
     for (const key of keys) if (key in given) relevant[key] = given[key];
     const result = await (contextSchema as StandardSchemaLike)["~standard"].validate(relevant);
     if (result.issues !== undefined) {
+      // LangChain.js throws the schema's own parse error (a Zod schema's ZodError, with its
+      // issues as the message); other schemas get an error naming the middleware
+      const parse = (contextSchema as { parseAsync?: unknown }).parseAsync;
+      if (typeof parse === "function")
+        await (parse as (value: unknown) => Promise<unknown>).call(contextSchema, relevant);
       throw new InvalidArgumentError(
         `The context does not match the contextSchema of middleware "${middlewareName}": ${result.issues
           .map((issue) => issue.message)

@@ -146,6 +146,35 @@ describe("tool strategy", () => {
     expect(r2.messages[2]?.content).toBe("Oops: StructuredOutputParsingError");
   });
 
+  it("fails with LangChain.js's plain Errors for a non-string handler result and a call without id", async () => {
+    const failure = async (message: AIMessage, handleError?: (e: unknown) => unknown) => {
+      const model = new RecordingModel([message]);
+      const format = toolStrategy(
+        Weather,
+        handleError === undefined ? {} : { handleError: handleError as never },
+      );
+      return createAgent({ model, responseFormat: format })
+        .invoke(question())
+        .then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+    };
+    const numeric = await failure(asking("a1", call("Weather", {}, "s1")), () => 42);
+    expect([numeric?.constructor, numeric?.message]).toEqual([Error, "Error handler must return a string."]);
+    const noId = await failure(
+      new AIMessage({
+        id: "a1",
+        content: "",
+        tool_calls: [{ name: "Weather", args: {}, type: "tool_call" }],
+      }),
+    );
+    expect([noId?.constructor, noId?.message]).toEqual([
+      Error,
+      "Tool call ID is required to handle tool output errors. Please provide a tool call ID.",
+    ]);
+  });
+
   it("throws when handleError is false", async () => {
     const model = new RecordingModel([asking("a1", call("Weather", {}, "s1"))]);
     const error = await createAgent({ model, responseFormat: toolStrategy(Weather, { handleError: false }) })
@@ -251,6 +280,31 @@ describe("provider strategy", () => {
 });
 
 describe("structured output with wrapModelCall", () => {
+  it("uses the agent's responseFormat when the request's is undefined, none when it is null", async () => {
+    const run = async (override: Record<string, unknown>) => {
+      const m = createMiddleware({
+        name: "Override",
+        wrapModelCall: (request, handler) => handler({ ...request, ...override }),
+      });
+      const model = new RecordingModel([answer("a1", "plain")]);
+      await createAgent({
+        model,
+        tools: [search],
+        middleware: [m],
+        responseFormat: toolStrategy(Weather),
+      }).invoke(question());
+      return model.options[0];
+    };
+    // LangChain.js falls back to the agent's format for an undefined one
+    expect(await run({ responseFormat: undefined })).toMatchObject({
+      tools: ["search", "Weather"],
+      toolChoice: "any",
+    });
+    const off = await run({ responseFormat: null });
+    expect(off?.tools).toEqual(["search"]);
+    expect(off?.toolChoice).toBeUndefined();
+  });
+
   it("still produces the structured response through a pass-through middleware (langchainjs#9418)", async () => {
     const seen: string[] = [];
     const spy = createMiddleware({

@@ -1,5 +1,4 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "../messages/index.js";
-import { InvalidArgumentError } from "../shared/index.js";
 import { MultipleStructuredOutputsError, StructuredOutputParsingError } from "./errors.js";
 import type { ProviderStrategy, ResponseStrategy, ToolStrategy } from "./responses.js";
 
@@ -84,7 +83,8 @@ async function errorContent(
   if (typeof handleError === "string") return handleError;
   if (typeof handleError === "function") {
     const content = await handleError(error);
-    if (typeof content !== "string") throw new InvalidArgumentError("Error handler must return a string.");
+    // plain Errors, as LangChain.js throws them
+    if (typeof content !== "string") throw new Error("Error handler must return a string.");
     return content;
   }
   return error instanceof Error ? error.message : String(error);
@@ -92,9 +92,7 @@ async function errorContent(
 
 function errorMessage(content: string, call: ToolCall): ToolMessage {
   if (call.id === undefined || call.id === "") {
-    throw new InvalidArgumentError(
-      "Tool call ID is required to handle tool output errors. Please provide a tool call ID.",
-    );
+    throw new Error("Tool call ID is required to handle tool output errors. Please provide a tool call ID.");
   }
   return new ToolMessage({ content, tool_call_id: call.id });
 }

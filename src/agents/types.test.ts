@@ -107,13 +107,14 @@ describe("createAgent types", () => {
   });
 
   it("rejects an unknown jump target and a wrong hook update", () => {
-    expect(() =>
-      createMiddleware({
-        name: "X",
-        // @ts-expect-error not a jump target
-        beforeModel: { canJumpTo: ["elsewhere"], hook: () => undefined },
-      }),
-    ).toThrow("Invalid jump target");
+    const bad = createMiddleware({
+      name: "X",
+      // @ts-expect-error not a jump target
+      beforeModel: { canJumpTo: ["elsewhere"], hook: () => undefined },
+    });
+    expect(() => createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [bad] })).toThrow(
+      "Invalid jump target",
+    );
     createMiddleware({
       name: "Y",
       stateSchema: z.object({ n: z.number() }),

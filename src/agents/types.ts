@@ -161,7 +161,11 @@ export interface ModelRequest<State = Record<string, unknown>, Context = unknown
   systemMessage: SystemMessage;
   tools: AgentTool[];
   toolChoice?: ToolChoice | undefined;
-  responseFormat?: ResponseFormatInput | undefined;
+  /**
+   * The structured output of this call; left undefined, the agent's `responseFormat` applies
+   * (as in LangChain.js), and `null` asks for none.
+   */
+  responseFormat?: ResponseFormatInput | null | undefined;
   state: AgentState<State>;
   runtime: AgentRuntime<Context>;
   /** Extra options for this call (bound with the tools). */

@@ -333,7 +333,12 @@ describe("humanInTheLoopMiddleware", () => {
     for (const [resume, error] of cases) {
       const { agent, config } = setup({ interruptOn: { write_file: true } });
       await agent.invoke({ messages: [new HumanMessage("go")] }, config);
-      await expect(agent.invoke(new Command({ resume }), config)).rejects.toThrow(error);
+      const failure = await agent.invoke(new Command({ resume }), config).catch((e: unknown) => e);
+      // plain Errors, as LangChain.js throws them
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toBe(error);
+      expect((failure as Error).name).toBe("Error");
+      expect((failure as Error).constructor).toBe(Error);
     }
   });
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { interrupt } from "../../graph/index.js";
 import { type AIMessage, isAIMessage, type ToolCall, ToolMessage } from "../../messages/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware, AgentRuntime, AgentState } from "../types.js";
 import { copyAIMessage } from "./message-copy.js";
@@ -295,10 +294,10 @@ export function humanInTheLoopMiddleware(
         const response = (await ask(request)) as Partial<HITLResponse> | null | undefined;
         const decisions = response?.decisions;
         if (!Array.isArray(decisions)) {
-          throw new InvalidArgumentError("Invalid HITLResponse: decisions must be a non-empty array");
+          throw new Error("Invalid HITLResponse: decisions must be a non-empty array");
         }
         if (decisions.length !== reviewed.length) {
-          throw new InvalidArgumentError(
+          throw new Error(
             `Number of human decisions (${decisions.length}) does not match number of hanging tool calls (${reviewed.length}).`,
           );
         }
@@ -369,10 +368,10 @@ function applyDecision(decision: Decision, call: ToolCall, config: InterruptOnCo
   if (type === "edit" && allowed.includes("edit")) {
     const edited = (decision as Partial<EditDecision>).editedAction;
     if (edited === undefined || edited === null || typeof edited.name !== "string") {
-      throw new InvalidArgumentError(`Invalid edited action for tool "${call.name}": name must be a string`);
+      throw new Error(`Invalid edited action for tool "${call.name}": name must be a string`);
     }
     if (typeof edited.args !== "object" || edited.args === null) {
-      throw new InvalidArgumentError(`Invalid edited action for tool "${call.name}": args must be an object`);
+      throw new Error(`Invalid edited action for tool "${call.name}": args must be an object`);
     }
     return {
       revised: { type: "tool_call", name: edited.name, args: edited.args, id: call.id },
@@ -382,9 +381,7 @@ function applyDecision(decision: Decision, call: ToolCall, config: InterruptOnCo
   if (type === "reject" && allowed.includes("reject")) {
     const text = (decision as RejectDecision).message;
     if (text !== undefined && typeof text !== "string") {
-      throw new InvalidArgumentError(
-        `Tool call response for "${call.name}" must be a string, got ${typeof text}`,
-      );
+      throw new Error(`Tool call response for "${call.name}" must be a string, got ${typeof text}`);
     }
     const message = new ToolMessage({
       content: text ?? `User rejected the tool call for \`${call.name}\` with id ${call.id}`,
@@ -394,7 +391,7 @@ function applyDecision(decision: Decision, call: ToolCall, config: InterruptOnCo
     });
     return { revised: call, message };
   }
-  throw new InvalidArgumentError(
+  throw new Error(
     `Unexpected human decision: ${JSON.stringify(decision)}. Decision type '${String(type)}' is not allowed for tool '${call.name}'. Expected one of ${JSON.stringify(allowed)} based on the tool's configuration.`,
   );
 }

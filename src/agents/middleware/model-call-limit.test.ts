@@ -40,6 +40,30 @@ afterEach(() => {
 });
 
 describe("modelCallLimitMiddleware", () => {
+  it("writes the state back under the limits, as LangChain.js's `updates` stream shows", async () => {
+    const { agent } = agentWith([asking("1"), "done"], { runLimit: 5 });
+    const chunks: Array<Record<string, Record<string, unknown>>> = [];
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("hi")] },
+      { ...thread(), streamMode: "updates" },
+    )) {
+      chunks.push(chunk as Record<string, Record<string, unknown>>);
+    }
+    const befores = chunks
+      .filter((c) => "ModelCallLimitMiddleware.before_model" in c)
+      .map((c) => c["ModelCallLimitMiddleware.before_model"]);
+    expect(
+      befores.map((u) => [
+        (u?.messages as unknown[] | undefined)?.length,
+        u?.runModelCallCount,
+        u?.threadModelCallCount,
+      ]),
+    ).toEqual([
+      [1, 0, 0],
+      [3, 1, 1],
+    ]);
+  });
+
   it("ends the run at the run limit with the reference's message, without calling the model", async () => {
     const { model, agent } = agentWith([asking("1"), asking("2"), asking("3"), "never"], { runLimit: 2 });
     const result = await agent.invoke({ messages: [new HumanMessage("hi")] }, thread());

@@ -1,4 +1,4 @@
-import { Annotation } from "../../graph/index.js";
+import { z } from "zod";
 import { AIMessage } from "../../messages/index.js";
 import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
@@ -121,9 +121,12 @@ function contextOverrides(context: unknown): ModelCallLimitMiddlewareConfig {
   return out;
 }
 
-function counter() {
-  return Annotation<number>({ reducer: (_previous: number, next: number) => next, default: () => 0 });
-}
+// plain last-value fields, as in LangChain.js: every hook update writes them back (so `updates`
+// streams show the counts)
+const stateSchema = z.object({
+  threadModelCallCount: z.number().default(0),
+  runModelCallCount: z.number().default(0),
+});
 
 /**
  * Limits how many times the model is called, per thread and per run, as LangChain.js's
@@ -155,7 +158,7 @@ export function modelCallLimitMiddleware(
   checkExitBehavior(options.exitBehavior, "");
   const middleware = createMiddleware({
     name: NAME,
-    stateSchema: Annotation.Root({ threadModelCallCount: counter(), runModelCallCount: counter() }),
+    stateSchema,
     beforeModel: {
       canJumpTo: ["end"],
       hook: (state, runtime) => {
@@ -175,7 +178,9 @@ export function modelCallLimitMiddleware(
         } else if (runLimit !== undefined && runLimit <= runCount) {
           error = new ModelCallLimitMiddlewareError({ runLimit, runCount });
         }
-        if (error === undefined) return undefined;
+        // under the limits LangChain.js returns the state it was given: the hook's update is
+        // the written-back state (messages and the counts)
+        if (error === undefined) return {};
         if (exitBehavior === "end") return { jumpTo: "end", messages: [new AIMessage(error.message)] };
         throw error;
       },

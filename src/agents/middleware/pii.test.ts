@@ -155,7 +155,10 @@ describe("piiMiddleware hooks", () => {
       new HumanMessage({ id: "h1", content: "mail me at a@b.io", name: "ann" }),
     ];
     const update = await beforeHook({ messages }, rt());
+    // the whole list with the redacted message in place, as LangChain.js returns it
     expect(update?.messages.map((m) => [m.getType(), m.id, m.name, m.text])).toEqual([
+      ["human", "h0", undefined, "old a@b.io"],
+      ["ai", "a0", undefined, "ok"],
       ["human", "h1", "ann", "mail me at [REDACTED_EMAIL]"],
     ]);
     expect(messages[2]?.text).toBe("mail me at a@b.io");
@@ -203,8 +206,9 @@ describe("piiMiddleware hooks", () => {
       new ToolMessage({ id: "t1", content: "host at 10.0.0.12", tool_call_id: "c1", name: "lookup" }),
     ];
     const update = await beforeHook({ messages }, rt());
-    const [redacted] = (update?.messages ?? []) as ToolMessage[];
-    expect(update?.messages).toHaveLength(1);
+    const redacted = update?.messages[2] as ToolMessage | undefined;
+    expect(update?.messages).toHaveLength(3);
+    expect(update?.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
     expect(redacted?.text).toBe("host at *****0.12");
     expect(redacted?.tool_call_id).toBe("c1");
     expect(redacted?.name).toBe("lookup");
@@ -216,6 +220,7 @@ describe("piiMiddleware hooks", () => {
     const update = await afterHook(
       {
         messages: [
+          new HumanMessage({ id: "h", content: "send it" }),
           new AIMessage({
             id: "a1",
             content: "write a@b.io",
@@ -225,7 +230,8 @@ describe("piiMiddleware hooks", () => {
       },
       rt(),
     );
-    const message = update?.messages[0] as AIMessage;
+    expect(update?.messages).toHaveLength(2);
+    const message = update?.messages[1] as AIMessage;
     expect(message.text).toBe(`write <email_hash:${sha256Hex("a@b.io").slice(0, 8)}>`);
     expect(message.id).toBe("a1");
     expect(message.tool_calls.map((c) => c.id)).toEqual(["c1"]);

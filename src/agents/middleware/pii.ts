@@ -383,58 +383,62 @@ export function piiMiddleware(
       const toolResults = context.applyToToolResults ?? options.applyToToolResults ?? false;
       if (!input && !toolResults) return undefined;
       const messages = state.messages;
-      const replaced: BaseMessage[] = [];
+      // as in LangChain.js, the update is the whole list with the redacted messages in place
+      const updated = [...messages];
+      let changed = false;
       if (input) {
         const lastHuman = findLastIndex(messages, isHumanMessage);
         const human = messages[lastHuman];
         if (human !== undefined) {
           const content = processContent(human.content, rule);
           if (content !== undefined) {
-            replaced.push(
-              new HumanMessage({
-                content,
-                id: human.id,
-                name: human.name,
-                additional_kwargs: human.additional_kwargs,
-                response_metadata: human.response_metadata,
-              }),
-            );
+            changed = true;
+            updated[lastHuman] = new HumanMessage({
+              content,
+              id: human.id,
+              name: human.name,
+              additional_kwargs: human.additional_kwargs,
+              response_metadata: human.response_metadata,
+            });
           }
         }
       }
       if (toolResults) {
         const lastAI = findLastIndex(messages, isAIMessage);
         if (lastAI >= 0) {
-          for (const message of messages.slice(lastAI + 1)) {
-            if (!isToolMessage(message)) continue;
+          for (let i = lastAI + 1; i < messages.length; i += 1) {
+            const message = messages[i];
+            if (message === undefined || !isToolMessage(message)) continue;
             const content = processContent(message.content, rule);
             if (content === undefined) continue;
-            replaced.push(
-              new ToolMessage({
-                content,
-                id: message.id,
-                name: message.name,
-                tool_call_id: message.tool_call_id,
-                status: message.status,
-                artifact: message.artifact,
-                additional_kwargs: message.additional_kwargs,
-                response_metadata: message.response_metadata,
-              }),
-            );
+            changed = true;
+            updated[i] = new ToolMessage({
+              content,
+              id: message.id,
+              name: message.name,
+              tool_call_id: message.tool_call_id,
+              status: message.status,
+              artifact: message.artifact,
+              additional_kwargs: message.additional_kwargs,
+              response_metadata: message.response_metadata,
+            });
           }
         }
       }
-      return replaced.length > 0 ? { messages: replaced } : undefined;
+      return changed ? { messages: updated } : undefined;
     },
     afterModel: (state, runtime) => {
       const context = (runtime.context ?? {}) as PIIContext;
       if (!(context.applyToOutput ?? options.applyToOutput ?? false)) return undefined;
       const messages = state.messages;
-      const last = messages[findLastIndex(messages, isAIMessage)];
+      const index = findLastIndex(messages, isAIMessage);
+      const last = messages[index];
       if (last === undefined || !isAIMessage(last)) return undefined;
       const content = processContent(last.content, rule);
       if (content === undefined) return undefined;
-      return { messages: [copyAIMessage(last, { content })] };
+      const updated = [...messages];
+      updated[index] = copyAIMessage(last, { content });
+      return { messages: updated };
     },
   });
   return middleware as unknown as AgentMiddleware<Record<never, never>, Record<string, unknown>, PIIContext>;

@@ -51,6 +51,24 @@ function agentWith(responses: Array<AIMessage | string>, ...middleware: AnyAgent
 const hi = { messages: [new HumanMessage("hi")] };
 
 describe("toolCallLimitMiddleware", () => {
+  it("writes its counts back with every update, as LangChain.js's `updates` stream shows", async () => {
+    const { agent } = agentWith(
+      [asking(["search", "1"]), "done"],
+      toolCallLimitMiddleware({ threadLimit: 5 }),
+    );
+    const chunks: Array<Record<string, Record<string, unknown>>> = [];
+    for await (const chunk of await agent.stream(hi, { ...thread(), streamMode: "updates" })) {
+      chunks.push(chunk as Record<string, Record<string, unknown>>);
+    }
+    const afterAgent = chunks.find((c) => "ToolCallLimitMiddleware.after_agent" in c)?.[
+      "ToolCallLimitMiddleware.after_agent"
+    ];
+    // the update ({ runToolCallCount: {} }) on top of the state the hook was given
+    expect(afterAgent?.threadToolCallCount).toEqual({ __all__: 1 });
+    expect(afterAgent?.runToolCallCount).toEqual({});
+    expect((afterAgent?.messages as unknown[] | undefined)?.length).toBe(4);
+  });
+
   it("validates its options with the reference's messages", () => {
     expect(() => toolCallLimitMiddleware({})).toThrow(
       "At least one limit must be specified (threadLimit or runLimit)",
@@ -145,6 +163,8 @@ describe("toolCallLimitMiddleware", () => {
     expect((error as Error).message).toContain(
       "Cannot end execution with other tool calls pending. Found calls to: calc. Use 'continue' or 'error' behavior instead.",
     );
+    // a plain Error, as in LangChain.js
+    expect((error as Error).constructor).toBe(Error);
     const global = agentWith(
       [asking(["search", "1"], ["calc", "2"]), "never"],
       toolCallLimitMiddleware({ runLimit: 1, exitBehavior: "end" }),

@@ -1,4 +1,4 @@
-import { Annotation } from "../../graph/index.js";
+import { z } from "zod";
 import { AIMessage, isAIMessage, type ToolCall, ToolMessage } from "../../messages/index.js";
 import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
@@ -131,12 +131,11 @@ function validate(options: ToolCallLimitMiddlewareConfig): ToolCallLimitExitBeha
   return exitBehavior;
 }
 
-function countMap() {
-  return Annotation<Record<string, number>>({
-    reducer: (_previous: Record<string, number>, next: Record<string, number>) => next,
-    default: () => ({}),
-  });
-}
+// plain last-value fields, as in LangChain.js: every hook update writes them back
+const stateSchema = z.object({
+  threadToolCallCount: z.record(z.string(), z.number()).default({}),
+  runToolCallCount: z.record(z.string(), z.number()).default({}),
+});
 
 function lastAIMessage(messages: readonly unknown[]): AIMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
@@ -243,7 +242,8 @@ export function toolCallLimitMiddleware(
     const others = otherPendingTools(calls, allowed, toolName);
     if (others.length > 0) {
       const names = [...new Set(others.map((call) => call.name).filter(Boolean))].join(", ");
-      throw new InvalidArgumentError(
+      // a plain Error, as LangChain.js throws it
+      throw new Error(
         `Cannot end execution with other tool calls pending. Found calls to: ${names}. Use 'continue' or 'error' behavior instead.`,
       );
     }
@@ -260,7 +260,7 @@ export function toolCallLimitMiddleware(
 
   return createMiddleware({
     name: toolName === undefined ? "ToolCallLimitMiddleware" : `ToolCallLimitMiddleware[${toolName}]`,
-    stateSchema: Annotation.Root({ threadToolCallCount: countMap(), runToolCallCount: countMap() }),
+    stateSchema,
     afterModel: { canJumpTo: ["end"], hook: afterModel },
     afterAgent: () => ({ runToolCallCount: {} }),
   });
