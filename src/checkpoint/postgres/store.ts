@@ -301,7 +301,8 @@ export class PostgresStore extends BaseStore {
       op.refreshTtl,
       now,
     );
-    return found.map(({ row, value }) => toItem(row, value));
+    // unranked: the `score` key is there, undefined (as in LangGraph.js)
+    return found.map(({ row, value }) => ({ ...toItem(row, value), score: undefined }));
   }
 
   private async listNamespacesNow(

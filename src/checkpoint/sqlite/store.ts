@@ -232,7 +232,8 @@ export class SqliteStore extends BaseStore {
       op.refreshTtl,
       now,
     );
-    return found.map(({ row, value }) => toItem(row, value));
+    // unranked: the `score` key is there, undefined (as in LangGraph.js)
+    return found.map(({ row, value }) => ({ ...toItem(row, value), score: undefined }));
   }
 
   private listNamespacesNow(statements: Statements, op: ListNamespacesOperation, now: number): string[][] {

@@ -1,6 +1,12 @@
 export { executeTask } from "./execute-task.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
-export { taskMetadata, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+export {
+  savedTaskResult,
+  taskMetadata,
+  taskResultPayload,
+  taskStartPayload,
+  updatesPayload,
+} from "./output.js";
 export {
   type Durability,
   groupSavedWrites,

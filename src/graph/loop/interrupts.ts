@@ -33,17 +33,21 @@ export class Scratchpad {
   private readonly resumeMap: Readonly<Record<string, unknown>> | undefined;
   /** The scratchpad of the task running this task's graph (answers given to a parent reach subgraphs). */
   private readonly parent: Scratchpad | undefined;
+  /** Whether the parent's scalar answer applies here too (not when the step has its own). */
+  private readonly parentScalar: boolean;
 
   constructor(
     resume: unknown[],
     nullResume: () => unknown,
     resumeMap: Readonly<Record<string, unknown>> | undefined,
     parent?: Scratchpad,
+    parentScalar = true,
   ) {
     this.resume = resume;
     this.nullResume = nullResume;
     this.resumeMap = resumeMap;
     this.parent = parent;
+    this.parentScalar = parentScalar;
   }
 
   /** The answer for interrupt `id`, from the id map or the scalar answer, or {@link NO_RESUME}. */
@@ -51,7 +55,14 @@ export class Scratchpad {
     if (this.resumeMap !== undefined && Object.hasOwn(this.resumeMap, id)) return this.resumeMap[id];
     const own = this.nullResume();
     if (own !== NO_RESUME) return own;
-    return this.parent === undefined ? NO_RESUME : this.parent.answerFor(id);
+    if (this.parent === undefined) return NO_RESUME;
+    return this.parentScalar ? this.parent.answerFor(id) : this.parent.mappedAnswerFor(id);
+  }
+
+  /** The answer for interrupt `id` from the id maps of this task and its parents only. */
+  private mappedAnswerFor(id: string): unknown {
+    if (this.resumeMap !== undefined && Object.hasOwn(this.resumeMap, id)) return this.resumeMap[id];
+    return this.parent === undefined ? NO_RESUME : this.parent.mappedAnswerFor(id);
   }
 }
 

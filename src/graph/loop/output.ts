@@ -96,3 +96,27 @@ export function taskResultPayload(
   const interrupts = task.writes.filter(([key]) => key === INTERRUPT).flatMap(([, v]) => v as unknown[]);
   return { id: task.id, name: task.name, result, interrupts, error: error ?? null };
 }
+
+/**
+ * What a task's saved output writes show as its `result` (in `getState().tasks` and in the
+ * `checkpoints` stream): the returned value of a call, else the value written to a single output
+ * channel, else `{ channel: value }` (`undefined` when the task wrote no output channel).
+ */
+export function savedTaskResult(
+  task: RunningTask,
+  output: readonly (readonly [string, unknown])[],
+  streamChannels: string | readonly string[],
+): unknown {
+  const returned = output.find(([c]) => c === RETURN);
+  if (returned !== undefined) return returned[1];
+  // a graph with one output channel (an entrypoint): the value the task wrote there
+  if (typeof streamChannels === "string") return output.find(([c]) => c === streamChannels)?.[1];
+  const result = taskResultPayload(
+    { ...task, writes: output } as unknown as RunningTask,
+    streamChannels,
+    undefined,
+  ).result;
+  if (typeof result !== "object" || result === null) return result;
+  for (const _ in result) return result;
+  return undefined;
+}

@@ -116,6 +116,21 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       if (settled === total) settle();
       else if (!done) launch();
     };
+    /** Tasks that finished and wait for the gathered commit, with their start index. */
+    let arrived: { index: number; task: RunningTask; error: unknown }[] = [];
+    const flush = (): void => {
+      const batch = arrived;
+      arrived = [];
+      // failures in the order they happened, then successes in start order
+      for (const entry of batch) if (entry.error !== undefined) finish(entry.task, entry.error);
+      const succeeded = batch.filter((entry) => entry.error === undefined);
+      if (succeeded.length > 1) succeeded.sort((x, y) => x.index - y.index);
+      for (const entry of succeeded) finish(entry.task, undefined);
+    };
+    const arrive = (index: number, task: RunningTask, error: unknown): void => {
+      arrived.push({ index, task, error });
+      if (arrived.length === 1) afterTurns(flush, GATHER_TURNS);
+    };
     const launch = (): void => {
       while (started < total && started - settled < limit) {
         const index = started++;
@@ -124,21 +139,35 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         try {
           pending = executeTask(task, context.retryPolicy);
         } catch (error) {
-          const failure = error === undefined ? new Error("Task failed") : error;
-          queueMicrotask(() => finish(task, failure));
+          arrive(index, task, error === undefined ? new Error("Task failed") : error);
           continue;
         }
-        if (pending === undefined) queueMicrotask(() => finish(task, undefined));
+        if (pending === undefined) arrive(index, task, undefined);
         else {
           pending.then(
-            () => finish(task, undefined),
-            (error: unknown) => finish(task, error === undefined ? new Error("Task failed") : error),
+            () => arrive(index, task, undefined),
+            (error: unknown) => arrive(index, task, error === undefined ? new Error("Task failed") : error),
           );
         }
       }
     };
     launch();
   });
+}
+
+/**
+ * Microtask turns during which tasks that finish are gathered before being committed. LangGraph.js
+ * commits a task a few turns after its node returned (once its writers ran), but a node that
+ * throws (an interrupt, an error) at once: among tasks of a step that settle together, failures
+ * are committed (and streamed) first, in the order they happened, then the successes in the order
+ * the tasks were started.
+ */
+const GATHER_TURNS = 8;
+
+/** Calls `fn` after `turns` microtask turns. */
+function afterTurns(fn: () => void, turns: number): void {
+  if (turns <= 1) queueMicrotask(fn);
+  else queueMicrotask(() => afterTurns(fn, turns - 1));
 }
 
 function combineFailures(failures: unknown[], step: number): unknown {

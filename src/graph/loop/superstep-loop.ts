@@ -68,7 +68,7 @@ import {
   SCRATCHPAD,
   Scratchpad,
 } from "./interrupts.js";
-import { taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+import { savedTaskResult, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
 import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
 import { runTasks } from "./runner.js";
 import { type Task, TaskFactory } from "./task-factory.js";
@@ -202,6 +202,12 @@ export class PregelLoop {
   private restored = false;
   /** The next step is the one a resume runs again. */
   private resumedStep = false;
+  /**
+   * The scalar resume answer of the current step, while tasks created now can still take it:
+   * every task of the step gets its own chance (as the tasks LangGraph.js prepares together do),
+   * and once one has used it, calls made afterwards do not see it.
+   */
+  private stepNullResume: { readonly value: unknown; available: boolean } | undefined;
 
   constructor(params: LoopParams) {
     this.params = params;
@@ -595,11 +601,10 @@ export class PregelLoop {
       for (const task of tasks) messages.taskStarted(task.input, task.config.metadata);
     }
     if (this.params.debug) printTasks(this.step, tasks);
-    if (this.wantsTasks || this.wantsDebug) {
-      for (const task of tasks) {
-        if (task.node.hidden || task.done) continue;
-        this.emitTaskStart(task);
-      }
+    if ((this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)) {
+      // tasks that finished before the run was interrupted are announced too (as LangGraph.js
+      // does), unless none is left to run
+      for (const task of tasks) if (!task.node.hidden) this.emitTaskStart(task);
     }
     return true;
   }
@@ -614,6 +619,13 @@ export class PregelLoop {
     this.saved = undefined;
     this.stepSaved = saved?.byTask;
     this.resumedStep = false;
+    const shared =
+      this.nullResume !== undefined
+        ? { value: this.nullResume.value, available: true }
+        : saved !== undefined && saved.nullResume.length > 0
+          ? { value: saved.nullResume[saved.nullResume.length - 1], available: true }
+          : undefined;
+    this.stepNullResume = shared;
     // (handler tasks of failures saved as handled are appended, and attached in turn)
     for (let i = 0; i < tasks.length; i++) {
       const task = tasks[i] as Task;
@@ -637,17 +649,14 @@ export class PregelLoop {
           tasks.push(this.makeErrorHandlerTask(task, error));
         }
       }
-      let nullAvailable = this.nullResume !== undefined || (saved?.nullResume.length ?? 0) > 0;
-      const nullValue =
-        this.nullResume !== undefined
-          ? this.nullResume.value
-          : saved?.nullResume[saved.nullResume.length - 1];
+      let nullAvailable = shared !== undefined;
       task[SCRATCHPAD] = new Scratchpad(
         answers,
         () => {
-          if (!nullAvailable) return NO_RESUME;
+          if (!nullAvailable || shared === undefined) return NO_RESUME;
           nullAvailable = false;
-          return nullValue;
+          shared.available = false;
+          return shared.value;
         },
         this.resumeMap,
         this.parentScratchpad(),
@@ -857,7 +866,8 @@ export class PregelLoop {
       if (this.wantsUpdates) this.push("updates", chunk);
       if (this.wantsValues) this.push("values", chunk);
     }
-    if (this.wantsTasks || this.wantsDebug) {
+    // a task served from the node cache has no result event (its start and update are streamed)
+    if ((this.wantsTasks || this.wantsDebug) && !(task as Task).cached) {
       // an interrupted task did not fail: its result lists the interrupts, with no error
       const failure = isGraphInterrupt(error) ? undefined : error;
       const payload = taskResultPayload(task, this.params.graph.streamChannels, failure);
@@ -891,6 +901,7 @@ export class PregelLoop {
     if (this.params.persistence !== undefined) this.saveCheckpoint("loop");
     this.tasks = [];
     this.stepSaved = undefined;
+    this.stepNullResume = undefined;
     this.step += 1;
     const interruptAfter = this.params.interruptAfter;
     if (interruptAfter !== undefined && shouldInterrupt(this.checkpoint, interruptAfter, tasks)) {
@@ -945,6 +956,16 @@ export class PregelLoop {
               : saved.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as unknown[]),
           result: undefined,
         };
+        if (saved !== undefined) {
+          // and what its finished tasks saved (their result, or their error)
+          const error = saved.find(([c]) => c === ERROR);
+          if (error !== undefined) description.error = error[1];
+          const output = saved.filter(
+            ([c]) => c !== ERROR && c !== INTERRUPT && c !== RESUME && c !== ERROR_SOURCE_NODE,
+          );
+          if (output.length > 0)
+            description.result = savedTaskResult(task, output, this.params.graph.streamChannels);
+        }
         // a subgraph's task names where its own checkpoints are, as getState's tasks do
         if (task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
           description.state = {
@@ -1121,13 +1142,27 @@ export class PregelLoop {
       // a call may interrupt: its own saved answers first, then whatever answers its caller
       // (the resume value, or the answer for this interrupt's id)
       const resume = savedWrites?.find(([channel]) => channel === RESUME)?.[1];
+      // the step's scalar answer, if no task has used it yet: calls made together (Promise.all)
+      // all get it, a call made after one used it does not (nor does it take its caller's)
+      const shared = this.stepNullResume;
+      let nullAvailable = shared?.available === true;
       task[SCRATCHPAD] = new Scratchpad(
         Array.isArray(resume) ? [...(resume as unknown[])] : [],
-        () => NO_RESUME,
+        () => {
+          if (!nullAvailable || shared === undefined) return NO_RESUME;
+          nullAvailable = false;
+          queueMicrotask(() => {
+            shared.available = false;
+          });
+          return shared.value;
+        },
         undefined,
         (parent as Task)[SCRATCHPAD],
+        shared === undefined,
       );
     }
+    // every call is announced, even one whose result is replayed or cached (as in LangGraph.js)
+    if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     const saved = savedWrites?.find(([channel]) => channel === RETURN);
     if (saved !== undefined) {
       // finished before the run was interrupted: its saved result is replayed, not re-run
@@ -1158,7 +1193,6 @@ export class PregelLoop {
 
   /** Runs the task of a functional-API call (not cached, not replayed) and resolves to its result. */
   private runCall(task: Task): Promise<unknown> {
-    if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
     let pending: void | Promise<void>;
     try {
       pending = executeTask(task, this.params.retryPolicy);

@@ -31,7 +31,6 @@ import {
   InvalidUpdateError,
   NULL_TASK_ID,
   RESUME,
-  RETURN,
   START,
 } from "../core/index.js";
 import {
@@ -40,7 +39,7 @@ import {
   mapInput,
   type PregelNode,
   type RunningTask,
-  taskResultPayload,
+  savedTaskResult,
 } from "../loop/index.js";
 
 /** One task of a {@link StateSnapshot}: what will run (or ran) from that checkpoint. */
@@ -139,21 +138,7 @@ export async function snapshotOf(
     };
     if (error !== undefined) description.error = error;
     if (output.length > 0) {
-      const returned = output.find(([c]) => c === RETURN);
-      const streamChannels = graph.streamChannels;
-      description.result =
-        returned !== undefined
-          ? returned[1]
-          : typeof streamChannels === "string"
-            ? // a graph with one output channel (an entrypoint): the value the task wrote there
-              output.find(([c]) => c === streamChannels)?.[1]
-            : resultOrUndefined(
-                taskResultPayload(
-                  { ...task, writes: output } as unknown as RunningTask,
-                  graph.streamChannels,
-                  undefined,
-                ).result,
-              );
+      description.result = savedTaskResult(task as unknown as RunningTask, output, graph.streamChannels);
       if (applyPending)
         finished.push({
           name: task.name,
@@ -196,13 +181,6 @@ export async function snapshotOf(
     tasks: descriptions,
   };
   return snapshot;
-}
-
-/** A task's result when it wrote to output channels; `undefined` when it wrote to none (as LangGraph.js reports it). */
-function resultOrUndefined(result: unknown): unknown {
-  if (typeof result !== "object" || result === null) return result;
-  for (const _ in result) return result;
-  return undefined;
 }
 
 /** The node an update is attributed to when the caller names none. */

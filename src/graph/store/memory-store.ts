@@ -173,7 +173,7 @@ export class InMemoryStore extends BaseStore {
     return page.map(({ item, score }) => {
       this.refresh(item, op.refreshTtl, now);
       const found: SearchItem = toItem(item);
-      if (score !== undefined) found.score = score;
+      found.score = score;
       return found;
     });
   }

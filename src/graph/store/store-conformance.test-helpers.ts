@@ -246,6 +246,15 @@ export function runStoreConformance(
         expect(first?.namespace).toStrictEqual(["docs", "en"]);
         expect(first?.createdAt).toBeInstanceOf(Date);
         expect(first?.score).toBeUndefined();
+        // the key is there, as in LangGraph.js (an unranked result has `score: undefined`)
+        expect(Object.keys(first ?? {}).sort()).toStrictEqual([
+          "createdAt",
+          "key",
+          "namespace",
+          "score",
+          "updatedAt",
+          "value",
+        ]);
       });
 
       it("pages with limit (default 10) and offset", async () => {

@@ -37,8 +37,11 @@ export interface Item<Value extends Record<string, unknown> = Record<string, unk
  */
 export interface SearchItem<Value extends Record<string, unknown> = Record<string, unknown>>
   extends Item<Value> {
-  /** Similarity to the query, when the search had one and the store has a vector index. */
-  score?: number;
+  /**
+   * Similarity to the query, when the search had one and the store has a vector index; the key is
+   * present (`undefined`) on unranked results, as in LangGraph.js.
+   */
+  score?: number | undefined;
 }
 
 /**
