@@ -244,14 +244,17 @@ export function isAIMessage(value: unknown): value is AIMessage {
 }
 
 /**
- * True for an AI message chunk (what streaming yields).
+ * True for an AI message, chunk or whole: like LangChain.js's (deprecated) `isAIMessageChunk`,
+ * it checks the message type only. Use `isBaseMessageChunk` or `AIMessageChunk.isInstance` to
+ * tell a chunk from a whole message.
  *
  * @example
  * ```ts
  * isAIMessageChunk(new AIMessageChunk("tok")); // true
- * isAIMessageChunk(new AIMessage("whole")); // false
+ * isAIMessageChunk(new AIMessage("whole")); // true, as in LangChain.js
+ * isAIMessageChunk(new HumanMessage("hi")); // false
  * ```
  */
 export function isAIMessageChunk(value: unknown): value is AIMessageChunk {
-  return hasChunkType(value, "ai");
+  return hasMessageType(value, "ai");
 }

@@ -79,6 +79,104 @@ describe("contentBlocks", () => {
     ]);
   });
 
+  it("translates Anthropic server tools, citations and refusals as LangChain.js does", () => {
+    const anthropic = { model_provider: "anthropic" };
+    const message = new AIMessage({
+      content: [
+        { type: "server_tool_use", id: "s1", name: "web_search", input: { query: "cats" } },
+        {
+          type: "web_search_tool_result",
+          tool_use_id: "s1",
+          content: [{ type: "web_search_result", url: "https://a", title: "A" }],
+        },
+        { type: "server_tool_use", id: "s2", name: "code_execution", partial_json: '{"code":"print(1)"}' },
+        { type: "code_execution_tool_result", tool_use_id: "s2", content: { stdout: "1" } },
+        {
+          type: "text",
+          text: "cats purr",
+          citations: [
+            {
+              type: "char_location",
+              document_title: "D",
+              start_char_index: 1,
+              end_char_index: 4,
+              cited_text: "c",
+            },
+            {
+              type: "web_search_result_location",
+              url: "https://a",
+              title: "A",
+              encrypted_index: "5",
+              cited_text: "p",
+            },
+            { type: "unknown_location" },
+          ],
+        },
+        { type: "mcp_tool_use", id: "m1", name: "x", input: { a: 1 } },
+        { type: "search_result", id: "r1", source: "s" },
+        { type: "weird" },
+      ],
+      response_metadata: anthropic,
+    });
+    expect(message.contentBlocks).toEqual([
+      { id: "s1", type: "server_tool_call", name: "web_search", args: { query: "cats" } },
+      {
+        type: "server_tool_call_result",
+        name: "web_search",
+        toolCallId: "s1",
+        status: "success",
+        output: { urls: ["https://a"] },
+      },
+      { id: "s2", type: "server_tool_call", name: "code_execution", args: { code: "print(1)" } },
+      {
+        type: "server_tool_call_result",
+        name: "code_execution",
+        toolCallId: "s2",
+        status: "success",
+        output: { stdout: "1" },
+      },
+      {
+        type: "text",
+        text: "cats purr",
+        annotations: [
+          { type: "citation", source: "char", title: "D", startIndex: 1, endIndex: 4, citedText: "c" },
+          {
+            type: "citation",
+            source: "url",
+            url: "https://a",
+            title: "A",
+            startIndex: 5,
+            endIndex: 5,
+            citedText: "p",
+          },
+        ],
+      },
+      { id: "m1", type: "server_tool_call", name: "mcp_tool_use", args: { a: 1 } },
+      { id: "r1", type: "non_standard", value: { type: "search_result", id: "r1", source: "s" } },
+      { type: "non_standard", value: { type: "weird" } },
+    ]);
+    const refused = new AIMessage({
+      content: "sorry",
+      response_metadata: {
+        ...anthropic,
+        stop_reason: "refusal",
+        stop_details: { explanation: "no", category: "c" },
+      },
+    });
+    expect(refused.contentBlocks).toEqual([
+      { type: "text", text: "sorry" },
+      { type: "refusal", refusal: "no", extras: { category: "c" } },
+    ]);
+    const delta = new AIMessageChunk({
+      content: [{ type: "input_json_delta", partial_json: '{"a"', index: 1 }],
+      tool_call_chunks: [{ id: "t", name: "f", args: '{"a"', index: 1 }],
+      response_metadata: anthropic,
+    });
+    expect(delta.contentBlocks).toEqual([
+      { type: "tool_call_chunk", id: "t", name: "f", args: '{"a"', index: 1 },
+    ]);
+  });
+
   it("returns v1 content as it is", () => {
     const blocks = [{ type: "reasoning", reasoning: "r" }];
     const message = new AIMessage({ content: blocks, response_metadata: { output_version: "v1" } });

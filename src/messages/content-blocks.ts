@@ -9,12 +9,17 @@
  * chunk, as in LangChain.js, only when its content is a list of blocks). Blocks of any other
  * kind pass through unchanged.
  */
+import {
+  type AnthropicOutputSource,
+  anthropicOutputBlocks,
+  fromAnthropicSourceBlock,
+} from "./anthropic-output.js";
 import type { ContentBlock, MessageContent } from "./content.js";
 import { isPlainRecord } from "./content.js";
 import type { ToolCall } from "./tool-calls.js";
 
 /** The parts of a message the standard view depends on. */
-export interface ContentBlockSource {
+export interface ContentBlockSource extends AnthropicOutputSource {
   readonly type: string;
   readonly content: MessageContent;
   readonly response_metadata: Record<string, unknown>;
@@ -65,47 +70,14 @@ function fromOpenAIBlock(block: Record<string, unknown>): ContentBlock | undefin
   return undefined;
 }
 
-function fromAnthropicBlock(block: Record<string, unknown>): ContentBlock | undefined {
-  if ((block.type !== "image" && block.type !== "document") || !isPlainRecord(block.source)) return undefined;
-  const kind = block.type === "image" ? "image" : "file";
-  const source = block.source;
-  if (source.type === "base64" && typeof source.media_type === "string" && typeof source.data === "string") {
-    return { type: kind, mimeType: source.media_type, data: source.data };
-  }
-  if (source.type === "url" && typeof source.url === "string") return { type: kind, url: source.url };
-  if (source.type === "file" && typeof source.file_id === "string")
-    return { type: kind, fileId: source.file_id };
-  if (kind === "file" && source.type === "text" && typeof source.data === "string") {
-    return { type: "file", mimeType: String(source.media_type ?? "text/plain"), data: source.data };
-  }
-  return undefined;
-}
-
-function fromAnthropicOutputBlock(block: Record<string, unknown>): ContentBlock | undefined {
-  if (block.type === "thinking" && typeof block.thinking === "string") {
-    const { thinking, signature, type: _type, ...rest } = block;
-    return { ...rest, type: "reasoning", reasoning: thinking, signature };
-  }
-  if (block.type === "redacted_thinking") return { type: "non_standard", value: block };
-  if (block.type === "tool_use" && typeof block.name === "string" && typeof block.id === "string") {
-    return { type: "tool_call", id: block.id, name: block.name, args: block.input };
-  }
-  return undefined;
-}
-
-function standardize(block: ContentBlock, anthropicOutput: boolean): ContentBlock {
+function standardize(block: ContentBlock): ContentBlock {
   if (!isPlainRecord(block)) return block;
   const record = block as Record<string, unknown>;
   if (typeof record.source_type === "string") {
     const converted = fromLegacyDataBlock(record);
     if (converted) return converted;
   }
-  return (
-    fromOpenAIBlock(record) ??
-    fromAnthropicBlock(record) ??
-    (anthropicOutput ? fromAnthropicOutputBlock(record) : undefined) ??
-    block
-  );
+  return fromOpenAIBlock(record) ?? fromAnthropicSourceBlock(record) ?? block;
 }
 
 /**
@@ -123,17 +95,19 @@ export function toStandardContentBlocks(message: ContentBlockSource): ContentBlo
   if (isAI && metadata?.output_version === "v1" && Array.isArray(message.content)) return message.content;
   const content = message.content;
   const anthropicOutput = isAI && metadata?.model_provider === "anthropic";
-  const blocks: ContentBlock[] =
-    typeof content === "string"
+  const blocks: ContentBlock[] = anthropicOutput
+    ? anthropicOutputBlocks(message)
+    : typeof content === "string"
       ? [{ type: "text", text: content }]
       : Array.isArray(content)
-        ? content.map((block) => standardize(block, anthropicOutput))
+        ? content.map(standardize)
         : [];
   if (isAI && message.tool_calls !== undefined && message.tool_calls.length > 0) {
     if (Array.isArray((message as { tool_call_chunks?: unknown }).tool_call_chunks)) {
       // a chunk, as LangChain.js's AIMessageChunk: calls are listed only beside block content,
-      // matched by id, and calls without an id are left out
-      if (typeof content !== "string") {
+      // matched by id, and calls without an id are left out (none for an Anthropic answer, whose
+      // translation shows its calls)
+      if (typeof content !== "string" && !anthropicOutput) {
         for (const call of message.tool_calls) {
           if (call.id && !blocks.some((b) => b.type === "tool_call" && b.id === call.id)) {
             blocks.push({ ...call, type: "tool_call", id: call.id, name: call.name, args: call.args });

@@ -1,11 +1,10 @@
-import type { AIMessageChunk } from "./ai.js";
-import { AIMessage } from "./ai.js";
-import type { BaseMessage } from "./base.js";
+import { AIMessage, AIMessageChunk } from "./ai.js";
+import type { BaseMessage, BaseMessageChunk } from "./base.js";
 import { isBaseMessageChunk } from "./base.js";
-import { HumanMessage } from "./human.js";
-import { SystemMessage } from "./system.js";
-import type { ToolMessageChunk } from "./tool.js";
-import { ToolMessage } from "./tool.js";
+import { MessageCoercionError } from "./errors.js";
+import { HumanMessage, HumanMessageChunk } from "./human.js";
+import { SystemMessage, SystemMessageChunk } from "./system.js";
+import { ToolMessage, ToolMessageChunk } from "./tool.js";
 
 /**
  * The whole message a chunk stands for: an `AIMessageChunk` becomes an `AIMessage` with its
@@ -53,4 +52,74 @@ export function chunkToMessage(message: BaseMessage): BaseMessage {
     default:
       return message;
   }
+}
+
+/**
+ * The chunk form of a message (LangChain.js `convertToChunk`): an `AIMessage`'s tool calls
+ * become `tool_call_chunks` with JSON arguments and no index; chunks are returned as they are.
+ *
+ * @example
+ * ```ts
+ * const chunk = convertToChunk(new AIMessage("Hi"));
+ * chunk.concat(new AIMessageChunk(" there")).content; // "Hi there"
+ * ```
+ */
+export function convertToChunk(message: BaseMessage): BaseMessageChunk {
+  if (isBaseMessageChunk(message)) return message;
+  const common = {
+    content: message.content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  };
+  switch (message.type) {
+    case "ai": {
+      const whole = message as AIMessage;
+      return new AIMessageChunk({
+        ...common,
+        usage_metadata: whole.usage_metadata,
+        tool_call_chunks: whole.tool_calls.map((call) => ({
+          name: call.name,
+          args: JSON.stringify(call.args),
+          id: call.id,
+          index: undefined,
+          type: "tool_call_chunk" as const,
+        })),
+      });
+    }
+    case "human":
+      return new HumanMessageChunk(common);
+    case "system":
+      return new SystemMessageChunk(common);
+    case "tool": {
+      const tool = message as ToolMessage;
+      return new ToolMessageChunk({
+        ...common,
+        tool_call_id: tool.tool_call_id,
+        status: tool.status,
+        artifact: tool.artifact,
+      });
+    }
+    default:
+      throw new MessageCoercionError(`Unknown message type. A "${message.type}" message has no chunk form.`);
+  }
+}
+
+/**
+ * True for a value shaped like a message: an object with a `type` and a string or array
+ * `content` (LangChain.js `isMessage`); message instances and their plain JSON views both pass.
+ *
+ * @example
+ * ```ts
+ * isMessage(new HumanMessage("hi")); // true
+ * isMessage({ type: "ai", content: [] }); // true
+ * isMessage({ role: "user", content: "hi" }); // false
+ * ```
+ */
+export function isMessage(value: unknown): value is { type: string; content: string | unknown[] } {
+  if (typeof value !== "object" || value === null || !("type" in value) || !("content" in value))
+    return false;
+  const content = (value as { content: unknown }).content;
+  return typeof content === "string" || Array.isArray(content);
 }

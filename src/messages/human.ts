@@ -63,13 +63,14 @@ export function isHumanMessage(value: unknown): value is HumanMessage {
 }
 
 /**
- * True for a human message chunk.
+ * True for a human message, chunk or whole (LangChain.js checks the type only).
  *
  * @example
  * ```ts
  * isHumanMessageChunk(new HumanMessageChunk("hi")); // true
+ * isHumanMessageChunk(new HumanMessage("hi")); // true, as in LangChain.js
  * ```
  */
 export function isHumanMessageChunk(value: unknown): value is HumanMessageChunk {
-  return hasChunkType(value, "human");
+  return hasMessageType(value, "human");
 }

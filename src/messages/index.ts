@@ -31,7 +31,7 @@ export type {
   ToolCallContentBlock,
   ToolUseContentBlock,
 } from "./content.js";
-export { chunkToMessage } from "./convert.js";
+export { chunkToMessage, convertToChunk, isMessage } from "./convert.js";
 export {
   MessageCoercionError,
   MessageMergeError,
@@ -58,16 +58,23 @@ export {
   reviveMessage,
 } from "./revive.js";
 export {
+  type LegacyStoredMessage,
   mapChatMessagesToStoredMessages,
   mapStoredMessagesToChatMessages,
   mapStoredMessageToChatMessage,
 } from "./stored.js";
 export { isSystemMessage, isSystemMessageChunk, SystemMessage, SystemMessageChunk } from "./system.js";
 export type { ToolMessageFields } from "./tool.js";
-export { isToolMessage, isToolMessageChunk, ToolMessage, ToolMessageChunk } from "./tool.js";
+export {
+  isDirectToolOutput,
+  isToolMessage,
+  isToolMessageChunk,
+  ToolMessage,
+  ToolMessageChunk,
+} from "./tool.js";
 export type { InvalidToolCall, OpenAIToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
 export { collapseToolCallChunks } from "./tool-calls.js";
 export type { MessagesTransformer, TextSplitter, TokenCounter, TrimMessagesOptions } from "./trim.js";
-export { trimMessages } from "./trim.js";
+export { defaultTextSplitter, trimMessages } from "./trim.js";
 export type { InputTokenDetails, ModalityTokenDetails, OutputTokenDetails, UsageMetadata } from "./usage.js";
 export { mergeUsageMetadata } from "./usage.js";

@@ -272,7 +272,9 @@ describe("type guards", () => {
       false,
     ]);
     expect(isAIMessageChunk(aiChunk)).toBe(true);
-    expect(isAIMessageChunk(ai)).toBe(false);
+    // as LangChain.js, the …Chunk guards check the message type only
+    expect(isAIMessageChunk(ai)).toBe(true);
+    expect(isAIMessageChunk(human)).toBe(false);
     expect(isHumanMessage(human)).toBe(true);
     expect(isSystemMessage(system)).toBe(true);
     expect(isToolMessage(tool)).toBe(true);
@@ -283,7 +285,10 @@ describe("type guards", () => {
     expect(isHumanMessageChunk(new HumanMessageChunk("x"))).toBe(true);
     expect(isSystemMessageChunk(new SystemMessageChunk("x"))).toBe(true);
     expect(isToolMessageChunk(new ToolMessageChunk({ content: "x", tool_call_id: "c" }))).toBe(true);
-    expect(isToolMessageChunk(tool)).toBe(false);
+    expect(isToolMessageChunk(tool)).toBe(true);
+    expect(isHumanMessageChunk(human)).toBe(true);
+    expect(isSystemMessageChunk(system)).toBe(true);
+    expect(isToolMessageChunk(human)).toBe(false);
   });
 
   it("reject plain objects and primitives, even message-shaped ones", () => {

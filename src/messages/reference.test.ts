@@ -83,4 +83,15 @@ describe("messages as in LangChain.js", () => {
     expect(human).toBeInstanceOf(AIMessage);
     expect(ai).toBeInstanceOf(HumanMessage);
   });
+
+  it("reads the legacy { type, text } stored form", () => {
+    const [human, ai] = mapStoredMessagesToChatMessages([
+      { type: "human", text: "hi" },
+      { type: "ai", text: "hello" },
+    ]);
+    expect(human).toBeInstanceOf(HumanMessage);
+    expect(human?.content).toBe("hi");
+    expect(ai).toBeInstanceOf(AIMessage);
+    expect(ai?.content).toBe("hello");
+  });
 });

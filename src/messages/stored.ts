@@ -15,17 +15,36 @@ export function mapChatMessagesToStoredMessages(messages: readonly BaseMessage[]
   return messages.map((message) => message.toDict());
 }
 
+/** The oldest stored form, `{ type, text }`, which LangChain.js still reads. */
+export interface LegacyStoredMessage {
+  type: string;
+  text: string;
+  role?: string | undefined;
+}
+
 /**
- * Rebuilds a message from its stored form `{ type, data }` (LangChain.js
- * `mapStoredMessageToChatMessage`). Throws a `MessageCoercionError` for an unknown type.
+ * Rebuilds a message from its stored form `{ type, data }`, or the legacy `{ type, text }`
+ * (LangChain.js `mapStoredMessageToChatMessage`). Throws a `MessageCoercionError` for an
+ * unknown type.
  *
  * @example
  * ```ts
  * mapStoredMessageToChatMessage({ type: "ai", data: { content: "hello" } }); // AIMessage
+ * mapStoredMessageToChatMessage({ type: "human", text: "hi" }); // HumanMessage "hi"
  * ```
  */
-export function mapStoredMessageToChatMessage(message: StoredMessage): BaseMessage {
-  return coerceMessageLikeToMessage(message);
+export function mapStoredMessageToChatMessage(message: StoredMessage | LegacyStoredMessage): BaseMessage {
+  if (
+    (message as Partial<StoredMessage>).data === undefined &&
+    typeof (message as LegacyStoredMessage).text === "string"
+  ) {
+    const stored: StoredMessage = {
+      type: message.type,
+      data: { content: (message as LegacyStoredMessage).text },
+    };
+    return coerceMessageLikeToMessage(stored);
+  }
+  return coerceMessageLikeToMessage(message as StoredMessage);
 }
 
 /**
@@ -36,6 +55,8 @@ export function mapStoredMessageToChatMessage(message: StoredMessage): BaseMessa
  * const history = mapStoredMessagesToChatMessages(JSON.parse(saved));
  * ```
  */
-export function mapStoredMessagesToChatMessages(messages: readonly StoredMessage[]): BaseMessage[] {
-  return messages.map(mapStoredMessageToChatMessage);
+export function mapStoredMessagesToChatMessages(
+  messages: readonly (StoredMessage | LegacyStoredMessage)[],
+): BaseMessage[] {
+  return messages.map((message) => mapStoredMessageToChatMessage(message));
 }

@@ -93,13 +93,14 @@ export function isSystemMessage(value: unknown): value is SystemMessage {
 }
 
 /**
- * True for a system message chunk.
+ * True for a system message, chunk or whole (LangChain.js checks the type only).
  *
  * @example
  * ```ts
  * isSystemMessageChunk(new SystemMessageChunk("x")); // true
+ * isSystemMessageChunk(new SystemMessage("x")); // true, as in LangChain.js
  * ```
  */
 export function isSystemMessageChunk(value: unknown): value is SystemMessageChunk {
-  return hasChunkType(value, "system");
+  return hasMessageType(value, "system");
 }

@@ -145,13 +145,31 @@ export function isToolMessage(value: unknown): value is ToolMessage {
 }
 
 /**
- * True for a tool message chunk.
+ * True for a tool message, chunk or whole (LangChain.js checks the type only).
  *
  * @example
  * ```ts
  * isToolMessageChunk(new ToolMessageChunk({ content: "x", tool_call_id: "c" })); // true
+ * isToolMessageChunk(new ToolMessage("x", "c")); // true, as in LangChain.js
  * ```
  */
 export function isToolMessageChunk(value: unknown): value is ToolMessageChunk {
-  return hasChunkType(value, "tool");
+  return hasMessageType(value, "tool");
+}
+
+/**
+ * True for a value marked `lc_direct_tool_output: true`, which a tool returns as it is, never
+ * wrapped in a `ToolMessage` (LangChain.js `isDirectToolOutput`).
+ *
+ * @example
+ * ```ts
+ * isDirectToolOutput({ lc_direct_tool_output: true, output: "raw" }); // true
+ * ```
+ */
+export function isDirectToolOutput(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { lc_direct_tool_output?: unknown }).lc_direct_tool_output === true
+  );
 }

@@ -103,9 +103,22 @@ interface Plan {
 }
 
 /** Splits after each newline, keeping the newlines. */
-function defaultTextSplitter(text: string): string[] {
+function splitLines(text: string): string[] {
   const pieces = text.split("\n");
   return pieces.map((piece, i) => (i < pieces.length - 1 ? `${piece}\n` : piece));
+}
+
+/**
+ * The text splitter `trimMessages` uses with `allowPartial` when none is given: splits after
+ * each newline, keeping the newlines (LangChain.js `defaultTextSplitter`).
+ *
+ * @example
+ * ```ts
+ * await defaultTextSplitter("a\nb"); // ["a\n", "b"]
+ * ```
+ */
+export function defaultTextSplitter(text: string): Promise<string[]> {
+  return Promise.resolve(splitLines(text));
 }
 
 function makePlan(options: TrimMessagesOptions | undefined): { plan: Plan; strategy: "first" | "last" } {
@@ -155,7 +168,7 @@ function toListCounter(counter: TokenCounter): (messages: BaseMessage[]) => Prom
 }
 
 function toSplitter(splitter: TextSplitter | undefined): (text: string) => Promise<string[]> {
-  if (splitter === undefined) return async (text) => defaultTextSplitter(text);
+  if (splitter === undefined) return async (text) => splitLines(text);
   if (typeof splitter === "function") return async (text) => await splitter(text);
   if (typeof splitter.splitText === "function") return async (text) => await splitter.splitText(text);
   throw new InvalidArgumentError("`textSplitter` must be a function or an object with splitText(text).");

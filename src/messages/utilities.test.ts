@@ -4,10 +4,14 @@ import {
   AIMessage,
   AIMessageChunk,
   chunkToMessage,
+  convertToChunk,
+  defaultTextSplitter,
   filterMessages,
   getBufferString,
   HumanMessage,
   HumanMessageChunk,
+  isDirectToolOutput,
+  isMessage,
   mergeMessageRuns,
   RemoveMessage,
   SystemMessage,
@@ -174,5 +178,43 @@ describe("chunkToMessage", () => {
     expect(tool).toMatchObject({ tool_call_id: "c", status: "error", artifact: 1 });
     const message = new HumanMessage("m");
     expect(chunkToMessage(message)).toBe(message);
+  });
+});
+
+describe("LangChain.js message helpers", () => {
+  it("isMessage accepts objects with a type and string or list content", () => {
+    expect(
+      [
+        new HumanMessage("x"),
+        { type: "ai", content: [] },
+        { role: "user", content: "x" },
+        { type: "x", content: 1 },
+        null,
+      ].map(isMessage),
+    ).toEqual([true, true, false, false, false]);
+  });
+
+  it("convertToChunk turns tool calls into index-less tool call chunks", () => {
+    const chunk = convertToChunk(
+      new AIMessage({ content: "x", id: "i", tool_calls: [{ name: "f", args: { a: 1 }, id: "c" }] }),
+    );
+    expect(chunk).toBeInstanceOf(AIMessageChunk);
+    expect((chunk as AIMessageChunk).tool_call_chunks).toEqual([
+      { name: "f", args: '{"a":1}', id: "c", index: undefined, type: "tool_call_chunk" },
+    ]);
+    expect((chunk as AIMessageChunk).tool_calls).toEqual([
+      { name: "f", args: { a: 1 }, id: "c", type: "tool_call" },
+    ]);
+    expect(convertToChunk(new HumanMessage({ content: "h", id: "1" }))).toBeInstanceOf(HumanMessageChunk);
+    expect(convertToChunk(new SystemMessage("s")).content).toBe("s");
+  });
+
+  it("defaultTextSplitter splits after each newline", async () => {
+    await expect(defaultTextSplitter("a\nb\n")).resolves.toEqual(["a\n", "b\n", ""]);
+  });
+
+  it("isDirectToolOutput looks for lc_direct_tool_output", () => {
+    expect(isDirectToolOutput({ lc_direct_tool_output: true })).toBe(true);
+    expect(isDirectToolOutput({ output: 1 })).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ export {
   ChatModelWithRetry,
   type RetryFields,
 } from "./chat-model/retry-and-fallbacks.js";
+export type { BatchOptions } from "./chat-model/run-batch.js";
 export { SimpleChatModel } from "./chat-model/simple-chat-model.js";
 export { StructuredOutputRunnable } from "./chat-model/structured-output.js";
 export type {

@@ -44,7 +44,10 @@ export interface CallbackHandler {
 
   /** A model call ends; `output.generations[0][0].message` is the final `AIMessage`. */
   handleLLMEnd?(
-    output: { generations: { text: string; message: unknown }[][]; llmOutput?: Record<string, unknown> },
+    output: {
+      generations: { text: string; message: unknown; generationInfo?: Record<string, unknown> }[][];
+      llmOutput?: Record<string, unknown>;
+    },
     runId: string,
     parentRunId?: string,
     tags?: string[],

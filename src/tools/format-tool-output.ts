@@ -1,6 +1,8 @@
-import { isToolMessage, type MessageContent, ToolMessage } from "../messages/index.js";
+import { isDirectToolOutput, isToolMessage, type MessageContent, ToolMessage } from "../messages/index.js";
 import { ToolOutputFormatError } from "./errors.js";
 import type { ResponseFormat } from "./types.js";
+
+export { isDirectToolOutput };
 
 /**
  * True for a graph `Command` from any copy of agentgraph (or LangGraph.js): detected by its
@@ -14,23 +16,6 @@ import type { ResponseFormat } from "./types.js";
 export function isCommandLike(value: unknown): value is { readonly lg_name: "Command" } {
   return (
     typeof value === "object" && value !== null && (value as { lg_name?: unknown }).lg_name === "Command"
-  );
-}
-
-/**
- * True for a value marked `lc_direct_tool_output: true`, which a tool returns as it is, never
- * wrapped in a `ToolMessage` (LangChain.js `isDirectToolOutput`).
- *
- * @example
- * ```ts
- * isDirectToolOutput({ lc_direct_tool_output: true, output: "raw" }); // true
- * ```
- */
-export function isDirectToolOutput(value: unknown): boolean {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { lc_direct_tool_output?: unknown }).lc_direct_tool_output === true
   );
 }
 

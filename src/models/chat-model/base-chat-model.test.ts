@@ -348,6 +348,91 @@ describe("BaseChatModel streaming and callbacks", () => {
     expect(peak).toBe(2);
   });
 
+  it("batch with returnExceptions gives a failed input its error in its place", async () => {
+    class Picky extends BaseChatModel {
+      _llmType() {
+        return "picky";
+      }
+      async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+        const text = messages[0]?.text ?? "";
+        if (text === "bad") throw new Error(`rejected ${text}`);
+        return { generations: [{ text, message: new AIMessage(text) }] };
+      }
+    }
+    const model = new Picky({});
+    const replies = await model.batch(["a", "bad", "c"], {}, { returnExceptions: true });
+    expect(replies.map((r) => (r instanceof Error ? r.message : r.content))).toEqual([
+      "a",
+      "rejected bad",
+      "c",
+    ]);
+    await expect(model.batch(["a", "bad"])).rejects.toThrow("rejected bad");
+    const bound = model.withConfig({ tags: ["t"] });
+    const boundReplies = await bound.batch(["bad", "b"], undefined, { returnExceptions: true });
+    expect(boundReplies.map((r) => (r instanceof Error ? r.message : r.content))).toEqual([
+      "rejected bad",
+      "b",
+    ]);
+    const retried = await model
+      .withRetry({ stopAfterAttempt: 1 })
+      .batch(["bad"], {}, { returnExceptions: true });
+    expect(retried[0]).toBeInstanceOf(Error);
+  });
+
+  it("reports invocationParams() as the start event's invocation_params", async () => {
+    class Params extends BaseChatModel {
+      _llmType() {
+        return "params";
+      }
+      override invocationParams(): Record<string, unknown> {
+        return { model: "m-1" };
+      }
+      async _generate(): Promise<ChatResult> {
+        return { generations: [{ text: "x", message: new AIMessage("x") }] };
+      }
+    }
+    class Plain extends Params {
+      override invocationParams(): Record<string, unknown> {
+        return {};
+      }
+    }
+    const extras: unknown[] = [];
+    const callbacks: CallbackHandler[] = [
+      { handleChatModelStart: (_s, _m, _r, _p, extra) => extras.push(extra) },
+    ];
+    await new Params({}).invoke("x", { stop: ["s"], callbacks });
+    await new Plain({}).invoke("x", { stop: ["s"], callbacks });
+    expect(extras).toEqual([
+      { options: { stop: ["s"] }, invocation_params: { model: "m-1" }, batch_size: 1 },
+      { options: { stop: ["s"] }, invocation_params: {}, batch_size: 1 },
+    ]);
+  });
+
+  it("reports the generation's generationInfo to handleLLMEnd", async () => {
+    class Meta extends BaseChatModel {
+      _llmType() {
+        return "meta";
+      }
+      async _generate(): Promise<ChatResult> {
+        return {
+          generations: [
+            { text: "x", message: new AIMessage("x"), generationInfo: { finish_reason: "stop" } },
+          ],
+          llmOutput: { tokenUsage: { totalTokens: 3 } },
+        };
+      }
+    }
+    const ends: unknown[] = [];
+    await new Meta({}).invoke("x", {
+      callbacks: [
+        {
+          handleLLMEnd: (output) => ends.push(output.generations[0]?.[0]?.generationInfo),
+        },
+      ],
+    });
+    expect(ends).toEqual([{ finish_reason: "stop" }]);
+  });
+
   it("merges generationInfo and llmOutput into response_metadata", async () => {
     class Meta extends BaseChatModel {
       _llmType() {

@@ -24,6 +24,7 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
+import { type BatchOptions, runBatch } from "./run-batch.js";
 import { type StructuredOutputRunnable, structuredOutputFor } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -218,23 +219,31 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     })();
   }
 
-  /** Invokes the model on several inputs, at most `maxConcurrency` at a time. */
-  async batch(
+  /**
+   * Invokes the model on several inputs, at most `maxConcurrency` at a time. With
+   * `{ returnExceptions: true }` a failed input gives its error in its place.
+   */
+  batch(
     inputs: BaseLanguageModelInput[],
     options?: Partial<CallOptions> | Partial<CallOptions>[],
-  ): Promise<AIMessage[]> {
-    const optionsAt = (i: number) => (Array.isArray(options) ? options[i] : options);
-    const limit = Math.max(1, Number(optionsAt(0)?.maxConcurrency ?? inputs.length));
-    const results: AIMessage[] = new Array(inputs.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < inputs.length) {
-        const i = next++;
-        results[i] = await this.invoke(inputs[i] as BaseLanguageModelInput, optionsAt(i));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
-    return results;
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<AIMessage[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]> {
+    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
   }
 
   /**
@@ -360,7 +369,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       run.start(
         { id: ["langchain", "chat_models", this._llmType(), name], name },
         messages,
-        { options: parsed, invocation_params: parsed, batch_size: 1 },
+        { options: parsed, invocation_params: this.invocationParams(parsed), batch_size: 1 },
         metadata,
         config.runName,
       );
@@ -404,7 +413,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
             ...generation.generationInfo,
             ...message.response_metadata,
           };
-          return this.finishCall(call, message, llmOutput);
+          return this.finishCall(call, message, llmOutput, generation.generationInfo);
         },
         fail,
       );
@@ -427,10 +436,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     call: PreparedCall<this["ParsedCallOptions"]>,
     answer: AIMessage,
     llmOutput?: Record<string, unknown>,
+    generationInfo?: Record<string, unknown>,
   ): AIMessage {
     const message = this.standardContentFor(call) ? toStandardContent(answer) : answer;
     if (message.id === undefined) message.id = call.fallbackId();
-    call.run?.end(message, llmOutput);
+    call.run?.end(message, llmOutput, generationInfo);
     return message;
   }
 

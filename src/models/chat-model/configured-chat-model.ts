@@ -8,6 +8,7 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
+import { type BatchOptions, runBatch } from "./run-batch.js";
 import type { StructuredOutputRunnable } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -68,8 +69,27 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     return this.bound.stream(input, this.merged(options));
   }
 
-  batch(inputs: BaseLanguageModelInput[], options?: Partial<CallOptions>): Promise<AIMessage[]> {
-    return this.bound.batch(inputs, this.merged(options));
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<AIMessage[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]> {
+    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
   }
 
   withConfig(config: Partial<CallOptions>): ConfiguredChatModel<CallOptions> {

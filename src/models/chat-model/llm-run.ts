@@ -95,13 +95,20 @@ export class ChatModelRun {
     );
   }
 
-  end(message: AIMessage, llmOutput?: Record<string, unknown>): void {
-    const output: {
-      generations: { text: string; message: unknown }[][];
-      llmOutput?: Record<string, unknown>;
-    } = {
-      generations: [[{ text: message.text, message }]],
+  end(
+    message: AIMessage,
+    llmOutput?: Record<string, unknown>,
+    generationInfo?: Record<string, unknown>,
+  ): void {
+    const generation: { text: string; message: unknown; generationInfo?: Record<string, unknown> } = {
+      text: message.text,
+      message,
     };
+    if (generationInfo !== undefined) generation.generationInfo = generationInfo;
+    const output: {
+      generations: { text: string; message: unknown; generationInfo?: Record<string, unknown> }[][];
+      llmOutput?: Record<string, unknown>;
+    } = { generations: [[generation]] };
     if (llmOutput !== undefined) output.llmOutput = llmOutput;
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }

@@ -6,7 +6,6 @@ import {
   chunkToMessage,
   coerceMessageLikeToMessage,
   isAIMessage,
-  isAIMessageChunk,
   isBaseMessageChunk,
   type ToolCallChunk,
 } from "../../messages/index.js";
@@ -62,7 +61,7 @@ export function toAIMessage(message: BaseMessage): AIMessage {
  * ```
  */
 export function messageToChunk(message: AIMessage): AIMessageChunk {
-  if (isAIMessageChunk(message)) return message as unknown as AIMessageChunk;
+  if (isBaseMessageChunk(message)) return message as unknown as AIMessageChunk;
   const fragments: ToolCallChunk[] = [
     ...message.tool_calls.map(
       (call, index): ToolCallChunk => ({

@@ -1,6 +1,7 @@
 import type { AIMessage, AIMessageChunk } from "../../messages/index.js";
 import { abortableSleep, InvalidArgumentError } from "../../shared/index.js";
 import { abortErrorFor } from "./call-setup.js";
+import { type BatchOptions, runBatch } from "./run-batch.js";
 import type { BaseChatModelCallOptions, BaseLanguageModelInput } from "./types.js";
 
 /** What `withRetry` and `withFallbacks` wrap: a chat model, or a model with bound settings. */
@@ -102,8 +103,27 @@ export class ChatModelWithRetry<CallOptions extends BaseChatModelCallOptions = B
     return this.bound.stream(input, options);
   }
 
-  batch(inputs: BaseLanguageModelInput[], options?: Partial<CallOptions>): Promise<AIMessage[]> {
-    return Promise.all(inputs.map((input) => this.invoke(input, options)));
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<AIMessage[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]> {
+    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
   }
 
   withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {
@@ -165,8 +185,27 @@ export class ChatModelWithFallbacks<CallOptions extends BaseChatModelCallOptions
     }, options);
   }
 
-  batch(inputs: BaseLanguageModelInput[], options?: Partial<CallOptions>): Promise<AIMessage[]> {
-    return Promise.all(inputs.map((input) => this.invoke(input, options)));
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<AIMessage[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]> {
+    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
   }
 
   withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {

@@ -11,6 +11,7 @@ import {
 } from "../../tools/index.js";
 import { OutputParserException } from "../errors/configuration-errors.js";
 import { mergeCallOptions } from "./merge-options.js";
+import { type BatchOptions, runBatch } from "./run-batch.js";
 import type { BaseLanguageModelInput, BindToolsOptions, StructuredOutputOptions } from "./types.js";
 
 /** What structured output needs from a model. */
@@ -54,8 +55,32 @@ export class StructuredOutputRunnable<RunOutput> {
     }
   }
 
-  async batch(inputs: BaseLanguageModelInput[], options?: Record<string, unknown>): Promise<RunOutput[]> {
-    return Promise.all(inputs.map((input) => this.invoke(input, options)));
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Record<string, unknown> | Record<string, unknown>[],
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<RunOutput[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options: Record<string, unknown> | Record<string, unknown>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(RunOutput | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Record<string, unknown> | Record<string, unknown>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(RunOutput | Error)[]>;
+  batch(
+    inputs: BaseLanguageModelInput[],
+    options?: Record<string, unknown> | Record<string, unknown>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(RunOutput | Error)[]> {
+    return runBatch<BaseLanguageModelInput, Record<string, unknown>, RunOutput>(
+      inputs,
+      options,
+      batchOptions,
+      (input, opts) => this.invoke(input, opts),
+    );
   }
 
   /** Yields the parsed result once (structured output is not streamed piecewise). */
