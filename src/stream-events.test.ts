@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "./agents/index.js";
-import { InMemoryCache, MessagesAnnotation, START, StateGraph, type StreamEvent } from "./index.js";
+import {
+  Command,
+  InMemoryCache,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  type StreamEvent,
+} from "./index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "./messages/index.js";
 import { ToolNode, toolsCondition } from "./prebuilt/index.js";
 import { FakeChatModel } from "./testing/index.js";
@@ -89,6 +98,152 @@ describe("streamEvents", () => {
     const tokens = events.filter((e) => e.event === "on_chat_model_stream");
     expect(tokens.map((e) => (e.data.chunk as { content: string }).content).join("")).toBe("final");
     expect(tokens.every((e) => e.metadata.langgraph_node === "agent")).toBe(true);
+  });
+
+  it("carries LangGraph.js's metadata (graph: ls_integration and thread_id; nodes: their run metadata) and no parent_ids", async () => {
+    const model = script();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("agent", async (s) => ({ messages: [await model.invoke(s.messages)] }), {
+        metadata: { own: 1 },
+      })
+      .addEdge(START, "agent")
+      .compile({ checkpointer: new MemorySaver(), name: "G" });
+    const events: StreamEvent[] = [];
+    for await (const event of graph.streamEvents(
+      { messages: [new HumanMessage({ content: "yo", id: "h" })] },
+      { version: "v2", configurable: { thread_id: "t1", user_id: "u" }, metadata: { rm: 1 }, tags: ["rt"] },
+    )) {
+      events.push(event);
+    }
+    for (const event of events) {
+      expect(Object.keys(event).sort()).toEqual(["data", "event", "metadata", "name", "run_id", "tags"]);
+    }
+    const graphStart = events.find((e) => e.event === "on_chain_start" && e.name === "G");
+    expect(graphStart?.metadata).toEqual({ ls_integration: "langgraph", rm: 1, thread_id: "t1" });
+    const nodeStart = events.find((e) => e.event === "on_chain_start" && e.name === "agent");
+    const ns = nodeStart?.metadata.langgraph_checkpoint_ns;
+    expect(ns).toMatch(/^agent:/);
+    expect(nodeStart?.tags).toEqual(["graph:step:1", "rt"]);
+    expect(nodeStart?.metadata).toEqual({
+      ls_integration: "langgraph",
+      rm: 1,
+      own: 1,
+      thread_id: "t1",
+      langgraph_step: 1,
+      langgraph_node: "agent",
+      langgraph_triggers: ["branch:to:agent"],
+      langgraph_path: ["__pregel_pull", "agent"],
+      langgraph_checkpoint_ns: ns,
+      checkpoint_ns: ns,
+    });
+    const nodeEnd = events.find((e) => e.event === "on_chain_end" && e.name === "agent");
+    expect(nodeEnd?.metadata).toEqual(nodeStart?.metadata);
+  });
+
+  it("gives an interrupted or failed node no end event, and ends the graph with its state", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("ask", () => ({ messages: [new AIMessage({ content: String(interrupt("q?")), id: "r" })] }))
+      .addNode("bad", () => {
+        throw new Error("bad!");
+      })
+      .addEdge(START, "ask")
+      .addEdge("ask", "bad")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "ie" }, version: "v2" as const };
+    const first: StreamEvent[] = [];
+    for await (const event of graph.streamEvents({ messages: [] }, config)) first.push(event);
+    expect(first.map((e) => [e.event, e.name])).toEqual([
+      ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "ask"],
+      ["on_chain_stream", "LangGraph"],
+      ["on_chain_end", "LangGraph"],
+    ]);
+    expect(first.at(-1)?.data.output).toEqual({ messages: [] });
+    const second: StreamEvent[] = [];
+    await expect(async () => {
+      for await (const event of graph.streamEvents(new Command({ resume: "yes" }), config))
+        second.push(event);
+    }).rejects.toThrow("bad!");
+    expect(second.map((e) => [e.event, e.name])).toEqual([
+      ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "ask"],
+      ["on_chain_end", "ask"],
+      ["on_chain_stream", "LangGraph"],
+      ["on_chain_start", "bad"],
+    ]);
+  });
+
+  it("chain callbacks hear an interrupted node end with a GraphInterrupt, in invoke and streamEvents", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("ask", () => ({ messages: [new AIMessage({ content: String(interrupt("q?")), id: "r" })] }))
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const heard: string[] = [];
+    const names = new Map<string, string>();
+    const handler = {
+      handleChainStart(
+        _serialized: unknown,
+        _input: unknown,
+        runId: string,
+        _parent?: string,
+        _tags?: string[],
+        _metadata?: Record<string, unknown>,
+        _type?: string,
+        name?: string,
+      ) {
+        names.set(runId, String(name));
+        heard.push(`start ${name}`);
+      },
+      handleChainEnd(_output: unknown, runId: string) {
+        heard.push(`end ${names.get(runId)}`);
+      },
+      handleChainError(error: unknown, runId: string) {
+        heard.push(`error ${names.get(runId)} ${(error as Error).name}`);
+      },
+    };
+    await graph.invoke({ messages: [] }, { configurable: { thread_id: "cb1" }, callbacks: [handler] });
+    const expected = ["start LangGraph", "start ask", "error ask GraphInterrupt", "end LangGraph"];
+    expect(heard.splice(0)).toEqual(expected);
+    for await (const _ of graph.streamEvents(
+      { messages: [] },
+      { configurable: { thread_id: "cb2" }, callbacks: [handler], version: "v2" },
+    )) {
+      // drained
+    }
+    expect(heard).toEqual(expected);
+  });
+
+  it("invoke's chain callbacks hear a node with its whole run metadata", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("n", () => ({}), { metadata: { own: 2 } })
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver(), name: "G" });
+    const heard: [string, Record<string, unknown>][] = [];
+    const handler = {
+      handleChainStart(
+        _serialized: unknown,
+        _input: unknown,
+        _runId: string,
+        _parent?: string,
+        _tags?: string[],
+        metadata?: Record<string, unknown>,
+        _type?: string,
+        name?: string,
+      ) {
+        heard.push([String(name), metadata ?? {}]);
+      },
+    };
+    await graph.invoke({ messages: [] }, { configurable: { thread_id: "t2" }, callbacks: [handler] });
+    const node = heard.find(([name]) => name === "n")?.[1];
+    expect(node).toMatchObject({
+      own: 2,
+      thread_id: "t2",
+      langgraph_step: 1,
+      langgraph_node: "n",
+      langgraph_triggers: ["branch:to:n"],
+      langgraph_path: ["__pregel_pull", "n"],
+      checkpoint_ns: expect.stringMatching(/^n:/),
+    });
   });
 
   it("filters by type and name, and needs a schema version", async () => {

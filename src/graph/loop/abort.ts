@@ -25,3 +25,15 @@ export function releaseController(controller: AbortController): void {
     links.delete(controller);
   }
 }
+
+/**
+ * The error a run aborted through `signal` fails with, as LangChain.js makes it: the reason when
+ * it is an `Error`, an `Error` with the reason as its message when it is a string, otherwise
+ * `Error("Aborted")`.
+ */
+export function abortErrorOf(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  if (typeof reason === "string") return new Error(reason);
+  return new Error("Aborted");
+}

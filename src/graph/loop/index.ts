@@ -2,6 +2,8 @@ export { executeTask } from "./execute-task.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export {
   savedTaskResult,
+  TASK_RUN_METADATA,
+  TASK_RUN_OUTPUT,
   taskMetadata,
   taskResultPayload,
   taskStartPayload,

@@ -56,6 +56,16 @@ export function taskMetadata(config: LangGraphRunnableConfig<unknown>): Record<s
   return any ? out : undefined;
 }
 
+/**
+ * The hidden key under which a task-start payload carries the task's whole run metadata (the
+ * `langgraph_*` keys, `thread_id`…), for `streamEvents` and chain callbacks; it is not enumerable,
+ * so the `tasks` and `debug` chunks users see do not show it.
+ */
+export const TASK_RUN_METADATA: unique symbol = Symbol("agentgraph.taskRunMetadata") as never;
+
+/** The hidden key under which a task-result payload carries what the node returned. */
+export const TASK_RUN_OUTPUT: unique symbol = Symbol("agentgraph.taskRunOutput") as never;
+
 /** The `tasks`-mode payload of a task about to run. */
 export function taskStartPayload(task: RunningTask): Record<string, unknown> {
   const payload: Record<string, unknown> = {
@@ -67,6 +77,7 @@ export function taskStartPayload(task: RunningTask): Record<string, unknown> {
   };
   const metadata = taskMetadata(task.config);
   if (metadata !== undefined) payload.metadata = metadata;
+  Object.defineProperty(payload, TASK_RUN_METADATA, { value: task.config.metadata });
   return payload;
 }
 
@@ -94,7 +105,18 @@ export function taskResultPayload(
     }
   }
   const interrupts = task.writes.filter(([key]) => key === INTERRUPT).flatMap(([, v]) => v as unknown[]);
-  return { id: task.id, name: task.name, result, interrupts, error: error ?? null };
+  const payload: Record<string, unknown> = {
+    id: task.id,
+    name: task.name,
+    result,
+    interrupts,
+    error: error ?? null,
+  };
+  // what the node returned (for `streamEvents`), unless its writes were replayed rather than run
+  if (!(task as { cached?: boolean }).cached) {
+    Object.defineProperty(payload, TASK_RUN_OUTPUT, { value: task.output });
+  }
+  return payload;
 }
 
 /**

@@ -57,7 +57,7 @@ import {
   uniqueId,
 } from "../core/index.js";
 import type { StreamMode, StreamSink } from "../stream/index.js";
-import { linkedController, releaseController } from "./abort.js";
+import { abortErrorOf, linkedController, releaseController } from "./abort.js";
 import { printStep, printTasks } from "./debug-print.js";
 import { executeTask } from "./execute-task.js";
 import {
@@ -141,6 +141,9 @@ const CACHE_NS_WRITES = "__pregel_ns_writes";
 
 /** Longest stretch of synchronous supersteps before the loop yields to the event loop. */
 const YIELD_INTERVAL_MS = 20;
+
+/** The `configurable` keys a streamed checkpoint config sets itself rather than copying from the run. */
+const FORMATTED_KEYS: ReadonlySet<string> = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map"]);
 
 /** Name of the pseudo-task that carries the run's input writes. */
 const INPUT_TASK = "__input__";
@@ -282,7 +285,7 @@ export class PregelLoop {
           await new Promise<void>((resolve) => setTimeout(resolve, 0));
           lastYield = Date.now();
           const signal = this.params.abortSignal;
-          if (signal?.aborted) throw signal.reason;
+          if (signal?.aborted) throw abortErrorOf(signal);
         }
         if (this.callFailure !== undefined) throw this.callFailure.error;
         this.afterTick();
@@ -715,7 +718,7 @@ export class PregelLoop {
   private runStep(): void | Promise<void> {
     const controller = this.stepController;
     const signal = this.params.abortSignal;
-    if (signal?.aborted) throw signal.reason;
+    if (signal?.aborted) throw abortErrorOf(signal);
     const pending = this.tasks.filter((task) => !(task as Task).done);
     if (pending.length === 0) {
       if (controller !== undefined) releaseController(controller);
@@ -743,9 +746,21 @@ export class PregelLoop {
     if (stepTimeout !== undefined && controller !== undefined) {
       running = withStepTimeout(running, stepTimeout, controller, this.step);
     }
-    const raced = raceSignal(running, signal, () => signal?.reason);
+    let raced: Promise<void> = running;
+    if (signal !== undefined) {
+      raced = raceSignal(running, signal, () => abortErrorOf(signal)).then(undefined, (error: unknown) => {
+        // once the caller aborted, tasks still running are left to finish in the background
+        // and what they do is not recorded (LangGraph.js saves nothing for them): a resumed
+        // run runs them again
+        if (signal.aborted) this.abandoned = true;
+        throw error;
+      });
+    }
     return controller === undefined ? raced : raced.finally(() => releaseController(controller));
   }
+
+  /** The caller aborted the run mid-step: what the step's tasks still running do is ignored. */
+  private abandoned = false;
 
   /**
    * Makes the task that handles `failed`'s error (its node's `errorHandler`), as a task of the
@@ -796,6 +811,7 @@ export class PregelLoop {
 
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {
+    if (this.abandoned) return;
     // a task whose functional-API call failed failed too, even if its code caught the error
     // (its result is not saved: the run fails, and a resumed run runs it again)
     const error =
@@ -1001,6 +1017,15 @@ export class PregelLoop {
       checkpoint_ns: persistence.params.ns,
       thread_id: persistence.params.threadId,
     };
+    // the run's own configurable keys (a user's `user_id`, `ls_agent_type`…) are kept, as
+    // LangGraph.js keeps them; the engine's internal keys are not shown
+    const own = config.configurable as Record<string, unknown> | undefined;
+    if (own !== undefined) {
+      for (const key of Object.keys(own)) {
+        if (key in configurable || key.startsWith("__pregel_") || FORMATTED_KEYS.has(key)) continue;
+        configurable[key] = own[key];
+      }
+    }
     // a subgraph's checkpoints name those of the graphs above them
     const parents = persistence.params.parents;
     for (const _ in parents) {
@@ -1008,15 +1033,14 @@ export class PregelLoop {
       break;
     }
     configurable.checkpoint_id = checkpointId;
-    const out: Record<string, unknown> = {
-      configurable,
-      metadata: { ...config.metadata, thread_id: persistence.params.threadId },
-      recursion_limit: config.recursionLimit,
-      tags: config.tags ?? [],
-    };
+    // keys in LangGraph.js's order
+    const out: Record<string, unknown> = { configurable };
     if (config.maxConcurrency !== undefined) out.max_concurrency = config.maxConcurrency;
+    out.metadata = { ...config.metadata, thread_id: persistence.params.threadId };
+    out.recursion_limit = config.recursionLimit;
     if (config.runId !== undefined) out.run_id = config.runId;
     if (config.runName !== undefined) out.run_name = config.runName;
+    out.tags = config.tags ?? [];
     return out;
   }
 
@@ -1104,7 +1128,7 @@ export class PregelLoop {
   ): Promise<unknown> => {
     // once the run is aborted no new task starts (the caller's code may still be running)
     const signal = parent.config.signal;
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
     const index = parent.callCount++;
     const node: PregelNode = {
       name,
@@ -1132,7 +1156,9 @@ export class PregelLoop {
       input: args,
       triggers: [PUSH],
       node,
-      checkpointNs: taskNamespace(this.params.parentNs, name, id),
+      // a call's namespace nests in its caller's, as in LangGraph.js (`ep:<id>|task:<id>`): what
+      // it runs (a subgraph, a model) reports that path
+      checkpointNs: taskNamespace(parent.checkpointNs, name, id),
       writes: [],
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);

@@ -168,6 +168,59 @@ describe("streamMode: checkpoints", () => {
     expect(chunks.map((c) => c.metadata.step)).toEqual([-1, 0, 1]);
     expect(await historyOf(graph, thread("c6"))).toHaveLength(1);
   });
+
+  it("keeps the run's own configurable keys in config and parentConfig, in subgraphs too", async () => {
+    const sub = new StateGraph(LogState)
+      .addNode("s", () => ({ v: ["s"] }))
+      .addEdge(START, "s")
+      .compile();
+    const graph = new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("sub", sub)
+      .addEdge(START, "a")
+      .addEdge("a", "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    const configurable = { thread_id: "c7", user_id: "u1", ls_agent_type: "x", nested: { k: 1 } };
+    const chunks = await collectAs<[string[], CheckpointChunk]>(
+      graph.stream({ v: ["in"] }, { configurable, streamMode: "checkpoints", subgraphs: true }),
+    );
+    expect(chunks).toHaveLength(7);
+    for (const [ns, chunk] of chunks) {
+      const expected = {
+        ...configurable,
+        checkpoint_ns: ns.length === 0 ? "" : expect.stringMatching(/^sub:/),
+        checkpoint_id: ANY_ID,
+      };
+      expect(chunk.config.configurable).toEqual(
+        ns.length === 0 ? expected : { ...expected, checkpoint_map: { "": ANY_ID } },
+      );
+      if (chunk.parentConfig !== undefined) {
+        expect(chunk.parentConfig.configurable).toEqual(
+          chunk.config.configurable.checkpoint_map === undefined
+            ? expected
+            : { ...expected, checkpoint_map: { "": ANY_ID } },
+        );
+      }
+    }
+    // the debug mode's checkpoint events carry the same config
+    const events = await collectAs<DebugEvent>(
+      graph.stream(
+        { v: ["in"] },
+        { configurable: { ...configurable, thread_id: "c8" }, streamMode: "debug" },
+      ),
+    );
+    const checkpoints = events.filter((e) => e.type === "checkpoint");
+    expect(checkpoints.length).toBeGreaterThan(0);
+    for (const event of checkpoints) {
+      const config = event.payload.config as { configurable: Record<string, unknown> };
+      expect(config.configurable).toMatchObject({
+        thread_id: "c8",
+        user_id: "u1",
+        ls_agent_type: "x",
+        nested: { k: 1 },
+      });
+    }
+  });
 });
 
 describe("streamMode: debug", () => {

@@ -1,13 +1,12 @@
 import type { CallbackHandler } from "../../shared/index.js";
 import {
-  CHECKPOINT_NAMESPACE_SEPARATOR,
   commandUpdateEntries,
   isCommand,
   TAG_HIDDEN,
   TAG_NOSTREAM,
   TAG_NOSTREAM_SHORT,
 } from "../core/index.js";
-import type { StreamSink } from "../stream/index.js";
+import { graphNamespace, type StreamSink } from "../stream/index.js";
 
 interface MessageLike {
   id?: string;
@@ -27,12 +26,6 @@ function isMessageLike(value: unknown): value is MessageLike {
 }
 
 type Meta = [namespace: string[], metadata: Record<string, unknown>];
-
-function graphNamespace(taskNs: string): string[] {
-  const segments = taskNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);
-  segments.pop();
-  return segments;
-}
 
 /**
  * Implements the `messages` stream mode. As a callback handler it receives every model call
@@ -74,7 +67,7 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (metadata === undefined) return undefined;
     const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
     if (typeof ns !== "string" || ns === "") return undefined;
-    const graphNs = graphNamespace(ns);
+    const graphNs = graphNamespace(ns, metadata.langgraph_path);
     if (this.outside(graphNs)) return undefined;
     return [graphNs, { tags: tags ?? [], name, ...metadata }];
   }
@@ -137,7 +130,7 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (!isMessageLike(message) || metadata === undefined) return;
     const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
     if (typeof ns !== "string" || ns === "") return;
-    const graphNs = graphNamespace(ns);
+    const graphNs = graphNamespace(ns, metadata.langgraph_path);
     if (this.outside(graphNs)) return;
     this.emit([graphNs, metadata], message, false);
   }
@@ -148,7 +141,7 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (!this.subgraphs && metadata !== undefined) {
       // a nested graph's task not streamed: its input messages are not seen yet
       const ns = metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns;
-      if (typeof ns === "string" && this.outside(graphNamespace(ns))) return;
+      if (typeof ns === "string" && this.outside(graphNamespace(ns, metadata.langgraph_path))) return;
     }
     for (const value of Object.values(input)) {
       if (isMessageLike(value) && value.id !== undefined) this.seen.add(value.id);

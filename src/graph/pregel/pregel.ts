@@ -32,6 +32,7 @@ import { MessagesStreamHandler } from "./messages-stream.js";
 import {
   type ContextValidator,
   checkMaxConcurrency,
+  mergeRunConfigs,
   type PregelOptions,
   type ResolvedRun,
   resolveRunConfig,
@@ -172,7 +173,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   withConfig(config: LangGraphRunnableConfig): this {
     const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
     Object.assign(copy, this);
-    copy.config = { ...this.config, ...config };
+    // a second withConfig adds to the first (its configurable and metadata keys, its tags)
+    copy.config = mergeRunConfigs(this.config, config) as LangGraphRunnableConfig;
     return copy;
   }
 

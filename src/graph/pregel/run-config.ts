@@ -135,7 +135,7 @@ export function resolveRunConfig(
 }
 
 /** The `configurable` keys LangGraph.js copies into a run's metadata. */
-const METADATA_FROM_CONFIGURABLE = [
+export const METADATA_FROM_CONFIGURABLE = [
   "thread_id",
   "checkpoint_id",
   "checkpoint_ns",
@@ -156,6 +156,20 @@ function defaultRun(): ResolvedRun {
     parentLink: undefined,
   };
   return cachedDefaultRun;
+}
+
+/**
+ * `base` with `extra` laid over it, as LangChain.js's `mergeConfigs` does: `configurable` and
+ * `metadata` are merged key by key, tags and callbacks joined; other keys of `extra` win.
+ */
+export function mergeRunConfigs(
+  base: LangGraphRunnableConfig<unknown> | undefined,
+  extra: LangGraphRunnableConfig<unknown>,
+): LangGraphRunnableConfig<unknown> {
+  const merged: LangGraphRunnableConfig<unknown> = {};
+  if (base !== undefined) mergeInto(merged, base);
+  mergeInto(merged, extra);
+  return merged;
 }
 
 function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRunnableConfig<unknown>): void {

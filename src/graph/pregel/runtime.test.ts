@@ -176,6 +176,18 @@ describe("the config a node receives", () => {
     await graph.invoke({ i: 1 });
     expect(seen[1]?.configurable?.foo).toBeUndefined();
   });
+
+  it("withConfig on a configured graph adds to its defaults (LangChain.js mergeConfigs)", async () => {
+    const { graph, seen } = recorder();
+    const twice = graph
+      .withConfig({ configurable: { foo: "bar" }, metadata: { a: 1 }, tags: ["one"], recursionLimit: 7 })
+      .withConfig({ configurable: { baz: 2 }, metadata: { b: 2 }, tags: ["two", "one"] });
+    await twice.invoke({ i: 1 });
+    expect(seen[0]?.configurable).toMatchObject({ foo: "bar", baz: 2 });
+    expect(seen[0]?.metadata).toMatchObject({ a: 1, b: 2 });
+    expect(seen[0]?.tags).toEqual(["one", "two"]);
+    expect(seen[0]?.recursionLimit).toBe(7);
+  });
 });
 
 describe("contextSchema", () => {

@@ -1,6 +1,8 @@
 import { type CallbackHandler, InvalidArgumentError, notifyHandlers, randomId } from "../../shared/index.js";
-import { CHECKPOINT_NAMESPACE_SEPARATOR } from "../core/index.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
+import { TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
+import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
 
 /**
  * One event of `streamEvents` (LangChain.js's `StreamEvent`, schema v2): what started, streamed
@@ -20,9 +22,13 @@ export interface StreamEvent {
   tags: string[];
   metadata: Record<string, unknown>;
   data: { input?: unknown; output?: unknown; chunk?: unknown; error?: unknown };
-  /** The run ids of the event's ancestors, outermost first (schema v2). */
-  parent_ids: string[];
 }
+
+/**
+ * The parent run id of each node's chain event, for chain callbacks. Kept out of the events
+ * themselves: LangChain.js's v2 events have no `parent_ids` key.
+ */
+const PARENT_RUN_IDS = new WeakMap<StreamEvent, string>();
 
 /** Options of `streamEvents`: the run's options, and the event schema version. */
 export interface StreamEventsOptions {
@@ -59,10 +65,7 @@ class EventsHandler implements CallbackHandler {
   readonly lc_prefer_streaming = true;
   private readonly runs = new Map<string, RunInfo>();
 
-  constructor(
-    private readonly sink: StreamSink,
-    private readonly parents: () => string[],
-  ) {}
+  constructor(private readonly sink: StreamSink) {}
 
   private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"]): void {
     const out: StreamEvent = {
@@ -72,7 +75,6 @@ class EventsHandler implements CallbackHandler {
       tags: info.tags,
       metadata: info.metadata,
       data,
-      parent_ids: this.parents(),
     };
     this.sink.push([], EVENTS_MODE, out);
   }
@@ -238,7 +240,14 @@ export class ChainReporter {
     const { step, type, payload } = event as {
       step: number;
       type: string;
-      payload: { id: string; name: string; input?: unknown; result?: unknown; error?: unknown };
+      payload: {
+        id: string;
+        name: string;
+        input?: unknown;
+        result?: unknown;
+        error?: unknown;
+        interrupts?: Interrupt[];
+      };
     };
     if (type === "task") {
       const last = namespace.at(-1);
@@ -253,7 +262,7 @@ export class ChainReporter {
         payload.id,
         parent,
         tags,
-        { ...this.metadata, langgraph_step: step, langgraph_node: payload.name },
+        runMetadataOf(payload) ?? { ...this.metadata, langgraph_step: step, langgraph_node: payload.name },
         undefined,
         payload.name,
       );
@@ -262,11 +271,18 @@ export class ChainReporter {
       if (started === undefined) return;
       this.open.delete(payload.id);
       const kwargs = { inputs: started.input };
-      if (payload.error !== undefined && payload.error !== null) {
+      // an interrupted node ends with its GraphInterrupt, as in LangGraph.js
+      const error =
+        payload.error !== undefined && payload.error !== null
+          ? payload.error
+          : payload.interrupts !== undefined && payload.interrupts.length > 0
+            ? new GraphInterrupt(payload.interrupts)
+            : undefined;
+      if (error !== undefined) {
         notifyHandlers(
           this.handlers,
           "handleChainError",
-          payload.error,
+          error,
           payload.id,
           started.parent,
           started.tags,
@@ -299,9 +315,23 @@ export class ChainReporter {
   }
 }
 
+/** The private event of a node that failed or was interrupted (for chain callbacks only). */
+const NODE_FAILED = "agentgraph:node_failed";
+
+/** Whether a `values` chunk is the one reporting an interrupt (`{ __interrupt__: [...] }`). */
+function isInterruptChunk(payload: unknown): boolean {
+  return typeof payload === "object" && payload !== null && Object.hasOwn(payload, INTERRUPT);
+}
+
+/** A task's whole run metadata, which its task-start payload carries under a hidden key. */
+function runMetadataOf(payload: object): Record<string, unknown> | undefined {
+  const metadata = (payload as { [TASK_RUN_METADATA]?: Record<string, unknown> })[TASK_RUN_METADATA];
+  return metadata === undefined ? undefined : { ...metadata };
+}
+
 /** Reports one chain event to LangChain.js-style chain callbacks. */
 function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, root: boolean): void {
-  const parent = event.parent_ids.at(-1);
+  const parent = PARENT_RUN_IDS.get(event);
   if (event.event === "on_chain_start") {
     notifyHandlers(
       handlers,
@@ -364,7 +394,18 @@ export function streamGraphEvents(
   const runId = (runOptions.runId as string | undefined) ?? randomId();
   const name = (runOptions.runName as string | undefined) ?? graph.name ?? "LangGraph";
   const tags = [...((runOptions.tags as string[] | undefined) ?? [])];
-  const metadata = { ...(runOptions.metadata as Record<string, unknown> | undefined) };
+  // the graph's own events carry the run's metadata as its nodes see it (LangGraph.js's
+  // `ls_integration` tag, the thread's ids)
+  const metadata: Record<string, unknown> = {
+    ls_integration: "langgraph",
+    ...(runOptions.metadata as Record<string, unknown> | undefined),
+  };
+  const configurable = runOptions.configurable as Record<string, unknown> | undefined;
+  if (configurable !== undefined) {
+    for (const key of METADATA_FROM_CONFIGURABLE) {
+      if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
+    }
+  }
   const root = (event: string, data: StreamEvent["data"]): StreamEvent => ({
     event,
     name,
@@ -372,7 +413,6 @@ export function streamGraphEvents(
     tags,
     metadata,
     data,
-    parent_ids: [],
   });
 
   const chainHandlers = chainHandlersOf(
@@ -383,13 +423,12 @@ export function streamGraphEvents(
   async function* events(): AsyncGenerator<StreamEvent> {
     yield root("on_chain_start", { input });
     /** Node runs under way, by task id, for their end events and their children's parent ids. */
-    const running = new Map<string, { event: StreamEvent; parents: string[] }>();
-    const current: string[] = [];
+    const running = new Map<string, StreamEvent>();
     const stream = await graph.stream(input, {
       ...runOptions,
       streamMode: ["updates", "values", "debug"],
       subgraphs: true,
-      [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink, () => [runId, ...current]),
+      [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
     });
     let output: unknown;
     let held: StreamEvent[] = [];
@@ -416,13 +455,14 @@ export function streamGraphEvents(
           };
         };
         if (type === "task") {
-          const parents = [runId, ...namespace.map((segment) => segment.split(":").at(-1) ?? segment)];
+          const last = namespace.at(-1);
+          const parent = last === undefined ? runId : (last.split(":").at(-1) ?? last);
           const event: StreamEvent = {
             event: "on_chain_start",
             name: task.name,
             run_id: task.id,
             tags: [`graph:step:${step}`, ...tags],
-            metadata: {
+            metadata: runMetadataOf(task) ?? {
               ...metadata,
               ...task.metadata,
               langgraph_step: step,
@@ -432,24 +472,42 @@ export function streamGraphEvents(
               ),
             },
             data: { input: task.input },
-            parent_ids: parents,
           };
-          running.set(task.id, { event, parents });
-          current.push(task.id);
+          PARENT_RUN_IDS.set(event, parent);
+          running.set(task.id, event);
           yield* held;
           held = [];
           yield event;
         } else if (type === "task_result") {
           const started = running.get(task.id);
           running.delete(task.id);
-          const at = current.indexOf(task.id);
-          if (at !== -1) current.splice(at, 1);
           if (started !== undefined) {
-            yield {
-              ...started.event,
-              event: "on_chain_end",
-              data: { output: task.result, input: started.event.data.input },
+            // a node that failed or was interrupted has no end event (as in LangChain.js); chain
+            // callbacks hear its error through a private event that is never yielded
+            const { error, interrupts } = task as { error?: unknown; interrupts?: Interrupt[] };
+            const failure =
+              error !== undefined && error !== null
+                ? error
+                : interrupts !== undefined && interrupts.length > 0
+                  ? new GraphInterrupt(interrupts)
+                  : undefined;
+            const ended: StreamEvent = {
+              ...started,
+              event: failure === undefined ? "on_chain_end" : NODE_FAILED,
+              data:
+                failure === undefined
+                  ? {
+                      // what the node returned, as LangChain.js reports a runnable's output
+                      output: Object.hasOwn(task, TASK_RUN_OUTPUT)
+                        ? (task as { [TASK_RUN_OUTPUT]?: unknown })[TASK_RUN_OUTPUT]
+                        : task.result,
+                      input: started.data.input,
+                    }
+                  : { error: failure, input: started.data.input },
             };
+            const parent = PARENT_RUN_IDS.get(started);
+            if (parent !== undefined) PARENT_RUN_IDS.set(ended, parent);
+            yield ended;
           }
           yield* held;
           held = [];
@@ -458,7 +516,8 @@ export function streamGraphEvents(
         // the graph's own chunk follows the end of the node that made it
         held.push(root("on_chain_stream", { chunk: payload }));
       } else if (namespace.length === 0 && mode === "values") {
-        output = payload;
+        // the graph's output is its state: the chunk reporting an interrupt is not
+        if (!isInterruptChunk(payload)) output = payload;
       }
     }
     yield* held;
@@ -469,7 +528,7 @@ export function streamGraphEvents(
   return IterableReadableStream.fromAsyncGenerator(
     (async function* (): AsyncGenerator<StreamEvent> {
       if (chainHandlers === undefined) {
-        for await (const event of source) if (keep(event, filter)) yield event;
+        for await (const event of source) if (event.event !== NODE_FAILED && keep(event, filter)) yield event;
         return;
       }
       // chain callbacks hear every chain event (filters apply to the stream only); a failure
@@ -478,9 +537,21 @@ export function streamGraphEvents(
       try {
         for await (const event of source) {
           if (event.event === "on_chain_start") open.push(event);
-          else if (event.event === "on_chain_end") {
+          else if (event.event === "on_chain_end" || event.event === NODE_FAILED) {
             const at = open.findIndex((started) => started.run_id === event.run_id);
             if (at !== -1) open.splice(at, 1);
+          }
+          if (event.event === NODE_FAILED) {
+            notifyHandlers(
+              chainHandlers,
+              "handleChainError",
+              event.data.error,
+              event.run_id,
+              PARENT_RUN_IDS.get(event),
+              event.tags,
+              { inputs: event.data.input },
+            );
+            continue;
           }
           notifyChain(chainHandlers, event, event.run_id === runId);
           if (keep(event, filter)) yield event;
@@ -492,7 +563,7 @@ export function streamGraphEvents(
             "handleChainError",
             error,
             started.run_id,
-            started.parent_ids.at(-1),
+            PARENT_RUN_IDS.get(started),
             started.tags,
             { inputs: started.data.input },
           );

@@ -1,5 +1,6 @@
 import type { CallbackHandler } from "../../shared/index.js";
-import { CHECKPOINT_NAMESPACE_SEPARATOR, isGraphBubbleUp, TAG_HIDDEN } from "../core/index.js";
+import { isGraphBubbleUp, TAG_HIDDEN } from "../core/index.js";
+import { graphNamespace } from "./namespace.js";
 import type { StreamSink } from "./sink.js";
 
 /**
@@ -55,7 +56,7 @@ export class ToolsStreamHandler implements CallbackHandler {
   ): void {
     if (metadata === undefined || tags?.includes(TAG_HIDDEN)) return;
     const ns = metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns;
-    const namespace = typeof ns === "string" && ns !== "" ? graphNamespace(ns) : [];
+    const namespace = typeof ns === "string" && ns !== "" ? graphNamespace(ns, metadata.langgraph_path) : [];
     if (!this.sink.wants("tools", namespace.length)) return;
     const run: ToolRun = { namespace, toolCallId, name: runName ?? "unknown" };
     this.runs.set(runId, run);
@@ -86,11 +87,4 @@ export class ToolsStreamHandler implements CallbackHandler {
   private emit(run: ToolRun, event: ToolsStreamEvent): void {
     this.sink.push(run.namespace, "tools", event);
   }
-}
-
-/** The namespace of the graph a task belongs to: its checkpoint namespace without the task's own segment. */
-function graphNamespace(taskNs: string): string[] {
-  const segments = taskNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);
-  segments.pop();
-  return segments;
 }

@@ -1,0 +1,106 @@
+/**
+ * The checkpoint namespace of a functional-API task call nests in its caller's, as in
+ * @langchain/langgraph 1.7.3 (probes q20, q21): `ep:<id>|task:<id>`.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  Annotation,
+  entrypoint,
+  getConfig,
+  MemorySaver,
+  START,
+  StateGraph,
+  type StreamEvent,
+  task,
+} from "../../index.js";
+import { AIMessage, type BaseMessage } from "../../messages/index.js";
+import { FakeChatModel } from "../../testing/index.js";
+
+const State = Annotation.Root({
+  v: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+describe("task call namespaces", () => {
+  it("nest in the caller's: config, subgraph namespaces and stream namespaces", async () => {
+    const sub = new StateGraph(State)
+      .addNode("s1", (_s, config) => ({ v: [String(config.configurable?.checkpoint_ns)] }))
+      .addEdge(START, "s1")
+      .compile();
+    const callSub = task("callsub", async () => {
+      const result = await sub.invoke({ v: [] });
+      return [...result.v, String(getConfig().configurable?.checkpoint_ns)];
+    });
+    const workflow = entrypoint({ name: "ep", checkpointer: new MemorySaver() }, async () => callSub());
+    const chunks: [string[], unknown][] = [];
+    for await (const chunk of await workflow.stream(1, {
+      configurable: { thread_id: "ns1" },
+      streamMode: "updates",
+      subgraphs: true,
+    })) {
+      chunks.push(chunk as [string[], unknown]);
+    }
+    const [namespace] = chunks[0] ?? [[]];
+    expect(namespace.map((segment) => segment.split(":")[0])).toEqual(["ep", "callsub"]);
+    const final = chunks.at(-1)?.[1] as { ep: string[] };
+    const [subNodeNs, callNs] = final.ep;
+    expect(callNs).toMatch(/^ep:[0-9a-f-]+\|callsub:[0-9a-f-]+$/);
+    expect(subNodeNs).toMatch(new RegExp(`^${callNs?.replace(/\|/g, "\\|")}\\|s1:`));
+  });
+
+  it("a model called in a task streams its messages at the entrypoint's level", async () => {
+    const model = new FakeChatModel({
+      responses: [new AIMessage({ content: "yo", id: "m1" }), new AIMessage({ content: "yo", id: "m1" })],
+    });
+    const callModel = task("callModel", async (text: string) =>
+      model.invoke([{ role: "user", content: text }]),
+    );
+    const workflow = entrypoint({ name: "ep", checkpointer: new MemorySaver() }, async (text: string) => {
+      const answer = await callModel(text);
+      return answer.content;
+    });
+    for (const subgraphs of [false, true]) {
+      const chunks: unknown[] = [];
+      for await (const chunk of await workflow.stream("hi", {
+        configurable: { thread_id: `ns3-${subgraphs}` },
+        streamMode: "messages",
+        subgraphs,
+      })) {
+        chunks.push(chunk);
+      }
+      const pairs = (
+        subgraphs ? chunks.map((c) => c as [string[], unknown]) : chunks.map((c) => [[], c])
+      ) as [string[], [BaseMessage, Record<string, unknown>]][];
+      expect(pairs.length).toBeGreaterThan(0);
+      for (const [namespace, [message, metadata]] of pairs) {
+        expect(namespace).toEqual([]);
+        expect(message.id).toBe("m1");
+        expect(metadata.langgraph_node).toBe("callModel");
+        expect(metadata.checkpoint_ns).toMatch(/^ep:[0-9a-f-]+\|callModel:[0-9a-f-]+$/);
+      }
+    }
+  });
+
+  it("streamEvents reports a call with that namespace and its returned value as output", async () => {
+    const double = task("double", async (x: number) => x * 2);
+    const workflow = entrypoint({ name: "ep", checkpointer: new MemorySaver() }, async (x: number) => {
+      const a = await double(x);
+      return a + (await double(a));
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of workflow.streamEvents(3, {
+      version: "v2",
+      configurable: { thread_id: "ns2" },
+    })) {
+      events.push(event);
+    }
+    const ends = events.filter((e) => e.event === "on_chain_end");
+    expect(ends.map((e) => [e.name, e.data.output])).toEqual([
+      ["double", 6],
+      ["double", 12],
+      ["ep", 18],
+      ["ep", 18],
+    ]);
+    const call = events.find((e) => e.event === "on_chain_start" && e.name === "double");
+    expect(call?.metadata.checkpoint_ns).toMatch(/^ep:[0-9a-f-]+\|double:[0-9a-f-]+$/);
+  });
+});
