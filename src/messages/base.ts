@@ -285,7 +285,8 @@ function serializedKwargs(message: BaseMessage): Record<string, unknown> {
     if (isBaseMessageChunk(message)) kwargs.tool_call_chunks = fields.tool_call_chunks;
     if (fields.usage_metadata !== undefined) kwargs.usage_metadata = fields.usage_metadata;
   } else if (message.type === "tool") {
-    kwargs.tool_call_id = fields.tool_call_id;
+    // a ToolNode answers a call without an id without one (as LangGraph.js does): stored as null
+    kwargs.tool_call_id = fields.tool_call_id ?? null;
     if (fields.status !== undefined) kwargs.status = fields.status;
     if (fields.artifact !== undefined) kwargs.artifact = fields.artifact;
     if (fields.metadata !== undefined) kwargs.metadata = fields.metadata;

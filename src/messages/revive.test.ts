@@ -189,6 +189,17 @@ describe("reviveMessage", () => {
     expect("example" in revived).toBe(false);
   });
 
+  it("round-trips a ToolNode's answer to a call without an id (tool_call_id stays undefined)", () => {
+    const answer = new ToolMessage({
+      content: "ok",
+      tool_call_id: null as unknown as string,
+      status: "success",
+    });
+    expect(answer.tool_call_id).toBeUndefined();
+    const revived = reviveMessage(JSON.parse(JSON.stringify(answer))) as ToolMessage;
+    expect([revived.content, revived.tool_call_id, revived.status]).toEqual(["ok", undefined, "success"]);
+  });
+
   it("is also exported as messageFromJSON", () => {
     expect(messageFromJSON).toBe(reviveMessage);
   });

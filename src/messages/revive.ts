@@ -108,14 +108,16 @@ function optionalMetadata(value: unknown): Record<string, unknown> | undefined {
 
 function toolFields(kwargs: Kwargs) {
   const id = kwargs.tool_call_id;
-  if (typeof id !== "string" && typeof id !== "number") fail('a tool message needs a string "tool_call_id".');
+  // null: the answer a ToolNode gave a call without an id (stored as null, see serializedKwargs)
+  if (id !== null && typeof id !== "string" && typeof id !== "number")
+    fail('a tool message needs a string "tool_call_id".');
   const status = kwargs.status;
   if (status != null && status !== "success" && status !== "error") {
     fail(`"status" must be "success" or "error", got ${JSON.stringify(status)}.`);
   }
   return {
     ...common(kwargs),
-    tool_call_id: String(id),
+    tool_call_id: id === null ? (id as unknown as string) : String(id),
     status: status === "error" ? ("error" as const) : status === "success" ? ("success" as const) : undefined,
     artifact: kwargs.artifact,
     metadata: optionalMetadata(kwargs.metadata),

@@ -24,9 +24,14 @@ export interface ToolMessageFields extends BaseMessageFields {
   metadata?: Record<string, unknown> | undefined;
 }
 
-/** Reads `tool_call_id`, accepting numbers (as Python LangChain does) and rejecting absence. */
-function requireToolCallId(value: unknown, className: string): string {
+/**
+ * Reads `tool_call_id`, accepting numbers (as Python LangChain does) and rejecting absence.
+ * For a `ToolMessage`, `null` stands for "no id": what a ToolNode answers a call without an id
+ * with (LangGraph.js leaves the field `undefined` there), stored and read back as `null`.
+ */
+function requireToolCallId(value: unknown, className: string, allowNull = false): string {
   if (typeof value === "string") return value;
+  if (value === null && allowNull) return undefined as unknown as string;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   throw new InvalidArgumentError(
     `${className} requires a tool_call_id (the id of the tool call it answers), got ${JSON.stringify(value) ?? String(value)}. ` +
@@ -68,7 +73,7 @@ export class ToolMessage extends BaseMessage {
         ? { content: fields, tool_call_id: tool_call_id as string, name }
         : fields;
     super(given);
-    this.tool_call_id = requireToolCallId(given.tool_call_id, "ToolMessage");
+    this.tool_call_id = requireToolCallId(given.tool_call_id, "ToolMessage", true);
     this.status = readStatus(given.status);
     this.artifact = given.artifact;
     // an own key only when given: most tool messages carry none

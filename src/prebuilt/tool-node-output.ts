@@ -19,7 +19,9 @@ export function toToolCallResult(output: unknown, call: ToolCall, toolName: stri
   return new ToolMessage({
     content: toMessageContent(output),
     name: toolName,
-    tool_call_id: call.id ?? "",
+    // a call without an id is answered without one (null reads as no id), as in LangGraph.js;
+    // its error answers carry ""
+    tool_call_id: call.id ?? (null as unknown as string),
     status: "success",
   });
 }

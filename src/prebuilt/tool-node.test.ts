@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Command, MessagesAnnotation, Send, START, StateGraph } from "../index.js";
+import { Command, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from "../index.js";
 import { AIMessage, HumanMessage, type ToolCall, ToolMessage } from "../messages/index.js";
 import { StructuredTool, type ToolRuntime, tool } from "../tools/index.js";
 import { ToolNode } from "./index.js";
@@ -251,6 +251,86 @@ describe("ToolNode output normalisation", () => {
     expect(out.messages.map((m) => [m.content, m.tool_call_id, m.name])).toEqual([
       ['{"raw":true}', "r1", "raw"],
     ]);
+  });
+});
+
+describe("ToolNode and calls without an id (as LangGraph.js)", () => {
+  const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
+    name: "weather",
+    description: "Weather.",
+    schema: z.object({ city: z.string() }),
+  });
+  const noId = (args: Record<string, unknown>, name = "weather") =>
+    aiCalling({ name, args, type: "tool_call" } as ToolCall);
+
+  it("answers a successful call without a tool_call_id, and a failed one with an empty one", async () => {
+    const node = new ToolNode([weather]);
+    const ok = ((await node.invoke({ messages: [noId({ city: "x" })] })) as Messages).messages[0];
+    expect([ok?.content, ok?.tool_call_id, ok?.status, ok?.name]).toEqual([
+      "sunny in x",
+      undefined,
+      "success",
+      "weather",
+    ]);
+    const bad = ((await node.invoke({ messages: [noId({ city: 1 })] })) as Messages).messages[0];
+    expect([bad?.tool_call_id, bad?.status]).toEqual(["", "error"]);
+    const missing = ((await node.invoke({ messages: [noId({}, "nope")] })) as Messages).messages[0];
+    expect([missing?.tool_call_id, missing?.status]).toEqual(["", "error"]);
+  });
+
+  it("stores and reads back that answer with a checkpointer", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([weather]))
+      .addEdge(START, "tools")
+      .compile({ checkpointer: new MemorySaver() });
+    const thread = { configurable: { thread_id: "no-id" } };
+    await graph.invoke({ messages: [noId({ city: "x" })] }, thread);
+    const state = await graph.getState(thread);
+    const answer = state.values.messages[1] as ToolMessage;
+    expect([answer.content, answer.tool_call_id, answer.status]).toEqual([
+      "sunny in x",
+      undefined,
+      "success",
+    ]);
+  });
+});
+
+describe("ToolNode invoked outside a graph", () => {
+  it("gives tools an empty `configurable` when the config has none (as LangGraph.js)", async () => {
+    const reader = tool(async (_args, runtime) => JSON.stringify(runtime.configurable), {
+      name: "reader",
+      description: "Reads the configurable.",
+      schema: z.object({}),
+    });
+    const node = new ToolNode([reader]);
+    const bare = (await node.invoke({ messages: [aiCalling(call("reader", {}, "c1"))] })) as Messages;
+    expect(bare.messages[0]?.content).toBe("{}");
+    const given = (await node.invoke(
+      { messages: [aiCalling(call("reader", {}, "c1"))] },
+      { configurable: { x: 1 } },
+    )) as Messages;
+    expect(given.messages[0]?.content).toBe('{"x":1}');
+  });
+});
+
+describe("ToolNode and a content_and_artifact tool that returns no pair", () => {
+  it("tells the model LangChain.js's text", async () => {
+    const lonely = tool(async () => "plain", {
+      name: "ca",
+      description: "Returns no artifact.",
+      schema: z.object({}),
+      responseFormat: "content_and_artifact",
+    });
+    const out = (await new ToolNode([lonely]).invoke({
+      messages: [aiCalling(call("ca", {}, "c1"))],
+    })) as Messages;
+    expect(out.messages[0]?.content).toBe(
+      'Error: Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: "plain"\n Please fix your mistakes.',
+    );
+    const described = (await new ToolNode([lonely], { handleToolErrors: (e) => String(e) }).invoke({
+      messages: [aiCalling(call("ca", {}, "c1"))],
+    })) as Messages;
+    expect(String(described.messages[0]?.content).startsWith("Error: Tool response format")).toBe(true);
   });
 });
 

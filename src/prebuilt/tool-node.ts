@@ -173,6 +173,8 @@ export class ToolNode {
     if (signal !== undefined) out.signal = signal;
     if (this.tags.length > 0) out.tags = [...new Set([...(config.tags ?? []), ...this.tags])];
     if (out.store === null) out.store = undefined;
+    // outside a graph too, tools find a `configurable` object (as in LangGraph.js)
+    if (out.configurable === undefined) out.configurable = {};
     return out as ToolRunnableConfig;
   }
 }

@@ -82,6 +82,11 @@ export class FakeChatModel extends BaseChatModel {
     return { generations: [{ text: message.text, message }] };
   }
 
+  /** The base class reports each streamed chunk to `handleLLMNewToken`. */
+  protected override reportsStreamedChunks(): boolean {
+    return true;
+  }
+
   override async *_streamResponseChunks(messages: BaseMessage[]): AsyncGenerator<ChatGenerationChunk> {
     const message = this.take(messages);
     for (const chunk of splitIntoChunks(message)) {

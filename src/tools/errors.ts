@@ -29,13 +29,21 @@ export class ToolInputParsingException extends AgentGraphError {
 
 /**
  * A tool's return value does not fit its `responseFormat` (for example a
- * `"content_and_artifact"` tool that did not return a two-element array).
+ * `"content_and_artifact"` tool that did not return a two-element array). Its `name` is
+ * `"Error"` and its message LangChain.js's, so what the model and `String(error)` show is the
+ * same as there; `instanceof ToolOutputFormatError` still tells it apart.
  *
  * @example
  * ```ts
- * // ToolOutputFormatError: Tool response format is "content_and_artifact" but the output was not a two-tuple.
+ * // Error: Tool response format is "content_and_artifact" but the output was not a two-tuple.
+ * // Result: "plain"
  * ```
  */
 export class ToolOutputFormatError extends AgentGraphError {
   static override readonly brandName: string = "ToolOutputFormatError";
+
+  constructor(message: string) {
+    super(message, { code: "TOOL_OUTPUT_FORMAT" });
+    this.name = "Error";
+  }
 }

@@ -62,8 +62,7 @@ export function formatToolOutput(ctx: ToolOutputContext): unknown {
   if (ctx.responseFormat === "content_and_artifact") {
     if (!Array.isArray(output) || output.length !== 2) {
       throw new ToolOutputFormatError(
-        `Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: ${resultText(output)}\n\n` +
-          `Tool "${name}" returned ${describe(output)}: return a two-element array [content, artifact], or use responseFormat "content".`,
+        `Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: ${resultText(output)}`,
       );
     }
     [content, artifact] = output;
@@ -76,7 +75,8 @@ export function formatToolOutput(ctx: ToolOutputContext): unknown {
     tool_call_id: toolCallId,
     name,
     status: "success",
-    metadata: ctx.metadata,
+    // a tool without metadata (`{}`) adds none to its messages
+    metadata: hasKeys(ctx.metadata) ? ctx.metadata : undefined,
   });
 }
 
@@ -107,6 +107,11 @@ export function toMessageContent(value: unknown): MessageContent {
   }
 }
 
+function hasKeys(value: Record<string, unknown> | undefined): value is Record<string, unknown> {
+  for (const _ in value) return true;
+  return false;
+}
+
 /** The JSON text of a wrong output, as LangChain.js prints it after `Result:`. */
 function resultText(value: unknown): string {
   try {
@@ -114,9 +119,4 @@ function resultText(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
-  return value === null ? "null" : `a ${typeof value}`;
 }

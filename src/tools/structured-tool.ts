@@ -208,7 +208,9 @@ export abstract class StructuredTool<
   responseFormat: ResponseFormat = "content";
   /** Append the received arguments to argument-validation errors. */
   verboseParsingErrors = false;
+  /** Tags the tool's callback runs carry (after the config's); `[]` by default, as in LangChain.js. */
   tags: string[] | undefined;
+  /** Metadata the tool's callback runs carry and its `ToolMessage`s copy; `{}` by default. */
   metadata: Record<string, unknown> | undefined;
   callbacks: CallbackHandler[] | undefined;
   extras: Record<string, unknown> | undefined;
@@ -219,8 +221,8 @@ export abstract class StructuredTool<
     if (fields.returnDirect !== undefined) this.returnDirect = fields.returnDirect;
     if (fields.responseFormat !== undefined) this.responseFormat = fields.responseFormat;
     if (fields.verboseParsingErrors !== undefined) this.verboseParsingErrors = fields.verboseParsingErrors;
-    this.tags = fields.tags;
-    this.metadata = fields.metadata;
+    this.tags = fields.tags ?? [];
+    this.metadata = fields.metadata ?? {};
     this.callbacks = fields.callbacks;
     this.extras = fields.extras;
   }
@@ -288,7 +290,7 @@ export abstract class StructuredTool<
       throw error;
     };
     try {
-      run = startToolRun(config, this.callbacks, this.name, arg, toolCallId, this.constructor.name);
+      run = startToolRun(config, this, arg, toolCallId, this.constructor.name);
       // a subclass's `_call` may return a plain value
       const finish = (output: unknown) => {
         const formatted = formatToolOutput({
@@ -316,9 +318,22 @@ export abstract class StructuredTool<
     }
   }
 
-  /** Invokes the tool on each input (all at once). */
-  async batch(inputs: unknown[], config?: ToolRunnableConfig): Promise<unknown[]> {
-    return Promise.all(inputs.map((input) => this.invoke(input, config)));
+  /**
+   * Invokes the tool on each input (all at once), with one config for all or one per input. With
+   * `returnExceptions: true` a failed input's error takes its place in the results instead of
+   * rejecting the batch (LangChain.js's `Runnable.batch` options).
+   */
+  async batch(
+    inputs: unknown[],
+    config?: ToolRunnableConfig | ToolRunnableConfig[],
+    options?: { returnExceptions?: boolean },
+  ): Promise<unknown[]> {
+    const run = (input: unknown, index: number) =>
+      this.invoke(input, Array.isArray(config) ? config[index] : config);
+    if (options?.returnExceptions === true) {
+      return Promise.all(inputs.map((input, index) => run(input, index).catch((error: unknown) => error)));
+    }
+    return Promise.all(inputs.map(run));
   }
 
   /**

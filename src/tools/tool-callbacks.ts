@@ -42,21 +42,27 @@ export class ToolRunManager {
  *
  * @example
  * ```ts
- * const run = startToolRun(config, this.callbacks, "get_weather", args, "call_1", "DynamicStructuredTool");
+ * const run = startToolRun(config, this, args, "call_1", "DynamicStructuredTool");
  * ```
  */
 export function startToolRun(
   config: ToolRunnableConfig,
-  own: readonly CallbackHandler[] | undefined,
-  toolName: string,
+  tool: ToolRunOwner,
   args: unknown,
   toolCallId: string | undefined,
   className: string,
 ): ToolRunManager | undefined {
-  const handlers = [...(config.callbacks ?? []), ...(own ?? [])];
+  const handlers = [...(config.callbacks ?? []), ...(tool.callbacks ?? [])];
   if (!hasHandlers(handlers)) return undefined;
+  const toolName = tool.name;
   const runId = config.runId ?? randomId();
-  const run = new ToolRunManager(runId, handlers, config.tags, toolName, toolCallId);
+  // the config's tags and metadata, then the tool's own (LangChain.js's order)
+  const tags = mergeTags(config.tags, tool.tags);
+  const metadata =
+    tool.metadata === undefined || config.metadata === undefined
+      ? (tool.metadata ?? config.metadata)
+      : { ...config.metadata, ...tool.metadata };
+  const run = new ToolRunManager(runId, handlers, tags, toolName, toolCallId);
   const input = typeof args === "string" ? args : JSON.stringify(args);
   notifyHandlers(
     handlers,
@@ -65,10 +71,29 @@ export function startToolRun(
     input ?? "",
     runId,
     undefined,
-    config.tags,
-    config.metadata,
+    tags,
+    metadata,
     config.runName ?? toolName,
     toolCallId,
   );
   return run;
+}
+
+/** What a tool run reads from its tool. */
+export interface ToolRunOwner {
+  readonly name: string;
+  readonly callbacks?: readonly CallbackHandler[] | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly metadata?: Record<string, unknown> | undefined;
+}
+
+function mergeTags(
+  inherited: readonly string[] | undefined,
+  own: readonly string[] | undefined,
+): string[] | undefined {
+  if (own === undefined || own.length === 0) return inherited as string[] | undefined;
+  if (inherited === undefined || inherited.length === 0) return [...own];
+  const out = [...inherited];
+  for (const tag of own) if (!out.includes(tag)) out.push(tag);
+  return out;
 }

@@ -71,9 +71,43 @@ describe("tools as in LangChain.js", () => {
     });
     const error = await bad.invoke({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolOutputFormatError);
-    expect((error as Error).message).toMatch(
-      /^Tool response format is "content_and_artifact" but the output was not a two-tuple\.\nResult: "notarray"/,
+    expect((error as Error).message).toBe(
+      'Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: "notarray"',
     );
+    // LangChain.js throws a plain Error: what String(error) shows is the same
+    expect(String(error)).toBe(
+      'Error: Tool response format is "content_and_artifact" but the output was not a two-tuple.\nResult: "notarray"',
+    );
+  });
+
+  it("exposes tags [] and metadata {} by default, and the given ones otherwise", () => {
+    const plain = tool(async () => "", { name: "p", schema: z.object({}) });
+    expect(plain.tags).toEqual([]);
+    expect(plain.metadata).toEqual({});
+    const tagged = tool(async () => "", { name: "t", schema: z.object({}), tags: ["a"], metadata: { m: 1 } });
+    expect(tagged.tags).toEqual(["a"]);
+    expect(tagged.metadata).toEqual({ m: 1 });
+  });
+
+  it("reports its own tags and metadata to handleToolStart, after the config's", async () => {
+    const seen: unknown[] = [];
+    const handler = {
+      handleToolStart: (...args: unknown[]) => {
+        seen.push([args[4], args[5]]);
+      },
+    };
+    const tagged = tool(async () => "", {
+      name: "t",
+      schema: z.object({}),
+      tags: ["own"],
+      metadata: { a: 1 },
+    });
+    await tagged.invoke({}, { callbacks: [handler] });
+    await tagged.invoke({}, { callbacks: [handler], tags: ["cfg"], metadata: { q: 2, a: 0 } });
+    expect(seen).toEqual([
+      [["own"], { a: 1 }],
+      [["cfg", "own"], { q: 2, a: 1 }],
+    ]);
   });
 
   it('takes any `type: "tool_call"` object as a call, even without args', async () => {
@@ -84,6 +118,24 @@ describe("tools as in LangChain.js", () => {
       "Received tool input did not match expected schema\n\n✖ Invalid input: expected object, received undefined",
     );
     expect((error as ToolInputParsingException).output).toBeUndefined();
+  });
+
+  it("batches with one config per input, and returns exceptions in place when asked", async () => {
+    const double = tool(
+      async ({ a }: { a: number }, runtime) => `${a * 2}${String(runtime.tags?.[0] ?? "")}`,
+      {
+        name: "double",
+        schema: z.object({ a: z.number() }),
+      },
+    );
+    expect(await double.batch([{ a: 1 }, { a: 2 }], [{ tags: ["x"] }, { tags: ["y"] }])).toEqual([
+      "2x",
+      "4y",
+    ]);
+    const mixed = await double.batch([{ a: 1 }, { a: "no" }], undefined, { returnExceptions: true });
+    expect(mixed[0]).toBe("2");
+    expect(mixed[1]).toBeInstanceOf(ToolInputParsingException);
+    await expect(double.batch([{ a: 1 }, { a: "no" }])).rejects.toBeInstanceOf(ToolInputParsingException);
   });
 
   it("streams one value: what invoke returns", async () => {

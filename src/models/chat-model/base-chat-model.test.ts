@@ -288,6 +288,33 @@ describe("BaseChatModel streaming and callbacks", () => {
     expect(tokens).toEqual(["A", "B", "C"]);
   });
 
+  it("reports only the tokens a model reports itself, and the joined chunks at the end (as LangChain.js)", async () => {
+    class SilentTokenModel extends BaseChatModel {
+      _llmType() {
+        return "silent";
+      }
+      async _generate(): Promise<ChatResult> {
+        throw new Error("should stream");
+      }
+      override async *_streamResponseChunks() {
+        for (const token of ["A", "B", "C"]) {
+          yield new ChatGenerationChunk({
+            text: token,
+            message: new AIMessageChunk({ content: token, id: "s-1" }),
+          });
+        }
+      }
+    }
+    const { tokens, ends, handler } = tokenRecorder(true);
+    const reply = await new SilentTokenModel({}).invoke("x", { callbacks: [handler] });
+    expect(reply).toBeInstanceOf(AIMessage);
+    expect([reply.content, reply.id]).toEqual(["ABC", "s-1"]);
+    expect(tokens).toEqual([]);
+    expect(ends.map((m) => [m.constructor.name, m.content, m.id])).toEqual([
+      ["AIMessageChunk", "ABC", "s-1"],
+    ]);
+  });
+
   it("does not stream when streaming is disabled", async () => {
     const model = new RecordingModel();
     model.disableStreaming = true;

@@ -66,9 +66,9 @@ interface PreparedCall<Parsed> {
  * {@link ChatGenerationChunk}s.
  *
  * The base class resolves each call's config over the ambient one (the graph task's), reports
- * to callbacks (`handleChatModelStart`, `handleLLMNewToken` per streamed chunk,
- * `handleLLMEnd`, `handleLLMError`) only when handlers exist, streams inside `invoke` when a
- * handler sets `lc_prefer_streaming`, gives messages without an id one `run-<uuid>` id, and
+ * to callbacks (`handleChatModelStart`, `handleLLMEnd`, `handleLLMError`; `handleLLMNewToken`
+ * for the chunks `_streamResponseChunks` reports through its `runManager`) only when handlers
+ * exist, streams inside `invoke` when a handler sets `lc_prefer_streaming`, gives messages without an id one `run-<uuid>` id, and
  * honours `signal` and `timeout`. `bindTools` (tools reach `_generate` as `options.tools` in
  * OpenAI function format) and `withStructuredOutput` (function calling) work for every
  * subclass.
@@ -393,7 +393,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       const stream =
         (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
       if (stream) {
-        return thenOrElse(this.invokeStreaming(call), (message) => this.finishCall(call, message), fail);
+        // callbacks get the joined chunks, as in LangChain.js; the caller an AIMessage
+        return thenOrElse(
+          this.invokeStreaming(call),
+          (whole) => this.finishCall(call, toAIMessage(whole), undefined, undefined, whole),
+          fail,
+        );
       }
       // a subclass's `_generate` may return a plain value
       const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
@@ -424,12 +429,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   }
 
   /** The streamed chunks of a call, concatenated. */
-  private async invokeStreaming(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+  private async invokeStreaming(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessageChunk> {
     let whole: AIMessageChunk | undefined;
     for await (const chunk of this.streamChunks(call))
       whole = whole === undefined ? chunk : whole.concat(chunk);
     if (whole === undefined) throw new Error("Received empty response from chat model call.");
-    return toAIMessage(whole);
+    return whole;
   }
 
   private finishCall(
@@ -437,10 +442,21 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     answer: AIMessage,
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
+    streamed?: AIMessageChunk,
   ): AIMessage {
-    const message = this.standardContentFor(call) ? toStandardContent(answer) : answer;
+    const standard = this.standardContentFor(call);
+    const message = standard ? toStandardContent(answer) : answer;
     if (message.id === undefined) message.id = call.fallbackId();
-    call.run?.end(message, llmOutput, generationInfo);
+    const run = call.run;
+    if (run !== undefined) {
+      if (streamed === undefined) run.end(message, llmOutput, generationInfo);
+      else {
+        // the joined chunks as the answer's chunk form: its content and id
+        const chunk = standard ? messageToChunk(message) : streamed;
+        if (chunk.id === undefined) chunk.id = message.id;
+        run.end(chunk, llmOutput, generationInfo);
+      }
+    }
     return message;
   }
 
@@ -469,15 +485,26 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       throw error;
     }
     if (call.run !== undefined) {
-      const message =
-        whole === undefined ? new AIMessage({ content: "", id: call.fallbackId() }) : toAIMessage(whole);
-      call.run.end(message);
+      // callbacks get the joined chunks, as in LangChain.js
+      if (whole === undefined) call.run.end(new AIMessage({ content: "", id: call.fallbackId() }));
+      else call.run.end(this.standardContentFor(call) ? toStandardContent(toAIMessage(whole)) : whole);
     }
   }
 
-  /** Runs `_streamResponseChunks`, giving chunks the call's id and reporting each to callbacks. */
+  /**
+   * Whether the base class reports each chunk `_streamResponseChunks` yields to
+   * `handleLLMNewToken` (agentgraph's own models do). `false` by default, as in LangChain.js:
+   * a model reports its tokens itself, with `runManager.handleLLMNewToken`; the answer of one
+   * that does not reaches a `messages` stream whole, when the call ends.
+   */
+  protected reportsStreamedChunks(): boolean {
+    return false;
+  }
+
+  /** Runs `_streamResponseChunks`, giving chunks the call's id (see {@link reportsStreamedChunks}). */
   private async *streamChunks(call: PreparedCall<this["ParsedCallOptions"]>): AsyncGenerator<AIMessageChunk> {
-    if (call.run !== undefined) call.run.baseReportsTokens = true;
+    const report = call.run !== undefined && this.reportsStreamedChunks();
+    if (call.run !== undefined) call.run.baseReportsTokens = report;
     const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
     try {
       while (true) {
@@ -489,7 +516,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         if (generation.generationInfo !== undefined) {
           chunk.response_metadata = { ...generation.generationInfo, ...chunk.response_metadata };
         }
-        call.run?.chunk(generation.text ?? chunk.text, chunk);
+        if (report) call.run?.chunk(generation.text ?? chunk.text, chunk);
         yield chunk;
       }
     } finally {

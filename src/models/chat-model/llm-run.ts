@@ -96,7 +96,7 @@ export class ChatModelRun {
   }
 
   end(
-    message: AIMessage,
+    message: AIMessage | AIMessageChunk,
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
   ): void {

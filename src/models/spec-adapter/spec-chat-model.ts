@@ -116,6 +116,11 @@ export class SpecChatModel<
     return { generations: [{ text: message.text, message }] };
   }
 
+  /** The base class reports each streamed chunk to `handleLLMNewToken`. */
+  protected override reportsStreamedChunks(): boolean {
+    return true;
+  }
+
   override async *_streamResponseChunks(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
