@@ -19,13 +19,7 @@ import { ToolMessage, ToolMessageChunk } from "./tool.js";
  */
 export function chunkToMessage(message: BaseMessage): BaseMessage {
   if (!isBaseMessageChunk(message)) return message;
-  const common = {
-    content: message.content,
-    id: message.id,
-    name: message.name,
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-  };
+  const common = commonFields(message);
   switch (message.type) {
     case "ai": {
       const chunk = message as AIMessageChunk;
@@ -66,13 +60,7 @@ export function chunkToMessage(message: BaseMessage): BaseMessage {
  */
 export function convertToChunk(message: BaseMessage): BaseMessageChunk {
   if (isBaseMessageChunk(message)) return message;
-  const common = {
-    content: message.content,
-    id: message.id,
-    name: message.name,
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-  };
+  const common = commonFields(message);
   switch (message.type) {
     case "ai": {
       const whole = message as AIMessage;
@@ -122,4 +110,15 @@ export function isMessage(value: unknown): value is { type: string; content: str
     return false;
   const content = (value as { content: unknown }).content;
   return typeof content === "string" || Array.isArray(content);
+}
+
+/** The fields every message class shares, as the constructors of the other form take them. */
+function commonFields(message: BaseMessage) {
+  return {
+    content: message.content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  };
 }
