@@ -219,7 +219,9 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     for (const [sources, target] of builder.waitingEdges) {
       if (target === name) triggers.push(joinChannelName(sources, target));
     }
-    const inputKeys = def.input === undefined ? builder.stateKeys : Object.keys(def.input);
+    // a node without an `input` schema reads the state schema's keys, not the private channels
+    // that input/output schemas or other nodes' `input` schemas added (as LangGraph.js)
+    const inputKeys = def.input === undefined ? builder.schemaKeys : Object.keys(def.input);
     const bound = bindAction(name, def);
     nodes[name] = {
       name,

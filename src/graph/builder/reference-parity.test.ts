@@ -262,3 +262,30 @@ describe("chain callbacks", () => {
     expect(seen).toEqual(["start LangGraph (root)", "start bad", "error bad boom", "error LangGraph boom"]);
   });
 });
+
+describe("what a node without an input schema reads", () => {
+  it("is the state schema's keys, not a private channel another node's input schema added", async () => {
+    const State = Annotation.Root({ q: Annotation<string>(), ans: Annotation<string>() });
+    const Private = Annotation.Root({ q: Annotation<string>(), priv: Annotation<string>() });
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ priv: "p" }) as never, { input: Private })
+      .addNode("b", (s) => ({ ans: JSON.stringify(s) }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    // LangGraph.js: b's state is { q } only; the values stream still shows priv
+    expect(await graph.invoke({ q: "x" })).toEqual({ q: "x", ans: '{"q":"x"}' });
+    expect(graph.nodes.b?.channels).toEqual({ q: "q", ans: "ans" });
+    expect(graph.nodes.a?.channels).toEqual({ q: "q", priv: "priv" });
+  });
+
+  it("leaves out the keys only the graph's input and output schemas declare", async () => {
+    const State = Annotation.Root({ q: Annotation<string>() });
+    const Input = Annotation.Root({ q: Annotation<string>(), extra: Annotation<string>() });
+    const graph = new StateGraph({ stateSchema: State, input: Input, output: Input })
+      .addNode("n", (s) => ({ q: Object.keys(s).join(",") }))
+      .addEdge(START, "n")
+      .compile();
+    expect(await graph.invoke({ q: "x", extra: "e" })).toEqual({ q: "q", extra: "e" });
+  });
+});

@@ -243,6 +243,8 @@ export class StateGraph<
 > {
   /** @internal */ readonly channels: Record<string, BaseChannel> = {};
   /** @internal */ readonly stateKeys: string[];
+  /** @internal The state schema's own keys: what a node without an `input` schema reads. */
+  readonly schemaKeys: string[];
   /** @internal */ readonly inputKeys: string[];
   /** @internal */ readonly outputKeys: string[];
   /** @internal */ readonly nodes = new Map<string, NodeDefinition>();
@@ -309,6 +311,7 @@ export class StateGraph<
     Object.assign(this.channels, channelsOf(state, "state"));
     this.stateKeys = Object.keys(this.channels);
     const stateKeys = [...this.stateKeys];
+    this.schemaKeys = stateKeys;
     this.inputKeys = input === undefined ? stateKeys : this.addSchema(input, "input");
     this.outputKeys = output === undefined ? stateKeys : this.addSchema(output, "output");
     this.contextSchema = contextValidator(context);
