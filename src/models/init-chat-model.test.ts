@@ -97,10 +97,10 @@ describe("initChatModel", () => {
   it("lists the supported providers for an unknown or unsupported one", async () => {
     await expect(initChatModel("mystery-model")).rejects.toThrow(UnknownModelProviderError);
     await expect(initChatModel("mystery-model")).rejects.toThrow(
-      'Cannot tell which provider serves model "mystery-model". Write it as "<provider>:<model>" (e.g. "openai:mystery-model") or pass { modelProvider }. Supported providers: openai, anthropic, ollama.',
+      'Unable to infer model provider for { model: mystery-model }, please specify modelProvider directly. Write the model as "<provider>:<model>" (e.g. "openai:mystery-model") or pass { modelProvider }. Supported providers: openai, anthropic, ollama.',
     );
     await expect(initChatModel("cohere:command-r")).rejects.toThrow(
-      /Model provider "cohere" is not supported by agentgraph\. Supported providers: openai, anthropic, ollama/,
+      /^Unsupported \{ modelProvider: cohere \}\.\n\nSupported model providers are: openai, anthropic, ollama/,
     );
   });
 });

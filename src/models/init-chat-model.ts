@@ -97,8 +97,9 @@ export async function initChatModel(
   provider ??= inferModelProvider(name);
   if (provider === undefined) {
     throw new UnknownModelProviderError(
-      `Cannot tell which provider serves model "${model}". Write it as "<provider>:<model>" ` +
-        `(e.g. "openai:${model}") or pass { modelProvider }. Supported providers: ${SUPPORTED.join(", ")}.`,
+      `Unable to infer model provider for { model: ${model} }, please specify modelProvider directly. ` +
+        `Write the model as "<provider>:<model>" (e.g. "openai:${model}") or pass { modelProvider }. ` +
+        `Supported providers: ${SUPPORTED.join(", ")}.`,
     );
   }
   const { modelProvider: _ignored, baseUrl, ...fields } = options;
@@ -124,7 +125,7 @@ export async function initChatModel(
       });
     default:
       throw new UnknownModelProviderError(
-        `Model provider "${provider}" is not supported by agentgraph. Supported providers: ${SUPPORTED.join(", ")}. ` +
+        `Unsupported { modelProvider: ${provider} }.\n\nSupported model providers are: ${SUPPORTED.join(", ")}. ` +
           "For another OpenAI-compatible server, use new ChatOpenAI({ model, configuration: { baseURL } }).",
       );
   }

@@ -236,13 +236,21 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
       'No tool call found with name "other"',
     );
     expect(() => model.withStructuredOutput(z.object({}), { method: "jsonMode" })).toThrow(
-      'RecordingModel does not support withStructuredOutput method "jsonMode"',
+      /^Base withStructuredOutput implementation only supports "functionCalling" as a method\. RecordingModel does not support withStructuredOutput method "jsonMode"/,
     );
+    // as LangChain.js's base implementation, "jsonSchema" falls back to function calling
+    await expect(
+      model.withStructuredOutput(z.object({ name: z.string() }), { method: "jsonSchema" }).invoke("x"),
+    ).resolves.toEqual({ name: "Ada" });
     const raw = await model
       .withStructuredOutput(z.object({ age: z.number() }), { includeRaw: true })
       .invoke("x");
     expect(raw.raw).toBe(answer);
     expect(raw.parsed).toBeNull();
+    // LangChain.js answers { raw, parsed: null }: the error is readable but not a key
+    expect(Object.keys(raw)).toEqual(["raw", "parsed"]);
+    expect(raw).toEqual({ raw: answer, parsed: null });
+    expect(raw.parsing_error).toBeInstanceOf(OutputParserException);
   });
 
   it("a JSON Schema's title names the function", async () => {

@@ -51,7 +51,11 @@ export class StructuredOutputRunnable<RunOutput> {
     try {
       return { raw, parsed: await this.parse(raw) } as RunOutput;
     } catch (error) {
-      return { raw, parsed: null, parsing_error: error } as RunOutput;
+      // `parsing_error` is Python's field; LangChain.js answers `{ raw, parsed: null }`, so it is
+      // kept out of the keys (and out of deep equality) while staying readable.
+      const result = { raw, parsed: null };
+      Object.defineProperty(result, "parsing_error", { value: error, writable: true, configurable: true });
+      return result as RunOutput;
     }
   }
 
@@ -120,10 +124,17 @@ export function structuredOutputFor(
   options: StructuredOutputOptions,
   defaults: { method: Method; supported: ReadonlyArray<Method> },
 ): StructuredOutputRunnable<unknown> {
-  const method = options.method ?? defaults.method;
+  let method = options.method ?? defaults.method;
+  const baseOnly = defaults.supported.length === 1 && defaults.supported[0] === "functionCalling";
+  // LangChain.js's base implementation rejects only "jsonMode" and answers every other method
+  // with function calling.
+  if (baseOnly && method === "jsonSchema") method = "functionCalling";
   if (!defaults.supported.includes(method)) {
     throw new InvalidArgumentError(
-      `${model.getName()} does not support withStructuredOutput method "${method}". ` +
+      (baseOnly
+        ? 'Base withStructuredOutput implementation only supports "functionCalling" as a method. '
+        : "") +
+        `${model.getName()} does not support withStructuredOutput method "${method}". ` +
         `Use one of: ${defaults.supported.map((m) => `"${m}"`).join(", ")}.`,
     );
   }
