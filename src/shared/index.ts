@@ -5,5 +5,6 @@ export * from "./callbacks.js";
 export * from "./errors.js";
 export * from "./ids.js";
 export * from "./promise-try.js";
+export * from "./run-batch.js";
 export * from "./runnable-config.js";
 export * from "./standard-schema.js";

@@ -1,10 +1,12 @@
 import type { ToolCall, ToolMessage } from "../messages/index.js";
 import {
   AbortError,
+  type BatchOptions,
   type CallbackHandler,
   promiseTry,
   raceSignal,
   resolveConfig,
+  runBatch,
   thenOrElse,
 } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
@@ -319,21 +321,18 @@ export abstract class StructuredTool<
   }
 
   /**
-   * Invokes the tool on each input (all at once), with one config for all or one per input. With
-   * `returnExceptions: true` a failed input's error takes its place in the results instead of
-   * rejecting the batch (LangChain.js's `Runnable.batch` options).
+   * Invokes the tool on each input (all at once unless `maxConcurrency` says otherwise), with one
+   * config for all or one per input. With `returnExceptions: true` a failed input's error takes
+   * its place in the results instead of rejecting the batch (LangChain.js's `Runnable.batch`).
    */
   async batch(
     inputs: unknown[],
     config?: ToolRunnableConfig | ToolRunnableConfig[],
-    options?: { returnExceptions?: boolean },
+    options?: BatchOptions,
   ): Promise<unknown[]> {
-    const run = (input: unknown, index: number) =>
-      this.invoke(input, Array.isArray(config) ? config[index] : config);
-    if (options?.returnExceptions === true) {
-      return Promise.all(inputs.map((input, index) => run(input, index).catch((error: unknown) => error)));
-    }
-    return Promise.all(inputs.map(run));
+    return runBatch<unknown, ToolRunnableConfig, unknown>(inputs, config, options, (input, runConfig) =>
+      this.invoke(input, runConfig),
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
-import { getAsyncContext } from "../../shared/index.js";
+import { type BatchOptions, getAsyncContext, runBatch } from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
 import {
@@ -191,28 +191,14 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   async batch(
     inputs: (Input | null)[],
     options?: PregelOptions<Context> | PregelOptions<Context>[],
-    batchOptions?: { returnExceptions?: boolean; maxConcurrency?: number },
+    batchOptions?: BatchOptions,
   ): Promise<(Output | Error)[]> {
-    const optionsAt = (i: number) => (Array.isArray(options) ? options[i] : options);
-    const limit = Math.max(
-      1,
-      Number(batchOptions?.maxConcurrency ?? optionsAt(0)?.maxConcurrency ?? inputs.length),
+    return runBatch<Input | null, PregelOptions<Context>, Output>(
+      inputs,
+      options,
+      batchOptions,
+      (input, opts) => this.invoke(input, opts),
     );
-    const results: (Output | Error)[] = new Array(inputs.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < inputs.length) {
-        const i = next++;
-        try {
-          results[i] = await this.invoke(inputs[i] as Input | null, optionsAt(i));
-        } catch (error) {
-          if (batchOptions?.returnExceptions !== true) throw error;
-          results[i] = error instanceof Error ? error : new Error(String(error));
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
-    return results;
   }
 
   /** The graph's name (LangChain.js `getName()`), with `suffix` appended when given. */

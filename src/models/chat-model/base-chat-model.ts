@@ -4,7 +4,13 @@ import {
   type BaseMessage,
   type MessageContent,
 } from "../../messages/index.js";
-import { type CallbackHandler, promiseTry, thenOrElse } from "../../shared/index.js";
+import {
+  type BatchOptions,
+  type CallbackHandler,
+  promiseTry,
+  runBatch,
+  thenOrElse,
+} from "../../shared/index.js";
 import {
   type BindToolsInput,
   convertToOpenAITool,
@@ -24,7 +30,6 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
-import { type BatchOptions, runBatch } from "./run-batch.js";
 import { type StructuredOutputRunnable, structuredOutputFor } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -243,7 +248,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     options?: Partial<CallOptions> | Partial<CallOptions>[],
     batchOptions?: BatchOptions,
   ): Promise<(AIMessage | Error)[]> {
-    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
+    return runBatch<BaseLanguageModelInput, Partial<CallOptions>, AIMessage>(
+      inputs,
+      options,
+      batchOptions,
+      (input, opts) => this.invoke(input, opts),
+    );
   }
 
   /**

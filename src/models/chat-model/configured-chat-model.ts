@@ -8,7 +8,7 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
-import { type BatchOptions, runBatch } from "./run-batch.js";
+import { type ChatModelBatch, chatModelBatch } from "./run-batch.js";
 import type { StructuredOutputRunnable } from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
@@ -69,28 +69,10 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     return this.bound.stream(input, this.merged(options));
   }
 
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions & { returnExceptions?: false },
-  ): Promise<AIMessage[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
-    batchOptions: BatchOptions & { returnExceptions: true },
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]> {
-    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
-  }
+  /** Invokes on several inputs, at most `maxConcurrency` at a time (`returnExceptions` keeps failures in place). */
+  readonly batch: ChatModelBatch<CallOptions> = chatModelBatch<CallOptions>((input, options) =>
+    this.invoke(input, options),
+  );
 
   withConfig(config: Partial<CallOptions>): ConfiguredChatModel<CallOptions> {
     return new ConfiguredChatModel(

@@ -1,7 +1,7 @@
 import type { AIMessage, AIMessageChunk } from "../../messages/index.js";
 import { abortableSleep, InvalidArgumentError } from "../../shared/index.js";
 import { abortErrorFor } from "./call-setup.js";
-import { type BatchOptions, runBatch } from "./run-batch.js";
+import { type ChatModelBatch, chatModelBatch } from "./run-batch.js";
 import type { BaseChatModelCallOptions, BaseLanguageModelInput } from "./types.js";
 
 /** What `withRetry` and `withFallbacks` wrap: a chat model, or a model with bound settings. */
@@ -103,28 +103,10 @@ export class ChatModelWithRetry<CallOptions extends BaseChatModelCallOptions = B
     return this.bound.stream(input, options);
   }
 
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions & { returnExceptions?: false },
-  ): Promise<AIMessage[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
-    batchOptions: BatchOptions & { returnExceptions: true },
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]> {
-    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
-  }
+  /** Invokes on several inputs, at most `maxConcurrency` at a time (`returnExceptions` keeps failures in place). */
+  readonly batch: ChatModelBatch<CallOptions> = chatModelBatch<CallOptions>((input, options) =>
+    this.invoke(input, options),
+  );
 
   withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {
     return new ChatModelWithRetry(this.bound, fields);
@@ -185,28 +167,10 @@ export class ChatModelWithFallbacks<CallOptions extends BaseChatModelCallOptions
     }, options);
   }
 
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions & { returnExceptions?: false },
-  ): Promise<AIMessage[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
-    batchOptions: BatchOptions & { returnExceptions: true },
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]>;
-  batch(
-    inputs: BaseLanguageModelInput[],
-    options?: Partial<CallOptions> | Partial<CallOptions>[],
-    batchOptions?: BatchOptions,
-  ): Promise<(AIMessage | Error)[]> {
-    return runBatch(inputs, options, batchOptions, (input, opts) => this.invoke(input, opts));
-  }
+  /** Invokes on several inputs, at most `maxConcurrency` at a time (`returnExceptions` keeps failures in place). */
+  readonly batch: ChatModelBatch<CallOptions> = chatModelBatch<CallOptions>((input, options) =>
+    this.invoke(input, options),
+  );
 
   withRetry(fields?: RetryFields): ChatModelWithRetry<CallOptions> {
     return new ChatModelWithRetry(this, fields);

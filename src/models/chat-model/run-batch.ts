@@ -1,40 +1,35 @@
-/** LangChain.js's `RunnableBatchOptions`: how `batch` runs and reports its inputs. */
-export interface BatchOptions {
-  /** How many inputs run at once (the per-call options' `maxConcurrency` wins when set). */
-  maxConcurrency?: number;
-  /** Give a failed input its error in its place instead of rejecting the whole batch. */
-  returnExceptions?: boolean;
-}
+import type { AIMessage } from "../../messages/index.js";
+import { type BatchOptions, runBatch } from "../../shared/index.js";
+import type { BaseChatModelCallOptions, BaseLanguageModelInput } from "./types.js";
+
+export type { BatchOptions };
 
 /**
- * Runs `invoke` over `inputs` with at most `maxConcurrency` calls at once, results in input order
- * (LangChain.js's `Runnable.batch`). `options` is one set of options for every input, or one per
- * input.
+ * The `batch` method of a chat model, typed as LangChain.js's: results only, or (with
+ * `returnExceptions: true`) a failed input's error in its place.
  */
-export async function runBatch<Input, Options extends object, Output>(
-  inputs: readonly Input[],
-  options: Options | readonly Options[] | undefined,
-  batchOptions: BatchOptions | undefined,
-  invoke: (input: Input, options: Options | undefined) => Promise<Output>,
-): Promise<(Output | Error)[]> {
-  const optionsAt = (i: number): Options | undefined =>
-    Array.isArray(options) ? (options as readonly Options[])[i] : (options as Options | undefined);
-  const first = optionsAt(0) as { maxConcurrency?: number | undefined } | undefined;
-  const requested = first?.maxConcurrency ?? batchOptions?.maxConcurrency;
-  const limit = Math.max(1, Number(requested ?? inputs.length));
-  const results: (Output | Error)[] = new Array(inputs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < inputs.length) {
-      const i = next++;
-      try {
-        results[i] = await invoke(inputs[i] as Input, optionsAt(i));
-      } catch (error) {
-        if (batchOptions?.returnExceptions !== true) throw error;
-        results[i] = error as Error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
-  return results;
+export interface ChatModelBatch<CallOptions extends BaseChatModelCallOptions> {
+  (
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions & { returnExceptions?: false },
+  ): Promise<AIMessage[]>;
+  (
+    inputs: BaseLanguageModelInput[],
+    options: Partial<CallOptions> | Partial<CallOptions>[] | undefined,
+    batchOptions: BatchOptions & { returnExceptions: true },
+  ): Promise<(AIMessage | Error)[]>;
+  (
+    inputs: BaseLanguageModelInput[],
+    options?: Partial<CallOptions> | Partial<CallOptions>[],
+    batchOptions?: BatchOptions,
+  ): Promise<(AIMessage | Error)[]>;
+}
+
+/** The `batch` of a model wrapper (bound, retrying, with fallbacks): `invoke` over the inputs. */
+export function chatModelBatch<CallOptions extends BaseChatModelCallOptions>(
+  invoke: (input: BaseLanguageModelInput, options: Partial<CallOptions> | undefined) => Promise<AIMessage>,
+): ChatModelBatch<CallOptions> {
+  return ((inputs, options, batchOptions) =>
+    runBatch(inputs, options, batchOptions, invoke)) as ChatModelBatch<CallOptions>;
 }

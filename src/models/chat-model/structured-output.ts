@@ -1,5 +1,5 @@
 import type { AIMessage } from "../../messages/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
+import { type BatchOptions, InvalidArgumentError, runBatch } from "../../shared/index.js";
 import {
   formatIssues,
   isStandardSchema,
@@ -11,7 +11,6 @@ import {
 } from "../../tools/index.js";
 import { OutputParserException } from "../errors/configuration-errors.js";
 import { mergeCallOptions } from "./merge-options.js";
-import { type BatchOptions, runBatch } from "./run-batch.js";
 import type { BaseLanguageModelInput, BindToolsOptions, StructuredOutputOptions } from "./types.js";
 
 /** What structured output needs from a model. */
