@@ -32,6 +32,16 @@ function rootNode(node: CompiledStateGraphNode): CompiledStateGraphNode {
   };
 }
 
+/** A compiled {@link MessageGraph}: its input, output and values are the message list. */
+type CompiledMessageGraph = CompiledStateGraph<
+  BaseMessage[],
+  Messages,
+  typeof START,
+  Record<string, unknown>,
+  Messages,
+  BaseMessage[]
+>;
+
 /**
  * @deprecated As in LangGraph.js: prefer `new StateGraph(MessagesAnnotation)`.
  *
@@ -83,27 +93,11 @@ export class MessageGraph extends StateGraph<unknown, BaseMessage[], Messages> {
   }
 
   /** Checks the graph and builds the runnable graph: its input, output and values are the message list. */
-  override compile(
-    options: CompileOptions<typeof START> = {},
-  ): CompiledStateGraph<
-    BaseMessage[],
-    Messages,
-    typeof START,
-    Record<string, unknown>,
-    Messages,
-    BaseMessage[]
-  > {
+  override compile(options: CompileOptions<typeof START> = {}): CompiledMessageGraph {
     const compiled = super.compile(options);
     const nodes: Record<string, CompiledStateGraphNode> = {};
     for (const [name, node] of Object.entries(compiled.nodes)) nodes[name] = rootNode(node);
-    return new CompiledStateGraph<
-      BaseMessage[],
-      Messages,
-      typeof START,
-      Record<string, unknown>,
-      Messages,
-      BaseMessage[]
-    >({
+    return new CompiledStateGraph({
       builder: compiled.builder,
       nodes,
       channels: compiled.channels,

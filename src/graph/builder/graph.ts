@@ -14,7 +14,7 @@ import { isPregel } from "../pregel/index.js";
 import type { CompileOptions } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
-import type { PathMap, SubgraphLike } from "./types.js";
+import { conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
 
 /** A node of a {@link Graph}: a function of the previous node's output, a runnable or a compiled graph. */
 export type GraphNodeAction<Input = unknown, Output = unknown> =
@@ -184,15 +184,7 @@ export class Graph<
     pathMap?: PathMap<Nodes>;
   }): this;
   addConditionalEdges(sourceOrArgs: unknown, path?: unknown, pathMap?: unknown): this {
-    let source = sourceOrArgs as string;
-    let router = path;
-    let map = pathMap;
-    if (typeof sourceOrArgs === "object" && sourceOrArgs !== null) {
-      const args = sourceOrArgs as { source: string; path: unknown; pathMap?: unknown };
-      source = args.source;
-      router = args.path;
-      map = args.pathMap;
-    }
+    const [source, router, map] = conditionalEdgeArgs(sourceOrArgs, path, pathMap);
     this.warnIfCompiled(
       "Adding an edge to a graph that has already been compiled. This will not be reflected in the compiled graph.",
     );

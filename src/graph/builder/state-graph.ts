@@ -30,16 +30,17 @@ import {
 import { type CompileOptions, compileStateGraph } from "./compile.js";
 import type { CompiledStateGraph } from "./compiled-state-graph.js";
 import { type InferStateSchemaUpdate, type InferStateSchemaValue, StateSchema } from "./state-schema.js";
-import type {
-  AddNodeOptions,
-  EdgeSource,
-  EdgeTarget,
-  NodeAction,
-  NodeErrorHandler,
-  PathMap,
-  Router,
-  RunnableLike,
-  SubgraphLike,
+import {
+  type AddNodeOptions,
+  conditionalEdgeArgs,
+  type EdgeSource,
+  type EdgeTarget,
+  type NodeAction,
+  type NodeErrorHandler,
+  type PathMap,
+  type Router,
+  type RunnableLike,
+  type SubgraphLike,
 } from "./types.js";
 import { channelsFromZodObject, isZodObjectSchema } from "./zod-state.js";
 
@@ -539,15 +540,7 @@ export class StateGraph<
   }): this;
   addConditionalEdges(sourceOrArgs: unknown, path?: unknown, pathMap?: unknown): this {
     this.warnIfCompiled("edge");
-    let source = sourceOrArgs as string;
-    let router = path;
-    let map = pathMap;
-    if (typeof sourceOrArgs === "object" && sourceOrArgs !== null) {
-      const args = sourceOrArgs as { source: string; path: unknown; pathMap?: unknown };
-      source = args.source;
-      router = args.path;
-      map = args.pathMap;
-    }
+    const [source, router, map] = conditionalEdgeArgs(sourceOrArgs, path, pathMap);
     if (typeof router !== "function") {
       throw new InvalidGraphError(
         `Expected a Runnable, function or object.\nInstead got an unsupported type. The conditional edge from "${source}" needs a routing function (state) => next node.`,

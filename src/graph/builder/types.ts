@@ -106,3 +106,19 @@ export type PathMap<Nodes extends string> =
 export type EdgeSource<Nodes extends string> = Nodes | typeof START;
 /** Node name usable as an edge target. */
 export type EdgeTarget<Nodes extends string> = Nodes | typeof END;
+
+/**
+ * The arguments of `addConditionalEdges`, given positionally (`source, path, pathMap`) or as one
+ * object (`{ source, path, pathMap }`), as `[source, path, pathMap]`.
+ */
+export function conditionalEdgeArgs(
+  sourceOrArgs: unknown,
+  path: unknown,
+  pathMap: unknown,
+): [source: string, path: unknown, pathMap: unknown] {
+  if (typeof sourceOrArgs === "object" && sourceOrArgs !== null) {
+    const args = sourceOrArgs as { source: string; path: unknown; pathMap?: unknown };
+    return [args.source, args.path, args.pathMap];
+  }
+  return [sourceOrArgs as string, path, pathMap];
+}
