@@ -199,6 +199,20 @@ export function chainHandlersOf(
   return found;
 }
 
+/** The run a node's task belongs to: the task of the nested graph around it, or the root run. */
+function parentRunOf(namespace: readonly string[], rootRunId: string): string {
+  const last = namespace.at(-1);
+  return last === undefined ? rootRunId : (last.split(":").at(-1) ?? last);
+}
+
+/** Why a task of a `task_result` debug event did not end: its error, or its interrupts as a `GraphInterrupt`. */
+function taskFailure(task: { error?: unknown; interrupts?: Interrupt[] }): unknown {
+  if (task.error !== undefined && task.error !== null) return task.error;
+  return task.interrupts !== undefined && task.interrupts.length > 0
+    ? new GraphInterrupt(task.interrupts)
+    : undefined;
+}
+
 const GRAPH_ID = ["langgraph", "pregel", "CompiledStateGraph"];
 const NODE_ID = ["langgraph", "RunnableCallable"];
 
@@ -250,8 +264,7 @@ export class ChainReporter {
       };
     };
     if (type === "task") {
-      const last = namespace.at(-1);
-      const parent = last === undefined ? this.runId : (last.split(":").at(-1) ?? last);
+      const parent = parentRunOf(namespace, this.runId);
       const tags = [`graph:step:${step}`, ...this.tags];
       this.open.set(payload.id, { parent, tags, input: payload.input });
       notifyHandlers(
@@ -272,12 +285,7 @@ export class ChainReporter {
       this.open.delete(payload.id);
       const kwargs = { inputs: started.input };
       // an interrupted node ends with its GraphInterrupt, as in LangGraph.js
-      const error =
-        payload.error !== undefined && payload.error !== null
-          ? payload.error
-          : payload.interrupts !== undefined && payload.interrupts.length > 0
-            ? new GraphInterrupt(payload.interrupts)
-            : undefined;
+      const error = taskFailure(payload);
       if (error !== undefined) {
         notifyHandlers(
           this.handlers,
@@ -455,8 +463,7 @@ export function streamGraphEvents(
           };
         };
         if (type === "task") {
-          const last = namespace.at(-1);
-          const parent = last === undefined ? runId : (last.split(":").at(-1) ?? last);
+          const parent = parentRunOf(namespace, runId);
           const event: StreamEvent = {
             event: "on_chain_start",
             name: task.name,
@@ -484,13 +491,7 @@ export function streamGraphEvents(
           if (started !== undefined) {
             // a node that failed or was interrupted has no end event (as in LangChain.js); chain
             // callbacks hear its error through a private event that is never yielded
-            const { error, interrupts } = task as { error?: unknown; interrupts?: Interrupt[] };
-            const failure =
-              error !== undefined && error !== null
-                ? error
-                : interrupts !== undefined && interrupts.length > 0
-                  ? new GraphInterrupt(interrupts)
-                  : undefined;
+            const failure = taskFailure(task as { error?: unknown; interrupts?: Interrupt[] });
             const ended: StreamEvent = {
               ...started,
               event: failure === undefined ? "on_chain_end" : NODE_FAILED,
