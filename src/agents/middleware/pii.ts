@@ -1,17 +1,15 @@
 import { z } from "zod";
 import {
   type BaseMessage,
-  HumanMessage,
   isAIMessage,
   isHumanMessage,
   isToolMessage,
   type MessageContent,
-  ToolMessage,
 } from "../../messages/index.js";
 import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware } from "../types.js";
-import { copyAIMessage } from "./message-copy.js";
+import { copyAIMessage, copyWithContent } from "./message-copy.js";
 import { sha256Hex } from "./sha256.js";
 
 /**
@@ -393,13 +391,7 @@ export function piiMiddleware(
           const content = processContent(human.content, rule);
           if (content !== undefined) {
             changed = true;
-            updated[lastHuman] = new HumanMessage({
-              content,
-              id: human.id,
-              name: human.name,
-              additional_kwargs: human.additional_kwargs,
-              response_metadata: human.response_metadata,
-            });
+            updated[lastHuman] = copyWithContent(human, content);
           }
         }
       }
@@ -412,16 +404,7 @@ export function piiMiddleware(
             const content = processContent(message.content, rule);
             if (content === undefined) continue;
             changed = true;
-            updated[i] = new ToolMessage({
-              content,
-              id: message.id,
-              name: message.name,
-              tool_call_id: message.tool_call_id,
-              status: message.status,
-              artifact: message.artifact,
-              additional_kwargs: message.additional_kwargs,
-              response_metadata: message.response_metadata,
-            });
+            updated[i] = copyWithContent(message, content);
           }
         }
       }
