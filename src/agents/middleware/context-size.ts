@@ -3,8 +3,8 @@ import { InvalidArgumentError } from "../../shared/index.js";
 import { contentText } from "./message-copy.js";
 
 /**
- * A size of the conversation: a `fraction` of the model's input window (it needs
- * `model.profile.maxInputTokens`), a number of `tokens`, or a number of `messages`. As a
+ * A size of the conversation: a `fraction` of the model's input window (from
+ * `model.profile.maxInputTokens`, else from the model's name), a number of `tokens`, or a number of `messages`. As a
  * trigger, every key given must be reached (AND); a list of sizes fires when any one does (OR).
  *
  * @example
@@ -63,11 +63,94 @@ export function countTokensApproximately(
   return Math.ceil(chars / 4);
 }
 
-/** The model's input window from its profile, if it declares one. */
+/**
+ * The model's input window, as LangChain.js's `getProfileLimits`: `profile.maxInputTokens` when
+ * the profile declares that key (`null` meaning unknown); otherwise looked up from the model's
+ * `model` (or `modelName`) string with {@link modelContextSize}.
+ */
 export function maxInputTokens(model: unknown): number | undefined {
-  const profile = (model as { profile?: { maxInputTokens?: unknown } } | null | undefined)?.profile;
-  const value = profile?.maxInputTokens;
-  return typeof value === "number" ? value : undefined;
+  if (typeof model !== "object" || model === null) return undefined;
+  const { profile } = model as { profile?: unknown };
+  if (typeof profile === "object" && profile !== null && "maxInputTokens" in profile) {
+    const value = (profile as { maxInputTokens?: unknown }).maxInputTokens;
+    if (typeof value === "number") return value;
+    if (value === null || value === undefined) return undefined;
+  }
+  const { model: name, modelName } = model as { model?: unknown; modelName?: unknown };
+  if (typeof name === "string") return modelContextSize(name);
+  if (typeof modelName === "string") return modelContextSize(modelName);
+  return undefined;
+}
+
+const CONTEXT_SIZES: ReadonlyArray<readonly [number, readonly string[]]> = [
+  [400_000, ["gpt-5", "gpt-5-turbo", "gpt-5-turbo-preview"]],
+  [
+    128_000,
+    [
+      "gpt-4o",
+      "gpt-4o-mini",
+      "gpt-4o-2024-05-13",
+      "gpt-4o-2024-08-06",
+      "gpt-4-turbo",
+      "gpt-4-turbo-preview",
+      "gpt-4-turbo-2024-04-09",
+      "gpt-4-0125-preview",
+      "gpt-4-1106-preview",
+    ],
+  ],
+  [32_768, ["gpt-4-32k", "gpt-4-32k-0314", "gpt-4-32k-0613", "gemini-pro", "gemini-pro-vision"]],
+  [8192, ["gpt-4", "gpt-4-0314", "gpt-4-0613"]],
+  [16_384, ["gpt-3.5-turbo-16k", "gpt-3.5-turbo-16k-0613"]],
+  [
+    4096,
+    ["gpt-3.5-turbo", "gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613", "gpt-3.5-turbo-1106", "gpt-3.5-turbo-0125"],
+  ],
+  [4097, ["text-davinci-003", "text-davinci-002"]],
+  [2049, ["text-davinci-001"]],
+  [2048, ["text-curie-001", "text-babbage-001", "text-ada-001", "code-cushman-001"]],
+  [8000, ["code-davinci-002", "code-davinci-001"]],
+  [
+    200_000,
+    [
+      "claude-3-5-sonnet-20241022",
+      "claude-3-5-sonnet-20240620",
+      "claude-3-opus-20240229",
+      "claude-3-sonnet-20240229",
+      "claude-3-haiku-20240307",
+      "claude-2.1",
+    ],
+  ],
+  [100_000, ["claude-2.0", "claude-instant-1.2"]],
+  [1_000_000, ["gemini-1.5-pro", "gemini-1.5-pro-latest", "gemini-1.5-flash", "gemini-1.5-flash-latest"]],
+];
+
+const CONTEXT_SIZE_BY_NAME: ReadonlyMap<string, number> = new Map(
+  CONTEXT_SIZES.flatMap(([size, names]) => names.map((name) => [name, size] as const)),
+);
+
+/**
+ * The input window of a model known by name, as `@langchain/core`'s `getModelContextSize`
+ * (the same table: dated names fold into their family, e.g. `gpt-4o-…` → `gpt-4o`); 4097 for a
+ * name it does not know.
+ *
+ * @example
+ * ```ts
+ * modelContextSize("gpt-4o-2024-11-20"); // 128000
+ * modelContextSize("my-local-model"); // 4097
+ * ```
+ */
+export function modelContextSize(name: string): number {
+  return CONTEXT_SIZE_BY_NAME.get(tiktokenFamily(name)) ?? 4097;
+}
+
+function tiktokenFamily(name: string): string {
+  if (name.startsWith("gpt-5")) return "gpt-5";
+  if (name.startsWith("gpt-3.5-turbo-16k")) return "gpt-3.5-turbo-16k";
+  if (name.startsWith("gpt-3.5-turbo-")) return "gpt-3.5-turbo";
+  if (name.startsWith("gpt-4-32k")) return "gpt-4-32k";
+  if (name.startsWith("gpt-4-")) return "gpt-4";
+  if (name.startsWith("gpt-4o")) return "gpt-4o";
+  return name;
 }
 
 function isNumber(value: unknown): value is number {

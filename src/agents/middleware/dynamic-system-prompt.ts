@@ -2,22 +2,7 @@ import { SystemMessage } from "../../messages/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware, AgentRuntime, AgentState, ModelCallHandler, ModelRequest } from "../types.js";
-
-/**
- * The system message with a non-empty string content turned into one text block, so that the
- * dynamic part is appended as a block of its own (as LangChain.js, which keeps `systemPrompt`
- * as a block) rather than glued to the end of the text.
- */
-function asBlocks(message: SystemMessage): SystemMessage {
-  if (typeof message.content !== "string" || message.content === "") return message;
-  return new SystemMessage({
-    content: [{ type: "text", text: message.content }],
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-    id: message.id,
-    name: message.name,
-  });
-}
+import { systemMessageAsBlocks } from "./message-copy.js";
 
 /**
  * Computes the system prompt of one model call from the agent's state and the run's runtime
@@ -73,7 +58,10 @@ export function dynamicSystemPromptMiddleware<Context = Record<string, unknown>>
           "dynamicSystemPromptMiddleware function must return a string or SystemMessage",
         );
       }
-      return handler({ ...request, systemMessage: asBlocks(request.systemMessage).concat(prompt) });
+      return handler({
+        ...request,
+        systemMessage: systemMessageAsBlocks(request.systemMessage).concat(prompt),
+      });
     },
   }) as unknown as AgentMiddleware<Record<never, never>, Context>;
 }

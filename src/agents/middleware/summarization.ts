@@ -144,7 +144,7 @@ export function summarizationMiddleware(
       const toSummarize = conversation.slice(0, cutoff);
       if (system !== undefined) toSummarize.unshift(system);
       const preserved = conversation.slice(cutoff);
-      const summary = await summarize(toSummarize, model, settings);
+      const summary = await summarize(toSummarize, model, settings, runtime);
       return {
         messages: [
           new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
@@ -332,10 +332,43 @@ function isSafeCutoff(messages: readonly BaseMessage[], cutoff: number): boolean
   return true;
 }
 
+/** A summarizer as LangChain.js calls it: with the prompt as one string. */
+interface PromptModel {
+  invoke(input: string, options?: Record<string, unknown>): Promise<{ content: unknown }>;
+}
+
+/**
+ * The options of the summarizer's call, as LangChain.js builds them: the run's config keys
+ * found on the hook's runtime (its `configurable` and `signal`, and `tags`/`metadata` when a
+ * caller's runtime carries them), plus the `lc_source: "summarization"` metadata and the
+ * `nostream` tag that keep the call out of the `messages` stream.
+ */
+function summarizerOptions(runtime: unknown): Record<string, unknown> {
+  const parent = (typeof runtime === "object" && runtime !== null ? runtime : {}) as {
+    configurable?: unknown;
+    signal?: unknown;
+    tags?: unknown;
+    metadata?: unknown;
+  };
+  const options: Record<string, unknown> = {};
+  if (typeof parent.configurable === "object" && parent.configurable !== null) {
+    options.configurable = parent.configurable;
+  }
+  if (parent.signal instanceof AbortSignal) options.signal = parent.signal;
+  const tags = Array.isArray(parent.tags)
+    ? parent.tags.filter((t): t is string => typeof t === "string")
+    : [];
+  options.tags = [...new Set([...tags, "nostream"])];
+  const metadata = typeof parent.metadata === "object" && parent.metadata !== null ? parent.metadata : {};
+  options.metadata = { ...metadata, lc_source: "summarization" };
+  return options;
+}
+
 async function summarize(
   messages: BaseMessage[],
   model: AgentChatModel,
   settings: Settings,
+  runtime: unknown,
 ): Promise<string> {
   if (messages.length === 0) return "No previous conversation history.";
   let trimmed: BaseMessage[];
@@ -354,11 +387,13 @@ async function summarize(
   const history = getBufferString(trimmed);
   try {
     const prompt = settings.summaryPrompt.replace("{messages}", () => history);
-    const answer = await model.invoke([new HumanMessage(prompt)], {
-      metadata: { lc_source: "summarization" },
-      tags: ["nostream"],
-    });
-    return contentText(answer.content).trim();
+    // LangChain.js passes the prompt as a string (a chat model reads it as one human message)
+    const answer = await (model as unknown as PromptModel).invoke(prompt, summarizerOptions(runtime));
+    const content = answer?.content;
+    if (typeof content !== "string" && !Array.isArray(content)) {
+      return "Error generating summary: Invalid response format";
+    }
+    return contentText(content).trim();
   } catch (error) {
     return `Error generating summary: ${String(error)}`;
   }

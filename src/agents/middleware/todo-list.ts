@@ -4,6 +4,7 @@ import { type AIMessage, isAIMessage, ToolMessage } from "../../messages/index.j
 import { tool } from "../../tools/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware } from "../types.js";
+import { systemMessageAsBlocks } from "./message-copy.js";
 import { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, WRITE_TODOS_TOOL_DESCRIPTION } from "./todo-list-prompts.js";
 
 export { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, WRITE_TODOS_TOOL_DESCRIPTION };
@@ -90,7 +91,10 @@ export function todoListMiddleware(
     stateSchema,
     tools: [writeTodos],
     wrapModelCall: (request, handler) =>
-      handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${prompt}`) }),
+      handler({
+        ...request,
+        systemMessage: systemMessageAsBlocks(request.systemMessage).concat(`\n\n${prompt}`),
+      }),
     afterModel: (state) => {
       const last = lastAIMessage(state.messages);
       if (last === undefined) return undefined;
