@@ -10,6 +10,7 @@ import {
   toJsonSchema,
   toStrictJsonSchema,
 } from "../tools/index.js";
+import { isZod3Schema } from "../tools/schema/zod3-def-to-json-schema.js";
 import { StructuredOutputParsingError } from "./errors.js";
 import { schemaErrors } from "./schema-check.js";
 
@@ -73,9 +74,13 @@ export type ResponseSchema<T = unknown> = StandardSchemaLike<T> | JsonSchema;
  */
 export class ToolStrategy<T = Record<string, unknown>> {
   readonly kind = "tool" as const;
-  /** The schema as given. */
-  readonly schema: ResponseSchema<T>;
-  /** The schema as JSON Schema. */
+  /**
+   * The schema as JSON Schema, as LangChain.js keeps it: a Zod or Standard Schema converted
+   * (the same object as {@link jsonSchema}), a JSON Schema or function definition as given
+   * (without `$schema`).
+   */
+  readonly schema: JsonSchema;
+  /** The JSON Schema the tool call's arguments are checked against (the tool's `parameters`). */
   readonly jsonSchema: JsonSchema;
   /** The tool offered to the model, in OpenAI's function format. */
   readonly tool: {
@@ -85,28 +90,43 @@ export class ToolStrategy<T = Record<string, unknown>> {
   readonly options: ToolStrategyOptions;
 
   constructor(schema: ResponseSchema<T>, options: ToolStrategyOptions = {}) {
-    this.schema = schema;
     this.options = options;
-    const named = !isStandardSchema(schema) ? functionShape(schema) : undefined;
+    // a schema library's schema (zod 3 releases before Standard Schema included) is converted
+    const standard = isStandardSchema(schema) || isZod3Schema(schema);
+    const named = !standard ? functionShape(schema as JsonSchema) : undefined;
     if (named !== undefined) {
+      this.schema = toJsonSchema(schema);
       this.jsonSchema = named.parameters;
       this.tool = { type: "function", function: named };
       return;
     }
     this.jsonSchema = structuredJsonSchema(schema);
+    this.schema = this.jsonSchema;
     const title = this.jsonSchema.title;
     const description = this.jsonSchema.description;
     const titled = typeof title === "string" && title !== "";
     if (!titled) mintedNames.add(this);
-    this.tool = {
-      type: "function",
-      function: {
-        name: titled ? title : `extract-${++extractCounter}`,
-        description: typeof description === "string" ? description : DEFAULT_STRUCTURED_TOOL_DESCRIPTION,
-        parameters: this.jsonSchema,
-        strict: false,
-      },
-    };
+    const name = titled ? title : `extract-${++extractCounter}`;
+    // as LangChain.js: a converted schema gets a default description and `strict: false`, a
+    // JSON Schema given by the user becomes a plain function definition (empty description)
+    this.tool = standard
+      ? {
+          type: "function",
+          function: {
+            name,
+            description: typeof description === "string" ? description : DEFAULT_STRUCTURED_TOOL_DESCRIPTION,
+            parameters: this.jsonSchema,
+            strict: false,
+          },
+        }
+      : {
+          type: "function",
+          function: {
+            name,
+            description: typeof description === "string" ? description : "",
+            parameters: this.jsonSchema,
+          },
+        };
   }
 
   /** The strategy of one schema (LangChain.js's static constructor; `toolStrategy` makes a list). */
@@ -147,14 +167,16 @@ export class ToolStrategy<T = Record<string, unknown>> {
  */
 export class ProviderStrategy<T = Record<string, unknown>> {
   readonly kind = "provider" as const;
-  readonly schema: ResponseSchema<T>;
+  /** The schema as JSON Schema, as LangChain.js keeps it (the same object as {@link jsonSchema}). */
+  readonly schema: JsonSchema;
+  /** The JSON Schema sent as the response format and checked against the model's answer. */
   readonly jsonSchema: JsonSchema;
   /** Ask the provider to follow the schema strictly (default `true`). */
   readonly strict: boolean;
 
   constructor(schema: ResponseSchema<T>, strict = true) {
-    this.schema = schema;
     this.jsonSchema = structuredJsonSchema(schema);
+    this.schema = this.jsonSchema;
     this.strict = strict;
   }
 
@@ -422,16 +444,17 @@ function functionShape(
 }
 
 /**
- * The JSON Schema of a structured-output schema, as LangChain.js makes it: a Zod schema's input
- * side with every object closed (`additionalProperties: false`) and fields with a default
- * required (zod's output-side schema of a strict copy), so the model's arguments are checked
- * as LangChain.js checks them; other schemas as given (without `$schema`).
+ * The JSON Schema of a structured-output schema, as LangChain.js makes it: a Zod 4 schema's
+ * input side with every object closed (`additionalProperties: false`) and fields with a default
+ * required (zod's output-side schema of a strict copy); a Zod 3 (`zod/v3`) schema with every
+ * object closed (what `zod-to-json-schema` gives LangChain.js), defaulted fields optional; so
+ * the model's arguments are checked as LangChain.js checks them. Other schemas as given
+ * (without `$schema`).
  */
 function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
   const json = toJsonSchema(schema);
-  return isZodSchema(schema)
-    ? (mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema)
-    : json;
+  if (isZodSchema(schema)) return mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema;
+  return isZod3Schema(schema) ? toStrictJsonSchema(json) : json;
 }
 
 /** A schema node with every field that has a default listed as required (as zod's output side lists them). */

@@ -25,7 +25,8 @@ export class ToolNotFoundError extends AgentGraphError {
 
 /**
  * Turns a tool error into what the model is told: text (the content of an error
- * `ToolMessage` answering the call) or a whole `ToolMessage`. It may throw to fail the run.
+ * `ToolMessage` answering the call) or a whole `ToolMessage`. It may throw to fail the run;
+ * returning nothing (`undefined`) lets the original error fail the run, as in LangChain.js.
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ export class ToolNotFoundError extends AgentGraphError {
 export type ToolNodeErrorHandler = (
   error: unknown,
   toolCall: ToolCall,
-) => string | ToolMessage | Promise<string | ToolMessage>;
+) => string | ToolMessage | undefined | Promise<string | ToolMessage | undefined>;
 
 /**
  * How a ToolNode reports tool errors to the model: `true` (the default) as
@@ -52,7 +53,9 @@ export type HandleToolErrors = boolean | string | ToolNodeErrorHandler;
 
 /**
  * The error `ToolMessage` for a failed call, per `handle`; rethrows when the error must
- * propagate (handling off, or a control-flow signal or abort).
+ * propagate (handling off, a control-flow signal or abort, or a handler function that returned
+ * neither text nor a `ToolMessage`). A `ToolMessage` from the handler gets `status: "error"`
+ * unless it has a status.
  */
 export async function toolErrorResult(
   error: unknown,
@@ -61,15 +64,19 @@ export async function toolErrorResult(
   signal: AbortSignal | undefined,
 ): Promise<ToolMessage> {
   if (handle === false || mustPropagate(error, signal)) throw error;
-  let answer: string | ToolMessage;
+  let answer: unknown;
   if (handle === true) answer = `Error: ${errorText(error)}\n Please fix your mistakes.`;
   else if (typeof handle === "string") answer = handle;
   else answer = await handle(error, call);
   if (isToolMessage(answer)) {
     if (answer.tool_call_id === "" && call.id !== undefined) answer.tool_call_id = call.id;
     if (answer.name === undefined) answer.name = call.name;
+    // an answer to a failed call is an error answer unless the handler says otherwise (LangChain.js)
+    if (answer.status === undefined) answer.status = "error";
     return answer;
   }
+  // a handler that gives no answer (e.g. returns nothing) leaves the error unhandled, as in LangChain.js
+  if (typeof answer !== "string") throw error;
   return new ToolMessage({
     content: answer,
     name: call.name,

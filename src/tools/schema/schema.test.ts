@@ -93,6 +93,23 @@ describe("toJsonSchema", () => {
     });
   });
 
+  it("keeps open Zod 3 objects open: passthrough and catchall", () => {
+    const shape = { a: z3.string() };
+    expect(toJsonSchema(z3.object(shape).passthrough())).toStrictEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+      additionalProperties: true,
+    });
+    expect(toJsonSchema(z3.object(shape).catchall(z3.number()))).toStrictEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+      additionalProperties: { type: "number" },
+    });
+    expect(toJsonSchema(z3.object(shape).strict())).not.toHaveProperty("additionalProperties");
+  });
+
   it("explains when a schema of another library cannot be converted", () => {
     const opaque = { "~standard": { version: 1, vendor: "valibot", validate: () => ({ value: 1 }) } };
     expect(() => toJsonSchema(opaque)).toThrow(/Cannot convert this valibot schema to JSON Schema/);

@@ -28,6 +28,8 @@ interface Zod3Def {
   minLength?: { value: number } | null;
   maxLength?: { value: number } | null;
   defaultValue?: () => unknown;
+  unknownKeys?: string;
+  catchall?: Zod3Node;
 }
 
 /**
@@ -88,7 +90,17 @@ function convertDef(def: Zod3Def): JsonSchema {
         properties[key] = convert(child);
         if (!isOptional(child)) required.push(key);
       }
-      return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
+      const schema: JsonSchema =
+        required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
+      // open objects stay open (as zod-to-json-schema writes them): a catchall's schema, or any
+      // value for `passthrough`; strip and strict objects say nothing here
+      const catchall = def.catchall;
+      if (catchall !== undefined && catchall._def.typeName !== "ZodNever") {
+        schema.additionalProperties = convert(catchall);
+      } else if (def.unknownKeys === "passthrough") {
+        schema.additionalProperties = true;
+      }
+      return schema;
     }
     case "ZodString":
       return withStringChecks({ type: "string" }, def.checks ?? []);
