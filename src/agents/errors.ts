@@ -134,8 +134,8 @@ function errorTrace(error: Error): string {
 }
 
 /** Adds to `error`'s stack trace the line naming the middleware hook it came from (once). */
-function nameHookInStack(error: Error, middlewareName: string, hook: string): void {
-  const line = `\n    in middleware "${middlewareName}" (${hook})`;
+function nameHookInStack(error: Error, middlewareName: string, hook: string | undefined): void {
+  const line = `\n    in middleware "${middlewareName}"${hook === undefined ? "" : ` (${hook})`}`;
   try {
     if (typeof error.stack === "string" && !error.stack.includes(line)) error.stack += line;
   } catch {
@@ -164,10 +164,13 @@ export class MiddlewareError extends AgentGraphError {
   static override readonly brandName: string = "MiddlewareError";
   /** The middleware whose hook failed. */
   readonly middlewareName: string;
-  /** The hook that failed (`wrapModelCall`, `wrapToolCall`, or a node hook that threw a non-error). */
-  readonly hook: string;
+  /**
+   * The hook that failed (`wrapModelCall`, `wrapToolCall`, or a node hook that threw a
+   * non-error); `undefined` when the error was wrapped without naming one.
+   */
+  readonly hook: string | undefined;
 
-  constructor(error: unknown, middlewareName: string, hook: string) {
+  constructor(error: unknown, middlewareName: string, hook?: string) {
     const text = error instanceof Error ? error.message : String(error);
     super(text, { cause: error, code: "MIDDLEWARE_ERROR" });
     this.middlewareName = middlewareName;
@@ -180,10 +183,31 @@ export class MiddlewareError extends AgentGraphError {
     nameHookInStack(this, middlewareName, hook);
   }
 
-  /** Wraps `error` unless it is a graph control signal (interrupt, parent command) or already wrapped. */
-  static wrap(error: unknown, middlewareName: string, hook: string): unknown {
+  /**
+   * Wraps `error` in a `MiddlewareError` unless it is a graph control signal (interrupt, parent
+   * command), which must propagate unchanged, or already a `MiddlewareError`.
+   *
+   * @example
+   * ```ts
+   * MiddlewareError.wrap(new Error("boom"), "audit").message; // "boom"
+   * ```
+   */
+  static wrap(error: unknown, middlewareName: string, hook?: string): Error {
     if (isGraphBubbleUp(error) || error instanceof MiddlewareError) return error;
     return new MiddlewareError(error, middlewareName, hook);
+  }
+
+  /**
+   * True when `error` is a `MiddlewareError` (from any copy of the library), as LangChain.js's
+   * `MiddlewareError.isInstance`.
+   *
+   * @example
+   * ```ts
+   * if (MiddlewareError.isInstance(error)) console.log(error.middlewareName);
+   * ```
+   */
+  static isInstance(error: unknown): error is MiddlewareError {
+    return error instanceof MiddlewareError;
   }
 
   /**

@@ -54,10 +54,11 @@ export function createHookNode(
     } catch (error) {
       throw MiddlewareError.fromNodeHook(error, middleware.name, kind);
     }
-    if (result === undefined || result === null) return { jumpTo: undefined };
+    // `false` too: the `condition && { … }` pattern returns it when the condition fails
+    if (result === undefined || result === null || result === false) return { jumpTo: undefined };
     if (isCommand(result)) {
       const jump = (result.update as { jumpTo?: unknown } | undefined)?.jumpTo;
-      if (jump !== undefined) validateJump(jump, allowed, kind, middleware.name);
+      if (isJump(jump)) validateJump(jump, allowed, kind, middleware.name);
       return result;
     }
     if (typeof result !== "object" || Array.isArray(result)) {
@@ -66,15 +67,25 @@ export function createHookNode(
       );
     }
     const update = result as { jumpTo?: unknown };
-    if (update.jumpTo !== undefined) validateJump(update.jumpTo, allowed, kind, middleware.name);
+    const jumping = isJump(update.jumpTo);
+    if (jumping) validateJump(update.jumpTo, allowed, kind, middleware.name);
     const written: Record<string, unknown> = { messages: view.messages };
     if (view.structuredResponse !== undefined) written.structuredResponse = view.structuredResponse;
     for (const key of ownKeys) {
       const value = (view as Record<string, unknown>)[key];
       if (value !== undefined) written[key] = value;
     }
-    return Object.assign(written, update, { jumpTo: update.jumpTo });
+    return Object.assign(written, update, { jumpTo: jumping ? update.jumpTo : undefined });
   };
+}
+
+/**
+ * True when a hook's `jumpTo` asks for a jump: any string (checked against `canJumpTo`) or
+ * another truthy value (rejected). `null`, `false` and the like mean "no jump", as in
+ * LangChain.js, whose routers only follow a truthy `jumpTo`.
+ */
+function isJump(target: unknown): boolean {
+  return typeof target === "string" || Boolean(target);
 }
 
 /** The `_` fields of a Zod state schema (never given as input, so their defaults are applied here). */

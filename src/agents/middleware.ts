@@ -39,6 +39,21 @@ export type ContextInputOfSchema<C> = [C] extends [undefined]
     : SchemaContext<C>;
 
 /**
+ * A factory of a stream transformer for `streamEvents(…, { version: "v3" })` runs (LangGraph.js
+ * `StreamTransformer`): `init()` returns the projection the run exposes on `run.extensions`,
+ * `process(event)` sees each protocol event.
+ *
+ * @example
+ * ```ts
+ * const counter: MiddlewareStreamTransformerFactory = () => ({ init: () => ({}), process: () => true });
+ * ```
+ */
+export type MiddlewareStreamTransformerFactory = () => {
+  init(): unknown;
+  process(event: never): boolean;
+};
+
+/**
  * What {@link createMiddleware} takes: a unique `name`, optional `stateSchema` (a Zod 4 object
  * or an `Annotation.Root`; its fields join the agent's state, `_`-prefixed ones stay private),
  * `contextSchema`, `tools` (added to the agent's tools), and any hooks.
@@ -65,6 +80,12 @@ export interface MiddlewareConfig<StateSchema = undefined, ContextSchema = undef
   wrapModelCall?: WrapModelCallHook<StateOfSchema<StateSchema>, ContextOfSchema<ContextSchema>>;
   /** Around every tool call (the first middleware outermost). */
   wrapToolCall?: WrapToolCallHook<StateOfSchema<StateSchema>, ContextOfSchema<ContextSchema>>;
+  /**
+   * Stream transformer factories for the agent's v3 event streams, kept on the middleware as
+   * given (LangChain.js compiles them in middleware order, before the agent's own
+   * `streamTransformers`).
+   */
+  streamTransformers?: readonly MiddlewareStreamTransformerFactory[];
 }
 
 const NODE_HOOKS = ["beforeAgent", "beforeModel", "afterModel", "afterAgent"] as const;
@@ -119,6 +140,7 @@ export function createMiddleware<StateSchema = undefined, ContextSchema = undefi
     ...NODE_HOOKS,
     "wrapModelCall",
     "wrapToolCall",
+    "streamTransformers",
   ] as const) {
     if (config[key] !== undefined) middleware[key] = config[key];
   }
