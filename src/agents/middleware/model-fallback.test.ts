@@ -160,3 +160,22 @@ describe("modelFallbackMiddleware", () => {
     expect(result.messages.at(-1)?.text).toBe("answer from fallback");
   });
 });
+
+describe("modelFallbackMiddleware called directly", () => {
+  it("falls back for a hand-built request that carries no runtime", async () => {
+    const primary = new ScriptedModel("primary");
+    const fallback = new ScriptedModel("fallback");
+    const wrap = modelFallbackMiddleware(fallback).wrapModelCall;
+    if (wrap === undefined) throw new Error("expected a wrapModelCall hook");
+    const seen: AgentChatModel[] = [];
+    const handler: ModelCallHandler = async (request) => {
+      seen.push(request.model);
+      if (request.model === primary) throw new Error("primary down");
+      return new AIMessage("from the fallback");
+    };
+    const request = { model: primary, messages: [], tools: [] } as unknown as Parameters<typeof wrap>[0];
+    const answer = await wrap(request, handler);
+    expect(seen).toEqual([primary, fallback]);
+    expect(AIMessage.isInstance(answer) ? answer.text : undefined).toBe("from the fallback");
+  });
+});

@@ -54,7 +54,9 @@ export function modelFallbackMiddleware(
   return createMiddleware({
     name: "modelFallbackMiddleware",
     wrapModelCall: async (request: ModelRequest, handler: ModelCallHandler) => {
-      const signal = request.runtime.signal;
+      // a request built by hand (a unit test calling `wrapModelCall` directly) may carry no runtime
+      const runtime: Partial<ModelRequest["runtime"]> | undefined = request.runtime;
+      const signal = runtime?.signal;
       try {
         return await handler(request);
       } catch (primaryError) {

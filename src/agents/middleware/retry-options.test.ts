@@ -41,13 +41,21 @@ describe("retry options", () => {
       maxDelayMs: Number.NaN,
       jitter: "yes" as never,
     });
-    expect(issues).toEqual([
+    expect(issues.map(({ path, message }) => ({ path, message }))).toEqual([
       { path: "maxRetries", message: "Number must be greater than or equal to 0" },
       { path: "retryOn", message: "Invalid input" },
       { path: "backoffFactor", message: "Expected number, received string" },
       { path: "initialDelayMs", message: "Number must be greater than or equal to 0" },
       { path: "maxDelayMs", message: "Expected number, received nan" },
       { path: "jitter", message: "Expected boolean, received string" },
+    ]);
+    expect(issues.map((issue) => issue.code)).toEqual([
+      "too_small",
+      "invalid_union",
+      "invalid_type",
+      "too_small",
+      "invalid_type",
+      "invalid_type",
     ]);
     const error = new InvalidRetryConfigError(issues.slice(3, 5));
     expect(error.name).toBe("InvalidRetryConfigError");

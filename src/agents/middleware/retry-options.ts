@@ -59,16 +59,21 @@ export interface RetrySettings {
 
 /**
  * The options given to a retry middleware are not valid. The message lists each problem and
- * the option it concerns, one per line pair, as LangChain.js prints them.
+ * the option it concerns, one per line pair, as LangChain.js prints them. `cause` holds the
+ * problems in the shape of a schema validator's error (`cause.issues[i].path` is a list,
+ * `cause.issues[i].code` e.g. `"too_small"`), as LangChain.js's `error.cause` (a `ZodError`).
  *
  * @example
  * ```ts
  * try {
  *   modelRetryMiddleware({ maxRetries: -1 });
  * } catch (error) {
- *   if (error instanceof InvalidRetryConfigError) console.log(error.message);
- *   // Number must be greater than or equal to 0
- *   //   → at maxRetries
+ *   if (error instanceof InvalidRetryConfigError) {
+ *     console.log(error.message);
+ *     // Number must be greater than or equal to 0
+ *     //   → at maxRetries
+ *     console.log(error.cause.issues[0].code); // "too_small"
+ *   }
  * }
  * ```
  */
@@ -76,27 +81,111 @@ export class InvalidRetryConfigError extends AgentGraphError {
   static override readonly brandName: string = "InvalidRetryConfigError";
   /** Each problem: the option's name and what is wrong with it. */
   readonly issues: readonly RetryConfigIssue[];
+  /** The problems as a schema validator reports them (LangChain.js: the `ZodError`). */
+  declare readonly cause: RetryConfigValidationError;
 
-  constructor(issues: readonly RetryConfigIssue[], options: AgentGraphErrorOptions = {}) {
+  constructor(issues: readonly RetryConfigIssue[], options: Omit<AgentGraphErrorOptions, "cause"> = {}) {
     super(issues.map((issue) => `${issue.message}\n  → at ${issue.path}`).join("\n✖ "), {
       code: "INVALID_RETRY_CONFIG",
       ...options,
+      cause: new RetryConfigValidationError(issues),
     });
     this.issues = issues;
   }
 }
 
 /**
- * One problem found in retry options.
+ * One problem found in retry options: the option (`path`), the message, and the validator's
+ * issue `code` with its details (`minimum` for `"too_small"`, `expected` and `received` for
+ * `"invalid_type"`), named as a Zod 3 issue names them.
  *
  * @example
  * ```ts
- * const issue: RetryConfigIssue = { path: "maxRetries", message: "Number must be greater than or equal to 0" };
+ * const issue: RetryConfigIssue = {
+ *   path: "maxRetries",
+ *   message: "Number must be greater than or equal to 0",
+ *   code: "too_small",
+ *   minimum: 0,
+ * };
  * ```
  */
 export interface RetryConfigIssue {
   readonly path: string;
   readonly message: string;
+  readonly code?: RetryConfigIssueCode | undefined;
+  /** The smallest allowed value (`"too_small"`). */
+  readonly minimum?: number | undefined;
+  /** The expected type (`"invalid_type"`). */
+  readonly expected?: string | undefined;
+  /** The type received (`"invalid_type"`). */
+  readonly received?: string | undefined;
+}
+
+/** The kinds of problem a retry option can have, as a schema validator names them. */
+export type RetryConfigIssueCode = "too_small" | "invalid_type" | "invalid_union";
+
+/**
+ * One problem of {@link RetryConfigValidationError}, in a schema validator's shape: `path` is
+ * the list of keys leading to the option.
+ */
+export interface RetryConfigValidationIssue {
+  readonly code: RetryConfigIssueCode | "custom";
+  readonly path: readonly string[];
+  readonly message: string;
+  readonly minimum?: number;
+  readonly type?: "number";
+  readonly inclusive?: boolean;
+  readonly exact?: boolean;
+  readonly expected?: string;
+  readonly received?: string;
+}
+
+/**
+ * The `cause` of an {@link InvalidRetryConfigError}: every problem as a schema validator
+ * reports it (`issues[i].code`, `issues[i].path`), so code written against LangChain.js's
+ * `error.cause.issues` (a `ZodError`) reads the same fields here.
+ *
+ * @example
+ * ```ts
+ * const details = new RetryConfigValidationError([{ path: "maxDelayMs", message: "Number must be greater than or equal to 0", code: "too_small", minimum: 0 }]);
+ * details.issues[0].path; // ["maxDelayMs"]
+ * ```
+ */
+export class RetryConfigValidationError extends Error {
+  /** The problems, in option order. */
+  readonly issues: readonly RetryConfigValidationIssue[];
+
+  constructor(issues: readonly RetryConfigIssue[]) {
+    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "));
+    this.name = "RetryConfigValidationError";
+    this.issues = issues.map(validationIssueOf);
+  }
+}
+
+function validationIssueOf(issue: RetryConfigIssue): RetryConfigValidationIssue {
+  const base = { path: [issue.path], message: issue.message };
+  switch (issue.code) {
+    case "too_small":
+      return {
+        code: "too_small",
+        minimum: issue.minimum ?? 0,
+        type: "number",
+        inclusive: true,
+        exact: false,
+        ...base,
+      };
+    case "invalid_type":
+      return {
+        code: "invalid_type",
+        ...(issue.expected === undefined ? {} : { expected: issue.expected }),
+        ...(issue.received === undefined ? {} : { received: issue.received }),
+        ...base,
+      };
+    case "invalid_union":
+      return { code: "invalid_union", ...base };
+    default:
+      return { code: "custom", ...base };
+  }
 }
 
 const DEFAULTS = {
@@ -120,9 +209,21 @@ function checkNumber(config: Record<string, unknown>, key: string, issues: Retry
   const value = config[key];
   if (value === undefined) return;
   if (typeof value !== "number" || Number.isNaN(value)) {
-    issues.push({ path: key, message: `Expected number, received ${typeName(value)}` });
+    const received = typeName(value);
+    issues.push({
+      path: key,
+      message: `Expected number, received ${received}`,
+      code: "invalid_type",
+      expected: "number",
+      received,
+    });
   } else if (value < 0) {
-    issues.push({ path: key, message: "Number must be greater than or equal to 0" });
+    issues.push({
+      path: key,
+      message: "Number must be greater than or equal to 0",
+      code: "too_small",
+      minimum: 0,
+    });
   }
 }
 
@@ -133,7 +234,7 @@ function checkNumber(config: Record<string, unknown>, key: string, issues: Retry
 export function checkOnFailure(value: unknown, allowed: readonly string[], issues: RetryConfigIssue[]): void {
   if (value === undefined || typeof value === "function") return;
   if (typeof value === "string" && allowed.includes(value)) return;
-  issues.push({ path: "onFailure", message: "Invalid input" });
+  issues.push({ path: "onFailure", message: "Invalid input", code: "invalid_union" });
 }
 
 /**
@@ -145,13 +246,20 @@ export function resolveRetrySettings(config: RetryOptions, issues: RetryConfigIs
   checkNumber(raw, "maxRetries", issues);
   const retryOn = raw.retryOn;
   if (retryOn !== undefined && typeof retryOn !== "function" && !Array.isArray(retryOn)) {
-    issues.push({ path: "retryOn", message: "Invalid input" });
+    issues.push({ path: "retryOn", message: "Invalid input", code: "invalid_union" });
   }
   checkNumber(raw, "backoffFactor", issues);
   checkNumber(raw, "initialDelayMs", issues);
   checkNumber(raw, "maxDelayMs", issues);
   if (raw.jitter !== undefined && typeof raw.jitter !== "boolean") {
-    issues.push({ path: "jitter", message: `Expected boolean, received ${typeName(raw.jitter)}` });
+    const received = typeName(raw.jitter);
+    issues.push({
+      path: "jitter",
+      message: `Expected boolean, received ${received}`,
+      code: "invalid_type",
+      expected: "boolean",
+      received,
+    });
   }
   return {
     maxRetries: config.maxRetries ?? DEFAULTS.maxRetries,

@@ -93,7 +93,13 @@ export function toolRetryMiddleware(
 ): AgentMiddleware<Record<never, never>, Record<string, unknown>> {
   const issues: RetryConfigIssue[] = [];
   if (config.tools !== undefined && !Array.isArray(config.tools)) {
-    issues.push({ path: "tools", message: `Expected array, received ${typeof config.tools}` });
+    issues.push({
+      path: "tools",
+      message: `Expected array, received ${typeof config.tools}`,
+      code: "invalid_type",
+      expected: "array",
+      received: typeof config.tools,
+    });
   }
   checkOnFailure(config.onFailure, ON_FAILURE, issues);
   const settings = resolveRetrySettings(config, issues);
