@@ -11,6 +11,7 @@
  * ```
  */
 import "./entries/index.js";
+import "./chat-model-stream-output.js";
 
 export * from "./graph/index.js";
 export { MessageGraph } from "./message-graph.js";

@@ -17,6 +17,7 @@ import {
   TASKS,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
+import type { StreamTransformer } from "../stream/index.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import {
   type BranchDefinition,
@@ -46,6 +47,11 @@ export interface CompileOptions<Nodes extends string = string> {
   name?: string;
   /** Description of the compiled graph. */
   description?: string;
+  /**
+   * Stream transformers (factories) every `streamEvents(…, { version: "v3" })` run of the
+   * graph uses, before the call's own `transformers`.
+   */
+  transformers?: ReadonlyArray<() => StreamTransformer<unknown>>;
 }
 
 type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;

@@ -99,6 +99,7 @@ export class CompiledStateGraph<
       cache: options.cache,
       interruptBefore: options.interruptBefore,
       interruptAfter: options.interruptAfter,
+      streamTransformers: options.transformers,
     });
     this.builder = params.builder;
     this.description = options.description;

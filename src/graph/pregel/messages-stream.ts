@@ -43,6 +43,8 @@ export class MessagesStreamHandler implements CallbackHandler {
   private readonly runs = new Map<string, Meta>();
   private readonly streamed = new Set<string>();
   private readonly seen = new Set<string>();
+  /** The id the chunks of each model call stream under (see {@link withStableId}). */
+  private readonly stableIds = new Map<string, string>();
 
   private readonly subgraphs: boolean;
   /** Depth of the graph the stream was opened on (non-zero for a graph streamed inside a node). */
@@ -93,6 +95,20 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (meta !== undefined) this.runs.set(runId, meta);
   }
 
+  /**
+   * Gives a model call's message the id all its chunks stream under, as LangGraph.js does: the
+   * first id the call streamed, else `run-<runId>`, so a model that yields chunks without ids
+   * still streams one message a consumer can group by id.
+   */
+  private withStableId(message: MessageLike, runId: string): MessageLike {
+    const fallback = `run-${runId}`;
+    let id = message.id;
+    if (id == null || id === fallback) id = this.stableIds.get(runId) ?? id ?? fallback;
+    if (!this.stableIds.has(runId)) this.stableIds.set(runId, id);
+    if (message.id !== id) message.id = id;
+    return message;
+  }
+
   handleLLMNewToken(
     _token: string,
     _idx: unknown,
@@ -105,7 +121,7 @@ export class MessagesStreamHandler implements CallbackHandler {
     const message = fields?.chunk?.message;
     if (meta === undefined || !isMessageLike(message)) return;
     this.streamed.add(runId);
-    this.emit(meta, message, false);
+    this.emit(meta, this.withStableId(message, runId), false);
   }
 
   handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
@@ -114,15 +130,18 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (meta === undefined) return;
     const message = output.generations?.[0]?.[0]?.message;
     if (this.streamed.delete(runId)) {
+      this.stableIds.delete(runId);
       if (isMessageLike(message) && message.id !== undefined) this.seen.add(message.id);
       return;
     }
-    if (isMessageLike(message)) this.emit(meta, message, true);
+    if (isMessageLike(message)) this.emit(meta, this.withStableId(message, runId), true);
+    this.stableIds.delete(runId);
   }
 
   handleLLMError(_error: unknown, runId: string): void {
     this.runs.delete(runId);
     this.streamed.delete(runId);
+    this.stableIds.delete(runId);
   }
 
   /** Streams a message pushed with `pushMessage`: whole, with the task's metadata, even when seen before. */

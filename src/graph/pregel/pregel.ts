@@ -25,7 +25,13 @@ import {
   PregelLoop,
   type PregelNode,
 } from "../loop/index.js";
-import type { IterableReadableStream, StreamMode } from "../stream/index.js";
+import type {
+  GraphRunStream,
+  InferExtensions,
+  IterableReadableStream,
+  StreamMode,
+  StreamTransformer,
+} from "../stream/index.js";
 import { normalizeStreamModes, StreamSink, ToolsStreamHandler } from "../stream/index.js";
 import { isInterrupted } from "./interrupted.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
@@ -55,6 +61,14 @@ import {
   type StreamEventsOptions,
   streamGraphEvents,
 } from "./stream-events.js";
+import {
+  PROTOCOL_STREAM,
+  ProtocolMessagesHandler,
+  ProtocolToolsHandler,
+  type StreamEventsV3Options,
+  type StreamTransformerFactory,
+  streamEventsV3,
+} from "./stream-events-v3.js";
 
 /** The parts a {@link Pregel} graph is made of. */
 export interface PregelParams {
@@ -82,6 +96,8 @@ export interface PregelParams {
   interruptAfter?: string[] | "*" | undefined;
   /** Milliseconds a superstep may take before the run fails (aborting its tasks). */
   stepTimeout?: number | undefined;
+  /** Transformers every `streamEvents(…, { version: "v3" })` run uses, before the call's own. */
+  streamTransformers?: ReadonlyArray<() => StreamTransformer<unknown>> | undefined;
 }
 
 /**
@@ -118,6 +134,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    * `AbortError` (message `Abort: …`). Unset by default; per-node limits are `addNode`'s `timeout`.
    */
   stepTimeout: number | undefined;
+  /** Transformers every `streamEvents(…, { version: "v3" })` run uses, before the call's own. */
+  streamTransformers: ReadonlyArray<() => StreamTransformer<unknown>>;
   private readonly loopGraph: LoopGraph;
 
   constructor(params: PregelParams) {
@@ -137,6 +155,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     this.interruptBefore = params.interruptBefore;
     this.interruptAfter = params.interruptAfter;
     this.stepTimeout = params.stepTimeout;
+    this.streamTransformers = params.streamTransformers ?? [];
     this.triggerToNodes = {};
     for (const [name, node] of Object.entries(this.nodes)) {
       for (const trigger of node.triggers) {
@@ -171,10 +190,15 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
 
   /** A copy of this graph whose runs use `config` as defaults. */
   withConfig(config: LangGraphRunnableConfig): this {
+    // LangGraph.js: `streamTransformers` given here are added to the graph's
+    const { streamTransformers, ...runConfig } = config as LangGraphRunnableConfig & {
+      streamTransformers?: ReadonlyArray<() => StreamTransformer<unknown>>;
+    };
     const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
     Object.assign(copy, this);
     // a second withConfig adds to the first (its configurable and metadata keys, its tags)
-    copy.config = mergeRunConfigs(this.config, config) as LangGraphRunnableConfig;
+    copy.config = mergeRunConfigs(this.config, runConfig) as LangGraphRunnableConfig;
+    copy.streamTransformers = [...this.streamTransformers, ...(streamTransformers ?? [])];
     return copy;
   }
 
@@ -321,13 +345,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const run = resolveRunConfig(this.config, { ...options, signal: opened.signal }, this.contextSchema);
     let messages: MessagesStreamHandler | undefined;
     let config = run.config;
+    // streamEvents v3 streams messages and tool calls as protocol events, by node task
+    const protocol = (options as Record<symbol, unknown> | undefined)?.[PROTOCOL_STREAM] === true;
     if (opened.sink.modes.has("messages")) {
-      messages = new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
+      messages = protocol
+        ? new ProtocolMessagesHandler(opened.sink, baseDepth)
+        : new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
       config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
     }
     if (opened.sink.modes.has("tools")) {
       // tools report to the callbacks of the config they run with, which nodes hand on
-      config = { ...config, callbacks: [...(config.callbacks ?? []), new ToolsStreamHandler(opened.sink)] };
+      const tools = protocol ? new ProtocolToolsHandler(opened.sink) : new ToolsStreamHandler(opened.sink);
+      config = { ...config, callbacks: [...(config.callbacks ?? []), tools] };
     }
     const events = (options as Record<symbol, unknown> | undefined)?.[EVENTS_HANDLER] as
       | ((sink: typeof opened.sink) => CallbackHandler)
@@ -353,18 +382,57 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    * events of the calls made in nodes. `filter` keeps events by name, run type
    * (`chain`, `chat_model`, `tool`) or tag.
    *
+   * With `version: "v3"` it resolves to a {@link GraphRunStream} of protocol events (LangGraph's
+   * streaming protocol) with projections (`values`, `messages`, `subgraphs`, `lifecycle`,
+   * `output`, `interrupts`, `extensions`); with `encoding: "text/event-stream"`, to the same
+   * events as Server-Sent Events bytes.
+   *
    * @example
    * ```ts
    * for await (const event of graph.streamEvents(input, { version: "v2" })) {
    *   if (event.event === "on_chat_model_stream") process.stdout.write(event.data.chunk.text);
    * }
+   * const run = await graph.streamEvents(input, { version: "v3" });
+   * for await (const message of run.messages) console.log(await message.text);
    * ```
    */
+  streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    input: Input | null,
+    options: PregelOptions<Context> &
+      StreamEventsV3Options<TTransformers> & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
+  streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    input: Input | null,
+    options: PregelOptions<Context> & StreamEventsV3Options<TTransformers>,
+  ): Promise<GraphRunStream<Output, InferExtensions<TTransformers>>>;
   streamEvents(
     input: Input | null,
     options: PregelOptions<Context> & StreamEventsOptions,
     filter?: StreamEventsFilter,
-  ): IterableReadableStream<StreamEvent> {
+  ): IterableReadableStream<StreamEvent>;
+  streamEvents(
+    input: Input | null,
+    options:
+      | (PregelOptions<Context> & StreamEventsOptions)
+      | (PregelOptions<Context> & StreamEventsV3Options),
+    filter?: StreamEventsFilter,
+  ):
+    | IterableReadableStream<StreamEvent>
+    | Promise<GraphRunStream<Output, Record<string, unknown>> | IterableReadableStream<Uint8Array>> {
+    if (options.version === "v3") {
+      return streamEventsV3<Output, ReadonlyArray<StreamTransformerFactory>>(
+        {
+          streamTransformers: this.streamTransformers,
+          persisted: isCheckpointSaver(this.checkpointer),
+          stream: (runInput, runOptions) =>
+            this.stream(runInput as Input | null, runOptions as PregelOptions<Context>) as Promise<
+              AsyncIterable<unknown>
+            >,
+        },
+        input,
+        options as StreamEventsV3Options & Record<string, unknown>,
+      ) as Promise<GraphRunStream<Output, Record<string, unknown>> | IterableReadableStream<Uint8Array>>;
+    }
     return streamGraphEvents(
       this as unknown as EventSource,
       input,

@@ -395,7 +395,7 @@ export function streamGraphEvents(
 ): IterableReadableStream<StreamEvent> {
   if (options?.version !== "v1" && options?.version !== "v2") {
     throw new InvalidArgumentError(
-      `Only versions "v1" and "v2" of the schema are currently supported: call streamEvents(input, { version: "v2" }).`,
+      `Only versions "v1" and "v2" of the schema are currently supported: call streamEvents(input, { version: "v2" }) (or { version: "v3" } on a compiled graph, for the streaming protocol's GraphRunStream).`,
     );
   }
   const { version: _version, ...runOptions } = options;

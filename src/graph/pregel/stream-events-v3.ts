@@ -1,0 +1,654 @@
+/**
+ * `streamEvents(input, { version: "v3" })`: the graph runs with the stream modes of
+ * {@link STREAM_EVENTS_V3_MODES} and `subgraphs: true`; its chunks become protocol events of a
+ * {@link GraphRunStream}. Model calls stream on the `messages` channel as protocol message
+ * events (`message-start`, `content-block-*`, `message-finish`) under the namespace of the
+ * node task that made them, tool calls on the `tools` channel, and each `values` snapshot
+ * comes after a `checkpoints` envelope `{ id, parent_id?, step, source }`.
+ */
+import type { CallbackHandler } from "../../shared/index.js";
+import { uuid6 } from "../checkpoint/index.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, INTERRUPT, isGraphBubbleUp, TAG_HIDDEN } from "../core/index.js";
+import {
+  type CheckpointEnvelope,
+  createGraphRunStream,
+  type GraphRunStream,
+  type InferExtensions,
+  IterableReadableStream,
+  type MessagesEventData,
+  type Namespace,
+  type ProtocolContentBlock,
+  type ProtocolEvent,
+  STREAM_EVENTS_V3_MODES,
+  type StreamMode,
+  StreamSink,
+  type StreamTransformer,
+  type UsageInfo,
+} from "../stream/index.js";
+import { MessagesStreamHandler } from "./messages-stream.js";
+
+/** Option key (internal) asking `Pregel.stream` for the protocol message and tool handlers. */
+export const PROTOCOL_STREAM: unique symbol = Symbol("agentgraph.streamEvents.v3") as never;
+
+/** A factory of a {@link StreamTransformer}, as `transformers` and `compile({ transformers })` take. */
+export type StreamTransformerFactory = () => StreamTransformer<unknown>;
+
+/** Options of `streamEvents(input, { version: "v3", … })` besides the run options. */
+export interface StreamEventsV3Options<
+  TTransformers extends ReadonlyArray<StreamTransformerFactory> = ReadonlyArray<StreamTransformerFactory>,
+> {
+  version: "v3";
+  /** Transformers for this run (after the graph's compile-time ones). */
+  transformers?: TTransformers;
+  /** `"text/event-stream"`: the events as Server-Sent Events bytes instead of a {@link GraphRunStream}. */
+  encoding?: "text/event-stream";
+}
+
+/** The graph side of a v3 run. */
+export interface V3Source {
+  readonly streamTransformers: ReadonlyArray<StreamTransformerFactory>;
+  readonly persisted: boolean;
+  stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
+}
+
+/** Runs `graph` for `streamEvents(…, { version: "v3" })`. */
+export async function streamEventsV3<TValues, TTransformers extends ReadonlyArray<StreamTransformerFactory>>(
+  graph: V3Source,
+  input: unknown,
+  options: StreamEventsV3Options<TTransformers> & Record<string, unknown>,
+): Promise<GraphRunStream<TValues, InferExtensions<TTransformers>> | IterableReadableStream<Uint8Array>> {
+  const { version: _version, encoding, transformers, signal, ...runOptions } = options;
+  const controller = new AbortController();
+  const signals = [controller.signal, ...(signal instanceof AbortSignal ? [signal] : [])];
+  const source = graph.stream(input, {
+    ...runOptions,
+    signal: signals.length === 1 ? controller.signal : AbortSignal.any(signals),
+    streamMode: [...STREAM_EVENTS_V3_MODES, "checkpoints"],
+    subgraphs: true,
+    [PROTOCOL_STREAM]: true,
+  });
+  const chunks: AsyncIterable<unknown> = {
+    async *[Symbol.asyncIterator]() {
+      yield* withCheckpointEnvelopes(await source, graph.persisted);
+    },
+  };
+  const run = createGraphRunStream<TValues, InferExtensions<TTransformers>>(
+    chunks,
+    [...graph.streamTransformers, ...(transformers ?? [])],
+    { abortController: controller },
+  );
+  if (encoding === "text/event-stream") return toEventStream(run, controller);
+  return run;
+}
+
+/** The run's events as Server-Sent Events: `event: <method>[|<namespace…>]`, `data: <JSON data>`. */
+function toEventStream(
+  run: AsyncIterable<ProtocolEvent>,
+  controller: AbortController,
+): IterableReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const stream = new IterableReadableStream<Uint8Array>({
+    async start(out) {
+      try {
+        for await (const event of run) {
+          const ns = event.params.namespace;
+          const name = ns.length > 0 ? `${event.method}|${ns.join("|")}` : event.method;
+          out.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(event.params.data ?? {})}\n\n`));
+        }
+      } catch (error) {
+        out.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify({ message: String(error) })}\n\n`));
+      } finally {
+        out.close();
+      }
+    },
+    cancel(reason) {
+      controller.abort(reason);
+    },
+  });
+  return stream;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function sameNamespace(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((segment, i) => segment === b[i]);
+}
+
+/** The envelope of a `checkpoints` stream payload (`undefined` for the input checkpoint). */
+function envelopeOf(payload: unknown): CheckpointEnvelope | undefined {
+  if (!isRecord(payload) || !isRecord(payload.metadata) || !isRecord(payload.config)) return undefined;
+  const configurable = isRecord(payload.config.configurable) ? payload.config.configurable : {};
+  const id = configurable.checkpoint_id;
+  if (typeof id !== "string" || payload.metadata.source === "input") return undefined;
+  const parent = isRecord(payload.parentConfig) ? payload.parentConfig.configurable : undefined;
+  const parentId = isRecord(parent) ? parent.checkpoint_id : undefined;
+  return {
+    id,
+    ...(typeof parentId === "string" && parentId !== "" ? { parent_id: parentId } : {}),
+    step: typeof payload.metadata.step === "number" ? payload.metadata.step : 0,
+    source: String(payload.metadata.source ?? "loop"),
+  };
+}
+
+/**
+ * Puts a `checkpoints` envelope before each `values` chunk (not an interrupt's). With a
+ * checkpointer the envelope describes the checkpoint the `checkpoints` stream reports right
+ * after the snapshot (the `values` chunk waits for it); without one there is no checkpoint to
+ * describe, so the envelope has a fresh id and the superstep's number, and no `parent_id`.
+ */
+async function* withCheckpointEnvelopes(
+  source: AsyncIterable<unknown>,
+  persisted: boolean,
+): AsyncGenerator<unknown> {
+  let held: { ns: Namespace; payload: unknown } | undefined;
+  // Without a checkpointer, supersteps are counted from the `tasks` events: a task start after a
+  // task result begins a new one. A graph whose first snapshot comes before any task ran had a
+  // hidden `__start__` superstep (step 0); otherwise (an entrypoint) its first task runs in step 0.
+  const steps = new Map<string, { started: number; sawResult: boolean; offset: number | undefined }>();
+  const stepOf = (ns: Namespace) => {
+    const key = ns.join("\0");
+    let entry = steps.get(key);
+    if (entry === undefined) {
+      entry = { started: 0, sawResult: false, offset: undefined };
+      steps.set(key, entry);
+    }
+    return entry;
+  };
+  for await (const chunk of source) {
+    if (!Array.isArray(chunk) || chunk.length !== 3) continue;
+    const [ns, mode, payload] = chunk as [Namespace, StreamMode, unknown];
+    if (mode === "checkpoints") {
+      if (held !== undefined) {
+        const envelope = sameNamespace(held.ns, ns) ? envelopeOf(payload) : undefined;
+        if (envelope !== undefined) yield [held.ns, "checkpoints", envelope];
+        yield [held.ns, "values", held.payload];
+        held = undefined;
+      }
+      continue;
+    }
+    if (held !== undefined) {
+      yield [held.ns, "values", held.payload];
+      held = undefined;
+    }
+    if (mode === "tasks" && isRecord(payload)) {
+      if (payload.error instanceof Error) {
+        // a failed task's error as LangGraph.js sends it: its name and message
+        yield [ns, mode, { ...payload, error: { message: payload.error.message, name: payload.error.name } }];
+        stepOf(ns).sawResult = true;
+        continue;
+      }
+      const entry = stepOf(ns);
+      if ("result" in payload) {
+        entry.sawResult = true;
+      } else if (entry.started === 0 || entry.sawResult) {
+        entry.offset ??= -1;
+        entry.started += 1;
+        entry.sawResult = false;
+      }
+    }
+    if (mode === "values" && !(isRecord(payload) && INTERRUPT in payload)) {
+      if (persisted) {
+        held = { ns, payload };
+        continue;
+      }
+      const entry = stepOf(ns);
+      entry.offset ??= 0;
+      const envelope: CheckpointEnvelope = {
+        id: uuid6(-1),
+        step: entry.started + entry.offset,
+        source: "loop",
+      };
+      yield [ns, "checkpoints", envelope];
+    }
+    yield chunk;
+  }
+  if (held !== undefined) yield [held.ns, "values", held.payload];
+}
+
+/** The namespace of the node task a callback's metadata belongs to (`[]` outside a node). */
+function taskNamespace(metadata: Record<string, unknown> | undefined): Namespace {
+  const ns = metadata?.langgraph_checkpoint_ns ?? metadata?.checkpoint_ns;
+  return typeof ns === "string" && ns !== "" ? ns.split(CHECKPOINT_NAMESPACE_SEPARATOR) : [];
+}
+
+interface MessageLike {
+  id?: string | undefined;
+  content: unknown;
+  getType(): string;
+  tool_call_id?: string;
+  tool_call_chunks?: { id?: string; name?: string; args?: string; index?: number }[];
+  usage_metadata?: UsageInfo;
+  response_metadata?: Record<string, unknown>;
+}
+
+function isMessageLike(value: unknown): value is MessageLike {
+  return isRecord(value) && "content" in value && typeof value.getType === "function";
+}
+
+type Meta = Record<string, unknown>;
+
+/** The tool messages without an id in a node's output (its update, a list of them, or a Command's update). */
+function toolMessagesWithoutId(output: unknown): MessageLike[] {
+  const found: MessageLike[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 3) return;
+    if (isMessageLike(value)) {
+      if (value.getType() === "tool" && value.id == null) found.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+    } else if (isRecord(value)) {
+      for (const item of Object.values(value)) visit(item, depth + 1);
+    }
+  };
+  visit(output, 0);
+  return found;
+}
+
+interface OpenBlock {
+  kind: "text" | "reasoning" | "tool";
+  text: string;
+  id?: string;
+  name?: string;
+}
+
+interface StreamedMessage {
+  ns: Namespace;
+  meta: Meta;
+  blocks: Map<number, OpenBlock>;
+  /** Block index of each tool call chunk index. */
+  toolBlocks: Map<number, number>;
+  textBlock?: number;
+  reasoningBlock?: number;
+  usage?: UsageInfo;
+}
+
+/** Where the relay sink sends what the messages handler emits, and in which context. */
+type EmitContext =
+  | { kind: "token"; runId: string }
+  | { kind: "whole"; runId: string | undefined; skipTools: boolean }
+  | undefined;
+
+/** Hands the `messages` chunks of {@link ProtocolMessagesHandler}'s base class back to it. */
+class RelaySink extends StreamSink {
+  readonly target: StreamSink;
+  handler: ProtocolMessagesHandler | undefined;
+
+  constructor(target: StreamSink) {
+    super([...target.modes], true, true, () => {});
+    this.target = target;
+  }
+
+  override wants(mode: StreamMode, depth: number): boolean {
+    return this.target.wants(mode, depth);
+  }
+
+  override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    if (mode !== "messages" || this.handler === undefined || !Array.isArray(payload)) {
+      this.target.push(namespace, mode, payload);
+      return;
+    }
+    const [message, meta] = payload as [unknown, Meta];
+    this.handler.relay(message, meta);
+  }
+}
+
+function startBlockOf(block: ProtocolContentBlock): ProtocolContentBlock {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: "" };
+    case "reasoning":
+      return { type: "reasoning", reasoning: "" };
+    case "tool_call":
+    case "tool_call_chunk":
+      return {
+        type: "tool_call_chunk",
+        ...(block.id != null ? { id: block.id } : {}),
+        ...(block.name != null ? { name: block.name } : {}),
+        args: "",
+      };
+    default:
+      return block;
+  }
+}
+
+function deltaOf(block: ProtocolContentBlock, index: number): MessagesEventData | undefined {
+  switch (block.type) {
+    case "text": {
+      const text = typeof block.text === "string" ? block.text : "";
+      return text === ""
+        ? undefined
+        : { event: "content-block-delta", index, delta: { type: "text-delta", text } };
+    }
+    case "reasoning": {
+      const reasoning = typeof block.reasoning === "string" ? block.reasoning : "";
+      return reasoning === ""
+        ? undefined
+        : { event: "content-block-delta", index, delta: { type: "reasoning-delta", reasoning } };
+    }
+    case "tool_call_chunk":
+      return {
+        event: "content-block-delta",
+        index,
+        delta: { type: "block-delta", fields: { ...block, type: "tool_call_chunk" } },
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The `messages` stream of a v3 run: the base handler's bookkeeping (which model calls stream,
+ * which messages a node returns were seen already, `pushMessage`), with each message emitted as
+ * protocol events under its node task's namespace.
+ */
+export class ProtocolMessagesHandler extends MessagesStreamHandler {
+  private readonly out: StreamSink;
+  private context: EmitContext;
+  private readonly streams = new Map<string, StreamedMessage>();
+
+  constructor(sink: StreamSink, baseDepth = 0) {
+    const relay = new RelaySink(sink);
+    super(relay, true, baseDepth);
+    relay.handler = this;
+    this.out = sink;
+  }
+
+  override handleLLMNewToken(
+    token: string,
+    idx: unknown,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    fields?: { chunk?: { message: unknown } },
+  ): void {
+    this.context = { kind: "token", runId };
+    try {
+      super.handleLLMNewToken(token, idx, runId, parentRunId, tags, fields);
+    } finally {
+      this.context = undefined;
+    }
+  }
+
+  override handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
+    this.context = { kind: "whole", runId, skipTools: false };
+    try {
+      super.handleLLMEnd(output, runId);
+    } finally {
+      this.context = undefined;
+    }
+    const streamed = this.streams.get(runId);
+    if (streamed === undefined) return;
+    this.streams.delete(runId);
+    const final = output.generations?.[0]?.[0]?.message;
+    if (isMessageLike(final) && final.usage_metadata !== undefined) streamed.usage = final.usage_metadata;
+    this.finish(streamed, runId);
+  }
+
+  override handleLLMError(error: unknown, runId: string): void {
+    super.handleLLMError(error, runId);
+    const streamed = this.streams.get(runId);
+    if (streamed === undefined) return;
+    this.streams.delete(runId);
+    const message = error instanceof Error ? error.message : String(error);
+    this.send(streamed.ns, streamed.meta, runId, { event: "error", message });
+  }
+
+  override pushed(metadata: Record<string, unknown> | undefined, message: unknown): void {
+    this.context = { kind: "whole", runId: undefined, skipTools: false };
+    try {
+      super.pushed(metadata, message);
+    } finally {
+      this.context = undefined;
+    }
+  }
+
+  override nodeFinished(
+    metadata: Record<string, unknown> | undefined,
+    tags: string[] | undefined,
+    name: string,
+    output: unknown,
+    runId: string,
+  ): void {
+    // tool messages a node returns are not streamed, so they keep no stream id: the state's
+    // reducer gives those without one an id, as in LangGraph.js
+    const toolMessages = toolMessagesWithoutId(output);
+    this.context = { kind: "whole", runId, skipTools: true };
+    try {
+      super.nodeFinished(metadata, tags, name, output, runId);
+    } finally {
+      this.context = undefined;
+      for (const message of toolMessages) message.id = undefined;
+    }
+  }
+
+  /** @internal A `[message, metadata]` chunk of the base handler. */
+  relay(message: unknown, meta: Meta): void {
+    const context = this.context;
+    if (!isMessageLike(message) || context === undefined) return;
+    if (context.kind === "token") this.token(context.runId, message, meta);
+    else if (!(context.skipTools && message.getType() === "tool")) this.whole(context.runId, message, meta);
+  }
+
+  private send(ns: Namespace, meta: Meta, runId: string | undefined, data: MessagesEventData): void {
+    this.out.push(ns, "messages", [data, runId === undefined ? meta : { ...meta, run_id: runId }]);
+  }
+
+  /** A message emitted in one piece (start, its content blocks, finish). */
+  private whole(runId: string | undefined, message: MessageLike, meta: Meta): void {
+    const ns = taskNamespace(meta);
+    const type = message.getType();
+    const role = type === "human" || type === "system" || type === "tool" ? type : "ai";
+    this.send(ns, meta, runId, {
+      event: "message-start",
+      ...(message.id != null ? { id: message.id } : {}),
+      ...(role !== "ai" ? { role } : {}),
+      ...(role === "tool" && typeof message.tool_call_id === "string"
+        ? { tool_call_id: message.tool_call_id }
+        : {}),
+    });
+    const blocks: ProtocolContentBlock[] = Array.isArray(message.content)
+      ? (message.content as unknown[]).filter(isRecord).map((b) => ({ ...b, type: String(b.type) }))
+      : typeof message.content === "string" && message.content !== ""
+        ? [{ type: "text", text: message.content }]
+        : [];
+    blocks.forEach((block, offset) => {
+      const index = typeof block.index === "number" ? block.index : offset;
+      this.send(ns, meta, runId, { event: "content-block-start", index, content: startBlockOf(block) });
+      const delta = deltaOf(block, index);
+      if (delta !== undefined) this.send(ns, meta, runId, delta);
+      this.send(ns, meta, runId, { event: "content-block-finish", index, content: block });
+    });
+    this.send(ns, meta, runId, {
+      event: "message-finish",
+      ...(message.usage_metadata != null ? { usage: message.usage_metadata } : {}),
+      ...(isRecord(message.response_metadata) ? { responseMetadata: message.response_metadata } : {}),
+    });
+  }
+
+  /** A streamed chunk of model call `runId`. */
+  private token(runId: string, chunk: MessageLike, meta: Meta): void {
+    let streamed = this.streams.get(runId);
+    if (streamed === undefined) {
+      streamed = { ns: taskNamespace(meta), meta, blocks: new Map(), toolBlocks: new Map() };
+      this.streams.set(runId, streamed);
+      this.send(streamed.ns, meta, runId, { event: "message-start", id: chunk.id ?? `run-${runId}` });
+    }
+    const state = streamed;
+    const open = (
+      kind: OpenBlock["kind"],
+      content: ProtocolContentBlock,
+      extra?: Partial<OpenBlock>,
+    ): number => {
+      const index = state.blocks.size;
+      state.blocks.set(index, { kind, text: "", ...extra });
+      this.send(state.ns, meta, runId, { event: "content-block-start", index, content });
+      return index;
+    };
+    const addText = (text: string): void => {
+      if (text === "") return;
+      state.textBlock ??= open("text", { type: "text", text: "" });
+      const block = state.blocks.get(state.textBlock) as OpenBlock;
+      block.text += text;
+      this.send(state.ns, meta, runId, {
+        event: "content-block-delta",
+        index: state.textBlock,
+        delta: { type: "text-delta", text },
+      });
+    };
+    const addReasoning = (text: string): void => {
+      if (text === "") return;
+      state.reasoningBlock ??= open("reasoning", { type: "reasoning", reasoning: "" });
+      const block = state.blocks.get(state.reasoningBlock) as OpenBlock;
+      block.text += text;
+      this.send(state.ns, meta, runId, {
+        event: "content-block-delta",
+        index: state.reasoningBlock,
+        delta: { type: "reasoning-delta", reasoning: text },
+      });
+    };
+    if (typeof chunk.content === "string") {
+      addText(chunk.content);
+    } else if (Array.isArray(chunk.content)) {
+      for (const part of chunk.content as unknown[]) {
+        if (!isRecord(part)) continue;
+        if (part.type === "text" && typeof part.text === "string") addText(part.text);
+        else if (part.type === "reasoning" && typeof part.reasoning === "string")
+          addReasoning(part.reasoning);
+        else if (part.type === "thinking" && typeof part.thinking === "string") addReasoning(part.thinking);
+      }
+    }
+    for (const call of chunk.tool_call_chunks ?? []) {
+      const key = call.index ?? 0;
+      let index = state.toolBlocks.get(key);
+      if (index === undefined) {
+        index = open(
+          "tool",
+          {
+            type: "tool_call_chunk",
+            ...(call.id != null ? { id: call.id } : {}),
+            ...(call.name != null ? { name: call.name } : {}),
+            args: "",
+          },
+          { ...(call.id != null ? { id: call.id } : {}), ...(call.name != null ? { name: call.name } : {}) },
+        );
+        state.toolBlocks.set(key, index);
+      }
+      const block = state.blocks.get(index) as OpenBlock;
+      if (call.id != null) block.id ??= call.id;
+      if (call.name != null) block.name ??= call.name;
+      const args = call.args ?? "";
+      if (args !== "") {
+        block.text += args;
+        this.send(state.ns, meta, runId, {
+          event: "content-block-delta",
+          index,
+          delta: { type: "tool-call-delta", args },
+        });
+      }
+    }
+    if (chunk.usage_metadata != null) {
+      state.usage = chunk.usage_metadata;
+      this.send(state.ns, meta, runId, { event: "usage", usage: chunk.usage_metadata });
+    }
+  }
+
+  /** Closes the blocks of a streamed message, then the message. */
+  private finish(streamed: StreamedMessage, runId: string): void {
+    for (const [index, block] of [...streamed.blocks].sort(([a], [b]) => a - b)) {
+      let content: ProtocolContentBlock;
+      if (block.kind === "text") content = { type: "text", text: block.text };
+      else if (block.kind === "reasoning") content = { type: "reasoning", reasoning: block.text };
+      else {
+        let args: unknown = {};
+        try {
+          args = block.text === "" ? {} : JSON.parse(block.text);
+        } catch {
+          args = {};
+        }
+        content = {
+          type: "tool_call",
+          ...(block.id !== undefined ? { id: block.id } : {}),
+          name: block.name ?? "",
+          args: isRecord(args) ? args : {},
+        };
+      }
+      this.send(streamed.ns, streamed.meta, runId, { event: "content-block-finish", index, content });
+    }
+    this.send(streamed.ns, streamed.meta, runId, {
+      event: "message-finish",
+      reason: "stop",
+      ...(streamed.usage !== undefined ? { usage: streamed.usage } : {}),
+    });
+  }
+}
+
+interface ToolRun {
+  ns: Namespace;
+  toolCallId: string | undefined;
+  name: string;
+}
+
+/** The `tools` stream of a v3 run: tool calls under the namespace of the node task that made them. */
+export class ProtocolToolsHandler implements CallbackHandler {
+  readonly name = "ProtocolToolsHandler";
+  private readonly sink: StreamSink;
+  private readonly runs = new Map<string, ToolRun>();
+
+  constructor(sink: StreamSink) {
+    this.sink = sink;
+  }
+
+  handleToolStart(
+    _tool: unknown,
+    input: string,
+    runId: string,
+    _parentRunId?: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+    toolCallId?: string,
+  ): void {
+    if (metadata === undefined || tags?.includes(TAG_HIDDEN)) return;
+    const run: ToolRun = { ns: taskNamespace(metadata), toolCallId, name: runName ?? "unknown" };
+    this.runs.set(runId, run);
+    this.sink.push(run.ns, "tools", { event: "on_tool_start", toolCallId, name: run.name, input });
+  }
+
+  handleToolEvent(data: unknown, runId: string): void {
+    const run = this.runs.get(runId);
+    if (run === undefined) return;
+    this.sink.push(run.ns, "tools", {
+      event: "on_tool_event",
+      toolCallId: run.toolCallId,
+      name: run.name,
+      data,
+    });
+  }
+
+  handleToolEnd(output: unknown, runId: string): void {
+    const run = this.runs.get(runId);
+    if (run === undefined) return;
+    this.runs.delete(runId);
+    this.sink.push(run.ns, "tools", {
+      event: "on_tool_end",
+      toolCallId: run.toolCallId,
+      name: run.name,
+      output,
+    });
+  }
+
+  handleToolError(error: unknown, runId: string): void {
+    const run = this.runs.get(runId);
+    if (run === undefined) return;
+    this.runs.delete(runId);
+    if (isGraphBubbleUp(error)) return;
+    this.sink.push(run.ns, "tools", {
+      event: "on_tool_error",
+      toolCallId: run.toolCallId,
+      name: run.name,
+      error,
+    });
+  }
+}
