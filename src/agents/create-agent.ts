@@ -7,6 +7,7 @@ import {
   START,
   StateGraph,
   type StateGraphArgs,
+  type StreamTransformerFactory,
 } from "../graph/index.js";
 import type { SystemMessage } from "../messages/index.js";
 import { chainWrapToolCall, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
@@ -88,6 +89,11 @@ export interface CreateAgentParams<
   signal?: AbortSignal;
   /** Print each superstep to the console (a default of every run). */
   debug?: boolean;
+  /**
+   * Stream transformers for the agent's `streamEvents(…, { version: "v3" })` runs, after those of
+   * its middleware (their projections appear on `run.extensions`).
+   */
+  streamTransformers?: readonly StreamTransformerFactory[];
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
@@ -383,6 +389,12 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   if (params.interruptAfter !== undefined) compileOptions.interruptAfter = params.interruptAfter;
   if (params.name !== undefined) compileOptions.name = params.name;
   if (params.description !== undefined) compileOptions.description = params.description;
+  // the middleware's stream transformers in middleware order, then the agent's own
+  const transformers = [
+    ...(params.middleware ?? []).flatMap((m) => m.streamTransformers ?? []),
+    ...(params.streamTransformers ?? []),
+  ];
+  if (transformers.length > 0) compileOptions.transformers = transformers;
   return graph.compile(compileOptions) as unknown as AnyGraph;
 }
 

@@ -1,4 +1,4 @@
-import type { SchemaContext } from "../graph/index.js";
+import type { SchemaContext, StreamTransformerFactory } from "../graph/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import {
   type AgentMiddleware,
@@ -48,10 +48,7 @@ export type ContextInputOfSchema<C> = [C] extends [undefined]
  * const counter: MiddlewareStreamTransformerFactory = () => ({ init: () => ({}), process: () => true });
  * ```
  */
-export type MiddlewareStreamTransformerFactory = () => {
-  init(): unknown;
-  process(event: never): boolean;
-};
+export type MiddlewareStreamTransformerFactory = StreamTransformerFactory;
 
 /**
  * What {@link createMiddleware} takes: a unique `name`, optional `stateSchema` (a Zod 4 object

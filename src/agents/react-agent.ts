@@ -1,7 +1,11 @@
 import {
+  type BaseCheckpointSaver,
+  type BaseStore,
   type Command,
   type CompiledStateGraph,
   type DrawableGraph,
+  type GraphRunStream,
+  type InferExtensions,
   IterableReadableStream,
   isCommand,
   type LangGraphRunnableConfig,
@@ -12,7 +16,9 @@ import {
   type StreamEvent,
   type StreamEventsFilter,
   type StreamEventsOptions,
+  type StreamEventsV3Options,
   type StreamMode,
+  type StreamTransformerFactory,
 } from "../graph/index.js";
 import type { BaseMessage, Messages } from "../messages/index.js";
 import type { RunnableConfig } from "../shared/index.js";
@@ -117,18 +123,25 @@ type Graph = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>
  * ```
  */
 export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
+  /** The compiled graph without the agent's default run options. */
+  readonly #base: Graph;
+  /** `#base` with the agent's default run options baked in (what `graph` returns). */
   readonly #graph: Graph;
   readonly #options: AgentOptions;
   readonly #defaults: PregelOptions<unknown>;
   declare "~types": T;
 
   constructor(graph: Graph, options: AgentOptions, defaults: PregelOptions<unknown> = {}) {
-    this.#graph = graph;
+    this.#base = graph;
     this.#options = options;
     this.#defaults = defaults;
+    // LangChain.js bakes the run defaults into the compiled graph too, so a caller that runs
+    // `agent.graph` directly (a server, `agent.graph.streamEvents`) gets the same tags and metadata
+    // (always a copy, so that a checkpointer or store set on this agent stays its own)
+    this.#graph = graph.withConfig(graphDefaults(defaults));
   }
 
-  /** The compiled graph. */
+  /** The compiled graph (with the agent's default run options, as `graph.config`). */
   get graph(): CompiledStateGraph<
     T["state"] & { messages: BaseMessage[] },
     Partial<T["state"]> & { messages?: Messages },
@@ -149,13 +162,23 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 
   /** The agent's checkpointer, if any. */
-  get checkpointer(): unknown {
-    return (this.#graph as unknown as { checkpointer?: unknown }).checkpointer;
+  get checkpointer(): BaseCheckpointSaver | boolean | undefined {
+    return this.#graph.checkpointer;
+  }
+
+  /** Sets the checkpointer later runs of this agent use (LangChain.js allows it after `createAgent`). */
+  set checkpointer(value: BaseCheckpointSaver | boolean | undefined) {
+    this.#graph.checkpointer = value;
   }
 
   /** The agent's store, if any. */
-  get store(): unknown {
-    return (this.#graph as unknown as { store?: unknown }).store;
+  get store(): BaseStore | undefined {
+    return this.#graph.store as BaseStore | undefined;
+  }
+
+  /** Sets the store later runs of this agent (and its tools, as `runtime.store`) use. */
+  set store(value: BaseStore | undefined) {
+    this.#graph.store = value;
   }
 
   /** Runs the agent to the end (or to an interrupt) and returns its final state. */
@@ -194,11 +217,41 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
    * }
    * ```
    */
+  streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    input: AgentInput<T> | Command | null,
+    config: AgentRunOptions<T> & StreamEventsV3Options<TTransformers> & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
+  streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    input: AgentInput<T> | Command | null,
+    config: AgentRunOptions<T> & StreamEventsV3Options<TTransformers>,
+  ): Promise<GraphRunStream<T["state"] & { messages: BaseMessage[] }, InferExtensions<TTransformers>>>;
   streamEvents(
     input: AgentInput<T> | Command | null,
     config: AgentRunOptions<T> & StreamEventsOptions,
     filter?: StreamEventsFilter,
-  ): IterableReadableStream<StreamEvent> {
+  ): IterableReadableStream<StreamEvent>;
+  streamEvents(
+    input: AgentInput<T> | Command | null,
+    config: (AgentRunOptions<T> & StreamEventsOptions) | (AgentRunOptions<T> & StreamEventsV3Options),
+    filter?: StreamEventsFilter,
+  ): IterableReadableStream<StreamEvent> | Promise<unknown> {
+    if (config.version === "v3") {
+      // the v3 run stream (LangChain.js: `await agent.streamEvents(input, { version: "v3" })`)
+      const { transformers, encoding, ...rest } = config as StreamEventsV3Options & PregelOptions<unknown>;
+      const options = this.#merged(rest as PregelOptions<unknown>);
+      return (async () => {
+        const initialized = await this.#initialize(input, options);
+        return this.#graph.streamEvents(
+          initialized as never,
+          {
+            ...options,
+            version: "v3",
+            ...(transformers === undefined ? {} : { transformers }),
+            ...(encoding === undefined ? {} : { encoding }),
+          } as never,
+        );
+      })();
+    }
     const options = this.#merged(config as PregelOptions<unknown>) as PregelOptions<unknown> &
       StreamEventsOptions;
     const graph = this.#graph;
@@ -265,11 +318,15 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
 
   /** A copy of the agent whose runs use `config` as defaults (run options still win). */
   withConfig(config: PregelOptions<Partial<T["context"]>>): ReactAgent<T> {
-    return new ReactAgent<T>(
-      this.#graph,
+    const copy = new ReactAgent<T>(
+      this.#base,
       this.#options,
       mergeConfig(this.#defaults, config as PregelOptions<unknown>),
     );
+    // a checkpointer or store set on this agent after it was made carries over
+    copy.#graph.checkpointer = this.#graph.checkpointer;
+    copy.#graph.store = this.#graph.store;
+    return copy;
   }
 
   #merged(config: PregelOptions<unknown> | undefined): PregelOptions<unknown> {
@@ -297,6 +354,7 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 }
 
+/** `extra` over `base`: configurable and metadata merged, tags joined without repeats. */
 function mergeConfig(base: PregelOptions<unknown>, extra: PregelOptions<unknown>): PregelOptions<unknown> {
   const out: PregelOptions<unknown> = { ...base, ...extra };
   if (base.configurable !== undefined || extra.configurable !== undefined) {
@@ -305,7 +363,27 @@ function mergeConfig(base: PregelOptions<unknown>, extra: PregelOptions<unknown>
   if (base.metadata !== undefined || extra.metadata !== undefined) {
     out.metadata = { ...base.metadata, ...extra.metadata };
   }
-  if (base.tags !== undefined || extra.tags !== undefined)
-    out.tags = [...(base.tags ?? []), ...(extra.tags ?? [])];
+  if (base.tags !== undefined || extra.tags !== undefined) {
+    out.tags = [...new Set([...(base.tags ?? []), ...(extra.tags ?? [])])];
+  }
   return out;
+}
+
+/** The run options LangChain.js bakes into an agent's compiled graph (`toGraphDefaultConfig`). */
+const GRAPH_DEFAULT_KEYS = [
+  "callbacks",
+  "tags",
+  "metadata",
+  "runName",
+  "maxConcurrency",
+  "recursionLimit",
+  "configurable",
+] as const;
+
+function graphDefaults(defaults: PregelOptions<unknown>): Parameters<Graph["withConfig"]>[0] {
+  const out: Record<string, unknown> = {};
+  for (const key of GRAPH_DEFAULT_KEYS) {
+    if (defaults[key] !== undefined) out[key] = defaults[key];
+  }
+  return out as Parameters<Graph["withConfig"]>[0];
 }

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "../shared/index.js";
 import {
   type InferSchemaOutput,
   isStandardSchema,
+  isZod3Schema,
   isZodSchema,
   type JsonSchema,
   mapJsonSchema,
@@ -10,7 +11,6 @@ import {
   toJsonSchema,
   toStrictJsonSchema,
 } from "../tools/index.js";
-import { isZod3Schema } from "../tools/schema/zod3-def-to-json-schema.js";
 import { StructuredOutputParsingError } from "./errors.js";
 import { schemaErrors } from "./schema-check.js";
 

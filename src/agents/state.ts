@@ -9,6 +9,7 @@ import {
   LastValue,
   type StateDefinition,
   StateSchema,
+  schemaMetaRegistry,
 } from "../graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
@@ -71,7 +72,7 @@ export function buildAgentState(
 function schemaChannels(schema: unknown, owner: string): StateDefinition {
   if (StateSchema.isInstance(schema)) return schema.getChannels();
   if (isAnnotationRoot(schema)) return { ...schema.spec };
-  if (isZodObjectSchema(schema)) return withZodDefaults(channelsFromZodObject(schema), zodShape(schema));
+  if (isAnyZodObject(schema)) return withZodDefaults(channelsFromZodObject(schema), zodShape(schema));
   throw new InvalidArgumentError(
     `The stateSchema of ${owner} must be a StateSchema, a Zod object schema or an Annotation.Root({...}); got ${
       schema === null ? "null" : typeof schema
@@ -113,7 +114,18 @@ export function ownStateKeys(middleware: AnyAgentMiddleware, layout: AgentStateL
 /** The fields of a middleware's state schema: a Zod object's field schemas, or a StateSchema's fields. */
 function schemaFields(schema: unknown): Record<string, unknown> | undefined {
   if (StateSchema.isInstance(schema)) return schema.fields;
-  return isZodObjectSchema(schema) ? zodShape(schema) : undefined;
+  return isAnyZodObject(schema) ? zodShape(schema) : undefined;
+}
+
+/**
+ * True for a Zod object schema of Zod 4 or of Zod 3 (`zod/v3`, or the zod 3 package):
+ * LangChain.js takes both as a `stateSchema` ("interop" Zod objects).
+ */
+function isAnyZodObject(schema: unknown): boolean {
+  if (isZodObjectSchema(schema)) return true;
+  if (typeof schema !== "object" || schema === null) return false;
+  const v3 = schema as { _def?: { typeName?: unknown }; shape?: unknown };
+  return v3._def?.typeName === "ZodObject" && typeof v3.shape === "object" && v3.shape !== null;
 }
 
 /** The field schemas of a Zod object (of any copy of zod). */
@@ -141,6 +153,8 @@ export async function initialMiddlewareValues(
     const missing: string[] = [];
     for (const [key, field] of Object.entries(fields)) {
       if (values[key] !== undefined || defaults[key] !== undefined) continue;
+      // a default registered with `withLangGraph` is the channel's initial value: nothing is missing
+      if (hasRegisteredDefault(field)) continue;
       if (!isStandardSchema(field)) continue;
       const result = await (field as StandardSchemaLike)["~standard"].validate(undefined);
       if (result.issues === undefined) {
@@ -152,6 +166,12 @@ export async function initialMiddlewareValues(
     if (missing.length > 0) throw missingFieldsError(m.name, missing);
   }
   return defaults;
+}
+
+/** True for a field schema with a default registered in the graph's schema registry (`withLangGraph`). */
+function hasRegisteredDefault(field: unknown): boolean {
+  if (typeof field !== "object" || field === null) return false;
+  return schemaMetaRegistry.get(field)?.default !== undefined;
 }
 
 function missingFieldsError(name: string, keys: readonly string[]): InvalidArgumentError {

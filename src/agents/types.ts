@@ -1,4 +1,10 @@
-import type { BaseStore, Command, SchemaState, StreamWriter } from "../graph/index.js";
+import type {
+  BaseStore,
+  Command,
+  SchemaState,
+  StreamTransformerFactory,
+  StreamWriter,
+} from "../graph/index.js";
 import type { AIMessage, BaseMessage, Messages, SystemMessage } from "../messages/index.js";
 import type { BindToolsOptions, ModelProfile, ToolChoice } from "../models/index.js";
 import type { ToolCallHandler, ToolCallRequest, ToolCallResult } from "../prebuilt/index.js";
@@ -27,7 +33,7 @@ export type JumpTo = "model" | "tools" | "end";
  * ```
  */
 export interface AgentChatModel {
-  invoke(input: BaseMessage[], options?: Record<string, unknown>): Promise<AIMessage>;
+  invoke(input: string | BaseMessage[], options?: Record<string, unknown>): Promise<AIMessage>;
   bindTools?(tools: BindToolsInput[], options?: BindToolsOptions): AgentChatModel;
   withConfig?(config: Record<string, unknown>): AgentChatModel;
   readonly profile?: ModelProfile;
@@ -246,6 +252,8 @@ export interface AgentMiddleware<State = Record<string, unknown>, Context = unkn
   readonly stateSchema?: unknown;
   readonly contextSchema?: unknown;
   readonly tools?: readonly AgentTool[];
+  /** Stream transformers the agent compiles in, for its `streamEvents(…, { version: "v3" })` runs. */
+  readonly streamTransformers?: readonly StreamTransformerFactory[];
   readonly beforeAgent?: NodeHook<State, Context>;
   readonly beforeModel?: NodeHook<State, Context>;
   readonly afterModel?: NodeHook<State, Context>;
@@ -274,6 +282,8 @@ export interface AnyAgentMiddleware {
   readonly stateSchema?: unknown;
   readonly contextSchema?: unknown;
   readonly tools?: readonly AgentTool[];
+  /** Stream transformers the agent compiles in, for its `streamEvents(…, { version: "v3" })` runs. */
+  readonly streamTransformers?: readonly StreamTransformerFactory[];
   readonly beforeAgent?: AnyNodeHook;
   readonly beforeModel?: AnyNodeHook;
   readonly afterModel?: AnyNodeHook;
@@ -303,4 +313,13 @@ export type AnyNodeHook =
  * type S = StateOfSchema<typeof Schema>; // z.infer<typeof Schema>
  * ```
  */
-export type StateOfSchema<S> = [S] extends [undefined] ? Record<never, never> : SchemaState<S>;
+export type StateOfSchema<S> = [S] extends [undefined]
+  ? Record<never, never>
+  : S extends { _zod: unknown }
+    ? SchemaState<S>
+    : S extends Zod3ObjectLike<infer Output>
+      ? Output
+      : SchemaState<S>;
+
+/** A Zod 3 object schema (`zod/v3`, or the zod 3 package), seen by its output type and `shape`. */
+type Zod3ObjectLike<Output> = { _output: Output; _input: unknown; shape: object };

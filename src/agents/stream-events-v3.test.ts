@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { FakeChatModel } from "../testing/index.js";
+import { tool } from "../tools/index.js";
+import { answer, asking, call, question } from "./agent.test-helpers.js";
+import { createAgent, createMiddleware } from "./index.js";
+
+const lookup = tool(async ({ query }: { query: string }) => `found ${query}`, {
+  name: "lookup",
+  description: "Looks a word up.",
+  schema: z.object({ query: z.string() }),
+});
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe("agent.streamEvents(input, { version: 'v3' })", () => {
+  it("resolves to the graph's run stream: protocol events, then the final state as output", async () => {
+    const agent = createAgent({
+      model: new FakeChatModel({
+        responses: [asking("a1", call("lookup", { query: "x" }, "c1")), answer("a2", "done")],
+      }),
+      tools: [lookup],
+    });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    const events = await collect(run);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.type === "event")).toBe(true);
+    const seqs = events.map((event) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const nodes = new Set(events.map((event) => event.params.node).filter((node) => node !== undefined));
+    expect(nodes.has("model_request")).toBe(true);
+    expect(nodes.has("tools")).toBe(true);
+    const output = (await run.output) as { messages: { text: string }[] };
+    expect(output.messages.map((message) => message.text)).toEqual([
+      question().messages[0]?.content,
+      "",
+      "found x",
+      "done",
+    ]);
+  });
+
+  it("runs the agent's input preparation (middleware defaults) before the graph", async () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hello"] }) });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    const values = await collect(run.values);
+    expect(values.at(-1)?.messages.at(-1)?.text).toBe("hello");
+  });
+
+  it("compiles in the middleware's streamTransformers, then the agent's, as run.extensions", async () => {
+    const order: string[] = [];
+    const counting = (key: string) => () => {
+      let count = 0;
+      return {
+        init: () => {
+          order.push(key);
+          return {
+            [key]: {
+              get count() {
+                return count;
+              },
+            },
+          };
+        },
+        process: () => {
+          count += 1;
+          return true;
+        },
+      };
+    };
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      middleware: [createMiddleware({ name: "Counting", streamTransformers: [counting("fromMiddleware")] })],
+      streamTransformers: [counting("fromAgent")],
+    });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    const events = await collect(run);
+    const extensions = run.extensions as Record<string, { count: number }>;
+    expect(order).toEqual(["fromMiddleware", "fromAgent"]);
+    expect(extensions.fromMiddleware?.count).toBe(events.length);
+    expect(extensions.fromAgent?.count).toBe(events.length);
+  });
+});
