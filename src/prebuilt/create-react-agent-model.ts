@@ -7,7 +7,7 @@ import {
   SystemMessage,
 } from "../messages/index.js";
 import type { BaseLanguageModelInput } from "../models/index.js";
-import { InvalidArgumentError } from "../shared/index.js";
+import { InvalidArgumentError, type RunnableConfig } from "../shared/index.js";
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../tools/index.js";
 import { addInlineAgentName, removeInlineAgentName } from "./create-react-agent-name.js";
 
@@ -22,7 +22,8 @@ import { addInlineAgentName, removeInlineAgentName } from "./create-react-agent-
  * ```
  */
 export interface ReactAgentChatModel {
-  invoke(input: BaseLanguageModelInput): Promise<BaseMessage>;
+  /** Answers the prompt; `config` is the agent node's run config (see {@link modelCallConfig}). */
+  invoke(input: BaseLanguageModelInput, config?: RunnableConfig): Promise<BaseMessage>;
   bindTools?(tools: BindToolsInput[]): ReactAgentChatModel;
   withStructuredOutput?(
     schema: StandardSchemaLike | JsonSchema,
@@ -144,6 +145,24 @@ export function chooseReactAgentPrompt(
   );
 }
 
+/**
+ * The run config the agent node hands to its model and structured-output calls, as LangGraph.js
+ * passes the node's config on: `configurable`, `signal`, `callbacks`, `tags` and `metadata`.
+ * The graph-only fields (`store`, `writer`, `context`, …) stay out, so a chat model never
+ * takes them for call options. For agentgraph's own models this is the ambient config they
+ * would inherit anyway; a hand-written model or structured-output runnable gets it as its
+ * second argument.
+ */
+export function modelCallConfig(config: LangGraphRunnableConfig): RunnableConfig {
+  const out: RunnableConfig = {};
+  if (config.configurable !== undefined) out.configurable = config.configurable;
+  if (config.signal !== undefined) out.signal = config.signal;
+  if (config.callbacks !== undefined) out.callbacks = config.callbacks;
+  if (config.tags !== undefined) out.tags = config.tags;
+  if (config.metadata !== undefined) out.metadata = config.metadata;
+  return out;
+}
+
 /** A model that is a `bindTools` result: its bound call options, when it has any. */
 interface BoundLike {
   bound?: unknown;
@@ -226,11 +245,11 @@ export function withInlineAgentName(
     throw new InvalidArgumentError(`Invalid agent name mode: ${String(mode)}. Needs to be one of: "inline"`);
   }
   return {
-    invoke: async (input) => {
+    invoke: async (input, config) => {
       const messages = Array.isArray(input)
         ? input.map((m: BaseMessageLike) => (isBaseMessage(m) ? addInlineAgentName(m) : m))
         : input;
-      return removeInlineAgentName(await model.invoke(messages));
+      return removeInlineAgentName(await model.invoke(messages, config));
     },
   };
 }

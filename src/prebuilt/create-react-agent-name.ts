@@ -31,6 +31,12 @@ export function addInlineAgentName(message: BaseMessage): BaseMessage {
   if (typeof message.content === "string") return copyWith(message, tagged(name, message.content), undefined);
   let texts = 0;
   const content: ContentBlock[] = message.content.map((block) => {
+    // a bare string in a content list (LangChain.js's legacy form) is text too, and stays a string
+    const part: unknown = block;
+    if (typeof part === "string") {
+      texts += 1;
+      return tagged(name, part) as unknown as ContentBlock;
+    }
     if (block.type !== "text" || typeof block.text !== "string") return block;
     texts += 1;
     return { ...block, text: tagged(name, block.text) };

@@ -39,6 +39,7 @@ import {
   bindAgentTools,
   chooseReactAgentPrompt,
   isClientTool,
+  modelCallConfig,
   type PromptStep,
   promptStep,
   type ReactAgentChatModel,
@@ -326,7 +327,7 @@ export function createReactAgent<
         await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(view, config),
         includeAgentName,
       );
-    const response = (await model.invoke(await prompt(view, config))) as AIMessage;
+    const response = (await model.invoke(await prompt(view, config), modelCallConfig(config))) as AIMessage;
     response.name = name;
     if (!isAIMessage(response)) return { messages: [response] };
     return { messages: [answerWithinSteps(response, config.executionInfo?.remainingSteps, shape)] };
@@ -351,7 +352,7 @@ export function createReactAgent<
     } else {
       runnable = model.withStructuredOutput(format);
     }
-    const response = await runnable.invoke(messages);
+    const response = await runnable.invoke(messages, modelCallConfig(config));
     if (response == null) {
       throw new InvalidArgumentError(
         "Failed to parse structured response against the provided `responseFormat` schema: the structured-output parser returned null/undefined, which usually means the model output did not satisfy the schema.",
