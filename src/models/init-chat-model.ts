@@ -1,5 +1,9 @@
 import { getEnvironmentVariable } from "./env.js";
-import { MissingApiKeyError, UnknownModelProviderError } from "./errors/configuration-errors.js";
+import {
+  MissingApiKeyError,
+  ModelConfigurationError,
+  UnknownModelProviderError,
+} from "./errors/configuration-errors.js";
 import { ChatAnthropic, type ChatAnthropicFields } from "./providers/anthropic/chat-anthropic.js";
 import { ChatOpenAI, type ChatOpenAIFields } from "./providers/openai/chat-openai.js";
 import type { SpecChatModel } from "./spec-adapter/spec-chat-model.js";
@@ -7,34 +11,46 @@ import type { SpecChatModel } from "./spec-adapter/spec-chat-model.js";
 /** Providers `initChatModel` can build. */
 const SUPPORTED = ["openai", "anthropic", "ollama"] as const;
 
-/** Providers LangChain.js knows, so that `"<provider>:<model>"` splits the same way. */
+/**
+ * Providers LangChain.js 1.5 knows (its `MODEL_PROVIDER_CONFIG` keys), so that
+ * `"<provider>:<model>"` splits the same way and an unsupported one is named as such.
+ */
 const KNOWN = new Set<string>([
   ...SUPPORTED,
   "azure_openai",
+  "langsmith",
   "cohere",
+  "google",
   "google-vertexai",
   "google-vertexai-web",
   "google-genai",
-  "bedrock",
   "mistralai",
+  "mistral",
   "groq",
-  "cerebras",
+  "bedrock",
+  "aws",
   "deepseek",
   "xai",
+  "cerebras",
   "fireworks",
   "together",
   "perplexity",
 ]);
 
+/** LangChain.js options that make a configurable model, which agentgraph does not build. */
+const CONFIGURABLE_OPTIONS = ["configurableFields", "configPrefix"] as const;
+
 const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434/v1";
 
 /**
  * Options of {@link initChatModel}: `modelProvider` plus the options of the provider's class
- * (`ChatOpenAIFields` or `ChatAnthropicFields`); `baseUrl` also works for Ollama.
+ * (`ChatOpenAIFields` or `ChatAnthropicFields`, including `profile`, which replaces the
+ * model's reported profile); `baseUrl` also works for Ollama.
  *
  * @example
  * ```ts
  * const options: InitChatModelOptions = { modelProvider: "ollama", temperature: 0, baseUrl: "http://gpu-box:11434" };
+ * const small: InitChatModelOptions = { profile: { maxInputTokens: 32_000 } };
  * ```
  */
 export type InitChatModelOptions = (ChatOpenAIFields & ChatAnthropicFields) & {
@@ -73,7 +89,9 @@ export function inferModelProvider(model: string): string | undefined {
  * bare name whose provider is inferred (`"gpt-4.1-mini"`), or `{ modelProvider }`. Keys come
  * from the options or the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY; OPENAI_BASE_URL,
  * ANTHROPIC_BASE_URL, OLLAMA_BASE_URL for servers). A missing key or an unknown provider
- * throws a typed error that says what to set.
+ * throws a typed error that says what to set. The result is the provider's model itself, not
+ * LangChain.js's configurable model: `configurableFields` and `configPrefix` are rejected
+ * with a `ModelConfigurationError` rather than silently ignored.
  *
  * @example
  * ```ts
@@ -82,23 +100,26 @@ export function inferModelProvider(model: string): string | undefined {
  * ```
  */
 export async function initChatModel(
-  model: string,
+  model?: string,
   options: InitChatModelOptions = {},
 ): Promise<SpecChatModel> {
+  rejectConfigurableOptions(options);
   let name = model;
   let provider = options.modelProvider;
-  if (provider === undefined && name.includes(":")) {
+  if (provider === undefined && name?.includes(":") === true) {
     const [prefix, ...rest] = name.split(":");
     if (prefix !== undefined && KNOWN.has(prefix)) {
       provider = prefix;
       name = rest.join(":");
     }
   }
-  provider ??= inferModelProvider(name);
+  // As in LangChain.js, `{ model }` in the options stands in for a missing positional name.
+  name ??= options.model;
+  provider ??= name === undefined ? undefined : inferModelProvider(name);
   if (provider === undefined) {
     throw new UnknownModelProviderError(
       `Unable to infer model provider for { model: ${model} }, please specify modelProvider directly. ` +
-        `Write the model as "<provider>:<model>" (e.g. "openai:${model}") or pass { modelProvider }. ` +
+        `Write the model as "<provider>:<model>" (e.g. "openai:${model ?? "gpt-4.1-mini"}") or pass { modelProvider }. ` +
         `Supported providers: ${SUPPORTED.join(", ")}.`,
     );
   }
@@ -129,6 +150,25 @@ export async function initChatModel(
           "For another OpenAI-compatible server, use new ChatOpenAI({ model, configuration: { baseURL } }).",
       );
   }
+}
+
+/**
+ * LangChain.js's `configurableFields` / `configPrefix` let call-time `configurable` values pick
+ * the model; agentgraph returns a fixed model, so say so instead of ignoring them.
+ */
+function rejectConfigurableOptions(options: InitChatModelOptions): void {
+  const given: Readonly<Record<string, unknown>> = options;
+  const used = CONFIGURABLE_OPTIONS.filter((key) => {
+    const value = given[key];
+    return value !== undefined && value !== "";
+  });
+  if (used.length === 0) return;
+  throw new ModelConfigurationError(
+    `initChatModel does not build a configurable model: remove { ${used.join(", ")} }. ` +
+      "agentgraph returns the provider's model itself, so `configurable` values given at call time " +
+      "cannot change it; call initChatModel once per model you need (a createAgent middleware's " +
+      "wrapModelCall can pick one per request).",
+  );
 }
 
 function requireKey(explicit: string | undefined, variable: string, provider: string): void {

@@ -19,6 +19,7 @@ export {
 } from "./schema/standard-schema.js";
 export { mapJsonSchema, toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
 export { type ArgsValidation, validateArgs } from "./schema/validate-args.js";
+export { isZod3Schema } from "./schema/zod3-def-to-json-schema.js";
 export {
   type CommandLike,
   isLangChainTool,

@@ -2,7 +2,12 @@ import type { BaseMessage } from "../../messages/index.js";
 import { BaseChatModel } from "../chat-model/base-chat-model.js";
 import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../chat-model/llm-run.js";
-import type { BaseChatModelCallOptions, BaseChatModelParams, ChatResult } from "../chat-model/types.js";
+import type {
+  BaseChatModelCallOptions,
+  BaseChatModelParams,
+  ChatResult,
+  ModelProfile,
+} from "../chat-model/types.js";
 import { callWithRetry, type RetrySettings } from "../retry/call-with-retry.js";
 import type { ChatModelV1, ChatModelV1CallOptions, ChatModelV1StreamPart } from "../spec/index.js";
 import { toolOptionsToSpec } from "./call-options-to-spec.js";
@@ -31,6 +36,11 @@ export interface SpecChatModelParams extends BaseChatModelParams {
   /** Stop sequences for every call. */
   stop?: string[] | undefined;
   stopSequences?: string[] | undefined;
+  /**
+   * Replaces the profile the model would report from agentgraph's model table (as
+   * LangChain.js `initChatModel`'s `profile` option does): `model.profile` is exactly this.
+   */
+  profile?: ModelProfile | undefined;
 }
 
 /**
@@ -60,6 +70,8 @@ export class SpecChatModel<
   protected reasoningFormat: ReasoningFormat = "additional-kwargs";
   /** Human provider name, for error messages. */
   protected displayName: string;
+  /** The `profile` option, when given: reported instead of {@link defaultProfile}. */
+  private readonly profileOverride: ModelProfile | undefined;
 
   constructor(
     protected readonly spec: ChatModelV1,
@@ -74,6 +86,17 @@ export class SpecChatModel<
     this.topP = fields.topP;
     this.stop = fields.stop ?? fields.stopSequences;
     this.displayName = spec.provider;
+    this.profileOverride = fields.profile === undefined ? undefined : { ...fields.profile };
+  }
+
+  /** The `profile` option if one was given, otherwise what {@link defaultProfile} knows. */
+  override get profile(): ModelProfile {
+    return this.profileOverride === undefined ? this.defaultProfile() : { ...this.profileOverride };
+  }
+
+  /** What the provider's model table knows about this model (empty here). */
+  protected defaultProfile(): ModelProfile {
+    return {};
   }
 
   _llmType(): string {

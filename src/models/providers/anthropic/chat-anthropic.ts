@@ -108,7 +108,7 @@ export class ChatAnthropic extends SpecChatModel {
     return this.model;
   }
 
-  override get profile(): ModelProfile {
+  protected override defaultProfile(): ModelProfile {
     return modelProfile("anthropic", this.model);
   }
 

@@ -121,7 +121,7 @@ export class ChatOpenAI extends SpecChatModel {
     return this.model;
   }
 
-  override get profile(): ModelProfile {
+  protected override defaultProfile(): ModelProfile {
     return modelProfile("openai", this.model);
   }
 
