@@ -4,6 +4,7 @@ export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
 export {
   type ChatModelRunnable,
+  type ChatModelRunnable as LanguageModelLike,
   ChatModelWithFallbacks,
   ChatModelWithRetry,
   type RetryFields,

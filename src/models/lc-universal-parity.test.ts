@@ -117,3 +117,13 @@ describe("initChatModel configurable options", () => {
     expect(await initChatModel("gpt-4o", options)).toBeInstanceOf(ChatOpenAI);
   });
 });
+
+describe("LanguageModelLike (the type ported annotations name)", () => {
+  it("is what a chat model, a bound model and a model with retries satisfy", async () => {
+    const { FakeChatModel } = await import("../testing/index.js");
+    const model = new FakeChatModel({ responses: ["a", "b"] });
+    const typed: import("./index.js").LanguageModelLike[] = [model, model.withRetry()];
+    expect((await typed[0]?.invoke("hi"))?.text).toBe("a");
+    expect((await typed[1]?.invoke("hi"))?.text).toBe("b");
+  });
+});
