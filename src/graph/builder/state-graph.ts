@@ -1,4 +1,4 @@
-import type { BaseChannel } from "../channels/index.js";
+import { type BaseChannel, isBaseChannel } from "../channels/index.js";
 import {
   END,
   InvalidGraphError,
@@ -183,7 +183,10 @@ export type ConditionalEdgeRouter<
   Nodes extends string = string,
 > = Router<SchemaState<Schema>, Nodes, Context>;
 
-function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> {
+const INVALID_STATE_INPUT =
+  "Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema.";
+
+function channelsOf(schema: unknown, what: string, allowEmpty = false): Record<string, BaseChannel> {
   if (StateSchema.isInstance(schema)) return schema.getChannels();
   if (isAnnotationRoot(schema)) {
     const out: Record<string, BaseChannel> = {};
@@ -192,13 +195,33 @@ function channelsOf(schema: unknown, what: string): Record<string, BaseChannel> 
   }
   if (isZodObjectSchema(schema)) return channelsFromZodObject(schema);
   if (typeof schema === "object" && schema !== null) {
+    // as LangGraph.js: anything else must be a non-empty map of channels (or channel factories)
+    const problem = channelMapProblem(schema, allowEmpty);
+    if (problem !== undefined)
+      throw new StateGraphInputError(`${INVALID_STATE_INPUT} The ${what} schema ${problem}`);
     const out: Record<string, BaseChannel> = {};
     for (const [key, entry] of Object.entries(schema)) out[key] = channelFromDefinition(key, entry);
     return out;
   }
   throw new StateGraphInputError(
-    `Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema. The ${what} schema must be a StateSchema, an Annotation.Root({...}), a Zod object schema or a map of channels; got ${schema === null ? "null" : typeof schema}.`,
+    `${INVALID_STATE_INPUT} The ${what} schema must be a StateSchema, an Annotation.Root({...}), a Zod object schema or a map of channels; got ${schema === null ? "null" : typeof schema}.`,
   );
+}
+
+/** Why an object given as a state schema is not a map of channels, if it is not. */
+function channelMapProblem(schema: object, allowEmpty: boolean): string | undefined {
+  if (Array.isArray(schema)) return "is an array; give a map of channels such as { key: Annotation<T>() }.";
+  if ("~standard" in schema || "_zod" in schema || "_def" in schema) {
+    return "is a schema that is not a Zod object: state must be z.object({...}) (combine objects with .extend(), not .and() or z.intersection()).";
+  }
+  const entries = Object.entries(schema);
+  if (entries.length === 0 && !allowEmpty) return "has no keys; declare at least one state key.";
+  for (const [key, entry] of entries) {
+    if (typeof entry !== "function" && !isBaseChannel(entry)) {
+      return `has key "${key}" that is not a channel: declare it with Annotation<T>() or Annotation<T>({ reducer, default }).`;
+    }
+  }
+  return undefined;
 }
 
 function legacyChannels(map: object): Record<string, BaseChannel> {
@@ -274,6 +297,7 @@ export class StateGraph<
     let input: unknown;
     let output: unknown;
     let context: unknown = contextSchema;
+    let legacy = false;
     if (isStateGraphOptions(contextSchema)) {
       // new StateGraph(state, { input, output, context }) (LangGraph.js's `StateGraphInit` form)
       input = contextSchema.input;
@@ -293,6 +317,7 @@ export class StateGraph<
         "channels" in stateOrArgs)
     ) {
       const args = stateOrArgs as StateGraphArgs;
+      legacy = args.state === undefined && args.stateSchema === undefined && args.channels !== undefined;
       state =
         args.state ??
         args.stateSchema ??
@@ -309,7 +334,8 @@ export class StateGraph<
     }
     this.stateSchema = state;
     this.inputSchema = input;
-    Object.assign(this.channels, channelsOf(state, "state"));
+    // a legacy `channels` map has been turned into channels already (and may be empty)
+    Object.assign(this.channels, channelsOf(state, "state", legacy));
     this.stateKeys = Object.keys(this.channels);
     const stateKeys = [...this.stateKeys];
     this.schemaKeys = stateKeys;

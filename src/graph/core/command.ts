@@ -1,4 +1,4 @@
-import { isSend, type Send } from "./send.js";
+import { isSend, Send, type SendInterface } from "./send.js";
 
 /** Where a {@link Command} goes: a node name, a `Send`, or a list of them. */
 export type CommandGoto<Node extends string = string> = Node | Send<Node> | (Node | Send<Node>)[];
@@ -11,8 +11,11 @@ export interface CommandParams<
 > {
   /** A state update, as a node would return it (an object, or `[key, value]` pairs). */
   update?: Update | [string, unknown][];
-  /** Nodes to run next (in addition to the node's static edges). */
-  goto?: CommandGoto<Node>;
+  /**
+   * Nodes to run next (in addition to the node's static edges): names and `Send`s. A plain
+   * `{ node, args }` object (a `Send` as JSON carries it) is made a `Send`.
+   */
+  goto?: CommandGoto<Node> | SendInterface<Node> | (Node | Send<Node> | SendInterface<Node>)[];
   /** The answer to a pending `interrupt()`: a value, or a map from interrupt id to value. */
   resume?: Resume;
   /** `Command.PARENT` to address the parent graph from inside a subgraph. */
@@ -70,7 +73,9 @@ export class Command<
     if (params.resume !== undefined) this.resume = params.resume;
     if (params.graph !== undefined) this.graph = params.graph;
     const goto = params.goto;
-    this.goto = goto === undefined ? [] : Array.isArray(goto) ? goto : [goto];
+    const list: (Node | Send<Node> | SendInterface<Node>)[] =
+      goto === undefined ? [] : Array.isArray(goto) ? goto : [goto];
+    this.goto = list.some(isPlainSendShape) ? list.map(asGotoTarget) : (list as (Node | Send<Node>)[]);
   }
 
   /** The update as `[key, value]` pairs. */
@@ -89,6 +94,24 @@ export class Command<
     if (this.graph !== undefined) out.graph = this.graph;
     return out;
   }
+}
+
+/**
+ * A goto target given as a plain object with a string `node` and defined `args` (a `Send` that
+ * went through JSON, or written by hand): LangGraph.js rebuilds these as `Send`s.
+ */
+function isPlainSendShape(value: unknown): value is SendInterface {
+  if (typeof value !== "object" || value === null || value instanceof Send) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const shape = value as { node?: unknown; args?: unknown };
+  return typeof shape.node === "string" && shape.args !== undefined;
+}
+
+function asGotoTarget<Node extends string>(
+  target: Node | Send<Node> | SendInterface<Node>,
+): Node | Send<Node> {
+  return isPlainSendShape(target) ? new Send(target.node, target.args) : (target as Node | Send<Node>);
 }
 
 /** True for a {@link Command} from any copy of the library. */

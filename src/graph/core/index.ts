@@ -22,7 +22,7 @@ export {
 } from "./ids.js";
 export type { Interrupt } from "./interrupt.js";
 export { Overwrite, unwrapOverwrite } from "./overwrite.js";
-export { isSend, Send } from "./send.js";
+export { isSend, Send, type SendInterface } from "./send.js";
 export {
   getSchemaDefaultGetter,
   type StandardSchemaInput,

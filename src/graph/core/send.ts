@@ -23,6 +23,15 @@ export class Send<Node extends string = string, Args = unknown> {
   }
 }
 
+/**
+ * The plain-object shape of a {@link Send} (LangGraph.js `SendInterface`), as it arrives in
+ * JSON: `Command.goto` accepts it and turns it into a `Send`.
+ */
+export interface SendInterface<Node extends string = string, Args = unknown> {
+  node: Node;
+  args: Args;
+}
+
 /** True for a {@link Send} from any copy of the library. */
 export function isSend(value: unknown): value is Send {
   return (

@@ -97,6 +97,10 @@ export function resolveRunConfig(
   if (options?.runName !== undefined) config.runName = options.runName;
 
   const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
+  // only the call's own `timeout` limits the run, as in LangGraph.js (where a `withConfig`
+  // default is never turned into a signal, and nodes' configs carry none)
+  if (config.timeout !== undefined) delete config.timeout;
+  if (options?.timeout !== undefined) applyRunTimeout(options.timeout, config, metadata);
   const configurable = config.configurable ?? {};
   // these `configurable` ids are the run's metadata too (as in LangGraph.js), unless set there
   for (const key of METADATA_FROM_CONFIGURABLE) {
@@ -132,6 +136,28 @@ export function resolveRunConfig(
     config.configurable = rest;
   }
   return { config, recursionLimit: limit, parentNs, parentLink };
+}
+
+/**
+ * A run's `timeout` (milliseconds, as in LangChain.js's `RunnableConfig`) becomes part of its
+ * `signal`: the run, and every node through `config.signal`, is aborted with a `TimeoutError`
+ * once it elapses (or as soon as the caller's own signal aborts). As LangChain.js's
+ * `ensureConfig` does, the key is not passed on (so nested runs do not stack timers) and the
+ * limit is recorded as `metadata.timeoutMs` unless set there.
+ */
+function applyRunTimeout(
+  ms: unknown,
+  config: LangGraphRunnableConfig<unknown>,
+  metadata: Record<string, unknown>,
+): void {
+  if (typeof ms !== "number" || !(ms > 0)) {
+    throw new InvalidArgumentError(
+      `Timeout must be a positive number (got ${String(ms)}): \`timeout\` is the run's time limit in milliseconds; leave it out for no limit.`,
+    );
+  }
+  const timer = AbortSignal.timeout(ms);
+  config.signal = config.signal === undefined ? timer : AbortSignal.any([config.signal, timer]);
+  if (metadata.timeoutMs === undefined) metadata.timeoutMs = ms;
 }
 
 /** The `configurable` keys LangGraph.js copies into a run's metadata. */
