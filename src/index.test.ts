@@ -41,6 +41,19 @@ describe("free helpers inside nodes", () => {
     expect(seen).toEqual([true, "a", { i: 5, log: [] }, { i: 5, log: [] }]);
   });
 
+  it("getCurrentTaskInput(config) reads the task input from the node's config", async () => {
+    let seen: unknown;
+    const graph = new StateGraph(State)
+      .addNode("a", (_s, config) => {
+        seen = getCurrentTaskInput(config);
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile();
+    await graph.invoke({ i: 7 });
+    expect(seen).toEqual({ i: 7, log: [] });
+  });
+
   it("readCurrentState() gives a Send task the state its payload does not carry", async () => {
     const seen: unknown[] = [];
     const graph = new StateGraph(State)

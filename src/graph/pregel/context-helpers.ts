@@ -72,10 +72,20 @@ export function getStore<Store = unknown>(): Store | undefined {
 
 /**
  * The input of the running task: the state a node was called with, or the arguments of a
- * functional-API task.
+ * functional-API task. Pass the node's `config` (as LangGraph.js allows) to read it from there
+ * rather than from the async context.
+ *
+ * @example
+ * ```ts
+ * const state = getCurrentTaskInput<typeof State.State>(config);
+ * ```
  */
-export function getCurrentTaskInput<Input = unknown>(): Input {
-  return currentTask("getCurrentTaskInput()").input as Input;
+export function getCurrentTaskInput<Input = unknown>(config?: LangGraphRunnableConfig<unknown>): Input {
+  const task =
+    config === undefined
+      ? undefined
+      : ((config as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask | undefined);
+  return (task ?? currentTask("getCurrentTaskInput()")).input as Input;
 }
 
 /**
