@@ -162,8 +162,8 @@ abstract class AccumulatingStream<TItem, TTotal> implements AsyncIterable<TItem>
   }
 }
 
-/** The text of a message: its increments as they stream, or (awaited) the whole text. */
-export class TextContentStream extends AccumulatingStream<string, string> {
+/** A stream of text increments: awaited, the whole text; `full`, the text so far after each increment. */
+abstract class TextIncrementStream extends AccumulatingStream<string, string> {
   /** The text so far, after each increment. */
   get full(): AsyncIterable<string> {
     const self = this;
@@ -178,6 +178,13 @@ export class TextContentStream extends AccumulatingStream<string, string> {
     };
   }
 
+  protected total(items: string[]): string {
+    return items.join("");
+  }
+}
+
+/** The text of a message: its increments as they stream, or (awaited) the whole text. */
+export class TextContentStream extends TextIncrementStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {
     for await (const event of this.buffer.iterate()) {
       const delta = deltaOf(event);
@@ -185,27 +192,10 @@ export class TextContentStream extends AccumulatingStream<string, string> {
     }
   }
 
-  protected total(items: string[]): string {
-    return items.join("");
-  }
 }
 
 /** The reasoning of a message (its first run of reasoning blocks). */
-export class ReasoningContentStream extends AccumulatingStream<string, string> {
-  /** The reasoning so far, after each increment. */
-  get full(): AsyncIterable<string> {
-    const self = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        let text = "";
-        for await (const piece of self) {
-          text += piece;
-          yield text;
-        }
-      },
-    };
-  }
-
+export class ReasoningContentStream extends TextIncrementStream {
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {
     let seen = false;
     for await (const event of this.buffer.iterate()) {
@@ -229,9 +219,6 @@ export class ReasoningContentStream extends AccumulatingStream<string, string> {
     }
   }
 
-  protected total(items: string[]): string {
-    return items.join("");
-  }
 }
 
 /** The tool calls of a message, each as it finishes; awaited, all of them. */
