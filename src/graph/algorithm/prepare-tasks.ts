@@ -143,7 +143,7 @@ function prepareSendTask<Node extends NodeSpec>(
   const id = context.deterministicIds
     ? taskId(checkpoint.id, context.parentNs, context.step, send.node, `${PUSH}\u0000${index}`)
     : uniqueId();
-  return {
+  const task: PreparedTask<Node> = {
     id,
     name: send.node,
     path: [PUSH, index, false],
@@ -153,6 +153,9 @@ function prepareSendTask<Node extends NodeSpec>(
     checkpointNs: taskNamespace(context.parentNs, send.node, id),
     writes: [],
   };
+  // the Send's own timeout goes ahead of the node's (LangGraph.js: `packet.timeout ?? proc.timeout`)
+  const timeout = send.timeout;
+  return timeout === undefined ? task : { ...task, timeout };
 }
 
 const SKIP: unique symbol = Symbol("skip");

@@ -1,5 +1,6 @@
 import type { BaseChannel } from "../channels/index.js";
 import type { PendingWrite } from "../checkpoint/index.js";
+import type { TimeoutPolicy } from "../core/index.js";
 
 /** The live channels of a run, by name. */
 export type Channels = Record<string, BaseChannel>;
@@ -38,4 +39,9 @@ export interface PreparedTask<Node extends NodeSpec = NodeSpec> {
   readonly checkpointNs: string;
   /** Writes the task made; filled while it runs. */
   readonly writes: PendingWrite[];
+  /**
+   * The task's own timeout, ahead of its node's: set for the task of a `Send` given
+   * `{ timeout }`. Absent otherwise (the node's timeout applies).
+   */
+  readonly timeout?: TimeoutPolicy | undefined;
 }

@@ -111,7 +111,11 @@ function isPlainSendShape(value: unknown): value is SendInterface {
 function asGotoTarget<Node extends string>(
   target: Node | Send<Node> | SendInterface<Node>,
 ): Node | Send<Node> {
-  return isPlainSendShape(target) ? new Send(target.node, target.args) : (target as Node | Send<Node>);
+  if (!isPlainSendShape(target)) return target as Node | Send<Node>;
+  const timeout = target.timeout;
+  return timeout === undefined
+    ? new Send(target.node, target.args)
+    : new Send(target.node, target.args, { timeout });
 }
 
 /** True for a {@link Command} from any copy of the library. */

@@ -22,10 +22,11 @@ export {
 } from "./ids.js";
 export type { Interrupt } from "./interrupt.js";
 export { Overwrite, unwrapOverwrite } from "./overwrite.js";
-export { isSend, Send, type SendInterface } from "./send.js";
+export { isSend, Send, type SendInterface, type SendJson, type SendOptions } from "./send.js";
 export {
   getSchemaDefaultGetter,
   type StandardSchemaInput,
   type StandardSchemaOutput,
 } from "./standard-schema.js";
+export { coerceTimeoutPolicy, type TimeoutPolicy } from "./timeout-policy.js";
 export { type ChannelVersion, compareVersions, nextIntegerVersion } from "./versions.js";

@@ -17,8 +17,10 @@ import type { RetryPolicy, RunningTask } from "./types.js";
  */
 function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void | Promise<void> {
   const node = task.node;
-  if (node.timeout !== undefined) {
-    const timed = timedAttempt(task, node.timeout);
+  // a Send's own timeout goes ahead of the node's
+  const timeout = task.timeout ?? node.timeout;
+  if (timeout !== undefined) {
+    const timed = timedAttempt(task, timeout);
     if (fallbackPolicy === undefined) return timed;
     return timed.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy ?? undefined, 0));
   }

@@ -1,4 +1,5 @@
 import { type Channels, type PreparedTask, readWithWrites } from "../algorithm/index.js";
+import type { TimeoutPolicy } from "../core/index.js";
 import { type InterruptOptions, interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
 import { RunControl } from "./run-control.js";
 import {
@@ -33,6 +34,8 @@ export class Task implements RunningTask {
   readonly node: PregelNode;
   readonly checkpointNs: string;
   readonly writes: [string, unknown][];
+  /** The task's own timeout (a `Send`'s), ahead of its node's. */
+  readonly timeout: TimeoutPolicy | undefined;
   readonly config: LangGraphRunnableConfig<unknown>;
   readonly step: number;
   output: unknown = undefined;
@@ -61,6 +64,7 @@ export class Task implements RunningTask {
     this.node = prepared.node;
     this.checkpointNs = prepared.checkpointNs;
     this.writes = prepared.writes as [string, unknown][];
+    this.timeout = prepared.timeout;
     this.config = config;
     this.step = step;
     this.channels = channels;

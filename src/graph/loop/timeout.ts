@@ -1,44 +1,8 @@
 import { type CallbackHandler, isThenable, onAbort, runInAsyncContext } from "../../shared/index.js";
-import { InvalidGraphError, NodeTimeoutError } from "../core/index.js";
-import type { AttemptClock, LangGraphRunnableConfig, RunningTask, TimeoutPolicy } from "./types.js";
+import { NodeTimeoutError, type TimeoutPolicy } from "../core/index.js";
+import type { AttemptClock, LangGraphRunnableConfig, RunningTask } from "./types.js";
 
-function positiveMs(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new InvalidGraphError(
-      `${field} must be greater than 0 (got ${JSON.stringify(value)}). Give the timeout in milliseconds, e.g. { timeout: 30_000 } or { timeout: { ${field}: 30_000 } }.`,
-    );
-  }
-  return value;
-}
-
-/**
- * Normalizes a node's `timeout` option: a number is a `runTimeout`; a policy keeps the positive
- * timeouts it sets. `undefined` when no timeout is set. Throws for a timeout that is not a
- * positive number or an unknown `refreshOn`.
- */
-export function coerceTimeoutPolicy(
-  value: number | TimeoutPolicy | undefined | null,
-): TimeoutPolicy | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" && (typeof value !== "object" || value === null)) {
-    positiveMs(value, "runTimeout");
-  }
-  const policy: TimeoutPolicy = typeof value === "number" ? { runTimeout: value } : (value as TimeoutPolicy);
-  const refreshOn = policy.refreshOn ?? "auto";
-  if (refreshOn !== "auto" && refreshOn !== "heartbeat") {
-    throw new InvalidGraphError(
-      `refreshOn must be "auto" or "heartbeat" (got ${JSON.stringify(refreshOn)}).`,
-    );
-  }
-  const runTimeout = positiveMs(policy.runTimeout, "runTimeout");
-  const idleTimeout = positiveMs(policy.idleTimeout, "idleTimeout");
-  if (runTimeout === undefined && idleTimeout === undefined) return undefined;
-  const normalized: TimeoutPolicy = { refreshOn };
-  if (runTimeout !== undefined) normalized.runTimeout = runTimeout;
-  if (idleTimeout !== undefined) normalized.idleTimeout = idleTimeout;
-  return normalized;
-}
+export { coerceTimeoutPolicy } from "../core/index.js";
 
 class Clock implements AttemptClock {
   active = true;

@@ -1,5 +1,6 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import type { NodeSpec, PreparedTask } from "../algorithm/index.js";
+import type { TimeoutPolicy } from "../core/index.js";
 import type { StreamSink } from "../stream/index.js";
 import type { InterruptOptions } from "./interrupts.js";
 import type { SaveQueue } from "./persistence.js";
@@ -27,25 +28,8 @@ export interface RetryPolicy {
   logWarning?: boolean;
 }
 
-/**
- * How long one attempt of a node may take (`addNode(name, fn, { timeout })`; a number is a
- * `runTimeout`). Milliseconds, as the other durations of the engine. Each attempt has its own
- * clock (a retry starts afresh). When a timeout fires, the attempt's writes are dropped, its
- * `config.signal` aborts and a `NodeTimeoutError` is raised; a node that ignores its signal
- * cannot be stopped mid-work, but what it does afterwards is discarded.
- */
-export interface TimeoutPolicy {
-  /** Hard wall-clock cap of one attempt; never refreshed. */
-  runTimeout?: number;
-  /**
-   * Longest stretch without progress: custom stream writes (`config.writer`), functional-API
-   * task calls, callback events of model and tool calls made with the node's config, and
-   * `config.heartbeat()` refresh it (with `refreshOn: "heartbeat"`, only `heartbeat()` does).
-   */
-  idleTimeout?: number;
-  /** What refreshes `idleTimeout` (default `"auto"`, see above). */
-  refreshOn?: "auto" | "heartbeat";
-}
+/** How long one attempt of a node may take; defined in core so a `Send` can carry one. */
+export type { TimeoutPolicy } from "../core/index.js";
 
 /** Caches a node's writes by its input (needs a cache on the graph). */
 export interface CachePolicy {
@@ -106,7 +90,7 @@ export interface LangGraphRunnableConfig<Context = Record<string, unknown>> exte
   /** Ids of the running task. */
   executionInfo?: ExecutionInfo;
   /**
-   * Signals progress to the node's `idleTimeout` (set only on nodes with a `timeout`; a no-op
+   * Signals progress to the task's `idleTimeout` (set only on tasks with a `timeout`; a no-op
    * without an `idleTimeout`).
    */
   heartbeat?: () => void;
@@ -219,7 +203,7 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   output: unknown;
   /** Schedules a functional-API task call made by this task. */
   call: TaskCall;
-  /** The clock of the running attempt, when the node has a timeout. */
+  /** The clock of the running attempt, when the task has a timeout (its `Send`'s or its node's). */
   clock: AttemptClock | undefined;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;

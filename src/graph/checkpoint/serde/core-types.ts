@@ -1,4 +1,4 @@
-import { Command, isCommand, isSend, Overwrite, Send } from "../../core/index.js";
+import { Command, isCommand, isSend, Overwrite, Send, type TimeoutPolicy } from "../../core/index.js";
 import type { SerializableType } from "./registry.js";
 
 /**
@@ -6,11 +6,18 @@ import type { SerializableType } from "./registry.js";
  * pending write, a `Command` given as input, an `Overwrite` in a write come back as instances.
  */
 
-const sendType: SerializableType<Send, [string, unknown]> = {
+/** A `Send` is stored as `[node, args]`, or `[node, args, timeout]` when it has a timeout. */
+type SendData = [node: string, args: unknown] | [node: string, args: unknown, timeout: TimeoutPolicy];
+
+const sendType: SerializableType<Send, SendData> = {
   tag: "send",
   test: isSend,
-  encode: (send) => [send.node, send.args],
-  decode: ([node, args]) => new Send(node, args),
+  encode: (send) => {
+    const timeout = send.timeout;
+    return timeout === undefined ? [send.node, send.args] : [send.node, send.args, timeout];
+  },
+  decode: ([node, args, timeout]) =>
+    timeout === undefined ? new Send(node, args) : new Send(node, args, { timeout }),
 };
 
 interface CommandJson {
