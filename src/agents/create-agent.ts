@@ -37,6 +37,7 @@ import {
   toolsRouter,
 } from "./routing.js";
 import { buildAgentState, ownStateKeys } from "./state.js";
+import { createSubagentTransformer, createToolCallTransformer } from "./stream-transformers.js";
 import { agentToolErrorHandler, agentToolExecutor, isolateToolCall } from "./tool-errors.js";
 import type { AgentChatModel, AgentTool, AnyAgentMiddleware, JumpTo, StateOfSchema } from "./types.js";
 import { wrapToolCallChain } from "./wrap-tool-call.js";
@@ -54,11 +55,12 @@ export interface CreateAgentParams<
   ContextSchema = undefined,
   Middleware extends readonly AnyAgentMiddleware[] = readonly AnyAgentMiddleware[],
   Format extends ResponseFormatInput | undefined = undefined,
+  Tools extends readonly AgentTool[] = readonly AgentTool[],
 > {
   /** A chat model without bound tools, or a `"provider:model"` string (resolved with `initChatModel`). */
   model: string | AgentChatModel;
   /** Tools: tool objects, plain functions, or provider-side tool descriptors (bound, not run here). */
-  tools?: readonly AgentTool[];
+  tools?: Tools;
   /** Sent before the messages on every model call; never stored in the state. */
   systemPrompt?: string | SystemMessage;
   /** Middleware, in order (before-hooks run in this order, after-hooks in reverse, wraps first outermost). */
@@ -187,13 +189,15 @@ export function createAgent<
   ContextSchema = undefined,
   const Middleware extends readonly AnyAgentMiddleware[] = readonly [],
   const Format extends ResponseFormatInput | undefined = undefined,
+  const Tools extends readonly AgentTool[] = readonly AgentTool[],
 >(
-  params: CreateAgentParams<StateSchema, ContextSchema, Middleware, Format>,
+  params: CreateAgentParams<StateSchema, ContextSchema, Middleware, Format, Tools>,
 ): ReactAgent<
   AgentTypes<
     StateOfSchema<StateSchema> & MiddlewareStates<Middleware>,
     AgentContext<ContextSchema, Middleware>,
-    ResponseOf<Format>
+    ResponseOf<Format>,
+    Tools
   >
 > {
   const graph = buildAgentGraph(params as CreateAgentParams);
@@ -389,12 +393,14 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   if (params.interruptAfter !== undefined) compileOptions.interruptAfter = params.interruptAfter;
   if (params.name !== undefined) compileOptions.name = params.name;
   if (params.description !== undefined) compileOptions.description = params.description;
-  // the middleware's stream transformers in middleware order, then the agent's own
-  const transformers = [
+  // the agent's own projections (`run.toolCalls`, `run.subagents`) first, then the middleware's
+  // stream transformers in middleware order, then the agent's
+  compileOptions.transformers = [
+    createToolCallTransformer([]),
+    createSubagentTransformer([]),
     ...(params.middleware ?? []).flatMap((m) => m.streamTransformers ?? []),
     ...(params.streamTransformers ?? []),
   ];
-  if (transformers.length > 0) compileOptions.transformers = transformers;
   return graph.compile(compileOptions) as unknown as AnyGraph;
 }
 

@@ -181,6 +181,13 @@ export {
   toolStrategy,
 } from "./responses.js";
 export {
+  type AgentRunStream,
+  createSubagentTransformer,
+  createToolCallTransformer,
+  type SubagentRunStream,
+  type ToolCallStreamUnion,
+} from "./stream-transformers.js";
+export {
   FakeBuiltModel,
   type FakeModelCall,
   type FakeToolCallInput,

@@ -4,7 +4,6 @@ import {
   type Command,
   type CompiledStateGraph,
   type DrawableGraph,
-  type GraphRunStream,
   type InferExtensions,
   IterableReadableStream,
   isCommand,
@@ -23,11 +22,12 @@ import {
 import type { BaseMessage, Messages } from "../messages/index.js";
 import type { RunnableConfig } from "../shared/index.js";
 import { initialMiddlewareValues } from "./state.js";
-import type { AnyAgentMiddleware } from "./types.js";
+import type { AgentRunStream } from "./stream-transformers.js";
+import type { AgentTool, AnyAgentMiddleware } from "./types.js";
 
 /**
  * The type parameters of an agent, in one bag: its state fields (besides `messages`), its
- * context and its structured response (`never` when it has no `responseFormat`).
+ * context, its structured response (`never` when it has no `responseFormat`) and its tools.
  *
  * @example
  * ```ts
@@ -38,10 +38,13 @@ export interface AgentTypes<
   State = Record<never, never>,
   Context = Record<string, unknown>,
   Response = never,
+  Tools = readonly AgentTool[],
 > {
   state: State;
   context: Context;
   response: Response;
+  /** The agent's tools (their types give `run.toolCalls` of `streamEvents` v3 its item types). */
+  tools: Tools;
 }
 
 /**
@@ -52,7 +55,12 @@ export interface AgentTypes<
  * function describe<T extends AnyAgentTypes>(agent: ReactAgent<T>) {}
  * ```
  */
-export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown>;
+export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown, unknown>;
+
+/** The agent's tools as a list type (any list when they are not known). */
+type ToolsOf<T extends AnyAgentTypes> = T["tools"] extends readonly unknown[]
+  ? T["tools"]
+  : readonly unknown[];
 
 type Public<S> = { [K in keyof S as K extends `_${string}` ? never : K extends "jumpTo" ? never : K]: S[K] };
 
@@ -209,12 +217,16 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   /**
    * Runs the agent and yields LangChain.js events (`streamEvents`, schema v2): the agent's and
    * each node's start and end, the model's tokens (`on_chat_model_stream`) and the tool calls.
+   * With `{ version: "v3" }` it resolves to the run stream instead ({@link AgentRunStream}): the
+   * graph's projections plus the agent's `toolCalls` and `subagents`.
    *
    * @example
    * ```ts
    * for await (const event of agent.streamEvents({ messages: [{ role: "user", content: "Hi" }] }, { version: "v2" })) {
    *   if (event.event === "on_chat_model_stream") process.stdout.write(event.data.chunk.text);
    * }
+   * const run = await agent.streamEvents({ messages: [{ role: "user", content: "Hi" }] }, { version: "v3" });
+   * for await (const call of run.toolCalls) console.log(call.name, await call.output);
    * ```
    */
   streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
@@ -224,7 +236,9 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
     input: AgentInput<T> | Command | null,
     config: AgentRunOptions<T> & StreamEventsV3Options<TTransformers>,
-  ): Promise<GraphRunStream<T["state"] & { messages: BaseMessage[] }, InferExtensions<TTransformers>>>;
+  ): Promise<
+    AgentRunStream<T["state"] & { messages: BaseMessage[] }, ToolsOf<T>, InferExtensions<TTransformers>>
+  >;
   streamEvents(
     input: AgentInput<T> | Command | null,
     config: AgentRunOptions<T> & StreamEventsOptions,
