@@ -191,7 +191,6 @@ export class TextContentStream extends TextIncrementStream {
       if (delta?.type === "text-delta") yield delta.text;
     }
   }
-
 }
 
 /** The reasoning of a message (its first run of reasoning blocks). */
@@ -218,7 +217,6 @@ export class ReasoningContentStream extends TextIncrementStream {
       }
     }
   }
-
 }
 
 /** The tool calls of a message, each as it finishes; awaited, all of them. */
