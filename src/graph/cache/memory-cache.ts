@@ -8,8 +8,11 @@ interface Entry {
   expiresAt: number | undefined;
 }
 
-/** Namespace labels joined with NUL, which cannot be confused with labels that contain a separator. */
-const namespaceId = (namespace: readonly string[]) => namespace.join("\0");
+/**
+ * A namespace's labels as JSON: no two namespaces share it, whatever their labels contain
+ * (`["a,b"]` and `["a", "b"]`, `[]` and `[""]` stay apart).
+ */
+const namespaceId = (namespace: readonly string[]) => JSON.stringify(namespace);
 
 /**
  * A cache kept in memory. Values are stored encoded, so a cached value is a copy: mutating what

@@ -6,6 +6,7 @@ import type {
   Checkpoint,
   CheckpointMetadata,
   CheckpointPendingWrite,
+  DeltaChannelHistory,
   PendingWrite,
 } from "./types.js";
 
@@ -116,6 +117,64 @@ export abstract class BaseCheckpointSaver<V extends string | number = string | n
    */
   async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
     await putOneByOne(this, ops);
+  }
+
+  /**
+   * What one or more channels received on the way to a checkpoint, as LangGraph.js's (beta)
+   * method of the same name returns it: for each channel, walking up the parents of the
+   * checkpoint in `config`, the writes saved at each ancestor (oldest first) back to the
+   * nearest ancestor that holds a value for the channel, which is returned as `seed` (left out
+   * when no ancestor holds one). Writes saved at the checkpoint itself are not included.
+   * Only ancestors on the checkpoint's own branch count.
+   *
+   * agentgraph's channels never need it (every checkpoint holds every channel's value, so the
+   * walk stops at the parent); it is here for programs written against LangGraph.js.
+   *
+   * @example
+   * ```ts
+   * const { messages } = await saver.getDeltaChannelHistory({ config, channels: ["messages"] });
+   * // messages.seed: the parent's value; messages.writes: [[taskId, "messages", value], …]
+   * ```
+   */
+  async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: readonly string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    const { config, channels } = options;
+    const result: Record<string, DeltaChannelHistory> = {};
+    if (channels.length === 0) return result;
+    // newest first while walking up; reversed at the end
+    const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
+    const seeds = new Map<string, unknown>();
+    const remaining = new Set(channels);
+    let cursor = (await this.getTuple(config))?.parentConfig;
+    const visited = new Set<string>();
+    while (cursor !== undefined && remaining.size > 0) {
+      const tuple = await this.getTuple(cursor);
+      if (tuple === undefined) break;
+      const id = tuple.checkpoint.id;
+      if (visited.has(id)) break; // a corrupt parent chain never loops forever
+      visited.add(id);
+      const writes = tuple.pendingWrites ?? [];
+      for (let i = writes.length - 1; i >= 0; i--) {
+        const write = writes[i] as CheckpointPendingWrite;
+        if (remaining.has(write[1])) collected.get(write[1])?.push(write);
+      }
+      const values = tuple.checkpoint.channel_values;
+      for (const ch of [...remaining]) {
+        if (Object.hasOwn(values, ch)) {
+          seeds.set(ch, values[ch]);
+          remaining.delete(ch);
+        }
+      }
+      cursor = tuple.parentConfig;
+    }
+    for (const ch of channels) {
+      const entry: DeltaChannelHistory = { writes: (collected.get(ch) ?? []).slice().reverse() };
+      if (seeds.has(ch)) entry.seed = seeds.get(ch);
+      result[ch] = entry;
+    }
+    return result;
   }
 
   /** The version after `current` (LangGraph.js: integers). */

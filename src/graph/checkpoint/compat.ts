@@ -1,6 +1,7 @@
 /**
  * Helpers `@langchain/langgraph-checkpoint` exports, for programs (and savers) written against
- * it: `deepCopy`, `compareChannelVersions`, `uuid6`, `uuid5` and `EXCLUDED_METADATA_KEYS`.
+ * it: `deepCopy`, `compareChannelVersions`, `uuid6`, `uuid5`, `EXCLUDED_METADATA_KEYS`, the
+ * write-ordering helpers and `DeltaSnapshot`.
  */
 import type { ChannelVersion } from "./types.js";
 
@@ -51,8 +52,9 @@ function hex(bytes: Uint8Array): string {
 }
 
 /**
- * A version-6 (time-ordered) UUID; ids made later sort after earlier ones. `clockseq` fills the
- * clock-sequence field (LangGraph.js's checkpoints use 0 and -1).
+ * A version-6 (time-ordered) UUID; ids made later sort after earlier ones, even when the clock
+ * stands still or steps back. `clockseq` fills the clock-sequence field (LangGraph.js's
+ * checkpoints use 0 and -1).
  *
  * @example
  * ```ts
@@ -62,6 +64,8 @@ function hex(bytes: Uint8Array): string {
 export function uuid6(clockseq: number): string {
   let millis = Date.now();
   if (millis <= lastMillis) {
+    // same millisecond, or the clock stepped back: count on from the last id's time
+    millis = lastMillis;
     sameMillis += 1;
     if (sameMillis >= 10_000) {
       sameMillis = 0;
@@ -70,7 +74,7 @@ export function uuid6(clockseq: number): string {
   } else {
     sameMillis = 0;
   }
-  lastMillis = Math.max(lastMillis, millis);
+  lastMillis = millis;
   const ticks = BigInt(millis) * 10000n + BigInt(sameMillis) + GREGORIAN_OFFSET;
   const t = ticks.toString(16).padStart(15, "0");
   if (node === undefined) {
@@ -153,4 +157,76 @@ export function uuid5(name: string, namespace: string): string {
   hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
   const h = hex(hash.subarray(0, 16));
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Where a stored write sorts among the writes of one superstep: by task path, then task id,
+ * then index (LangGraph.js's `writesSortKey`; writes saved without a task path use `""`).
+ *
+ * @example
+ * ```ts
+ * writesSortKey("~pull, agent", "task-1", 0); // ["~pull, agent", "task-1", 0]
+ * ```
+ */
+export type WritesSortKey = readonly [taskPath: string, taskId: string, idx: number];
+
+/** The {@link WritesSortKey} of a write, as LangGraph.js builds it. */
+export function writesSortKey(taskPath: string, taskId = "", idx = 0): WritesSortKey {
+  return [taskPath, taskId, idx];
+}
+
+/** Orders strings by Unicode code point (as Python does), not by UTF-16 code unit. */
+function compareByCodePoint(a: string, b: string): number {
+  let ai = 0;
+  let bi = 0;
+  while (ai < a.length && bi < b.length) {
+    const ac = a.codePointAt(ai) as number;
+    const bc = b.codePointAt(bi) as number;
+    if (ac !== bc) return ac < bc ? -1 : 1;
+    ai += ac > 0xffff ? 2 : 1;
+    bi += bc > 0xffff ? 2 : 1;
+  }
+  if (ai >= a.length && bi >= b.length) return 0;
+  return ai >= a.length ? -1 : 1;
+}
+
+/**
+ * Compares two {@link WritesSortKey}s as LangGraph.js's `compareWritesSortKeys` does: the
+ * strings by code point, the index numerically. Returns -1, 0 or 1.
+ *
+ * @example
+ * ```ts
+ * keys.sort(compareWritesSortKeys);
+ * ```
+ */
+export function compareWritesSortKeys(a: WritesSortKey, b: WritesSortKey): number {
+  if (a[0] !== b[0]) return compareByCodePoint(a[0], b[0]);
+  if (a[1] !== b[1]) return compareByCodePoint(a[1], b[1]);
+  return a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
+}
+
+/**
+ * LangGraph.js's snapshot of a `DeltaChannel`'s value, as it can appear in `channel_values` of
+ * checkpoints LangGraph.js wrote; agentgraph's `DeltaChannel` restores from one (its own
+ * checkpoints hold the plain value).
+ *
+ * @example
+ * ```ts
+ * new DeltaSnapshot(["a", "b"]).value; // ["a", "b"]
+ * ```
+ */
+export class DeltaSnapshot<Value = unknown> {
+  /** Marker recognised across copies of the library and after serialization. */
+  readonly lg_name = "DeltaSnapshot";
+
+  constructor(readonly value: Value) {}
+}
+
+/** True for a {@link DeltaSnapshot}, recognised by its `lg_name` marker. */
+export function isDeltaSnapshot<Value = unknown>(value: unknown): value is DeltaSnapshot<Value> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { lg_name?: unknown }).lg_name === "DeltaSnapshot"
+  );
 }

@@ -11,7 +11,18 @@ export {
   SCHEDULED,
   WRITES_IDX_MAP,
 } from "./base-saver.js";
-export { compareChannelVersions, deepCopy, EXCLUDED_METADATA_KEYS, uuid5, uuid6 } from "./compat.js";
+export {
+  compareChannelVersions,
+  compareWritesSortKeys,
+  DeltaSnapshot,
+  deepCopy,
+  EXCLUDED_METADATA_KEYS,
+  isDeltaSnapshot,
+  uuid5,
+  uuid6,
+  type WritesSortKey,
+  writesSortKey,
+} from "./compat.js";
 export { emptyCheckpoint } from "./empty.js";
 export * from "./encoding/index.js";
 export { codecOf, MemorySaver } from "./memory-saver.js";
@@ -24,5 +35,6 @@ export {
   type CheckpointMetadata,
   type CheckpointPendingWrite,
   type CheckpointSource,
+  type DeltaChannelHistory,
   type PendingWrite,
 } from "./types.js";

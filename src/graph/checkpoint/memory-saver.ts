@@ -33,6 +33,12 @@ export class MemorySaver extends EncodedCheckpointSaver {
   private readonly memory: MemoryCheckpointStorage;
   /** Ids are checked as LangGraph.js's MemorySaver checks them (`"__proto__"` is refused, …). */
   protected override readonly checksIds: boolean = true;
+  /** As LangGraph.js's `MemorySaver`: `getTuple` with a `checkpoint_id` answers with the config it got. */
+  protected override readonly returnsRequestedConfig: boolean = true;
+  /** As LangGraph.js's `MemorySaver`: only the checkpoint format's fields are saved. */
+  protected override readonly keepsExtraFields: boolean = false;
+  /** As LangGraph.js's `MemorySaver`: a pre-v4 checkpoint always gets a tasks channel. */
+  protected override readonly migratesWithoutSends: boolean = true;
 
   constructor(serde?: SerializerProtocol, options: SaverRetentionOptions = {}) {
     const memory = new MemoryCheckpointStorage();

@@ -16,6 +16,22 @@ export type CheckpointPendingWrite<TaskId extends string = string> = [
 ];
 
 /**
+ * What a channel received on the way to a checkpoint, as
+ * {@link BaseCheckpointSaver.getDeltaChannelHistory} returns it: the writes (oldest first) since
+ * the nearest ancestor holding a value for the channel, and that value as `seed` (absent when
+ * no ancestor holds one).
+ *
+ * @example
+ * ```ts
+ * const history: DeltaChannelHistory = { seed: ["hi"], writes: [["task-1", "messages", ["there"]]] };
+ * ```
+ */
+export interface DeltaChannelHistory {
+  writes: CheckpointPendingWrite[];
+  seed?: unknown;
+}
+
+/**
  * The state of a graph between two supersteps, in the LangGraph checkpoint format (v4).
  *
  * `channel_values` holds a snapshot of each non-empty channel, `channel_versions` the version

@@ -25,6 +25,7 @@ import {
   PregelLoop,
   type PregelNode,
 } from "../loop/index.js";
+import { AsyncBatchedStore } from "../store/index.js";
 import type {
   GraphRunStream,
   InferExtensions,
@@ -634,7 +635,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       saveQueue: persistence?.queue,
       control: config.control,
     };
-    const store = options?.store ?? config.store ?? this.store;
+    const given = options?.store ?? config.store ?? this.store;
+    // an AsyncBatchedStore is unwrapped (as LangGraph.js does): the run batches on its own
+    const store = given instanceof AsyncBatchedStore ? given.store : given;
     const loopConfig = store !== undefined && config.store !== store ? { ...config, store } : config;
     return new PregelLoop({
       graph: this.loopGraph,

@@ -1,4 +1,5 @@
 export { BaseStore } from "./base-store.js";
+export { AsyncBatchedStore } from "./batched-store.js";
 export { InvalidNamespaceError } from "./errors.js";
 export { matchesFilter } from "./filter.js";
 export {

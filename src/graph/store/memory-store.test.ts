@@ -71,7 +71,7 @@ describe("InMemoryStore vector search", () => {
     expect(best?.score).toBeCloseTo(1);
   });
 
-  it("filters and pages before returning ranked results, and embeds each batch's texts in one call", async () => {
+  it("filters and pages before returning ranked results, and embeds each batch's distinct texts in one call", async () => {
     const { embeddings, calls } = fakeEmbeddings();
     const store = new InMemoryStore({ index: { dims: 4, embeddings, fields: ["text"] } });
     await store.batch([
@@ -79,7 +79,7 @@ describe("InMemoryStore vector search", () => {
       { namespace: ["d"], key: "2", value: { text: "cat dog", lang: "en" } },
       { namespace: ["d"], key: "3", value: { text: "cat", lang: "fr" } },
     ]);
-    expect(calls).toStrictEqual([["cat", "cat dog", "cat"]]);
+    expect(calls).toStrictEqual([["cat", "cat dog"]]);
     const found = await store.search(["d"], { query: "cat", filter: { lang: "en" }, limit: 1, offset: 1 });
     expect(found.map((item) => item.key)).toStrictEqual(["2"]);
   });

@@ -1,7 +1,7 @@
 /**
  * Field paths of vector indexes: which parts of a stored value are embedded. A path is `"$"`
  * (the whole value), dotted keys (`"meta.title"`), array elements (`"chapters[*].text"`,
- * `"authors[0]"`, `"tags[-1]"`), any key (`"sections.*"`) or several keys (`"{title,summary}"`).
+ * `"authors[0]"`, `"tags[-1]"`), any key (`"sections.*"`) or several fields (`"{title,meta.author}"`).
  */
 
 /**
@@ -34,8 +34,9 @@ export function tokenizePath(path: string): string[] {
 function elementsAt(array: unknown, spec: string): unknown[] {
   if (!Array.isArray(array)) return [];
   if (spec === "*") return array;
+  // an index is an integer, written in decimal ("items[]" or "items[abc]" select nothing)
+  if (!/^-?\d+$/.test(spec)) return [];
   const index = Number(spec);
-  if (!Number.isInteger(index)) return [];
   const item = array[index < 0 ? array.length + index : index];
   return item === undefined ? [] : [item];
 }
@@ -48,10 +49,8 @@ function step(values: unknown[], token: string): unknown[] {
     if (token === "*") {
       out.push(...(Array.isArray(value) ? value : Object.values(record)));
     } else if (token.startsWith("{") && token.endsWith("}")) {
-      for (const key of token.slice(1, -1).split(",")) {
-        const trimmed = key.trim();
-        if (Object.hasOwn(record, trimmed)) out.push(record[trimmed]);
-      }
+      // each field is a path of its own, read from this value ("{title,meta.author}")
+      for (const field of splitFields(token.slice(1, -1))) out.push(...walk([value], tokenizePath(field)));
     } else {
       const bracket = token.indexOf("[");
       if (bracket < 0) {
@@ -73,6 +72,31 @@ function step(values: unknown[], token: string): unknown[] {
   return out;
 }
 
+/** The comma-separated fields of a `{…}` token, split at the commas outside brackets and braces. */
+function splitFields(list: string): string[] {
+  const fields: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of list) {
+    if (char === "[" || char === "{") depth++;
+    else if (char === "]" || char === "}") depth--;
+    if (char === "," && depth === 0) {
+      fields.push(current.trim());
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  fields.push(current.trim());
+  return fields.filter((field) => field !== "");
+}
+
+function walk(values: unknown[], tokens: readonly string[]): unknown[] {
+  let current = values;
+  for (const token of tokens) current = step(current, token);
+  return current;
+}
+
 function asText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return typeof value === "string" ? value : JSON.stringify(value, null, 2);
@@ -89,9 +113,8 @@ function asText(value: unknown): string | undefined {
  * ```
  */
 export function getTextAtPath(value: unknown, path: string): string[] {
-  let values: unknown[] = [value];
   const tokens = tokenizePath(path);
-  for (let i = tokens[0] === "$" ? 1 : 0; i < tokens.length; i++) values = step(values, tokens[i] as string);
+  const values = walk([value], tokens[0] === "$" ? tokens.slice(1) : tokens);
   const texts: string[] = [];
   for (const item of values) {
     const text = asText(item);

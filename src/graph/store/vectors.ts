@@ -26,32 +26,44 @@ function textsOf(config: IndexConfig, op: PutOperation): string[] {
   return fields.flatMap((field) => getTextAtPath(op.value, field));
 }
 
-/** Embeds the indexed fields of each put in one `embedDocuments` call; puts with no text get none. */
+/**
+ * Embeds the indexed fields of each put in one `embedDocuments` call, each distinct text once
+ * (in the order texts first appear); puts with no text get none.
+ */
 export async function embedPuts(
   config: IndexConfig,
   puts: readonly PutOperation[],
 ): Promise<Map<PutOperation, StoredVector[]>> {
-  const owners: PutOperation[] = [];
+  const owners: [PutOperation, number][] = [];
+  const slots = new Map<string, number>();
   const texts: string[] = [];
   for (const op of puts) {
     for (const text of textsOf(config, op)) {
-      owners.push(op);
-      texts.push(text);
+      let slot = slots.get(text);
+      if (slot === undefined) {
+        slot = texts.length;
+        slots.set(text, slot);
+        texts.push(text);
+      }
+      owners.push([op, slot]);
     }
   }
   const out = new Map<PutOperation, StoredVector[]>();
   if (texts.length === 0) return out;
   const vectors = await config.embeddings.embedDocuments(texts);
   if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+    const count = Array.isArray(vectors) ? vectors.length : 0;
+    const missing = count < texts.length ? `No embedding found for text: ${texts[count]}. ` : "";
     throw new InvalidArgumentError(
-      `embedDocuments() returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts; it must return one vector per text.`,
+      `${missing}embedDocuments() returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts; it must return one vector per text.`,
     );
   }
-  owners.forEach((op, i) => {
+  const stored = vectors.map((vector) => toStored(vector, config.dims));
+  for (const [op, slot] of owners) {
     const list = out.get(op) ?? [];
-    list.push(toStored(vectors[i], config.dims));
+    list.push(stored[slot] as StoredVector);
     out.set(op, list);
-  });
+  }
   return out;
 }
 
