@@ -2,7 +2,9 @@ import pg from "pg";
 import {
   codecOf,
   EncodedCheckpointSaver,
+  type MissingConfigField,
   type SaverRetentionOptions,
+  type SaverWriteOperation,
   type SerializerProtocol,
 } from "../../graph/index.js";
 import { PostgresCheckpointStorage } from "./saver-storage.js";
@@ -71,6 +73,16 @@ export class PostgresSaver extends EncodedCheckpointSaver {
     this.schema = storage.schema;
     this.postgres = storage;
     this.ownsPool = false;
+  }
+
+  /**
+   * LangGraph.js's `PostgresSaver`'s text for a config without `configurable` starts that error;
+   * the others start with its `MemorySaver`'s (its `PostgresSaver` leaves them to the database).
+   */
+  protected override configErrorText(operation: SaverWriteOperation, missing: MissingConfigField): string {
+    if (missing === "configurable" && operation === "put")
+      return 'Missing "configurable" field in "config" param.';
+    return super.configErrorText(operation, missing);
   }
 
   /**

@@ -1,10 +1,15 @@
 import Database from "better-sqlite3";
 import {
+  type CheckpointListOptions,
+  type CheckpointTuple,
   codecOf,
   EncodedCheckpointSaver,
+  type MissingConfigField,
   type SaverRetentionOptions,
+  type SaverWriteOperation,
   type SerializerProtocol,
 } from "../../graph/index.js";
+import type { RunnableConfig } from "../../shared/index.js";
 import { SqliteCheckpointStorage } from "./saver-storage.js";
 
 /**
@@ -60,6 +65,41 @@ export class SqliteSaver extends EncodedCheckpointSaver {
     this.db = database;
     this.sqlite = storage;
     this.ownsDb = typeof db === "string";
+  }
+
+  /** As LangGraph.js's `SqliteSaver`: `getTuple` with a `checkpoint_id` answers with the config it got. */
+  protected override readonly returnsRequestedConfig: boolean = true;
+
+  /** As LangGraph.js's `SqliteSaver`: only the checkpoint format's fields are saved. */
+  protected override readonly keepsExtraFields: boolean = false;
+
+  /** As LangGraph.js's `SqliteSaver`: a pre-v4 checkpoint always gets a tasks channel. */
+  protected override readonly migratesWithoutSends: boolean = true;
+
+  /** LangGraph.js's `SqliteSaver`'s texts, which start the errors for configs without ids. */
+  protected override configErrorText(operation: SaverWriteOperation, missing: MissingConfigField): string {
+    if (missing === "configurable") return "Empty configuration supplied.";
+    if (operation === "put") return 'Missing "thread_id" field in passed "config.configurable".';
+    return `Missing ${missing} field in config.configurable.`;
+  }
+
+  /**
+   * Lists checkpoints, newest first, as LangGraph.js's `SqliteSaver` does: a `checkpoint_id` in
+   * the config does not narrow the list (use `before`, or `getTuple`), and a `limit` of 0 (or a
+   * negative one) lists everything.
+   */
+  override list(
+    config: RunnableConfig | undefined,
+    options: CheckpointListOptions = {},
+  ): AsyncGenerator<CheckpointTuple> {
+    let narrowed = config;
+    if (config?.configurable !== undefined && "checkpoint_id" in config.configurable) {
+      const { checkpoint_id: _ignored, ...configurable } = config.configurable;
+      narrowed = { ...config, configurable };
+    }
+    const { limit, ...rest } = options;
+    const count = limit ? Number.parseInt(String(limit), 10) : Number.NaN;
+    return super.list(narrowed, count >= 0 ? { ...rest, limit: count } : rest);
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   BaseCheckpointSaver,
   type CheckpointListOptions,
   type CheckpointTuple,
+  maxChannelVersion,
   putOneByOne,
   type SaverBatchOp,
   WRITES_IDX_MAP,
@@ -308,15 +309,18 @@ function itemDecodeError(threadId: string, ns: string, checkpointId: string, err
   return new CheckpointCorruptError(threadId, ns, checkpointId, "a list item cannot be decoded", error);
 }
 
-function requireString(config: RunnableConfig, key: string, action: string): string {
-  const value = config.configurable?.[key];
-  if (typeof value !== "string" && typeof value !== "number") {
-    throw new CheckpointConfigError(
-      `Failed to ${action}. The passed RunnableConfig is missing a required "${key}" field in its "configurable" property. When using a checkpointer, you must pass a "thread_id" so the checkpointer knows which conversation thread to persist state for. Example: graph.stream(input, { configurable: { thread_id: "my-thread-id" } })`,
-    );
-  }
-  return String(value);
-}
+/** A saver call that needs a config's ids (see {@link EncodedCheckpointSaver.configErrorText}). */
+export type SaverWriteOperation = "put" | "putWrites";
+
+/**
+ * What a config given to a saver lacks: its `configurable` object altogether, or one of its ids
+ * (see {@link EncodedCheckpointSaver.configErrorText}).
+ */
+export type MissingConfigField = "configurable" | "thread_id" | "checkpoint_id";
+
+/** How to fix a config without a `thread_id` (the end of the error's message). */
+const THREAD_ID_HINT =
+  'When using a checkpointer, you must pass a "thread_id" so the checkpointer knows which conversation thread to persist state for. Example: graph.stream(input, { configurable: { thread_id: "my-thread-id" } })';
 
 /** The fields of the checkpoint format; others are kept as the record's `extra`. */
 const CHECKPOINT_FIELDS: ReadonlySet<string> = new Set([
@@ -525,6 +529,50 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
+   * The first sentence of the `CheckpointConfigError` thrown when `operation` gets a config that
+   * lacks `missing`: LangGraph.js's text for this saver (its `MemorySaver`'s by default). A
+   * missing `thread_id` (or `configurable`) is followed by how to pass one.
+   */
+  protected configErrorText(operation: SaverWriteOperation, missing: MissingConfigField): string {
+    const action = operation === "put" ? "put checkpoint" : "put writes";
+    const key = missing === "configurable" ? "thread_id" : missing;
+    return `Failed to ${action}. The passed RunnableConfig is missing a required "${key}" field in its "configurable" property.`;
+  }
+
+  /**
+   * Whether {@link getTuple} answers a request naming a `checkpoint_id` with the config it was
+   * given, as LangGraph.js's `MemorySaver` and `SqliteSaver` do (extra keys, tags and a missing
+   * `checkpoint_ns` included); otherwise the tuple's config holds the thread, namespace and
+   * checkpoint ids, as LangGraph.js's `PostgresSaver` answers.
+   */
+  protected readonly returnsRequestedConfig: boolean = false;
+
+  /**
+   * Whether fields a checkpoint carries beyond the format's (an older format's `pending_sends`,
+   * fields of its own) are saved and read back, as LangGraph.js's `PostgresSaver` does; its
+   * `MemorySaver` and `SqliteSaver` save only the format's fields.
+   */
+  protected readonly keepsExtraFields: boolean = true;
+
+  /**
+   * Whether a checkpoint of a format before v4 whose parent saved no sends still gets an (empty)
+   * tasks channel, as LangGraph.js's `MemorySaver` and `SqliteSaver` give it; its
+   * `PostgresSaver` leaves such a checkpoint as it is.
+   */
+  protected readonly migratesWithoutSends: boolean = false;
+
+  /** The thread id of `config`, as text; throws a `CheckpointConfigError` when it has none. */
+  private requireThreadId(config: RunnableConfig, operation: SaverWriteOperation): string {
+    const configurable = config.configurable;
+    const value = configurable?.thread_id;
+    if (typeof value !== "string" && typeof value !== "number") {
+      const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
+      throw new CheckpointConfigError(`${this.configErrorText(operation, missing)} ${THREAD_ID_HINT}`);
+    }
+    return String(value);
+  }
+
+  /**
    * Whether the ids of configs are checked as LangGraph.js's MemorySaver checks them (see
    * {@link EncodedCheckpointSaver.checkIds}); MemorySaver does, for parity.
    */
@@ -651,7 +699,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): RunnableConfig | Promise<RunnableConfig> {
-    const threadId = requireString(config, "thread_id", "put checkpoint");
+    const threadId = this.requireThreadId(config, "put");
     const ns = String(config.configurable?.checkpoint_ns ?? "");
     const parentValue = config.configurable?.checkpoint_id;
     const parentId =
@@ -789,7 +837,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     let extra: Record<string, unknown> | undefined;
     for (const field in checkpoint) {
-      if (CHECKPOINT_FIELDS.has(field)) continue;
+      if (!this.keepsExtraFields || CHECKPOINT_FIELDS.has(field)) continue;
       // fields a checkpoint carries beyond the format's (an older format's `pending_sends`)
       extra ??= {};
       extra[field] = (checkpoint as unknown as Record<string, unknown>)[field];
@@ -824,12 +872,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     taskId: string,
     taskPath: string,
   ): void {
-    const threadId = requireString(config, "thread_id", "put writes");
+    const threadId = this.requireThreadId(config, "putWrites");
     const checkpointId = config.configurable?.checkpoint_id;
     if (checkpointId === undefined || checkpointId === null || checkpointId === "") {
-      throw new CheckpointConfigError(
-        'Failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.',
-      );
+      throw new CheckpointConfigError(this.configErrorText("putWrites", "checkpoint_id"));
     }
     const ns = String(config.configurable?.checkpoint_ns ?? "");
     const cache = this.caches.get(threadId);
@@ -976,7 +1022,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     if (record.v < 4 && head.parentId !== null)
       await this.migratePendingSends(checkpoint, threadId, ns, head.parentId);
     const tuple: CheckpointTuple = {
-      config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } },
+      config:
+        this.returnsRequestedConfig && id !== undefined
+          ? config
+          : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } },
       checkpoint,
       metadata: this.decodeMetadata(head.metadata, threadId, ns, head.id),
       pendingWrites,
@@ -989,19 +1038,26 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return tuple;
   }
 
-  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+  async *list(
+    config: RunnableConfig | undefined,
+    options: CheckpointListOptions = {},
+  ): AsyncGenerator<CheckpointTuple> {
     if (this.checksIds) {
       this.checkIds(config);
       const before = options.before?.configurable?.checkpoint_id;
       if (before !== undefined && before !== null && before !== "")
         checkStorageKey("checkpoint_id", before, false);
     }
-    const threadValue = config.configurable?.thread_id;
-    const nsValue = config.configurable?.checkpoint_ns;
-    const idValue = config.configurable?.checkpoint_id;
+    // LangGraph.js's savers list every thread when the config names none (or is left out)
+    const threadValue = config?.configurable?.thread_id;
+    const nsValue = config?.configurable?.checkpoint_ns;
+    const idValue = config?.configurable?.checkpoint_id;
     const beforeValue = options.before?.configurable?.checkpoint_id;
     const listings = await this.storage.listCheckpoints({
-      threadId: threadValue === undefined || threadValue === null ? undefined : String(threadValue),
+      threadId:
+        threadValue === undefined || threadValue === null || threadValue === ""
+          ? undefined
+          : String(threadValue),
       ns: nsValue === undefined || nsValue === null ? undefined : String(nsValue),
       beforeId:
         beforeValue === undefined || beforeValue === null || beforeValue === ""
@@ -1480,7 +1536,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     parentId: string,
   ): Promise<void> {
     const rows = (await this.storage.writes(threadId, ns, parentId)).filter((row) => row.channel === TASKS);
-    if (rows.length === 0) return;
+    if (rows.length === 0 && !this.migratesWithoutSends) return;
     const refs = new Map<WriteRow, WriteRefs>();
     const needed = new Set<string>();
     for (const row of rows) {
@@ -1494,10 +1550,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     for (const ref of needed) cache.items.add(ref);
     const sends = this.decodeWrites(rows, refs, items, threadId, ns, parentId).map(([, , value]) => value);
     checkpoint.channel_values[TASKS] = sends;
-    const versions = Object.values(checkpoint.channel_versions);
-    let max: ChannelVersion | undefined;
-    for (const v of versions) if (max === undefined || String(v) > String(max)) max = v;
-    checkpoint.channel_versions[TASKS] = this.getNextVersion(max);
+    // as LangGraph.js's savers: the newest version the checkpoint has (a new one if it has none)
+    checkpoint.channel_versions[TASKS] =
+      maxChannelVersion(...Object.values(checkpoint.channel_versions)) ?? this.getNextVersion(undefined);
   }
 
   /**

@@ -2,7 +2,9 @@ export {
   CheckpointConfigError,
   CheckpointCorruptError,
   EncodedCheckpointSaver,
+  type MissingConfigField,
   type SaverRetentionOptions,
+  type SaverWriteOperation,
   type ValueCodec,
 } from "./encoded-saver.js";
 export {
