@@ -4,4 +4,9 @@ export {
   type PostgresCheckpointStorageOptions,
   PostgresSaverError,
 } from "./saver-storage.js";
-export { PostgresStore, type PostgresStoreConfig } from "./store.js";
+export {
+  type PostgresSearchMode,
+  type PostgresSearchOptions,
+  PostgresStore,
+  type PostgresStoreConfig,
+} from "./store.js";

@@ -9,6 +9,15 @@ const COLUMNS = "seq, prefix, key, value, created_at, updated_at, ttl_minutes";
 const LIVE = "(expires_at IS NULL OR expires_at > $1)";
 /** A namespace and everything under it: the path itself, or texts from `path.` up to `path/` (`/` follows `.`). */
 const UNDER = "(prefix = $2 OR (prefix >= $3 AND prefix < $4))";
+/** {@link UNDER}, or every namespace when the path `$2` is empty. */
+const UNDER_OR_ALL = `($2 = '' OR ${UNDER})`;
+/**
+ * Full-text relevance of an item to a query, as LangGraph.js's PostgresStore ranks its text
+ * search: `$5` is the text-search configuration (e.g. `english`), `$6` the query.
+ */
+const RANK = "ts_rank(to_tsvector($5::regconfig, value), plainto_tsquery($5::regconfig, $6))";
+/** An item matches a text query when its words match, or its JSON text contains the query (`$7`, a LIKE pattern). */
+const MATCHES = "(to_tsvector($5::regconfig, value) @@ plainto_tsquery($5::regconfig, $6) OR value ILIKE $7)";
 
 /**
  * The statements, for a quoted schema. Parameters: `$1` is always "now"; searches and listings
@@ -30,6 +39,19 @@ export function storeSql(schema: string) {
     /** Keyset pages for filtered searches: rows before seq `$2` (`$5` under a prefix; null: from the newest). */
     scanAll: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY seq DESC LIMIT $3`,
     scanUnder: `SELECT ${COLUMNS} FROM ${table} WHERE ${LIVE} AND ${UNDER} AND ($5::bigint IS NULL OR seq < $5::bigint) ORDER BY seq DESC LIMIT $6`,
+    /**
+     * Text search (a `query` without vector search): matching items, most relevant first, then
+     * most recently written. `$1` now, `$2…$4` the prefix (`$2` empty: everything), `$5…$7` the
+     * query (see {@link RANK}, {@link MATCHES}), `$8` limit, `$9` offset.
+     */
+    textSearch: `SELECT ${COLUMNS}, ${RANK} AS rank FROM ${table}
+      WHERE ${LIVE} AND ${UNDER_OR_ALL} AND ${MATCHES}
+      ORDER BY rank DESC, seq DESC LIMIT $8 OFFSET $9`,
+    /** Keyset pages of {@link textSearch} for filtered searches: rows after rank `$8` and seq `$9` (null: from the top), `$10` per page. */
+    textScan: `SELECT ${COLUMNS}, ${RANK} AS rank FROM ${table}
+      WHERE ${LIVE} AND ${UNDER_OR_ALL} AND ${MATCHES}
+        AND ($8::real IS NULL OR (${RANK}, seq) < ($8::real, $9::bigint))
+      ORDER BY rank DESC, seq DESC LIMIT $10`,
     namespacesAll: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE}`,
     namespacesUnder: `SELECT DISTINCT prefix FROM ${table} WHERE ${LIVE} AND ${UNDER}`,
     deleteExpiredItem: `DELETE FROM ${table} WHERE expires_at <= $1 AND prefix = $2 AND key = $3`,
@@ -60,4 +82,9 @@ export interface StoreRow {
   created_at: Date;
   updated_at: Date;
   ttl_minutes: number | null;
+}
+
+/** A row of a text search: a {@link StoreRow} and its relevance (`real`, parsed as a number). */
+export interface RankedStoreRow extends StoreRow {
+  rank: number;
 }

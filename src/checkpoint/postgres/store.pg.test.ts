@@ -36,6 +36,7 @@ runStoreConformance(
   (options) => new PostgresStore({ pool, schema: freshSchema(), ...options }),
   dropSchema,
   "recent",
+  "text",
 );
 
 describe("PostgresStore specifics", () => {

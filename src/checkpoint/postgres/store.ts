@@ -14,6 +14,7 @@ import {
   planStoreBatch,
   type SearchItem,
   type SearchOperation,
+  type SearchOptions,
   SerializationError,
   type StoreRead,
   StoreTtlPolicy,
@@ -22,7 +23,7 @@ import {
 } from "../../graph/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { storeMigrations } from "./store-migrations.js";
-import { quoteIdentifier, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
+import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
 
 /**
  * Settings of {@link PostgresStore}, as LangGraph.js names them.
@@ -43,6 +44,72 @@ export interface PostgresStoreConfig {
   ensureTables?: boolean | undefined;
   /** Expiry of items. */
   ttl?: TTLConfig | undefined;
+  /**
+   * The PostgreSQL text-search configuration of `search` queries (default `"english"`), as in
+   * LangGraph.js.
+   */
+  textSearchLanguage?: string | undefined;
+  /**
+   * Not supported: this store has no vector search (see docs/differences.md); passing an index
+   * configuration throws. Use an `InMemoryStore` with `index` for vector search.
+   */
+  index?: never;
+}
+
+/**
+ * How `PostgresStore.search` uses a `query`, as LangGraph.js names the modes. Without vector
+ * search, `"auto"` (the default) and `"text"` run a full-text search; `"vector"` and `"hybrid"`
+ * throw.
+ *
+ * @example
+ * ```ts
+ * const mode: PostgresSearchMode = "text";
+ * ```
+ */
+export type PostgresSearchMode = "text" | "vector" | "hybrid" | "auto";
+
+/**
+ * Options of `PostgresStore.search`: those of every store, and LangGraph.js's PostgresStore
+ * options. With a `query`, items match when their words match it (PostgreSQL full-text search,
+ * in the store's `textSearchLanguage`) or their JSON text contains it (case-insensitive); the
+ * most relevant come first, with their `score`.
+ *
+ * @example
+ * ```ts
+ * const found = await store.search(["docs"], { query: "refund policy", mode: "text", limit: 5 });
+ * ```
+ */
+export interface PostgresSearchOptions extends SearchOptions {
+  /** How to use `query` (default `"auto"`, a text search here). Ignored without a `query`. */
+  mode?: PostgresSearchMode | undefined;
+  /** Vector-search option of LangGraph.js; this store has no vector search, so it is ignored. */
+  similarityThreshold?: number | undefined;
+  /** Vector-search option of LangGraph.js; this store has no vector search, so it is ignored. */
+  distanceMetric?: "cosine" | "l2" | "inner_product" | undefined;
+  /** Hybrid-search option of LangGraph.js; this store has no vector search, so it is ignored. */
+  vectorWeight?: number | undefined;
+}
+
+const NO_VECTOR_SEARCH =
+  'agentgraph\'s PostgresStore has no vector search (see docs/differences.md). Search with mode "text" (or no mode), or use an InMemoryStore with an index.';
+
+/** Checks a search mode as LangGraph.js's PostgresStore does (only when there is a query). */
+function checkSearchMode(mode: unknown): void {
+  if (mode === undefined || mode === "auto" || mode === "text") return;
+  if (mode === "vector") {
+    throw new InvalidArgumentError(`Vector search requested but not configured: ${NO_VECTOR_SEARCH}`);
+  }
+  if (mode === "hybrid") {
+    throw new InvalidArgumentError(
+      `Hybrid search requested but vector search not configured: ${NO_VECTOR_SEARCH}`,
+    );
+  }
+  throw new InvalidArgumentError(`Unknown search mode: ${String(mode)}. Use "text" or "auto" (the default).`);
+}
+
+/** A LIKE pattern matching texts that contain `text` (its `%`, `_` and `\\` taken literally). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The page size of filtered searches, which read the prefix's rows in order until the page is full. */
@@ -91,8 +158,9 @@ function isPool(value: unknown): value is pg.Pool {
  * A store in PostgreSQL (`pg`), for apps that run on several processes or machines. Items are
  * stored with the checkpoint serializer, so Dates, Maps and registered classes come back as
  * such; each batch runs in one transaction. Search filters run in process over the items of the
- * namespace prefix (read in pages, stopping once the result page is full); there is no vector
- * search (a `query` leaves results unranked). Expired items are invisible at once and deleted
+ * namespace prefix (read in pages, stopping once the result page is full). A `query` runs a
+ * full-text search, as LangGraph.js's PostgresStore does without a vector index; there is no
+ * vector search (`mode: "vector"` or `"hybrid"` throws). Expired items are invisible at once and deleted
  * by `sweepExpiredItems()` or the periodic sweep of `ttl.sweepIntervalMinutes`.
  *
  * @example
@@ -115,6 +183,7 @@ export class PostgresStore extends BaseStore {
   private readonly ensureTables: boolean;
   private readonly ttl: StoreTtlPolicy;
   private readonly sql: StoreSql;
+  private readonly textSearchLanguage: string;
   private settingUp: Promise<void> | undefined;
   private ended = false;
 
@@ -144,6 +213,16 @@ export class PostgresStore extends BaseStore {
       );
     }
     this.schema = schema;
+    if ((settings as { index?: unknown }).index !== undefined) {
+      throw new InvalidArgumentError(`PostgresStore: index is not supported. ${NO_VECTOR_SEARCH}`);
+    }
+    const language = settings.textSearchLanguage ?? "english";
+    if (typeof language !== "string" || language === "") {
+      throw new InvalidArgumentError(
+        `PostgresStore: textSearchLanguage must be the name of a PostgreSQL text-search configuration (e.g. "english"), got ${JSON.stringify(language)}.`,
+      );
+    }
+    this.textSearchLanguage = language;
     this.ensureTables = settings.ensureTables ?? true;
     this.ttl = new StoreTtlPolicy(settings.ttl);
     this.sql = storeSql(quoteIdentifier(schema));
@@ -193,6 +272,20 @@ export class PostgresStore extends BaseStore {
     await this.ready();
     const result = await this.pool.query(this.sql.sweep, [new Date()]);
     return result.rowCount ?? 0;
+  }
+
+  /**
+   * Items under a namespace prefix, filtered on their fields. With a `query`, a full-text search
+   * (see {@link PostgresSearchOptions}): only matching items, most relevant first, each with its
+   * `score` when its words match; `mode` `"vector"` or `"hybrid"` throws (no vector search).
+   */
+  override async search<Value extends Record<string, unknown> = Record<string, unknown>>(
+    namespacePrefix: string[],
+    options: PostgresSearchOptions = {},
+  ): Promise<SearchItem<Value>[]> {
+    const { mode, similarityThreshold, distanceMetric, vectorWeight, ...rest } = options;
+    if (rest.query) checkSearchMode(mode);
+    return super.search<Value>(namespacePrefix, rest);
   }
 
   async batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
@@ -267,6 +360,7 @@ export class PostgresStore extends BaseStore {
     const prefix = path === "" ? [] : under(path);
     const limit = op.limit ?? 10;
     const offset = op.offset ?? 0;
+    if (op.query) return this.textSearchItems(client, op, op.query, path, now);
     let found: { row: StoreRow; value: Record<string, unknown> }[];
     if (op.filter === undefined || Object.keys(op.filter).length === 0) {
       const sql = path === "" ? this.sql.searchAll : this.sql.searchUnder;
@@ -303,6 +397,64 @@ export class PostgresStore extends BaseStore {
     );
     // unranked: the `score` key is there, undefined (as in LangGraph.js)
     return found.map(({ row, value }) => ({ ...toItem(row, value), score: undefined }));
+  }
+
+  /** A search with a query: matching rows in rank order, filtered in process (in keyset pages) when there is a filter. */
+  private async textSearchItems(
+    client: pg.PoolClient,
+    op: SearchOperation,
+    query: string,
+    path: string,
+    now: Date,
+  ): Promise<SearchItem[]> {
+    const limit = op.limit ?? 10;
+    const offset = op.offset ?? 0;
+    const params = [
+      now,
+      path,
+      `${path}.`,
+      `${path}/`,
+      this.textSearchLanguage,
+      query,
+      containsPattern(query),
+    ];
+    let found: { row: RankedStoreRow; value: Record<string, unknown> }[];
+    if (op.filter === undefined || Object.keys(op.filter).length === 0) {
+      const { rows } = await client.query<RankedStoreRow>(this.sql.textSearch, [...params, limit, offset]);
+      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+    } else {
+      found = [];
+      let skipped = 0;
+      let after: RankedStoreRow | undefined;
+      while (found.length < limit) {
+        const { rows }: { rows: RankedStoreRow[] } = await client.query<RankedStoreRow>(this.sql.textScan, [
+          ...params,
+          after?.rank ?? null,
+          after?.seq ?? null,
+          SCAN_PAGE,
+        ]);
+        for (const row of rows) {
+          if (found.length >= limit) break;
+          const value = decodeValue(row);
+          if (!matchesFilter(value, op.filter)) continue;
+          if (skipped < offset) skipped++;
+          else found.push({ row, value });
+        }
+        if (rows.length < SCAN_PAGE) break;
+        after = rows[rows.length - 1];
+      }
+    }
+    await this.refresh(
+      client,
+      found.map(({ row }) => row),
+      op.refreshTtl,
+      now,
+    );
+    // as LangGraph.js: the rank is the score, and an item that matched only as a substring has none
+    return found.map(({ row, value }) => ({
+      ...toItem(row, value),
+      score: row.rank > 0 ? row.rank : undefined,
+    }));
   }
 
   private async listNamespacesNow(

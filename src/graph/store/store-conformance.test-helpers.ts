@@ -54,12 +54,20 @@ async function withinWindows(
  */
 export type StoreSearchOrder = "inserted" | "recent";
 
+/**
+ * What a `query` does in a store without a vector index: `ignored` — results as without it,
+ * unranked (LangGraph.js's InMemoryStore) —, or `text` — a full-text search: only matching
+ * items, the best first, with a score (LangGraph.js's PostgresStore).
+ */
+export type StoreQueryMode = "ignored" | "text";
+
 /** Defines the store conformance tests for one store implementation. */
 export function runStoreConformance(
   name: string,
   create: Create,
   destroy: Destroy,
   order: StoreSearchOrder = "inserted",
+  queries: StoreQueryMode = "ignored",
 ): void {
   /** Keys listed oldest first, in the order this store's search lists them. */
   const ordered = (oldestFirst: string[]) => (order === "recent" ? [...oldestFirst].reverse() : oldestFirst);
@@ -347,11 +355,31 @@ export function runStoreConformance(
         );
       });
 
-      it("without a vector index, a query leaves results unranked", async () => {
-        const found = await store.search(["docs"], { query: "english documents" });
-        expect(keys(found)).toStrictEqual(ordered(["a", "b", "c"]));
-        expect(found.every((item) => item.score === undefined)).toBe(true);
-      });
+      if (queries === "ignored") {
+        it("without a vector index, a query leaves results unranked", async () => {
+          const found = await store.search(["docs"], { query: "english documents" });
+          expect(keys(found)).toStrictEqual(ordered(["a", "b", "c"]));
+          expect(found.every((item) => item.score === undefined)).toBe(true);
+        });
+      } else {
+        it("without a vector index, a query is a text search: matching items only, best first, scored", async () => {
+          const found = await store.search(["docs"], { query: "fr" });
+          expect(keys(found)).toStrictEqual(["b"]);
+          expect(found[0]?.score).toBeGreaterThan(0);
+          // a match inside a word (the JSON text contains it) is found, without a score
+          const inside = await store.search(["docs"], { query: "yea" });
+          expect(keys(inside)).toStrictEqual(ordered(["a", "b"]));
+          expect(inside.every((item) => item.score === undefined)).toBe(true);
+          expect(await store.search(["docs"], { query: "absent" })).toStrictEqual([]);
+          // the filter and the page apply to the matching items
+          expect(
+            keys(await store.search(["docs"], { query: "en", filter: { score: { $gt: 4 } } })),
+          ).toStrictEqual(["c"]);
+          expect(keys(await store.search(["docs"], { query: "yea", limit: 1, offset: 1 }))).toStrictEqual(
+            ordered(["a", "b"]).slice(1),
+          );
+        });
+      }
     });
 
     describe("listNamespaces", () => {
