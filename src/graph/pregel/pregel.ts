@@ -1,5 +1,5 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
-import { type BatchOptions, getAsyncContext, runBatch } from "../../shared/index.js";
+import { type BatchOptions, getAsyncContext, InvalidArgumentError, runBatch } from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
 import {
@@ -33,7 +33,13 @@ import type {
   StreamMode,
   StreamTransformer,
 } from "../stream/index.js";
-import { normalizeStreamModes, StreamSink, ToolsStreamHandler } from "../stream/index.js";
+import {
+  type GraphStreamPart,
+  normalizeStreamModes,
+  StreamSink,
+  ToolsStreamHandler,
+  toGraphEventStream,
+} from "../stream/index.js";
 import { isInterrupted } from "./interrupted.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 import {
@@ -327,12 +333,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    * graphs). Resolves to an async-iterable `ReadableStream`; leaving the loop early (or
    * cancelling the stream) stops the run.
    */
+  stream(
+    input: Input | null,
+    options: PregelOptions<Context> & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
+  stream(input: Input | null, options?: PregelOptions<Context>): Promise<IterableReadableStream<Chunk>>;
   async stream(
     input: Input | null,
     options?: PregelOptions<Context>,
-  ): Promise<IterableReadableStream<Chunk>> {
+  ): Promise<IterableReadableStream<Chunk> | IterableReadableStream<Uint8Array>> {
     // A graph streamed from inside another graph's node defaults to `values`, as in LangGraph.js.
     const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
+    if (options?.encoding !== undefined) return this.streamEncoded(input, options, nested);
     const { modes, multi } = normalizeStreamModes(options?.streamMode, nested ? "values" : this.streamMode);
     const probe = resolveRunConfig(this.config, options, this.contextSchema);
     const baseDepth = probe.parentNs === "" ? 0 : probe.parentNs.split("|").length;
@@ -374,6 +386,39 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       (error: unknown) => opened.end({ error: parent === undefined ? rootError(error) : error }),
     );
     return opened.stream;
+  }
+
+  /** `stream()` with an `encoding`: the chunks of every requested mode as Server-Sent Events. */
+  private async streamEncoded(
+    input: Input | null,
+    options: PregelOptions<Context>,
+    nested: boolean,
+  ): Promise<IterableReadableStream<Uint8Array>> {
+    const { encoding, ...rest } = options;
+    if (encoding !== "text/event-stream") {
+      throw new InvalidArgumentError(
+        `Unknown stream encoding ${JSON.stringify(encoding)}. Use "text/event-stream", or leave \`encoding\` out for chunks as objects.`,
+      );
+    }
+    const { modes } = normalizeStreamModes(options.streamMode, nested ? "values" : this.streamMode);
+    const subgraphs = options.subgraphs ?? false;
+    const chunks = (await this.stream(input, {
+      ...rest,
+      streamMode: modes,
+      subgraphs,
+    })) as IterableReadableStream<unknown[]>;
+    const parts: AsyncIterable<GraphStreamPart> = {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of chunks) {
+          if (subgraphs)
+            yield { namespace: chunk[0] as string[], mode: chunk[1] as string, payload: chunk[2] };
+          else yield { namespace: [], mode: chunk[0] as string, payload: chunk[1] };
+        }
+      },
+    };
+    return toGraphEventStream(parts, (reason) => {
+      void chunks.cancel(reason);
+    });
   }
 
   /**
@@ -584,8 +629,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       async (node, childConfig) => {
         const subgraph = node.subgraphs?.find(isPregel) as Pregel | undefined;
         if (subgraph === undefined) return undefined;
-        const childTuple = await saver.getTuple(childConfig);
-        return subgraph.snapshotWith(saver, childTuple, childConfig, true, true);
+        const ownConfig =
+          subgraph.checkpointer === true
+            ? {
+                ...childConfig,
+                configurable: {
+                  ...childConfig.configurable,
+                  checkpoint_ns: persistentNamespace(String(childConfig.configurable?.checkpoint_ns ?? "")),
+                },
+              }
+            : childConfig;
+        const childTuple = await saver.getTuple(ownConfig);
+        return subgraph.snapshotWith(saver, childTuple, ownConfig, true, true);
       },
       withSubgraphs,
       latest,
@@ -601,6 +656,12 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     messages?: MessagesStreamHandler,
   ): PregelLoop {
     const saver = this.saverFor(parentLink);
+    // a `checkpointer: true` subgraph keeps one history per thread, under its namespace
+    // without task ids (LangGraph.js's `_ownCheckpointConfig`)
+    const parentNs =
+      this.checkpointer === true && parentLink !== undefined
+        ? persistentNamespace(run.parentNs)
+        : run.parentNs;
     const config = run.config;
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;
@@ -615,7 +676,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       persistence = new LoopPersistence({
         saver,
         threadId: String(threadId),
-        ns: run.parentNs,
+        ns: parentNs,
         checkpointId:
           checkpointId === undefined || checkpointId === null || checkpointId === ""
             ? undefined
@@ -644,7 +705,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       input,
       config: loopConfig,
       recursionLimit: run.recursionLimit,
-      parentNs: run.parentNs,
+      parentNs,
       sink,
       link,
       maxConcurrency: checkMaxConcurrency(config.maxConcurrency),
@@ -706,4 +767,12 @@ export function isPregel(value: unknown): value is Pregel {
   return (
     typeof value === "object" && value !== null && (value as { lg_is_pregel?: unknown }).lg_is_pregel === true
   );
+}
+
+/** A `checkpointer: true` subgraph keeps one history per thread: its namespace without task ids. */
+function persistentNamespace(ns: string): string {
+  return ns
+    .split(CHECKPOINT_NAMESPACE_SEPARATOR)
+    .map((part) => part.split(CHECKPOINT_NAMESPACE_END)[0])
+    .join(CHECKPOINT_NAMESPACE_SEPARATOR);
 }
