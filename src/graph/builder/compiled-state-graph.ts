@@ -125,16 +125,22 @@ export class CompiledStateGraph<
     return super.getStateHistory(config, options) as AsyncGenerator<StateSnapshot<State>>;
   }
 
+  override stream(
+    input: Input | Command | null,
+    options: PregelOptions<Context> & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
   override stream<
     const M extends StreamMode | readonly StreamMode[] = "updates",
     const Subgraphs extends boolean = false,
   >(
     input: Input | Command | null,
     options?: PregelOptions<Context, M> & { streamMode?: M; subgraphs?: Subgraphs },
-  ): Promise<IterableReadableStream<StreamChunk<M, Subgraphs, State, Update, Nodes>>> {
-    return super.stream(input, options as PregelOptions<Context>) as Promise<
-      IterableReadableStream<StreamChunk<M, Subgraphs, State, Update, Nodes>>
-    >;
+  ): Promise<IterableReadableStream<StreamChunk<M, Subgraphs, State, Update, Nodes>>>;
+  override stream(
+    input: Input | Command | null,
+    options?: PregelOptions<Context, StreamMode | readonly StreamMode[]>,
+  ): Promise<IterableReadableStream<unknown>> {
+    return super.stream(input, options as PregelOptions<Context>);
   }
 
   /**

@@ -83,6 +83,17 @@ describe("retryPolicy", () => {
     expect(server.calls.n).toBe(2);
   });
 
+  it("by default does not retry an exhausted quota (error.code insufficient_quota)", async () => {
+    const quota = flaky({ ...fast, maxAttempts: 3 }, () => {
+      throw Object.assign(new Error("You exceeded your current quota"), {
+        status: 429,
+        error: { code: "insufficient_quota" },
+      });
+    });
+    await expect(quota.graph.invoke({ i: 0 })).rejects.toThrow("current quota");
+    expect(quota.calls.n).toBe(1);
+  });
+
   it("keeps only the successful attempt's writes", async () => {
     const { graph } = flaky({ ...fast, maxAttempts: 3 }, (n) => {
       if (n < 2) throw new Error("x");

@@ -12,12 +12,15 @@ export function defaultRetryOn(error: unknown): boolean {
     code?: unknown;
     status?: unknown;
     response?: { status?: unknown };
+    error?: { code?: unknown };
   };
   if (isAbortError(error)) return false;
   if (typeof e.message === "string" && (e.message.startsWith("Cancel") || e.message.startsWith("AbortError")))
     return false;
   if (e.name === "GraphValueError" || e.name === "InvalidGraphError") return false;
   if (e.code === "ECONNABORTED") return false;
+  // an exhausted quota does not come back by waiting (an OpenAI 429 with this code)
+  if (typeof e.error === "object" && e.error !== null && e.error.code === "insufficient_quota") return false;
   const status = e.response?.status ?? e.status;
   if (status !== undefined && NO_RETRY_STATUS.has(Number(status))) return false;
   return true;

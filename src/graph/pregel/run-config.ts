@@ -30,6 +30,11 @@ export interface PregelOptions<Context = Record<string, unknown>, Modes = Stream
   durability?: "sync" | "async" | "exit";
   /** Node cache for this run (overrides the graph's). */
   cache?: unknown;
+  /**
+   * `"text/event-stream"`: `stream()` yields the chunks as Server-Sent Events bytes
+   * (`event: <mode>[|<namespace…>]`, `data: <JSON>`), as LangGraph.js does.
+   */
+  encoding?: "text/event-stream";
 }
 
 /** A schema that can validate the run context (a Zod schema or any object with `parse`). */
@@ -56,6 +61,7 @@ const RUN_ONLY_KEYS = [
   "interruptAfter",
   "durability",
   "cache",
+  "encoding",
   "runName",
   "runId",
   "executionInfo",

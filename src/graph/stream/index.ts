@@ -9,6 +9,7 @@ export {
   ToolCallsStream,
   UsageMetadataStream,
 } from "./chat-model-stream.js";
+export { type GraphStreamPart, toGraphEventStream } from "./event-stream.js";
 export {
   type CreateGraphRunStreamOptions,
   createGraphRunStream,
