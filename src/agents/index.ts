@@ -1,6 +1,7 @@
 // What `langchain` re-exports from its own root, so `import { createAgent, tool, HumanMessage }
 // from "langchain"` ports to one import from "agentgraph/agents".
-export { InMemoryStore } from "../graph/index.js";
+export { InMemoryStore, type Interrupt } from "../graph/index.js";
+export type { ContentBlock, ToolCall } from "../messages/index.js";
 export {
   AIMessage,
   AIMessageChunk,
@@ -16,7 +17,15 @@ export {
   trimMessages,
 } from "../messages/index.js";
 export { initChatModel } from "../models/index.js";
-export { DynamicStructuredTool, DynamicTool, StructuredTool, Tool, tool } from "../tools/index.js";
+export type { ToolCallHandler, ToolCallRequest } from "../prebuilt/index.js";
+export {
+  DynamicStructuredTool,
+  DynamicTool,
+  StructuredTool,
+  Tool,
+  type ToolRuntime,
+  tool,
+} from "../tools/index.js";
 export {
   type AgentContext,
   type CreateAgentParams,
@@ -33,6 +42,16 @@ export {
   StructuredOutputParsingError,
   ToolInvocationError,
 } from "./errors.js";
+export type {
+  AfterAgentHook,
+  AfterModelHook,
+  BeforeAgentHook,
+  BeforeModelHook,
+  JumpToTarget,
+  MiddlewareResult,
+  ResponseFormat,
+  Runtime,
+} from "./langchain-types.js";
 export {
   ClearToolUsesEdit,
   type ClearToolUsesEditConfig,
@@ -143,6 +162,7 @@ export {
 export {
   ToolCallLimitExceededError,
   type ToolCallLimitExitBehavior,
+  type ToolCallLimitMiddlewareConfig as ToolCallLimitConfig,
   type ToolCallLimitMiddlewareConfig,
   type ToolCallLimitState,
   toolCallLimitMiddleware,
@@ -165,6 +185,8 @@ export {
   type AgentInput,
   type AgentOutput,
   type AgentRunOptions,
+  type AgentStreamChunk,
+  type AgentStreamPayloads,
   type AgentTypes,
   type AnyAgentTypes,
   ReactAgent,

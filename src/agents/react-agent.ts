@@ -11,12 +11,12 @@ import {
   type MermaidOptions,
   type PregelOptions,
   type StateSnapshot,
-  type StreamChunk,
   type StreamEvent,
   type StreamEventsFilter,
   type StreamEventsOptions,
   type StreamEventsV3Options,
   type StreamMode,
+  type StreamPayloads,
   type StreamTransformerFactory,
 } from "../graph/index.js";
 import type { BaseMessage, Messages } from "../messages/index.js";
@@ -109,6 +109,56 @@ export type AgentRunOptions<T extends AnyAgentTypes, M = StreamMode | StreamMode
   "context"
 > &
   (Record<never, never> extends T["context"] ? { context?: T["context"] } : { context: T["context"] });
+
+/**
+ * The payload of each stream mode of an agent: the graph's, with the `messages` mode typed as
+ * `[message, metadata]` where `message` is a `BaseMessage` (the model's chunks and the nodes'
+ * messages), as in LangGraph.js (the engine itself does not know message classes).
+ *
+ * @example
+ * ```ts
+ * type Token = AgentStreamPayloads<AgentOutput<AgentTypes>, unknown>["messages"][0]; // BaseMessage
+ * ```
+ */
+export type AgentStreamPayloads<State, Update> = Omit<StreamPayloads<State, Update, string>, "messages"> & {
+  messages: [message: BaseMessage, metadata: Record<string, unknown>];
+};
+
+type AgentModeChunk<Mode extends StreamMode, P> = Mode extends keyof P ? P[Mode] : never;
+
+/**
+ * The type of one chunk of an agent's `stream()` for the given `streamMode` and `subgraphs`
+ * options (see {@link AgentStreamPayloads}).
+ *
+ * @example
+ * ```ts
+ * for await (const [token, metadata] of await agent.stream(input, { streamMode: "messages" })) {
+ *   console.log(metadata.langgraph_node, token.text);
+ * }
+ * ```
+ */
+export type AgentStreamChunk<
+  M extends StreamMode | readonly StreamMode[],
+  Subgraphs extends boolean,
+  State,
+  Update,
+> = M extends readonly StreamMode[]
+  ? Subgraphs extends true
+    ? {
+        [I in M[number]]: [
+          namespace: string[],
+          mode: I,
+          payload: AgentModeChunk<I, AgentStreamPayloads<State, Update>>,
+        ];
+      }[M[number]]
+    : {
+        [I in M[number]]: [mode: I, payload: AgentModeChunk<I, AgentStreamPayloads<State, Update>>];
+      }[M[number]]
+  : M extends StreamMode
+    ? Subgraphs extends true
+      ? [namespace: string[], payload: AgentModeChunk<M, AgentStreamPayloads<State, Update>>]
+      : AgentModeChunk<M, AgentStreamPayloads<State, Update>>
+    : never;
 
 interface AgentOptions {
   readonly middleware?: readonly AnyAgentMiddleware[];
@@ -207,7 +257,7 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     config?: AgentRunOptions<T, M> & { streamMode?: M; subgraphs?: Subgraphs },
   ): Promise<
     IterableReadableStream<
-      StreamChunk<M, Subgraphs, AgentOutput<T>, Partial<T["state"]> & { messages?: BaseMessage[] }, string>
+      AgentStreamChunk<M, Subgraphs, AgentOutput<T>, Partial<T["state"]> & { messages?: BaseMessage[] }>
     >
   > {
     const options = this.#merged(config as PregelOptions<unknown>);
