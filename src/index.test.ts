@@ -189,6 +189,19 @@ describe("graphs run inside a node function", () => {
   });
 });
 
+describe("a node passing its config to a chat model", () => {
+  it("type-checks and runs: model.invoke(state.messages, config), as LangGraph.js's docs write it", async () => {
+    const { FakeChatModel } = await import("./testing/index.js");
+    const model = new FakeChatModel({ responses: ["hello"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (state, config) => ({ messages: [await model.invoke(state.messages, config)] }))
+      .addEdge(START, "chat")
+      .compile();
+    const out = await graph.invoke({ messages: [new HumanMessage("hi")] });
+    expect(out.messages.map((m) => m.text)).toEqual(["hi", "hello"]);
+  });
+});
+
 describe("MessagesAnnotation", () => {
   const view = (messages: BaseMessage[]) => messages.map((m) => [m.getType(), m.content]);
 

@@ -48,7 +48,6 @@ export interface BaseChatModelCallOptions extends RunnableConfig {
   response_format?: Record<string, unknown>;
   /** This call's {@link BaseChatModelParams.outputVersion}. */
   outputVersion?: "v0" | "v1";
-  [option: string]: unknown;
 }
 
 /**
