@@ -179,7 +179,9 @@ function readToolCalls(raw: unknown, received: unknown): [ToolCall[], InvalidToo
   for (const entry of raw) {
     if (isPlainRecord(entry) && entry.type !== "tool_call" && isOpenAIToolCall(entry)) {
       const [parsed, failed] = parseOpenAIToolCalls([entry]);
-      valid.push(...parsed);
+      // LangChain.js builds these calls as `{ id, args, name, type }`; keep its key order so
+      // serialized messages print the same.
+      valid.push(...parsed.map(({ id, args, name, type }) => ({ id, args, name, type })));
       invalid.push(...failed);
     } else if (isPlainRecord(entry) && typeof entry.name === "string") {
       valid.push(entry as unknown as ToolCall);
