@@ -117,7 +117,7 @@ describe("free helpers inside nodes", () => {
       })
       .addEdge(START, "a");
     await builder.compile().invoke({ i: 0 });
-    await builder.compile().invoke({ i: 0 }, { store });
+    await builder.compile().invoke({ i: 0 }, { store: store as never });
     expect(seen).toEqual([undefined, store]);
   });
 

@@ -12,6 +12,14 @@
  */
 import "./entries/index.js";
 import "./chat-model-stream-output.js";
+import type { BaseMessage } from "./messages/index.js";
+
+declare module "./graph/builder/compiled-state-graph.js" {
+  /** Messages streamed by `streamMode: "messages"` are `BaseMessage`s, as in LangGraph.js. */
+  interface StreamMessageTypes {
+    message: BaseMessage;
+  }
+}
 
 export * from "./graph/index.js";
 export { MessageGraph } from "./message-graph.js";

@@ -13,6 +13,7 @@ export {
   type LangGraphRunnableConfig,
   type RetryPolicy,
   RunControl,
+  type Runtime,
   type StreamWriter,
   type TimeoutPolicy,
 } from "./loop/index.js";

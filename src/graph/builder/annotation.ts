@@ -5,7 +5,7 @@ import {
   isBaseChannel,
   LastValue,
 } from "../channels/index.js";
-import { InvalidGraphError } from "../core/index.js";
+import { InvalidGraphError, type Overwrite } from "../core/index.js";
 
 /** How a state key combines writes: a reducer and an optional default. */
 export type SingleReducer<Value, Update = Value> =
@@ -32,8 +32,13 @@ export type ExtractUpdateType<C> = ChannelOf<C>["UpdateType"];
 
 /** The state object a definition describes. */
 export type StateType<SD extends StateDefinition> = { [K in keyof SD]: ExtractValueType<SD[K]> };
-/** The updates a node may return for a definition: any subset of the keys. */
-export type UpdateType<SD extends StateDefinition> = { [K in keyof SD]?: ExtractUpdateType<SD[K]> };
+/**
+ * The updates a node may return for a definition: any subset of the keys, each an update of its
+ * channel or an `Overwrite` of its value (which bypasses the reducer), as in LangGraph.js.
+ */
+export type UpdateType<SD extends StateDefinition> = {
+  [K in keyof SD]?: ExtractUpdateType<SD[K]> | Overwrite<ExtractValueType<SD[K]>>;
+};
 
 /**
  * A state schema made with `Annotation.Root({...})`. `typeof Root.State` is the state type and

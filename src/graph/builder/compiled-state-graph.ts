@@ -24,11 +24,47 @@ export interface CompiledStateGraphNode extends PregelNode {
   invoke(input: unknown, config?: RunnableConfig): Promise<unknown>;
 }
 
+/**
+ * What a message streamed by `streamMode: "messages"` offers, described structurally because the
+ * engine does not know the message classes. The message vocabulary's `BaseMessage` and
+ * `AIMessageChunk` satisfy it; importing `agentgraph` narrows the payload to `BaseMessage` itself
+ * through {@link StreamMessageTypes}.
+ */
+export interface StreamedMessageLike {
+  readonly content: string | readonly unknown[];
+  readonly id?: string | undefined;
+  readonly name?: string | undefined;
+  readonly text: string;
+  readonly additional_kwargs: Record<string, unknown>;
+  readonly response_metadata: Record<string, unknown>;
+  readonly tool_calls?: readonly { name: string; args: Record<string, unknown>; id?: string | undefined }[];
+  readonly tool_call_chunks?: readonly {
+    name?: string | undefined;
+    args?: string | undefined;
+    id?: string | undefined;
+    index?: number | undefined;
+  }[];
+  getType(): string;
+}
+
+/**
+ * Registry through which an entry point names the class of streamed messages: the root entry
+ * augments it with `{ message: BaseMessage }` (declaration merging), so
+ * `for await (const [msg] of await graph.stream(input, { streamMode: "messages" }))` types `msg`
+ * as a `BaseMessage`, as LangGraph.js does. Without the augmentation the payload is
+ * {@link StreamedMessageLike}.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by the root entry (declaration merging).
+export interface StreamMessageTypes {}
+
+/** The message of a `streamMode: "messages"` chunk. */
+export type StreamedMessage = StreamMessageTypes extends { message: infer M } ? M : StreamedMessageLike;
+
 /** The payload of each stream mode. */
 export interface StreamPayloads<State, Update, Nodes extends string> {
   values: State;
   updates: { [K in Nodes]?: Update };
-  messages: [message: unknown, metadata: Record<string, unknown>];
+  messages: [message: StreamedMessage, metadata: Record<string, unknown>];
   custom: unknown;
   debug: Record<string, unknown>;
   checkpoints: Record<string, unknown>;

@@ -15,6 +15,9 @@ export {
   CompiledStateGraph,
   type CompiledStateGraphNode,
   type StreamChunk,
+  type StreamedMessage,
+  type StreamedMessageLike,
+  type StreamMessageTypes,
   type StreamPayloads,
 } from "./compiled-state-graph.js";
 export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";

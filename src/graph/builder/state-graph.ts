@@ -289,6 +289,7 @@ export class StateGraph<
     errorHandler?: NodeErrorHandler;
   } = {};
 
+  constructor(state: Schema, contextSchema: ZodObjectLike<Context, unknown>);
   constructor(state: Schema, contextSchema?: unknown);
   constructor(state: Schema, options: StateGraphOptions);
   constructor(args: StateGraphArgs);
@@ -421,9 +422,9 @@ export class StateGraph<
    * graph used as a subgraph, or any object with an `invoke(input, config)` method (a
    * `ToolNode`, a runnable). Also accepts `{ name: fn, … }` or `[[name, fn, options?], …]`.
    */
-  addNode<K extends string>(
+  addNode<K extends string, NodeInput = State>(
     name: K,
-    action: NodeAction<State, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
+    action: NodeAction<NodeInput, Update, Context> | SubgraphLike | RunnableLike<State, Context>,
     options?: AddNodeOptions<Nodes | K, State, Update>,
   ): StateGraph<Schema, State, Update, Nodes | K, Context, Input, Output>;
   addNode<K extends string>(

@@ -1,6 +1,7 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import type { NodeSpec, PreparedTask } from "../algorithm/index.js";
 import type { TimeoutPolicy } from "../core/index.js";
+import type { BaseStore } from "../store/index.js";
 import type { StreamSink } from "../stream/index.js";
 import type { InterruptOptions } from "./interrupts.js";
 import type { SaveQueue } from "./persistence.js";
@@ -81,8 +82,11 @@ export type StreamWriter = (chunk: unknown) => void;
 export interface LangGraphRunnableConfig<Context = Record<string, unknown>> extends RunnableConfig {
   /** Static context of the run (`invoke(input, { context })`), validated by `contextSchema`. */
   context?: Context;
-  /** The graph's long-term store, when it has one. */
-  store?: unknown;
+  /**
+   * The graph's long-term store, when it has one (a `BaseStore`; typed by the methods nodes call,
+   * so a hand-written store object passed to a runnable type-checks too).
+   */
+  store?: NodeStore;
   /** Sends a chunk to the `custom` stream mode (a no-op when nobody streams it). */
   writer?: StreamWriter;
   /** Pauses the run and asks for input (needs a checkpointer); see `interrupt()`. */
@@ -97,6 +101,22 @@ export interface LangGraphRunnableConfig<Context = Record<string, unknown>> exte
   /** The run's drain control (see `RunControl`): nodes may read it or request a drain. */
   control?: RunControl;
 }
+
+/** The store as nodes see it on their config: `get`, `put`, `delete` and `search` of `BaseStore`. */
+export type NodeStore = Pick<BaseStore, "get" | "put" | "delete" | "search">;
+
+/**
+ * What a node receives as its second argument (LangGraph.js's `Runtime`): the run's `context`,
+ * `store`, `writer`, `interrupt`, `signal` and the rest of its config.
+ *
+ * @example
+ * ```ts
+ * const node = (state: typeof State.State, runtime: Runtime<{ userId: string }>) => ({
+ *   user: runtime.context?.userId,
+ * });
+ * ```
+ */
+export interface Runtime<Context = Record<string, unknown>> extends LangGraphRunnableConfig<Context> {}
 
 /** Key, on an error handler's task config, of the `NodeError` it handles. */
 export const NODE_ERROR: unique symbol = Symbol.for("agentgraph.nodeError") as never;

@@ -6,6 +6,7 @@ import {
   type RunningTask,
   type StreamWriter,
 } from "../loop/index.js";
+import type { BaseStore } from "../store/index.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 
 function ambientConfig(helper: string): LangGraphRunnableConfig<unknown> {
@@ -66,7 +67,7 @@ export function writer(chunk: unknown): void {
  * const memories = await getStore()?.search(["users", userId]);
  * ```
  */
-export function getStore<Store = unknown>(): Store | undefined {
+export function getStore<Store = BaseStore>(): Store | undefined {
   return ambientConfig("getStore()").store as Store | undefined;
 }
 

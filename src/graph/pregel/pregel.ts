@@ -20,6 +20,7 @@ import {
   type LangGraphRunnableConfig,
   type LoopGraph,
   LoopPersistence,
+  type NodeStore,
   PARENT_RUN,
   type ParentRunLink,
   PregelLoop,
@@ -337,11 +338,16 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     input: Input | null,
     options: PregelOptions<Context> & { encoding: "text/event-stream" },
   ): Promise<IterableReadableStream<Uint8Array>>;
+  stream<const M extends readonly StreamMode[]>(
+    input: Input | null,
+    options: PregelOptions<Context, M> & { streamMode: M; subgraphs?: false },
+  ): Promise<IterableReadableStream<[mode: M[number], chunk: Chunk]>>;
   stream(input: Input | null, options?: PregelOptions<Context>): Promise<IterableReadableStream<Chunk>>;
   async stream(
     input: Input | null,
-    options?: PregelOptions<Context>,
-  ): Promise<IterableReadableStream<Chunk> | IterableReadableStream<Uint8Array>> {
+    given?: PregelOptions<Context, StreamMode | readonly StreamMode[]>,
+  ): Promise<IterableReadableStream<unknown>> {
+    const options = given as PregelOptions<Context> | undefined;
     // A graph streamed from inside another graph's node defaults to `values`, as in LangGraph.js.
     const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
     if (options?.encoding !== undefined) return this.streamEncoded(input, options, nested);
@@ -699,7 +705,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const given = options?.store ?? config.store ?? this.store;
     // an AsyncBatchedStore is unwrapped (as LangGraph.js does): the run batches on its own
     const store = given instanceof AsyncBatchedStore ? given.store : given;
-    const loopConfig = store !== undefined && config.store !== store ? { ...config, store } : config;
+    const loopConfig =
+      store !== undefined && config.store !== store ? { ...config, store: store as NodeStore } : config;
     return new PregelLoop({
       graph: this.loopGraph,
       input,

@@ -1,0 +1,156 @@
+// Type-level parity with LangGraph.js 1.7.3: typical documentation programs that type-check
+// against `@langchain/langgraph` must type-check against agentgraph too. Each case below is a
+// gap found by type-checking the docs' snippets against both libraries (strict mode).
+import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod/v4";
+import {
+  Annotation,
+  type BaseStore,
+  Command,
+  END,
+  entrypoint,
+  getStore,
+  InMemoryStore,
+  type LangGraphRunnableConfig,
+  MemorySaver,
+  MessagesAnnotation,
+  Overwrite,
+  type Runtime,
+  Send,
+  START,
+  StateGraph,
+  type StreamedMessage,
+  type StreamedMessageLike,
+  task,
+} from "../index.js";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "../messages/index.js";
+
+const messagesGraph = () =>
+  new StateGraph(MessagesAnnotation)
+    .addNode("agent", () => ({ messages: [new AIMessage("hi")] }))
+    .addEdge(START, "agent")
+    .compile();
+
+describe("streamMode: messages", () => {
+  it("types the streamed message as BaseMessage once the root entry is loaded", async () => {
+    const graph = messagesGraph();
+    expectTypeOf<StreamedMessage>().toEqualTypeOf<BaseMessage>();
+    for await (const [msg, metadata] of await graph.stream({ messages: [] }, { streamMode: "messages" })) {
+      expectTypeOf(msg).toEqualTypeOf<BaseMessage>();
+      expectTypeOf(msg.content).not.toBeUnknown();
+      expectTypeOf(msg.text).toBeString();
+      expectTypeOf(metadata).toEqualTypeOf<Record<string, unknown>>();
+      if (AIMessageChunk.isInstance(msg)) expectTypeOf(msg.tool_call_chunks).not.toBeUnknown();
+    }
+  });
+
+  it("types it in multi-mode and subgraph tuples too", async () => {
+    const graph = messagesGraph();
+    for await (const [mode, chunk] of await graph.stream(
+      { messages: [] },
+      { streamMode: ["messages", "updates"] },
+    )) {
+      if (mode === "messages") expectTypeOf(chunk[0]).toEqualTypeOf<BaseMessage>();
+    }
+    for await (const [ns, chunk] of await graph.stream(
+      { messages: [] },
+      { streamMode: "messages", subgraphs: true },
+    )) {
+      expectTypeOf(ns).toEqualTypeOf<string[]>();
+      expectTypeOf(chunk[0]).toEqualTypeOf<BaseMessage>();
+    }
+  });
+
+  it("the structural fallback (without the root entry) is satisfied by the message classes", () => {
+    expectTypeOf<BaseMessage>().toExtend<StreamedMessageLike>();
+    expectTypeOf<AIMessage>().toExtend<StreamedMessageLike>();
+    expectTypeOf<AIMessageChunk>().toExtend<StreamedMessageLike>();
+    expectTypeOf<StreamedMessageLike["content"]>().not.toBeUnknown();
+    // @ts-expect-error -- a plain object is not a streamed message
+    const notAMessage: StreamedMessageLike = { content: "x" };
+    void notAMessage;
+  });
+});
+
+describe("node signatures", () => {
+  it("a Send target may take its own input type (map-reduce)", async () => {
+    const State = Annotation.Root({
+      subjects: Annotation<string[]>,
+      jokes: Annotation<string[]>({ reducer: (a, b) => a.concat(b) }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("generateJoke", (state: { subject: string }) => ({ jokes: [`Joke about ${state.subject}`] }))
+      .addConditionalEdges(START, (s) => s.subjects.map((subject) => new Send("generateJoke", { subject })))
+      .addEdge("generateJoke", END)
+      .compile();
+    expectTypeOf(await graph.invoke({ subjects: ["cats"] })).toHaveProperty("jokes");
+    new StateGraph(State)
+      // @ts-expect-error -- the update must still fit the state
+      .addNode("bad", (_state: { subject: string }) => ({ jokes: 1 }));
+  });
+
+  it("infers the context type from a Zod context schema (Runtime<Context>)", () => {
+    const ContextSchema = z.object({ llm: z.enum(["openai", "anthropic"]) });
+    const State = Annotation.Root({ out: Annotation<string> });
+    const graph = new StateGraph(State, ContextSchema)
+      .addNode("node", (_state, runtime: Runtime<z.infer<typeof ContextSchema>>) => ({
+        out: runtime.context?.llm ?? "none",
+      }))
+      .addEdge(START, "node")
+      .compile();
+    expectTypeOf(graph.invoke).toBeFunction();
+    new StateGraph(State, ContextSchema)
+      // @ts-expect-error -- the node's context type must match the schema's
+      .addNode("node", (_state, runtime: Runtime<{ llm: number }>) => ({
+        out: String(runtime.context?.llm),
+      }));
+  });
+
+  it("config.store is a store nodes can call", () => {
+    const node = async (_state: typeof MessagesAnnotation.State, config: LangGraphRunnableConfig) => {
+      const found = await config.store?.search(["memories", "1"], { query: "food", limit: 3 });
+      await config.store?.put(["memories", "1"], "k", { data: "pizza" });
+      const item = await config.store?.get(["memories", "1"], "k");
+      return { messages: [{ role: "assistant", content: `${found?.length} ${String(item?.value.data)}` }] };
+    };
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("n", node)
+      .addEdge(START, "n")
+      .compile({ store: new InMemoryStore() });
+    expectTypeOf(graph.invoke).toBeFunction();
+  });
+
+  it("getStore() is a BaseStore", () => {
+    const inNode = () => getStore();
+    expectTypeOf<ReturnType<typeof inNode>>().toEqualTypeOf<BaseStore | undefined>();
+  });
+
+  it("an update may Overwrite a reduced key", () => {
+    const State = Annotation.Root({
+      items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    new StateGraph(State)
+      .addNode("a", () => new Command({ goto: [new Send("b", { items: ["x"] })] }), { ends: ["b"] })
+      .addNode("b", () => ({ items: new Overwrite(["reset"]) }))
+      .addEdge(START, "a");
+    // @ts-expect-error -- the overwritten value must have the key's type
+    new StateGraph(State).addNode("c", () => ({ items: new Overwrite(1) }));
+  });
+});
+
+describe("functional API", () => {
+  it("streams [mode, chunk] tuples for a list of modes", async () => {
+    const addOne = task("addOne", async (n: number) => n + 1);
+    const main = entrypoint(
+      { name: "main", checkpointer: new MemorySaver() },
+      async (inputs: { x: number }) => {
+        return (await addOne(inputs.x)) + 1;
+      },
+    );
+    const stream = await main.stream(
+      { x: 1 },
+      { streamMode: ["custom", "updates"], configurable: { thread_id: "1" } },
+    );
+    for await (const [mode] of stream) expectTypeOf(mode).toEqualTypeOf<"custom" | "updates">();
+  });
+});
