@@ -367,27 +367,11 @@ export class PostgresStore extends BaseStore {
       const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, limit, offset]);
       found = rows.map((row) => ({ row, value: decodeValue(row) }));
     } else {
-      found = [];
-      let skipped = 0;
-      let after: string | null = null;
       const sql = path === "" ? this.sql.scanAll : this.sql.scanUnder;
-      while (found.length < limit) {
-        const { rows }: { rows: StoreRow[] } = await client.query<StoreRow>(sql, [
-          now,
-          ...prefix,
-          after,
-          SCAN_PAGE,
-        ]);
-        for (const row of rows) {
-          if (found.length >= limit) break;
-          const value = decodeValue(row);
-          if (!matchesFilter(value, op.filter)) continue;
-          if (skipped < offset) skipped++;
-          else found.push({ row, value });
-        }
-        if (rows.length < SCAN_PAGE) break;
-        after = (rows[rows.length - 1] as StoreRow).seq;
-      }
+      found = await filteredPages<StoreRow>(op, async (last) => {
+        const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, last?.seq ?? null, SCAN_PAGE]);
+        return rows;
+      });
     }
     await this.refresh(
       client,
@@ -423,26 +407,15 @@ export class PostgresStore extends BaseStore {
       const { rows } = await client.query<RankedStoreRow>(this.sql.textSearch, [...params, limit, offset]);
       found = rows.map((row) => ({ row, value: decodeValue(row) }));
     } else {
-      found = [];
-      let skipped = 0;
-      let after: RankedStoreRow | undefined;
-      while (found.length < limit) {
-        const { rows }: { rows: RankedStoreRow[] } = await client.query<RankedStoreRow>(this.sql.textScan, [
+      found = await filteredPages<RankedStoreRow>(op, async (last) => {
+        const { rows } = await client.query<RankedStoreRow>(this.sql.textScan, [
           ...params,
-          after?.rank ?? null,
-          after?.seq ?? null,
+          last?.rank ?? null,
+          last?.seq ?? null,
           SCAN_PAGE,
         ]);
-        for (const row of rows) {
-          if (found.length >= limit) break;
-          const value = decodeValue(row);
-          if (!matchesFilter(value, op.filter)) continue;
-          if (skipped < offset) skipped++;
-          else found.push({ row, value });
-        }
-        if (rows.length < SCAN_PAGE) break;
-        after = rows[rows.length - 1];
-      }
+        return rows;
+      });
     }
     await this.refresh(
       client,
@@ -507,4 +480,33 @@ export class PostgresStore extends BaseStore {
       ttlMinutes ?? null,
     ]);
   }
+}
+
+/**
+ * The rows of a search whose filter is applied in process: pages of {@link SCAN_PAGE} rows read
+ * in order (`page(last)` reads the page after the last row of the previous one), until `limit`
+ * rows pass the filter after skipping `offset` of them.
+ */
+async function filteredPages<Row extends StoreRow>(
+  op: SearchOperation,
+  page: (last: Row | undefined) => Promise<Row[]>,
+): Promise<{ row: Row; value: Record<string, unknown> }[]> {
+  const limit = op.limit ?? 10;
+  const offset = op.offset ?? 0;
+  const found: { row: Row; value: Record<string, unknown> }[] = [];
+  let skipped = 0;
+  let last: Row | undefined;
+  while (found.length < limit) {
+    const rows = await page(last);
+    for (const row of rows) {
+      if (found.length >= limit) break;
+      const value = decodeValue(row);
+      if (!matchesFilter(value, op.filter)) continue;
+      if (skipped < offset) skipped++;
+      else found.push({ row, value });
+    }
+    if (rows.length < SCAN_PAGE) break;
+    last = rows[rows.length - 1];
+  }
+  return found;
 }
