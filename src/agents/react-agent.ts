@@ -11,6 +11,7 @@ import {
   type MermaidOptions,
   type PregelOptions,
   type StateSnapshot,
+  type StreamChunk,
   type StreamEvent,
   type StreamEventsFilter,
   type StreamEventsOptions,
@@ -111,20 +112,17 @@ export type AgentRunOptions<T extends AnyAgentTypes, M = StreamMode | StreamMode
   (Record<never, never> extends T["context"] ? { context?: T["context"] } : { context: T["context"] });
 
 /**
- * The payload of each stream mode of an agent: the graph's, with the `messages` mode typed as
- * `[message, metadata]` where `message` is a `BaseMessage` (the model's chunks and the nodes'
- * messages), as in LangGraph.js (the engine itself does not know message classes).
+ * The payload of each stream mode of an agent: the graph's, whose `messages` mode is
+ * `[message, metadata]` with `message` a `BaseMessage` (the model's chunks and the nodes'
+ * messages), as in LangGraph.js (the entry points name the message class, see
+ * `StreamMessageTypes`).
  *
  * @example
  * ```ts
  * type Token = AgentStreamPayloads<AgentOutput<AgentTypes>, unknown>["messages"][0]; // BaseMessage
  * ```
  */
-export type AgentStreamPayloads<State, Update> = Omit<StreamPayloads<State, Update, string>, "messages"> & {
-  messages: [message: BaseMessage, metadata: Record<string, unknown>];
-};
-
-type AgentModeChunk<Mode extends StreamMode, P> = Mode extends keyof P ? P[Mode] : never;
+export type AgentStreamPayloads<State, Update> = StreamPayloads<State, Update, string>;
 
 /**
  * The type of one chunk of an agent's `stream()` for the given `streamMode` and `subgraphs`
@@ -142,23 +140,7 @@ export type AgentStreamChunk<
   Subgraphs extends boolean,
   State,
   Update,
-> = M extends readonly StreamMode[]
-  ? Subgraphs extends true
-    ? {
-        [I in M[number]]: [
-          namespace: string[],
-          mode: I,
-          payload: AgentModeChunk<I, AgentStreamPayloads<State, Update>>,
-        ];
-      }[M[number]]
-    : {
-        [I in M[number]]: [mode: I, payload: AgentModeChunk<I, AgentStreamPayloads<State, Update>>];
-      }[M[number]]
-  : M extends StreamMode
-    ? Subgraphs extends true
-      ? [namespace: string[], payload: AgentModeChunk<M, AgentStreamPayloads<State, Update>>]
-      : AgentModeChunk<M, AgentStreamPayloads<State, Update>>
-    : never;
+> = StreamChunk<M, Subgraphs, State, Update, string>;
 
 interface AgentOptions {
   readonly middleware?: readonly AnyAgentMiddleware[];
@@ -187,6 +169,8 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   readonly #graph: Graph;
   readonly #options: AgentOptions;
   readonly #defaults: PregelOptions<unknown>;
+  /** The defaults the graph does not carry (`debug`, `signal`, …): the only ones a run adds. */
+  readonly #runDefaults: PregelOptions<unknown> | undefined;
   declare "~types": T;
 
   constructor(graph: Graph, options: AgentOptions, defaults: PregelOptions<unknown> = {}) {
@@ -195,8 +179,11 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     this.#defaults = defaults;
     // LangChain.js bakes the run defaults into the compiled graph too, so a caller that runs
     // `agent.graph` directly (a server, `agent.graph.streamEvents`) gets the same tags and metadata
-    // (always a copy, so that a checkpointer or store set on this agent stays its own)
-    this.#graph = graph.withConfig(graphDefaults(defaults));
+    // (always a copy, so that a checkpointer or store set on this agent stays its own); the graph
+    // merges them into every run, so a run of the agent adds only the others
+    const { baked, rest } = splitDefaults(defaults);
+    this.#graph = graph.withConfig(baked);
+    this.#runDefaults = rest;
   }
 
   /** The compiled graph (with the agent's default run options, as `graph.config`). */
@@ -394,8 +381,9 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 
   #merged(config: PregelOptions<unknown> | undefined): PregelOptions<unknown> {
-    if (config === undefined) return this.#defaults;
-    return mergeConfig(this.#defaults, config);
+    const rest = this.#runDefaults;
+    if (rest === undefined) return config ?? {};
+    return config === undefined ? rest : { ...rest, ...config };
   }
 
   /** Fills in middleware state defaults the input and the thread lack (LangChain.js's behaviour). */
@@ -444,10 +432,24 @@ const GRAPH_DEFAULT_KEYS = [
   "configurable",
 ] as const;
 
-function graphDefaults(defaults: PregelOptions<unknown>): Parameters<Graph["withConfig"]>[0] {
-  const out: Record<string, unknown> = {};
-  for (const key of GRAPH_DEFAULT_KEYS) {
-    if (defaults[key] !== undefined) out[key] = defaults[key];
+/** The defaults baked into the agent's graph ({@link GRAPH_DEFAULT_KEYS}), and the others (`undefined`: none). */
+function splitDefaults(defaults: PregelOptions<unknown>): {
+  baked: Parameters<Graph["withConfig"]>[0];
+  rest: PregelOptions<unknown> | undefined;
+} {
+  const baked: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  let others = false;
+  for (const [key, value] of Object.entries(defaults)) {
+    if (value === undefined) continue;
+    if ((GRAPH_DEFAULT_KEYS as readonly string[]).includes(key)) baked[key] = value;
+    else {
+      rest[key] = value;
+      others = true;
+    }
   }
-  return out as Parameters<Graph["withConfig"]>[0];
+  return {
+    baked: baked as Parameters<Graph["withConfig"]>[0],
+    rest: others ? (rest as PregelOptions<unknown>) : undefined,
+  };
 }
