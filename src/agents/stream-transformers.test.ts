@@ -294,18 +294,19 @@ describe("run.subagents", () => {
   });
 });
 
+/** A tool-call transformer of the root that has seen call `c1` of tool `name` start with `input`. */
+function toolCallTransformerWithCall(name: string, input: string) {
+  const transformer = createToolCallTransformer([])();
+  const { toolCalls } = transformer.init();
+  transformer.process(
+    event("tools", ["tools:1"], { event: "tool-started", tool_call_id: "c1", tool_name: name, input }),
+  );
+  return { transformer, toolCalls };
+}
+
 describe("createToolCallTransformer / createSubagentTransformer", () => {
   it("ignores an interrupt reported as a tool error and settles pending calls at the end", async () => {
-    const transformer = createToolCallTransformer([])();
-    const { toolCalls } = transformer.init();
-    transformer.process(
-      event("tools", ["tools:1"], {
-        event: "tool-started",
-        tool_call_id: "c1",
-        tool_name: "ask",
-        input: "{}",
-      }),
-    );
+    const { transformer, toolCalls } = toolCallTransformerWithCall("ask", "{}");
     transformer.process(
       event("tools", ["tools:1"], {
         event: "tool-error",
@@ -325,16 +326,7 @@ describe("createToolCallTransformer / createSubagentTransformer", () => {
   });
 
   it("keeps unparseable input as given and reads a serialized ToolMessage's content", async () => {
-    const transformer = createToolCallTransformer([])();
-    const { toolCalls } = transformer.init();
-    transformer.process(
-      event("tools", ["tools:1"], {
-        event: "tool-started",
-        tool_call_id: "c1",
-        tool_name: "t",
-        input: "raw",
-      }),
-    );
+    const { transformer, toolCalls } = toolCallTransformerWithCall("t", "raw");
     transformer.process(
       event("tools", ["tools:1"], {
         event: "tool-finished",

@@ -11,8 +11,19 @@
  * ```
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { BaseMessage } from "../messages/index.js";
 import { hasAsyncContextStorage, installAsyncContextStorage } from "../shared/index.js";
 import { registerMessageSerialization } from "./messages-serialization.js";
+
+declare module "../graph/builder/compiled-state-graph.js" {
+  /**
+   * Messages streamed by `streamMode: "messages"` are `BaseMessage`s, as in LangGraph.js: the
+   * engine names no message class, the entry points (this set-up, the root entry) do.
+   */
+  interface StreamMessageTypes {
+    message: BaseMessage;
+  }
+}
 
 if (!hasAsyncContextStorage()) installAsyncContextStorage(new AsyncLocalStorage());
 registerMessageSerialization();

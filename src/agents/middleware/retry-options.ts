@@ -204,19 +204,24 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+/** The `invalid_type` problem of option `key`, which should be an `expected` and is `value`. */
+function invalidType(key: string, expected: string, value: unknown): RetryConfigIssue {
+  const received = typeName(value);
+  return {
+    path: key,
+    message: `Expected ${expected}, received ${received}`,
+    code: "invalid_type",
+    expected,
+    received,
+  };
+}
+
 /** Collects problems of the shared options into `issues`, in option order. */
 function checkNumber(config: Record<string, unknown>, key: string, issues: RetryConfigIssue[]): void {
   const value = config[key];
   if (value === undefined) return;
   if (typeof value !== "number" || Number.isNaN(value)) {
-    const received = typeName(value);
-    issues.push({
-      path: key,
-      message: `Expected number, received ${received}`,
-      code: "invalid_type",
-      expected: "number",
-      received,
-    });
+    issues.push(invalidType(key, "number", value));
   } else if (value < 0) {
     issues.push({
       path: key,
@@ -252,14 +257,7 @@ export function resolveRetrySettings(config: RetryOptions, issues: RetryConfigIs
   checkNumber(raw, "initialDelayMs", issues);
   checkNumber(raw, "maxDelayMs", issues);
   if (raw.jitter !== undefined && typeof raw.jitter !== "boolean") {
-    const received = typeName(raw.jitter);
-    issues.push({
-      path: "jitter",
-      message: `Expected boolean, received ${received}`,
-      code: "invalid_type",
-      expected: "boolean",
-      received,
-    });
+    issues.push(invalidType("jitter", "boolean", raw.jitter));
   }
   return {
     maxRetries: config.maxRetries ?? DEFAULTS.maxRetries,

@@ -332,11 +332,6 @@ function isSafeCutoff(messages: readonly BaseMessage[], cutoff: number): boolean
   return true;
 }
 
-/** A summarizer as LangChain.js calls it: with the prompt as one string. */
-interface PromptModel {
-  invoke(input: string, options?: Record<string, unknown>): Promise<{ content: unknown }>;
-}
-
 /**
  * The options of the summarizer's call, as LangChain.js builds them: the run's config keys
  * found on the hook's runtime (its `configurable` and `signal`, and `tags`/`metadata` when a
@@ -388,7 +383,7 @@ async function summarize(
   try {
     const prompt = settings.summaryPrompt.replace("{messages}", () => history);
     // LangChain.js passes the prompt as a string (a chat model reads it as one human message)
-    const answer = await (model as unknown as PromptModel).invoke(prompt, summarizerOptions(runtime));
+    const answer = await model.invoke(prompt, summarizerOptions(runtime));
     const content = answer?.content;
     if (typeof content !== "string" && !Array.isArray(content)) {
       return "Error generating summary: Invalid response format";
