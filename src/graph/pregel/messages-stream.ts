@@ -6,7 +6,7 @@ import {
   TAG_NOSTREAM,
   TAG_NOSTREAM_SHORT,
 } from "../core/index.js";
-import { graphNamespace, type StreamSink } from "../stream/index.js";
+import { graphNamespace, type StreamSink, taskCheckpointNs } from "../stream/index.js";
 
 interface MessageLike {
   id?: string;
@@ -67,8 +67,8 @@ export class MessagesStreamHandler implements CallbackHandler {
     name?: string,
   ): Meta | undefined {
     if (metadata === undefined) return undefined;
-    const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
-    if (typeof ns !== "string" || ns === "") return undefined;
+    const ns = taskCheckpointNs(metadata);
+    if (ns === "") return undefined;
     const graphNs = graphNamespace(ns, metadata.langgraph_path);
     if (this.outside(graphNs)) return undefined;
     return [graphNs, { tags: tags ?? [], name, ...metadata }];
@@ -147,8 +147,8 @@ export class MessagesStreamHandler implements CallbackHandler {
   /** Streams a message pushed with `pushMessage`: whole, with the task's metadata, even when seen before. */
   pushed(metadata: Record<string, unknown> | undefined, message: unknown): void {
     if (!isMessageLike(message) || metadata === undefined) return;
-    const ns = (metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns) as string | undefined;
-    if (typeof ns !== "string" || ns === "") return;
+    const ns = taskCheckpointNs(metadata);
+    if (ns === "") return;
     const graphNs = graphNamespace(ns, metadata.langgraph_path);
     if (this.outside(graphNs)) return;
     this.emit([graphNs, metadata], message, false);
@@ -159,8 +159,8 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (typeof input !== "object" || input === null) return;
     if (!this.subgraphs && metadata !== undefined) {
       // a nested graph's task not streamed: its input messages are not seen yet
-      const ns = metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns;
-      if (typeof ns === "string" && this.outside(graphNamespace(ns, metadata.langgraph_path))) return;
+      const ns = taskCheckpointNs(metadata);
+      if (ns !== "" && this.outside(graphNamespace(ns, metadata.langgraph_path))) return;
     }
     for (const value of Object.values(input)) {
       if (isMessageLike(value) && value.id !== undefined) this.seen.add(value.id);

@@ -6,9 +6,8 @@
  * node task that made them, tool calls on the `tools` channel, and each `values` snapshot
  * comes after a `checkpoints` envelope `{ id, parent_id?, step, source }`.
  */
-import type { CallbackHandler } from "../../shared/index.js";
 import { uuid6 } from "../checkpoint/index.js";
-import { CHECKPOINT_NAMESPACE_SEPARATOR, INTERRUPT, isGraphBubbleUp, TAG_HIDDEN } from "../core/index.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, INTERRUPT } from "../core/index.js";
 import {
   type CheckpointEnvelope,
   createGraphRunStream,
@@ -23,6 +22,8 @@ import {
   type StreamMode,
   StreamSink,
   type StreamTransformer,
+  ToolsStreamHandler,
+  taskCheckpointNs,
   type UsageInfo,
 } from "../stream/index.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
@@ -209,8 +210,8 @@ async function* withCheckpointEnvelopes(
 
 /** The namespace of the node task a callback's metadata belongs to (`[]` outside a node). */
 function taskNamespace(metadata: Record<string, unknown> | undefined): Namespace {
-  const ns = metadata?.langgraph_checkpoint_ns ?? metadata?.checkpoint_ns;
-  return typeof ns === "string" && ns !== "" ? ns.split(CHECKPOINT_NAMESPACE_SEPARATOR) : [];
+  const ns = taskCheckpointNs(metadata);
+  return ns !== "" ? ns.split(CHECKPOINT_NAMESPACE_SEPARATOR) : [];
 }
 
 interface MessageLike {
@@ -363,21 +364,13 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     tags?: string[],
     fields?: { chunk?: { message: unknown } },
   ): void {
-    this.context = { kind: "token", runId };
-    try {
-      super.handleLLMNewToken(token, idx, runId, parentRunId, tags, fields);
-    } finally {
-      this.context = undefined;
-    }
+    this.within({ kind: "token", runId }, () =>
+      super.handleLLMNewToken(token, idx, runId, parentRunId, tags, fields),
+    );
   }
 
   override handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
-    this.context = { kind: "whole", runId, skipTools: false };
-    try {
-      super.handleLLMEnd(output, runId);
-    } finally {
-      this.context = undefined;
-    }
+    this.within({ kind: "whole", runId, skipTools: false }, () => super.handleLLMEnd(output, runId));
     const streamed = this.streams.get(runId);
     if (streamed === undefined) return;
     this.streams.delete(runId);
@@ -396,12 +389,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   }
 
   override pushed(metadata: Record<string, unknown> | undefined, message: unknown): void {
-    this.context = { kind: "whole", runId: undefined, skipTools: false };
-    try {
-      super.pushed(metadata, message);
-    } finally {
-      this.context = undefined;
-    }
+    this.within({ kind: "whole", runId: undefined, skipTools: false }, () => super.pushed(metadata, message));
   }
 
   override nodeFinished(
@@ -414,11 +402,11 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     // tool messages a node returns are not streamed, so they keep no stream id: the state's
     // reducer gives those without one an id, as in LangGraph.js
     const toolMessages = toolMessagesWithoutId(output);
-    this.context = { kind: "whole", runId, skipTools: true };
     try {
-      super.nodeFinished(metadata, tags, name, output, runId);
+      this.within({ kind: "whole", runId, skipTools: true }, () =>
+        super.nodeFinished(metadata, tags, name, output, runId),
+      );
     } finally {
-      this.context = undefined;
       for (const message of toolMessages) message.id = undefined;
     }
   }
@@ -429,6 +417,16 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     if (!isMessageLike(message) || context === undefined) return;
     if (context.kind === "token") this.token(context.runId, message, meta);
     else if (!(context.skipTools && message.getType() === "tool")) this.whole(context.runId, message, meta);
+  }
+
+  /** Runs `call` (a base-class method) with the relay sink's emit context set to `context`. */
+  private within(context: EmitContext, call: () => void): void {
+    this.context = context;
+    try {
+      call();
+    } finally {
+      this.context = undefined;
+    }
   }
 
   private send(ns: Namespace, meta: Meta, runId: string | undefined, data: MessagesEventData): void {
@@ -584,71 +582,11 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   }
 }
 
-interface ToolRun {
-  ns: Namespace;
-  toolCallId: string | undefined;
-  name: string;
-}
-
 /** The `tools` stream of a v3 run: tool calls under the namespace of the node task that made them. */
-export class ProtocolToolsHandler implements CallbackHandler {
-  readonly name = "ProtocolToolsHandler";
-  private readonly sink: StreamSink;
-  private readonly runs = new Map<string, ToolRun>();
+export class ProtocolToolsHandler extends ToolsStreamHandler {
+  override readonly name: string = "ProtocolToolsHandler";
 
-  constructor(sink: StreamSink) {
-    this.sink = sink;
-  }
-
-  handleToolStart(
-    _tool: unknown,
-    input: string,
-    runId: string,
-    _parentRunId?: string,
-    tags?: string[],
-    metadata?: Record<string, unknown>,
-    runName?: string,
-    toolCallId?: string,
-  ): void {
-    if (metadata === undefined || tags?.includes(TAG_HIDDEN)) return;
-    const run: ToolRun = { ns: taskNamespace(metadata), toolCallId, name: runName ?? "unknown" };
-    this.runs.set(runId, run);
-    this.sink.push(run.ns, "tools", { event: "on_tool_start", toolCallId, name: run.name, input });
-  }
-
-  handleToolEvent(data: unknown, runId: string): void {
-    const run = this.runs.get(runId);
-    if (run === undefined) return;
-    this.sink.push(run.ns, "tools", {
-      event: "on_tool_event",
-      toolCallId: run.toolCallId,
-      name: run.name,
-      data,
-    });
-  }
-
-  handleToolEnd(output: unknown, runId: string): void {
-    const run = this.runs.get(runId);
-    if (run === undefined) return;
-    this.runs.delete(runId);
-    this.sink.push(run.ns, "tools", {
-      event: "on_tool_end",
-      toolCallId: run.toolCallId,
-      name: run.name,
-      output,
-    });
-  }
-
-  handleToolError(error: unknown, runId: string): void {
-    const run = this.runs.get(runId);
-    if (run === undefined) return;
-    this.runs.delete(runId);
-    if (isGraphBubbleUp(error)) return;
-    this.sink.push(run.ns, "tools", {
-      event: "on_tool_error",
-      toolCallId: run.toolCallId,
-      name: run.name,
-      error,
-    });
+  protected override namespaceOf(metadata: Record<string, unknown>): Namespace {
+    return taskNamespace(metadata);
   }
 }

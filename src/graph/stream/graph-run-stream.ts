@@ -9,6 +9,7 @@ import { isNativeTransformer, type SettleableStream, StreamMux, type StreamTrans
 import {
   convertToProtocolEvent,
   type InterruptPayload,
+  isRecord,
   type Namespace,
   type ProtocolEvent,
 } from "./protocol.js";
@@ -252,10 +253,6 @@ export class SubgraphRunStream<
       this.index = 0;
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Feeds the `[namespace, mode, payload]` chunks of `source` into `mux`, then ends it. */

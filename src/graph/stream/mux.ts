@@ -4,7 +4,7 @@
  * transformer channels, and settles the run's projections when the run ends.
  */
 import type { InterruptPayload, Namespace, ProtocolEvent } from "./protocol.js";
-import { isStreamChannel, StreamChannel, wireStreamChannel } from "./stream-channel.js";
+import { StreamChannel, wireStreamChannel } from "./stream-channel.js";
 
 /** Receives the events a transformer injects (`StreamTransformer.onRegister`). */
 export interface StreamEmitter {
@@ -113,7 +113,7 @@ export class StreamMux {
   wireChannels(projection: unknown): void {
     if (typeof projection !== "object" || projection === null) return;
     for (const [key, value] of Object.entries(projection)) {
-      if (isStreamChannel(value)) {
+      if (StreamChannel.isInstance(value)) {
         this.channels.push(value);
         const name = value.channelName;
         if (typeof name !== "string") continue;

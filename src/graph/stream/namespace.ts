@@ -17,3 +17,9 @@ export function graphNamespace(taskNs: string, path?: unknown): string[] {
   segments.length = Math.max(segments.length - own, 0);
   return segments;
 }
+
+/** The checkpoint namespace of the node task a callback's metadata belongs to (`""` outside a node). */
+export function taskCheckpointNs(metadata: Record<string, unknown> | undefined): string {
+  const ns = metadata?.langgraph_checkpoint_ns ?? metadata?.checkpoint_ns;
+  return typeof ns === "string" ? ns : "";
+}

@@ -155,7 +155,8 @@ export interface ConvertToProtocolEventOptions {
   seq: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A non-array object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

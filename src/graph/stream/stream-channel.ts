@@ -197,8 +197,3 @@ export function wireStreamChannel<T>(channel: StreamChannel<T>, forward: (item: 
   if (typeof own === "function") channel[WIRE](forward);
   else if (typeof other === "function") (other as (fn: (item: T) => void) => void).call(channel, forward);
 }
-
-/** True for a {@link StreamChannel} from any copy of the library. */
-export function isStreamChannel(value: unknown): value is StreamChannel<unknown> {
-  return StreamChannel.isInstance(value);
-}

@@ -1,6 +1,6 @@
 import type { CallbackHandler } from "../../shared/index.js";
 import { isGraphBubbleUp, TAG_HIDDEN } from "../core/index.js";
-import { graphNamespace } from "./namespace.js";
+import { graphNamespace, taskCheckpointNs } from "./namespace.js";
 import type { StreamSink } from "./sink.js";
 
 /**
@@ -36,7 +36,7 @@ interface ToolRun {
  * other control-flow signals are not errors and are not reported.
  */
 export class ToolsStreamHandler implements CallbackHandler {
-  readonly name = "ToolsStreamHandler";
+  readonly name: string = "ToolsStreamHandler";
   private readonly sink: StreamSink;
   private readonly runs = new Map<string, ToolRun>();
 
@@ -55,9 +55,8 @@ export class ToolsStreamHandler implements CallbackHandler {
     toolCallId?: string,
   ): void {
     if (metadata === undefined || tags?.includes(TAG_HIDDEN)) return;
-    const ns = metadata.langgraph_checkpoint_ns ?? metadata.checkpoint_ns;
-    const namespace = typeof ns === "string" && ns !== "" ? graphNamespace(ns, metadata.langgraph_path) : [];
-    if (!this.sink.wants("tools", namespace.length)) return;
+    const namespace = this.namespaceOf(metadata);
+    if (namespace === undefined) return;
     const run: ToolRun = { namespace, toolCallId, name: runName ?? "unknown" };
     this.runs.set(runId, run);
     this.emit(run, { event: "on_tool_start", toolCallId, name: run.name, input });
@@ -82,6 +81,13 @@ export class ToolsStreamHandler implements CallbackHandler {
     this.runs.delete(runId);
     if (isGraphBubbleUp(error)) return;
     this.emit(run, { event: "on_tool_error", toolCallId: run.toolCallId, name: run.name, error });
+  }
+
+  /** The namespace a tool run's events go under, `undefined` when the run is not streamed. */
+  protected namespaceOf(metadata: Record<string, unknown>): string[] | undefined {
+    const ns = taskCheckpointNs(metadata);
+    const namespace = ns !== "" ? graphNamespace(ns, metadata.langgraph_path) : [];
+    return this.sink.wants("tools", namespace.length) ? namespace : undefined;
   }
 
   private emit(run: ToolRun, event: ToolsStreamEvent): void {

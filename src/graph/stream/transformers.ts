@@ -13,13 +13,14 @@ import {
   type StreamTransformer,
   type SubgraphDiscovery,
 } from "./mux.js";
-import type {
-  AgentStatus,
-  LifecycleCause,
-  LifecycleData,
-  MessagesEventData,
-  Namespace,
-  ProtocolEvent,
+import {
+  type AgentStatus,
+  isRecord,
+  type LifecycleCause,
+  type LifecycleData,
+  type MessagesEventData,
+  type Namespace,
+  type ProtocolEvent,
 } from "./protocol.js";
 import { StreamChannel } from "./stream-channel.js";
 
@@ -79,10 +80,6 @@ export interface ValuesTransformerProjection {
 /** Projection of {@link createMessagesTransformer}. */
 export interface MessagesTransformerProjection {
   messages: AsyncIterable<ChatModelStreamHandle>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Async iterable over `log` from `startAt`, keeping what `pick` maps to a value. */
