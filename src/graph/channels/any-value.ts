@@ -1,12 +1,11 @@
-import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
+import { MISSING, SingleValueChannel } from "./base.js";
 
 /**
  * Keeps the last of any number of writes in a superstep (assumes they are equal), and is
  * cleared after a step without writes.
  */
-export class AnyValue<Value = unknown> extends BaseChannel<Value, Value, Value> {
+export class AnyValue<Value = unknown> extends SingleValueChannel<Value> {
   readonly lc_graph_name: string = "AnyValue";
-  private value: Value | Missing = MISSING;
 
   fromCheckpoint(snapshot?: Value): this {
     const channel = new AnyValue<Value>() as this;
@@ -23,19 +22,5 @@ export class AnyValue<Value = unknown> extends BaseChannel<Value, Value, Value> 
     }
     this.value = values[n - 1] as Value;
     return true;
-  }
-
-  get(): Value {
-    const value = this.value;
-    return value === MISSING ? emptyChannel() : value;
-  }
-
-  checkpoint(): Value | undefined {
-    const value = this.value;
-    return value === MISSING ? undefined : value;
-  }
-
-  isAvailable(): boolean {
-    return this.value !== MISSING;
   }
 }

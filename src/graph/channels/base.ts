@@ -65,6 +65,33 @@ export abstract class BaseChannel<Value = unknown, Update = unknown, Snapshot = 
   }
 }
 
+/**
+ * A channel that holds at most one value ({@link MISSING} while empty), with the reads every such
+ * channel shares: `get()` throws when empty, `checkpoint()` is the value itself (`undefined` when
+ * empty), `isAvailable()` tells which. Subclasses decide how writes combine in `update`.
+ */
+export abstract class SingleValueChannel<Value = unknown, Update = Value> extends BaseChannel<
+  Value,
+  Update,
+  Value
+> {
+  protected value: Value | Missing = MISSING;
+
+  get(): Value {
+    const value = this.value;
+    return value === MISSING ? emptyChannel() : value;
+  }
+
+  checkpoint(): Value | undefined {
+    const value = this.value;
+    return value === MISSING ? undefined : value;
+  }
+
+  isAvailable(): boolean {
+    return this.value !== MISSING;
+  }
+}
+
 /** True for a channel instance from any copy of the library. */
 export function isBaseChannel(value: unknown): value is BaseChannel {
   return (

@@ -1,5 +1,5 @@
 import { InvalidUpdateError, unwrapOverwrite } from "../core/index.js";
-import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
+import { MISSING, SingleValueChannel } from "./base.js";
 
 /** A reducer: folds one update into the current value. */
 export type BinaryOperator<Value, Update = Value> = (current: Value, update: Update) => Value;
@@ -10,15 +10,13 @@ export type BinaryOperator<Value, Update = Value> = (current: Value, update: Upd
  * is stored as is. An `Overwrite` write replaces the value instead (one per superstep).
  * This is the channel of `Annotation<T>({ reducer, default })`.
  */
-export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends BaseChannel<
+export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends SingleValueChannel<
   Value,
-  Update,
-  Value
+  Update
 > {
   readonly lc_graph_name: string = "BinaryOperatorAggregate";
   readonly operator: BinaryOperator<Value, Update>;
   readonly initialValueFactory: (() => Value) | undefined;
-  private value: Value | Missing;
 
   constructor(operator: BinaryOperator<Value, Update>, initialValueFactory?: () => Value) {
     super();
@@ -64,19 +62,5 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Ba
       }
     }
     return true;
-  }
-
-  get(): Value {
-    const value = this.value;
-    return value === MISSING ? emptyChannel() : value;
-  }
-
-  checkpoint(): Value | undefined {
-    const value = this.value;
-    return value === MISSING ? undefined : value;
-  }
-
-  isAvailable(): boolean {
-    return this.value !== MISSING;
   }
 }

@@ -1,6 +1,6 @@
 import { randomId } from "../../shared/index.js";
 import { InvalidUpdateError, type Overwrite, unwrapOverwrite } from "../core/index.js";
-import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
+import { type BaseChannel, MISSING, type Missing, SingleValueChannel } from "./base.js";
 
 /**
  * A batch reducer for a {@link DeltaChannel}: folds all the writes of a step into the value in
@@ -89,17 +89,15 @@ export type DeltaPendingWrite = readonly [taskId: string, channel: string, value
  * });
  * ```
  */
-export class DeltaChannel<Value = unknown, Update = unknown> extends BaseChannel<
+export class DeltaChannel<Value = unknown, Update = unknown> extends SingleValueChannel<
   Value,
-  Update | Overwrite<Value>,
-  Value
+  Update | Overwrite<Value>
 > {
   readonly lc_graph_name: string = "DeltaChannel";
   readonly reducer: DeltaReducer<Value, Update>;
   /** Accepted for compatibility; has no effect (storage is linear already, see the class doc). */
   readonly snapshotFrequency: number;
   readonly initialValueFactory: () => Value;
-  private value: Value | Missing = MISSING;
   /** @internal A write with ids on the messages it holds (see {@link prepareDeltaWrites}). */
   readonly prepareWrite: (value: unknown) => unknown;
 
@@ -184,21 +182,6 @@ export class DeltaChannel<Value = unknown, Update = unknown> extends BaseChannel
     const base = this.value === MISSING ? this.initialValueFactory() : this.value;
     this.value = this.reducer(base, writes);
     return true;
-  }
-
-  get(): Value {
-    const value = this.value;
-    return value === MISSING ? emptyChannel() : value;
-  }
-
-  /** The value (agentgraph's savers store lists linearly, so no delta bookkeeping is needed). */
-  checkpoint(): Value | undefined {
-    const value = this.value;
-    return value === MISSING ? undefined : value;
-  }
-
-  isAvailable(): boolean {
-    return this.value !== MISSING;
   }
 
   /**

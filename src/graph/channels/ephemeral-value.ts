@@ -1,15 +1,14 @@
 import { InvalidUpdateError } from "../core/index.js";
-import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
+import { MISSING, SingleValueChannel } from "./base.js";
 
 /**
  * Holds a value for exactly one superstep: it is cleared when a step passes without writes to
  * it. Node trigger channels (`branch:to:<node>`) and the graph's input channel (`__start__`)
  * are ephemeral. With `guard` (the default), two writes in one step are an error.
  */
-export class EphemeralValue<Value = unknown> extends BaseChannel<Value, Value, Value> {
+export class EphemeralValue<Value = unknown> extends SingleValueChannel<Value> {
   readonly lc_graph_name: string = "EphemeralValue";
   readonly guard: boolean;
-  private value: Value | Missing = MISSING;
 
   constructor(guard = true) {
     super();
@@ -36,19 +35,5 @@ export class EphemeralValue<Value = unknown> extends BaseChannel<Value, Value, V
     }
     this.value = values[n - 1] as Value;
     return true;
-  }
-
-  get(): Value {
-    const value = this.value;
-    return value === MISSING ? emptyChannel() : value;
-  }
-
-  checkpoint(): Value | undefined {
-    const value = this.value;
-    return value === MISSING ? undefined : value;
-  }
-
-  isAvailable(): boolean {
-    return this.value !== MISSING;
   }
 }

@@ -1,14 +1,13 @@
 import { InvalidUpdateError } from "../core/index.js";
-import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
+import { MISSING, SingleValueChannel } from "./base.js";
 
 /**
  * Holds the last value written. At most one write per superstep: two nodes writing the same
  * key in one step is a bug in the graph (give the key a reducer instead), reported as an
  * `InvalidUpdateError`. This is the channel of `Annotation<T>()`.
  */
-export class LastValue<Value = unknown> extends BaseChannel<Value, Value, Value> {
+export class LastValue<Value = unknown> extends SingleValueChannel<Value> {
   readonly lc_graph_name: string = "LastValue";
-  protected value: Value | Missing;
   readonly initialValueFactory: (() => Value) | undefined;
 
   constructor(initialValueFactory?: () => Value) {
@@ -37,19 +36,5 @@ export class LastValue<Value = unknown> extends BaseChannel<Value, Value, Value>
     }
     this.value = values[0] as Value;
     return true;
-  }
-
-  get(): Value {
-    const value = this.value;
-    return value === MISSING ? emptyChannel() : value;
-  }
-
-  checkpoint(): Value | undefined {
-    const value = this.value;
-    return value === MISSING ? undefined : value;
-  }
-
-  isAvailable(): boolean {
-    return this.value !== MISSING;
   }
 }
