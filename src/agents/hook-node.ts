@@ -1,10 +1,15 @@
-import { isCommand, isZodObjectSchema, type LangGraphRunnableConfig } from "../graph/index.js";
+import {
+  isCommand,
+  isZodObjectSchema,
+  type LangGraphRunnableConfig,
+  zodObjectShape,
+} from "../graph/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
 import { MiddlewareError } from "./errors.js";
 import { hookFunction, hookTargets } from "./middleware.js";
 import { middlewareRuntime } from "./runtime.js";
-import { isPrivateKey, zodShape } from "./state.js";
+import { isPrivateKey } from "./state.js";
 import type { AgentState, AnyAgentMiddleware, JumpTo, NodeHook } from "./types.js";
 
 /** The four node hooks. */
@@ -91,7 +96,7 @@ function isJump(target: unknown): boolean {
 /** The `_` fields of a Zod state schema (never given as input, so their defaults are applied here). */
 function privateFieldSchemas(schema: unknown): [string, StandardSchemaLike][] {
   if (!isZodObjectSchema(schema)) return [];
-  return Object.entries(zodShape(schema)).filter(
+  return Object.entries(zodObjectShape(schema)).filter(
     (entry): entry is [string, StandardSchemaLike] => isPrivateKey(entry[0]) && isStandardSchema(entry[1]),
   );
 }

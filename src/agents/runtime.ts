@@ -1,7 +1,6 @@
-import type { BaseStore, LangGraphRunnableConfig } from "../graph/index.js";
+import { type BaseStore, type LangGraphRunnableConfig, zodObjectShape } from "../graph/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
-import { zodShape } from "./state.js";
 import type { AgentRuntime } from "./types.js";
 
 /**
@@ -23,7 +22,7 @@ export async function middlewareRuntime(
   let context: unknown = config.context;
   if (contextSchema !== undefined && isStandardSchema(contextSchema)) {
     const given = (config.context ?? {}) as Record<string, unknown>;
-    const shape = zodShape(contextSchema);
+    const shape = zodObjectShape(contextSchema);
     const keys = Object.keys(shape);
     const relevant: Record<string, unknown> = {};
     if (keys.length === 0) Object.assign(relevant, given);

@@ -10,6 +10,7 @@ import {
   type StateDefinition,
   StateSchema,
   schemaMetaRegistry,
+  zodObjectShape,
 } from "../graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
@@ -72,7 +73,7 @@ export function buildAgentState(
 function schemaChannels(schema: unknown, owner: string): StateDefinition {
   if (StateSchema.isInstance(schema)) return schema.getChannels();
   if (isAnnotationRoot(schema)) return { ...schema.spec };
-  if (isAnyZodObject(schema)) return withZodDefaults(channelsFromZodObject(schema), zodShape(schema));
+  if (isAnyZodObject(schema)) return withZodDefaults(channelsFromZodObject(schema), zodObjectShape(schema));
   throw new InvalidArgumentError(
     `The stateSchema of ${owner} must be a StateSchema, a Zod object schema or an Annotation.Root({...}); got ${
       schema === null ? "null" : typeof schema
@@ -114,7 +115,7 @@ export function ownStateKeys(middleware: AnyAgentMiddleware, layout: AgentStateL
 /** The fields of a middleware's state schema: a Zod object's field schemas, or a StateSchema's fields. */
 function schemaFields(schema: unknown): Record<string, unknown> | undefined {
   if (StateSchema.isInstance(schema)) return schema.fields;
-  return isAnyZodObject(schema) ? zodShape(schema) : undefined;
+  return isAnyZodObject(schema) ? zodObjectShape(schema) : undefined;
 }
 
 /**
@@ -126,15 +127,6 @@ function isAnyZodObject(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null) return false;
   const v3 = schema as { _def?: { typeName?: unknown }; shape?: unknown };
   return v3._def?.typeName === "ZodObject" && typeof v3.shape === "object" && v3.shape !== null;
-}
-
-/** The field schemas of a Zod object (of any copy of zod). */
-export function zodShape(schema: unknown): Record<string, unknown> {
-  const z = schema as {
-    _zod?: { def?: { shape?: Record<string, unknown> } };
-    shape?: Record<string, unknown>;
-  };
-  return z._zod?.def?.shape ?? z.shape ?? {};
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type ToolCallStream,
 } from "../graph/index.js";
 import { ToolMessage } from "../messages/index.js";
+import { hasPrefix, nsKey } from "../shared/index.js";
 import type {
   DynamicStructuredTool,
   DynamicTool,
@@ -141,15 +142,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function keyOf(ns: readonly string[]): string {
-  return ns.join("\0");
-}
-
-function startsWith(ns: readonly string[], prefix: readonly string[]): boolean {
-  if (prefix.length > ns.length) return false;
-  return prefix.every((segment, i) => ns[i] === segment);
-}
-
 /** A promise that never counts as an unhandled rejection (the caller may never await it). */
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
@@ -257,7 +249,7 @@ export function createToolCallTransformer(
       init: () => ({ toolCalls: log }),
       process(event: ProtocolEvent) {
         const ns = event.params.namespace;
-        if (event.method !== "tools" || ns.length > path.length + 1 || !startsWith(ns, path)) return true;
+        if (event.method !== "tools" || ns.length > path.length + 1 || !hasPrefix(ns, path)) return true;
         const data = event.params.data;
         if (!isRecord(data) || typeof data.tool_call_id !== "string") return true;
         const callId = data.tool_call_id;
@@ -328,7 +320,7 @@ export function createSubagentTransformer(
     const handles = new Map<string, SubagentHandle>();
 
     const recordTask = (ns: Namespace, data: Record<string, unknown>): void => {
-      const key = keyOf(ns);
+      const key = nsKey(ns);
       if (!agentNames.has(key)) {
         const name = isRecord(data.metadata) ? data.metadata.lc_agent_name : undefined;
         agentNames.set(key, typeof name === "string" ? name : undefined);
@@ -342,7 +334,7 @@ export function createSubagentTransformer(
     };
 
     const causeOf = (ns: Namespace): LifecycleCause | undefined => {
-      const started = startedToolCalls.get(keyOf(ns));
+      const started = startedToolCalls.get(nsKey(ns));
       if (started !== undefined && started !== "") return { type: "toolCall", tool_call_id: started };
       const segment = ns[ns.length - 1] ?? "";
       const colon = segment.indexOf(":");
@@ -352,8 +344,8 @@ export function createSubagentTransformer(
     };
 
     const discover = (ns: Namespace): void => {
-      if (ns.length !== scope.length + 1 || !startsWith(ns, scope)) return;
-      const key = keyOf(ns);
+      if (ns.length !== scope.length + 1 || !hasPrefix(ns, scope)) return;
+      const key = nsKey(ns);
       if (handles.has(key)) return;
       const name = agentNames.get(key);
       if (name === undefined || name === "") return;
@@ -406,16 +398,16 @@ export function createSubagentTransformer(
           typeof data.tool_call_id === "string" &&
           data.tool_call_id !== ""
         ) {
-          startedToolCalls.set(keyOf(ns), data.tool_call_id);
+          startedToolCalls.set(nsKey(ns), data.tool_call_id);
         }
         if (event.method === "tasks" && isRecord(data) && !("result" in data)) {
           recordTask(ns, data);
           discover(ns);
         }
         for (const [key, handle] of handles) {
-          if (handle.done || !startsWith(ns, handle.path)) continue;
+          if (handle.done || !hasPrefix(ns, handle.path)) continue;
           for (const part of handle.parts) part.process(event);
-          if (keyOf(ns) !== key || !isRecord(data)) continue;
+          if (nsKey(ns) !== key || !isRecord(data)) continue;
           if (event.method === "values") handle.latest = data;
           else if (event.method === "lifecycle") {
             if (data.event === "completed" || data.event === "interrupted") end(handle);

@@ -4,6 +4,7 @@ export * from "./async-context.js";
 export * from "./callbacks.js";
 export * from "./errors.js";
 export * from "./ids.js";
+export * from "./namespaces.js";
 export * from "./promise-try.js";
 export * from "./run-batch.js";
 export * from "./runnable-config.js";

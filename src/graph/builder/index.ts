@@ -75,4 +75,5 @@ export {
   SchemaMetaRegistry,
   schemaMetaRegistry,
   zodDefaultGetter,
+  zodObjectShape,
 } from "./zod-state.js";

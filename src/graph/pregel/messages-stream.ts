@@ -8,15 +8,16 @@ import {
 } from "../core/index.js";
 import { graphNamespace, type StreamSink, taskCheckpointNs } from "../stream/index.js";
 
-interface MessageLike {
-  id?: string;
+/** What the stream handlers read of a message (the engine never imports the message classes). */
+export interface MessageLike {
+  id?: string | undefined;
   content: unknown;
   getType(): string;
   tool_call_id?: string;
 }
 
 /** Duck-typed message check: the engine never imports the message classes. */
-function isMessageLike(value: unknown): value is MessageLike {
+export function isMessageLike(value: unknown): value is MessageLike {
   return (
     typeof value === "object" &&
     value !== null &&

@@ -26,7 +26,7 @@ import {
   taskCheckpointNs,
   type UsageInfo,
 } from "../stream/index.js";
-import { MessagesStreamHandler } from "./messages-stream.js";
+import { isMessageLike, type MessageLike, MessagesStreamHandler } from "./messages-stream.js";
 
 /** Option key (internal) asking `Pregel.stream` for the protocol message and tool handlers. */
 export const PROTOCOL_STREAM: unique symbol = Symbol("agentgraph.streamEvents.v3") as never;
@@ -214,28 +214,23 @@ function taskNamespace(metadata: Record<string, unknown> | undefined): Namespace
   return ns !== "" ? ns.split(CHECKPOINT_NAMESPACE_SEPARATOR) : [];
 }
 
-interface MessageLike {
-  id?: string | undefined;
-  content: unknown;
-  getType(): string;
-  tool_call_id?: string;
+/** What the v3 handlers read of a message, beyond what every stream handler reads. */
+interface V3Message extends MessageLike {
   tool_call_chunks?: { id?: string; name?: string; args?: string; index?: number }[];
   usage_metadata?: UsageInfo;
   response_metadata?: Record<string, unknown>;
 }
 
-function isMessageLike(value: unknown): value is MessageLike {
-  return isRecord(value) && "content" in value && typeof value.getType === "function";
-}
+const isV3Message = isMessageLike as (value: unknown) => value is V3Message;
 
 type Meta = Record<string, unknown>;
 
 /** The tool messages without an id in a node's output (its update, a list of them, or a Command's update). */
-function toolMessagesWithoutId(output: unknown): MessageLike[] {
-  const found: MessageLike[] = [];
+function toolMessagesWithoutId(output: unknown): V3Message[] {
+  const found: V3Message[] = [];
   const visit = (value: unknown, depth: number): void => {
     if (depth > 3) return;
-    if (isMessageLike(value)) {
+    if (isV3Message(value)) {
       if (value.getType() === "tool" && value.id == null) found.push(value);
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, depth + 1);
@@ -375,7 +370,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     if (streamed === undefined) return;
     this.streams.delete(runId);
     const final = output.generations?.[0]?.[0]?.message;
-    if (isMessageLike(final) && final.usage_metadata !== undefined) streamed.usage = final.usage_metadata;
+    if (isV3Message(final) && final.usage_metadata !== undefined) streamed.usage = final.usage_metadata;
     this.finish(streamed, runId);
   }
 
@@ -414,7 +409,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   /** @internal A `[message, metadata]` chunk of the base handler. */
   relay(message: unknown, meta: Meta): void {
     const context = this.context;
-    if (!isMessageLike(message) || context === undefined) return;
+    if (!isV3Message(message) || context === undefined) return;
     if (context.kind === "token") this.token(context.runId, message, meta);
     else if (!(context.skipTools && message.getType() === "tool")) this.whole(context.runId, message, meta);
   }
@@ -434,7 +429,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   }
 
   /** A message emitted in one piece (start, its content blocks, finish). */
-  private whole(runId: string | undefined, message: MessageLike, meta: Meta): void {
+  private whole(runId: string | undefined, message: V3Message, meta: Meta): void {
     const ns = taskNamespace(meta);
     const type = message.getType();
     const role = type === "human" || type === "system" || type === "tool" ? type : "ai";
@@ -466,7 +461,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   }
 
   /** A streamed chunk of model call `runId`. */
-  private token(runId: string, chunk: MessageLike, meta: Meta): void {
+  private token(runId: string, chunk: V3Message, meta: Meta): void {
     let streamed = this.streams.get(runId);
     if (streamed === undefined) {
       streamed = { ns: taskNamespace(meta), meta, blocks: new Map(), toolBlocks: new Map() };

@@ -3,6 +3,8 @@
  * transformers, keeps the event log every iteration reads from, forwards the items of named
  * transformer channels, and settles the run's projections when the run ends.
  */
+
+import { hasPrefix, nsKey } from "../../shared/index.js";
 import type { InterruptPayload, Namespace, ProtocolEvent } from "./protocol.js";
 import { StreamChannel, wireStreamChannel } from "./stream-channel.js";
 
@@ -49,18 +51,6 @@ export interface SettleableStream {
 export interface SubgraphDiscovery<TStream = unknown> {
   ns: Namespace;
   stream: TStream;
-}
-
-/** `ns` as a map key. */
-export function nsKey(ns: readonly string[]): string {
-  return ns.join("\0");
-}
-
-/** True when `ns` starts with all of `prefix`'s segments. */
-export function hasPrefix(ns: readonly string[], prefix: readonly string[]): boolean {
-  if (prefix.length > ns.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (ns[i] !== prefix[i]) return false;
-  return true;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

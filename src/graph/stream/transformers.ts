@@ -3,15 +3,15 @@
  * (`run.messages`), subgraph discovery (`run.subgraphs`) and lifecycle (`run.lifecycle` and the
  * `lifecycle` events).
  */
+
+import { hasPrefix, nsKey } from "../../shared/index.js";
 import { ChatModelStreamImpl } from "./chat-model-stream.js";
-import {
-  hasPrefix,
-  type NativeStreamTransformer,
-  nsKey,
-  type StreamEmitter,
-  type StreamMux,
-  type StreamTransformer,
-  type SubgraphDiscovery,
+import type {
+  NativeStreamTransformer,
+  StreamEmitter,
+  StreamMux,
+  StreamTransformer,
+  SubgraphDiscovery,
 } from "./mux.js";
 import {
   type AgentStatus,
