@@ -15,6 +15,7 @@ import {
   type WriteRow,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
+import { runMigrations } from "./migrate.js";
 import { splitWrites, unpackWrites } from "./packed-writes.js";
 import { checkpointMigrations } from "./saver-migrations.js";
 import {
@@ -448,27 +449,13 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     else await this.settingUp;
   }
 
-  private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query(this.sql.lockMigrations, [`agentgraph_checkpoint_migrations:${this.schema}`]);
-      await client.query(this.sql.createSchema);
-      await client.query(this.sql.createMigrationsTable);
-      const { rows } = await client.query<{ v: number | null }>(this.sql.selectMigrationVersion);
-      const current = rows[0]?.v ?? -1;
-      const migrations = checkpointMigrations(quoteSchema(this.schema));
-      for (let v = current + 1; v < migrations.length; v++) {
-        await client.query(migrations[v] as string);
-        await client.query(this.sql.insertMigrationVersion, [v]);
-      }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  private migrate(): Promise<void> {
+    return runMigrations(
+      this.pool,
+      this.sql,
+      `agentgraph_checkpoint_migrations:${this.schema}`,
+      checkpointMigrations(quoteSchema(this.schema)),
+    );
   }
 
   /** A typed error for a driver error, naming the thread and checkpoint. */

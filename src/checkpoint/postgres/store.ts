@@ -15,13 +15,14 @@ import {
   type SearchItem,
   type SearchOperation,
   type SearchOptions,
-  SerializationError,
   type StoreRead,
   StoreTtlPolicy,
   selectNamespaces,
   type TTLConfig,
 } from "../../graph/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
+import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
+import { runMigrations } from "./migrate.js";
 import { storeMigrations } from "./store-migrations.js";
 import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
 
@@ -116,36 +117,6 @@ function containsPattern(text: string): string {
 const SCAN_PAGE = 256;
 
 const under = (path: string) => [path, `${path}.`, `${path}/`];
-
-function literalPrefix(op: ListNamespacesOperation): string[] {
-  const prefix = op.matchConditions?.find((condition) => condition.matchType === "prefix")?.path ?? [];
-  const star = prefix.indexOf("*");
-  return (star < 0 ? prefix : prefix.slice(0, star)) as string[];
-}
-
-function decodeValue(row: StoreRow): Record<string, unknown> {
-  try {
-    return defaultSerializer.decode(row.value) as Record<string, unknown>;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new SerializationError(
-      `Cannot read store item "${row.key}" in namespace [${row.prefix}]: ${message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-function toItem(row: StoreRow, value: Record<string, unknown> = decodeValue(row)): Item {
-  return {
-    value,
-    key: row.key,
-    namespace: pathToNamespace(row.prefix),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
 
 function isPool(value: unknown): value is pg.Pool {
   return (
@@ -318,27 +289,13 @@ export class PostgresStore extends BaseStore {
     if (this.ensureTables) await this.setup();
   }
 
-  private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query(this.sql.lockMigrations, [`agentgraph_store:${this.schema}`]);
-      await client.query(this.sql.createSchema);
-      await client.query(this.sql.createMigrationsTable);
-      const { rows } = await client.query<{ v: number | null }>(this.sql.selectMigrationVersion);
-      const current = rows[0]?.v ?? -1;
-      const migrations = storeMigrations(quoteIdentifier(this.schema));
-      for (let v = current + 1; v < migrations.length; v++) {
-        await client.query(migrations[v] as string);
-        await client.query(this.sql.insertMigrationVersion, [v]);
-      }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  private migrate(): Promise<void> {
+    return runMigrations(
+      this.pool,
+      this.sql,
+      `agentgraph_store:${this.schema}`,
+      storeMigrations(quoteIdentifier(this.schema)),
+    );
   }
 
   private read(client: pg.PoolClient, read: StoreRead, now: Date): Promise<unknown> {
@@ -352,7 +309,7 @@ export class PostgresStore extends BaseStore {
     const row = rows[0];
     if (row === undefined) return null;
     await this.refresh(client, [row], op.refreshTtl, now);
-    return toItem(row);
+    return storeItem(row);
   }
 
   private async searchItems(client: pg.PoolClient, op: SearchOperation, now: Date): Promise<SearchItem[]> {
@@ -365,7 +322,7 @@ export class PostgresStore extends BaseStore {
     if (op.filter === undefined || Object.keys(op.filter).length === 0) {
       const sql = path === "" ? this.sql.searchAll : this.sql.searchUnder;
       const { rows } = await client.query<StoreRow>(sql, [now, ...prefix, limit, offset]);
-      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+      found = rows.map((row) => ({ row, value: decodeStoreValue(row) }));
     } else {
       const sql = path === "" ? this.sql.scanAll : this.sql.scanUnder;
       found = await filteredPages<StoreRow>(op, async (last) => {
@@ -380,7 +337,7 @@ export class PostgresStore extends BaseStore {
       now,
     );
     // unranked: the `score` key is there, undefined (as in LangGraph.js)
-    return found.map(({ row, value }) => ({ ...toItem(row, value), score: undefined }));
+    return found.map(({ row, value }) => ({ ...storeItem(row, value), score: undefined }));
   }
 
   /** A search with a query: matching rows in rank order, filtered in process (in keyset pages) when there is a filter. */
@@ -405,7 +362,7 @@ export class PostgresStore extends BaseStore {
     let found: { row: RankedStoreRow; value: Record<string, unknown> }[];
     if (op.filter === undefined || Object.keys(op.filter).length === 0) {
       const { rows } = await client.query<RankedStoreRow>(this.sql.textSearch, [...params, limit, offset]);
-      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+      found = rows.map((row) => ({ row, value: decodeStoreValue(row) }));
     } else {
       found = await filteredPages<RankedStoreRow>(op, async (last) => {
         const { rows } = await client.query<RankedStoreRow>(this.sql.textScan, [
@@ -425,7 +382,7 @@ export class PostgresStore extends BaseStore {
     );
     // as LangGraph.js: the rank is the score, and an item that matched only as a substring has none
     return found.map(({ row, value }) => ({
-      ...toItem(row, value),
+      ...storeItem(row, value),
       score: row.rank > 0 ? row.rank : undefined,
     }));
   }
@@ -500,7 +457,7 @@ async function filteredPages<Row extends StoreRow>(
     const rows = await page(last);
     for (const row of rows) {
       if (found.length >= limit) break;
-      const value = decodeValue(row);
+      const value = decodeStoreValue(row);
       if (!matchesFilter(value, op.filter)) continue;
       if (skipped < offset) skipped++;
       else found.push({ row, value });

@@ -14,12 +14,12 @@ import {
   planStoreBatch,
   type SearchItem,
   type SearchOperation,
-  SerializationError,
   type StoreRead,
   StoreTtlPolicy,
   selectNamespaces,
   type TTLConfig,
 } from "../../graph/index.js";
+import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
 import { STORE_MIGRATIONS } from "./store-migrations.js";
 import {
   CREATE_MIGRATIONS_TABLE,
@@ -47,37 +47,6 @@ type Statements = { -readonly [K in keyof typeof SQL]: Statement };
 
 /** Bindings selecting a namespace and everything under it (see store-sql.ts). */
 const under = (path: string) => ({ path, from: `${path}.`, to: `${path}/` });
-
-/** The namespace labels a search or listing can narrow to in SQL: the literal labels before any `*`. */
-function literalPrefix(op: ListNamespacesOperation): string[] {
-  const prefix = op.matchConditions?.find((condition) => condition.matchType === "prefix")?.path ?? [];
-  const star = prefix.indexOf("*");
-  return (star < 0 ? prefix : prefix.slice(0, star)) as string[];
-}
-
-function decodeValue(row: StoreRow): Record<string, unknown> {
-  try {
-    return defaultSerializer.decode(row.value) as Record<string, unknown>;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new SerializationError(
-      `Cannot read store item "${row.key}" in namespace [${row.prefix}]: ${message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-function toItem(row: StoreRow, value: Record<string, unknown> = decodeValue(row)): Item {
-  return {
-    value,
-    key: row.key,
-    namespace: pathToNamespace(row.prefix),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
 
 /**
  * A store in a SQLite database (better-sqlite3), for single-machine apps and tests. Items are
@@ -197,7 +166,7 @@ export class SqliteStore extends BaseStore {
       | undefined;
     if (row === undefined) return null;
     this.refresh(statements, [row], op.refreshTtl, now);
-    return toItem(row);
+    return storeItem(row);
   }
 
   private searchItems(statements: Statements, op: SearchOperation, now: number): SearchItem[] {
@@ -209,7 +178,7 @@ export class SqliteStore extends BaseStore {
     let found: { row: StoreRow; value: Record<string, unknown> }[];
     if (op.filter === undefined || Object.keys(op.filter).length === 0) {
       const rows = statement.all({ ...bindings, limit, offset }) as StoreRow[];
-      found = rows.map((row) => ({ row, value: decodeValue(row) }));
+      found = rows.map((row) => ({ row, value: decodeStoreValue(row) }));
     } else {
       // Filters run here, over the rows of the prefix in order, stopping once the page is full.
       found = [];
@@ -220,7 +189,7 @@ export class SqliteStore extends BaseStore {
         offset: 0,
       }) as IterableIterator<StoreRow>) {
         if (found.length >= limit) break;
-        const value = decodeValue(row);
+        const value = decodeStoreValue(row);
         if (!matchesFilter(value, op.filter)) continue;
         if (skipped < offset) skipped++;
         else found.push({ row, value });
@@ -233,7 +202,7 @@ export class SqliteStore extends BaseStore {
       now,
     );
     // unranked: the `score` key is there, undefined (as in LangGraph.js)
-    return found.map(({ row, value }) => ({ ...toItem(row, value), score: undefined }));
+    return found.map(({ row, value }) => ({ ...storeItem(row, value), score: undefined }));
   }
 
   private listNamespacesNow(statements: Statements, op: ListNamespacesOperation, now: number): string[][] {
