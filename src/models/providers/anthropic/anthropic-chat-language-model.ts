@@ -7,6 +7,7 @@ import type {
   ChatModelV1GenerateResult,
   ChatModelV1StreamPart,
 } from "../../spec/index.js";
+import { sdkRequestOptions, sdkStream } from "../sdk-call.js";
 import type { AnthropicClientLike } from "./anthropic-client.js";
 import { AnthropicStreamParts } from "./anthropic-stream-parts.js";
 import type { AnthropicResponse, AnthropicStreamEvent } from "./anthropic-wire.js";
@@ -44,7 +45,7 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, false);
     try {
       const client = await this.config.client();
-      const response = await client.messages.create(body, requestOptions(options));
+      const response = await client.messages.create(body, sdkRequestOptions(options));
       return mapAnthropicResponse(response as AnthropicResponse);
     } catch (error) {
       throw modelErrorFromSdk(error, this.config.errorContext);
@@ -55,37 +56,16 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
     if (options.responseFormat?.type === "json") throw unsupportedResponseFormat();
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, true);
     const parts = new AnthropicStreamParts();
-    let events: AsyncIterable<AnthropicStreamEvent>;
-    try {
+    const events = sdkStream(async () => {
       const client = await this.config.client();
-      events = (await client.messages.create(
+      return (await client.messages.create(
         body,
-        requestOptions(options),
+        sdkRequestOptions(options),
       )) as AsyncIterable<AnthropicStreamEvent>;
-    } catch (error) {
-      throw modelErrorFromSdk(error, this.config.errorContext);
-    }
-    const iterator = events[Symbol.asyncIterator]();
-    try {
-      while (true) {
-        let next: IteratorResult<AnthropicStreamEvent>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          throw modelErrorFromSdk(error, this.config.errorContext);
-        }
-        if (next.done) break;
-        yield* parts.push(next.value);
-      }
-    } finally {
-      await iterator.return?.();
-    }
+    }, this.config.errorContext);
+    for await (const event of events) yield* parts.push(event);
     yield* parts.finish();
   }
-}
-
-function requestOptions(options: ChatModelV1CallOptions) {
-  return { signal: options.abortSignal, headers: options.headers };
 }
 
 function unsupportedResponseFormat(): Error {

@@ -288,4 +288,21 @@ describe("ChatOpenAI abort", () => {
     await server.waitForDisconnects(1);
     expect(server.requests).toHaveLength(1);
   });
+
+  it("leaving a stream early (break) closes the connection without an error", async () => {
+    server.reply({
+      kind: "sse",
+      events: [{ data: chunk({ content: "Hel" }) }, { data: chunk({ content: "lo" }) }],
+      hang: true,
+    });
+    const stream = await model().stream("Say hello");
+    const seen: string[] = [];
+    for await (const c of stream) {
+      seen.push(c.text);
+      if (seen.length === 2) break;
+    }
+    expect(seen).toEqual(["Hel", "lo"]);
+    await server.waitForDisconnects(1);
+    expect(server.requests).toHaveLength(1);
+  });
 });

@@ -6,6 +6,7 @@ import type {
   ChatModelV1GenerateResult,
   ChatModelV1StreamPart,
 } from "../../spec/index.js";
+import { sdkRequestOptions, sdkStream } from "../sdk-call.js";
 import { getOpenAIArgs, type OpenAIChatSettings } from "./get-openai-args.js";
 import { mapOpenAIResponse } from "./map-openai-response.js";
 import type { OpenAIClientLike } from "./openai-client.js";
@@ -47,7 +48,7 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
     const body = getOpenAIArgs(this.modelId, this.config.settings, options, false);
     try {
       const client = await this.config.client();
-      const response = await client.chat.completions.create(body, requestOptions(options));
+      const response = await client.chat.completions.create(body, sdkRequestOptions(options));
       return mapOpenAIResponse(response as OpenAIChatResponse, this.provider);
     } catch (error) {
       throw modelErrorFromSdk(error, this.config.errorContext);
@@ -57,36 +58,14 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
   async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {
     const body = getOpenAIArgs(this.modelId, this.config.settings, options, true);
     const parts = new OpenAIStreamParts(this.provider);
-    let chunks: AsyncIterable<OpenAIChatChunk>;
-    try {
+    const chunks = sdkStream(async () => {
       const client = await this.config.client();
-      chunks = (await client.chat.completions.create(
+      return (await client.chat.completions.create(
         body,
-        requestOptions(options),
+        sdkRequestOptions(options),
       )) as AsyncIterable<OpenAIChatChunk>;
-    } catch (error) {
-      throw modelErrorFromSdk(error, this.config.errorContext);
-    }
-    const iterator = chunks[Symbol.asyncIterator]();
-    try {
-      while (true) {
-        let next: IteratorResult<OpenAIChatChunk>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          throw modelErrorFromSdk(error, this.config.errorContext);
-        }
-        if (next.done) break;
-        yield* parts.push(next.value);
-      }
-    } finally {
-      // Stops the HTTP stream when the consumer leaves early (break, abort, error).
-      await iterator.return?.();
-    }
+    }, this.config.errorContext);
+    for await (const chunk of chunks) yield* parts.push(chunk);
     yield* parts.finish();
   }
-}
-
-function requestOptions(options: ChatModelV1CallOptions) {
-  return { signal: options.abortSignal, headers: options.headers };
 }
