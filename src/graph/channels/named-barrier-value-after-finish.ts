@@ -1,5 +1,5 @@
-import { InvalidUpdateError } from "../core/index.js";
 import { BaseChannel, emptyChannel } from "./base.js";
+import { recordArrivals } from "./named-barrier-value.js";
 
 type Snapshot<Name> = [seen: Name[], finished: boolean];
 
@@ -32,19 +32,7 @@ export class NamedBarrierValueAfterFinish<Name = string> extends BaseChannel<voi
   }
 
   update(values: Name[]): boolean {
-    let updated = false;
-    for (const name of values) {
-      if (!this.names.has(name)) {
-        throw new InvalidUpdateError(
-          `Value ${JSON.stringify(name)} not in names ${JSON.stringify([...this.names])}: only the sources of this waiting edge may write to its barrier.`,
-        );
-      }
-      if (!this.seen.has(name)) {
-        this.seen.add(name);
-        updated = true;
-      }
-    }
-    return updated;
+    return recordArrivals(this.names, this.seen, values);
   }
 
   private complete(): boolean {

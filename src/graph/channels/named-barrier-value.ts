@@ -2,6 +2,30 @@ import { InvalidUpdateError } from "../core/index.js";
 import { BaseChannel, emptyChannel } from "./base.js";
 
 /**
+ * Adds the writers in `values` to `seen` (a barrier's arrivals); returns whether any was new.
+ * Only the barrier's `names` may write to it.
+ */
+export function recordArrivals<Name>(
+  names: ReadonlySet<Name>,
+  seen: Set<Name>,
+  values: readonly Name[],
+): boolean {
+  let updated = false;
+  for (const name of values) {
+    if (!names.has(name)) {
+      throw new InvalidUpdateError(
+        `Value ${JSON.stringify(name)} not in names ${JSON.stringify([...names])}: only the sources of this waiting edge may write to its barrier.`,
+      );
+    }
+    if (!seen.has(name)) {
+      seen.add(name);
+      updated = true;
+    }
+  }
+  return updated;
+}
+
+/**
  * A barrier: available once every one of `names` has written to it in some superstep, and
  * reset when the task it triggers runs. It implements waiting edges, `addEdge(["a", "b"], "c")`:
  * `c` runs once both `a` and `b` have finished (channel `join:a+b:c`).
@@ -27,19 +51,7 @@ export class NamedBarrierValue<Name = string> extends BaseChannel<void, Name, Na
   }
 
   update(values: Name[]): boolean {
-    let updated = false;
-    for (const name of values) {
-      if (!this.names.has(name)) {
-        throw new InvalidUpdateError(
-          `Value ${JSON.stringify(name)} not in names ${JSON.stringify([...this.names])}: only the sources of this waiting edge may write to its barrier.`,
-        );
-      }
-      if (!this.seen.has(name)) {
-        this.seen.add(name);
-        updated = true;
-      }
-    }
-    return updated;
+    return recordArrivals(this.names, this.seen, values);
   }
 
   protected complete(): boolean {
