@@ -15,7 +15,6 @@ import {
   type WriteRow,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
-import { runMigrations } from "./migrate.js";
 import { splitWrites, unpackWrites } from "./packed-writes.js";
 import { checkpointMigrations } from "./saver-migrations.js";
 import {
@@ -27,6 +26,7 @@ import {
   quoteSchema,
   type WriteDbRow,
 } from "./saver-sql.js";
+import { inTransaction, runMigrations } from "./transactions.js";
 
 /**
  * The PostgreSQL database under a `PostgresSaver` failed (unreachable, missing tables, no
@@ -339,15 +339,12 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       throw this.failure(error, action, threadId, undefined);
     }
     try {
-      await client.query("BEGIN");
-      await client.query(this.config(this.sql.deleteThread, [threadId]));
-      await client.query(this.config(this.sql.write, this.writeParams(batch)));
-      await client.query("COMMIT");
+      await inTransaction(client, async () => {
+        await client.query(this.config(this.sql.deleteThread, [threadId]));
+        await client.query(this.config(this.sql.write, this.writeParams(batch)));
+      });
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
       throw this.failure(error, action, threadId, undefined);
-    } finally {
-      client.release();
     }
   }
 

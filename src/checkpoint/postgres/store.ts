@@ -22,9 +22,9 @@ import {
 } from "../../graph/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
-import { runMigrations } from "./migrate.js";
 import { storeMigrations } from "./store-migrations.js";
 import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
+import { inTransaction, runMigrations } from "./transactions.js";
 
 /**
  * Settings of {@link PostgresStore}, as LangGraph.js names them.
@@ -270,18 +270,11 @@ export class PostgresStore extends BaseStore {
     if (operations.length === 0) return results as OperationResults<Op>;
     await this.ready();
     const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(client, async () => {
       const now = new Date();
       for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
       for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     return results as OperationResults<Op>;
   }
 

@@ -1,5 +1,23 @@
 import type pg from "pg";
 
+/**
+ * Runs `fn` in a transaction on `client`: committed when `fn` resolves, rolled back when it (or
+ * the commit) throws. The client is released either way.
+ */
+export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+  try {
+    await client.query("BEGIN");
+    const result = await fn();
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** The statements {@link runMigrations} needs (both the saver's and the store's SQL have them). */
 export interface MigrationSql {
   lockMigrations: string;
@@ -21,8 +39,7 @@ export async function runMigrations(
   migrations: readonly string[],
 ): Promise<void> {
   const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(client, async () => {
     await client.query(sql.lockMigrations, [lockKey]);
     await client.query(sql.createSchema);
     await client.query(sql.createMigrationsTable);
@@ -32,11 +49,5 @@ export async function runMigrations(
       await client.query(migrations[v] as string);
       await client.query(sql.insertMigrationVersion, [v]);
     }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
