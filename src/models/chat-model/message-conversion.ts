@@ -3,9 +3,11 @@ import {
   AIMessageChunk,
   type AIMessageChunkFields,
   type BaseMessage,
+  type BaseMessageLike,
   chunkToMessage,
   coerceMessageLikeToMessage,
   isAIMessage,
+  isBaseMessage,
   isBaseMessageChunk,
   type ToolCallChunk,
 } from "../../messages/index.js";
@@ -23,7 +25,16 @@ import type { BaseLanguageModelInput } from "./types.js";
  */
 export function toMessages(input: BaseLanguageModelInput): BaseMessage[] {
   if (typeof input === "string") return [coerceMessageLikeToMessage(input)];
-  if (Array.isArray(input)) return input.map((item) => coerceMessageLikeToMessage(item));
+  if (Array.isArray(input)) {
+    // a copy (the model may change its list), coercing only what is not a message yet: a long
+    // conversation is copied natively rather than element by element
+    const messages: BaseMessageLike[] = input.slice();
+    for (let i = 0; i < messages.length; i += 1) {
+      const item = messages[i] as BaseMessageLike;
+      if (!isBaseMessage(item)) messages[i] = coerceMessageLikeToMessage(item);
+    }
+    return messages as BaseMessage[];
+  }
   if (typeof input === "object" && input !== null && typeof input.toChatMessages === "function") {
     return input.toChatMessages();
   }
