@@ -16,7 +16,7 @@
  * ```
  */
 
-export type { SchemaMeta } from "../graph/index.js";
+export type { ReducedZodChannel, SchemaMeta } from "../graph/index.js";
 export { MessagesZodMeta, MessagesZodState } from "./messages-zod.js";
 export {
   LanggraphZodMetaRegistry,

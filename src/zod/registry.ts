@@ -1,5 +1,13 @@
+// loads the module the declaration below adds to (nothing else in the package imports it)
+import type {} from "zod/v4";
+import type * as core from "zod/v4/core";
 import { type $input, type $output, type $replace, $ZodRegistry, type $ZodType } from "zod/v4/core";
-import { type SchemaMeta, SchemaMetaRegistry, schemaMetaRegistry } from "../graph/index.js";
+import {
+  type ReducedZodChannel,
+  type SchemaMeta,
+  SchemaMetaRegistry,
+  schemaMetaRegistry,
+} from "../graph/index.js";
 
 export { SchemaMetaRegistry, schemaMetaRegistry };
 
@@ -69,10 +77,36 @@ export const registry: LanggraphZodMetaRegistry = new LanggraphZodMetaRegistry(s
  * });
  * ```
  */
-export function withLangGraph<Schema extends object, Value = unknown, Update = Value>(
+export function withLangGraph<
+  Schema extends object,
+  Value = Schema extends { _zod: { output: infer Output } } ? Output : unknown,
+  Update = Value,
+>(
   schema: Schema,
-  meta: SchemaMeta<Value, Update>,
-): Schema {
+  meta: SchemaMeta<NoInfer<Value>, Update>,
+): ReducedZodChannel<Schema, $ZodType<Value, Update>> {
   schemaMetaRegistry.add(schema, meta as SchemaMeta);
-  return schema;
+  return schema as ReducedZodChannel<Schema, $ZodType<Value, Update>>;
+}
+
+// `field.register(registry, meta)` types the field with its reducer's update type, as LangGraph.js
+// declares it: a graph's updates (node returns, `invoke` input) then take what the reducer takes,
+// e.g. message-likes for a field registered with `MessagesZodMeta`. Declared for `zod` and
+// `zod/v4` (the same classes; LangGraph.js declares `zod/v4` only).
+declare module "zod/v4" {
+  interface ZodType<
+    out Output = unknown,
+    out Input = unknown,
+    out Internals extends core.$ZodTypeInternals<Output, Input> = core.$ZodTypeInternals<Output, Input>,
+  > extends core.$ZodType<Output, Input, Internals> {
+    register<
+      R extends LanggraphZodMetaRegistry,
+      TOutput = core.output<this>,
+      TInput = core.input<this>,
+      TInternals extends core.$ZodTypeInternals<TOutput, TInput> = core.$ZodTypeInternals<TOutput, TInput>,
+    >(
+      registry: R,
+      meta: SchemaMeta<NoInfer<TOutput>, TInput>,
+    ): ReducedZodChannel<this, ZodType<TOutput, TInput, TInternals>>;
+  }
 }

@@ -179,6 +179,67 @@ describe("registry types", () => {
     const wrong = z.number().register(registry, { reducer: { fn: (a: string, b: string) => a + b } });
     expect([items, total, wrong].every((schema) => registry.has(schema))).toBe(true);
   });
+
+  it("types withLangGraph fields by the schema's value and the reducer's update", async () => {
+    const State = z.object({
+      items: withLangGraph(z.array(z.string()), {
+        reducer: { fn: (a, b) => a.concat(b) },
+        default: () => [],
+      }),
+      last: withLangGraph(z.array(z.string()), {
+        reducer: { fn: (a, b: string) => [...a, b], schema: z.string() },
+        default: () => [],
+      }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", (state) => ({ items: [`${state.items.length}`], last: "z" }))
+      .addEdge(START, "a")
+      .compile();
+    // @ts-expect-error `last` takes one string per update
+    new StateGraph(State).addNode("b", () => ({ last: ["z"] }));
+    expect(await graph.invoke({ items: ["a"] })).toEqual({ items: ["a", "1"], last: ["z"] });
+  });
+
+  it("types a graph's updates by the registered reducers, as LangGraph.js's register does", async () => {
+    const State = z.object({
+      messages: z.custom<BaseMessage[]>().register(registry, MessagesZodMeta),
+      tags: z
+        .array(z.string())
+        // updates are checked against the reducer's schema when it has one (else the field's)
+        .register(registry, {
+          reducer: {
+            fn: (a, b: string | string[]) => a.concat(b),
+            schema: z.union([z.string(), z.array(z.string())]),
+          },
+          default: () => [],
+        }),
+      note: z.string().optional(),
+    });
+    const graph = new StateGraph(State)
+      // a single message-like, a single tag and a plain field: what the reducers take
+      .addNode("a", () => ({ messages: { role: "assistant", content: "Hello" }, tags: "a", note: "n" }))
+      .addEdge(START, "a")
+      .compile();
+    // @ts-expect-error a plain field still takes only its own type
+    new StateGraph(State).addNode("b", () => ({ note: 1 }));
+    const out = await graph.invoke({ messages: "Hi", tags: ["start"] });
+    const messages: BaseMessage[] = out.messages;
+    const tags: string[] = out.tags;
+    expect(messages.map((m) => [m.getType(), m.content])).toEqual([
+      ["human", "Hi"],
+      ["ai", "Hello"],
+    ]);
+    expect(tags).toEqual(["start", "a"]);
+    // the same for a state built on MessagesZodState
+    const Extended = MessagesZodState.extend({ turns: z.number() });
+    const extended = new StateGraph(Extended)
+      .addNode("a", (state) => ({ messages: [["ai", `turn ${state.turns}`]], turns: state.turns + 1 }))
+      .addEdge(START, "a")
+      .compile();
+    const after = await extended.invoke({ messages: [{ role: "user", content: "go" }], turns: 1 });
+    expect(after.messages.map((m) => m.content)).toEqual(["go", "turn 1"]);
+    expect(after.turns).toBe(2);
+  });
 });
 
 describe("registry", () => {

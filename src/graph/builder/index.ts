@@ -71,6 +71,7 @@ export type {
 export {
   channelsFromZodObject,
   isZodObjectSchema,
+  type ReducedZodChannel,
   type SchemaMeta,
   SchemaMetaRegistry,
   schemaMetaRegistry,

@@ -3,6 +3,7 @@ import {
   END,
   InvalidGraphError,
   type NodeError,
+  type Overwrite,
   RESERVED_NODE_NAMES,
   START,
   StateGraphInputError,
@@ -71,6 +72,21 @@ export interface BranchDefinition {
 
 type ZodObjectLike<Output, Input> = { _zod: { output: Output; input: Input } };
 
+/** What a node may write to a Zod field: a registered reducer's update (or an `Overwrite`), else the field's input. */
+type ZodFieldUpdate<F> = F extends {
+  lg_reducer_schema: { _zod: { input: infer U } };
+  _zod: { output: infer V };
+}
+  ? U | Overwrite<V>
+  : F extends { _zod: { input: infer I } }
+    ? I
+    : never;
+
+/** The updates of a Zod object state, field by field (its input type when its shape is not known). */
+type ZodObjectUpdate<S, I> = S extends { _zod: { def: { shape: infer Shape } } }
+  ? { [K in keyof Shape]?: ZodFieldUpdate<Shape[K]> }
+  : Partial<I>;
+
 /** The schema forms `new StateGraph(...)` accepts. */
 export type StateSchemaInput =
   | StateSchema
@@ -137,7 +153,7 @@ export type SchemaUpdate<S> =
     : S extends AnnotationRoot<infer SD>
       ? UpdateType<SD>
       : S extends ZodObjectLike<unknown, infer I>
-        ? Partial<I>
+        ? ZodObjectUpdate<S, I>
         : S extends StateDefinition
           ? UpdateType<S>
           : Record<string, unknown>;

@@ -10,6 +10,14 @@ import {
  * default, and extra JSON Schema for tooling. Attached with `.register(registry, meta)` or
  * `withLangGraph(schema, meta)` from `agentgraph/zod`.
  */
+/**
+ * The type of a Zod state field registered with metadata (LangGraph.js `ReducedZodChannel`):
+ * `field.register(registry, { reducer })` returns the field typed with `lg_reducer_schema`, a
+ * schema whose input is the reducer's update type, so a graph's update type takes what the
+ * reducer takes (message-likes for `MessagesZodMeta`) rather than the field's own type. Type only.
+ */
+export type ReducedZodChannel<T, TReducerSchema> = T & { lg_reducer_schema: TReducerSchema };
+
 export interface SchemaMeta<Value = unknown, Update = Value> {
   reducer?: { fn: BinaryOperator<Value, Update>; schema?: unknown };
   default?: () => Value;
