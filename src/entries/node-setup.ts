@@ -1,8 +1,9 @@
 /**
  * What every Node entry point of the package sets up before its exports are used: the engine's
  * async-context provider (`AsyncLocalStorage`, which `getConfig()`, `interrupt()` and nested
- * graphs rely on inside nodes) and the message classes' checkpoint serialization (so messages
- * saved by any saver come back as messages). The engine itself imports nothing from Node and
+ * graphs rely on inside nodes), the message classes' checkpoint serialization (so messages
+ * saved by any saver come back as messages) and the chunk a token streams as when a model reports
+ * it without one. The engine itself imports nothing from Node and
  * nothing from `messages/`: the entry points compose them. Running it twice changes nothing.
  *
  * @example
@@ -11,7 +12,8 @@
  * ```
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { BaseMessage } from "../messages/index.js";
+import { setTokenChunkFactory } from "../graph/index.js";
+import { AIMessageChunk, type BaseMessage } from "../messages/index.js";
 import { hasAsyncContextStorage, installAsyncContextStorage } from "../shared/index.js";
 import { registerMessageSerialization } from "./messages-serialization.js";
 
@@ -27,6 +29,8 @@ declare module "../graph/builder/compiled-state-graph.js" {
 
 if (!hasAsyncContextStorage()) installAsyncContextStorage(new AsyncLocalStorage());
 registerMessageSerialization();
+// a token a model reports without its chunk streams (`streamMode: "messages"`) as a chunk of its own
+setTokenChunkFactory((token) => new AIMessageChunk({ content: token }));
 
 /** Whether the Node set-up ran (it runs when this module is first imported). */
 export const nodeSetUp = true;

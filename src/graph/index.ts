@@ -37,6 +37,7 @@ export {
   type StreamEventsOptions,
   type StreamEventsV3Options,
   type StreamTransformerFactory,
+  setTokenChunkFactory,
   writer,
 } from "./pregel/index.js";
 export * from "./store/index.js";

@@ -11,6 +11,11 @@ export {
 export { CheckpointMutatedError, MemorySaverAssertImmutable } from "./assert-immutable-saver.js";
 export { FakeChatModel, FakeChatModelExhaustedError, type FakeChatModelFields } from "./fake-chat-model.js";
 export {
+  FakeListChatModel,
+  type FakeListChatModelCallOptions,
+  type FakeListChatModelFields,
+} from "./fake-list-chat-model.js";
+export {
   assertSaverConformance,
   findDifference,
   runSaverConformance,

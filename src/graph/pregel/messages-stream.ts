@@ -28,6 +28,19 @@ export function isMessageLike(value: unknown): value is MessageLike {
 
 type Meta = [namespace: string[], metadata: Record<string, unknown>];
 
+/** Builds the message chunk of a token reported without one (the entry points install `AIMessageChunk`). */
+export type TokenChunkFactory = (token: string) => unknown;
+
+let tokenChunk: TokenChunkFactory | undefined;
+
+/**
+ * @internal Sets how a token a model reports without its chunk (`runManager.handleLLMNewToken(token)`)
+ * is streamed: as LangGraph.js does, as an `AIMessageChunk` holding just that token.
+ */
+export function setTokenChunkFactory(factory: TokenChunkFactory): void {
+  tokenChunk = factory;
+}
+
 /**
  * Implements the `messages` stream mode. As a callback handler it receives every model call
  * made inside a node (models resolve the node's config, which carries this handler) and
@@ -111,7 +124,7 @@ export class MessagesStreamHandler implements CallbackHandler {
   }
 
   handleLLMNewToken(
-    _token: string,
+    token: string,
     _idx: unknown,
     runId: string,
     _parentRunId?: string,
@@ -119,8 +132,11 @@ export class MessagesStreamHandler implements CallbackHandler {
     fields?: { chunk?: { message: unknown } },
   ): void {
     const meta = this.runs.get(runId);
-    const message = fields?.chunk?.message;
-    if (meta === undefined || !isMessageLike(message)) return;
+    if (meta === undefined) return;
+    // a model that reports its tokens without their chunks streams each token as a chunk of its own
+    const given = fields?.chunk?.message;
+    const message = isMessageLike(given) ? given : tokenChunk?.(token);
+    if (!isMessageLike(message)) return;
     this.streamed.add(runId);
     this.emit(meta, this.withStableId(message, runId), false);
   }
