@@ -29,8 +29,10 @@ declare module "../graph/builder/compiled-state-graph.js" {
 
 if (!hasAsyncContextStorage()) installAsyncContextStorage(new AsyncLocalStorage());
 registerMessageSerialization();
-// a token a model reports without its chunk streams (`streamMode: "messages"`) as a chunk of its own
-setTokenChunkFactory((token) => new AIMessageChunk({ content: token }));
+// a token a model reports without its chunk streams (`messages` mode, `streamEvents`) as a chunk of its own
+setTokenChunkFactory(
+  (token, id) => new AIMessageChunk({ content: token, ...(id !== undefined ? { id } : {}) }),
+);
 
 /** Whether the Node set-up ran (it runs when this module is first imported). */
 export const nodeSetUp = true;

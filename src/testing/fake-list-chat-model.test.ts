@@ -147,6 +147,23 @@ describe("messages mode and models that report tokens without chunks", () => {
     expect(id).toMatch(/^run-/);
   });
 
+  it("gives streamEvents an on_chat_model_stream event per such token", async () => {
+    const model = new FakeListChatModel({ responses: ["Hey"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("call", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addEdge(START, "call")
+      .compile();
+    const streamed: [unknown, string | undefined][] = [];
+    for await (const event of graph.streamEvents({ messages: [] }, { version: "v2" })) {
+      if (event.event !== "on_chat_model_stream") continue;
+      const chunk = (event.data as { chunk: AIMessageChunk }).chunk;
+      expect(chunk).toBeInstanceOf(AIMessageChunk);
+      streamed.push([chunk.content, chunk.id]);
+    }
+    expect(streamed.map(([content]) => content)).toEqual(["H", "e", "y"]);
+    expect(streamed.every(([, id]) => id?.startsWith("run-"))).toBe(true);
+  });
+
   it("still streams a non-streaming model's answer whole", async () => {
     const answer = new AIMessage({ content: "whole", id: "a1" });
     expect(await messagesStream(async () => answer)).toEqual([["AIMessage", "whole"]]);

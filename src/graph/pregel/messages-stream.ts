@@ -29,16 +29,21 @@ export function isMessageLike(value: unknown): value is MessageLike {
 type Meta = [namespace: string[], metadata: Record<string, unknown>];
 
 /** Builds the message chunk of a token reported without one (the entry points install `AIMessageChunk`). */
-export type TokenChunkFactory = (token: string) => unknown;
+export type TokenChunkFactory = (token: string, id?: string) => unknown;
 
-let tokenChunk: TokenChunkFactory | undefined;
+let tokenChunkFactory: TokenChunkFactory | undefined;
+
+/** The chunk a token reported without one streams as (`undefined` before an entry point installed the factory). */
+export function tokenChunk(token: string, id?: string): unknown {
+  return tokenChunkFactory?.(token, id);
+}
 
 /**
  * @internal Sets how a token a model reports without its chunk (`runManager.handleLLMNewToken(token)`)
  * is streamed: as LangGraph.js does, as an `AIMessageChunk` holding just that token.
  */
 export function setTokenChunkFactory(factory: TokenChunkFactory): void {
-  tokenChunk = factory;
+  tokenChunkFactory = factory;
 }
 
 /**
@@ -135,7 +140,7 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (meta === undefined) return;
     // a model that reports its tokens without their chunks streams each token as a chunk of its own
     const given = fields?.chunk?.message;
-    const message = isMessageLike(given) ? given : tokenChunk?.(token);
+    const message = isMessageLike(given) ? given : tokenChunk(token);
     if (!isMessageLike(message)) return;
     this.streamed.add(runId);
     this.emit(meta, this.withStableId(message, runId), false);

@@ -2,6 +2,7 @@ import { type CallbackHandler, InvalidArgumentError, notifyHandlers, randomId } 
 import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
 import { TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
+import { tokenChunk } from "./messages-stream.js";
 import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
 
 /**
@@ -100,7 +101,7 @@ class EventsHandler implements CallbackHandler {
   }
 
   handleLLMNewToken(
-    _token: string,
+    token: string,
     _idx: unknown,
     runId: string,
     _parentRunId?: string,
@@ -108,8 +109,11 @@ class EventsHandler implements CallbackHandler {
     fields?: { chunk?: { message: unknown } },
   ): void {
     const info = this.runs.get(runId);
-    if (info === undefined || fields?.chunk?.message === undefined) return;
-    this.emit("on_chat_model_stream", runId, info, { chunk: fields.chunk.message });
+    if (info === undefined) return;
+    // a token reported without its chunk streams as a chunk of its own, as in LangChain.js
+    const chunk = fields?.chunk === undefined ? tokenChunk(token, `run-${runId}`) : fields.chunk.message;
+    if (chunk === undefined) return;
+    this.emit("on_chat_model_stream", runId, info, { chunk });
   }
 
   handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
