@@ -1,5 +1,6 @@
-// loads the module the declaration below adds to (nothing else in the package imports it)
-import type {} from "zod/v4";
+// the module the declaration below adds to, imported by a name the declaration uses so that the
+// emitted types keep the import (an unused one is dropped, and the declaration then finds no module)
+import type { ZodType as ZodTypeV4 } from "zod/v4";
 import type * as core from "zod/v4/core";
 import { type $input, type $output, type $replace, $ZodRegistry, type $ZodType } from "zod/v4/core";
 import {
@@ -107,6 +108,6 @@ declare module "zod/v4" {
     >(
       registry: R,
       meta: SchemaMeta<NoInfer<TOutput>, TInput>,
-    ): ReducedZodChannel<this, ZodType<TOutput, TInput, TInternals>>;
+    ): ReducedZodChannel<this, ZodTypeV4<TOutput, TInput, TInternals>>;
   }
 }
