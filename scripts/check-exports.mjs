@@ -5,11 +5,14 @@
  *  - every subpath loads through the package name, as a user's `import "agentgraph/…"` would;
  *  - every subpath exports at least the names the API contract requires of it (REQUIRED);
  *  - every exported class keeps its name in the bundled build;
- *  - no subpath outside the contract is exported.
+ *  - no subpath outside the contract is exported;
+ *  - every package a built declaration file augments (`declare module "pkg"`) is imported by that
+ *    file: TypeScript drops unused type-only imports from .d.ts files, and an augmentation of a
+ *    module the program never loads is silently ignored under `skipLibCheck`.
  *
  * Usage: node scripts/check-exports.mjs
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -196,6 +199,26 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
     if (typeof value !== "function" || !Function.prototype.toString.call(value).startsWith("class")) continue;
     if (value.name !== name && !ALIASES.has(name)) {
       problems.push(`${specifier}: class ${name} is named "${value.name}" in the build`);
+    }
+  }
+}
+
+/** The .d.ts files below `dir`. */
+function declarationFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return declarationFiles(path);
+    return entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+for (const file of declarationFiles(join(ROOT, "dist"))) {
+  const text = readFileSync(file, "utf8");
+  for (const [, augmented] of text.matchAll(/^declare module "([^".][^"]*)"/gm)) {
+    const imported = new RegExp(`^import [^;]*from "${augmented.replace(/[/.]/g, "\\$&")}";`, "m");
+    if (!imported.test(text)) {
+      problems.push(
+        `${file.slice(ROOT.length + 1)} augments "${augmented}" without importing it (add an import the declaration uses)`,
+      );
     }
   }
 }
