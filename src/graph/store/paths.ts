@@ -14,21 +14,26 @@
  * ```
  */
 export function tokenizePath(path: string): string[] {
-  const tokens: string[] = [];
+  return splitOutsideBrackets(path, ".").filter((token) => token !== "");
+}
+
+/** `text` split at each `separator` that is not inside brackets or braces. */
+function splitOutsideBrackets(text: string, separator: string): string[] {
+  const parts: string[] = [];
   let current = "";
   let depth = 0;
-  for (const char of path) {
+  for (const char of text) {
     if (char === "[" || char === "{") depth++;
     else if (char === "]" || char === "}") depth--;
-    if (char === "." && depth === 0) {
-      if (current !== "") tokens.push(current);
+    if (char === separator && depth === 0) {
+      parts.push(current);
       current = "";
     } else {
       current += char;
     }
   }
-  if (current !== "") tokens.push(current);
-  return tokens;
+  parts.push(current);
+  return parts;
 }
 
 function elementsAt(array: unknown, spec: string): unknown[] {
@@ -74,21 +79,9 @@ function step(values: unknown[], token: string): unknown[] {
 
 /** The comma-separated fields of a `{…}` token, split at the commas outside brackets and braces. */
 function splitFields(list: string): string[] {
-  const fields: string[] = [];
-  let current = "";
-  let depth = 0;
-  for (const char of list) {
-    if (char === "[" || char === "{") depth++;
-    else if (char === "]" || char === "}") depth--;
-    if (char === "," && depth === 0) {
-      fields.push(current.trim());
-      current = "";
-    } else {
-      current += char;
-    }
-  }
-  fields.push(current.trim());
-  return fields.filter((field) => field !== "");
+  return splitOutsideBrackets(list, ",")
+    .map((field) => field.trim())
+    .filter((field) => field !== "");
 }
 
 function walk(values: unknown[], tokens: readonly string[]): unknown[] {
