@@ -8,7 +8,7 @@ export {
   writer,
 } from "./context-helpers.js";
 export { isInterrupted } from "./interrupted.js";
-export { MessagesStreamHandler, setTokenChunkFactory, type TokenChunkFactory } from "./messages-stream.js";
+export { MessagesStreamHandler, setTokenChunkFactory } from "./messages-stream.js";
 export { isPregel, Pregel, type PregelParams } from "./pregel.js";
 export {
   type ContextValidator,

@@ -139,9 +139,11 @@ export class MessagesStreamHandler implements CallbackHandler {
     const meta = this.runs.get(runId);
     if (meta === undefined) return;
     // a model that reports its tokens without their chunks streams each token as a chunk of its own
-    const given = fields?.chunk?.message;
-    const message = isMessageLike(given) ? given : tokenChunk(token);
-    if (!isMessageLike(message)) return;
+    let message = fields?.chunk?.message;
+    if (!isMessageLike(message)) {
+      message = tokenChunk(token);
+      if (!isMessageLike(message)) return;
+    }
     this.streamed.add(runId);
     this.emit(meta, this.withStableId(message, runId), false);
   }
