@@ -323,14 +323,25 @@ export class PostgresStore extends BaseStore {
         return rows;
       });
     }
+    // unranked: the `score` key is there, undefined (as in LangGraph.js)
+    return this.searchResult(client, found, op, now, () => undefined);
+  }
+
+  /** Refreshes the TTLs of what a search found (when asked) and returns it as items with their scores. */
+  private async searchResult<Row extends StoreRow>(
+    client: pg.PoolClient,
+    found: { row: Row; value: Record<string, unknown> }[],
+    op: SearchOperation,
+    now: Date,
+    score: (row: Row) => number | undefined,
+  ): Promise<SearchItem[]> {
     await this.refresh(
       client,
       found.map(({ row }) => row),
       op.refreshTtl,
       now,
     );
-    // unranked: the `score` key is there, undefined (as in LangGraph.js)
-    return found.map(({ row, value }) => ({ ...storeItem(row, value), score: undefined }));
+    return found.map(({ row, value }) => ({ ...storeItem(row, value), score: score(row) }));
   }
 
   /** A search with a query: matching rows in rank order, filtered in process (in keyset pages) when there is a filter. */
@@ -367,17 +378,8 @@ export class PostgresStore extends BaseStore {
         return rows;
       });
     }
-    await this.refresh(
-      client,
-      found.map(({ row }) => row),
-      op.refreshTtl,
-      now,
-    );
     // as LangGraph.js: the rank is the score, and an item that matched only as a substring has none
-    return found.map(({ row, value }) => ({
-      ...storeItem(row, value),
-      score: row.rank > 0 ? row.rank : undefined,
-    }));
+    return this.searchResult(client, found, op, now, (row) => (row.rank > 0 ? row.rank : undefined));
   }
 
   private async listNamespacesNow(
