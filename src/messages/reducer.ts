@@ -174,7 +174,8 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
       if ((appended[i] as BaseMessage).id === id) return size + i;
     return scan(replaced ?? leftMessages, id);
   };
-  for (const message of rightMessages) {
+  for (let i = 0; i < rightMessages.length; i += 1) {
+    const message = rightMessages[i] as BaseMessage;
     const id = message.id as string;
     const existing = find(id);
     if (existing !== undefined) {

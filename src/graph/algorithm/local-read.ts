@@ -13,7 +13,12 @@ export function readWithWrites(
   writes: readonly (readonly [string, unknown])[],
 ): Record<string, unknown> {
   let pending: Map<string, unknown[]> | undefined;
-  for (const [key, value] of writes) {
+  // indexed loops: this runs on every step, mostly before the engine optimizes it, where each
+  // `for…of` step (and each destructured pair) allocates
+  for (let i = 0; i < writes.length; i++) {
+    const write = writes[i] as readonly [string, unknown];
+    const key = write[0];
+    const value = write[1];
     if (RESERVED_WRITE_CHANNELS.has(key) || channels[key] === undefined) continue;
     pending ??= new Map();
     const list = pending.get(key);
@@ -21,7 +26,8 @@ export function readWithWrites(
     else list.push(value);
   }
   const out: Record<string, unknown> = {};
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const live = channels[key];
     if (live === undefined) continue;
     const values = pending?.get(key);

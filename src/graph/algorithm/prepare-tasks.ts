@@ -51,8 +51,11 @@ export function prepareNextTasks<Node extends NodeSpec>(
       tasks.push(prepareSendTask(packets[i], i, checkpoint, nodes, context));
     }
   }
-  for (const name of candidateNodes(nodes, context)) {
-    const node = nodes[name];
+  // indexed loops here: this runs every step, mostly before the engine optimizes it, where each
+  // `for…of` step allocates an iterator result
+  const names = candidateNodes(nodes, context);
+  for (let i = 0; i < names.length; i++) {
+    const node = nodes[names[i] as string];
     if (node === undefined) continue;
     const task = preparePullTask(node, checkpoint, channels, context);
     if (task !== undefined) tasks.push(task);
@@ -63,17 +66,18 @@ export function prepareNextTasks<Node extends NodeSpec>(
 function candidateNodes(
   nodes: Readonly<Record<string, NodeSpec>>,
   context: PrepareTasksContext,
-): Iterable<string> {
+): readonly string[] {
   const updated = context.updatedChannels;
   if (updated === undefined) return Object.keys(nodes);
+  const triggerToNodes = context.triggerToNodes;
   if (updated.size === 1) {
-    for (const channel of updated) return context.triggerToNodes[channel] ?? [];
+    for (const channel of updated) return triggerToNodes[channel] ?? [];
   }
   const names = new Set<string>();
-  for (const channel of updated) {
-    const triggered = context.triggerToNodes[channel];
-    if (triggered !== undefined) for (const name of triggered) names.add(name);
-  }
+  updated.forEach((channel) => {
+    const triggered = triggerToNodes[channel];
+    if (triggered !== undefined) for (let i = 0; i < triggered.length; i++) names.add(triggered[i] as string);
+  });
   return [...names].sort();
 }
 
@@ -81,7 +85,9 @@ function candidateNodes(
 export function newTrigger(node: NodeSpec, checkpoint: Checkpoint, channels: Channels): string | undefined {
   const seen = checkpoint.versions_seen[node.name];
   const versions = checkpoint.channel_versions;
-  for (const trigger of node.triggers) {
+  const triggers = node.triggers;
+  for (let i = 0; i < triggers.length; i++) {
+    const trigger = triggers[i] as string;
     const channel = channels[trigger];
     if (channel === undefined || !channel.isAvailable()) continue;
     const version = versions[trigger];

@@ -73,7 +73,8 @@ function writeCommand(command: Command, spec: WriterSpec, writes: [string, unkno
 
 function writeEntries(entries: [string, unknown][], spec: WriterSpec, writes: [string, unknown][]): void {
   const check = spec.check;
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as [string, unknown];
     if (!spec.stateKeys.has(entry[0])) continue;
     writes.push([entry[0], check === undefined ? entry[1] : check(entry[0], entry[1])]);
   }
@@ -94,7 +95,8 @@ export function writeRouting(
   writes: [string, unknown][],
   origin: string,
 ): void {
-  for (const target of targets) {
+  for (let i = 0; i < targets.length; i++) {
+    const target = targets[i];
     if (isSend(target)) {
       writes.push([TASKS, target]);
     } else if (target === END || target === null || target === undefined) {
@@ -164,7 +166,8 @@ function routeBranch(
 ): void {
   const list = Array.isArray(result) ? result : [result];
   const targets: unknown[] = [];
-  for (const item of list) {
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
     if (isSend(item) || branch.pathMap === undefined) {
       targets.push(item);
       continue;
@@ -190,7 +193,11 @@ export function makeWriters(spec: WriterSpec): (output: unknown, task: RunningTa
     const writes = task.writes;
     const goto = writeUpdate(output, spec, writes);
     if (goto.length > 0) writeRouting(goto, spec, writes, `Command.goto of node "${spec.node}"`);
-    for (const write of spec.edgeWrites) writes.push([write[0], write[1]]);
+    const edgeWrites = spec.edgeWrites;
+    for (let i = 0; i < edgeWrites.length; i++) {
+      const write = edgeWrites[i] as (typeof edgeWrites)[number];
+      writes.push([write[0], write[1]]);
+    }
     if (spec.branches.length > 0) return writeBranches(task, spec);
     return undefined;
   };

@@ -52,9 +52,11 @@ export class Topic<Value = unknown> extends BaseChannel<Value[], Value | Value[]
       updated = true;
     }
     const values = this.values;
-    for (const write of writes) {
+    // indexed: the tasks channel takes every step's sends before the engine optimizes this
+    for (let i = 0; i < writes.length; i++) {
+      const write = writes[i] as Value | Value[];
       if (Array.isArray(write)) {
-        for (const value of write) updated = this.add(values, value) || updated;
+        for (let j = 0; j < write.length; j++) updated = this.add(values, write[j] as Value) || updated;
       } else {
         updated = this.add(values, write) || updated;
       }

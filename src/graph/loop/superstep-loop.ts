@@ -1082,8 +1082,11 @@ export class PregelLoop {
   }
 
   private touches(tasks: readonly RunningTask[], keys: readonly string[]): boolean {
-    for (const task of tasks) {
-      for (const [key] of task.writes) {
+    // indexed: runs every step, mostly before the engine optimizes it (see applyWrites)
+    for (let t = 0; t < tasks.length; t++) {
+      const writes = (tasks[t] as RunningTask).writes;
+      for (let i = 0; i < writes.length; i++) {
+        const key = (writes[i] as (typeof writes)[number])[0];
         if (keys.length === 1 ? key === keys[0] : keys.includes(key)) return true;
       }
     }

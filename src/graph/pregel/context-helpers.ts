@@ -118,7 +118,12 @@ export function readCurrentState<State = Record<string, unknown>>(
   if (Array.isArray(channels)) return read as State;
   // keyed input: report the state under the node's input keys
   const out: Record<string, unknown> = {};
-  for (const [key, channel] of Object.entries(channels as Readonly<Record<string, string>>)) {
+  const byKey = channels as Readonly<Record<string, string>>;
+  // `for…in`, not entries: a tool call reads the state this way on every call, mostly before the
+  // engine optimizes this code, where each entry and iterator step would be a new object
+  for (const key in byKey) {
+    if (!Object.hasOwn(byKey, key)) continue;
+    const channel = byKey[key] as string;
     if (Object.hasOwn(read, channel)) out[key] = read[channel];
   }
   return out as State;
