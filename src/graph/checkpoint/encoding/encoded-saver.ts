@@ -959,13 +959,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const state = this.rebuildList(at, index, threadId, ns, head.id, cache);
       lists.set(channel, state.refs);
     }
-    for (const refs of lists.values()) for (const ref of refs) needed.add(ref);
+    // `forEach` and indexed loops over the items: a long history is a thousand references, and
+    // each `for…of` step of a first read (before the engine optimizes this code) allocates
+    const need = (refs: readonly string[]): void => {
+      for (let i = 0; i < refs.length; i++) needed.add(refs[i] as string);
+    };
+    lists.forEach(need);
     const writeRefs = new Map<WriteRow, WriteRefs>();
     for (const row of writeRows) {
       if (row.kind !== "list") continue;
       const refs = this.writeRefs(row, threadId, ns, head.id);
       writeRefs.set(row, refs);
-      for (const ref of refs.refs) needed.add(ref);
+      need(refs.refs);
     }
     let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
     if (items === undefined) {
@@ -1443,14 +1448,22 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       this.storage.itemCount === undefined
     )
       return undefined;
-    for (const ref of refs) if (!texts.has(ref)) return undefined;
+    // `forEach`, not `for…of`: a first read runs this over a thousand items before the engine
+    // optimizes it, where each iteration step would allocate
+    let complete = true;
+    refs.forEach((ref) => {
+      if (!texts.has(ref)) complete = false;
+    });
+    if (!complete) return undefined;
     const counted = this.storage.itemCount(threadId);
     const stored = typeof counted === "number" ? counted : await counted;
     if (stored !== expected) return undefined;
     const out = new Map<string, unknown>();
     const codec = this.codec;
     try {
-      for (const ref of refs) out.set(ref, codec.decode(texts.get(ref) as string));
+      refs.forEach((ref) => {
+        out.set(ref, codec.decode(texts.get(ref) as string));
+      });
     } catch (error) {
       throw itemDecodeError(threadId, ns, checkpointId, error);
     }
