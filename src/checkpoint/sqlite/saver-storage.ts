@@ -55,7 +55,11 @@ export class SqliteSaverError extends AgentGraphError {
 }
 
 type Statement = Database.Statement<[Record<string, unknown>]>;
-type Statements = { -readonly [K in keyof typeof SQL]: Statement };
+/** The statements that take positional parameters (see `SQL.upsertCheckpoint`). */
+type PositionalName = "upsertCheckpoint" | "touchThread" | "insertBlob" | "insertItem" | "insertWrites";
+type Statements = {
+  -readonly [K in keyof typeof SQL]: K extends PositionalName ? Database.Statement<unknown[]> : Statement;
+};
 
 /**
  * An item as `SQL.items` reads it: `hash data` in one text, which the driver hands over as one
@@ -423,39 +427,47 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       });
     }
     const insertAll = (batch: StorageBatch) => {
-      for (const row of batch.checkpoints) {
-        statements.upsertCheckpoint.run({
-          thread: row.threadId,
-          ns: row.ns,
-          id: toStoredId(row.id),
-          parent: row.parentId === null ? null : toStoredId(row.parentId),
-          depth: row.depth,
-          createdAt: Math.trunc(row.createdAt),
-          record: row.record,
-          metadata: row.metadata,
-        });
-      }
+      // indexed loops: a batch of an async run holds a dozen rows per step
+      const checkpoints = batch.checkpoints;
       // one row per thread: its newest checkpoint's time
       const newest = new Map<string, number>();
-      for (const row of batch.checkpoints) {
+      for (let i = 0; i < checkpoints.length; i++) {
+        const row = checkpoints[i] as CheckpointRow;
         const at = Math.trunc(row.createdAt);
+        statements.upsertCheckpoint.run(
+          row.threadId,
+          row.ns,
+          toStoredId(row.id),
+          row.parentId === null ? null : toStoredId(row.parentId),
+          row.depth,
+          at,
+          row.record,
+          row.metadata,
+        );
         if (!(at <= (newest.get(row.threadId) ?? Number.NEGATIVE_INFINITY))) newest.set(row.threadId, at);
       }
-      for (const [thread, createdAt] of newest) statements.touchThread.run({ thread, createdAt });
-      for (const row of batch.blobs) {
-        statements.insertBlob.run({
-          thread: row.threadId,
-          ns: row.ns,
-          channel: row.channel,
-          version: row.version,
-          kind: row.kind,
-          data: row.data,
-          prev: row.prev,
-          depth: row.depth,
-        });
+      newest.forEach((createdAt, thread) => {
+        statements.touchThread.run(thread, createdAt);
+      });
+      const blobs = batch.blobs;
+      for (let i = 0; i < blobs.length; i++) {
+        const row = blobs[i] as BlobRow;
+        statements.insertBlob.run(
+          row.threadId,
+          row.ns,
+          row.channel,
+          row.version,
+          row.kind,
+          row.data,
+          row.prev,
+          row.depth,
+        );
       }
-      for (const row of batch.items)
-        statements.insertItem.run({ thread: row.threadId, hash: row.hash, data: row.data });
+      const items = batch.items;
+      for (let i = 0; i < items.length; i++) {
+        const row = items[i] as ItemRow;
+        statements.insertItem.run(row.threadId, row.hash, row.data);
+      }
       let thread: string | undefined;
       for (const row of batch.writes) {
         if (row.threadId === thread) continue;
@@ -488,11 +500,14 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           checkpointId: toStoredId(first.checkpointId),
           taskId: toStoredId(first.taskId),
         };
-        const inserted = statements.insertWrites.run({
-          ...key,
-          taskPath: toStoredPath(first.taskPath),
-          writes: JSON.stringify(group),
-        });
+        const inserted = statements.insertWrites.run(
+          key.thread,
+          key.ns,
+          key.checkpointId,
+          key.taskId,
+          toStoredPath(first.taskPath),
+          JSON.stringify(group),
+        );
         if (inserted.changes > 0) continue;
         const existing = statements.taskWrites.get(key) as { task_path: string; writes: string };
         statements.replaceWrites.run({
