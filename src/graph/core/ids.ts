@@ -10,14 +10,16 @@
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-function hex32(n: number): string {
-  return (
-    (HEX[(n >>> 24) & 255] as string) +
-    (HEX[(n >>> 16) & 255] as string) +
-    (HEX[(n >>> 8) & 255] as string) +
-    (HEX[n & 255] as string)
-  );
+/** Character codes of the lowercase hex digits. */
+const HEX_CODE: readonly number[] = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+
+/** Writes hex digits `from` … `from + count - 1` (0 = most significant) of the 32 bits of `n` at `at`. */
+function putHex(codes: number[], at: number, n: number, from: number, count: number): void {
+  for (let i = 0; i < count; i++) codes[at + i] = HEX_CODE[(n >>> (28 - 4 * (from + i))) & 15] as number;
 }
+
+/** The character codes of the id {@link deterministicId} is building (the dashes and version stay). */
+const ID_CODES: number[] = Array.from("00000000-0000-5000-0000-000000000000", (c) => c.charCodeAt(0));
 
 function fmix(h: number): number {
   h ^= h >>> 16;
@@ -53,14 +55,26 @@ export function hashSeed(prefix: string, seed: HashSeed = INITIAL_SEED): HashSee
  * already hashed into `seed`, if any). The same input gives the same id in every process.
  */
 export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): string {
-  const [a0, b0, c0, d0, length] = hashSeed(text, seed);
-  const a = fmix(a0 ^ Math.imul(length, 0x9e3779b1));
-  const b = fmix(b0 ^ a);
-  const c = fmix(c0 ^ b);
-  const d = fmix(d0 ^ c);
+  // lanes read by index and the id built as one string: this runs for every task of every step,
+  // mostly before the engine optimizes it, where destructuring and each `+` of a short string
+  // allocate (see "Cold runs" in bench/README.md)
+  const lanes = hashSeed(text, seed);
+  const a = fmix(lanes[0] ^ Math.imul(lanes[4], 0x9e3779b1));
+  const b = fmix(lanes[1] ^ a);
+  const c = fmix(lanes[2] ^ b);
+  const d = fmix(lanes[3] ^ c);
   const e = fmix(a ^ d);
-  const h = hex32(e) + hex32(b) + hex32(c) + hex32((d & 0x3fffffff) | 0x80000000);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${h.slice(24, 28)}-${h.slice(16, 24)}${h.slice(28, 32)}`;
+  const f = (d & 0x3fffffff) | 0x80000000;
+  // the hex digits of e, b, c and f (32 in all) as 8-4-4-4-12: the third group's first digit is
+  // the version (5), the fourth group is f's first half, the last c then f's second half
+  const codes = ID_CODES;
+  putHex(codes, 0, e, 0, 8);
+  putHex(codes, 9, b, 0, 4);
+  putHex(codes, 15, b, 5, 3);
+  putHex(codes, 19, f, 0, 4);
+  putHex(codes, 24, c, 0, 8);
+  putHex(codes, 32, f, 4, 4);
+  return String.fromCharCode.apply(null, codes);
 }
 
 // 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch.
@@ -84,11 +98,21 @@ export function timeOrderedId(): string {
   let ts = BigInt(Date.now()) * 10000n + GREGORIAN_OFFSET;
   if (ts <= lastTimestamp) ts = lastTimestamp + 1n;
   lastTimestamp = ts;
-  nodeHex ??= randomNode();
   const t = ts.toString(16).padStart(15, "0");
   // time_high (48 bits) | version 6 + time_low (12 bits) | variant + clock seq | node
-  const clockSeq = (0x8000 | (Number.parseInt(nodeHex.slice(12, 16), 16) & 0x3fff)).toString(16);
-  return `${t.slice(0, 8)}-${t.slice(8, 12)}-6${t.slice(12, 15)}-${clockSeq}-${nodeHex.slice(0, 12)}`;
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-6${t.slice(12, 15)}${processSuffix()}`;
+}
+
+/** `-<clock seq>-<node>`: the part of {@link timeOrderedId} that stays the same in a process. */
+let suffix: string | undefined;
+
+function processSuffix(): string {
+  if (suffix === undefined) {
+    nodeHex ??= randomNode();
+    const clockSeq = (0x8000 | (Number.parseInt(nodeHex.slice(12, 16), 16) & 0x3fff)).toString(16);
+    suffix = `-${clockSeq}-${nodeHex.slice(0, 12)}`;
+  }
+  return suffix;
 }
 
 let lastIso: { millis: number; text: string } | undefined;
@@ -121,34 +145,38 @@ export function uniqueId(): string {
   return uniquePrefix + uniqueCounter.toString(16).padStart(12, "0");
 }
 
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** Character codes of the URL-safe base64 digits. */
+const B64_CODE: readonly number[] = Array.from(
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+  (c) => c.charCodeAt(0),
+);
 
-function b64(n: number, chars: number): string {
-  let out = "";
-  for (let i = 0; i < chars; i++) {
-    out += B64[(n >>> (i * 6)) & 63];
-  }
-  return out;
+/** Writes the first `count` base64 digits of `n` (least significant 6 bits first) at `at`. */
+function putB64(codes: number[], at: number, n: number, count: number): void {
+  for (let i = 0; i < count; i++) codes[at + i] = B64_CODE[(n >>> (i * 6)) & 63] as number;
 }
+
+/** The character codes of the hash {@link contentHash} is building. */
+const HASH_CODES: number[] = Array.from({ length: 22 }, () => 65);
 
 /**
  * A 128-bit hash of `text` as 22 URL-safe characters (interrupt ids, cache keys; a stored item's
  * address is its first 16). Not cryptographic.
  */
 export function contentHash(text: string): string {
-  const [a0, b0, c0, d0, length] = hashSeed(text);
-  const a = fmix(a0 ^ Math.imul(length, 0x9e3779b1));
-  const b = fmix(b0 ^ a);
-  const c = fmix(c0 ^ b);
-  const d = fmix(d0 ^ c);
+  // built as one string, lanes read by index (see deterministicId)
+  const lanes = hashSeed(text);
+  const a = fmix(lanes[0] ^ Math.imul(lanes[4], 0x9e3779b1));
+  const b = fmix(lanes[1] ^ a);
+  const c = fmix(lanes[2] ^ b);
+  const d = fmix(lanes[3] ^ c);
   const e = fmix(a ^ d);
-  // 4 × 32 bits = 128 bits → 5 + 5 + 5 + 5 characters of 6 bits (120 bits) + 2 more from the remainders
-  return (
-    b64(e, 5) +
-    b64(b, 5) +
-    b64(c, 5) +
-    b64(d, 5) +
-    b64((e >>> 30) | ((b >>> 30) << 2) | ((c >>> 30) << 4), 1) +
-    b64(d >>> 30, 1)
-  );
+  const codes = HASH_CODES;
+  putB64(codes, 0, e, 5);
+  putB64(codes, 5, b, 5);
+  putB64(codes, 10, c, 5);
+  putB64(codes, 15, d, 5);
+  putB64(codes, 20, (e >>> 30) | ((b >>> 30) << 2) | ((c >>> 30) << 4), 1);
+  putB64(codes, 21, d >>> 30, 1);
+  return String.fromCharCode.apply(null, codes);
 }
