@@ -65,9 +65,21 @@ export function jumpDestinations(
     .filter((node) => node !== TOOLS_NODE || anchors.hasTools);
 }
 
+/**
+ * Tells the engine that `router` does not modify the state it reads (a registered symbol the
+ * engine's compiler looks for): the engine then keeps the messages list it merged for the
+ * router's read for the end of the step, rather than merging the history again.
+ */
+function readOnly<F extends (state: RouterState) => unknown>(router: F): F {
+  Object.defineProperty(router, Symbol.for("agentgraph.router.readOnly"), { value: true });
+  return router;
+}
+
 /** Router of a middleware node that declared `canJumpTo`: the jump, else the next node. */
 export function jumpRouter(anchors: AgentAnchors, next: string, endNode: string = anchors.exit) {
-  return (state: RouterState): string => (state.jumpTo ? resolveJump(state.jumpTo, anchors, endNode) : next);
+  return readOnly((state: RouterState): string =>
+    state.jumpTo ? resolveJump(state.jumpTo, anchors, endNode) : next,
+  );
 }
 
 function lastAIIndex(messages: readonly BaseMessage[]): number {
@@ -110,7 +122,7 @@ export function modelRouter(
   modelReachable: boolean,
   directAfterModel = false,
 ) {
-  return (state: RouterState): string | Send[] => {
+  return readOnly((state: RouterState): string | Send[] => {
     if (state.jumpTo) return resolveJump(state.jumpTo, anchors);
     const messages = state.messages;
     const index = lastAIIndex(messages);
@@ -138,7 +150,7 @@ export function modelRouter(
     }
     if (state.structuredResponse !== undefined) return anchors.exit;
     return modelReachable ? MODEL_NODE : anchors.exit;
-  };
+  });
 }
 
 /**
@@ -148,7 +160,7 @@ export function modelRouter(
  * to the loop entry.
  */
 export function toolsRouter(anchors: AgentAnchors, kinds: ToolKinds) {
-  return (state: RouterState): string => {
+  return readOnly((state: RouterState): string => {
     const messages = state.messages;
     const index = lastAIIndex(messages);
     if (index < 0) return anchors.loopEntry;
@@ -176,5 +188,5 @@ export function toolsRouter(anchors: AgentAnchors, kinds: ToolKinds) {
       if (m.name !== undefined && kinds.structured.has(m.name)) return anchors.exit;
     }
     return anchors.loopEntry;
-  };
+  });
 }

@@ -209,6 +209,11 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
   return merged.filter((message) => !kept.has(message.id as string));
 }
 
+// Its result depends only on its arguments (an id it gives a message stays on the message), so a
+// channel may keep a merge it computed early for the step's end: see the engine's
+// `BinaryOperatorAggregate.rememberUpdate` (a registered symbol: this module does not import it).
+Object.defineProperty(messagesStateReducer, Symbol.for("agentgraph.reducer.pure"), { value: true });
+
 /**
  * Alias of {@link messagesStateReducer}, under the name of Python LangGraph's `add_messages`.
  *

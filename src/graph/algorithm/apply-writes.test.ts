@@ -229,6 +229,79 @@ describe("readWithWrites", () => {
   });
 });
 
+describe("readWithWrites with a read-only reader", () => {
+  /** A concatenating reducer that counts its calls, marked pure when `pure`. */
+  function counted(pure: boolean) {
+    const calls = { n: 0 };
+    const reducer = (a: string[], b: string[]) => {
+      calls.n += 1;
+      return [...a, ...b];
+    };
+    if (pure) Object.defineProperty(reducer, Symbol.for("agentgraph.reducer.pure"), { value: true });
+    return { calls, channel: new BinaryOperatorAggregate<string[], string[]>(reducer, () => []) };
+  }
+  const tasks = (writes: [string, unknown][]): CommittedTask[] => [pull("n", writes)];
+  const run = (channels: Channels, writes: [string, unknown][]) =>
+    applyWrites(
+      emptyCheckpoint(),
+      channels,
+      tasks(writes),
+      next,
+      {},
+      initialWriteState(emptyCheckpoint(), channels),
+    );
+
+  it("lets the step's end take the merge a read-only reader computed, for a pure reducer", () => {
+    const { calls, channel } = counted(true);
+    channel.update([["x"]]);
+    calls.n = 0;
+    const writes: [string, unknown][] = [["log", ["y"]]];
+    const fresh = readWithWrites({ log: channel }, ["log"], writes, true);
+    expect(calls.n).toBe(1);
+    run({ log: channel }, writes);
+    expect(calls.n).toBe(1);
+    expect(channel.get()).toBe(fresh.log);
+    expect(channel.get()).toEqual(["x", "y"]);
+  });
+
+  it("merges again when the step's writes differ from what the reader saw", () => {
+    const { calls, channel } = counted(true);
+    const writes: [string, unknown][] = [["log", ["y"]]];
+    const fresh = readWithWrites({ log: channel }, ["log"], writes, true);
+    // another task of the step wrote too
+    applyWrites(
+      emptyCheckpoint(),
+      { log: channel },
+      [pull("n", writes), pull("m", [["log", ["z"]]])],
+      next,
+      {},
+      initialWriteState(emptyCheckpoint(), { log: channel }),
+    );
+    // (tasks apply in path order: "m" before "n")
+    expect(channel.get()).toEqual(["z", "y"]);
+    expect(channel.get()).not.toBe(fresh.log);
+    expect(calls.n).toBe(3);
+    // a later step with the same write objects does not reuse the old merge either
+    run({ log: channel }, writes);
+    expect(channel.get()).toEqual(["z", "y", "y"]);
+  });
+
+  it("keeps nothing for a reducer not marked pure, or for a reader that may modify what it reads", () => {
+    for (const [pure, readOnly] of [
+      [false, true],
+      [true, false],
+    ] as const) {
+      const { calls, channel } = counted(pure);
+      const writes: [string, unknown][] = [["log", ["y"]]];
+      const fresh = readWithWrites({ log: channel }, ["log"], writes, readOnly);
+      (fresh.log as string[]).push("changed by the reader");
+      run({ log: channel }, writes);
+      expect(calls.n).toBe(2);
+      expect(channel.get()).toEqual(["y"]);
+    }
+  });
+});
+
 describe("taskPathKey", () => {
   it("sorts numeric path parts numerically", () => {
     const keys = [10, 9, 100, 1].map((i) => taskPathKey(["__pregel_push", i]));

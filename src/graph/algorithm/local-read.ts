@@ -1,4 +1,4 @@
-import type { BaseChannel } from "../channels/index.js";
+import { type BaseChannel, BinaryOperatorAggregate } from "../channels/index.js";
 import { RESERVED_WRITE_CHANNELS } from "../core/index.js";
 import type { Channels } from "./types.js";
 
@@ -6,11 +6,15 @@ import type { Channels } from "./types.js";
  * Reads `keys` as they will be once `writes` are applied, without touching the live channels:
  * channels the writes touch are copied and updated; the others are read as they are. This is
  * the "fresh" state a conditional edge sees, including its own node's update.
+ *
+ * `readOnly`: the reader does not modify what it reads, so a live channel may keep what was
+ * computed for the step's end (see `BinaryOperatorAggregate.rememberUpdate`).
  */
 export function readWithWrites(
   channels: Channels,
   keys: readonly string[],
   writes: readonly (readonly [string, unknown])[],
+  readOnly = false,
 ): Record<string, unknown> {
   let pending: Map<string, unknown[]> | undefined;
   // indexed loops: this runs on every step, mostly before the engine optimizes it, where each
@@ -35,6 +39,8 @@ export function readWithWrites(
     if (values !== undefined) {
       channel = live.fromCheckpoint(live.checkpoint());
       channel.update(values);
+      if (readOnly && live instanceof BinaryOperatorAggregate)
+        live.rememberUpdate(values, channel as BinaryOperatorAggregate);
     }
     if (channel.isAvailable()) out[key] = channel.get();
   }

@@ -61,8 +61,19 @@ export function joinChannelName(sources: readonly string[], target: string): str
   return `join:${sources.join("+")}:${target}`;
 }
 
+/**
+ * Marks a routing function that does not modify the state it reads (a registered symbol, so that
+ * the agents module marks its routers without importing the engine's internals): the engine may
+ * then keep what it computed for the router's fresh read for the step's end.
+ */
+const READ_ONLY_ROUTER = Symbol.for("agentgraph.router.readOnly");
+
 function compileBranches(list: readonly BranchDefinition[] | undefined): CompiledBranch[] {
-  return (list ?? []).map((b) => ({ path: b.path as CompiledBranch["path"], pathMap: b.pathMap }));
+  return (list ?? []).map((b) => ({
+    path: b.path as CompiledBranch["path"],
+    pathMap: b.pathMap,
+    readOnly: (b.path as unknown as Record<symbol, unknown>)[READ_ONLY_ROUTER] === true,
+  }));
 }
 
 function edgeWritesOf(builder: AnyBuilder, name: string): [string, unknown][] {

@@ -18,6 +18,8 @@ export interface CompiledBranch {
   readonly path: (state: unknown, config: LangGraphRunnableConfig<unknown>) => unknown;
   /** Router result → target node; undefined when the router names nodes directly. */
   readonly pathMap: Readonly<Record<string, string>> | undefined;
+  /** The router does not modify the state it reads (see `readWithWrites`). */
+  readonly readOnly: boolean;
 }
 
 /** What a node's writers need to know about the graph. */
@@ -133,7 +135,7 @@ export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): vo
   const branches = spec.branches;
   for (let i = from; i < branches.length; i++) {
     const branch = branches[i] as (typeof branches)[number];
-    const state = task.readFresh(spec.readKeys);
+    const state = task.readFresh(spec.readKeys, branch.readOnly);
     let result: unknown;
     try {
       result = branch.path(state, task.config);

@@ -5,6 +5,20 @@ import { MISSING, SingleValueChannel } from "./base.js";
 export type BinaryOperator<Value, Update = Value> = (current: Value, update: Update) => Value;
 
 /**
+ * Marks a reducer whose result depends only on its arguments, and which a channel may therefore
+ * skip calling again for the same arguments (see {@link BinaryOperatorAggregate.rememberUpdate}).
+ * A registered symbol, so that the messages module marks its reducer without importing the engine.
+ */
+const PURE_REDUCER = Symbol.for("agentgraph.reducer.pure");
+
+/** A fold a reader computed ahead of the step's end: `result` = the writes `values` folded into `base`. */
+interface RememberedFold<Value, Update> {
+  readonly base: unknown;
+  readonly values: readonly Update[];
+  readonly result: Value;
+}
+
+/**
  * Folds every write into the value with a reducer: `value = reducer(value, write)`, in the
  * deterministic order of the writing tasks. The first write to an empty channel (no default)
  * is stored as is. An `Overwrite` write replaces the value instead (one per superstep).
@@ -29,6 +43,20 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     return false;
   }
 
+  /** See {@link rememberUpdate}. */
+  private remembered: RememberedFold<Value, Update> | undefined;
+
+  /**
+   * @internal A reader that promises not to modify what it reads (the agent's routers, which read
+   * the state with their node's writes applied) computed `updated` = a copy of this channel after
+   * `update(values)`. With a pure reducer, the step's own `update` with the same writes on the same
+   * value takes that result instead of folding the history again (a copy of a long message list).
+   */
+  rememberUpdate(values: readonly Update[], updated: BinaryOperatorAggregate<Value, Update>): void {
+    if ((this.operator as unknown as Record<symbol, unknown>)[PURE_REDUCER] !== true) return;
+    this.remembered = { base: this.value, values, result: updated.value as Value };
+  }
+
   fromCheckpoint(snapshot?: Value): this {
     const channel = new BinaryOperatorAggregate(this.operator, this.initialValueFactory) as this;
     if (snapshot !== undefined) channel.value = snapshot;
@@ -38,6 +66,14 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
   update(values: Update[]): boolean {
     const n = values.length;
     if (n === 0) return false;
+    const remembered = this.remembered;
+    if (remembered !== undefined) {
+      this.remembered = undefined;
+      if (remembered.base === this.value && sameItems(remembered.values, values)) {
+        this.value = remembered.result;
+        return true;
+      }
+    }
     let start = 0;
     if (this.value === MISSING) {
       const first = values[0];
@@ -63,4 +99,10 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     }
     return true;
   }
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -87,8 +87,8 @@ export class Task implements RunningTask {
     return this.caller(this, name, fn, args, options);
   }
 
-  readFresh(keys: readonly string[]): Record<string, unknown> {
-    return readWithWrites(this.channels, keys, this.writes);
+  readFresh(keys: readonly string[], readOnly = false): Record<string, unknown> {
+    return readWithWrites(this.channels, keys, this.writes, readOnly);
   }
 
   resetAttempt(): void {

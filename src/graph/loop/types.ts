@@ -227,6 +227,9 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   clock: AttemptClock | undefined;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;
-  /** Reads `keys` as they will be once this task's writes so far are applied. */
-  readFresh(keys: readonly string[]): Record<string, unknown>;
+  /**
+   * Reads `keys` as they will be once this task's writes so far are applied (`readOnly`: the
+   * reader does not modify what it reads; see `readWithWrites`).
+   */
+  readFresh(keys: readonly string[], readOnly?: boolean): Record<string, unknown>;
 }
