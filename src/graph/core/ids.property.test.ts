@@ -16,13 +16,12 @@ const b64 = (n: number, chars: number) => {
   for (let i = 0; i < chars; i++) out += B64[(n >>> (i * 6)) & 63];
   return out;
 };
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
+/** MurmurHash3's finalizer. */
+const fmix = (h: number): number => {
+  const a = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  const b = Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
+  return b ^ (b >>> 16);
+};
 function finalLanes(
   text: string,
   seed?: ReturnType<typeof hashSeed>,
