@@ -11,11 +11,62 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage }
 
 type Kind = "human" | "system" | "ai" | "tool";
 
-const KINDS: Readonly<Record<string, { kind: Kind; prototype: object }>> = {
-  HumanMessage: { kind: "human", prototype: HumanMessage.prototype },
-  SystemMessage: { kind: "system", prototype: SystemMessage.prototype },
-  AIMessage: { kind: "ai", prototype: AIMessage.prototype },
-  ToolMessage: { kind: "tool", prototype: ToolMessage.prototype },
+/**
+ * Builds a message of one class from its fields, in the constructors' order (the base fields,
+ * `type`, then the class's own fields). A plain function used with `new`, whose `prototype` is the
+ * class's: V8 sizes its objects for every field it assigns, so a message is one allocation with
+ * its fields inside it, where filling an `Object.create(prototype)` grew a separate property store
+ * field by field.
+ */
+type Rebuild = new (
+  content: unknown,
+  id: unknown,
+  name: unknown,
+  additional: unknown,
+  metadata: unknown,
+  a: unknown,
+  b: unknown,
+  c: unknown,
+) => BaseMessage;
+
+function rebuilder(kind: Kind, prototype: object): Rebuild {
+  // `this` is the new message; each kind assigns its own fields after the base ones
+  function Message(
+    this: Record<string, unknown>,
+    content: unknown,
+    id: unknown,
+    name: unknown,
+    additional: unknown,
+    metadata: unknown,
+    a: unknown,
+    b: unknown,
+    c: unknown,
+  ): void {
+    this.content = content;
+    this.id = id;
+    this.name = name;
+    this.additional_kwargs = additional;
+    this.response_metadata = metadata;
+    this.type = kind;
+    if (kind === "ai") {
+      this.tool_calls = a;
+      this.invalid_tool_calls = [];
+      this.usage_metadata = b;
+    } else if (kind === "tool") {
+      this.tool_call_id = a;
+      this.status = b;
+      this.artifact = c;
+    }
+  }
+  Message.prototype = prototype;
+  return Message as unknown as Rebuild;
+}
+
+const KINDS: Readonly<Record<string, { kind: Kind; rebuild: Rebuild }>> = {
+  HumanMessage: { kind: "human", rebuild: rebuilder("human", HumanMessage.prototype) },
+  SystemMessage: { kind: "system", rebuild: rebuilder("system", SystemMessage.prototype) },
+  AIMessage: { kind: "ai", rebuild: rebuilder("ai", AIMessage.prototype) },
+  ToolMessage: { kind: "tool", rebuild: rebuilder("tool", ToolMessage.prototype) },
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -108,22 +159,14 @@ export function quickMessage(className: string, kwargs: Record<string, unknown>)
     taken += 1 + (status === undefined ? 0 : 1) + (artifact === undefined ? 0 : 1);
   }
   if (keyCount(kwargs) !== taken) return undefined;
-  // the constructors' order: the base fields, `type`, then the class's own fields
-  const message = Object.create(known.prototype) as Record<string, unknown>;
-  message.content = content ?? [];
-  message.id = id;
-  message.name = name;
-  message.additional_kwargs = additional ?? {};
-  message.response_metadata = metadata ?? {};
-  message.type = kind;
-  if (kind === "ai") {
-    message.tool_calls = toolCalls ?? [];
-    message.invalid_tool_calls = [];
-    message.usage_metadata = usage;
-  } else if (kind === "tool") {
-    message.tool_call_id = toolCallId;
-    message.status = status;
-    message.artifact = artifact;
-  }
-  return message as unknown as BaseMessage;
+  return new known.rebuild(
+    content ?? [],
+    id,
+    name,
+    additional ?? {},
+    metadata ?? {},
+    kind === "ai" ? (toolCalls ?? []) : toolCallId,
+    kind === "ai" ? usage : status,
+    artifact,
+  );
 }
