@@ -5,7 +5,7 @@ import {
   readCurrentState,
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
+import { copyOf, getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
 import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
 import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
 import { parseToolNodeInput } from "./tool-node-input.js";
@@ -127,7 +127,7 @@ export class ToolNode {
         toolCall: call,
         tool: this.toolsByName.get(call.name),
         state,
-        runtime: buildToolRuntime(withCallIdentity({ ...base, toolCall: call }, call)),
+        runtime: buildToolRuntime(withCallIdentity(withToolCall(base, call), call)),
       };
       const wrap = this.wrapToolCall;
       return promiseTry(() =>
@@ -148,7 +148,8 @@ export class ToolNode {
         config.state !== request.state ||
         (runtime.context !== undefined && config.context !== runtime.context)
       ) {
-        config = { ...config, toolCall, state: request.state };
+        config = withToolCall(config, toolCall);
+        config.state = request.state;
         if (runtime.context !== undefined) config.context = runtime.context;
       }
       const call = toolCall.type === "tool_call" ? toolCall : { ...toolCall, type: "tool_call" as const };
@@ -163,9 +164,10 @@ export class ToolNode {
     signal: AbortSignal | undefined,
     state: unknown,
   ): ToolRunnableConfig {
-    // a spread, not a rest pattern (which takes V8's slow path on a task config); the node's run
-    // name and id are not the tools' (a key left undefined reads as absent)
-    const out: Record<string, unknown> = { ...config, state };
+    // a copy, not a rest pattern (which takes V8's slow path on a task config) nor a spread (see
+    // copyOf); the node's run name and id are not the tools' (a key left undefined reads as absent)
+    const out = copyOf(config) as unknown as Record<string, unknown>;
+    out.state = state;
     // `interrupt` lives on a task config's prototype until first read: tools see it, as in LangGraph.js
     if (out.interrupt === undefined && config.interrupt !== undefined) out.interrupt = config.interrupt;
     out.runName = undefined;
@@ -188,6 +190,15 @@ function withCallIdentity(config: ToolRunnableConfig, call: ToolCall): ToolRunna
   const own = config as ToolRunnableConfig & { executionInfo?: ExecutionInfo };
   const info = own.executionInfo;
   if (info === undefined || call.id === undefined) return config;
-  own.executionInfo = { ...info, idempotencyKey: `${info.idempotencyKey ?? info.taskId}:${call.id}` };
+  const keyed = copyOf(info);
+  keyed.idempotencyKey = `${info.idempotencyKey ?? info.taskId}:${call.id}`;
+  own.executionInfo = keyed;
   return own;
+}
+
+/** A copy of `config` for one call (see `copyOf`: the copy gets more fields afterwards). */
+function withToolCall(config: ToolRunnableConfig, call: ToolCall): ToolRunnableConfig {
+  const out = copyOf(config);
+  out.toolCall = call;
+  return out;
 }

@@ -5,6 +5,7 @@ export * from "./callbacks.js";
 export * from "./errors.js";
 export * from "./ids.js";
 export * from "./namespaces.js";
+export * from "./object-copy.js";
 export * from "./promise-try.js";
 export * from "./run-batch.js";
 export * from "./runnable-config.js";

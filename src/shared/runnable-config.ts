@@ -1,5 +1,6 @@
 import { getAsyncContext } from "./async-context.js";
 import type { CallbackHandler } from "./callbacks.js";
+import { copyOf, mergeOf } from "./object-copy.js";
 
 /**
  * The configuration every invocable object accepts, shaped like LangChain.js `RunnableConfig`
@@ -48,12 +49,13 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   // read and copy of the config) and without a rest pattern (V8's slow path); the parent's run
   // name and id are not inherited (a key left undefined reads as absent)
   if (explicit === undefined || explicit === parent) {
-    const own: RunnableConfig = { ...parent };
+    const own: RunnableConfig = copyOf(parent);
     if (own.runName !== undefined) (own as Record<string, unknown>).runName = undefined;
     if (own.runId !== undefined) (own as Record<string, unknown>).runId = undefined;
     return own;
   }
-  const out: RunnableConfig = { ...parent, ...explicit };
+  // merged with mergeOf rather than spreads (see object-copy.ts)
+  const out: RunnableConfig = mergeOf(parent, explicit);
   if (explicit.runName === undefined && parent.runName !== undefined) {
     (out as Record<string, unknown>).runName = undefined;
   }
@@ -63,10 +65,10 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
     out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
   }
   if (parent.metadata !== undefined || explicit.metadata !== undefined) {
-    out.metadata = { ...parent.metadata, ...explicit.metadata };
+    out.metadata = mergeOf(parent.metadata, explicit.metadata);
   }
   if (parent.configurable !== undefined || explicit.configurable !== undefined) {
-    out.configurable = { ...parent.configurable, ...explicit.configurable };
+    out.configurable = mergeOf(parent.configurable, explicit.configurable);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { copyOf } from "../shared/index.js";
 import type { ToolRunnableConfig, ToolRuntime } from "./types.js";
 
 /**
@@ -15,15 +16,15 @@ export function buildToolRuntime(
   config: ToolRunnableConfig,
   writer: ((chunk: unknown) => void) | null = config.writer ?? null,
 ): ToolRuntime {
-  const runtime: ToolRuntime = {
-    ...config,
-    state: config.state,
-    context: config.context,
-    store: config.store ?? null,
-    writer,
-    toolCallId: config.toolCall?.id ?? "",
-    config,
-  };
+  // the config's fields, then the runtime's (see copyOf: a spread copy extended with them would
+  // give every runtime a hidden class of its own)
+  const runtime = copyOf(config) as unknown as ToolRuntime;
+  runtime.state = config.state;
+  runtime.context = config.context;
+  runtime.store = config.store ?? null;
+  runtime.writer = writer;
+  runtime.toolCallId = config.toolCall?.id ?? "";
+  runtime.config = config;
   if (config.toolCall !== undefined) runtime.toolCall = config.toolCall;
   return runtime;
 }

@@ -1,4 +1,5 @@
 import type { RunnableConfig } from "../../shared/index.js";
+import { copyOf } from "../../shared/index.js";
 import type { Channels } from "../algorithm/index.js";
 import type {
   BaseCheckpointSaver,
@@ -169,10 +170,10 @@ export class LoopPersistence {
   }
 
   configFor(checkpointId: string | undefined): RunnableConfig {
-    const configurable: Record<string, unknown> =
-      this.runFields === undefined
-        ? { thread_id: this.params.threadId, checkpoint_ns: this.params.ns }
-        : { ...this.runFields, thread_id: this.params.threadId, checkpoint_ns: this.params.ns };
+    // the run's fields copied, not spread, before the saver's keys are set (see copyOf)
+    const configurable: Record<string, unknown> = copyOf(this.runFields);
+    configurable.thread_id = this.params.threadId;
+    configurable.checkpoint_ns = this.params.ns;
     if (checkpointId !== undefined) configurable.checkpoint_id = checkpointId;
     return { configurable };
   }

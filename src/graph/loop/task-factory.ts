@@ -1,3 +1,4 @@
+import { copyOf } from "../../shared/index.js";
 import { type Channels, type PreparedTask, readWithWrites } from "../algorithm/index.js";
 import type { TimeoutPolicy } from "../core/index.js";
 import { type InterruptOptions, interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
@@ -262,10 +263,9 @@ export class TaskFactory {
     }
     configurable.checkpoint_ns = ns;
     if (params.persistent) {
-      configurable.checkpoint_map = {
-        ...(base.configurable?.checkpoint_map as Record<string, string> | undefined),
-        [params.parentNs]: checkpointId,
-      };
+      const map = copyOf(base.configurable?.checkpoint_map as Record<string, string> | undefined);
+      map[params.parentNs] = checkpointId;
+      configurable.checkpoint_map = map;
     }
     config.configurable = configurable;
     config.metadata = metadata;

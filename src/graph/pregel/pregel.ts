@@ -1,5 +1,11 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
-import { type BatchOptions, getAsyncContext, InvalidArgumentError, runBatch } from "../../shared/index.js";
+import {
+  type BatchOptions,
+  copyOf,
+  getAsyncContext,
+  InvalidArgumentError,
+  runBatch,
+} from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
 import {
@@ -301,7 +307,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     );
     reporter.start(input);
     const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
-    const run = resolveRunConfig(this.config, { ...options, signal: opened.signal }, this.contextSchema);
+    const run = resolveRunConfig(this.config, withSignal(options, opened.signal), this.contextSchema);
     const loop = this.createLoop(input, run, options, opened.sink, undefined);
     let failure: { error: unknown } | undefined;
     loop.run().then(
@@ -361,7 +367,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       baseDepth,
       options?.signal,
     );
-    const run = resolveRunConfig(this.config, { ...options, signal: opened.signal }, this.contextSchema);
+    const run = resolveRunConfig(this.config, withSignal(options, opened.signal), this.contextSchema);
     let messages: MessagesStreamHandler | undefined;
     let config = run.config;
     // streamEvents v3 streams messages and tool calls as protocol events, by node task
@@ -761,6 +767,16 @@ function asCache(value: unknown): BaseCache | undefined {
 }
 
 /** A parent command that reached the top of the run has nowhere to go: say so. */
+/** The run's options with the run's own signal (see copyOf: a spread copy extended with it would get a hidden class of its own). */
+function withSignal<O extends object>(
+  options: O | undefined,
+  signal: AbortSignal,
+): O & { signal: AbortSignal } {
+  const out = copyOf(options) as O & { signal: AbortSignal };
+  out.signal = signal;
+  return out;
+}
+
 function rootError(error: unknown): unknown {
   if (!isParentCommand(error)) return error;
   return new InvalidUpdateError(

@@ -7,6 +7,7 @@ import {
 import {
   type BatchOptions,
   type CallbackHandler,
+  mergeOf,
   promiseTry,
   runBatch,
   thenOrElse,
@@ -423,11 +424,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
           }
           const message = toAIMessage(generation.message);
           const llmOutput = result.llmOutput;
-          message.response_metadata = {
-            ...llmOutput,
-            ...generation.generationInfo,
-            ...message.response_metadata,
-          };
+          // merged with mergeOf rather than spreads (see object-copy.ts in shared/)
+          message.response_metadata = mergeOf(
+            llmOutput,
+            generation.generationInfo,
+            message.response_metadata,
+          );
           return this.finishCall(call, message, llmOutput, generation.generationInfo);
         },
         fail,
