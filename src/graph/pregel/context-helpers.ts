@@ -1,4 +1,4 @@
-import { getAsyncContext, hasAsyncContextStorage } from "../../shared/index.js";
+import { getAsyncContext, hasAsyncContextStorage, mergeOf } from "../../shared/index.js";
 import { GraphValueError } from "../core/index.js";
 import {
   CURRENT_TASK,
@@ -151,7 +151,7 @@ export function pushTaskMessage(
   config?: LangGraphRunnableConfig<unknown>,
 ): void {
   const ambient = ambientConfig("pushMessage()");
-  const metadata = { ...ambient.metadata, ...config?.metadata };
+  const metadata = mergeOf(ambient.metadata, config?.metadata);
   // a config's callbacks replace the node's (as when configs merge): the node's own config, passed
   // back, must not stream the message twice
   for (const handler of config?.callbacks ?? ambient.callbacks ?? []) {

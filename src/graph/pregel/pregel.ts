@@ -376,18 +376,17 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       messages = protocol
         ? new ProtocolMessagesHandler(opened.sink, baseDepth)
         : new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
-      config = { ...config, callbacks: [...(config.callbacks ?? []), messages] };
+      config = withCallback(config, messages);
     }
     if (opened.sink.modes.has("tools")) {
       // tools report to the callbacks of the config they run with, which nodes hand on
       const tools = protocol ? new ProtocolToolsHandler(opened.sink) : new ToolsStreamHandler(opened.sink);
-      config = { ...config, callbacks: [...(config.callbacks ?? []), tools] };
+      config = withCallback(config, tools);
     }
     const events = (options as Record<symbol, unknown> | undefined)?.[EVENTS_HANDLER] as
       | ((sink: typeof opened.sink) => CallbackHandler)
       | undefined;
-    if (events !== undefined)
-      config = { ...config, callbacks: [...(config.callbacks ?? []), events(opened.sink)] };
+    if (events !== undefined) config = withCallback(config, events(opened.sink));
     // Streamed from inside another graph's node, the graph runs as part of that run (its
     // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
     const parent = run.parentLink;
@@ -767,6 +766,13 @@ function asCache(value: unknown): BaseCache | undefined {
 }
 
 /** A parent command that reached the top of the run has nowhere to go: say so. */
+/** `config` with `handler` after its callbacks (see withSignal). */
+function withCallback<C extends { callbacks?: CallbackHandler[] }>(config: C, handler: CallbackHandler): C {
+  const out = copyOf(config);
+  out.callbacks = [...(config.callbacks ?? []), handler];
+  return out;
+}
+
 /** The run's options with the run's own signal (see copyOf: a spread copy extended with it would get a hidden class of its own). */
 function withSignal<O extends object>(
   options: O | undefined,

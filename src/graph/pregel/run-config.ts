@@ -1,4 +1,4 @@
-import { getAsyncContext, InvalidArgumentError } from "../../shared/index.js";
+import { getAsyncContext, InvalidArgumentError, mergeOf } from "../../shared/index.js";
 import { GraphValueError, InvalidContextError } from "../core/index.js";
 import {
   type LangGraphRunnableConfig,
@@ -212,8 +212,9 @@ function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRu
   Object.assign(target, source);
   if (tags !== undefined && source.tags !== undefined) target.tags = [...new Set([...tags, ...source.tags])];
   else if (tags !== undefined) target.tags = tags;
-  if (metadata !== undefined) target.metadata = { ...metadata, ...source.metadata };
-  if (configurable !== undefined) target.configurable = { ...configurable, ...source.configurable };
+  // merged with mergeOf rather than spreads (see object-copy.ts in shared/)
+  if (metadata !== undefined) target.metadata = mergeOf(metadata, source.metadata);
+  if (configurable !== undefined) target.configurable = mergeOf(configurable, source.configurable);
   if (callbacks !== undefined && source.callbacks !== undefined && callbacks !== source.callbacks) {
     target.callbacks = [...callbacks, ...source.callbacks.filter((h) => !callbacks.includes(h))];
   } else if (callbacks !== undefined) {

@@ -1,4 +1,10 @@
-import { type CallbackHandler, InvalidArgumentError, notifyHandlers, randomId } from "../../shared/index.js";
+import {
+  type CallbackHandler,
+  InvalidArgumentError,
+  mergeOf,
+  notifyHandlers,
+  randomId,
+} from "../../shared/index.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
 import { TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
@@ -279,7 +285,7 @@ export class ChainReporter {
         payload.id,
         parent,
         tags,
-        runMetadataOf(payload) ?? { ...this.metadata, langgraph_step: step, langgraph_node: payload.name },
+        runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
         undefined,
         payload.name,
       );
@@ -473,15 +479,15 @@ export function streamGraphEvents(
             name: task.name,
             run_id: task.id,
             tags: [`graph:step:${step}`, ...tags],
-            metadata: runMetadataOf(task) ?? {
-              ...metadata,
-              ...task.metadata,
-              langgraph_step: step,
-              langgraph_node: task.name,
-              langgraph_checkpoint_ns: [...namespace, `${task.name}:${task.id}`].join(
-                CHECKPOINT_NAMESPACE_SEPARATOR,
+            metadata:
+              runMetadataOf(task) ??
+              nodeMetadata(
+                metadata,
+                task.metadata,
+                step,
+                task.name,
+                [...namespace, `${task.name}:${task.id}`].join(CHECKPOINT_NAMESPACE_SEPARATOR),
               ),
-            },
             data: { input: task.input },
           };
           PARENT_RUN_IDS.set(event, parent);
@@ -577,4 +583,23 @@ export function streamGraphEvents(
       }
     })(),
   );
+}
+
+/**
+ * A node event's metadata: the run's, the task's, then the step and node (and namespace, when
+ * given), merged with mergeOf rather than spreads extended with new keys (see object-copy.ts in
+ * shared/: each event would get a hidden class of its own).
+ */
+function nodeMetadata(
+  metadata: Record<string, unknown> | undefined,
+  taskMetadata: Record<string, unknown> | undefined,
+  step: number,
+  node: string,
+  checkpointNs?: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = mergeOf(metadata, taskMetadata);
+  out.langgraph_step = step;
+  out.langgraph_node = node;
+  if (checkpointNs !== undefined) out.langgraph_checkpoint_ns = checkpointNs;
+  return out;
 }
