@@ -18,16 +18,7 @@ type Kind = "human" | "system" | "ai" | "tool";
  * its fields inside it, where filling an `Object.create(prototype)` grew a separate property store
  * field by field.
  */
-type Rebuild = new (
-  content: unknown,
-  id: unknown,
-  name: unknown,
-  additional: unknown,
-  metadata: unknown,
-  a: unknown,
-  b: unknown,
-  c: unknown,
-) => BaseMessage;
+type Rebuild = new (...fields: unknown[]) => BaseMessage;
 
 function rebuilder(kind: Kind, prototype: object): Rebuild {
   // `this` is the new message; each kind assigns its own fields after the base ones
