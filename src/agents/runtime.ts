@@ -45,20 +45,36 @@ export async function middlewareRuntime(
   return agentRuntime(config, context);
 }
 
+/** Where a runtime keeps the config its `signal` is read from (not enumerable). */
+const RUNTIME_CONFIG = Symbol("agentgraph.agentRuntime.config");
+
+/**
+ * The `signal` accessor of every runtime: read on demand (a task makes its AbortSignal only when
+ * someone asks for it). One getter shared by all runtimes rather than one per object literal: a
+ * literal's own getter gives each frozen runtime a hidden class of its own (about 700 bytes, and
+ * slow property reads); with a shared one they all have the same.
+ */
+const SIGNAL: PropertyDescriptor = {
+  get(this: { [RUNTIME_CONFIG]: LangGraphRunnableConfig<unknown> }): AbortSignal | undefined {
+    return this[RUNTIME_CONFIG].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** A frozen runtime over a node's config. */
 export function agentRuntime(
   config: LangGraphRunnableConfig<unknown>,
   context: unknown,
 ): AgentRuntime<unknown> {
-  return Object.freeze({
+  const runtime = {
     context,
     store: config.store as BaseStore | undefined,
     configurable: config.configurable,
     writer: config.writer,
     interrupt: config.interrupt,
-    // read on demand: a task makes its AbortSignal only when someone asks for it
-    get signal(): AbortSignal | undefined {
-      return config.signal;
-    },
-  });
+  };
+  Object.defineProperty(runtime, RUNTIME_CONFIG, { value: config });
+  Object.defineProperty(runtime, "signal", SIGNAL);
+  return Object.freeze(runtime) as AgentRuntime<unknown>;
 }
