@@ -114,20 +114,29 @@ export class ToolNode {
       const base = this.baseConfig(resolved, signal, state);
       const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
       if (calls.length === 1) {
-        return this.runCall(calls[0] as ToolCall, base, state).then((result) => combine([result]));
+        // the only call (always, for a Send per call) takes the node's copy as its own config
+        return this.runCall(calls[0] as ToolCall, base, state, true).then((result) => combine([result]));
       }
-      return Promise.all(calls.map((call) => this.runCall(call, base, state))).then(combine);
+      return Promise.all(calls.map((call) => this.runCall(call, base, state, false))).then(combine);
     });
   }
 
-  private runCall(call: ToolCall, base: ToolRunnableConfig, state: unknown): Promise<ToolCallResult> {
+  /** `ownsBase`: `base` is this call's alone (the node's only call), so it is not copied again. */
+  private runCall(
+    call: ToolCall,
+    base: ToolRunnableConfig,
+    state: unknown,
+    ownsBase: boolean,
+  ): Promise<ToolCallResult> {
     // a request that cannot be built is the node's failure, not an error the model is shown
     return promiseTry(() => {
+      const config = ownsBase ? base : copyOf(base);
+      config.toolCall = call;
       const request: ToolCallRequest = {
         toolCall: call,
         tool: this.toolsByName.get(call.name),
         state,
-        runtime: buildToolRuntime(withCallIdentity(withToolCall(base, call), call)),
+        runtime: buildToolRuntime(withCallIdentity(config, call)),
       };
       const wrap = this.wrapToolCall;
       return promiseTry(() =>
@@ -148,7 +157,8 @@ export class ToolNode {
         config.state !== request.state ||
         (runtime.context !== undefined && config.context !== runtime.context)
       ) {
-        config = withToolCall(config, toolCall);
+        config = copyOf(config);
+        config.toolCall = toolCall;
         config.state = request.state;
         if (runtime.context !== undefined) config.context = runtime.context;
       }
@@ -194,11 +204,4 @@ function withCallIdentity(config: ToolRunnableConfig, call: ToolCall): ToolRunna
   keyed.idempotencyKey = `${info.idempotencyKey ?? info.taskId}:${call.id}`;
   own.executionInfo = keyed;
   return own;
-}
-
-/** A copy of `config` for one call (see `copyOf`: the copy gets more fields afterwards). */
-function withToolCall(config: ToolRunnableConfig, call: ToolCall): ToolRunnableConfig {
-  const out = copyOf(config);
-  out.toolCall = call;
-  return out;
 }
