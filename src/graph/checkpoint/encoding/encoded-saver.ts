@@ -1237,9 +1237,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     while (end < max - start && values[values.length - 1 - end] === before[before.length - 1 - end]) end++;
     if (start === values.length && values.length === before.length) return { refs: prev.refs, kept: start };
     const middle = this.itemize(values.slice(start, values.length - end), threadId, cache, items, sending);
-    const refs = prev.refs.slice(0, start);
-    for (const ref of middle) refs.push(ref);
-    for (let i = prev.refs.length - end; i < prev.refs.length; i++) refs.push(prev.refs[i] as string);
+    // one array of the final length (pushing onto a copy of the kept start would grow it, copying
+    // the whole history again)
+    const prevRefs = prev.refs;
+    const head = start === prevRefs.length ? prevRefs : prevRefs.slice(0, start);
+    const refs = end === 0 ? head.concat(middle) : head.concat(middle, prevRefs.slice(prevRefs.length - end));
     return { refs, kept: start };
   }
 
