@@ -1,3 +1,4 @@
+import { copyOf } from "../../../shared/index.js";
 import type { ChannelVersion } from "../../core/index.js";
 import type { ChannelVersions } from "../types.js";
 
@@ -60,9 +61,13 @@ function applyVersions(base: ChannelVersions, delta: Record<string, ChannelVersi
   }
 }
 
-/** Applies a delta to a copy of `base` (the copy is returned; `base` is untouched). */
+/**
+ * Applies a delta to a copy of `base` (the copy is returned; `base` is untouched). The copies
+ * that the delta then extends are made with copyOf, not spreads (see shared/object-copy.ts): a
+ * read applies a chain of up to 64 deltas.
+ */
 export function applyBookkeepingDelta(base: Bookkeeping, delta: BookkeepingDelta): Bookkeeping {
-  const versions = { ...base.versions };
+  const versions = copyOf(base.versions);
   applyVersions(versions, delta.versions);
   const seen: Record<string, ChannelVersions> = {};
   for (const node in base.seen) seen[node] = base.seen[node] as ChannelVersions;
@@ -72,7 +77,7 @@ export function applyBookkeepingDelta(base: Bookkeeping, delta: BookkeepingDelta
       delete seen[node];
       continue;
     }
-    const next = { ...seen[node] };
+    const next = copyOf(seen[node]);
     applyVersions(next, change);
     seen[node] = next;
   }
