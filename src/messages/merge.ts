@@ -7,6 +7,7 @@
  * - nested objects merge recursively; lists merge element by element, where an element that
  *   shares an `index` (and `id`, when both have one) with an earlier element merges into it.
  */
+import { setOwn } from "../shared/index.js";
 import type { ContentBlock, MessageContent } from "./content.js";
 import { isObject, isPlainRecord } from "./content.js";
 import { MessageMergeError } from "./errors.js";
@@ -57,15 +58,6 @@ export function mergeDicts(left: Dict | undefined, right: Dict | undefined): Dic
     // Other kinds (booleans, …) keep the first value, as LangChain.js does.
   }
   return merged;
-}
-
-/** Assigns without triggering the `__proto__` setter for keys that came from parsed JSON. */
-function setOwn(target: Dict, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 function hasIndex(value: unknown): value is { index: number | string } {

@@ -5,7 +5,7 @@ import {
   readCurrentState,
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { copyOf, getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
+import { copyOf, copyWith, getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
 import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
 import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
 import { parseToolNodeInput } from "./tool-node-input.js";
@@ -200,8 +200,6 @@ function withCallIdentity(config: ToolRunnableConfig, call: ToolCall): ToolRunna
   const own = config as ToolRunnableConfig & { executionInfo?: ExecutionInfo };
   const info = own.executionInfo;
   if (info === undefined || call.id === undefined) return config;
-  const keyed = copyOf(info);
-  keyed.idempotencyKey = `${info.idempotencyKey ?? info.taskId}:${call.id}`;
-  own.executionInfo = keyed;
+  own.executionInfo = copyWith(info, "idempotencyKey", `${info.idempotencyKey ?? info.taskId}:${call.id}`);
   return own;
 }

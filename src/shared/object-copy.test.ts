@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyOf, mergeOf } from "./object-copy.js";
+import { copyOf, copyWith, mergeOf } from "./object-copy.js";
 
 /** What a spread gives: own enumerable keys in order, their values, the prototype. */
 const shape = (value: object) => ({
@@ -27,6 +27,7 @@ describe("copyOf and mergeOf", () => {
         expect(shape(copyOf(a))).toEqual(shape({ ...a }));
         expect(shape(mergeOf(a, b))).toEqual(shape({ ...a, ...b }));
         expect(shape(mergeOf(a, b, c))).toEqual(shape({ ...a, ...b, ...c }));
+        expect(shape(copyWith(a, "b", c))).toEqual(shape({ ...a, b: c }));
       }),
       { numRuns: 500 },
     );
@@ -42,6 +43,10 @@ describe("copyOf and mergeOf", () => {
     expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
     expect(merged.polluted).toBeUndefined();
     expect(Object.keys(merged)).toEqual(["b", "__proto__", "a"]);
+    const keyed = copyWith({ a: 1 }, "__proto__", { polluted: true }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(keyed)).toBe(Object.prototype);
+    expect(keyed.polluted).toBeUndefined();
+    expect(Object.keys(keyed)).toEqual(["a", "__proto__"]);
   });
 
   it("copy, never share: the copy changes alone", () => {

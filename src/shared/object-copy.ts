@@ -27,6 +27,25 @@ export function copyOf<T extends object>(source: T | undefined | null): T {
   return Object.hasOwn(source, "__proto__") ? { ...source } : Object.assign({}, source);
 }
 
+/**
+ * `{ ...source, [key]: value }`, built as {@link copyOf} builds a copy (the one-key extension the
+ * run, its events and its snapshots make of configs and metadata).
+ *
+ * @example
+ * ```ts
+ * const meta = copyWith(config.metadata, "thread_id", threadId);
+ * ```
+ */
+export function copyWith<T extends object, K extends string, V>(
+  source: T | undefined | null,
+  key: K,
+  value: V,
+): T & Record<K, V> {
+  const out = copyOf(source) as T & Record<K, V>;
+  setOwn(out, key, value);
+  return out;
+}
+
 /** `{ ...a, ...b }` (and `c`'s after them, when given), built as {@link copyOf} builds a copy. */
 export function mergeOf<A extends object, B extends object, C extends object = object>(
   a: A | undefined | null,
@@ -39,20 +58,29 @@ export function mergeOf<A extends object, B extends object, C extends object = o
   return out;
 }
 
+/**
+ * `target[key] = value`, except that a key named "__proto__" (parsed JSON can hold one) becomes an
+ * own property, as a spread or an object literal would make it, instead of setting the prototype.
+ */
+export function setOwn(target: object, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    (target as Record<string, unknown>)[key] = value;
+  }
+}
+
 function mergeInto(target: object, source: object | undefined | null): void {
   if (source === undefined || source === null) return;
   if (!Object.hasOwn(source, "__proto__")) {
     Object.assign(target, source);
     return;
   }
+  // as a spread copies: own enumerable properties, symbols included, by value
   for (const key of Reflect.ownKeys(source)) {
-    const descriptor = Object.getOwnPropertyDescriptor(source, key);
-    if (descriptor?.enumerable !== true) continue;
-    Object.defineProperty(target, key, {
-      value: (source as Record<PropertyKey, unknown>)[key],
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+    if (!Object.prototype.propertyIsEnumerable.call(source, key)) continue;
+    const value = (source as Record<PropertyKey, unknown>)[key];
+    if (typeof key === "string") setOwn(target, key, value);
+    else (target as Record<symbol, unknown>)[key] = value;
   }
 }

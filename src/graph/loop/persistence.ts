@@ -1,5 +1,5 @@
 import type { RunnableConfig } from "../../shared/index.js";
-import { copyOf } from "../../shared/index.js";
+import { copyOf, setOwn } from "../../shared/index.js";
 import type { Channels } from "../algorithm/index.js";
 import type {
   BaseCheckpointSaver,
@@ -323,10 +323,7 @@ function definedEntries<T>(source: Readonly<Record<string, T | undefined>> | und
   const out: Record<string, T> = {};
   for (const key in source) {
     const value = source[key];
-    if (value === undefined) continue;
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-    else out[key] = value;
+    if (value !== undefined) setOwn(out, key, value);
   }
   return out;
 }

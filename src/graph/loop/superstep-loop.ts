@@ -1,4 +1,4 @@
-import { AbortError, copyOf, neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
+import { AbortError, copyWith, neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -1036,9 +1036,7 @@ export class PregelLoop {
     // keys in LangGraph.js's order
     const out: Record<string, unknown> = { configurable };
     if (config.maxConcurrency !== undefined) out.max_concurrency = config.maxConcurrency;
-    const metadata = copyOf(config.metadata);
-    metadata.thread_id = persistence.params.threadId;
-    out.metadata = metadata;
+    out.metadata = copyWith(config.metadata, "thread_id", persistence.params.threadId);
     out.recursion_limit = config.recursionLimit;
     if (config.runId !== undefined) out.run_id = config.runId;
     if (config.runName !== undefined) out.run_name = config.runName;

@@ -1,4 +1,4 @@
-import { copyOf } from "../../shared/index.js";
+import { copyWith } from "../../shared/index.js";
 import { type Channels, type PreparedTask, readWithWrites } from "../algorithm/index.js";
 import type { TimeoutPolicy } from "../core/index.js";
 import { type InterruptOptions, interruptTask, SCRATCHPAD, type Scratchpad } from "./interrupts.js";
@@ -263,9 +263,11 @@ export class TaskFactory {
     }
     configurable.checkpoint_ns = ns;
     if (params.persistent) {
-      const map = copyOf(base.configurable?.checkpoint_map as Record<string, string> | undefined);
-      map[params.parentNs] = checkpointId;
-      configurable.checkpoint_map = map;
+      configurable.checkpoint_map = copyWith(
+        base.configurable?.checkpoint_map as Record<string, string> | undefined,
+        params.parentNs,
+        checkpointId,
+      );
     }
     config.configurable = configurable;
     config.metadata = metadata;

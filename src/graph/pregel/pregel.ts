@@ -1,7 +1,7 @@
 import type { CallbackHandler, RunnableConfig } from "../../shared/index.js";
 import {
   type BatchOptions,
-  copyOf,
+  copyWith,
   getAsyncContext,
   InvalidArgumentError,
   runBatch,
@@ -307,7 +307,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     );
     reporter.start(input);
     const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
-    const run = resolveRunConfig(this.config, withSignal(options, opened.signal), this.contextSchema);
+    const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
     const loop = this.createLoop(input, run, options, opened.sink, undefined);
     let failure: { error: unknown } | undefined;
     loop.run().then(
@@ -367,7 +367,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       baseDepth,
       options?.signal,
     );
-    const run = resolveRunConfig(this.config, withSignal(options, opened.signal), this.contextSchema);
+    const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
     let messages: MessagesStreamHandler | undefined;
     let config = run.config;
     // streamEvents v3 streams messages and tool calls as protocol events, by node task
@@ -376,17 +376,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       messages = protocol
         ? new ProtocolMessagesHandler(opened.sink, baseDepth)
         : new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
-      config = withCallback(config, messages);
+      config = copyWith(config, "callbacks", [...(config.callbacks ?? []), messages]);
     }
     if (opened.sink.modes.has("tools")) {
       // tools report to the callbacks of the config they run with, which nodes hand on
       const tools = protocol ? new ProtocolToolsHandler(opened.sink) : new ToolsStreamHandler(opened.sink);
-      config = withCallback(config, tools);
+      config = copyWith(config, "callbacks", [...(config.callbacks ?? []), tools]);
     }
     const events = (options as Record<symbol, unknown> | undefined)?.[EVENTS_HANDLER] as
       | ((sink: typeof opened.sink) => CallbackHandler)
       | undefined;
-    if (events !== undefined) config = withCallback(config, events(opened.sink));
+    if (events !== undefined)
+      config = copyWith(config, "callbacks", [...(config.callbacks ?? []), events(opened.sink)]);
     // Streamed from inside another graph's node, the graph runs as part of that run (its
     // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
     const parent = run.parentLink;
@@ -766,23 +767,6 @@ function asCache(value: unknown): BaseCache | undefined {
 }
 
 /** A parent command that reached the top of the run has nowhere to go: say so. */
-/** `config` with `handler` after its callbacks (see withSignal). */
-function withCallback<C extends { callbacks?: CallbackHandler[] }>(config: C, handler: CallbackHandler): C {
-  const out = copyOf(config);
-  out.callbacks = [...(config.callbacks ?? []), handler];
-  return out;
-}
-
-/** The run's options with the run's own signal (see copyOf: a spread copy extended with it would get a hidden class of its own). */
-function withSignal<O extends object>(
-  options: O | undefined,
-  signal: AbortSignal,
-): O & { signal: AbortSignal } {
-  const out = copyOf(options) as O & { signal: AbortSignal };
-  out.signal = signal;
-  return out;
-}
-
 function rootError(error: unknown): unknown {
   if (!isParentCommand(error)) return error;
   return new InvalidUpdateError(

@@ -1,5 +1,5 @@
 import type { RunnableConfig } from "../../shared/index.js";
-import { copyOf } from "../../shared/index.js";
+import { copyWith } from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -166,14 +166,18 @@ export async function snapshotOf(
   const snapshotConfig: RunnableConfig =
     parents !== undefined && Object.keys(parents).length > 0
       ? {
-          configurable: withCheckpointMap(tuple.config.configurable, parents, ns, checkpoint.id),
+          configurable: copyWith(
+            tuple.config.configurable,
+            "checkpoint_map",
+            copyWith(parents, ns, checkpoint.id),
+          ),
         }
       : tuple.config;
   const snapshot: StateSnapshot = {
     values: readValues(graph, channels),
     next,
     config: snapshotConfig,
-    metadata: metadata === undefined ? undefined : withThreadId(metadata, threadId),
+    metadata: metadata === undefined ? undefined : copyWith(metadata, "thread_id", threadId),
     createdAt: checkpoint.ts,
     parentConfig: tuple.parentConfig,
     tasks: descriptions,
@@ -365,7 +369,7 @@ async function updateSuperstep(
     // a subgraph's checkpoint is named with those of the graphs above it, as getState names it
     if (Object.keys(parents).length === 0) return saved;
     const id = String(saved.configurable?.checkpoint_id ?? "");
-    return { configurable: withCheckpointMap(saved.configurable, parents, ns, id) };
+    return { configurable: copyWith(saved.configurable, "checkpoint_map", copyWith(parents, ns, id)) };
   };
 
   if ((values === null || values === undefined) && asNode === undefined) {
@@ -458,28 +462,4 @@ function copyUpdates(values: unknown): StateUpdate[] | undefined {
     values: pairValues,
     asNode: typeof pairNode === "string" ? pairNode : undefined,
   }));
-}
-
-/**
- * `{ ...configurable, checkpoint_map: { ...parents, [ns]: id } }`, built with copies rather than
- * spreads extended with new keys (see copyOf in shared/).
- */
-function withCheckpointMap(
-  configurable: Record<string, unknown> | undefined,
-  parents: Record<string, string>,
-  ns: string,
-  id: string,
-): Record<string, unknown> {
-  const map = copyOf(parents);
-  map[ns] = id;
-  const out = copyOf(configurable);
-  out.checkpoint_map = map;
-  return out;
-}
-
-/** `{ ...metadata, thread_id }` (see withCheckpointMap). */
-function withThreadId<M extends object>(metadata: M, threadId: unknown): M & { thread_id: unknown } {
-  const out = copyOf(metadata) as M & { thread_id: unknown };
-  out.thread_id = threadId;
-  return out;
 }

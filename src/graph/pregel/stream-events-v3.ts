@@ -1,4 +1,4 @@
-import { copyOf } from "../../shared/index.js";
+import { copyWith } from "../../shared/index.js";
 /**
  * `streamEvents(input, { version: "v3" })`: the graph runs with the stream modes of
  * {@link STREAM_EVENTS_V3_MODES} and `subgraphs: true`; its chunks become protocol events of a
@@ -426,7 +426,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   }
 
   private send(ns: Namespace, meta: Meta, runId: string | undefined, data: MessagesEventData): void {
-    this.out.push(ns, "messages", [data, runId === undefined ? meta : withRunId(meta, runId)]);
+    this.out.push(ns, "messages", [data, runId === undefined ? meta : copyWith(meta, "run_id", runId)]);
   }
 
   /** A message emitted in one piece (start, its content blocks, finish). */
@@ -585,11 +585,4 @@ export class ProtocolToolsHandler extends ToolsStreamHandler {
   protected override namespaceOf(metadata: Record<string, unknown>): Namespace {
     return taskNamespace(metadata);
   }
-}
-
-/** `{ ...meta, run_id }` for every event of a call (see copyOf in shared/: a spread extended with a new key would give each its own hidden class). */
-function withRunId<M extends object>(meta: M, runId: string): M & { run_id: string } {
-  const out = copyOf(meta) as M & { run_id: string };
-  out.run_id = runId;
-  return out;
 }
