@@ -80,7 +80,6 @@ export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): st
 // 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch.
 const GREGORIAN_OFFSET = 122192928000000000n;
 let lastTimestamp = 0n;
-let nodeHex: string | undefined;
 
 function randomNode(): string {
   const bytes = new Uint8Array(8);
@@ -108,9 +107,9 @@ let suffix: string | undefined;
 
 function processSuffix(): string {
   if (suffix === undefined) {
-    nodeHex ??= randomNode();
-    const clockSeq = (0x8000 | (Number.parseInt(nodeHex.slice(12, 16), 16) & 0x3fff)).toString(16);
-    suffix = `-${clockSeq}-${nodeHex.slice(0, 12)}`;
+    const node = randomNode();
+    const clockSeq = (0x8000 | (Number.parseInt(node.slice(12, 16), 16) & 0x3fff)).toString(16);
+    suffix = `-${clockSeq}-${node.slice(0, 12)}`;
   }
   return suffix;
 }
