@@ -71,31 +71,41 @@ function wrapFunction(fn: (args: never) => unknown): StructuredToolInterface {
 }
 
 /**
- * Refuses a model that already has tools bound (a `bindTools` result with tools, or a model
- * with a non-empty `tools` list), as LangChain.js's `validateLLMHasNoBoundTools`.
+ * Refuses a model that already has tools bound (a `bindTools` result with tools in its
+ * `kwargs` or `config`, or a model with a non-empty `tools` list), as LangChain.js's
+ * `validateLLMHasNoBoundTools`. Nothing else is read: a user's model whose `bindTools` records
+ * the tools on itself under another name (and returns itself) is accepted, as there.
  */
 export function assertNoBoundTools(model: unknown): void {
   if (typeof model !== "object" || model === null) return;
   const m = model as {
-    boundTools?: unknown;
     kwargs?: { tools?: unknown };
     config?: { tools?: unknown };
     tools?: unknown;
   };
   const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
-  if (nonEmpty(m.boundTools) || nonEmpty(m.kwargs?.tools) || nonEmpty(m.config?.tools) || nonEmpty(m.tools)) {
+  if (nonEmpty(m.kwargs?.tools) || nonEmpty(m.config?.tools) || nonEmpty(m.tools)) {
     throw new MultipleToolsBoundError();
   }
 }
 
-/** The `systemPrompt` option as a message (an empty one when there is no prompt). */
+/**
+ * The `systemPrompt` option as a message (an empty one when there is no prompt). A string
+ * becomes one text content block, as LangChain.js builds it (providers still receive plain text:
+ * a system turn that is all text is sent as a string).
+ */
 export function normalizeSystemPrompt(prompt: unknown): SystemMessage {
   if (prompt === undefined || prompt === null) return new SystemMessage("");
-  if (typeof prompt === "string") return new SystemMessage(prompt);
+  if (typeof prompt === "string") return systemPromptMessage(prompt);
   if (prompt instanceof SystemMessage || (prompt as { getType?: () => string }).getType?.() === "system") {
     return prompt as SystemMessage;
   }
   throw new InvalidArgumentError(
     `Invalid systemPrompt type: expected string or SystemMessage, got ${typeof prompt}`,
   );
+}
+
+/** A system prompt given as text, as a message holding one text block. */
+export function systemPromptMessage(text: string): SystemMessage {
+  return new SystemMessage({ content: [{ type: "text", text }] });
 }

@@ -57,10 +57,12 @@ describe("createAgent: the loop", () => {
     expect(model.calls).toHaveLength(2);
     for (const received of model.calls) {
       expect(received[0]).toBeInstanceOf(SystemMessage);
-      expect(received[0]?.content).toBe("You are a helpful assistant");
+      // one text block, as LangChain.js builds it from a string
+      expect(received[0]?.content).toEqual([{ type: "text", text: "You are a helpful assistant" }]);
+      expect(received[0]?.text).toBe("You are a helpful assistant");
     }
     expect(outline(model.calls[1] ?? [])).toEqual([
-      "system:You are a helpful assistant",
+      `system:${JSON.stringify([{ type: "text", text: "You are a helpful assistant" }])}`,
       "human:hi",
       "ai:",
       "tool:results for q",

@@ -406,7 +406,7 @@ describe("middleware: wrapModelCall onion", () => {
         handler({ ...request, systemPrompt: `${request.systemPrompt} Be brief.` }),
     });
     await createAgent({ model, systemPrompt: "Hi.", middleware: [prompt] }).invoke(question());
-    expect(outline(model.calls[0] ?? [])[0]).toBe("system:Hi. Be brief.");
+    expect(model.calls[0]?.[0]?.content).toEqual([{ type: "text", text: "Hi. Be brief." }]);
     const both = createMiddleware({
       name: "Both",
       wrapModelCall: (request, handler) =>

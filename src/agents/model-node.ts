@@ -4,7 +4,7 @@ import { initChatModel } from "../models/index.js";
 import { InvalidArgumentError, promiseTry } from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
 import { raceAgentSignal } from "./abort-reason.js";
-import { assertNoBoundTools, isClientTool, normalizeTools } from "./agent-tools.js";
+import { assertNoBoundTools, isClientTool, normalizeTools, systemPromptMessage } from "./agent-tools.js";
 import { MiddlewareError } from "./errors.js";
 import { inlineAgentNames, stripInlineAgentName } from "./inline-name.js";
 import { type ResponseStrategy, resolveResponseFormat, type ToolStrategy } from "./responses.js";
@@ -128,7 +128,6 @@ export function createModelNode(options: ModelNodeOptions) {
           );
         }
         if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-        response.name = options.messageName;
         return response;
       },
     );
@@ -222,19 +221,22 @@ export function createModelNode(options: ModelNodeOptions) {
     state: AgentNodeState,
     record: CallRecord,
   ): NodeResult | Promise<NodeResult> => {
-    // LangChain.js names the final answer too (a middleware may have made it without the model)
-    wrapped.message.name = options.messageName;
+    // The node names the answer once the wraps are done (a middleware may have made it without
+    // the model); as in LangChain.js, an answer that carried the structured response keeps the
+    // name the model gave it.
     const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);
     if (strategies.length === 0) {
+      wrapped.message.name = options.messageName;
       return toUpdate(
         { messages: [wrapped.message], hasStructuredResponse: false, structuredResponse: undefined },
         wrapped,
         state,
       );
     }
-    return applyStructuredOutput(wrapped.message, strategies).then((outcome) =>
-      toUpdate(outcome, wrapped, state),
-    );
+    return applyStructuredOutput(wrapped.message, strategies).then((outcome) => {
+      if (!outcome.hasStructuredResponse) wrapped.message.name = options.messageName;
+      return toUpdate(outcome, wrapped, state);
+    });
   };
   const toUpdate = (outcome: StructuredOutcome, wrapped: WrapResult, state: AgentNodeState): NodeResult => {
     const update: Record<string, unknown> = { messages: outcome.messages };
@@ -329,7 +331,8 @@ function checkRequest(
     throw new InvalidArgumentError("Cannot change both systemPrompt and systemMessage in the same request.");
   }
   if (promptChanged) {
-    return { ...next, systemMessage: new SystemMessage(next.systemPrompt ?? "") };
+    const systemMessage = systemPromptMessage(next.systemPrompt ?? "");
+    return { ...next, systemMessage, systemPrompt: systemMessage.text };
   }
   if (messageChanged) {
     // `systemMessage: undefined` removes the system message, as LangChain.js does

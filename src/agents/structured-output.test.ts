@@ -123,6 +123,16 @@ describe("tool strategy", () => {
     );
     expect(result.structuredResponse).toEqual({ city: "Oslo", sunny: false });
     expect(outline(model.calls[1] ?? []).length).toBe(3);
+    // as in LangChain.js: the node names the answer it loops on, not the one that carried the
+    // structured response
+    expect(result.messages.map((m) => (m.getType() === "ai" ? (m.name ?? null) : m.getType()))).toEqual([
+      "human",
+      "model",
+      "tool",
+      null,
+      "tool",
+      null,
+    ]);
   });
 
   it("retries with a fixed message or a function's message", async () => {
