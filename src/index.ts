@@ -10,9 +10,10 @@
  * import { StateGraph, MessagesAnnotation, START, END } from "agentgraph";
  * ```
  */
-import "./entries/index.js";
+import { lazyMessagesZodState } from "./entries/index.js";
 import "./chat-model-stream-output.js";
 import type { BaseMessage } from "./messages/index.js";
+import type { MessagesZodState as ZodMessagesZodState } from "./zod/index.js";
 
 declare module "./graph/builder/compiled-state-graph.js" {
   /** Messages streamed by `streamMode: "messages"` are `BaseMessage`s, as in LangGraph.js. */
@@ -22,6 +23,20 @@ declare module "./graph/builder/compiled-state-graph.js" {
 }
 
 export * from "./graph/index.js";
+/**
+ * A Zod state with just a `messages` list, the Zod twin of `MessagesAnnotation` (LangGraph.js
+ * exports it from its root too). It needs `zod` 4 installed and is the same schema as
+ * `agentgraph/zod`'s; the root builds it with the installed `zod` on first use, so importing
+ * `agentgraph` does not load Zod.
+ *
+ * @example
+ * ```ts
+ * import { MessagesZodState, StateGraph, START } from "agentgraph";
+ * const graph = new StateGraph(MessagesZodState).addNode("chat", chat).addEdge(START, "chat").compile();
+ * ```
+ */
+export const MessagesZodState: typeof ZodMessagesZodState =
+  lazyMessagesZodState as typeof ZodMessagesZodState;
 export { MessageGraph } from "./message-graph.js";
 export {
   addMessages,
