@@ -2,37 +2,70 @@ import { EXCLUDED_METADATA_KEYS } from "../checkpoint/index.js";
 import { ERROR, INTERRUPT, RETURN } from "../core/index.js";
 import type { LangGraphRunnableConfig, RunningTask } from "./types.js";
 
-/** The `updates` chunk of a finished task: `{ [node]: update }`, or `undefined` if it has none to show. */
+/**
+ * The `updates` chunk of a finished task: `{ [node]: update }`, or `undefined` if it has none to show.
+ *
+ * Indexed loops over the writes, without destructuring: this runs for every task of a streamed
+ * run, mostly before the engine has optimized it, where `([key]) => …` and `for…of` over
+ * `[key, value]` pairs each allocate an iterator per write.
+ */
 export function updatesPayload(
   task: RunningTask,
   outputChannels: string | readonly string[],
 ): Record<string, unknown> | undefined {
   const writes = task.writes;
+  const count = writes.length;
   const first = writes[0];
   if (first !== undefined && (first[0] === ERROR || first[0] === INTERRUPT)) return undefined;
+  let returned = 0;
+  let lastReturned: unknown;
+  for (let i = 0; i < count; i++) {
+    const write = writes[i] as [string, unknown];
+    if (write[0] === RETURN) {
+      returned += 1;
+      lastReturned = write[1];
+    }
+  }
   let value: unknown;
-  const returned = writes.filter(([key]) => key === RETURN);
-  if (returned.length > 0) {
-    value = returned.length === 1 ? (returned[0] as [string, unknown])[1] : returned.map(([, v]) => v);
+  if (returned > 0) {
+    value = returned === 1 ? lastReturned : valuesOf(writes, (key) => key === RETURN);
   } else if (typeof outputChannels === "string") {
-    const values = writes.filter(([key]) => key === outputChannels).map(([, v]) => v);
+    const values = valuesOf(writes, (key) => key === outputChannels);
     if (values.length === 0) return undefined;
     value = values.length === 1 ? values[0] : values;
   } else {
-    const counts = new Map<string, number>();
-    for (const [key] of writes) if (outputChannels.includes(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    let shown = 0;
     let repeated = false;
-    for (const n of counts.values()) if (n > 1) repeated = true;
-    if (repeated) {
-      const list = writes.filter(([key]) => outputChannels.includes(key)).map(([key, v]) => ({ [key]: v }));
-      value = list.length === 1 ? list[0] : list;
-    } else {
-      const update: Record<string, unknown> = {};
-      for (const [key, v] of writes) if (outputChannels.includes(key)) update[key] = v;
-      value = update;
+    const update: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) {
+      const write = writes[i] as [string, unknown];
+      const key = write[0];
+      if (!outputChannels.includes(key)) continue;
+      if (Object.hasOwn(update, key)) repeated = true;
+      update[key] = write[1];
+      shown += 1;
     }
+    if (repeated) {
+      // a channel written twice: one `{ [key]: value }` per write, in order
+      const list: Record<string, unknown>[] = [];
+      for (let i = 0; i < count; i++) {
+        const write = writes[i] as [string, unknown];
+        if (outputChannels.includes(write[0])) list.push({ [write[0]]: write[1] });
+      }
+      value = shown === 1 ? list[0] : list;
+    } else value = update;
   }
   return { [task.name]: value };
+}
+
+/** The values of the writes whose channel passes `keep`, in order. */
+function valuesOf(writes: readonly (readonly [string, unknown])[], keep: (key: string) => boolean): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < writes.length; i++) {
+    const write = writes[i] as readonly [string, unknown];
+    if (keep(write[0])) out.push(write[1]);
+  }
+  return out;
 }
 
 /** User-meaningful metadata of a task for `tasks`/`debug` payloads, or `undefined` when there is none. */
