@@ -19,6 +19,9 @@ import type {
   WrapModelCallHook,
 } from "./types.js";
 
+/** The answer itself: the continuation of a model call whose caller awaits the message. */
+const answered = (message: AIMessage): AIMessage => message;
+
 /** What the model node is built from. */
 export interface ModelNodeOptions {
   readonly model: string | AgentChatModel;
@@ -104,8 +107,16 @@ export function createModelNode(options: ModelNodeOptions) {
    * Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
    */
   const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> =>
-    promiseTry(() => invokeModel(request, record));
-  const invokeModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> => {
+    promiseTry(() => invokeModel(request, record, answered));
+  /**
+   * `then` runs on the checked answer in the same continuation (the node's update, when no
+   * middleware wraps the call), rather than on a second promise.
+   */
+  const invokeModel = <R>(
+    request: ModelRequest,
+    record: CallRecord,
+    then: (message: AIMessage) => R | PromiseLike<R>,
+  ): Promise<R> => {
     assertNoBoundTools(request.model);
     const strategies = strategiesFor(request.model, effectiveFormat(request));
     record.strategies = strategies;
@@ -128,7 +139,7 @@ export function createModelNode(options: ModelNodeOptions) {
           );
         }
         if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-        return response;
+        return then(response);
       },
     );
   };
@@ -276,8 +287,8 @@ export function createModelNode(options: ModelNodeOptions) {
     request.responseFormat = options.responseFormat as never;
     const record: CallRecord = { strategies: undefined };
     if (options.wraps.length === 0) {
-      return callModel(request, record).then((message) =>
-        update({ message, commands: [] }, model, state, record),
+      return promiseTry(() =>
+        invokeModel(request, record, (message) => update({ message, commands: [] }, model, state, record)),
       );
     }
     return runLayer(0, request, record, config).then((wrapped) => update(wrapped, model, state, record));

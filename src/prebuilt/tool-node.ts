@@ -115,7 +115,9 @@ export class ToolNode {
       const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
       if (calls.length === 1) {
         // the only call (always, for a Send per call) takes the node's copy as its own config
-        return this.runCall(calls[0] as ToolCall, base, state, true).then((result) => combine([result]));
+        const only = calls[0] as ToolCall;
+        if (this.wrapToolCall === undefined) return this.runOnly(only, base, listOutput);
+        return this.runCall(only, base, state, true).then((result) => combine([result]));
       }
       return Promise.all(calls.map((call) => this.runCall(call, base, state, false))).then(combine);
     });
@@ -143,6 +145,41 @@ export class ToolNode {
         wrap === undefined ? this.execute(request) : wrap(request, this.execute),
       ).then(undefined, (error: unknown) => toolErrorResult(error, call, this.handleToolErrors, base.signal));
     });
+  }
+
+  /**
+   * The node's only call when no `wrapToolCall` hook stands between (`config` is the node's copy,
+   * this call's own): what {@link runCall} and {@link execute} do, with the tool's answer (or
+   * failure) turned into the node's output in one continuation rather than one per layer (under
+   * Node's `AsyncLocalStorage` each promise runs hooks).
+   */
+  private runOnly(call: ToolCall, config: ToolRunnableConfig, listOutput: boolean): Promise<ToolNodeOutput> {
+    const fail = (error: unknown): Promise<ToolNodeOutput> =>
+      toolErrorResult(error, call, this.handleToolErrors, config.signal).then(
+        (answer) => combineResults([answer], listOutput) as ToolNodeOutput,
+      );
+    // no `runtime` object: only a wrapToolCall hook would see it (the tool builds its own), and
+    // its config is this one
+    config.toolCall = call;
+    const own = withCallIdentity(config, call);
+    const tool = this.toolsByName.get(call.name);
+    let pending: unknown;
+    try {
+      if (tool === undefined) throw new ToolNotFoundError(call.name);
+      pending = tool.invoke(call.type === "tool_call" ? call : { ...call, type: "tool_call" as const }, own);
+    } catch (error) {
+      return fail(error);
+    }
+    const name = tool.name;
+    return Promise.resolve(pending).then((output) => {
+      let result: ToolCallResult;
+      try {
+        result = toToolCallResult(output, call, name);
+      } catch (error) {
+        return fail(error);
+      }
+      return combineResults([result], listOutput) as ToolNodeOutput;
+    }, fail);
   }
 
   /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
