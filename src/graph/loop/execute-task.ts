@@ -15,7 +15,11 @@ import type { RetryPolicy, RunningTask } from "./types.js";
  * its failures to `recover` itself (`fallbackPolicy` given), so that an asynchronous node costs
  * one promise here rather than one for its writers and another for its error handling.
  */
-function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void | Promise<void> {
+function attempt(
+  task: RunningTask,
+  fallbackPolicy?: RetryPolicy | null,
+  settle?: TaskSettle,
+): void | Promise<void> {
   const node = task.node;
   // a Send's own timeout goes ahead of the node's
   const timeout = task.timeout ?? node.timeout;
@@ -25,7 +29,7 @@ function attempt(task: RunningTask, fallbackPolicy?: RetryPolicy | null): void |
     return timed.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy ?? undefined, 0));
   }
   const output = node.bound(task.input, task.config);
-  if (isThenable(output)) return finishAsync(task, output, fallbackPolicy);
+  if (isThenable(output)) return finishAsync(task, output, fallbackPolicy, settle);
   task.output = output;
   if (node.writers === undefined) return undefined;
   const done = node.writers(output, task);
@@ -40,12 +44,18 @@ function finishAsync(
   task: RunningTask,
   pending: PromiseLike<unknown>,
   fallbackPolicy: RetryPolicy | null | undefined,
+  settle?: TaskSettle,
 ): Promise<void> {
   const fail = (error: unknown): Promise<void> => {
     if (fallbackPolicy === undefined) throw error;
     rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
     return recover(task, error, fallbackPolicy ?? undefined, 0);
   };
+  if (settle !== undefined) {
+    const settled = finishSettling(task, pending, fail, settle);
+    settledPromise = settled;
+    return settled;
+  }
   return thenOrElse(
     pending,
     (output) => {
@@ -59,6 +69,46 @@ function finishAsync(
     fail,
   );
 }
+
+/**
+ * {@link finishAsync} for {@link executeTaskSettled}: the task's settlement (its commit, or the
+ * handling of its failure) runs in the continuation that finishes the task.
+ */
+function finishSettling(
+  task: RunningTask,
+  pending: PromiseLike<unknown>,
+  fail: (error: unknown) => Promise<void>,
+  settle: TaskSettle,
+): Promise<void> {
+  const done = (): void | Promise<void> => settle.done(task);
+  const failed = (error: unknown): void | Promise<void> => settle.failed(task, error);
+  // a failure goes to `fail` (retries, parent commands) and then to the settlement
+  const recovering = (error: unknown): void | Promise<void> => {
+    let recovered: Promise<void>;
+    try {
+      recovered = fail(error);
+    } catch (final) {
+      return failed(final);
+    }
+    return recovered.then(done, failed);
+  };
+  return Promise.resolve(pending).then((output) => {
+    let written: unknown;
+    try {
+      task.output = output;
+      const writers = task.node.writers;
+      written = writers === undefined ? undefined : writers(output, task);
+    } catch (error) {
+      return recovering(error);
+    }
+    if (written !== undefined) return Promise.resolve(written).then(done, recovering);
+    // the commit's own errors are the step's, not the node's: they reject, unhandled here
+    return done();
+  }, recovering);
+}
+
+/** The promise the last {@link finishAsync} given a settlement returned (see executeTaskSettled). */
+let settledPromise: Promise<void> | undefined;
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
 function parentNamespace(ns: string): string {
@@ -130,6 +180,47 @@ export function executeTask(
     rethrowUnlessRecoverable(task, error, fallbackPolicy);
     return recover(task, error, fallbackPolicy, 0);
   }
+}
+
+/** What follows a task that ran: its commit, or the handling of its failure. */
+export interface TaskSettle {
+  done(task: RunningTask): void | Promise<void>;
+  failed(task: RunningTask, error: unknown): void | Promise<void>;
+}
+
+/**
+ * {@link executeTask} followed by `settle`: `settle.done(task)` once the task succeeded, or
+ * `settle.failed(task, error)` with what {@link executeTask} would throw. Returns what the
+ * settlement returns. A node that answers with a promise costs one continuation for its writers
+ * and its settlement together (under Node's `AsyncLocalStorage` each promise runs hooks).
+ */
+export function executeTaskSettled(
+  task: RunningTask,
+  fallbackPolicy: RetryPolicy | undefined,
+  settle: TaskSettle,
+): void | Promise<void> {
+  task.resetAttempt();
+  let pending: void | Promise<void>;
+  try {
+    pending = runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null, settle));
+  } catch (error) {
+    try {
+      rethrowUnlessRecoverable(task, error, fallbackPolicy);
+    } catch (final) {
+      return settle.failed(task, final);
+    }
+    pending = recover(task, error, fallbackPolicy, 0);
+  }
+  if (pending === undefined) return settle.done(task);
+  if (pending === settledPromise) {
+    settledPromise = undefined;
+    return pending;
+  }
+  // a timeout, a retry or asynchronous writers of a synchronous node: settled here
+  return pending.then(
+    () => settle.done(task),
+    (error: unknown) => settle.failed(task, error),
+  );
 }
 
 /**

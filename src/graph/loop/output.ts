@@ -59,7 +59,10 @@ export function updatesPayload(
 }
 
 /** The values of the writes whose channel passes `keep`, in order. */
-function valuesOf(writes: readonly (readonly [string, unknown])[], keep: (key: string) => boolean): unknown[] {
+function valuesOf(
+  writes: readonly (readonly [string, unknown])[],
+  keep: (key: string) => boolean,
+): unknown[] {
   const out: unknown[] = [];
   for (let i = 0; i < writes.length; i++) {
     const write = writes[i] as readonly [string, unknown];

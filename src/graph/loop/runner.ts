@@ -1,5 +1,5 @@
 import { GraphInterrupt, isGraphBubbleUp, isGraphInterrupt, isInvalidResume } from "../core/index.js";
-import { executeTask } from "./execute-task.js";
+import { executeTask, executeTaskSettled } from "./execute-task.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
 /** What {@link runTasks} needs from the loop: narrow capabilities, not the loop itself. */
@@ -38,22 +38,15 @@ export function runTasks(tasks: readonly RunningTask[], context: RunnerContext):
   return runMany(tasks, context);
 }
 
-/** One task: no bookkeeping at all, and no promise when the task is synchronous. */
+/**
+ * One task: no bookkeeping at all, no promise when the task is synchronous, and its commit in the
+ * continuation that finishes it when it is not.
+ */
 function runOne(task: RunningTask, context: RunnerContext): void | Promise<void> {
-  let pending: void | Promise<void>;
-  try {
-    pending = executeTask(task, context.retryPolicy);
-  } catch (error) {
-    return failOne(task, error, context);
-  }
-  if (pending === undefined) {
-    context.commit(task, undefined);
-    return undefined;
-  }
-  return pending.then(
-    () => context.commit(task, undefined),
-    (error: unknown) => failOne(task, error, context),
-  );
+  return executeTaskSettled(task, context.retryPolicy, {
+    done: (finished) => context.commit(finished, undefined),
+    failed: (failed, error) => failOne(failed, error, context),
+  });
 }
 
 function failOne(task: RunningTask, error: unknown, context: RunnerContext): void | Promise<void> {
