@@ -37,29 +37,52 @@ export function openRunStream<Chunk>(
   let finished = false;
   let failure: { error: unknown } | undefined;
   let cancelled = false;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
+  /** A `take` waiting for the run: answered by `notify` with the next chunk or the end. */
+  let waiting: { resolve(result: IteratorResult<Chunk>): void; reject(error: unknown): void } | undefined;
+  let failureTaken = false;
+  const next = (): IteratorResult<Chunk> => {
+    const value = queue[head++] as Chunk;
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+    }
+    return { done: false, value };
   };
-  /** The next chunk, the end, or the run's error, waiting for the run when the queue is empty. */
-  const take = async (): Promise<IteratorResult<Chunk>> => {
-    while (head === queue.length && !finished) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
+  /** The end: the run's error the first time it is taken, then `done` (as a finished iterator). */
+  const ending = (): { error: unknown } | undefined => {
+    if (failure === undefined || failureTaken) return undefined;
+    failureTaken = true;
+    return failure;
+  };
+  const notify = () => {
+    const w = waiting;
+    if (w === undefined) return;
     if (head < queue.length) {
-      const value = queue[head++] as Chunk;
-      if (head === queue.length) {
-        queue.length = 0;
-        head = 0;
-      }
-      return { done: false, value };
+      waiting = undefined;
+      w.resolve(next());
+    } else if (finished) {
+      waiting = undefined;
+      const error = ending();
+      if (error === undefined) w.resolve({ done: true, value: undefined });
+      else w.reject(error.error);
     }
-    if (failure !== undefined) throw failure.error;
-    return { done: true, value: undefined };
+  };
+  /**
+   * The next chunk, the end, or the run's error (once; then the end), waiting for the run when
+   * the queue is empty. Not an `async` function, and a waiting `take` is answered with its chunk
+   * directly: each chunk costs one promise (under Node's `AsyncLocalStorage` each runs hooks).
+   */
+  const take = (): Promise<IteratorResult<Chunk>> => {
+    if (head < queue.length) return Promise.resolve(next());
+    if (finished) {
+      const error = ending();
+      return error === undefined
+        ? Promise.resolve({ done: true, value: undefined })
+        : Promise.reject(error.error);
+    }
+    return new Promise<IteratorResult<Chunk>>((resolve, reject) => {
+      waiting = { resolve, reject };
+    });
   };
   const stream = new IterableReadableStream<Chunk>(
     {

@@ -109,6 +109,28 @@ describe("stream modes", () => {
     expect(await stream.next()).toEqual({ done: true, value: undefined });
   });
 
+  it("next() waits for the run and hands out each chunk once; after the end it keeps answering done", async () => {
+    const slow = new StateGraph(Annotation.Root({ i: Annotation<number> }))
+      .addNode("one", async () => {
+        await sleep(5);
+        return { i: 1 };
+      })
+      .addNode("two", async () => {
+        await sleep(5);
+        return { i: 2 };
+      })
+      .addEdge(START, "one")
+      .addEdge("one", "two")
+      .compile();
+    const stream = await slow.stream({ i: 0 });
+    // asked before the run has produced anything: each call waits for its own chunk
+    const first = stream.next();
+    expect(await first).toEqual({ done: false, value: { one: { i: 1 } } });
+    expect(await stream.next()).toEqual({ done: false, value: { two: { i: 2 } } });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("defaults to updates: { node: update } per finished task", async () => {
     expect(await collect(graph.stream({ i: 0 }))).toEqual([
       { a: { i: 1, log: ["a"] } },

@@ -3,6 +3,10 @@
  * hands to the Web stream, one `take()` each. See {@link attachDirectSource}.
  */
 export interface DirectSource<T> {
+  /**
+   * The next chunk; after the end, `done` every time. A failure of the source rejects one
+   * `take`, and those after it are `done`.
+   */
   take(): Promise<IteratorResult<T>>;
 }
 
@@ -48,7 +52,7 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
   }
 
   private reader: ReadableStreamDefaultReader<T> | undefined;
-  /** The direct source ended or failed: the iteration is over. */
+  /** The iteration was left (`return` or `throw`): it is over, whatever the source still holds. */
   private directDone = false;
 
   private ensureReader(): ReadableStreamDefaultReader<T> {
@@ -56,19 +60,17 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
     return this.reader;
   }
 
-  async next(): Promise<IteratorResult<T>> {
+  next(): Promise<IteratorResult<T>> {
     const direct = this.reader === undefined ? directSources.get(this) : undefined;
     if (direct !== undefined && !this.locked) {
-      if (this.directDone) return { done: true, value: undefined };
-      try {
-        const result = (await direct.take()) as IteratorResult<T>;
-        if (result.done) this.directDone = true;
-        return result;
-      } catch (error) {
-        this.directDone = true;
-        throw error;
-      }
+      // the source's own promise, not an `async` layer over it (one promise per chunk)
+      if (this.directDone) return Promise.resolve({ done: true, value: undefined });
+      return direct.take() as Promise<IteratorResult<T>>;
     }
+    return this.readNext();
+  }
+
+  private async readNext(): Promise<IteratorResult<T>> {
     const reader = this.ensureReader();
     try {
       const result = await reader.read();
