@@ -63,7 +63,9 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
 
 /**
  * Settles like `promise`, or rejects with `reason()` as soon as `signal` aborts (at once if it
- * already has); `promise` keeps running, and its later rejection is ignored.
+ * already has); `promise` keeps running, and its later rejection is ignored. `onReject` sees
+ * each rejection just before it happens (in place of a `.then(undefined, …)` on the result,
+ * which would make one more promise).
  *
  * @example
  * ```ts
@@ -74,16 +76,21 @@ export function raceSignal<T>(
   promise: Promise<T>,
   signal: AbortSignal | undefined,
   reason: () => unknown,
+  onReject?: (error: unknown) => void,
 ): Promise<T> {
   if (signal === undefined || quiet.has(signal)) return promise;
   if (signal.aborted) {
     promise.catch(() => {});
-    return Promise.reject(reason());
+    const error = reason();
+    onReject?.(error);
+    return Promise.reject(error);
   }
   return new Promise<T>((resolve, reject) => {
     const cancel = onAbort(signal, () => {
       promise.catch(() => {});
-      reject(reason());
+      const error = reason();
+      onReject?.(error);
+      reject(error);
     });
     promise.then(
       (value) => {
@@ -92,6 +99,7 @@ export function raceSignal<T>(
       },
       (error: unknown) => {
         cancel();
+        onReject?.(error);
         reject(error);
       },
     );

@@ -748,13 +748,17 @@ export class PregelLoop {
     }
     let raced: Promise<void> = running;
     if (signal !== undefined) {
-      raced = raceSignal(running, signal, () => abortErrorOf(signal)).then(undefined, (error: unknown) => {
-        // once the caller aborted, tasks still running are left to finish in the background
-        // and what they do is not recorded (LangGraph.js saves nothing for them): a resumed
-        // run runs them again
-        if (signal.aborted) this.abandoned = true;
-        throw error;
-      });
+      raced = raceSignal(
+        running,
+        signal,
+        () => abortErrorOf(signal),
+        () => {
+          // once the caller aborted, tasks still running are left to finish in the background
+          // and what they do is not recorded (LangGraph.js saves nothing for them): a resumed
+          // run runs them again
+          if (signal.aborted) this.abandoned = true;
+        },
+      );
     }
     return controller === undefined ? raced : raced.finally(() => releaseController(controller));
   }
