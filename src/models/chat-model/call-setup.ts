@@ -40,10 +40,15 @@ export function splitCallOptions(options: Record<string, unknown> | undefined): 
 } {
   const configPart: Record<string, unknown> = {};
   const callOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options ?? {})) {
-    if (value === undefined) continue;
-    if (CONFIG_KEYS.has(key)) configPart[key] = value;
-    else callOptions[key] = value;
+  // own keys by `for…in`, not `Object.entries` (an array of pairs, destructured, per model call)
+  if (options !== undefined) {
+    for (const key in options) {
+      if (!Object.hasOwn(options, key)) continue;
+      const value = options[key];
+      if (value === undefined) continue;
+      if (CONFIG_KEYS.has(key)) configPart[key] = value;
+      else callOptions[key] = value;
+    }
   }
   const config = resolveConfig(configPart as RunnableConfig);
   const timeout = typeof configPart.timeout === "number" ? configPart.timeout : undefined;
