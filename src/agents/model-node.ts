@@ -1,7 +1,7 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
 import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
-import { InvalidArgumentError, promiseTry } from "../shared/index.js";
+import { handOver, InvalidArgumentError, promiseTry } from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
 import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, isClientTool, normalizeTools, systemPromptMessage } from "./agent-tools.js";
@@ -130,18 +130,20 @@ export function createModelNode(options: ModelNodeOptions) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
     }
-    return raceAgentSignal(Promise.resolve(bound.invoke(messages, callOptions)), options.signal).then(
-      (answer) => {
-        let response = answer;
-        if (!isAIMessage(response)) {
-          throw new InvalidArgumentError(
-            `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
-          );
-        }
-        if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-        return then(response);
-      },
-    );
+    // the list is this call's alone: the model need not copy it
+    return raceAgentSignal(
+      Promise.resolve(bound.invoke(handOver(messages), callOptions)),
+      options.signal,
+    ).then((answer) => {
+      let response = answer;
+      if (!isAIMessage(response)) {
+        throw new InvalidArgumentError(
+          `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
+        );
+      }
+      if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
+      return then(response);
+    });
   };
 
   // binding converts every tool schema to JSON Schema: reuse the binding of the default tools

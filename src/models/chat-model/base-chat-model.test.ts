@@ -14,6 +14,7 @@ import {
 import {
   AbortError,
   type CallbackHandler,
+  handOver,
   installAsyncContextStorage,
   runInAsyncContext,
 } from "../../shared/index.js";
@@ -565,5 +566,21 @@ describe("BaseChatModel outputVersion", () => {
     expect((await model.invoke("hi")).content).toBe("hello");
     const reply = await model.invoke("hi", { outputVersion: "v1" });
     expect(reply.response_metadata.output_version).toBe("v1");
+  });
+});
+
+describe("BaseChatModel input lists", () => {
+  it("copies the list it is given, unless its caller handed it over", async () => {
+    const model = new RecordingModel();
+    const given = [new HumanMessage("hi")];
+    await model.invoke(given);
+    expect(model.seen[0]?.messages).not.toBe(given);
+    expect(model.seen[0]?.messages).toEqual(given);
+    const handed = handOver([new HumanMessage("again")]);
+    await model.invoke(handed);
+    expect(model.seen[1]?.messages).toBe(handed);
+    // the mark is taken: the same list given again is copied
+    await model.invoke(handed);
+    expect(model.seen[2]?.messages).not.toBe(handed);
   });
 });

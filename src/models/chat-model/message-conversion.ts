@@ -11,7 +11,7 @@ import {
   isBaseMessageChunk,
   type ToolCallChunk,
 } from "../../messages/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
+import { InvalidArgumentError, takeHandedOver } from "../../shared/index.js";
 import type { BaseLanguageModelInput } from "./types.js";
 
 /**
@@ -27,8 +27,9 @@ export function toMessages(input: BaseLanguageModelInput): BaseMessage[] {
   if (typeof input === "string") return [coerceMessageLikeToMessage(input)];
   if (Array.isArray(input)) {
     // a copy (the model may change its list), coercing only what is not a message yet: a long
-    // conversation is copied natively rather than element by element
-    const messages: BaseMessageLike[] = input.slice();
+    // conversation is copied natively rather than element by element; a list its caller handed
+    // over (built for this call) is kept
+    const messages: BaseMessageLike[] = takeHandedOver(input) ? input : input.slice();
     for (let i = 0; i < messages.length; i += 1) {
       const item = messages[i] as BaseMessageLike;
       if (!isBaseMessage(item)) messages[i] = coerceMessageLikeToMessage(item);
