@@ -100,20 +100,6 @@ function withId(message: BaseMessage): BaseMessage {
 }
 
 /**
- * The id of `item` when an update of just that item simply appends it to a list indexed by
- * `positions` (the turn of an agent: one new message): a whole message, not a chunk, not a
- * removal, with an id no list sharing the index holds. `undefined` sends the update the general
- * way.
- */
-function appendedAlone(item: unknown, positions: ListIndex["positions"]): string | undefined {
-  if (!isBaseMessage(item as BaseMessageLike) || isBaseMessageChunk(item as BaseMessage)) return undefined;
-  const message = item as BaseMessage;
-  const id = message.id;
-  if (typeof id !== "string" || isRemoveMessage(message) || positions.has(id)) return undefined;
-  return id;
-}
-
-/**
  * The reducer of a `messages` state key (LangGraph's `messagesStateReducer`, also exported
  * as `addMessages`). It merges an update into the current list:
  *
@@ -142,17 +128,6 @@ function appendedAlone(item: unknown, positions: ListIndex["positions"]): string
  */
 export function messagesStateReducer(left: Messages, right: Messages): BaseMessage[] {
   const known = knownIndex(left);
-  const update = right as readonly unknown[];
-  if (known !== undefined && Array.isArray(update) && update.length === 1) {
-    const appended = appendedAlone(update[0], known.positions);
-    if (appended !== undefined) {
-      // what the general path below does for this update, without its closures and scans
-      const merged = (left as BaseMessage[]).concat(update as BaseMessage[]);
-      known.positions.set(appended, merged.length - 1);
-      indexes.set(merged, { length: merged.length, positions: known.positions });
-      return merged;
-    }
-  }
   const leftMessages = known === undefined ? toMessages(left) : (left as readonly BaseMessage[]);
   const rightMessages = toMessages(right);
   let removeAllIndex = -1;
