@@ -1,4 +1,11 @@
 export { executeTask } from "./execute-task.js";
+export {
+  GraphCallbackHandler,
+  type GraphInterruptEvent,
+  type GraphLifecycleEvent,
+  type GraphLifecycleStatus,
+  type GraphResumeEvent,
+} from "./graph-callbacks.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export {
   savedTaskResult,

@@ -1,4 +1,11 @@
-import { AbortError, copyWith, neverAborted, type RunnableConfig, raceSignal } from "../../shared/index.js";
+import {
+  AbortError,
+  copyWith,
+  neverAborted,
+  type RunnableConfig,
+  raceSignal,
+  randomId,
+} from "../../shared/index.js";
 import {
   applyWrites,
   type Channels,
@@ -60,6 +67,12 @@ import type { StreamMode, StreamSink } from "../stream/index.js";
 import { abortErrorOf, linkedController, releaseController } from "./abort.js";
 import { printStep, printTasks } from "./debug-print.js";
 import { executeTask } from "./execute-task.js";
+import {
+  dispatchGraphEvent,
+  type GraphCallbackHandler,
+  type GraphLifecycleStatus,
+  graphHandlersOf,
+} from "./graph-callbacks.js";
 import {
   CONFIG_KEY_STRICT_RESUME,
   NO_RESUME,
@@ -172,6 +185,13 @@ export class PregelLoop {
   readonly namespace: readonly string[];
   /** Interrupts that paused the run (set when it ends paused). */
   interrupts: Interrupt[] | undefined;
+  /** The run's `GraphCallbackHandler`s (see graph-callbacks.ts), when it has any. */
+  private readonly graphHandlers: GraphCallbackHandler[] | undefined;
+  /** Where the run stands for those handlers: a breakpoint sets it as it pauses. */
+  private lifecycleStatus: GraphLifecycleStatus = "pending";
+  /** The checkpoint a resumed run resumed from (set only when there are graph handlers). */
+  private resumedFrom: string | undefined;
+  private lifecycleRunId: string | undefined;
   private readonly depth: number;
   private writeState: WriteState;
   private updatedChannels: Set<string> | undefined;
@@ -236,6 +256,7 @@ export class PregelLoop {
     this.stop = this.step + params.recursionLimit + 1;
     this.namespace = params.parentNs === "" ? [] : params.parentNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);
     this.depth = this.namespace.length;
+    this.graphHandlers = graphHandlersOf(params.config.callbacks);
     const sink = params.sink;
     const wants = (mode: StreamMode) => sink?.wants(mode, this.depth) === true;
     this.wantsUpdates = wants("updates");
@@ -270,6 +291,14 @@ export class PregelLoop {
     try {
       if (this.params.persistence !== undefined) await this.restore();
       await this.first();
+      if (this.graphHandlers !== undefined && this.resumedFrom !== undefined) {
+        await dispatchGraphEvent(this.graphHandlers, {
+          runId: this.graphRunId(),
+          status: this.lifecycleStatus,
+          checkpointId: this.resumedFrom,
+          checkpointNs: [...this.namespace],
+        });
+      }
       let lastYield = Date.now();
       while (this.tick()) {
         if (this.params.cache !== undefined) await this.useCachedWrites(this.params.cache);
@@ -313,9 +342,26 @@ export class PregelLoop {
     if (isGraphInterrupt(failure.error)) {
       this.pause(failure.error.interrupts);
       // A root run ends paused; a nested one passes the interrupt to the task that runs it.
-      if (this.params.parentNs === "") return;
+      if (this.params.parentNs === "") {
+        if (this.graphHandlers !== undefined) {
+          await dispatchGraphEvent(this.graphHandlers, {
+            runId: this.graphRunId(),
+            status: this.lifecycleStatus,
+            checkpointId: this.checkpoint.id,
+            checkpointNs: [...this.namespace],
+            interrupts: [...failure.error.interrupts],
+          });
+        }
+        return;
+      }
     }
     throw failure.error;
+  }
+
+  /** The run's id for graph callback handlers: the caller's `runId`, else one made for the run. */
+  private graphRunId(): string {
+    this.lifecycleRunId ??= this.params.config.runId ?? randomId();
+    return this.lifecycleRunId;
   }
 
   /** The run's result: the output channels' values (`undefined` when no step ever wrote one). */
@@ -462,6 +508,7 @@ export class PregelLoop {
           this.step += 1;
         }
       }
+      if (this.graphHandlers !== undefined) this.resumedFrom = this.checkpoint.id;
       // A resumed run reports the state it resumes from (so its result is never empty).
       this.outputWritten = true;
       if (this.wantsValues) this.push("values", this.readStream());
@@ -584,6 +631,7 @@ export class PregelLoop {
       if (stepController !== undefined) releaseController(stepController);
       // the checkpoint the run pauses at is streamed first, as LangGraph.js does
       if (this.unreported !== undefined) this.reportCheckpoint(tasks);
+      this.lifecycleStatus = "interrupt_before";
       throw new GraphInterrupt([]);
     }
     const control = this.params.config.control ?? this.params.link.control;
@@ -925,6 +973,7 @@ export class PregelLoop {
     this.step += 1;
     const interruptAfter = this.params.interruptAfter;
     if (interruptAfter !== undefined && shouldInterrupt(this.checkpoint, interruptAfter, tasks)) {
+      this.lifecycleStatus = "interrupt_after";
       throw new GraphInterrupt([]);
     }
   }
