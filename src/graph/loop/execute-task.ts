@@ -18,8 +18,8 @@ import type { RetryPolicy, RunningTask } from "./types.js";
 function attempt(
   task: RunningTask,
   fallbackPolicy?: RetryPolicy | null,
-  settle?: TaskSettle,
-): void | Promise<void> {
+  settle?: TaskSettle<unknown>,
+): Promise<unknown> | undefined {
   const node = task.node;
   // a Send's own timeout goes ahead of the node's
   const timeout = task.timeout ?? node.timeout;
@@ -44,8 +44,8 @@ function finishAsync(
   task: RunningTask,
   pending: PromiseLike<unknown>,
   fallbackPolicy: RetryPolicy | null | undefined,
-  settle?: TaskSettle,
-): Promise<void> {
+  settle?: TaskSettle<unknown>,
+): Promise<unknown> {
   const fail = (error: unknown): Promise<void> => {
     if (fallbackPolicy === undefined) throw error;
     rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
@@ -71,19 +71,19 @@ function finishAsync(
 }
 
 /**
- * {@link finishAsync} for {@link executeTaskSettled}: the task's settlement (its commit, or the
+ * {@link finishAsync} for {@link executeTask}: the task's settlement (its commit, or the
  * handling of its failure) runs in the continuation that finishes the task.
  */
 function finishSettling(
   task: RunningTask,
   pending: PromiseLike<unknown>,
   fail: (error: unknown) => Promise<void>,
-  settle: TaskSettle,
-): Promise<void> {
-  const done = (): void | Promise<void> => settle.done(task);
-  const failed = (error: unknown): void | Promise<void> => settle.failed(task, error);
+  settle: TaskSettle<unknown>,
+): Promise<unknown> {
+  const done = (): unknown => settle.done(task);
+  const failed = (error: unknown): unknown => settle.failed(task, error);
   // a failure goes to `fail` (retries, parent commands) and then to the settlement
-  const recovering = (error: unknown): void | Promise<void> => {
+  const recovering = (error: unknown): unknown => {
     let recovered: Promise<void>;
     try {
       recovered = fail(error);
@@ -107,8 +107,8 @@ function finishSettling(
   }, recovering);
 }
 
-/** The promise the last {@link finishAsync} given a settlement returned (see executeTaskSettled). */
-let settledPromise: Promise<void> | undefined;
+/** The promise the last {@link finishAsync} given a settlement returned (see executeTask). */
+let settledPromise: Promise<unknown> | undefined;
 
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
 function parentNamespace(ns: string): string {
@@ -162,47 +162,32 @@ function annotate(error: unknown, task: RunningTask): void {
   }
 }
 
+/** What follows a task that ran: its commit (and result), or the handling of its failure. */
+export interface TaskSettle<R = void> {
+  done(task: RunningTask): R | Promise<R>;
+  failed(task: RunningTask, error: unknown): R | Promise<R>;
+}
+
 /**
  * Runs one task to completion: the node's code, then its writers, inside the task's async
- * context (so `getConfig()` & co. work), retrying per the retry policy. Throws the node's
- * error (annotated with the node name and task id) when it gives up. Returns `undefined` when
- * everything ran synchronously, so a step of synchronous nodes allocates no promise.
+ * context (so `getConfig()` & co. work), retrying per the retry policy; then `settle.done(task)`,
+ * or `settle.failed(task, error)` with the node's error (annotated with the node name and task id)
+ * once it gives up. Returns what the settlement returns: synchronously when everything ran
+ * synchronously (a step of synchronous nodes allocates no promise). A node that answers with a
+ * promise costs one continuation for its writers and its settlement together (under Node's
+ * `AsyncLocalStorage` each promise runs hooks).
  */
-export function executeTask(
+export function executeTask<R>(
   task: RunningTask,
   fallbackPolicy: RetryPolicy | undefined,
-): void | Promise<void> {
+  settle: TaskSettle<R>,
+): R | Promise<R> {
   task.resetAttempt();
+  const any = settle as TaskSettle<unknown>;
+  let pending: Promise<unknown> | undefined;
   try {
     // asynchronous failures go to recover from inside (see attempt)
-    return runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null));
-  } catch (error) {
-    rethrowUnlessRecoverable(task, error, fallbackPolicy);
-    return recover(task, error, fallbackPolicy, 0);
-  }
-}
-
-/** What follows a task that ran: its commit, or the handling of its failure. */
-export interface TaskSettle {
-  done(task: RunningTask): void | Promise<void>;
-  failed(task: RunningTask, error: unknown): void | Promise<void>;
-}
-
-/**
- * {@link executeTask} followed by `settle`: `settle.done(task)` once the task succeeded, or
- * `settle.failed(task, error)` with what {@link executeTask} would throw. Returns what the
- * settlement returns. A node that answers with a promise costs one continuation for its writers
- * and its settlement together (under Node's `AsyncLocalStorage` each promise runs hooks).
- */
-export function executeTaskSettled(
-  task: RunningTask,
-  fallbackPolicy: RetryPolicy | undefined,
-  settle: TaskSettle,
-): void | Promise<void> {
-  task.resetAttempt();
-  let pending: void | Promise<void>;
-  try {
-    pending = runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null, settle));
+    pending = runInAsyncContext(task.config, () => attempt(task, fallbackPolicy ?? null, any));
   } catch (error) {
     try {
       rethrowUnlessRecoverable(task, error, fallbackPolicy);
@@ -214,7 +199,7 @@ export function executeTaskSettled(
   if (pending === undefined) return settle.done(task);
   if (pending === settledPromise) {
     settledPromise = undefined;
-    return pending;
+    return pending as Promise<R>;
   }
   // a timeout, a retry or asynchronous writers of a synchronous node: settled here
   return pending.then(

@@ -1,5 +1,5 @@
 import { GraphInterrupt, isGraphBubbleUp, isGraphInterrupt, isInvalidResume } from "../core/index.js";
-import { executeTask, executeTaskSettled } from "./execute-task.js";
+import { executeTask, type TaskSettle } from "./execute-task.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
 /** What {@link runTasks} needs from the loop: narrow capabilities, not the loop itself. */
@@ -43,7 +43,7 @@ export function runTasks(tasks: readonly RunningTask[], context: RunnerContext):
  * continuation that finishes it when it is not.
  */
 function runOne(task: RunningTask, context: RunnerContext): void | Promise<void> {
-  return executeTaskSettled(task, context.retryPolicy, {
+  return executeTask(task, context.retryPolicy, {
     done: (finished) => context.commit(finished, undefined),
     failed: (failed, error) => failOne(failed, error, context),
   });
@@ -124,24 +124,16 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       arrived.push({ index, task, error });
       if (arrived.length === 1) afterTurns(flush, GATHER_TURNS);
     };
+    /** A started task's settlement: it arrives, with its error if it failed. */
+    const arrival = (index: number): TaskSettle => ({
+      done: (task) => arrive(index, task, undefined),
+      failed: (task, error) => arrive(index, task, error === undefined ? new Error("Task failed") : error),
+    });
     const launch = (): void => {
       while (started < total && started - settled < limit) {
         const index = started++;
         const task = (index < tasks.length ? tasks[index] : added?.[index - tasks.length]) as RunningTask;
-        let pending: void | Promise<void>;
-        try {
-          pending = executeTask(task, context.retryPolicy);
-        } catch (error) {
-          arrive(index, task, error === undefined ? new Error("Task failed") : error);
-          continue;
-        }
-        if (pending === undefined) arrive(index, task, undefined);
-        else {
-          pending.then(
-            () => arrive(index, task, undefined),
-            (error: unknown) => arrive(index, task, error === undefined ? new Error("Task failed") : error),
-          );
-        }
+        executeTask(task, context.retryPolicy, arrival(index));
       }
     };
     launch();

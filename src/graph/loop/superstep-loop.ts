@@ -2,6 +2,7 @@ import {
   AbortError,
   copyWith,
   neverAborted,
+  promiseTry,
   type RunnableConfig,
   raceSignal,
   randomId,
@@ -1275,25 +1276,19 @@ export class PregelLoop {
 
   /** Runs the task of a functional-API call (not cached, not replayed) and resolves to its result. */
   private runCall(task: Task): Promise<unknown> {
-    let pending: void | Promise<void>;
-    try {
-      pending = executeTask(task, this.params.retryPolicy);
-    } catch (error) {
-      this.commit(task, error);
-      if (this.callFailure === undefined) this.callFailure = { error };
-      return Promise.reject(error);
-    }
-    return Promise.resolve(pending).then(
-      () => {
-        this.commit(task, undefined);
-        return task.output;
-      },
-      (error: unknown) => {
-        this.commit(task, error);
-        // a failed task fails the run, even if the calling code catches the error
-        if (this.callFailure === undefined) this.callFailure = { error };
-        throw error;
-      },
+    return promiseTry(() =>
+      executeTask<unknown>(task, this.params.retryPolicy, {
+        done: () => {
+          this.commit(task, undefined);
+          return task.output;
+        },
+        failed: (_task, error) => {
+          this.commit(task, error);
+          // a failed task fails the run, even if the calling code catches the error
+          if (this.callFailure === undefined) this.callFailure = { error };
+          throw error;
+        },
+      }),
     );
   }
 }
