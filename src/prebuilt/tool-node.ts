@@ -165,12 +165,12 @@ export class ToolNode {
     const tool = this.toolsByName.get(call.name);
     let pending: unknown;
     try {
-      if (tool === undefined) throw new ToolNotFoundError(call.name);
-      pending = tool.invoke(call.type === "tool_call" ? call : { ...call, type: "tool_call" as const }, own);
+      pending = invokeTool(tool, call, own);
     } catch (error) {
       return fail(error);
     }
-    const name = tool.name;
+    // the tool was found: invokeTool would have thrown
+    const name = tool?.name ?? call.name;
     return Promise.resolve(pending).then((output) => {
       let result: ToolCallResult;
       try {
@@ -186,7 +186,6 @@ export class ToolNode {
   private readonly execute = (request: ToolCallRequest): Promise<ToolCallResult> =>
     promiseTry(() => {
       const { tool, toolCall, runtime } = request;
-      if (tool === undefined) throw new ToolNotFoundError(toolCall.name);
       // the runtime's config is this call's own; a copy only when a wrapToolCall changed the request
       let config: ToolRunnableConfig = runtime.config;
       if (
@@ -199,9 +198,8 @@ export class ToolNode {
         config.state = request.state;
         if (runtime.context !== undefined) config.context = runtime.context;
       }
-      const call = toolCall.type === "tool_call" ? toolCall : { ...toolCall, type: "tool_call" as const };
-      return Promise.resolve(tool.invoke(call, config)).then((output) =>
-        toToolCallResult(output, toolCall, tool.name),
+      return Promise.resolve(invokeTool(tool, toolCall, config)).then((output) =>
+        toToolCallResult(output, toolCall, tool?.name ?? toolCall.name),
       );
     });
 
@@ -226,6 +224,16 @@ export class ToolNode {
     if (out.configurable === undefined) out.configurable = {};
     return out as ToolRunnableConfig;
   }
+}
+
+/** Invokes the tool a call names (a `ToolNotFoundError` when the node has none by that name). */
+function invokeTool(
+  tool: StructuredToolInterface | undefined,
+  call: ToolCall,
+  config: ToolRunnableConfig,
+): unknown {
+  if (tool === undefined) throw new ToolNotFoundError(call.name);
+  return tool.invoke(call.type === "tool_call" ? call : { ...call, type: "tool_call" as const }, config);
 }
 
 /**
