@@ -39,6 +39,17 @@ describe("dynamicSystemPromptMiddleware", () => {
     ]);
   });
 
+  it("appends to a systemPrompt given as a SystemMessage with string content as text (LangChain.js)", async () => {
+    const model = new FakeChatModel({ responses: ["hello"] });
+    const agent = createAgent({
+      model,
+      systemPrompt: new SystemMessage("Base."),
+      middleware: [dynamicSystemPromptMiddleware(() => "Dynamic.")],
+    });
+    await agent.invoke(hi);
+    expect(model.calls[0]?.[0]?.content).toBe("Base.Dynamic.");
+  });
+
   it("accepts a SystemMessage, async, and reads the run context", async () => {
     const model = new FakeChatModel({ responses: ["hello"] });
     const agent = createAgent({

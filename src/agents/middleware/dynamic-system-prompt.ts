@@ -2,7 +2,6 @@ import { SystemMessage } from "../../messages/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware, AgentRuntime, AgentState, ModelCallHandler, ModelRequest } from "../types.js";
-import { systemMessageAsBlocks } from "./message-copy.js";
 
 /**
  * Computes the system prompt of one model call from the agent's state and the run's runtime
@@ -60,7 +59,7 @@ export function dynamicSystemPromptMiddleware<Context = Record<string, unknown>>
       }
       return handler({
         ...request,
-        systemMessage: systemMessageAsBlocks(request.systemMessage).concat(prompt),
+        systemMessage: request.systemMessage.concat(prompt),
       });
     },
   }) as unknown as AgentMiddleware<Record<never, never>, Context>;

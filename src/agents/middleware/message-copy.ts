@@ -33,22 +33,6 @@ export function copyAIMessage(
   });
 }
 
-/**
- * The system message with a non-empty string content turned into one text block, so that text
- * a middleware appends with `concat` becomes a block of its own, as in LangChain.js (whose
- * agent keeps `systemPrompt` as a text block), rather than being glued to the end of the text.
- */
-export function systemMessageAsBlocks(message: SystemMessage): SystemMessage {
-  if (typeof message.content !== "string" || message.content === "") return message;
-  return new SystemMessage({
-    content: [{ type: "text", text: message.content }],
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-    id: message.id,
-    name: message.name,
-  });
-}
-
 /** The text of a message content: a string as is, text blocks joined. */
 export function contentText(content: MessageContent): string {
   if (typeof content === "string") return content;

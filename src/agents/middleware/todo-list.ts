@@ -4,7 +4,6 @@ import { type AIMessage, isAIMessage, ToolMessage } from "../../messages/index.j
 import { tool } from "../../tools/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentMiddleware } from "../types.js";
-import { systemMessageAsBlocks } from "./message-copy.js";
 import { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, WRITE_TODOS_TOOL_DESCRIPTION } from "./todo-list-prompts.js";
 
 export { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, WRITE_TODOS_TOOL_DESCRIPTION };
@@ -93,7 +92,7 @@ export function todoListMiddleware(
     wrapModelCall: (request, handler) =>
       handler({
         ...request,
-        systemMessage: systemMessageAsBlocks(request.systemMessage).concat(`\n\n${prompt}`),
+        systemMessage: request.systemMessage.concat(`\n\n${prompt}`),
       }),
     afterModel: (state) => {
       const last = lastAIMessage(state.messages);
