@@ -17,6 +17,24 @@ const isDashAt = (i: number) => i === 8 || i === 13 || i === 18 || i === 23;
 /** A checkpoint or task id as stored: a lowercase UUID as its 16 bytes, any other id as text. */
 export function toStoredId(id: string): string | Buffer {
   if (id.length !== 36) return id;
+  // a save converts each id more than once (a checkpoint's id, then as the next one's parent and
+  // as the key of its tasks' writes): the last few conversions are kept. The driver copies a
+  // bound buffer, so sharing one between statements is safe.
+  const known = storedIds.get(id);
+  if (known !== undefined) return known;
+  const stored = uuidBytes(id);
+  if (storedIds.size >= MEMO_SIZE) storedIds.clear();
+  storedIds.set(id, stored);
+  return stored;
+}
+
+/** How many conversions {@link toStoredId} and {@link toStoredPath} keep (then start over). */
+const MEMO_SIZE = 256;
+const storedIds = new Map<string, string | Buffer>();
+const storedPaths = new Map<string, string>();
+
+/** A UUID's 16 bytes, or the id itself when it is not a lowercase UUID. */
+function uuidBytes(id: string): string | Buffer {
   const bytes = Buffer.allocUnsafe(16);
   let at = 0;
   for (let i = 0; i < 36; i++) {
@@ -61,6 +79,16 @@ export type StoredId = string | Uint8Array;
  * stored verbatim after a U+0004. Paths of earlier versions read unchanged.
  */
 export function toStoredPath(path: string): string {
+  // tasks of every step repeat a handful of paths (one per node, one per pushed call)
+  const known = storedPaths.get(path);
+  if (known !== undefined) return known;
+  const stored = compactPath(path);
+  if (storedPaths.size >= MEMO_SIZE) storedPaths.clear();
+  storedPaths.set(path, stored);
+  return stored;
+}
+
+function compactPath(path: string): string {
   if (hasCodeIn(path, 1, 4)) return `${VERBATIM}${path}`;
   return path
     .replaceAll("__pregel_pull", PULL)
@@ -308,6 +336,27 @@ export function storedWrite(row: {
   return row.kind === "list"
     ? [row.idx, row.channel, "l", JSON.parse(row.data) as unknown[]]
     : [row.idx, row.channel, "v", row.data];
+}
+
+/**
+ * `JSON.stringify(storedWrite(row))` without parsing the references only to write them again:
+ * the encoder writes them as `JSON.stringify` does (an array, or `{"item": …}`), so the text is
+ * the same. Anything else goes through {@link storedWrite} (and fails there if it is not JSON).
+ */
+export function storedWriteText(row: {
+  idx: number;
+  channel: string;
+  kind: "value" | "list";
+  data: string;
+}): string {
+  const head = `[${JSON.stringify(row.idx)},${JSON.stringify(row.channel)},`;
+  if (row.kind !== "list") return `${head}"v",${JSON.stringify(row.data)}]`;
+  const data = row.data;
+  const first = data.charCodeAt(0);
+  const last = data.charCodeAt(data.length - 1);
+  // [ … ] or { … }, without white space at either end
+  if ((first === 91 && last === 93) || (first === 123 && last === 125)) return `${head}"l",${data}]`;
+  return JSON.stringify(storedWrite(row));
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   SQL,
   type StoredWrite,
   storedWrite,
+  storedWriteText,
   toStoredId,
   toStoredPath,
   type WriteDbRow,
@@ -479,7 +480,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       const writes = batch.writes;
       for (let i = 0; i < writes.length; ) {
         const first = writes[i] as WriteRow;
-        const group: StoredWrite[] = [];
+        const group: WriteRow[] = [];
         let replaces = false;
         let j = i;
         for (; j < writes.length; j++) {
@@ -487,13 +488,18 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           if (row.taskId !== first.taskId || row.checkpointId !== first.checkpointId) break;
           if (row.threadId !== first.threadId || row.ns !== first.ns) break;
           // within one save, a repeated index keeps the first ordinary write and the last control one
-          const stored = storedWrite(row);
-          const at = group.findIndex((w) => w[0] === row.idx);
-          if (at === -1) group.push(stored);
-          else if (row.idx < 0) group[at] = stored;
+          let at = -1;
+          for (let k = 0; k < group.length && at === -1; k++)
+            if ((group[k] as WriteRow).idx === row.idx) at = k;
+          if (at === -1) group.push(row);
+          else if (row.idx < 0) group[at] = row;
           if (row.idx < 0) replaces = true;
         }
         i = j;
+        let text = "[";
+        for (let k = 0; k < group.length; k++)
+          text += (k === 0 ? "" : ",") + storedWriteText(group[k] as WriteRow);
+        text += "]";
         const key = {
           thread: first.threadId,
           ns: first.ns,
@@ -506,14 +512,16 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           key.checkpointId,
           key.taskId,
           toStoredPath(first.taskPath),
-          JSON.stringify(group),
+          text,
         );
         if (inserted.changes > 0) continue;
         const existing = statements.taskWrites.get(key) as { task_path: string; writes: string };
         statements.replaceWrites.run({
           ...key,
           taskPath: replaces ? toStoredPath(first.taskPath) : existing.task_path,
-          writes: JSON.stringify(mergeWrites(JSON.parse(existing.writes) as StoredWrite[], group)),
+          writes: JSON.stringify(
+            mergeWrites(JSON.parse(existing.writes) as StoredWrite[], group.map(storedWrite)),
+          ),
         });
       }
     };

@@ -30,6 +30,8 @@ import {
   fromStoredPath,
   INSERT_MIGRATION_VERSION,
   SQL,
+  storedWrite,
+  storedWriteText,
   toStoredId,
   toStoredPath,
 } from "./saver-sql.js";
@@ -616,6 +618,46 @@ describe("SqliteSaver's stored forms of ids and task paths", () => {
     const push = "~__pregel_push, 0000000000, 0000000012";
     expect(toStoredPath(push)).toBe("~\u0002, \u00030, \u000312");
     expect(fromStoredPath("~__pregel_pull, model_request")).toBe("~__pregel_pull, model_request");
+  });
+
+  it("stores a write's text as JSON.stringify would, and refuses data that is not JSON", () => {
+    const refs = fc.array(fc.string({ maxLength: 20 }), { maxLength: 6 });
+    const list = fc.oneof(
+      refs.map((r) => JSON.stringify(r)),
+      fc.string({ maxLength: 20 }).map((item) => JSON.stringify({ item })),
+    );
+    const row = fc.record({
+      idx: fc.integer({ min: -4, max: 40 }),
+      channel: fc.string({ maxLength: 20 }),
+      kind: fc.constantFrom("value" as const, "list" as const),
+      value: fc.string({ maxLength: 40 }),
+      list,
+    });
+    fc.assert(
+      fc.property(row, ({ idx, channel, kind, value, list }) => {
+        const write = { idx, channel, kind, data: kind === "list" ? list : value };
+        expect(storedWriteText(write)).toBe(JSON.stringify(storedWrite(write)));
+        expect(JSON.parse(storedWriteText(write))).toEqual(storedWrite(write));
+      }),
+      { numRuns: 1000 },
+    );
+    // not written by the encoder: parsed and written again, or refused
+    expect(storedWriteText({ idx: 0, channel: "m", kind: "list", data: ' ["a"]' })).toBe('[0,"m","l",["a"]]');
+    expect(() => storedWriteText({ idx: 0, channel: "m", kind: "list", data: "[oops" })).toThrow(SyntaxError);
+  });
+
+  it("converts ids and paths the same way when asked again", () => {
+    const id = "1ef00000-0000-6000-8000-0000000000aa";
+    const first = toStoredId(id);
+    expect(Buffer.isBuffer(first)).toBe(true);
+    expect(fromStoredId(first as Buffer)).toBe(id);
+    for (let i = 0; i < 600; i++) toStoredId(`1ef00000-0000-6000-8000-${String(i).padStart(12, "0")}`);
+    expect(fromStoredId(toStoredId(id) as Buffer)).toBe(id);
+    expect(toStoredId("not-a-uuid")).toBe("not-a-uuid");
+    expect(toStoredId("1EF00000-0000-6000-8000-0000000000AA")).toBe("1EF00000-0000-6000-8000-0000000000AA");
+    const push = "~__pregel_push, 0000000000, 0000000012";
+    expect(toStoredPath(push)).toBe(toStoredPath(push));
+    expect(fromStoredPath(toStoredPath(push))).toBe(push);
   });
 
   it("reports a blob id that is not 16 bytes as damaged, naming the thread", async () => {
