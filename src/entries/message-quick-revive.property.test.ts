@@ -109,6 +109,36 @@ describe("quickMessage", () => {
     }
   });
 
+  it("stores a message of these classes as toJSON() gives its fields, empty defaults left out", () => {
+    // subclasses keep their parent's class name but are encoded through toJSON()
+    const VIA_TO_JSON: Readonly<Record<keyof typeof CLASSES, new (fields: never) => BaseMessage>> = {
+      HumanMessage: class extends HumanMessage {},
+      SystemMessage: class extends SystemMessage {},
+      AIMessage: class extends AIMessage {},
+      ToolMessage: class extends ToolMessage {},
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(CLASSES) as (keyof typeof CLASSES)[])),
+        fields,
+        fc.constantFrom(undefined, "art", { kind: "m" }),
+        (name, kwargs, metadata) => {
+          const withMetadata = { ...kwargs, ...(metadata === undefined ? {} : { metadata }) };
+          let message: BaseMessage;
+          try {
+            message = new CLASSES[name](withMetadata as never);
+          } catch {
+            return;
+          }
+          const reference = new VIA_TO_JSON[name](withMetadata as never);
+          expect(Object.getPrototypeOf(reference)).not.toBe(CLASSES[name].prototype);
+          expect(defaultSerializer.encode(message)).toBe(defaultSerializer.encode(reference));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it("leaves other classes and shapes to the constructors", () => {
     expect(quickMessage("AIMessageChunk", { content: "x" })).toBeUndefined();
     expect(
