@@ -153,4 +153,31 @@ describe("GraphCallbackHandler", () => {
     ).rejects.toThrow("observer broke");
     expect(error).toHaveBeenCalledWith("Error in handler Failing, handleInterrupt: Error: observer broke");
   });
+
+  it("gives the run the id chain callbacks heard it start with, as LangGraph.js's run manager does", async () => {
+    const heard: [string, string][] = [];
+    class Correlating extends Recorder {
+      handleChainStart(_chain: unknown, _inputs: unknown, runId: string, parentRunId?: string) {
+        if (parentRunId === undefined) heard.push(["start", runId]);
+      }
+    }
+    const graph = build();
+    const recorder = new Correlating();
+    const config = { configurable: { thread_id: "ids" }, callbacks: [recorder] };
+    await graph.invoke({ log: [] }, config);
+    await graph.invoke(new Command({ resume: "a" }), config);
+    const events = recorder.take();
+    expect(heard).toHaveLength(2);
+    expect(events.map((e) => e.runId)).toEqual([heard[0]?.[1], heard[1]?.[1], heard[1]?.[1]]);
+    expect(heard[0]?.[1]).not.toBe(heard[1]?.[1]);
+    // the caller's runId, when given, is the id both hear
+    await graph.invoke(new Command({ resume: "b" }), { ...config, runId: "my-run" });
+    expect(heard[2]).toEqual(["start", "my-run"]);
+    // a nested graph's run is a run of its own (LangGraph.js: the subgraph's chain run)
+    const [root, nested, paused] = recorder.take();
+    expect([root?.checkpointNs, nested?.checkpointNs, paused?.checkpointNs]).toEqual([[], ["sub"], []]);
+    expect([root?.runId, paused?.runId]).toEqual(["my-run", "my-run"]);
+    expect(typeof nested?.runId).toBe("string");
+    expect(nested?.runId).not.toBe("my-run");
+  });
 });

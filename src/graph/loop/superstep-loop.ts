@@ -148,6 +148,8 @@ export interface LoopParams {
   readonly cache: BaseCache | undefined;
   /** Milliseconds a superstep may take (the graph's `stepTimeout`). */
   readonly stepTimeout?: number | undefined;
+  /** The caller's `runId` (see `ResolvedRun.runId`): the id graph callback handlers hear. */
+  readonly runId?: string | undefined;
 }
 
 /** Namespace of node results in the cache. */
@@ -359,9 +361,16 @@ export class PregelLoop {
     throw failure.error;
   }
 
-  /** The run's id for graph callback handlers: the caller's `runId`, else one made for the run. */
+  /**
+   * The id graph callback handlers hear for this run: the id chain callbacks heard at its start
+   * (LangGraph.js gives its run manager's id), or the caller's `runId`, else one made for the run.
+   */
+  useGraphRunId(runId: string): void {
+    this.lifecycleRunId = runId;
+  }
+
   private graphRunId(): string {
-    this.lifecycleRunId ??= this.params.config.runId ?? randomId();
+    this.lifecycleRunId ??= this.params.runId ?? randomId();
     return this.lifecycleRunId;
   }
 
@@ -1092,7 +1101,6 @@ export class PregelLoop {
     if (config.maxConcurrency !== undefined) out.max_concurrency = config.maxConcurrency;
     out.metadata = copyWith(config.metadata, "thread_id", persistence.params.threadId);
     out.recursion_limit = config.recursionLimit;
-    if (config.runId !== undefined) out.run_id = config.runId;
     if (config.runName !== undefined) out.run_name = config.runName;
     out.tags = config.tags ?? [];
     return out;

@@ -303,12 +303,14 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       config.runName ?? this.name ?? "LangGraph",
       [...(config.tags ?? [])],
       { ...config.metadata },
-      config.runId,
+      resolved.runId,
     );
     reporter.start(input);
     const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
     const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
     const loop = this.createLoop(input, run, options, opened.sink, undefined);
+    // graph callback handlers hear the id the chain callbacks heard the graph start with
+    loop.useGraphRunId(reporter.runId);
     let failure: { error: unknown } | undefined;
     loop.run().then(
       () => opened.end(),
@@ -732,6 +734,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         persistence !== undefined && configurable.checkpoint_id !== undefined && parentLink === undefined,
       cache: asCache(options?.cache ?? this.cache),
       stepTimeout: this.stepTimeout,
+      runId: run.runId,
     });
   }
 }

@@ -50,6 +50,12 @@ export interface ResolvedRun {
   readonly parentNs: string;
   /** Set when the run is nested in a task of another graph's run. */
   readonly parentLink: ParentRunLink | undefined;
+  /**
+   * The caller's `runId`: the id of this run alone (chain callbacks hear the graph start with it,
+   * graph callback handlers hear it). Not part of `config`, so that nodes, nested graphs and the
+   * configs of checkpoints never carry it, as in LangGraph.js.
+   */
+  readonly runId: string | undefined;
 }
 
 const RUN_ONLY_KEYS = [
@@ -99,7 +105,6 @@ export function resolveRunConfig(
     mergeInto(config, source);
   }
   for (const key of RUN_ONLY_KEYS) delete (config as Record<string, unknown>)[key];
-  if (options?.runId !== undefined) config.runId = options.runId;
   if (options?.runName !== undefined) config.runName = options.runName;
 
   const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
@@ -141,7 +146,7 @@ export function resolveRunConfig(
     }
     config.configurable = rest;
   }
-  return { config, recursionLimit: limit, parentNs, parentLink };
+  return { config, recursionLimit: limit, parentNs, parentLink, runId: options?.runId };
 }
 
 /**
@@ -186,6 +191,7 @@ function defaultRun(): ResolvedRun {
     recursionLimit: DEFAULT_RECURSION_LIMIT,
     parentNs: "",
     parentLink: undefined,
+    runId: undefined,
   };
   return cachedDefaultRun;
 }

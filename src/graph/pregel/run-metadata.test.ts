@@ -71,3 +71,43 @@ describe("ids in a run's configurable become its metadata", () => {
     });
   });
 });
+
+describe("a run's runId", () => {
+  it("names the run alone: nodes, nested graphs and checkpoint configs do not carry it (LangGraph.js)", async () => {
+    const seen: unknown[] = [];
+    const inner = new StateGraph(Value)
+      .addNode("leaf", (_state, config) => {
+        seen.push(["leaf", config.runId, config.executionInfo?.runId]);
+        return { value: "leaf" };
+      })
+      .addEdge(START, "leaf")
+      .compile();
+    const graph = new StateGraph(Value)
+      .addNode("top", (_state, config) => {
+        seen.push(["top", config.runId, config.executionInfo?.runId]);
+        return { value: "top" };
+      })
+      .addNode("nested", inner)
+      .addEdge(START, "top")
+      .addEdge("top", "nested")
+      .compile({ checkpointer: new MemorySaver() });
+    const configs: Record<string, unknown>[] = [];
+    for await (const [mode, chunk] of await graph.stream(
+      { value: "" },
+      { configurable: { thread_id: "r" }, runId: "run-1", streamMode: ["checkpoints", "debug"] },
+    )) {
+      const event = chunk as {
+        config?: Record<string, unknown>;
+        payload?: { config?: Record<string, unknown> };
+      };
+      const config = mode === "checkpoints" ? event.config : event.payload?.config;
+      if (config !== undefined) configs.push(config);
+    }
+    expect(seen).toEqual([
+      ["top", undefined, undefined],
+      ["leaf", undefined, undefined],
+    ]);
+    expect(configs.length).toBeGreaterThan(0);
+    for (const config of configs) expect(config).not.toHaveProperty("run_id");
+  });
+});

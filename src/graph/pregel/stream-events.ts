@@ -444,6 +444,8 @@ export function streamGraphEvents(
     const running = new Map<string, StreamEvent>();
     const stream = await graph.stream(input, {
       ...runOptions,
+      // the run's id (graph callback handlers hear it) is the graph's events' run_id
+      runId,
       streamMode: ["updates", "values", "debug"],
       subgraphs: true,
       [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
