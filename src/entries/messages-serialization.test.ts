@@ -3,6 +3,10 @@ import { defaultSerializer as serde } from "../graph/index.js";
 import {
   AIMessage,
   AIMessageChunk,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
   HumanMessage,
   RemoveMessage,
   SystemMessage,
@@ -79,6 +83,31 @@ describe("message serialization", () => {
     expect(back.messages[1]).toBeInstanceOf(AIMessage);
     expect(back.byId.get("x")).toBeInstanceOf(AIMessage);
     expect(back).toStrictEqual(state);
+  });
+
+  it("chat and function messages round-trip as their classes, role and name included", () => {
+    const messages = [
+      new ChatMessage({ content: "Order!", role: "judge", id: "c1", name: "n" }),
+      new ChatMessageChunk({ content: [{ type: "text", text: "par" }], role: "clerk" }),
+      new FunctionMessage({ content: '{"temp": 21}', name: "get_weather", additional_kwargs: { k: 1 } }),
+      new FunctionMessageChunk({ content: "2" }),
+      new FunctionMessageChunk({ content: "1", name: "" }),
+    ];
+    const back = roundTrip(messages);
+    expect(back).toHaveLength(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      expect(back[i]?.constructor).toBe(messages[i]?.constructor);
+      expect(back[i]).toStrictEqual(messages[i]);
+    }
+    expect(serde.encode(new ChatMessage("hi", "judge"))).toBe(
+      '{"~t":"msg","v":["ChatMessage",{"content":"hi","role":"judge"}]}',
+    );
+    expect(serde.encode(new FunctionMessage({ content: "21", name: "f" }))).toBe(
+      '{"~t":"msg","v":["FunctionMessage",{"content":"21","name":"f"}]}',
+    );
+    // stored data must still hold what the constructors require
+    expect(() => serde.decode('{"~t":"msg","v":["ChatMessage",{"content":"x"}]}')).toThrow(/role/);
+    expect(() => serde.decode('{"~t":"msg","v":["FunctionMessage",{"content":"x"}]}')).toThrow(/name/);
   });
 
   it("an unknown message class name is a SerializationError", () => {

@@ -8,6 +8,10 @@ import {
   AIMessage,
   AIMessageChunk,
   type BaseMessage,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
   HumanMessage,
   HumanMessageChunk,
   isBaseMessage,
@@ -100,8 +104,9 @@ type Fields = never;
 
 /**
  * The classes stored data may name, and nothing else. The constructors are called directly
- * (they validate what they need: a tool message's `tool_call_id`, a remove message's `id`):
- * `reviveMessage` re-validates every field and costs several times more per message.
+ * (they validate what they need: a tool message's `tool_call_id`, a remove message's `id`, a
+ * chat message's `role`, a function message's `name`): `reviveMessage` re-validates every
+ * field and costs several times more per message.
  */
 const CLASSES: Readonly<Record<SerializableMessageClassName, new (fields: Fields) => BaseMessage>> = {
   HumanMessage,
@@ -113,6 +118,10 @@ const CLASSES: Readonly<Record<SerializableMessageClassName, new (fields: Fields
   ToolMessage,
   ToolMessageChunk,
   RemoveMessage,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
 };
 
 function decodeMessage(json: StoredMessageJson): BaseMessage {
@@ -149,8 +158,8 @@ let registered = false;
 
 /**
  * Teaches the serializer to round-trip the message classes (`HumanMessage`, `AIMessage`,
- * `AIMessageChunk`, `ToolMessage`, …): each is stored compactly as its class name and its
- * constructor fields (empty defaults left out) and rebuilt as its constructor builds it (the
+ * `AIMessageChunk`, `ToolMessage`, `ChatMessage`, `FunctionMessage`, …): each is stored
+ * compactly as its class name and its constructor fields (empty defaults left out) and rebuilt as its constructor builds it (the
  * common classes in their plain shapes without running it: see message-quick-revive.ts); stored
  * data can only name a message class, so nothing else is ever built from it. Importing `agentgraph` calls it; calling it
  * again does nothing.

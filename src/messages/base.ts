@@ -5,14 +5,15 @@ import { formatMessagePretty } from "./format.js";
 import type { OpenAIToolCall } from "./tool-calls.js";
 
 /**
- * The kind of a message, as `message.type` and `message.getType()` report it.
+ * The kind of a message, as `message.type` and `message.getType()` report it. `"generic"` is a
+ * `ChatMessage` (a message with a role of its own), `"function"` a legacy `FunctionMessage`.
  *
  * @example
  * ```ts
  * const kind: MessageType = new HumanMessage("hi").getType(); // "human"
  * ```
  */
-export type MessageType = "human" | "ai" | "system" | "tool" | "remove";
+export type MessageType = "human" | "ai" | "system" | "tool" | "remove" | "generic" | "function";
 
 /**
  * Provider-specific extras of a message that have no field of their own. The two named keys
@@ -220,7 +221,7 @@ export abstract class BaseMessage {
     // biome-ignore-end lint/complexity/noThisInStatic: see above
   }
 
-  /** The message kind (`"human"`, `"ai"`, `"system"`, `"tool"`, `"remove"`). */
+  /** The message kind (`"human"`, `"ai"`, `"system"`, `"tool"`, `"remove"`, `"generic"`, `"function"`). */
   getType(): MessageType {
     return this.type;
   }
@@ -279,7 +280,12 @@ export abstract class BaseMessage {
 function serializedKwargs(message: BaseMessage): Record<string, unknown> {
   const kwargs: Record<string, unknown> = { content: message.content };
   const fields = message as unknown as Record<string, unknown>;
-  if (message.type === "ai") {
+  if (message.type === "generic") {
+    kwargs.role = fields.role;
+  } else if (message.type === "function") {
+    // a function message's name is its own field, written after the content as LangChain.js does
+    if (message.name !== undefined) kwargs.name = message.name;
+  } else if (message.type === "ai") {
     kwargs.tool_calls = fields.tool_calls;
     kwargs.invalid_tool_calls = fields.invalid_tool_calls;
     if (isBaseMessageChunk(message)) kwargs.tool_call_chunks = fields.tool_call_chunks;

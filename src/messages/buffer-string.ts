@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../shared/index.js";
 import type { AIMessage } from "./ai.js";
 import type { BaseMessage } from "./base.js";
+import type { ChatMessage } from "./chat.js";
 import type { ContentBlock } from "./content.js";
 
 const TOOL_CALL_ID_DISPLAY_LIMIT = 64;
@@ -63,11 +64,12 @@ function toolCallsSuffix(message: AIMessage): string {
 
 /**
  * Renders a conversation as plain text, one `Role: content` line per message (roles
- * `Human`, `AI`, `System`, `Tool`; the first two configurable), as summarization prompts
- * and memory classes use it. A message's `name` comes first (`Human: alice, Hi`); media
- * blocks show as `[image]`-style placeholders; an AI message's tool calls follow its text
- * as JSON (ids longer than 64 characters shortened). Remove messages cannot be rendered and
- * throw an `InvalidArgumentError`.
+ * `Human`, `AI`, `System`, `Tool`, the first two configurable, and a `ChatMessage`'s own
+ * `role`), as summarization prompts and memory classes use it. A message's `name` comes first
+ * (`Human: alice, Hi`); media blocks show as `[image]`-style placeholders; an AI message's tool
+ * calls follow its text as JSON (ids longer than 64 characters shortened). Remove and function
+ * messages cannot be rendered (as in LangChain.js) and throw an `InvalidArgumentError`
+ * (`Got unsupported message type: function`).
  *
  * @example
  * ```ts
@@ -87,6 +89,7 @@ export function getBufferString(
     else if (message.type === "ai") role = aiPrefix;
     else if (message.type === "system") role = "System";
     else if (message.type === "tool") role = "Tool";
+    else if (message.type === "generic") role = (message as ChatMessage).role;
     else throw new InvalidArgumentError(`Got unsupported message type: ${message.type}`);
     const name = message.name ? `${message.name}, ` : "";
     let line = `${role}: ${name}${readableContent(message)}`;

@@ -1,7 +1,9 @@
 import { AIMessage, AIMessageChunk } from "./ai.js";
 import type { BaseMessage, BaseMessageChunk } from "./base.js";
 import { isBaseMessageChunk } from "./base.js";
+import { ChatMessage, ChatMessageChunk } from "./chat.js";
 import { MessageCoercionError } from "./errors.js";
+import { FunctionMessage, FunctionMessageChunk } from "./function.js";
 import { HumanMessage, HumanMessageChunk } from "./human.js";
 import { SystemMessage, SystemMessageChunk } from "./system.js";
 import { ToolMessage, ToolMessageChunk } from "./tool.js";
@@ -34,6 +36,11 @@ export function chunkToMessage(message: BaseMessage): BaseMessage {
       return new HumanMessage(common);
     case "system":
       return new SystemMessage(common);
+    case "generic":
+      return new ChatMessage({ ...common, role: (message as ChatMessageChunk).role });
+    case "function":
+      // a name-less chunk throws here, as LangChain.js's chunk-to-message conversion does
+      return new FunctionMessage({ ...common, name: message.name as string });
     case "tool": {
       const chunk = message as ToolMessageChunk;
       return new ToolMessage({
@@ -80,6 +87,10 @@ export function convertToChunk(message: BaseMessage): BaseMessageChunk {
       return new HumanMessageChunk(common);
     case "system":
       return new SystemMessageChunk(common);
+    case "generic":
+      return new ChatMessageChunk({ ...common, role: (message as ChatMessage).role });
+    case "function":
+      return new FunctionMessageChunk(common);
     case "tool": {
       const tool = message as ToolMessage;
       return new ToolMessageChunk({

@@ -10,6 +10,8 @@ export type {
 } from "./base.js";
 export { BaseMessage, BaseMessageChunk, isBaseMessage, isBaseMessageChunk } from "./base.js";
 export { getBufferString } from "./buffer-string.js";
+export type { ChatMessageFields } from "./chat.js";
+export { ChatMessage, ChatMessageChunk, isChatMessage, isChatMessageChunk } from "./chat.js";
 export type {
   BaseMessageLike,
   MessageFieldWithRole,
@@ -40,6 +42,13 @@ export {
 } from "./errors.js";
 export type { FilterMessagesOptions } from "./filter.js";
 export { filterMessages } from "./filter.js";
+export type { FunctionMessageFields } from "./function.js";
+export {
+  FunctionMessage,
+  FunctionMessageChunk,
+  isFunctionMessage,
+  isFunctionMessageChunk,
+} from "./function.js";
 export { HumanMessage, HumanMessageChunk, isHumanMessage, isHumanMessageChunk } from "./human.js";
 export { mergeContent } from "./merge.js";
 export { mergeMessageRuns } from "./merge-runs.js";

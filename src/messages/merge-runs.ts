@@ -1,7 +1,9 @@
 import { AIMessage } from "./ai.js";
 import type { BaseMessage, BaseMessageFields } from "./base.js";
+import { ChatMessage } from "./chat.js";
 import type { BaseMessageLike } from "./coerce.js";
 import { coerceMessageLikeToMessage } from "./coerce.js";
+import { FunctionMessage } from "./function.js";
 import { HumanMessage } from "./human.js";
 import { mergeContent, mergeDicts } from "./merge.js";
 import { SystemMessage } from "./system.js";
@@ -28,6 +30,9 @@ function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
   };
   if (left.type === "human") return new HumanMessage(fields);
   if (left.type === "system") return new SystemMessage(fields);
+  if (left.type === "generic") return new ChatMessage({ ...fields, role: (left as ChatMessage).role });
+  // the first function's name, as LangChain.js keeps it (a name-less chunk pair throws, as there)
+  if (left.type === "function") return new FunctionMessage({ ...fields, name: left.name as string });
   const a = left as AIMessage;
   const b = right as AIMessage;
   return new AIMessage({
@@ -42,13 +47,19 @@ function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
   });
 }
 
-const MERGEABLE = new Set(["human", "ai", "system"]);
+const MERGEABLE = new Set(["human", "ai", "system", "generic", "function"]);
+
+/** Same kind, one that merges, and for chat messages the same role (a merge would lose the second). */
+function joinable(left: BaseMessage, right: BaseMessage): boolean {
+  if (left.type !== right.type || !MERGEABLE.has(right.type)) return false;
+  return right.type !== "generic" || (left as ChatMessage).role === (right as ChatMessage).role;
+}
 
 function mergeRuns(messages: BaseMessage[]): BaseMessage[] {
   const merged: BaseMessage[] = [];
   for (const message of messages) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && last.type === message.type && MERGEABLE.has(message.type)) {
+    if (last !== undefined && joinable(last, message)) {
       merged[merged.length - 1] = joinPair(last, message);
     } else {
       merged.push(message);
@@ -60,8 +71,9 @@ function mergeRuns(messages: BaseMessage[]): BaseMessage[] {
 /**
  * Merges runs of consecutive messages of the same kind into one message each (some
  * providers reject two user messages in a row). String contents are joined with a newline;
- * block contents are concatenated; AI tool calls are combined. Tool and remove messages are
- * never merged. Called without messages it returns a reusable transformer.
+ * block contents are concatenated; AI tool calls are combined; function messages keep the first
+ * name. Chat messages (`ChatMessage`) merge only when their roles are the same. Tool and remove
+ * messages are never merged. Called without messages it returns a reusable transformer.
  *
  * @example
  * ```ts

@@ -3,8 +3,9 @@ import type { BaseMessage, MessageType } from "./base.js";
 
 /**
  * A message kind given either as its type string (`"human"`, `"ai"`, `"system"`, `"tool"`,
- * `"remove"`) or as a message class (`HumanMessage`, `AIMessageChunk`, …), as the `startOn`,
- * `endOn`, `includeTypes` and `excludeTypes` options accept.
+ * `"remove"`, `"generic"`, `"function"`) or as a message class (`HumanMessage`,
+ * `AIMessageChunk`, `ChatMessage`, …), as the `startOn`, `endOn`, `includeTypes` and
+ * `excludeTypes` options accept.
  *
  * @example
  * ```ts
@@ -23,6 +24,10 @@ const TYPE_BY_CLASS_NAME: Readonly<Record<string, MessageType>> = {
   ToolMessage: "tool",
   ToolMessageChunk: "tool",
   RemoveMessage: "remove",
+  ChatMessage: "generic",
+  ChatMessageChunk: "generic",
+  FunctionMessage: "function",
+  FunctionMessageChunk: "function",
 };
 
 function typeOf(kind: MessageTypeOrClass | string): string {

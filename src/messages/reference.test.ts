@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, AIMessageChunk } from "./ai.js";
+import { getBufferString } from "./buffer-string.js";
+import { ChatMessage, ChatMessageChunk } from "./chat.js";
 import { coerceMessageLikeToMessage } from "./coerce.js";
+import { FunctionMessage, FunctionMessageChunk } from "./function.js";
 import { HumanMessage } from "./human.js";
 import { reviveMessage } from "./revive.js";
 import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages } from "./stored.js";
@@ -93,5 +96,58 @@ describe("messages as in LangChain.js", () => {
     expect(human?.content).toBe("hi");
     expect(ai).toBeInstanceOf(AIMessage);
     expect(ai?.content).toBe("hello");
+  });
+
+  // The values below are what @langchain/core 1.4 produced for the same calls
+  // (chat-function.compat.test.ts compares the two libraries live).
+  it("ChatMessage: stored form, buffer string, pretty print and concat", () => {
+    const message = new ChatMessage({ content: "hi", role: "wizard", id: "x", name: "n" });
+    expect(JSON.stringify(message.toDict())).toBe(
+      '{"type":"generic","data":{"content":"hi","role":"wizard","id":"x","name":"n","additional_kwargs":{},"response_metadata":{}}}',
+    );
+    expect(
+      getBufferString([
+        new ChatMessage("hi", "wizard"),
+        new ChatMessage({ content: "x", role: "bob", name: "nm" }),
+      ]),
+    ).toBe("wizard: hi\nbob: nm, x");
+    expect(new ChatMessageChunk({ content: "r", role: "x" }).toFormattedString()).toBe(
+      "=============================== Generic Message ================================\nr",
+    );
+    const joined = new ChatMessageChunk({ content: "a", role: "r1", additional_kwargs: { x: "1" } }).concat(
+      new ChatMessageChunk({
+        content: "b",
+        role: "r2",
+        id: "id2",
+        additional_kwargs: { x: "2" },
+        response_metadata: { m: 1 },
+      }),
+    );
+    expect(joined.toDict()).toEqual({
+      type: "generic",
+      data: {
+        content: "ab",
+        additional_kwargs: { x: "12" },
+        response_metadata: { m: 1 },
+        role: "r1",
+        id: "id2",
+      },
+    });
+  });
+
+  it("FunctionMessage: stored form, pretty print and concat", () => {
+    expect(JSON.stringify(new FunctionMessage({ content: "r", name: "fn" }).toDict())).toBe(
+      '{"type":"function","data":{"content":"r","name":"fn","additional_kwargs":{},"response_metadata":{}}}',
+    );
+    expect(new FunctionMessage({ content: "r", name: "fn" }).toFormattedString()).toBe(
+      "=============================== Function Message ===============================\nr",
+    );
+    const joined = new FunctionMessageChunk({ content: "a" }).concat(
+      new FunctionMessageChunk({ content: "b", name: "f2", id: "i" }),
+    );
+    expect(joined.toDict()).toEqual({
+      type: "function",
+      data: { content: "ab", additional_kwargs: {}, response_metadata: {}, name: "", id: "i" },
+    });
   });
 });

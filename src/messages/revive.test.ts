@@ -3,6 +3,10 @@ import {
   AIMessage,
   AIMessageChunk,
   type BaseMessage,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
   HumanMessage,
   HumanMessageChunk,
   isSerializedMessage,
@@ -73,6 +77,10 @@ const samples = (): BaseMessage[] => [
   new HumanMessageChunk({ content: "h", id: "hc" }),
   new SystemMessageChunk("s"),
   new ToolMessageChunk({ content: "t", tool_call_id: "c", artifact: "art" }),
+  new ChatMessage({ content: "Order!", role: "judge", id: "g1", name: "n" }),
+  new ChatMessageChunk([{ type: "text", text: "par" }], "clerk"),
+  new FunctionMessage({ content: '{"temp": 21}', name: "get_weather", additional_kwargs: { k: 1 } }),
+  new FunctionMessageChunk({ content: "2" }),
 ];
 
 /** The observable state of a message, for comparing an original with its revived copy. */
@@ -93,6 +101,7 @@ function snapshot(message: BaseMessage) {
     tool_call_id: m.tool_call_id,
     status: m.status,
     artifact: m.artifact,
+    role: m.role,
   };
 }
 
@@ -207,7 +216,8 @@ describe("reviveMessage", () => {
   it("refuses anything but the message classes, with a typed error", () => {
     const tail =
       " Only agentgraph/LangChain message classes (HumanMessage, HumanMessageChunk, AIMessage, AIMessageChunk, " +
-      "SystemMessage, SystemMessageChunk, ToolMessage, ToolMessageChunk, RemoveMessage) serialized as " +
+      "SystemMessage, SystemMessageChunk, ToolMessage, ToolMessageChunk, RemoveMessage, ChatMessage, " +
+      "ChatMessageChunk, FunctionMessage, FunctionMessageChunk) serialized as " +
       '{ lc: 1, type: "constructor", id, kwargs } or { type, data } can be revived.';
     const cases: [unknown, string][] = [
       [null, "expected an object, got null."],
@@ -217,8 +227,16 @@ describe("reviveMessage", () => {
         'unknown class id ["evil","Thing"].',
       ],
       [
-        { lc: 1, type: "constructor", id: ["langchain_core", "messages", "ChatMessage"], kwargs: {} },
-        'unknown class id ["langchain_core","messages","ChatMessage"].',
+        { lc: 1, type: "constructor", id: ["langchain_core", "messages", "BaseMessage"], kwargs: {} },
+        'unknown class id ["langchain_core","messages","BaseMessage"].',
+      ],
+      [
+        { lc: 1, type: "constructor", id: MESSAGE_SERIALIZATION_IDS.ChatMessage, kwargs: { content: "x" } },
+        'a chat message needs a string "role".',
+      ],
+      [
+        { lc: 1, type: "constructor", id: MESSAGE_SERIALIZATION_IDS.FunctionMessage, kwargs: { role: "x" } },
+        'a function message needs a string "name".',
       ],
       [
         { lc: 1, type: "constructor", id: ["langchain_core", "messages", "constructor"], kwargs: {} },
@@ -289,7 +307,8 @@ describe("reviveMessage", () => {
         { lc: 1, type: "constructor", id: MESSAGE_SERIALIZATION_IDS.RemoveMessage, kwargs: {} },
         'a remove message needs a string "id".',
       ],
-      [{ type: "generic", data: { content: "x" } }, 'unknown stored message type "generic".'],
+      [{ type: "generic", data: { content: "x" } }, 'a chat message needs a string "role".'],
+      [{ type: "chat", data: { content: "x" } }, 'unknown stored message type "chat".'],
       [{ type: "constructor", data: {} }, 'unknown stored message type "constructor".'],
       [
         { lc: 1, type: "secret", id: ["OPENAI_API_KEY"] },
@@ -322,6 +341,10 @@ describe("serialization ids", () => {
       ToolMessage: ["langchain_core", "messages", "ToolMessage"],
       ToolMessageChunk: ["langchain_core", "messages", "ToolMessageChunk"],
       RemoveMessage: ["langchain_core", "messages", "RemoveMessage"],
+      ChatMessage: ["langchain_core", "messages", "ChatMessage"],
+      ChatMessageChunk: ["langchain_core", "messages", "ChatMessageChunk"],
+      FunctionMessage: ["langchain_core", "messages", "FunctionMessage"],
+      FunctionMessageChunk: ["langchain_core", "messages", "FunctionMessageChunk"],
     });
     expect(Object.isFrozen(MESSAGE_SERIALIZATION_IDS)).toBe(true);
     expect(MESSAGE_SERIALIZATION_NAMESPACES).toEqual([

@@ -1,8 +1,10 @@
 import { AIMessage, AIMessageChunk } from "./ai.js";
 import type { AdditionalKwargs, BaseMessage, ResponseMetadata, SerializedMessage } from "./base.js";
+import { ChatMessage, ChatMessageChunk } from "./chat.js";
 import type { MessageContent } from "./content.js";
 import { isPlainRecord } from "./content.js";
 import { MessageSerializationError } from "./errors.js";
+import { FunctionMessage, FunctionMessageChunk } from "./function.js";
 import { HumanMessage, HumanMessageChunk } from "./human.js";
 import { RemoveMessage } from "./remove.js";
 import { SystemMessage, SystemMessageChunk } from "./system.js";
@@ -27,7 +29,11 @@ export type SerializableMessageClassName =
   | "SystemMessageChunk"
   | "ToolMessage"
   | "ToolMessageChunk"
-  | "RemoveMessage";
+  | "RemoveMessage"
+  | "ChatMessage"
+  | "ChatMessageChunk"
+  | "FunctionMessage"
+  | "FunctionMessageChunk";
 
 type Kwargs = Record<string, unknown>;
 
@@ -124,6 +130,18 @@ function toolFields(kwargs: Kwargs) {
   };
 }
 
+function chatFields(kwargs: Kwargs) {
+  const role = optionalString(kwargs, "role");
+  if (role === undefined) return fail('a chat message needs a string "role".');
+  return { ...common(kwargs), role };
+}
+
+function functionFields(kwargs: Kwargs) {
+  const fields = common(kwargs);
+  if (fields.name === undefined) return fail('a function message needs a string "name".');
+  return { ...fields, name: fields.name };
+}
+
 const BUILDERS: Readonly<Record<SerializableMessageClassName, (kwargs: Kwargs) => BaseMessage>> = {
   HumanMessage: (kwargs) => new HumanMessage(common(kwargs)),
   HumanMessageChunk: (kwargs) => new HumanMessageChunk(common(kwargs)),
@@ -142,6 +160,10 @@ const BUILDERS: Readonly<Record<SerializableMessageClassName, (kwargs: Kwargs) =
     if (id === undefined) return fail('a remove message needs a string "id".');
     return new RemoveMessage({ ...common(kwargs), id });
   },
+  ChatMessage: (kwargs) => new ChatMessage(chatFields(kwargs)),
+  ChatMessageChunk: (kwargs) => new ChatMessageChunk(chatFields(kwargs)),
+  FunctionMessage: (kwargs) => new FunctionMessage(functionFields(kwargs)),
+  FunctionMessageChunk: (kwargs) => new FunctionMessageChunk(common(kwargs)),
 };
 
 const CLASS_BY_STORED_TYPE: Readonly<Record<string, SerializableMessageClassName>> = {
@@ -150,6 +172,8 @@ const CLASS_BY_STORED_TYPE: Readonly<Record<string, SerializableMessageClassName
   system: "SystemMessage",
   tool: "ToolMessage",
   remove: "RemoveMessage",
+  generic: "ChatMessage",
+  function: "FunctionMessage",
 };
 
 /**

@@ -1,5 +1,8 @@
 import type { BaseMessage, StoredMessage } from "./base.js";
 import { coerceMessageLikeToMessage } from "./coerce.js";
+import { isPlainRecord } from "./content.js";
+import { MessageCoercionError } from "./errors.js";
+import { reviveMessage } from "./revive.js";
 
 /**
  * The stored form of each message, `{ type, data }` (what `toDict()` returns), for chat-history
@@ -15,7 +18,7 @@ export function mapChatMessagesToStoredMessages(messages: readonly BaseMessage[]
   return messages.map((message) => message.toDict());
 }
 
-/** The oldest stored form, `{ type, text }`, which LangChain.js still reads. */
+/** The oldest stored form, `{ type, text }` (with `role` for a chat message), which LangChain.js reads. */
 export interface LegacyStoredMessage {
   type: string;
   text: string;
@@ -24,27 +27,37 @@ export interface LegacyStoredMessage {
 
 /**
  * Rebuilds a message from its stored form `{ type, data }`, or the legacy `{ type, text }`
- * (LangChain.js `mapStoredMessageToChatMessage`). Throws a `MessageCoercionError` for an
- * unknown type.
+ * (LangChain.js `mapStoredMessageToChatMessage`). A `"generic"` message needs `data.role` and
+ * a `"function"` one `data.name`, as in LangChain.js. Throws a `MessageCoercionError` for an
+ * unknown type or a missing field.
  *
  * @example
  * ```ts
  * mapStoredMessageToChatMessage({ type: "ai", data: { content: "hello" } }); // AIMessage
  * mapStoredMessageToChatMessage({ type: "human", text: "hi" }); // HumanMessage "hi"
+ * mapStoredMessageToChatMessage({ type: "generic", data: { content: "hi", role: "judge" } }); // ChatMessage
  * ```
  */
 export function mapStoredMessageToChatMessage(message: StoredMessage | LegacyStoredMessage): BaseMessage {
+  let stored = message as StoredMessage;
   if (
     (message as Partial<StoredMessage>).data === undefined &&
     typeof (message as LegacyStoredMessage).text === "string"
   ) {
-    const stored: StoredMessage = {
-      type: message.type,
-      data: { content: (message as LegacyStoredMessage).text },
-    };
-    return coerceMessageLikeToMessage(stored);
+    const legacy = message as LegacyStoredMessage;
+    const data: Record<string, unknown> = { content: legacy.text };
+    if (legacy.role !== undefined) data.role = legacy.role;
+    stored = { type: legacy.type, data };
   }
-  return coerceMessageLikeToMessage(message as StoredMessage);
+  if ((stored.type === "generic" || stored.type === "function") && isPlainRecord(stored.data)) {
+    // LangChain.js's checks and texts; the fields are then validated as any stored message's
+    if (stored.type === "generic" && stored.data.role === undefined)
+      throw new MessageCoercionError("Role must be defined for chat messages");
+    if (stored.type === "function" && stored.data.name === undefined)
+      throw new MessageCoercionError("Name must be defined for function messages");
+    return reviveMessage(stored);
+  }
+  return coerceMessageLikeToMessage(stored);
 }
 
 /**

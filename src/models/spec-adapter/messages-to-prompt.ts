@@ -3,6 +3,8 @@ import {
   type BaseMessage,
   type ContentBlock,
   isAIMessage,
+  isChatMessage,
+  isFunctionMessage,
   isHumanMessage,
   isSystemMessage,
   isToolMessage,
@@ -20,7 +22,9 @@ import type {
 /**
  * Converts messages to the provider-neutral prompt: system, human, AI (text, thinking
  * blocks, tool calls — and invalid tool calls with their raw argument text) and tool
- * messages; consecutive tool messages become one tool turn. Remove markers are skipped.
+ * messages; consecutive tool messages become one tool turn. A `ChatMessage` becomes a
+ * `generic` message with its role, a `FunctionMessage` a `function` one (providers without
+ * those roles reject them). Remove markers are skipped.
  *
  * @example
  * ```ts
@@ -52,6 +56,16 @@ export function messagesToPrompt(messages: readonly BaseMessage[]): ChatModelV1P
       const last = prompt.at(-1);
       if (last?.role === "tool") last.content.push(part);
       else prompt.push({ role: "tool", content: [part] });
+    } else if (isChatMessage(message)) {
+      const generic: ChatModelV1Message = {
+        role: "generic",
+        customRole: message.role,
+        content: userParts(message.content),
+      };
+      if (message.name !== undefined) generic.name = message.name;
+      prompt.push(generic);
+    } else if (isFunctionMessage(message)) {
+      prompt.push({ role: "function", name: message.name ?? "", content: userParts(message.content) });
     }
   }
   return prompt;

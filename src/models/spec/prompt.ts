@@ -6,7 +6,8 @@ import type { ChatModelV1ToolResultPart } from "./tool-result-part.js";
 
 /**
  * One message of a prompt, in the provider-neutral form that providers translate to their
- * wire format.
+ * wire format. The `generic` and `function` forms carry LangChain's `ChatMessage` and
+ * `FunctionMessage`; a provider that has no such role rejects them.
  *
  * @example
  * ```ts
@@ -21,7 +22,16 @@ export type ChatModelV1Message =
       content: Array<ChatModelV1TextPart | ChatModelV1ReasoningPart | ChatModelV1ToolCallPart>;
       name?: string;
     }
-  | { role: "tool"; content: ChatModelV1ToolResultPart[] };
+  | { role: "tool"; content: ChatModelV1ToolResultPart[] }
+  /** A `ChatMessage`: a message with a role of the caller's choosing (`customRole`). */
+  | {
+      role: "generic";
+      customRole: string;
+      content: Array<ChatModelV1TextPart | ChatModelV1FilePart>;
+      name?: string;
+    }
+  /** A legacy `FunctionMessage`: the result of the function `name`. */
+  | { role: "function"; name: string; content: Array<ChatModelV1TextPart | ChatModelV1FilePart> };
 
 /**
  * The whole conversation sent to a model, in order.

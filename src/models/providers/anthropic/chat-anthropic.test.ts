@@ -3,11 +3,13 @@ import { z } from "zod";
 import {
   AIMessage,
   type AIMessageChunk,
+  ChatMessage,
+  FunctionMessage,
   HumanMessage,
   SystemMessage,
   ToolMessage,
 } from "../../../messages/index.js";
-import { AbortError } from "../../../shared/index.js";
+import { AbortError, InvalidArgumentError } from "../../../shared/index.js";
 import { tool } from "../../../tools/index.js";
 import { anthropicEvents, FixtureServer } from "../../__tests__/fixture-server.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
@@ -130,6 +132,21 @@ describe("ChatAnthropic request format", () => {
         },
       ],
     });
+  });
+
+  it("refuses ChatMessage and FunctionMessage, naming the message type, before any request", async () => {
+    await expect(model().invoke([new ChatMessage("Order in the court!", "judge")])).rejects.toThrow(
+      InvalidArgumentError,
+    );
+    await expect(model().invoke([new ChatMessage("Order in the court!", "judge")])).rejects.toThrow(
+      'Message type "generic" is not supported by ChatAnthropic: the Messages API has no role "judge"',
+    );
+    await expect(
+      model().invoke([new HumanMessage("Hi"), new FunctionMessage({ content: "21", name: "get_weather" })]),
+    ).rejects.toThrow('Message type "function" is not supported by ChatAnthropic');
+    const streamed = async () => collect(await model().stream([new ChatMessage("Hi", "user")]));
+    await expect(streamed()).rejects.toThrow(InvalidArgumentError);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("maps tool_choice and parallel_tool_calls", async () => {

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ChatModelV1FilePart, ChatModelV1Prompt, ChatModelV1TextPart } from "../../spec/index.js";
 import type { AnthropicRequestBlock, AnthropicSource, AnthropicWireMessage } from "./anthropic-wire.js";
 
@@ -7,6 +8,9 @@ import type { AnthropicRequestBlock, AnthropicSource, AnthropicWireMessage } fro
  * `tool_result` blocks, and consecutive turns of the same role — typically several tool
  * results, or tool results followed by a user message — merge into one turn; assistant tool
  * calls become `tool_use` blocks; reasoning with a signature is sent back as `thinking`.
+ * The API has no free roles and no function results: a `ChatMessage` (`generic`) or
+ * `FunctionMessage` (`function`) throws an `InvalidArgumentError` naming the message type, as
+ * LangChain.js's ChatAnthropic refuses them.
  *
  * @example
  * ```ts
@@ -60,6 +64,17 @@ export function convertToAnthropicMessages(prompt: ChatModelV1Prompt): {
           }),
         );
         break;
+      case "generic":
+        throw new InvalidArgumentError(
+          `Message type "generic" is not supported by ChatAnthropic: the Messages API has no role ` +
+            `${JSON.stringify(message.customRole)} (a ChatMessage). Send a HumanMessage, AIMessage, ` +
+            "SystemMessage or ToolMessage instead.",
+        );
+      case "function":
+        throw new InvalidArgumentError(
+          `Message type "function" is not supported by ChatAnthropic (a FunctionMessage with the result of ` +
+            `${JSON.stringify(message.name)}). Answer tool calls with a ToolMessage instead.`,
+        );
     }
   }
   const messages = turns.map(({ role, blocks }): AnthropicWireMessage => {

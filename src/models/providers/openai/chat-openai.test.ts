@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "../../../messages/index.js";
+import {
+  AIMessage,
+  ChatMessage,
+  FunctionMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from "../../../messages/index.js";
 import { tool } from "../../../tools/index.js";
 import { FixtureServer } from "../../__tests__/fixture-server.js";
 import { ChatOpenAI, type ChatOpenAIFields } from "./chat-openai.js";
@@ -159,6 +166,20 @@ describe("ChatOpenAI request and response mapping", () => {
       'ChatOpenAI sends requests to the Chat Completions API, which has no built-in "web_search_preview" tool',
     );
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends a ChatMessage with its own role and a FunctionMessage as role function, as LangChain.js does", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    await model().invoke([
+      new ChatMessage("Order in the court!", "judge"),
+      new ChatMessage({ content: [{ type: "text", text: "Hi" }], role: "user", name: "alice" }),
+      new FunctionMessage({ content: '{"temp": 21}', name: "get_weather" }),
+    ]);
+    expect((server.requests[0]?.body as { messages?: unknown[] } | undefined)?.messages).toEqual([
+      { role: "judge", content: "Order in the court!" },
+      { role: "user", content: "Hi", name: "alice" },
+      { role: "function", content: '{"temp": 21}', name: "get_weather" },
+    ]);
   });
 
   it("uses max_completion_tokens for reasoning models and forwards model settings", async () => {

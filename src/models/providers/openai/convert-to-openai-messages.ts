@@ -5,12 +5,19 @@ import type { OpenAIContentPart, OpenAIWireMessage, OpenAIWireToolCall } from ".
  * Translates a provider-neutral prompt into Chat Completions `messages`: system and user
  * turns keep plain-string content when they are a single text, assistant tool calls go in
  * `tool_calls` (function form, `content: null` when there is no text), reasoning is dropped,
- * and each tool result becomes its own `role: "tool"` message with `tool_call_id`.
+ * and each tool result becomes its own `role: "tool"` message with `tool_call_id`. As in
+ * LangChain.js's ChatOpenAI, a `ChatMessage` is sent with its own role
+ * (`{ role: message.role, content }`, and its `name`) and a `FunctionMessage` as
+ * `{ role: "function", content, name }`.
  *
  * @example
  * ```ts
  * convertToOpenAIMessages([{ role: "user", content: [{ type: "text", text: "Hi" }] }]);
  * // [{ role: "user", content: "Hi" }]
+ * convertToOpenAIMessages([
+ *   { role: "generic", customRole: "judge", content: [{ type: "text", text: "Order!" }] },
+ * ]);
+ * // [{ role: "judge", content: "Order!" }]
  * ```
  */
 export function convertToOpenAIMessages(prompt: ChatModelV1Prompt): OpenAIWireMessage[] {
@@ -53,6 +60,15 @@ export function convertToOpenAIMessages(prompt: ChatModelV1Prompt): OpenAIWireMe
           const content = typeof result.output === "string" ? result.output : contentParts(result.output);
           messages.push({ content, role: "tool", tool_call_id: result.toolCallId });
         }
+        break;
+      case "generic": {
+        const content = userContent(message.content);
+        const role = message.customRole;
+        messages.push(message.name === undefined ? { content, role } : { content, role, name: message.name });
+        break;
+      }
+      case "function":
+        messages.push({ content: userContent(message.content), role: "function", name: message.name });
         break;
     }
   }

@@ -24,7 +24,11 @@ export type OpenAIWireMessage =
   | { role: "system" | "developer"; content: string }
   | { role: "user"; content: string | OpenAIContentPart[]; name?: string }
   | { role: "assistant"; content: string | null; tool_calls?: OpenAIWireToolCall[]; name?: string }
-  | { role: "tool"; content: string | OpenAIContentPart[]; tool_call_id: string };
+  | { role: "tool"; content: string | OpenAIContentPart[]; tool_call_id: string }
+  /** The legacy result of a function call (a `FunctionMessage`). */
+  | { role: "function"; content: string | OpenAIContentPart[]; name: string }
+  /** A `ChatMessage`, sent with its own role, whatever it is. */
+  | { role: string; content: string | OpenAIContentPart[]; name?: string };
 
 /** A tool definition in the request. */
 export interface OpenAIWireTool {
