@@ -110,11 +110,17 @@ describe("FakeChatModel", () => {
     expect(whole.tool_calls).toEqual(toolCallReply.tool_calls);
     expect(whole.usage_metadata).toMatchObject({ input_tokens: 5, output_tokens: 7, total_tokens: 12 });
 
-    const text = await collect(await model.stream("And?"));
+    // an answer without an id: its chunks share the call's run id when callbacks hear the call,
+    // and have none otherwise, as in LangChain.js
+    const listening = { callbacks: [{ handleChatModelStart: () => {} }] };
+    const text = await collect(await model.stream("And?", listening));
     expect(text.map((c) => c.content)).toEqual(["It", " is", " sunny", " in", " Paris", " and", " Rome."]);
     const ids = new Set(text.map((c) => c.id));
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^run-/);
+    const unheard = new FakeChatModel({ responses: ["It is sunny."] });
+    const quiet = await collect(await unheard.stream("And?"));
+    expect(quiet.map((c) => c.id)).toEqual(quiet.map(() => undefined));
   });
 
   it("withStructuredOutput makes one recorded call and returns the args of the tool call named `name`", async () => {
@@ -189,9 +195,11 @@ describe("FakeChatModel", () => {
   it("returns a fresh message per call, leaving the scripted one untouched", async () => {
     const scripted = new AIMessage("same");
     const model = new FakeChatModel({ responses: [scripted, scripted] });
-    const a = await model.invoke("1");
-    const b = await model.invoke("2");
+    const listening = { callbacks: [{ handleChatModelStart: () => {} }] };
+    const a = await model.invoke("1", listening);
+    const b = await model.invoke("2", listening);
     expect(a).not.toBe(b);
+    expect(a.id).toMatch(/^run-/);
     expect(a.id).not.toBe(b.id);
     expect(scripted.id).toBeUndefined();
   });

@@ -157,14 +157,24 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(chunks[0]?.tool_calls).toEqual(first.tool_calls);
   });
 
-  it("coerces inputs and gives id-less answers one run id", async () => {
+  it("coerces inputs; gives id-less answers the run's id only when callbacks hear the call (LangChain.js)", async () => {
     const model = new RecordingModel();
     const reply = await model.invoke([["system", "Be brief."], { role: "user", content: "Hi" }]);
     const seen = model.seen[0]?.messages ?? [];
     expect(seen[0]).toBeInstanceOf(SystemMessage);
     expect(seen[1]).toBeInstanceOf(HumanMessage);
-    expect(reply.id).toMatch(/^run-[0-9a-f-]{36}$/);
+    expect(reply.id).toBeUndefined();
     expect(model.seen[0]?.runManager).toBeUndefined();
+    // (each RecordingModel answers with one message object, which the call gives its id)
+    const heard = await new RecordingModel().invoke("Hi", {
+      callbacks: [{ handleChatModelStart: () => {} }],
+    });
+    expect(heard.id).toMatch(/^run-[0-9a-f-]{36}$/);
+    const named = await new RecordingModel().invoke("Hi", {
+      callbacks: [{ handleChatModelStart: () => {} }],
+      runId: "r-1",
+    });
+    expect(named.id).toBe("run-r-1");
   });
 
   it("passes bound tools in OpenAI format as options.tools, with tool_choice", async () => {

@@ -60,8 +60,11 @@ interface PreparedCall<Parsed> {
   parsed: Parsed;
   signal: AbortSignal | undefined;
   run: ChatModelRun | undefined;
-  /** Id given to messages the model left without one (made on first use). */
-  fallbackId: () => string;
+  /**
+   * Id given to messages the model left without one: `run-<run id>` when callbacks hear the call
+   * (made on first use), none otherwise, as in LangChain.js.
+   */
+  fallbackId: () => string | undefined;
 }
 
 /**
@@ -74,7 +77,8 @@ interface PreparedCall<Parsed> {
  * The base class resolves each call's config over the ambient one (the graph task's), reports
  * to callbacks (`handleChatModelStart`, `handleLLMEnd`, `handleLLMError`; `handleLLMNewToken`
  * for the chunks `_streamResponseChunks` reports through its `runManager`) only when handlers
- * exist, streams inside `invoke` when a handler sets `lc_prefer_streaming`, gives messages without an id one `run-<uuid>` id, and
+ * exist, streams inside `invoke` when a handler sets `lc_prefer_streaming`, gives messages without an
+ * id one `run-<run id>` id when handlers hear the call (none otherwise, as in LangChain.js), and
  * honours `signal` and `timeout`. `bindTools` (tools reach `_generate` as `options.tools` in
  * OpenAI function format) and `withStructuredOutput` (function calling) work for every
  * subclass.
@@ -386,7 +390,13 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       );
     }
     let fallbackId: string | undefined;
-    return { messages, parsed, signal, run, fallbackId: () => (fallbackId ??= `run-${ensureRunId()}`) };
+    return {
+      messages,
+      parsed,
+      signal,
+      run,
+      fallbackId: () => (run === undefined ? undefined : (fallbackId ??= `run-${ensureRunId()}`)),
+    };
   }
 
   /**
