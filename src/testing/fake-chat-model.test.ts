@@ -203,4 +203,15 @@ describe("FakeChatModel", () => {
     expect(a.id).not.toBe(b.id);
     expect(scripted.id).toBeUndefined();
   });
+
+  it("without responses echoes its input (LangChain.js's FakeChatModel) and never runs out", async () => {
+    const model = new FakeChatModel();
+    const answer = await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
+    expect(answer.content).toBe("Be brief.\nHi");
+    expect((await model.invoke("x", { stop: ["END"] })).content).toBe("END");
+    const chunks = await collect(await model.stream("one piece"));
+    expect(chunks.map((c) => c.content)).toEqual(["one piece"]);
+    expect(model.responses).toBeUndefined();
+    expect(model.calls).toHaveLength(3);
+  });
 });

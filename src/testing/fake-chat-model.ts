@@ -3,6 +3,7 @@ import {
   BaseChatModel,
   type BaseChatModelParams,
   ChatGenerationChunk,
+  type ChatModelRun,
   type ChatResult,
 } from "../models/index.js";
 import { AgentGraphError } from "../shared/index.js";
@@ -28,8 +29,11 @@ export class FakeChatModelExhaustedError extends AgentGraphError {
  * ```
  */
 export interface FakeChatModelFields extends BaseChatModelParams {
-  /** The answers, in order; a string means `new AIMessage(string)`. */
-  responses: Array<AIMessage | string>;
+  /**
+   * The answers, in order; a string means `new AIMessage(string)`. Left out, the model echoes its
+   * input as LangChain.js's `FakeChatModel` does (see {@link FakeChatModel}).
+   */
+  responses?: Array<AIMessage | string>;
 }
 
 /**
@@ -46,6 +50,10 @@ export interface FakeChatModelFields extends BaseChatModelParams {
  * the scripted answer's tool call named `name` (default `"extract"`); callbacks see it like
  * any model, so it drives the graph's `messages` stream mode.
  *
+ * Without `responses` it is LangChain.js's `FakeChatModel` (`@langchain/core/utils/testing`):
+ * each answer is the text of the messages it received, one per line (content that is not a
+ * string as indented JSON), or the first `stop` sequence when the call has one; it never runs out.
+ *
  * @example
  * ```ts
  * const model = new FakeChatModel({
@@ -60,15 +68,15 @@ export interface FakeChatModelFields extends BaseChatModelParams {
  * ```
  */
 export class FakeChatModel extends BaseChatModel {
-  /** The scripted answers. */
-  readonly responses: AIMessage[];
+  /** The scripted answers (`undefined`: the model echoes its input). */
+  readonly responses: AIMessage[] | undefined;
   /** The messages each call received, in call order. */
   readonly calls: BaseMessage[][] = [];
   private nextIndex = 0;
 
-  constructor(fields: FakeChatModelFields) {
+  constructor(fields: FakeChatModelFields = {}) {
     super(fields);
-    this.responses = fields.responses.map((response) =>
+    this.responses = fields.responses?.map((response) =>
       typeof response === "string" ? new AIMessage(response) : response,
     );
   }
@@ -77,8 +85,14 @@ export class FakeChatModel extends BaseChatModel {
     return "fake";
   }
 
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    const message = this.take(messages);
+  async _generate(
+    messages: BaseMessage[],
+    options?: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
+    const message = this.take(messages, options);
+    // the echo reports its text as one token, as LangChain.js's fake does
+    if (this.responses === undefined) await runManager?.handleLLMNewToken(message.text);
     return { generations: [{ text: message.text, message }] };
   }
 
@@ -87,17 +101,26 @@ export class FakeChatModel extends BaseChatModel {
     return true;
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[]): AsyncGenerator<ChatGenerationChunk> {
-    const message = this.take(messages);
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options?: this["ParsedCallOptions"],
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const message = this.take(messages, options);
+    if (this.responses === undefined) {
+      // the echo is one piece, as LangChain.js's fake (which does not stream) answers it
+      yield new ChatGenerationChunk({ text: message.text, message: new AIMessageChunk(message.text) });
+      return;
+    }
     for (const chunk of splitIntoChunks(message)) {
       yield new ChatGenerationChunk({ text: chunk.text, message: chunk });
     }
   }
 
   /** Records the call and returns a copy of the next response (so ids given later stay per call). */
-  private take(messages: BaseMessage[]): AIMessage {
+  private take(messages: BaseMessage[], options: { stop?: string[] } | undefined): AIMessage {
     const index = this.nextIndex;
     this.calls.push([...messages]);
+    if (this.responses === undefined) return echoOf(messages, options?.stop);
     const response = this.responses[index];
     if (response === undefined) {
       throw new FakeChatModelExhaustedError(
@@ -117,6 +140,16 @@ export class FakeChatModel extends BaseChatModel {
       response_metadata: { ...response.response_metadata },
     });
   }
+}
+
+/** LangChain.js's `FakeChatModel` answer: the first stop sequence, else the messages' text, one per line. */
+function echoOf(messages: readonly BaseMessage[], stop: readonly string[] | undefined): AIMessage {
+  const first = stop?.[0];
+  if (first !== undefined) return new AIMessage(first);
+  const lines = messages.map((message) =>
+    typeof message.content === "string" ? message.content : JSON.stringify(message.content, null, 2),
+  );
+  return new AIMessage(lines.join("\n"));
 }
 
 /**
