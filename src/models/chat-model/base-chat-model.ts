@@ -395,7 +395,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       parsed,
       signal,
       run,
-      fallbackId: () => (run === undefined ? undefined : (fallbackId ??= `run-${ensureRunId()}`)),
+      fallbackId: () => {
+        if (run === undefined) return undefined;
+        fallbackId ??= `run-${ensureRunId()}`;
+        return fallbackId;
+      },
     };
   }
 
