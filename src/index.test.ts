@@ -6,6 +6,7 @@ import {
   getCurrentTaskInput,
   getStore,
   getWriter,
+  InMemoryStore,
   MessagesAnnotation,
   readCurrentState,
   Send,
@@ -122,13 +123,36 @@ describe("free helpers inside nodes", () => {
   });
 
   it.each([
-    ["getConfig", getConfig],
     ["getWriter", getWriter],
     ["getStore", getStore],
     ["getCurrentTaskInput", getCurrentTaskInput],
-  ])("%s() outside a node throws a clear GraphValueError", (name, helper) => {
-    expect(() => helper()).toThrow(GraphValueError);
-    expect(() => helper()).toThrow(`${name}() was called outside of a graph node`);
+  ])(
+    "%s() outside a node throws a clear GraphValueError, starting as LangGraph.js's error",
+    (name, helper) => {
+      expect(() => helper()).toThrow(GraphValueError);
+      expect(() => helper()).toThrow(/^Config not retrievable\./);
+      expect(() => helper()).toThrow(`${name}() was called outside of a graph node`);
+    },
+  );
+
+  it("getConfig() outside a node returns undefined, as in LangGraph.js", () => {
+    expect(getConfig()).toBeUndefined();
+  });
+
+  it("getStore and getWriter take the node's config, as in LangGraph.js", async () => {
+    const store = new InMemoryStore();
+    const seen: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("a", (_state, config) => {
+        seen.push(getStore(config) === store, typeof getWriter(config));
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile({ store });
+    await graph.invoke({ i: 0 });
+    expect(seen).toEqual([true, "function"]);
+    // a config from outside a run is read as given
+    expect(getStore({ store } as never)).toBe(store);
   });
 
   it("concurrent runs each see their own config through getConfig()", async () => {

@@ -120,7 +120,7 @@ export function interrupt<Value = unknown, Resume = unknown>(
   const task = (config as Record<symbol, unknown> | undefined)?.[CURRENT_TASK] as RunningTask | undefined;
   if (task === undefined) {
     throw new GraphValueError(
-      "interrupt() was called outside of a graph node. Call it inside a node or a task.",
+      "Called interrupt() outside the context of a graph. Call it inside a node or a task.",
     );
   }
   return interruptTask<Value, Resume>(task, value, options);

@@ -9,13 +9,20 @@ import {
 import type { BaseStore } from "../store/index.js";
 import { MessagesStreamHandler } from "./messages-stream.js";
 
-function ambientConfig(helper: string): LangGraphRunnableConfig<unknown> {
-  const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
+/**
+ * `given`, else the config of the running node. Outside a node, LangGraph.js's error (its first
+ * sentence), then what happened and how to fix it.
+ */
+function ambientConfig(
+  helper: string,
+  given?: LangGraphRunnableConfig<unknown>,
+): LangGraphRunnableConfig<unknown> {
+  const config = given ?? getAsyncContext<LangGraphRunnableConfig<unknown>>();
   if (config === undefined) {
     throw new GraphValueError(
       hasAsyncContextStorage()
-        ? `${helper} was called outside of a graph node. Call it inside a node (or a task), or use the config passed to the node as its second argument.`
-        : `${helper} needs an async-context storage, which this runtime does not provide. Import "agentgraph" (which installs AsyncLocalStorage on Node) or use the config passed to the node as its second argument.`,
+        ? `Config not retrievable. ${helper} was called outside of a graph node. Call it inside a node (or a task), or pass it the config the node receives as its second argument.`
+        : `Config not retrievable. ${helper} needs an async-context storage, which this runtime does not provide. Import "agentgraph" (which installs AsyncLocalStorage on Node) or pass it the config the node receives as its second argument.`,
     );
   }
   return config;
@@ -23,7 +30,8 @@ function ambientConfig(helper: string): LangGraphRunnableConfig<unknown> {
 
 /**
  * The config of the node (or task) currently running: the same object the node receives as its
- * second argument.
+ * second argument. Outside a node it returns `undefined`, as LangGraph.js's does (its type, like
+ * LangGraph.js's, does not say so).
  *
  * @example
  * ```ts
@@ -31,19 +39,20 @@ function ambientConfig(helper: string): LangGraphRunnableConfig<unknown> {
  * ```
  */
 export function getConfig<Context = Record<string, unknown>>(): LangGraphRunnableConfig<Context> {
-  return ambientConfig("getConfig()") as LangGraphRunnableConfig<Context>;
+  return getAsyncContext<LangGraphRunnableConfig<unknown>>() as LangGraphRunnableConfig<Context>;
 }
 
 /**
- * The `custom`-mode stream writer of the running node (a no-op when nobody streams `custom`).
+ * The `custom`-mode stream writer of the running node (a no-op when nobody streams `custom`), or
+ * of the node whose `config` is given.
  *
  * @example
  * ```ts
  * const node = async () => { getWriter()({ progress: 0.5 }); return {}; };
  * ```
  */
-export function getWriter(): StreamWriter {
-  return ambientConfig("getWriter()").writer ?? (() => {});
+export function getWriter(config?: LangGraphRunnableConfig<unknown>): StreamWriter {
+  return ambientConfig("getWriter()", config).writer ?? (() => {});
 }
 
 /**
@@ -60,15 +69,16 @@ export function writer(chunk: unknown): void {
 }
 
 /**
- * The long-term store of the running graph, or `undefined` when it has none.
+ * The long-term store of the running graph (or of the node whose `config` is given), or
+ * `undefined` when it has none.
  *
  * @example
  * ```ts
  * const memories = await getStore()?.search(["users", userId]);
  * ```
  */
-export function getStore<Store = BaseStore>(): Store | undefined {
-  return ambientConfig("getStore()").store as Store | undefined;
+export function getStore<Store = BaseStore>(config?: LangGraphRunnableConfig<unknown>): Store | undefined {
+  return ambientConfig("getStore()", config).store as Store | undefined;
 }
 
 /**
