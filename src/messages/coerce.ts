@@ -50,6 +50,20 @@ export interface MessageFieldWithRole extends MessageObjectFields {
 }
 
 /**
+ * True for a message-like value with a string `role` (a `{ role, content }` object), as
+ * LangChain.js's `_isMessageFieldWithRole` checks it (reading `role` of `null` throws).
+ *
+ * @example
+ * ```ts
+ * _isMessageFieldWithRole({ role: "user", content: "Hi" }); // true
+ * _isMessageFieldWithRole(["user", "Hi"]); // false
+ * ```
+ */
+export function _isMessageFieldWithRole(x: BaseMessageLike): x is MessageFieldWithRole {
+  return typeof (x as { role?: unknown }).role === "string";
+}
+
+/**
  * A plain message object keyed by `type` (`"human"`, `"ai"`, …) instead of `role`.
  *
  * @example

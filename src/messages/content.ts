@@ -133,6 +133,32 @@ export interface ThinkingContentBlock extends ContentBlock {
   signature?: string | undefined;
 }
 
+/**
+ * The `type`s of the standard (v1) content blocks, as LangChain.js lists them: text,
+ * reasoning and refusal; the tool blocks; the multimodal blocks.
+ *
+ * @example
+ * ```ts
+ * const standard = message.contentBlocks.filter((block) => KNOWN_BLOCK_TYPES.includes(block.type));
+ * ```
+ */
+export const KNOWN_BLOCK_TYPES: string[] = [
+  "text",
+  "reasoning",
+  "refusal",
+  "tool_call",
+  "tool_call_chunk",
+  "invalid_tool_call",
+  "server_tool_call",
+  "server_tool_call_chunk",
+  "server_tool_call_result",
+  "image",
+  "video",
+  "audio",
+  "text-plain",
+  "file",
+];
+
 /** True for a non-null object (arrays included). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;

@@ -20,7 +20,7 @@ export type {
   MessageLikeTuple,
   MessageObjectFields,
 } from "./coerce.js";
-export { coerceMessageLikeToMessage } from "./coerce.js";
+export { _isMessageFieldWithRole, coerceMessageLikeToMessage } from "./coerce.js";
 export { concat } from "./concat.js";
 export type {
   ContentBlock,
@@ -33,7 +33,20 @@ export type {
   ToolCallContentBlock,
   ToolUseContentBlock,
 } from "./content.js";
+export { KNOWN_BLOCK_TYPES } from "./content.js";
 export { chunkToMessage, convertToChunk, isMessage } from "./convert.js";
+export type { Data, ProviderFormatTypes, StandardContentBlockConverter } from "./data-blocks.js";
+export {
+  convertToOpenAIImageBlock,
+  convertToProviderContentBlock,
+  isBase64ContentBlock,
+  isDataContentBlock,
+  isIDContentBlock,
+  isPlainTextContentBlock,
+  isURLContentBlock,
+  parseBase64DataUrl,
+  parseMimeType,
+} from "./data-blocks.js";
 export {
   MessageCoercionError,
   MessageMergeError,
@@ -50,9 +63,21 @@ export {
   isFunctionMessageChunk,
 } from "./function.js";
 export { HumanMessage, HumanMessageChunk, isHumanMessage, isHumanMessageChunk } from "./human.js";
-export { mergeContent } from "./merge.js";
+export { iife } from "./iife.js";
+export type { MergeDictsOptions } from "./merge.js";
+export {
+  _mergeDicts,
+  _mergeLists,
+  _mergeObj,
+  DEFAULT_MERGE_IGNORE_KEYS,
+  mergeContent,
+  mergeResponseMetadata,
+  mergeStatus as _mergeStatus,
+} from "./merge.js";
 export { mergeMessageRuns } from "./merge-runs.js";
 export type { MessageTypeOrClass } from "./message-types.js";
+export type { NotificationMetadata } from "./notification.js";
+export { addNotificationMetadata, getNotificationMetadata } from "./notification.js";
 export { parsePartialJson } from "./partial-json.js";
 export type { Messages } from "./reducer.js";
 export { addMessages, MessagesZodMeta, messagesStateReducer } from "./reducer.js";
@@ -82,7 +107,7 @@ export {
   ToolMessageChunk,
 } from "./tool.js";
 export type { InvalidToolCall, OpenAIToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
-export { collapseToolCallChunks } from "./tool-calls.js";
+export { collapseToolCallChunks, defaultToolCallParser, isOpenAIToolCallArray } from "./tool-calls.js";
 export type { MessagesTransformer, TextSplitter, TokenCounter, TrimMessagesOptions } from "./trim.js";
 export { defaultTextSplitter, trimMessages } from "./trim.js";
 export type { InputTokenDetails, ModalityTokenDetails, OutputTokenDetails, UsageMetadata } from "./usage.js";

@@ -122,6 +122,57 @@ export function parseOpenAIToolCalls(raw: readonly unknown[]): [ToolCall[], Inva
   return [valid, invalid];
 }
 
+/**
+ * Parses OpenAI-form tool calls as LangChain.js's `defaultToolCallParser` does: an entry
+ * without `function` is skipped; one whose `function.arguments` is JSON becomes
+ * `{ name, args, id }` (an empty name reads as `""`, a falsy parsed value as `{}`), and one
+ * whose arguments do not parse (an empty text included) becomes
+ * `{ name, args: <the raw arguments>, id, error: "Malformed args." }`. Unlike the parsing
+ * `AIMessage` does, the calls carry no `type` and `args` is whatever the JSON holds.
+ *
+ * @example
+ * ```ts
+ * defaultToolCallParser([
+ *   { id: "1", type: "function", function: { name: "f", arguments: '{"a":1}' } },
+ *   { id: "2", type: "function", function: { name: "g", arguments: "{" } },
+ * ]);
+ * // [[{ name: "f", args: { a: 1 }, id: "1" }], [{ name: "g", args: "{", id: "2", error: "Malformed args." }]]
+ * ```
+ */
+export function defaultToolCallParser(rawToolCalls: readonly object[]): [ToolCall[], InvalidToolCall[]] {
+  const toolCalls: ToolCall[] = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
+  for (const raw of rawToolCalls) {
+    // read as LangChain.js reads it: a null entry throws its TypeError
+    const entry = raw as { id?: string; function?: { name?: string; arguments?: string } };
+    const fn = entry.function;
+    if (!fn) continue;
+    const name = fn.name;
+    try {
+      const args: unknown = JSON.parse(fn.arguments as string);
+      toolCalls.push({ name: name || "", args: (args || {}) as Record<string, unknown>, id: entry.id });
+    } catch {
+      invalidToolCalls.push({ name, args: fn.arguments, id: entry.id, error: MALFORMED_ARGS });
+    }
+  }
+  return [toolCalls, invalidToolCalls];
+}
+
+/**
+ * True for an array whose every element has a numeric `index`: streamed OpenAI-form tool-call
+ * fragments (LangChain.js `isOpenAIToolCallArray`). An empty array counts.
+ *
+ * @example
+ * ```ts
+ * isOpenAIToolCallArray([{ index: 0, id: "1", type: "function", function: { name: "f", arguments: "" } }]); // true
+ * isOpenAIToolCallArray([{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }]); // false
+ * ```
+ */
+export function isOpenAIToolCallArray(value?: unknown): value is OpenAIToolCall[] {
+  // element access as LangChain.js: a null element throws its TypeError
+  return Array.isArray(value) && value.every((v: { index?: unknown }) => typeof v.index === "number");
+}
+
 /** Parses complete JSON argument text; `undefined` unless it is an object (an empty text means `{}`). */
 function parseArgsObject(text: unknown): Record<string, unknown> | undefined {
   if (isPlainRecord(text)) return text;

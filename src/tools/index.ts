@@ -23,6 +23,7 @@ export { isZod3Schema } from "./schema/zod3-def-to-json-schema.js";
 export {
   type CommandLike,
   isLangChainTool,
+  isRunnableToolLike,
   isStructuredTool,
   isStructuredToolParams,
   isToolCall,
@@ -52,6 +53,7 @@ export {
   toToolDefinition,
 } from "./tool-definition.js";
 export { buildToolRuntime } from "./tool-runtime.js";
+export { BaseToolkit } from "./toolkit.js";
 export type {
   ResponseFormat,
   ToolRunnableConfig,

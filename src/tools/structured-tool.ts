@@ -142,8 +142,31 @@ export function isStructuredToolParams(value: unknown): value is { name: string;
 }
 
 /**
- * True for anything LangChain.js treats as a tool: a tool object ({@link isStructuredTool})
- * or a `{ name, schema }` description ({@link isStructuredToolParams}).
+ * True for a LangChain.js `RunnableToolLike` (what `runnable.asTool()` returns there): a
+ * runnable (`lc_runnable`) whose class's `lc_name()` is `"RunnableToolLike"`. agentgraph has no
+ * runnables of its own, so this recognises such objects coming from LangChain.js code.
+ * Always a boolean (LangChain.js may answer `undefined` for a non-runnable).
+ *
+ * @example
+ * ```ts
+ * isRunnableToolLike(runnable.asTool({ name: "echo", schema: z.object({ text: z.string() }) })); // true
+ * isRunnableToolLike(weather); // false: a tool, not a runnable tool
+ * ```
+ */
+export function isRunnableToolLike(value?: unknown): value is StructuredToolInterface {
+  if (value === undefined || value === null || !(value as { lc_runnable?: unknown }).lc_runnable)
+    return false;
+  const ctor = (value as { constructor?: { lc_name?: unknown } }).constructor;
+  return (
+    typeof ctor?.lc_name === "function" &&
+    (ctor as { lc_name: () => unknown }).lc_name() === "RunnableToolLike"
+  );
+}
+
+/**
+ * True for anything LangChain.js treats as a tool: a tool object ({@link isStructuredTool}),
+ * a runnable tool ({@link isRunnableToolLike}) or a `{ name, schema }` description
+ * ({@link isStructuredToolParams}).
  *
  * @example
  * ```ts
@@ -155,7 +178,7 @@ export function isStructuredToolParams(value: unknown): value is { name: string;
 export function isLangChainTool(
   value: unknown,
 ): value is StructuredToolInterface | { name: string; schema: ToolSchema } {
-  return isStructuredToolParams(value) || isStructuredTool(value);
+  return isStructuredToolParams(value) || isRunnableToolLike(value) || isStructuredTool(value);
 }
 
 /**
