@@ -184,7 +184,12 @@ const REQUIRED = {
   ],
   "./checkpoint/sqlite": ["SqliteSaver", "SqliteStore"],
   "./checkpoint/postgres": ["PostgresSaver", "PostgresStore"],
-  "./testing": ["FakeChatModel", "MemorySaverAssertImmutable", "saverConformanceCases"],
+  "./testing": [
+    "FakeChatModel",
+    "FakeStreamingChatModel",
+    "MemorySaverAssertImmutable",
+    "saverConformanceCases",
+  ],
   "./server": [],
   "./package.json": null,
 };

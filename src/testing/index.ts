@@ -16,6 +16,13 @@ export {
   type FakeListChatModelFields,
 } from "./fake-list-chat-model.js";
 export {
+  FakeStreamingChatModel,
+  type FakeStreamingChatModelCallOptions,
+  type FakeStreamingChatModelFields,
+  type FakeToolDescriptor,
+  type ToolSpec,
+} from "./fake-streaming-chat-model.js";
+export {
   assertSaverConformance,
   findDifference,
   runSaverConformance,
