@@ -1,7 +1,7 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
 import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
-import { handOver, InvalidArgumentError, promiseTry } from "../shared/index.js";
+import { handOver, InvalidArgumentError, invokeThen, promiseTry } from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
 import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, isClientTool, normalizeTools, systemPromptMessage } from "./agent-tools.js";
@@ -130,20 +130,21 @@ export function createModelNode(options: ModelNodeOptions) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
     }
-    // the list is this call's alone: the model need not copy it
+    const checked = (answer: unknown): R | PromiseLike<R> => {
+      if (!isAIMessage(answer)) {
+        throw new InvalidArgumentError(
+          `The model returned ${typeof answer === "object" && answer !== null ? answer.constructor?.name : typeof answer}, not an AIMessage.`,
+        );
+      }
+      return then(options.includeAgentName === "inline" ? stripInlineAgentName(answer) : answer);
+    };
+    // the list is this call's alone: the model need not copy it. Without a signal to race, the
+    // answer is checked (and the node's update made) in the model's own last continuation.
+    if (options.signal === undefined) return invokeThen(bound, handOver(messages), callOptions, checked);
     return raceAgentSignal(
       Promise.resolve(bound.invoke(handOver(messages), callOptions)),
       options.signal,
-    ).then((answer) => {
-      let response = answer;
-      if (!isAIMessage(response)) {
-        throw new InvalidArgumentError(
-          `The model returned ${typeof response === "object" ? (response as object).constructor?.name : typeof response}, not an AIMessage.`,
-        );
-      }
-      if (options.includeAgentName === "inline") response = stripInlineAgentName(response);
-      return then(response);
-    });
+    ).then(checked);
   };
 
   // binding converts every tool schema to JSON Schema: reuse the binding of the default tools

@@ -4,6 +4,7 @@ export * from "./async-context.js";
 export * from "./callbacks.js";
 export * from "./errors.js";
 export * from "./hand-over.js";
+export * from "./invoke-then.js";
 export * from "./ids.js";
 export * from "./namespaces.js";
 export * from "./object-copy.js";

@@ -16,6 +16,7 @@ import {
   type CallbackHandler,
   handOver,
   installAsyncContextStorage,
+  invokeThen,
   runInAsyncContext,
 } from "../../shared/index.js";
 import { tool } from "../../tools/index.js";
@@ -592,5 +593,74 @@ describe("BaseChatModel input lists", () => {
     // the mark is taken: the same list given again is copied
     await model.invoke(handed);
     expect(model.seen[2]?.messages).not.toBe(handed);
+  });
+});
+
+describe("invokeThen (the agent's model node's call)", () => {
+  it("hands the answer to `then`, reports the call once, and keeps the caller's errors apart", async () => {
+    const events: string[] = [];
+    const handler = {
+      handleChatModelStart: () => {
+        events.push("start");
+      },
+      handleLLMEnd: () => {
+        events.push("end");
+      },
+      handleLLMError: () => {
+        events.push("error");
+      },
+    };
+    const model = new RecordingModel(new AIMessage("hi"));
+    const length = await invokeThen(model, "x", { callbacks: [handler] }, (answer) => {
+      events.push("then");
+      return String(answer.content).length;
+    });
+    expect(length).toBe(2);
+    expect(events).toEqual(["start", "end", "then"]);
+
+    // what `then` throws is the caller's: the model's callbacks do not hear it as the model's error
+    events.length = 0;
+    await expect(
+      invokeThen(new RecordingModel(), "x", { callbacks: [handler] }, () => {
+        throw new Error("caller broke");
+      }),
+    ).rejects.toThrow("caller broke");
+    expect(events).toEqual(["start", "end"]);
+
+    // the model's failure rejects without reaching `then`, and callbacks hear it
+    class Failing extends RecordingModel {
+      override async _generate(): Promise<ChatResult> {
+        throw new Error("model broke");
+      }
+    }
+    events.length = 0;
+    let reached = false;
+    await expect(
+      invokeThen(new Failing(), "x", { callbacks: [handler] }, () => {
+        reached = true;
+      }),
+    ).rejects.toThrow("model broke");
+    expect(reached).toBe(false);
+    expect(events).toEqual(["start", "error"]);
+  });
+
+  it("goes through a subclass's own invoke, and through bindTools' binding with its options", async () => {
+    class Overriding extends RecordingModel {
+      override invoke(): Promise<AIMessage> {
+        return Promise.resolve(new AIMessage("from the override"));
+      }
+    }
+    expect(await invokeThen(new Overriding(), "x", {}, (answer) => answer.content)).toBe("from the override");
+
+    const model = new RecordingModel();
+    const search = tool(async () => "", {
+      name: "search",
+      description: "Search.",
+      schema: z.object({ q: z.string() }),
+    });
+    const bound = model.bindTools([search], { tool_choice: "search" });
+    const content = await invokeThen(bound, "x", { stop: ["!"] }, (answer) => answer.content);
+    expect(content).toBe("ok");
+    expect(model.seen[0]?.options).toMatchObject({ tool_choice: "search", stop: ["!"] });
   });
 });

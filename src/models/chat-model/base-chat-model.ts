@@ -7,6 +7,7 @@ import {
 import {
   type BatchOptions,
   type CallbackHandler,
+  INVOKE_THEN,
   mergeOf,
   promiseTry,
   runBatch,
@@ -203,6 +204,23 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /** Answers `input` with one `AIMessage`. */
   invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
     return promiseTry(() => this.invokePrepared(this.prepareCall(input, options)));
+  }
+
+  /**
+   * `invoke`, with `then` run on the answer in the continuation that finishes the call (see
+   * `invokeThen` in shared/: the agent's model node saves a promise per model call this way). A
+   * subclass that replaces `invoke` is called through it.
+   *
+   * @internal
+   */
+  [INVOKE_THEN]<R>(
+    input: BaseLanguageModelInput,
+    options: Partial<CallOptions> | undefined,
+    then: (answer: AIMessage) => R | PromiseLike<R>,
+  ): Promise<R> {
+    if (this.invoke !== BaseChatModel.prototype.invoke)
+      return Promise.resolve(this.invoke(input, options)).then(then);
+    return promiseTry(() => this.invokePrepared(this.prepareCall(input, options), then));
   }
 
   /**
@@ -408,7 +426,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
    * rather than an `async` function: under Node's `AsyncLocalStorage` every promise and every
    * resumption runs hooks.
    */
-  private invokePrepared(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage> {
+  private invokePrepared(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessage>;
+  private invokePrepared<R>(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+    then: (answer: AIMessage) => R | PromiseLike<R>,
+  ): Promise<R>;
+  private invokePrepared<R>(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+    then?: (answer: AIMessage) => R | PromiseLike<R>,
+  ): Promise<AIMessage | R> {
     const fail = (error: unknown): never => {
       call.run?.error(error);
       throw error;
@@ -419,35 +445,40 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
       if (stream) {
         // callbacks get the joined chunks, as in LangChain.js; the caller an AIMessage
-        return thenOrElse(
+        const streamed = thenOrElse(
           this.invokeStreaming(call),
           (whole) => this.finishCall(call, toAIMessage(whole), undefined, undefined, whole),
           fail,
         );
+        return then === undefined ? streamed : streamed.then(then);
       }
       // a subclass's `_generate` may return a plain value
       const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
-      return thenOrElse(
-        raceWithSignal(generated, call.signal),
-        (result) => {
-          const generation = result.generations[0];
-          if (generation === undefined) {
-            throw new Error(
-              `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
-            );
-          }
-          const message = toAIMessage(generation.message);
-          const llmOutput = result.llmOutput;
-          // merged with mergeOf rather than spreads (see object-copy.ts in shared/)
-          message.response_metadata = mergeOf(
-            llmOutput,
-            generation.generationInfo,
-            message.response_metadata,
+      const answer = (result: ChatResult): AIMessage => {
+        const generation = result.generations[0];
+        if (generation === undefined) {
+          throw new Error(
+            `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
           );
-          return this.finishCall(call, message, llmOutput, generation.generationInfo);
-        },
-        fail,
-      );
+        }
+        const message = toAIMessage(generation.message);
+        const llmOutput = result.llmOutput;
+        // merged with mergeOf rather than spreads (see object-copy.ts in shared/)
+        message.response_metadata = mergeOf(llmOutput, generation.generationInfo, message.response_metadata);
+        return this.finishCall(call, message, llmOutput, generation.generationInfo);
+      };
+      const raced = raceWithSignal(generated, call.signal);
+      if (then === undefined) return thenOrElse(raced, answer, fail);
+      // the caller's `then` in the same continuation; its errors are the caller's, not the model's
+      return raced.then((result) => {
+        let message: AIMessage;
+        try {
+          message = answer(result);
+        } catch (error) {
+          return fail(error);
+        }
+        return then(message);
+      }, fail);
     } catch (error) {
       call.run?.error(error);
       return Promise.reject(error);

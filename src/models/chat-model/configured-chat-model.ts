@@ -1,4 +1,5 @@
 import type { AIMessage, AIMessageChunk, MessageContent } from "../../messages/index.js";
+import { INVOKE_THEN, invokeThen } from "../../shared/index.js";
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
 import type { BaseChatModel } from "./base-chat-model.js";
 import { mergeCallOptions } from "./merge-options.js";
@@ -60,6 +61,22 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
 
   invoke(input: BaseLanguageModelInput, options?: Partial<CallOptions>): Promise<AIMessage> {
     return this.bound.invoke(input, this.merged(options));
+  }
+
+  /**
+   * `invoke`, with `then` run on the answer in the continuation that finishes the call (see
+   * `invokeThen` in shared/).
+   *
+   * @internal
+   */
+  [INVOKE_THEN]<R>(
+    input: BaseLanguageModelInput,
+    options: Partial<CallOptions> | undefined,
+    then: (answer: AIMessage) => R | PromiseLike<R>,
+  ): Promise<R> {
+    if (this.invoke !== ConfiguredChatModel.prototype.invoke)
+      return Promise.resolve(this.invoke(input, options)).then(then);
+    return invokeThen(this.bound, input, this.merged(options), then);
   }
 
   stream(
