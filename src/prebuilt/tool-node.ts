@@ -5,7 +5,14 @@ import {
   readCurrentState,
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
-import { copyOf, copyWith, getAmbientConfig, promiseTry, resolveConfig } from "../shared/index.js";
+import {
+  copyOf,
+  copyWith,
+  getAmbientConfig,
+  invokeThen,
+  promiseTry,
+  resolveConfig,
+} from "../shared/index.js";
 import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
 import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
 import { parseToolNodeInput } from "./tool-node-input.js";
@@ -163,23 +170,24 @@ export class ToolNode {
     config.toolCall = call;
     const own = withCallIdentity(config, call);
     const tool = this.toolsByName.get(call.name);
-    let pending: unknown;
-    try {
-      pending = invokeTool(tool, call, own);
-    } catch (error) {
-      return fail(error);
-    }
-    // the tool was found: invokeTool would have thrown
-    const name = tool?.name ?? call.name;
-    return Promise.resolve(pending).then((output) => {
-      let result: ToolCallResult;
-      try {
-        result = toToolCallResult(output, call, name);
-      } catch (error) {
-        return fail(error);
-      }
-      return combineResults([result], listOutput) as ToolNodeOutput;
-    }, fail);
+    if (tool === undefined) return fail(new ToolNotFoundError(call.name));
+    const name = tool.name;
+    // the tool's answer becomes the node's output in the tool's own last continuation
+    return invokeThen(
+      tool,
+      typedCall(call),
+      own,
+      (output): ToolNodeOutput | Promise<ToolNodeOutput> => {
+        let result: ToolCallResult;
+        try {
+          result = toToolCallResult(output, call, name);
+        } catch (error) {
+          return fail(error);
+        }
+        return combineResults([result], listOutput) as ToolNodeOutput;
+      },
+      fail,
+    );
   }
 
   /** Runs the tool of a request; what `wrapToolCall` hooks receive as `execute`. */
@@ -233,7 +241,14 @@ function invokeTool(
   config: ToolRunnableConfig,
 ): unknown {
   if (tool === undefined) throw new ToolNotFoundError(call.name);
-  return tool.invoke(call.type === "tool_call" ? call : { ...call, type: "tool_call" as const }, config);
+  return tool.invoke(typedCall(call), config);
+}
+
+/** The call as a tool receives it: typed `tool_call` (as in LangChain.js, the type marks a call). */
+function typedCall(call: ToolCall): ToolCall & { type: "tool_call" } {
+  return call.type === "tool_call"
+    ? (call as ToolCall & { type: "tool_call" })
+    : { ...call, type: "tool_call" };
 }
 
 /**

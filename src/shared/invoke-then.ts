@@ -9,15 +9,21 @@
 /** The method of the protocol (a registered symbol: it holds across copies of the library). */
 export const INVOKE_THEN: unique symbol = Symbol.for("agentgraph.invokeThen") as never;
 
-/** A callee that hands its answer to `then` in the continuation that finishes the call. */
+/** A callee that hands its answer to `then` (its failure to `onError`) in the continuation that finishes the call. */
 export interface InvokesThen<Input, Options, Answer> {
-  [INVOKE_THEN]<R>(input: Input, options: Options, then: (answer: Answer) => R | PromiseLike<R>): Promise<R>;
+  [INVOKE_THEN]<R>(
+    input: Input,
+    options: Options,
+    then: (answer: Answer) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<R>;
 }
 
 /**
- * `Promise.resolve(target.invoke(input, options)).then(then)`, in one continuation when `target`
- * implements {@link INVOKE_THEN}. A rejection of the call rejects the result without reaching
- * `then`; what `then` throws rejects it too.
+ * `Promise.resolve(target.invoke(input, options)).then(then, onError)`, in one continuation when
+ * `target` implements {@link INVOKE_THEN}. A failure of the call (a synchronous throw of `invoke`
+ * included) goes to `onError`, or rejects the result without reaching `then` when there is none;
+ * what `then` throws rejects the result (it does not reach `onError`).
  *
  * @example
  * ```ts
@@ -29,8 +35,16 @@ export function invokeThen<Input, Options, Answer, R>(
   input: Input,
   options: Options,
   then: (answer: Answer) => R | PromiseLike<R>,
+  onError?: (error: unknown) => R | PromiseLike<R>,
 ): Promise<R> {
   const own = (target as Partial<InvokesThen<Input, Options, Answer>>)[INVOKE_THEN];
-  if (typeof own === "function") return own.call(target, input, options, then) as Promise<R>;
-  return Promise.resolve(target.invoke(input, options)).then(then);
+  if (typeof own === "function") return own.call(target, input, options, then, onError) as Promise<R>;
+  let pending: PromiseLike<Answer> | Answer;
+  try {
+    pending = target.invoke(input, options);
+  } catch (error) {
+    if (onError === undefined) return Promise.reject(error);
+    return Promise.resolve().then(() => onError(error));
+  }
+  return Promise.resolve(pending).then(then, onError);
 }

@@ -3,6 +3,7 @@ import {
   AbortError,
   type BatchOptions,
   type CallbackHandler,
+  INVOKE_THEN,
   promiseTry,
   raceSignal,
   resolveConfig,
@@ -267,23 +268,55 @@ export abstract class StructuredTool<
   invoke(input: ToolCall, config?: ToolRunnableConfig): Promise<ToolCallOutput<ToolOutputT>>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
-    return promiseTry(() => {
-      // outside any graph task resolveConfig hands back the caller's own object: copied then
-      let resolved: ToolRunnableConfig = resolveConfig(config);
-      if (resolved === config) resolved = { ...resolved };
-      // the defaults LangChain.js's ensureConfig gives every call
-      resolved.tags ??= [];
-      resolved.metadata ??= {};
-      resolved.recursionLimit ??= 25;
-      resolved.runName ??= this.name;
-      let args = input;
-      // as in LangChain.js, `type: "tool_call"` alone marks a call (its `args` may be missing)
-      if (isToolCallTyped(input)) {
-        args = input.args;
-        resolved.toolCall = input;
-      }
-      return this.call(args, resolved);
-    });
+    return promiseTry(() => this.start(input, config));
+  }
+
+  /**
+   * `invoke`, with the result handed to `then` (a failure to `onError`) in the continuation that
+   * finishes the call (see `invokeThen` in shared/: a ToolNode saves a promise per tool call this
+   * way). A subclass that replaces `invoke` or `call` is called through them.
+   *
+   * @internal
+   */
+  [INVOKE_THEN]<R>(
+    input: unknown,
+    config: ToolRunnableConfig | undefined,
+    then: (output: unknown) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<R> {
+    if (this.invoke !== StructuredTool.prototype.invoke || this.call !== StructuredTool.prototype.call)
+      return Promise.resolve(this.invoke(input, config)).then(then, onError);
+    try {
+      // with `then` given, the call's promise is what `then` (or `onError`) returns
+      return this.start(input, config, then, onError) as Promise<R>;
+    } catch (error) {
+      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+    }
+  }
+
+  /** What `invoke` does; throws at once what fails before the tool runs. */
+  private start<R>(
+    input: unknown,
+    config: ToolRunnableConfig | undefined,
+    then?: (output: unknown) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<unknown> {
+    // outside any graph task resolveConfig hands back the caller's own object: copied then
+    let resolved: ToolRunnableConfig = resolveConfig(config);
+    if (resolved === config) resolved = { ...resolved };
+    // the defaults LangChain.js's ensureConfig gives every call
+    resolved.tags ??= [];
+    resolved.metadata ??= {};
+    resolved.recursionLimit ??= 25;
+    resolved.runName ??= this.name;
+    let args = input;
+    // as in LangChain.js, `type: "tool_call"` alone marks a call (its `args` may be missing)
+    if (isToolCallTyped(input)) {
+      args = input.args;
+      resolved.toolCall = input;
+    }
+    if (then === undefined) return this.call(args, resolved);
+    return this.validated(args, resolved, then, onError);
   }
 
   /**
@@ -291,15 +324,26 @@ export abstract class StructuredTool<
    * `config.toolCall` has an id). Prefer {@link invoke}.
    */
   call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
-    return promiseTry(() => {
-      if (config.signal?.aborted)
-        throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
-      // validation is synchronous for most schemas: then no turn is spent on it
-      const parsed =
-        this.parseArgs === StructuredTool.prototype.parseArgs ? this.checkArgs(arg) : this.parseArgs(arg);
-      if (parsed instanceof Promise) return parsed.then((value) => this.runParsed(value, arg, config));
-      return this.runParsed(parsed, arg, config);
-    });
+    return promiseTry(() => this.validated(arg, config));
+  }
+
+  /** `call` without its promise: throws at once what fails before the tool runs. */
+  private validated<R>(
+    arg: unknown,
+    config: ToolRunnableConfig,
+    then?: (output: unknown) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<unknown> {
+    if (config.signal?.aborted)
+      throw new AbortError("The tool call was aborted.", { cause: config.signal.reason });
+    // validation is synchronous for most schemas: then no turn is spent on it
+    const parsed =
+      this.parseArgs === StructuredTool.prototype.parseArgs ? this.checkArgs(arg) : this.parseArgs(arg);
+    if (parsed instanceof Promise) {
+      const ran = parsed.then((value) => this.runParsed(value, arg, config));
+      return then === undefined ? ran : ran.then(then, onError);
+    }
+    return this.runParsed(parsed, arg, config, then, onError);
   }
 
   /**
@@ -307,7 +351,13 @@ export abstract class StructuredTool<
    * tool's promise (not an `async` function: under Node's `AsyncLocalStorage` every promise and
    * every resumption runs hooks).
    */
-  private runParsed(parsed: SchemaOutputT, arg: unknown, config: ToolRunnableConfig): Promise<unknown> {
+  private runParsed<R>(
+    parsed: SchemaOutputT,
+    arg: unknown,
+    config: ToolRunnableConfig,
+    then?: (output: unknown) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<unknown> {
     const toolCallId = config.toolCall?.id;
     let run: ReturnType<typeof startToolRun>;
     const fail = (error: unknown): never => {
@@ -328,17 +378,42 @@ export abstract class StructuredTool<
         run?.handleToolEnd(formatted);
         return formatted;
       };
-      return thenOrElse(
-        raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal),
-        // an `async function*` tool: what it yields is progress, what it returns the result
-        (output) =>
-          isGeneratorLike(output)
-            ? raceWithSignal(drainToolGenerator(output, run), config.signal).then(finish, fail)
-            : finish(output),
-        fail,
-      );
+      const raced = raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal);
+      if (then === undefined) {
+        return thenOrElse(
+          raced,
+          // an `async function*` tool: what it yields is progress, what it returns the result
+          (output) =>
+            isGeneratorLike(output)
+              ? raceWithSignal(drainToolGenerator(output, run), config.signal).then(finish, fail)
+              : finish(output),
+          fail,
+        );
+      }
+      // the caller's `then` (or `onError`) in the same continuation; what `then` throws is the
+      // caller's, not the tool's
+      const failed = (error: unknown): R | PromiseLike<R> => {
+        run?.handleToolError(error);
+        if (onError === undefined) throw error;
+        return onError(error);
+      };
+      return raced.then((output) => {
+        if (isGeneratorLike(output)) {
+          return raceWithSignal(drainToolGenerator(output, run), config.signal)
+            .then(finish, fail)
+            .then(then, onError);
+        }
+        let formatted: unknown;
+        try {
+          formatted = finish(output);
+        } catch (error) {
+          return failed(error);
+        }
+        return then(formatted);
+      }, failed);
     } catch (error) {
       run?.handleToolError(error);
+      if (then !== undefined && onError !== undefined) return promiseTry(() => onError(error));
       return Promise.reject(error);
     }
   }

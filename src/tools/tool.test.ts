@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
 import { isToolMessage, ToolMessage } from "../messages/index.js";
-import { AbortError, type CallbackHandler } from "../shared/index.js";
+import { AbortError, type CallbackHandler, invokeThen } from "../shared/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
 import { StructuredTool } from "./structured-tool.js";
 import { DynamicStructuredTool, DynamicTool, Tool, tool } from "./tool.js";
@@ -463,5 +463,87 @@ describe("direct tool output", () => {
     const raw = { lc_direct_tool_output: true, output: "raw" };
     const direct = tool(() => raw, { name: "direct", schema: z.object({}) });
     expect(await direct.invoke(call({}, "direct"))).toBe(raw);
+  });
+});
+
+describe("invokeThen on tools (a ToolNode's call)", () => {
+  const call = { name: "add", args: { a: 1, b: 2 }, id: "c1", type: "tool_call" as const };
+
+  it("hands the ToolMessage to `then`; the tool's failures, a bad call included, go to `onError`", async () => {
+    const events: string[] = [];
+    const handler: CallbackHandler = {
+      handleToolStart: () => {
+        events.push("start");
+      },
+      handleToolEnd: () => {
+        events.push("end");
+      },
+      handleToolError: () => {
+        events.push("error");
+      },
+    };
+    const add = tool(async ({ a, b }) => a + b, {
+      name: "add",
+      description: "Add.",
+      schema: z.object({ a: z.number(), b: z.number() }),
+    });
+    const onError = (error: unknown) => `failed: ${(error as Error).message}`;
+    const answer = await invokeThen(
+      add,
+      call,
+      { callbacks: [handler] },
+      (m) => (m as unknown as ToolMessage).content,
+      onError,
+    );
+    expect(answer).toBe("3");
+    expect(events).toEqual(["start", "end"]);
+
+    // arguments the schema refuses fail before the tool runs: onError hears it
+    const bad = await invokeThen(add, { ...call, args: { a: "x" } }, {}, () => "ran", onError);
+    expect(bad).toMatch(/^failed: /);
+
+    // the tool's own error: reported to callbacks, then onError
+    const broken = tool(
+      async () => {
+        throw new Error("no");
+      },
+      { name: "add", description: "Add.", schema: z.object({ a: z.number(), b: z.number() }) },
+    );
+    events.length = 0;
+    expect(await invokeThen(broken, call, { callbacks: [handler] }, () => "ran", onError)).toBe("failed: no");
+    expect(events).toEqual(["start", "error"]);
+
+    // what `then` throws is the caller's: it rejects, and onError does not hear it
+    let heard = false;
+    await expect(
+      invokeThen(
+        add,
+        call,
+        {},
+        () => {
+          throw new Error("caller broke");
+        },
+        () => {
+          heard = true;
+        },
+      ),
+    ).rejects.toThrow("caller broke");
+    expect(heard).toBe(false);
+  });
+
+  it("goes through a subclass's own invoke", async () => {
+    class Custom extends StructuredTool {
+      name = "custom";
+      description = "Custom.";
+      schema = z.object({});
+      protected async _call() {
+        return "from _call";
+      }
+      // biome-ignore lint/suspicious/noExplicitAny: an override that answers differently, for the test
+      override invoke(): Promise<any> {
+        return Promise.resolve("from invoke");
+      }
+    }
+    expect(await invokeThen(new Custom(), {}, {}, (out) => out)).toBe("from invoke");
   });
 });

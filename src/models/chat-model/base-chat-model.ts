@@ -217,9 +217,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     input: BaseLanguageModelInput,
     options: Partial<CallOptions> | undefined,
     then: (answer: AIMessage) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    if (this.invoke !== BaseChatModel.prototype.invoke)
-      return Promise.resolve(this.invoke(input, options)).then(then);
+    // with `onError`, the call's failure must reach it and `then`'s must not: two steps then
+    if (this.invoke !== BaseChatModel.prototype.invoke || onError !== undefined)
+      return Promise.resolve(this.invoke(input, options)).then(then, onError);
     return promiseTry(() => this.invokePrepared(this.prepareCall(input, options), then));
   }
 

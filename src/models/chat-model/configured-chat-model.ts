@@ -73,10 +73,11 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     input: BaseLanguageModelInput,
     options: Partial<CallOptions> | undefined,
     then: (answer: AIMessage) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     if (this.invoke !== ConfiguredChatModel.prototype.invoke)
-      return Promise.resolve(this.invoke(input, options)).then(then);
-    return invokeThen(this.bound, input, this.merged(options), then);
+      return Promise.resolve(this.invoke(input, options)).then(then, onError);
+    return invokeThen(this.bound, input, this.merged(options), then, onError);
   }
 
   stream(
