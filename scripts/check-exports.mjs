@@ -81,6 +81,7 @@ const REQUIRED = {
     "_markInvalidResume",
     "UnknownInterruptError",
     "isUnknownInterruptError",
+    "getSubgraphsSeenSet",
     "MultipleSubgraphsError",
     "RemoteException",
     "getJsonSchemaFromSchema",

@@ -7,6 +7,7 @@ import {
   GraphInterrupt,
   GraphRecursionError,
   GraphValueError,
+  getSubgraphsSeenSet,
   InvalidGraphError,
   InvalidUpdateError,
   isGraphBubbleUp,
@@ -59,6 +60,20 @@ describe("errors", () => {
     });
     expect(foreign).toBeInstanceOf(GraphInterrupt);
     expect(isGraphInterrupt(foreign)).toBe(true);
+  });
+});
+
+describe("getSubgraphsSeenSet", () => {
+  it("is one set per process, on globalThis under LangGraph.js's registered key", () => {
+    const seen = getSubgraphsSeenSet();
+    expect(seen).toBeInstanceOf(Set);
+    expect(getSubgraphsSeenSet()).toBe(seen);
+    expect((globalThis as unknown as Record<symbol, unknown>)[Symbol.for("LG_CHECKPOINT_SEEN_NS_SET")]).toBe(
+      seen,
+    );
+    seen.add("ns");
+    seen.clear();
+    expect(getSubgraphsSeenSet().size).toBe(0);
   });
 });
 

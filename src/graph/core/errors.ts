@@ -351,6 +351,30 @@ export class MultipleSubgraphsError extends AgentGraphError {
   }
 }
 
+/** The registered key of {@link getSubgraphsSeenSet}'s set (LangGraph.js's, so both share it). */
+const SUBGRAPHS_SEEN: unique symbol = Symbol.for("LG_CHECKPOINT_SEEN_NS_SET") as never;
+
+/**
+ * LangGraph.js's set of subgraph namespaces seen, used there to detect several subgraphs in one
+ * node (which agentgraph supports: nothing here reads it). Exported so that code and tests written
+ * for LangGraph.js (a `getSubgraphsSeenSet().clear()` between tests) run unchanged; it is one set
+ * per process, on `globalThis`, as there.
+ *
+ * @example
+ * ```ts
+ * beforeEach(() => getSubgraphsSeenSet().clear());
+ * ```
+ */
+export function getSubgraphsSeenSet(): Set<unknown> {
+  const holder = globalThis as unknown as Record<symbol, Set<unknown> | undefined>;
+  let seen = holder[SUBGRAPHS_SEEN];
+  if (seen === undefined) {
+    seen = new Set();
+    holder[SUBGRAPHS_SEEN] = seen;
+  }
+  return seen;
+}
+
 /** An error raised in a remote graph (LangGraph.js `RemoteException`). */
 export class RemoteException extends AgentGraphError {
   static override readonly brandName: string = "RemoteException";
