@@ -1,7 +1,14 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
 import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
-import { handOver, InvalidArgumentError, invokeThen, promiseTry } from "../shared/index.js";
+import {
+  handOver,
+  INVOKE_THEN,
+  InvalidArgumentError,
+  invokeThen,
+  isThenable,
+  promiseTry,
+} from "../shared/index.js";
 import type { BindToolsInput, StructuredToolInterface } from "../tools/index.js";
 import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, isClientTool, normalizeTools, systemPromptMessage } from "./agent-tools.js";
@@ -116,6 +123,7 @@ export function createModelNode(options: ModelNodeOptions) {
     request: ModelRequest,
     record: CallRecord,
     then: (message: AIMessage) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> => {
     assertNoBoundTools(request.model);
     const strategies = strategiesFor(request.model, effectiveFormat(request));
@@ -132,15 +140,18 @@ export function createModelNode(options: ModelNodeOptions) {
     }
     const checked = (answer: unknown): R | PromiseLike<R> => {
       if (!isAIMessage(answer)) {
-        throw new InvalidArgumentError(
+        const error = new InvalidArgumentError(
           `The model returned ${typeof answer === "object" && answer !== null ? answer.constructor?.name : typeof answer}, not an AIMessage.`,
         );
+        if (onError === undefined) throw error;
+        return onError(error);
       }
       return then(options.includeAgentName === "inline" ? stripInlineAgentName(answer) : answer);
     };
     // the list is this call's alone: the model need not copy it. Without a signal to race, the
     // answer is checked (and the node's update made) in the model's own last continuation.
-    if (options.signal === undefined) return invokeThen(bound, handOver(messages), callOptions, checked);
+    if (options.signal === undefined)
+      return invokeThen(bound, handOver(messages), callOptions, checked, onError);
     return raceAgentSignal(
       Promise.resolve(bound.invoke(handOver(messages), callOptions)),
       options.signal,
@@ -271,11 +282,12 @@ export function createModelNode(options: ModelNodeOptions) {
     return [new Command({ update }), ...wrapped.commands];
   };
 
-  const respond = (
+  /** The request a step starts from: the agent's model, prompt and tools, and the state. */
+  const requestFor = (
     model: AgentChatModel,
     state: AgentNodeState,
     config: LangGraphRunnableConfig<unknown>,
-  ): Promise<NodeResult> => {
+  ): ModelRequest => {
     const system = options.systemMessage;
     const request: ModelRequest = {
       model,
@@ -288,6 +300,15 @@ export function createModelNode(options: ModelNodeOptions) {
     };
     // the key is there even without a format, as in LangChain.js
     request.responseFormat = options.responseFormat as never;
+    return request;
+  };
+
+  const respond = (
+    model: AgentChatModel,
+    state: AgentNodeState,
+    config: LangGraphRunnableConfig<unknown>,
+  ): Promise<NodeResult> => {
+    const request = requestFor(model, state, config);
     const record: CallRecord = { strategies: undefined };
     if (options.wraps.length === 0) {
       return promiseTry(() =>
@@ -297,13 +318,51 @@ export function createModelNode(options: ModelNodeOptions) {
     return runLayer(0, request, record, config).then((wrapped) => update(wrapped, model, state, record));
   };
 
-  return (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>): Promise<NodeResult> =>
+  const node = (state: AgentNodeState, config: LangGraphRunnableConfig<unknown>): Promise<NodeResult> =>
     promiseTry(() =>
       // a model object needs no await (a string names one initChatModel resolves once)
       typeof options.model === "string"
         ? resolveModel().then((model) => respond(model, state, config))
         : respond(options.model, state, config),
     );
+
+  /**
+   * The node with the engine's continuation (see `invokeThen` in shared/): for the common call (a
+   * model object, no `wrapModelCall`, no agent signal to race), the update goes to `then` in the
+   * model's own last continuation; the node's failures go to `onError`.
+   */
+  const fused = <R>(
+    state: AgentNodeState,
+    config: LangGraphRunnableConfig<unknown>,
+    then: (update: NodeResult) => R | PromiseLike<R>,
+    onError: (error: unknown) => R | PromiseLike<R> = rethrow,
+  ): Promise<R> => {
+    const model = options.model;
+    if (typeof model === "string" || options.wraps.length > 0 || options.signal !== undefined)
+      return node(state, config).then(then, onError);
+    try {
+      const request = requestFor(model, state, config);
+      const record: CallRecord = { strategies: undefined };
+      const answered = (message: AIMessage): R | PromiseLike<R> => {
+        let result: NodeResult | Promise<NodeResult>;
+        try {
+          result = update({ message, commands: [] }, model, state, record);
+        } catch (error) {
+          return onError(error);
+        }
+        return isThenable(result) ? Promise.resolve(result).then(then, onError) : then(result);
+      };
+      return invokeModel(request, record, answered, onError);
+    } catch (error) {
+      return promiseTry(() => onError(error));
+    }
+  };
+  Object.defineProperty(node, INVOKE_THEN, { value: fused });
+  return node;
+}
+
+function rethrow(error: unknown): never {
+  throw error;
 }
 
 /**

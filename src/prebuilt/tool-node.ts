@@ -9,6 +9,7 @@ import {
   copyOf,
   copyWith,
   getAmbientConfig,
+  INVOKE_THEN,
   invokeThen,
   promiseTry,
   resolveConfig,
@@ -107,18 +108,7 @@ export class ToolNode {
     // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
     // promise and every resumption runs hooks
     return promiseTry(() => {
-      const parsed = parseToolNodeInput(input);
-      const { calls, listOutput } = parsed;
-      // the task's own config (what the engine passes) needs no merging: baseConfig copies it
-      const ambient = getAmbientConfig();
-      const resolved = (
-        config === undefined || config === ambient ? (ambient ?? {}) : resolveConfig(config)
-      ) as LangGraphRunnableConfig<unknown>;
-      // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
-      const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
-      // a node's signal lives on its config's prototype, so spreading the config would lose it
-      const signal = (config ?? ambient)?.signal;
-      const base = this.baseConfig(resolved, signal, state);
+      const { calls, listOutput, base, state } = this.prepare(input, config);
       const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
       if (calls.length === 1) {
         // the only call (always, for a Send per call) takes the node's copy as its own config
@@ -128,6 +118,49 @@ export class ToolNode {
       }
       return Promise.all(calls.map((call) => this.runCall(call, base, state, false))).then(combine);
     });
+  }
+
+  /**
+   * `invoke` with the engine's continuation (see `invokeThen` in shared/): the node's only call
+   * without a `wrapToolCall` hook hands its output to `then` in the tool's own last continuation;
+   * the node's failures go to `onError`.
+   *
+   * @internal
+   */
+  [INVOKE_THEN]<R>(
+    input: unknown,
+    config: LangGraphRunnableConfig<unknown> | undefined,
+    then: (output: ToolNodeOutput) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<R> {
+    if (this.invoke !== ToolNode.prototype.invoke || this.wrapToolCall !== undefined)
+      return this.invoke(input, config).then(then, onError);
+    let prepared: ReturnType<ToolNode["prepare"]>;
+    try {
+      prepared = this.prepare(input, config);
+    } catch (error) {
+      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+    }
+    const { calls, listOutput, base } = prepared;
+    if (calls.length !== 1) return this.invoke(input, config).then(then, onError);
+    return this.runOnly(calls[0] as ToolCall, base, listOutput, then, onError);
+  }
+
+  /** The calls of `input`, the config the tools get, and the state they see. */
+  private prepare(input: unknown, config: LangGraphRunnableConfig<unknown> | undefined) {
+    const parsed = parseToolNodeInput(input);
+    const { calls, listOutput } = parsed;
+    // the task's own config (what the engine passes) needs no merging: baseConfig copies it
+    const ambient = getAmbientConfig();
+    const resolved = (
+      config === undefined || config === ambient ? (ambient ?? {}) : resolveConfig(config)
+    ) as LangGraphRunnableConfig<unknown>;
+    // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
+    const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
+    // a node's signal lives on its config's prototype, so spreading the config would lose it
+    const signal = (config ?? ambient)?.signal;
+    const base = this.baseConfig(resolved, signal, state);
+    return { calls, listOutput, base, state };
   }
 
   /** `ownsBase`: `base` is this call's alone (the node's only call), so it is not copied again. */
@@ -160,11 +193,32 @@ export class ToolNode {
    * failure) turned into the node's output in one continuation rather than one per layer (under
    * Node's `AsyncLocalStorage` each promise runs hooks).
    */
-  private runOnly(call: ToolCall, config: ToolRunnableConfig, listOutput: boolean): Promise<ToolNodeOutput> {
-    const fail = (error: unknown): Promise<ToolNodeOutput> =>
+  private runOnly(call: ToolCall, config: ToolRunnableConfig, listOutput: boolean): Promise<ToolNodeOutput>;
+  private runOnly<R>(
+    call: ToolCall,
+    config: ToolRunnableConfig,
+    listOutput: boolean,
+    then: (output: ToolNodeOutput) => R | PromiseLike<R>,
+    onError: ((error: unknown) => R | PromiseLike<R>) | undefined,
+  ): Promise<R>;
+  private runOnly<R>(
+    call: ToolCall,
+    config: ToolRunnableConfig,
+    listOutput: boolean,
+    then?: (output: ToolNodeOutput) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<ToolNodeOutput | R> {
+    // a failed call becomes an error ToolMessage (the node's output), or fails the node
+    const answered = (error: unknown): Promise<ToolNodeOutput> =>
       toolErrorResult(error, call, this.handleToolErrors, config.signal).then(
         (answer) => combineResults([answer], listOutput) as ToolNodeOutput,
       );
+    const fail =
+      then === undefined
+        ? answered
+        : (error: unknown): Promise<ToolNodeOutput | R> => answered(error).then(then, onError);
+    const output =
+      then === undefined ? (result: ToolNodeOutput): ToolNodeOutput | R | PromiseLike<R> => result : then;
     // no `runtime` object: only a wrapToolCall hook would see it (the tool builds its own), and
     // its config is this one
     config.toolCall = call;
@@ -172,19 +226,20 @@ export class ToolNode {
     const tool = this.toolsByName.get(call.name);
     if (tool === undefined) return fail(new ToolNotFoundError(call.name));
     const name = tool.name;
-    // the tool's answer becomes the node's output in the tool's own last continuation
+    // the tool's answer becomes the node's output (and goes to `then`) in the tool's own last
+    // continuation
     return invokeThen(
       tool,
       typedCall(call),
       own,
-      (output): ToolNodeOutput | Promise<ToolNodeOutput> => {
+      (answer): ToolNodeOutput | R | PromiseLike<ToolNodeOutput | R> => {
         let result: ToolCallResult;
         try {
-          result = toToolCallResult(output, call, name);
+          result = toToolCallResult(answer, call, name);
         } catch (error) {
           return fail(error);
         }
-        return combineResults([result], listOutput) as ToolNodeOutput;
+        return output(combineResults([result], listOutput) as ToolNodeOutput);
       },
       fail,
     );

@@ -1,3 +1,4 @@
+import { INVOKE_THEN, type InvokesThen } from "../../shared/index.js";
 import {
   type BaseChannel,
   EphemeralValue,
@@ -96,7 +97,13 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   if (typeof subgraph.invoke !== "function") {
     throw new InvalidUpdateError(`Node "${name}" is neither a function nor a compiled graph.`);
   }
-  return (input, config) => subgraph.invoke(input, config);
+  const bound: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
+  // a runnable that takes the engine's continuation (ToolNode) keeps taking it through the node
+  const fused = (subgraph as Partial<InvokesThen<unknown, unknown, unknown>>)[INVOKE_THEN];
+  if (typeof fused === "function") {
+    Object.defineProperty(bound, INVOKE_THEN, { value: fused.bind(subgraph) });
+  }
+  return bound;
 }
 
 /** `graph.nodes[name].invoke`: runs the node's own code alone, outside any graph run. */

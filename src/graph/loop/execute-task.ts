@@ -1,4 +1,12 @@
-import { abortableSleep, isThenable, runInAsyncContext, thenOrElse } from "../../shared/index.js";
+import {
+  abortableSleep,
+  INVOKE_THEN,
+  type InvokesThen,
+  isThenable,
+  promiseTry,
+  runInAsyncContext,
+  thenOrElse,
+} from "../../shared/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
   Command,
@@ -28,6 +36,8 @@ function attempt(
     if (fallbackPolicy === undefined) return timed;
     return timed.then(undefined, (error: unknown) => recover(task, error, fallbackPolicy ?? undefined, 0));
   }
+  const fused = (node.bound as Partial<InvokesThen<unknown, unknown, unknown>>)[INVOKE_THEN];
+  if (fused !== undefined && settle !== undefined) return fusedSettling(task, fused, fallbackPolicy, settle);
   const output = node.bound(task.input, task.config);
   if (isThenable(output)) return finishAsync(task, output, fallbackPolicy, settle);
   task.output = output;
@@ -105,6 +115,56 @@ function finishSettling(
     // the commit's own errors are the step's, not the node's: they reject, unhandled here
     return done();
   }, recovering);
+}
+
+/**
+ * {@link finishSettling} for a node that takes the engine's continuation ({@link INVOKE_THEN}: the
+ * agent's model node): the node hands its output to the writers and the settlement in its own
+ * last continuation, and its failures to the same handling as a rejected promise's.
+ */
+function fusedSettling(
+  task: RunningTask,
+  fused: InvokesThen<unknown, unknown, unknown>[typeof INVOKE_THEN],
+  fallbackPolicy: RetryPolicy | null | undefined,
+  settle: TaskSettle<unknown>,
+): Promise<unknown> {
+  const fail = (error: unknown): Promise<void> => {
+    if (fallbackPolicy === undefined) throw error;
+    rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
+    return recover(task, error, fallbackPolicy ?? undefined, 0);
+  };
+  const done = (): unknown => settle.done(task);
+  const failed = (error: unknown): unknown => settle.failed(task, error);
+  const recovering = (error: unknown): unknown => {
+    let recovered: Promise<void>;
+    try {
+      recovered = fail(error);
+    } catch (final) {
+      return failed(final);
+    }
+    return recovered.then(done, failed);
+  };
+  const finished = (output: unknown): unknown => {
+    let written: unknown;
+    try {
+      task.output = output;
+      const writers = task.node.writers;
+      written = writers === undefined ? undefined : writers(output, task);
+    } catch (error) {
+      return recovering(error);
+    }
+    if (written !== undefined) return Promise.resolve(written).then(done, recovering);
+    // the commit's own errors are the step's, not the node's: they reject, unhandled here
+    return done();
+  };
+  let settled: Promise<unknown>;
+  try {
+    settled = fused.call(task.node.bound, task.input, task.config, finished, recovering);
+  } catch (error) {
+    settled = promiseTry(() => recovering(error));
+  }
+  settledPromise = settled;
+  return settled;
 }
 
 /** The promise the last {@link finishAsync} given a settlement returned (see executeTask). */

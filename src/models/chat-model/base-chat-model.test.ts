@@ -644,6 +644,47 @@ describe("invokeThen (the agent's model node's call)", () => {
     expect(events).toEqual(["start", "error"]);
   });
 
+  it("sends the call's failure to onError, reported once, and never `then`'s", async () => {
+    const events: string[] = [];
+    const handler = {
+      handleChatModelStart: () => {
+        events.push("start");
+      },
+      handleLLMError: () => {
+        events.push("error");
+      },
+    };
+    class Failing extends RecordingModel {
+      override async _generate(): Promise<ChatResult> {
+        throw new Error("model broke");
+      }
+    }
+    const answer = await invokeThen(
+      new Failing(),
+      "x",
+      { callbacks: [handler] },
+      () => "then",
+      (error) => `onError: ${(error as Error).message}`,
+    );
+    expect(answer).toBe("onError: model broke");
+    expect(events).toEqual(["start", "error"]);
+    let heard = false;
+    await expect(
+      invokeThen(
+        new RecordingModel(),
+        "x",
+        {},
+        () => {
+          throw new Error("caller broke");
+        },
+        () => {
+          heard = true;
+        },
+      ),
+    ).rejects.toThrow("caller broke");
+    expect(heard).toBe(false);
+  });
+
   it("goes through a subclass's own invoke, and through bindTools' binding with its options", async () => {
     class Overriding extends RecordingModel {
       override invoke(): Promise<AIMessage> {

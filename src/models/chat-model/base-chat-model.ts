@@ -219,10 +219,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     then: (answer: AIMessage) => R | PromiseLike<R>,
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    // with `onError`, the call's failure must reach it and `then`'s must not: two steps then
-    if (this.invoke !== BaseChatModel.prototype.invoke || onError !== undefined)
+    if (this.invoke !== BaseChatModel.prototype.invoke)
       return Promise.resolve(this.invoke(input, options)).then(then, onError);
-    return promiseTry(() => this.invokePrepared(this.prepareCall(input, options), then));
+    let call: PreparedCall<this["ParsedCallOptions"]>;
+    try {
+      call = this.prepareCall(input, options);
+    } catch (error) {
+      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+    }
+    return this.invokePrepared(call, then, onError);
   }
 
   /**
@@ -432,14 +437,22 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   private invokePrepared<R>(
     call: PreparedCall<this["ParsedCallOptions"]>,
     then: (answer: AIMessage) => R | PromiseLike<R>,
+    onError: ((error: unknown) => R | PromiseLike<R>) | undefined,
   ): Promise<R>;
   private invokePrepared<R>(
     call: PreparedCall<this["ParsedCallOptions"]>,
     then?: (answer: AIMessage) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<AIMessage | R> {
     const fail = (error: unknown): never => {
       call.run?.error(error);
       throw error;
+    };
+    // the call's failure, reported, then the caller's `onError` (which `then`'s errors never reach)
+    const failTo = (error: unknown): R | PromiseLike<R> => {
+      call.run?.error(error);
+      if (onError === undefined) throw error;
+      return onError(error);
     };
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
@@ -452,7 +465,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
           (whole) => this.finishCall(call, toAIMessage(whole), undefined, undefined, whole),
           fail,
         );
-        return then === undefined ? streamed : streamed.then(then);
+        return then === undefined ? streamed : streamed.then(then, onError);
       }
       // a subclass's `_generate` may return a plain value
       const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
@@ -477,12 +490,13 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         try {
           message = answer(result);
         } catch (error) {
-          return fail(error);
+          return failTo(error);
         }
         return then(message);
-      }, fail);
+      }, failTo);
     } catch (error) {
       call.run?.error(error);
+      if (then !== undefined && onError !== undefined) return promiseTry(() => onError(error));
       return Promise.reject(error);
     }
   }
