@@ -56,13 +56,12 @@ function finishAsync(
   fallbackPolicy: RetryPolicy | null | undefined,
   settle?: TaskSettle<unknown>,
 ): Promise<unknown> {
-  const fail = (error: unknown): Promise<void> => {
-    if (fallbackPolicy === undefined) throw error;
-    rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
-    return recover(task, error, fallbackPolicy ?? undefined, 0);
-  };
+  const fail = failureHandler(task, fallbackPolicy);
   if (settle !== undefined) {
-    const settled = finishSettling(task, pending, fail, settle);
+    // the task's settlement (its commit, or the handling of its failure) runs in the continuation
+    // that finishes the task
+    const { finished, recovering } = settlementOf(task, fail, settle);
+    const settled = Promise.resolve(pending).then(finished, recovering);
     settledPromise = settled;
     return settled;
   }
@@ -81,58 +80,30 @@ function finishAsync(
 }
 
 /**
- * {@link finishAsync} for {@link executeTask}: the task's settlement (its commit, or the
- * handling of its failure) runs in the continuation that finishes the task.
+ * What a failed first attempt goes through: with `fallbackPolicy` given (`null`: none), retries
+ * and parent commands ({@link recover}); without, it is rethrown.
  */
-function finishSettling(
+function failureHandler(
   task: RunningTask,
-  pending: PromiseLike<unknown>,
-  fail: (error: unknown) => Promise<void>,
-  settle: TaskSettle<unknown>,
-): Promise<unknown> {
-  const done = (): unknown => settle.done(task);
-  const failed = (error: unknown): unknown => settle.failed(task, error);
-  // a failure goes to `fail` (retries, parent commands) and then to the settlement
-  const recovering = (error: unknown): unknown => {
-    let recovered: Promise<void>;
-    try {
-      recovered = fail(error);
-    } catch (final) {
-      return failed(final);
-    }
-    return recovered.then(done, failed);
-  };
-  return Promise.resolve(pending).then((output) => {
-    let written: unknown;
-    try {
-      task.output = output;
-      const writers = task.node.writers;
-      written = writers === undefined ? undefined : writers(output, task);
-    } catch (error) {
-      return recovering(error);
-    }
-    if (written !== undefined) return Promise.resolve(written).then(done, recovering);
-    // the commit's own errors are the step's, not the node's: they reject, unhandled here
-    return done();
-  }, recovering);
-}
-
-/**
- * {@link finishSettling} for a node that takes the engine's continuation ({@link INVOKE_THEN}: the
- * agent's model node): the node hands its output to the writers and the settlement in its own
- * last continuation, and its failures to the same handling as a rejected promise's.
- */
-function fusedSettling(
-  task: RunningTask,
-  fused: InvokesThen<unknown, unknown, unknown>[typeof INVOKE_THEN],
   fallbackPolicy: RetryPolicy | null | undefined,
-  settle: TaskSettle<unknown>,
-): Promise<unknown> {
-  const fail = (error: unknown): Promise<void> => {
+): (error: unknown) => Promise<void> {
+  return (error) => {
     if (fallbackPolicy === undefined) throw error;
     rethrowUnlessRecoverable(task, error, fallbackPolicy ?? undefined);
     return recover(task, error, fallbackPolicy ?? undefined, 0);
   };
+}
+
+/**
+ * The two ends of a task for {@link executeTask}: `finished` runs the writers on the node's
+ * output and then the settlement; `recovering` sends a failure to `fail` (retries, parent
+ * commands) and then to the settlement.
+ */
+function settlementOf(
+  task: RunningTask,
+  fail: (error: unknown) => Promise<void>,
+  settle: TaskSettle<unknown>,
+): { finished: (output: unknown) => unknown; recovering: (error: unknown) => unknown } {
   const done = (): unknown => settle.done(task);
   const failed = (error: unknown): unknown => settle.failed(task, error);
   const recovering = (error: unknown): unknown => {
@@ -157,6 +128,21 @@ function fusedSettling(
     // the commit's own errors are the step's, not the node's: they reject, unhandled here
     return done();
   };
+  return { finished, recovering };
+}
+
+/**
+ * A node that takes the engine's continuation ({@link INVOKE_THEN}: the agent's model node,
+ * ToolNode): it hands its output to the writers and the settlement in its own last continuation,
+ * and its failures to the same handling as a rejected promise's.
+ */
+function fusedSettling(
+  task: RunningTask,
+  fused: InvokesThen<unknown, unknown, unknown>[typeof INVOKE_THEN],
+  fallbackPolicy: RetryPolicy | null | undefined,
+  settle: TaskSettle<unknown>,
+): Promise<unknown> {
+  const { finished, recovering } = settlementOf(task, failureHandler(task, fallbackPolicy), settle);
   let settled: Promise<unknown>;
   try {
     settled = fused.call(task.node.bound, task.input, task.config, finished, recovering);
