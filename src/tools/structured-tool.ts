@@ -8,7 +8,6 @@ import {
   raceSignal,
   resolveConfig,
   runBatch,
-  thenOrElse,
 } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
@@ -379,29 +378,18 @@ export abstract class StructuredTool<
         return formatted;
       };
       const raced = raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal);
-      if (then === undefined) {
-        return thenOrElse(
-          raced,
-          // an `async function*` tool: what it yields is progress, what it returns the result
-          (output) =>
-            isGeneratorLike(output)
-              ? raceWithSignal(drainToolGenerator(output, run), config.signal).then(finish, fail)
-              : finish(output),
-          fail,
-        );
-      }
-      // the caller's `then` (or `onError`) in the same continuation; what `then` throws is the
-      // caller's, not the tool's
+      // the caller's `then` (or `onError`), if any, in the same continuation; what `then` throws is
+      // the caller's, not the tool's
       const failed = (error: unknown): R | PromiseLike<R> => {
         run?.handleToolError(error);
         if (onError === undefined) throw error;
         return onError(error);
       };
       return raced.then((output) => {
+        // an `async function*` tool: what it yields is progress, what it returns the result
         if (isGeneratorLike(output)) {
-          return raceWithSignal(drainToolGenerator(output, run), config.signal)
-            .then(finish, fail)
-            .then(then, onError);
+          const drained = raceWithSignal(drainToolGenerator(output, run), config.signal).then(finish, fail);
+          return then === undefined ? drained : drained.then(then, onError);
         }
         let formatted: unknown;
         try {
@@ -409,11 +397,11 @@ export abstract class StructuredTool<
         } catch (error) {
           return failed(error);
         }
-        return then(formatted);
+        return then === undefined ? formatted : then(formatted);
       }, failed);
     } catch (error) {
       run?.handleToolError(error);
-      if (then !== undefined && onError !== undefined) return promiseTry(() => onError(error));
+      if (onError !== undefined) return promiseTry(() => onError(error));
       return Promise.reject(error);
     }
   }

@@ -449,7 +449,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       throw error;
     };
     // the call's failure, reported, then the caller's `onError` (which `then`'s errors never reach)
-    const failTo = (error: unknown): R | PromiseLike<R> => {
+    const failTo = (error: unknown): AIMessage | R | PromiseLike<R> => {
       call.run?.error(error);
       if (onError === undefined) throw error;
       return onError(error);
@@ -482,21 +482,19 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         message.response_metadata = mergeOf(llmOutput, generation.generationInfo, message.response_metadata);
         return this.finishCall(call, message, llmOutput, generation.generationInfo);
       };
-      const raced = raceWithSignal(generated, call.signal);
-      if (then === undefined) return thenOrElse(raced, answer, fail);
-      // the caller's `then` in the same continuation; its errors are the caller's, not the model's
-      return raced.then((result) => {
+      // the caller's `then` (if any) in the same continuation; its errors are the caller's
+      return raceWithSignal(generated, call.signal).then((result) => {
         let message: AIMessage;
         try {
           message = answer(result);
         } catch (error) {
           return failTo(error);
         }
-        return then(message);
+        return then === undefined ? message : then(message);
       }, failTo);
     } catch (error) {
       call.run?.error(error);
-      if (then !== undefined && onError !== undefined) return promiseTry(() => onError(error));
+      if (onError !== undefined) return promiseTry(() => onError(error));
       return Promise.reject(error);
     }
   }
