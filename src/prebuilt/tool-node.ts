@@ -107,17 +107,7 @@ export class ToolNode {
   invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
     // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
     // promise and every resumption runs hooks
-    return promiseTry(() => {
-      const { calls, listOutput, base, state } = this.prepare(input, config);
-      const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
-      if (calls.length === 1) {
-        // the only call (always, for a Send per call) takes the node's copy as its own config
-        const only = calls[0] as ToolCall;
-        if (this.wrapToolCall === undefined) return this.runOnly(only, base, listOutput);
-        return this.runCall(only, base, state, true).then((result) => combine([result]));
-      }
-      return Promise.all(calls.map((call) => this.runCall(call, base, state, false))).then(combine);
-    });
+    return promiseTry(() => this.runPrepared(this.prepare(input, config)));
   }
 
   /**
@@ -133,17 +123,40 @@ export class ToolNode {
     then: (output: ToolNodeOutput) => R | PromiseLike<R>,
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    if (this.invoke !== ToolNode.prototype.invoke || this.wrapToolCall !== undefined)
-      return this.invoke(input, config).then(then, onError);
+    if (this.invoke !== ToolNode.prototype.invoke) return this.invoke(input, config).then(then, onError);
     let prepared: ReturnType<ToolNode["prepare"]>;
     try {
       prepared = this.prepare(input, config);
     } catch (error) {
       return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
     }
-    const { calls, listOutput, base } = prepared;
-    if (calls.length !== 1) return this.invoke(input, config).then(then, onError);
-    return this.runOnly(calls[0] as ToolCall, base, listOutput, then, onError);
+    return this.runPrepared(prepared, then, onError);
+  }
+
+  /** Runs the prepared calls; `then` and `onError`, when given, take the node's output or failure. */
+  private runPrepared(prepared: ReturnType<ToolNode["prepare"]>): Promise<ToolNodeOutput>;
+  private runPrepared<R>(
+    prepared: ReturnType<ToolNode["prepare"]>,
+    then: (output: ToolNodeOutput) => R | PromiseLike<R>,
+    onError: ((error: unknown) => R | PromiseLike<R>) | undefined,
+  ): Promise<R>;
+  private runPrepared<R>(
+    prepared: ReturnType<ToolNode["prepare"]>,
+    then?: (output: ToolNodeOutput) => R | PromiseLike<R>,
+    onError?: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<ToolNodeOutput | R> {
+    const { calls, listOutput, base, state } = prepared;
+    const combine = (results: ToolCallResult[]) => combineResults(results, listOutput) as ToolNodeOutput;
+    let output: Promise<ToolNodeOutput>;
+    if (calls.length === 1) {
+      // the only call (always, for a Send per call) takes the node's copy as its own config
+      const only = calls[0] as ToolCall;
+      if (this.wrapToolCall === undefined) return this.runOnly(only, base, listOutput, then, onError);
+      output = this.runCall(only, base, state, true).then((result) => combine([result]));
+    } else {
+      output = Promise.all(calls.map((call) => this.runCall(call, base, state, false))).then(combine);
+    }
+    return then === undefined ? output : output.then(then, onError);
   }
 
   /** The calls of `input`, the config the tools get, and the state they see. */
@@ -193,14 +206,6 @@ export class ToolNode {
    * failure) turned into the node's output in one continuation rather than one per layer (under
    * Node's `AsyncLocalStorage` each promise runs hooks).
    */
-  private runOnly(call: ToolCall, config: ToolRunnableConfig, listOutput: boolean): Promise<ToolNodeOutput>;
-  private runOnly<R>(
-    call: ToolCall,
-    config: ToolRunnableConfig,
-    listOutput: boolean,
-    then: (output: ToolNodeOutput) => R | PromiseLike<R>,
-    onError: ((error: unknown) => R | PromiseLike<R>) | undefined,
-  ): Promise<R>;
   private runOnly<R>(
     call: ToolCall,
     config: ToolRunnableConfig,
