@@ -361,14 +361,7 @@ export class PregelLoop {
     throw failure.error;
   }
 
-  /**
-   * The id graph callback handlers hear for this run: the id chain callbacks heard at its start
-   * (LangGraph.js gives its run manager's id), or the caller's `runId`, else one made for the run.
-   */
-  useGraphRunId(runId: string): void {
-    this.lifecycleRunId = runId;
-  }
-
+  /** The id graph callback handlers hear: the caller's `runId` (or chain callbacks'), else one made for the run. */
   private graphRunId(): string {
     this.lifecycleRunId ??= this.params.runId ?? randomId();
     return this.lifecycleRunId;

@@ -308,9 +308,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     reporter.start(input);
     const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
     const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
-    const loop = this.createLoop(input, run, options, opened.sink, undefined);
     // graph callback handlers hear the id the chain callbacks heard the graph start with
-    loop.useGraphRunId(reporter.runId);
+    const loop = this.createLoop(input, { ...run, runId: reporter.runId }, options, opened.sink, undefined);
     let failure: { error: unknown } | undefined;
     loop.run().then(
       () => opened.end(),
