@@ -7,7 +7,7 @@ import { registerSerializable } from "../graph/index.js";
 import {
   AIMessage,
   AIMessageChunk,
-  type BaseMessage,
+  BaseMessage,
   ChatMessage,
   ChatMessageChunk,
   FunctionMessage,
@@ -19,6 +19,7 @@ import {
   type SerializableMessageClassName,
   SystemMessage,
   SystemMessageChunk,
+  storedMessageFields,
   ToolMessage,
   ToolMessageChunk,
 } from "../messages/index.js";
@@ -43,51 +44,15 @@ function isEmpty(value: unknown): boolean {
   return true;
 }
 
-/** The common classes, by prototype: {@link encodeMessage} builds their stored fields directly. */
-type DirectClassName = "AIMessage" | "HumanMessage" | "SystemMessage" | "ToolMessage";
-const DIRECT_CLASSES: ReadonlyMap<object, DirectClassName> = new Map<object, DirectClassName>([
-  [AIMessage.prototype, "AIMessage"],
-  [HumanMessage.prototype, "HumanMessage"],
-  [SystemMessage.prototype, "SystemMessage"],
-  [ToolMessage.prototype, "ToolMessage"],
-]);
-
-const baseToJSON = HumanMessage.prototype.toJSON;
-
-/**
- * What `encodeMessage` stores for a message of one of {@link DIRECT_CLASSES}: the fields
- * `toJSON()` gives, in its order, without the empty defaults, built at once (a save encodes every
- * new message of a step, mostly before the engine optimizes this code, where the serialized
- * wrapper and its copy cost more than the fields).
- */
-function directFields(message: BaseMessage, type: string): Record<string, unknown> {
-  const fields = message as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { content: message.content };
-  if (type === "ai") {
-    const calls = fields.tool_calls;
-    if (calls !== undefined && !isEmpty(calls)) out.tool_calls = calls;
-    const invalid = fields.invalid_tool_calls;
-    if (invalid !== undefined && !isEmpty(invalid)) out.invalid_tool_calls = invalid;
-    if (fields.usage_metadata !== undefined) out.usage_metadata = fields.usage_metadata;
-  } else if (type === "tool") {
-    out.tool_call_id = fields.tool_call_id ?? null;
-    if (fields.status !== undefined) out.status = fields.status;
-    if (fields.artifact !== undefined) out.artifact = fields.artifact;
-    if (fields.metadata !== undefined) out.metadata = fields.metadata;
-  }
-  if (message.id !== undefined) out.id = message.id;
-  if (message.name !== undefined) out.name = message.name;
-  const additional = message.additional_kwargs;
-  if (additional !== undefined && !isEmpty(additional)) out.additional_kwargs = additional;
-  const metadata = message.response_metadata;
-  if (metadata !== undefined && !isEmpty(metadata)) out.response_metadata = metadata;
-  return out;
-}
+const baseToJSON = BaseMessage.prototype.toJSON;
 
 function encodeMessage(message: BaseMessage): StoredMessageJson {
-  const direct = DIRECT_CLASSES.get(Object.getPrototypeOf(message));
-  if (direct !== undefined && message.toJSON === baseToJSON)
-    return [direct, directFields(message, message.type)];
+  // toJSON()'s fields without building its wrapper and a compacted copy (a save encodes every new
+  // message of a step, mostly before the engine optimizes this code); a class with a toJSON() of
+  // its own is stored as that gives it
+  if (message.toJSON === baseToJSON) {
+    return [(message.constructor as typeof BaseMessage).lc_name(), storedMessageFields(message)];
+  }
   const { id, kwargs } = message.toJSON();
   // A new object rather than `delete`: deleting keys would put it in V8's slow dictionary mode.
   const compact: Record<string, unknown> = {};

@@ -277,7 +277,7 @@ export abstract class BaseMessage {
  * to be stringified at once. (A function rather than per-class overrides, so that a chunk
  * class stays assignable to its message class.)
  */
-function serializedKwargs(message: BaseMessage): Record<string, unknown> {
+function serializedKwargs(message: BaseMessage, compact = false): Record<string, unknown> {
   const kwargs: Record<string, unknown> = { content: message.content };
   const fields = message as unknown as Record<string, unknown>;
   if (message.type === "generic") {
@@ -286,9 +286,10 @@ function serializedKwargs(message: BaseMessage): Record<string, unknown> {
     // a function message's name is its own field, written after the content as LangChain.js does
     if (message.name !== undefined) kwargs.name = message.name;
   } else if (message.type === "ai") {
-    kwargs.tool_calls = fields.tool_calls;
-    kwargs.invalid_tool_calls = fields.invalid_tool_calls;
-    if (isBaseMessageChunk(message)) kwargs.tool_call_chunks = fields.tool_call_chunks;
+    putDefaulted(kwargs, "tool_calls", fields.tool_calls, compact);
+    putDefaulted(kwargs, "invalid_tool_calls", fields.invalid_tool_calls, compact);
+    if (isBaseMessageChunk(message))
+      putDefaulted(kwargs, "tool_call_chunks", fields.tool_call_chunks, compact);
     if (fields.usage_metadata !== undefined) kwargs.usage_metadata = fields.usage_metadata;
   } else if (message.type === "tool") {
     // a ToolNode answers a call without an id without one (as LangGraph.js does): stored as null
@@ -299,9 +300,36 @@ function serializedKwargs(message: BaseMessage): Record<string, unknown> {
   }
   if (message.id !== undefined) kwargs.id = message.id;
   if (message.name !== undefined) kwargs.name = message.name;
-  kwargs.additional_kwargs = message.additional_kwargs;
-  kwargs.response_metadata = message.response_metadata;
+  putDefaulted(kwargs, "additional_kwargs", message.additional_kwargs, compact);
+  putDefaulted(kwargs, "response_metadata", message.response_metadata, compact);
   return kwargs;
+}
+
+/** Sets a field the constructors default to an empty list or object (left out, `compact`, when empty). */
+function putDefaulted(kwargs: Record<string, unknown>, key: string, value: unknown, compact: boolean): void {
+  if (compact && (value === undefined || isEmptyValue(value))) return;
+  kwargs[key] = value;
+}
+
+function isEmptyValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value !== "object" || value === null) return false;
+  for (const _ in value) return false;
+  return true;
+}
+
+/**
+ * The fields a checkpoint stores for a message: what `toJSON()` gives as `kwargs`, without the
+ * fields the constructors default to an empty list or object when they are empty. Internal: the
+ * serializer's (entries/messages-serialization.ts).
+ *
+ * @example
+ * ```ts
+ * storedMessageFields(new HumanMessage({ content: "hi", id: "1" })); // { content: "hi", id: "1" }
+ * ```
+ */
+export function storedMessageFields(message: BaseMessage): Record<string, unknown> {
+  return serializedKwargs(message, true);
 }
 
 Object.defineProperty(BaseMessage.prototype, MESSAGE_BRAND, { value: true });

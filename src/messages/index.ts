@@ -8,7 +8,13 @@ export type {
   SerializedMessage,
   StoredMessage,
 } from "./base.js";
-export { BaseMessage, BaseMessageChunk, isBaseMessage, isBaseMessageChunk } from "./base.js";
+export {
+  BaseMessage,
+  BaseMessageChunk,
+  isBaseMessage,
+  isBaseMessageChunk,
+  storedMessageFields,
+} from "./base.js";
 export { getBufferString } from "./buffer-string.js";
 export type { ChatMessageFields } from "./chat.js";
 export { ChatMessage, ChatMessageChunk, isChatMessage, isChatMessageChunk } from "./chat.js";
