@@ -132,6 +132,50 @@ describe.each([false, true])(
       );
     });
 
+    it("keeps apart the elements of branches that grow one list state in one batch", async () => {
+      // a list state extended by one branch (S2) is still the state another branch (S3) grows
+      // from; S4 then holds an element of S2 where S3 has its own
+      const storage = new MemoryCheckpointStorage({ inlineShortLists });
+      const saver = new EncodedCheckpointSaver(storage, codecOf(undefined));
+      const [a, b, c] = ["a", "b", "c"].map((text) => ({ text: text.repeat(40) })) as [
+        object,
+        object,
+        object,
+      ];
+      const lists: Record<string, object[]> = { S1: [a], S2: [a, b], S3: [a, c], S4: [a, b] };
+      const parents: Record<string, string | undefined> = { S1: undefined, S2: "S1", S3: "S1", S4: "S3" };
+      const idOf = (name: string) => `1ef0000${name.slice(1)}-0000-6000-8000-000000000000`;
+      const ops: SaverBatchOp[] = Object.keys(lists).map((name, step) => {
+        const version = `1${step + 1}.0000000${step}`;
+        return {
+          kind: "checkpoint",
+          config: {
+            configurable: {
+              thread_id: "t",
+              checkpoint_ns: "",
+              checkpoint_id: parents[name] === undefined ? undefined : idOf(parents[name] as string),
+            },
+          },
+          checkpoint: {
+            v: 4,
+            id: idOf(name),
+            ts: new Date(0).toISOString(),
+            channel_values: { list: lists[name] },
+            channel_versions: { list: version },
+            versions_seen: {},
+          },
+          metadata: { source: "loop", step, parents: {} },
+          newVersions: { list: version },
+        };
+      });
+      await saver.putBatch(ops);
+      const fresh = new EncodedCheckpointSaver(storage, codecOf(undefined));
+      for (const [name, list] of Object.entries(lists)) {
+        const tuple = await fresh.getTuple({ configurable: { thread_id: "t", checkpoint_id: idOf(name) } });
+        expect(tuple?.checkpoint.channel_values.list, name).toEqual(list);
+      }
+    });
+
     it("stores lists of objects edited anywhere, continuing from what it read back", async () => {
       const editArb = fc.oneof(
         fc.record({ op: fc.constant("append" as const), n: fc.integer({ min: 1, max: 3 }) }),
@@ -143,6 +187,10 @@ describe.each([false, true])(
         // continue from the list as a saver reads it back (other objects, same content)
         fc.record({ op: fc.constant("reload" as const), fresh: fc.boolean() }),
         fc.record({ op: fc.constant("otherThread" as const) }),
+        // branch from an earlier checkpoint, with the very objects its list held
+        fc.record({ op: fc.constant("fork" as const), from: fc.nat() }),
+        // the list's own array changed in place after it was saved (a node that mutates state)
+        fc.record({ op: fc.constant("inPlace" as const), at: fc.nat(), push: fc.boolean() }),
       );
       await fc.assert(
         fc.asyncProperty(
@@ -155,14 +203,27 @@ describe.each([false, true])(
             let list: { id: string; text: string }[] = [];
             let parentId: string | undefined;
             let version: string | undefined;
-            const expected: { id: string; list: unknown[] }[] = [];
+            const expected: { id: string; list: unknown[]; objects: { id: string; text: string }[] }[] = [];
             let queued: SaverBatchOp[] = [];
             const flush = async () => {
               if (queued.length > 0) await saver.putBatch(queued);
               queued = [];
             };
             for (const [edit, batched] of edits) {
-              const next = [...list];
+              if (edit.op === "fork" && expected.length > 0) {
+                const from = expected[edit.from % expected.length] as (typeof expected)[number];
+                parentId = from.id;
+                list = from.objects;
+                continue;
+              }
+              let next = [...list];
+              if (edit.op === "inPlace" && list.length > 0) {
+                // saved already (a batch holds the array it was given), then changed where it is
+                await flush();
+                next = list;
+                if (edit.push) next.push(item());
+                else next[edit.at % next.length] = item();
+              }
               const at = (n: number) => (next.length === 0 ? 0 : n % next.length);
               if (edit.op === "append") for (let i = 0; i < edit.n; i++) next.push(item());
               else if (edit.op === "replace" && next.length > 0) next[at(edit.at)] = item();
@@ -215,7 +276,7 @@ describe.each([false, true])(
                 newVersions: { list: version },
               });
               if (!batched) await flush();
-              expected.push({ id, list: structuredClone(next) });
+              expected.push({ id, list: structuredClone(next), objects: [...next] });
               list = next;
               parentId = id;
             }

@@ -78,16 +78,48 @@ export class CheckpointConfigError extends AgentGraphError {
   static override readonly brandName: string = "CheckpointConfigError";
 }
 
+/**
+ * A version of a stored list, as the saver remembers it. A list that only grows at its end (a
+ * history, step after step) extends the arrays of the version before it instead of copying them:
+ * copying the whole history at every step would allocate it once per step. So a state's arrays
+ * may be longer than the state: only their first `length` entries are its own, and `refs` and
+ * `values` are read up to `length` (or copied with {@link refsOf}), never as whole arrays.
+ */
 interface ListState {
+  /** The references of the list's elements (the first `length` of them), in order. */
   refs: string[];
+  /** How many elements the list has. */
+  length: number;
   depth: number;
   /**
-   * A copy of the elements `refs` stand for, index for index (those this saver saved, or read
-   * back whole): the next save of the list finds what it kept by identity, without looking up
-   * each element's reference. Only the batch being prepared and the most recently used thread
-   * keep theirs (see {@link ThreadCaches.get}), so the cache holds one thread's elements at most.
+   * The elements `refs` stand for, index for index (those this saver saved, or read back whole),
+   * in an array of the saver's own (its first `length` entries): the next save of the list finds
+   * what it kept by identity, without looking up each element's reference. Only the batch being
+   * prepared and the most recently used thread keep theirs (see {@link ThreadCaches.get}), so the
+   * cache holds one thread's elements at most.
    */
-  values?: readonly unknown[];
+  values?: unknown[];
+}
+
+/** The references of a list state, as an array of their own. */
+function refsOf(state: ListState): string[] {
+  return state.refs.slice(0, state.length);
+}
+
+/**
+ * The elements a new list state keeps (see {@link ListState.values}) when `value` is the list's
+ * new version and `kept` how many of its first elements are the previous state's. When the list
+ * only grew at its end, the previous state's array is extended in place, unless something else
+ * (another branch from the same state) extended it already: copying a long history at every step
+ * would allocate the whole history once per step. Otherwise a copy.
+ */
+function keptValues(value: readonly unknown[], prev: ListState | undefined, kept: number): unknown[] {
+  const before = prev?.values;
+  if (before === undefined || prev === undefined) return value.slice();
+  const length = prev.length;
+  if (kept !== length || before.length !== length || value.length < length) return value.slice();
+  for (let i = length; i < value.length; i++) before.push(value[i]);
+  return before;
 }
 
 interface LastCheckpoint {
@@ -134,18 +166,20 @@ class ThreadCache {
     this.listSlots.set(slot, { version, state });
   }
 
-  /** Gives the cached state of `slot` at `version` the elements it was read as. */
-  attachValues(slot: string, version: string, values: readonly unknown[]): void {
+  /** Gives the cached state of `slot` at `version` the elements it was read as (an array of its own). */
+  attachValues(slot: string, version: string, values: unknown[]): void {
     const cached = this.listSlots.get(slot);
-    if (cached === undefined || cached.version !== version || cached.state.refs.length !== values.length)
-      return;
-    cached.state = { refs: cached.state.refs, depth: cached.state.depth, values };
+    if (cached === undefined || cached.version !== version || cached.state.length !== values.length) return;
+    const { refs, length, depth } = cached.state;
+    cached.state = { refs, length, depth, values };
   }
 
   /** Lets go of the elements the list states keep (see {@link ListState.values}) and of the items' texts. */
   releaseValues(): void {
     for (const slot of this.listSlots.values()) {
-      if (slot.state.values !== undefined) slot.state = { refs: slot.state.refs, depth: slot.state.depth };
+      if (slot.state.values === undefined) continue;
+      const { refs, length, depth } = slot.state;
+      slot.state = { refs, length, depth };
     }
     this.texts = undefined;
   }
@@ -219,6 +253,12 @@ function versionCounter(head: string): number {
 
 /** 36^8: the range of a version's random part. */
 const VERSION_RANDOM_RANGE = 36 ** 8;
+
+/**
+ * How many versions the saver remembers minting (with their counters), so that bumping one of
+ * them does not parse it again: the channels a run's steps update, many times over.
+ */
+const MINTED_KEPT = 1024;
 
 /**
  * Channel values whose encoding is at most this long are stored inside the checkpoint's record
@@ -495,6 +535,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   private readonly writeItemMin: number;
   /** The random part of the last version minted (see {@link getNextVersion}). */
   private suffix = Math.floor(Math.random() * VERSION_RANDOM_RANGE);
+  /** The counters of the versions this saver minted last (at most {@link MINTED_KEPT}). */
+  private readonly minted = new Map<string, number>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(storage: CheckpointStorage, codec: ValueCodec, options: SaverRetentionOptions = {}) {
@@ -537,12 +579,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   override getNextVersion(current: string | number | undefined): string {
     let counter = 0;
     if (typeof current === "number") counter = current;
-    else if (typeof current === "string") counter = versionCounter(current.split(".")[0] ?? "");
+    else if (typeof current === "string") {
+      // a run bumps the versions this saver minted at its previous steps: their counters are known
+      counter = this.minted.get(current) ?? versionCounter(current.split(".")[0] ?? "");
+    }
     // distinct suffixes: a random start, then one step per version this saver mints (another
     // process starts elsewhere at random), so two branches never mint the same version
     this.suffix = (this.suffix + 1) % VERSION_RANDOM_RANGE;
     const digits = (counter + 1).toString(36);
-    return `${digits.length.toString(36)}${digits}.${this.suffix.toString(36).padStart(8, "0")}`;
+    const version = `${digits.length.toString(36)}${digits}.${this.suffix.toString(36).padStart(8, "0")}`;
+    if (this.minted.size >= MINTED_KEPT) this.minted.clear();
+    this.minted.set(version, counter + 1);
+    return version;
   }
 
   /**
@@ -818,10 +866,22 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       }
       const prevVersion = parent?.bookkeeping.versions[channel];
       const prev = prevLists.get(channel);
-      const { refs, kept } = this.itemizeAgainst(value, prev, threadId, cache, rows.items, sending);
+      const { refs, length, kept, appended } = this.itemizeAgainst(
+        value,
+        prev,
+        threadId,
+        cache,
+        rows.items,
+        sending,
+      );
       let state: ListState;
-      const splice = prev === undefined ? undefined : diffLists(prev.refs, refs, kept);
-      if (prev !== undefined && splice !== undefined && worthSplicing(splice, refs.length, prev.depth)) {
+      const splice =
+        prev === undefined
+          ? undefined
+          : appended !== undefined
+            ? { start: prev.length, del: 0, ins: appended }
+            : diffLists(prev.refs.length === prev.length ? prev.refs : refsOf(prev), refs, kept);
+      if (prev !== undefined && splice !== undefined && worthSplicing(splice, length, prev.depth)) {
         rows.blobs.push(
           blobRow(
             threadId,
@@ -834,10 +894,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
             prev.depth + 1,
           ),
         );
-        state = { refs, depth: prev.depth + 1, values: value.slice() };
+        state = { refs, length, depth: prev.depth + 1, values: keptValues(value, prev, kept) };
       } else {
-        rows.blobs.push(blobRow(threadId, ns, channel, versionKey, "list", JSON.stringify(refs), null, 0));
-        state = { refs, depth: 0, values: value.slice() };
+        const full = refs.length === length ? refs : refs.slice(0, length);
+        rows.blobs.push(blobRow(threadId, ns, channel, versionKey, "list", JSON.stringify(full), null, 0));
+        state = { refs, length, depth: 0, values: keptValues(value, prev, kept) };
       }
       const slot = listSlot(ns, channel);
       pending.lists.set(pendingListKey(threadId, slot, versionKey), {
@@ -968,12 +1029,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (!Object.hasOwn(inline, channel)) wanted.push([channel, String(versions[channel])]);
     }
     // a list version this saver knows (versions are never reused) needs no rows: only its items
+    // (copies: a save while this read waits may extend a state's arrays)
     const lists = new Map<string, string[]>();
     const fetch: [string, string][] = [];
     for (const entry of wanted) {
       const known = cache.list(listSlot(ns, entry[0]), entry[1]);
       if (known === undefined) fetch.push(entry);
-      else lists.set(entry[0], known.refs);
+      else lists.set(entry[0], refsOf(known));
     }
     const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
     const writeRows = await this.storage.writes(threadId, ns, head.id);
@@ -984,7 +1046,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const at = listNodeAt(index, channel, version);
       if (at === undefined) continue;
       const state = this.rebuildList(at, index, threadId, ns, head.id, cache);
-      lists.set(channel, state.refs);
+      lists.set(channel, refsOf(state));
     }
     // `forEach` and indexed loops over the items: a long history is a thousand references, and
     // each `for…of` step of a first read (before the engine optimizes this code) allocates
@@ -1225,31 +1287,40 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
     items: ItemRow[],
     sending: Set<string>,
-  ): { refs: string[]; kept: number } {
+  ): { refs: string[]; length: number; kept: number; appended?: string[] } {
     const before = prev?.values;
-    if (prev === undefined || before === undefined || before.length !== prev.refs.length) {
-      return { refs: this.itemize(values, threadId, cache, items, sending, prev?.refs), kept: 0 };
+    const length = prev === undefined ? 0 : prev.length;
+    if (prev === undefined || before === undefined || before.length < length) {
+      const refs = this.itemize(values, threadId, cache, items, sending, prev?.refs, length);
+      return { refs, length: refs.length, kept: 0 };
     }
-    const max = Math.min(before.length, values.length);
+    const max = Math.min(length, values.length);
     let start = 0;
     while (start < max && values[start] === before[start]) start++;
     let end = 0;
-    while (end < max - start && values[values.length - 1 - end] === before[before.length - 1 - end]) end++;
-    if (start === values.length && values.length === before.length) return { refs: prev.refs, kept: start };
+    while (end < max - start && values[values.length - 1 - end] === before[length - 1 - end]) end++;
+    if (start === values.length && values.length === length) return { refs: prev.refs, length, kept: start };
     const middle = this.itemize(values.slice(start, values.length - end), threadId, cache, items, sending);
+    const prevRefs = prev.refs;
+    if (start === length && prevRefs.length === length) {
+      // the list grew at its end, and nothing else extended the previous state's references:
+      // extend them (that state still reads only its first `length`)
+      for (let i = 0; i < middle.length; i++) prevRefs.push(middle[i] as string);
+      return { refs: prevRefs, length: length + middle.length, kept: start, appended: middle };
+    }
     // one array of the final length (pushing onto a copy of the kept start would grow it, copying
     // the whole history again)
-    const prevRefs = prev.refs;
     const head = start === prevRefs.length ? prevRefs : prevRefs.slice(0, start);
-    const refs = end === 0 ? head.concat(middle) : head.concat(middle, prevRefs.slice(prevRefs.length - end));
-    return { refs, kept: start };
+    const refs = end === 0 ? head.concat(middle) : head.concat(middle, prevRefs.slice(length - end, length));
+    return { refs, length: refs.length, kept: start };
   }
 
   /**
    * The references of a list's elements; elements this thread has not stored yet are added to
    * `items` (once per batch: `sending`). The cache learns them only once the batch is written, so
    * a failed write never leaves it believing they are stored. `before`: the previous version's
-   * references, index for index (an element found there is stored already).
+   * references (its first `beforeLength`), index for index (an element found there is stored
+   * already).
    */
   private itemize(
     values: readonly unknown[],
@@ -1258,6 +1329,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     items: ItemRow[],
     sending: Set<string>,
     before?: readonly string[],
+    beforeLength = 0,
   ): string[] {
     const refs: string[] = new Array(values.length);
     for (let i = 0; i < values.length; i++) {
@@ -1269,7 +1341,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         data = this.codec.encode(value);
         ref = itemHash(data);
         if (isObject) itemRefs.set(value, ref);
-      } else if (before !== undefined && before[i] === ref) {
+      } else if (before !== undefined && i < beforeLength && before[i] === ref) {
         // where the previous version of the list had it: stored, or being stored
         refs[i] = ref;
         continue;
@@ -1435,7 +1507,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         );
       }
     }
-    const state = { refs, depth: row.depth };
+    const state = { refs, length: refs.length, depth: row.depth };
     cache.setList(slot, row.version, state);
     return state;
   }
