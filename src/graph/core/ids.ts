@@ -34,20 +34,37 @@ export type HashSeed = readonly [number, number, number, number, number];
 
 const INITIAL_SEED: HashSeed = [0x9e3779b9, 0x243f6a88, 0xb7e15162, 0x85a308d3, 0];
 
-/** Hashes `prefix` once; pass the result to {@link deterministicId} for every id that starts with it. */
-export function hashSeed(prefix: string, seed: HashSeed = INITIAL_SEED): HashSeed {
+/**
+ * The lanes {@link hashInto} leaves: read at once, before the next hash. A scratch array rather
+ * than a fresh one per hash: ids and item addresses are hashed at every step, mostly before the
+ * engine optimizes this code, where a new array of lanes (and a box for each lane) allocates.
+ */
+const LANES = new Float64Array(5);
+
+/** Hashes `text` after `seed` into {@link LANES}. */
+function hashInto(text: string, seed: HashSeed): void {
   let a = seed[0];
   let b = seed[1];
   let c = seed[2];
   let d = seed[3];
-  for (let i = 0; i < prefix.length; i++) {
-    const k = prefix.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const k = text.charCodeAt(i);
     a = Math.imul(a ^ k, 0x01000193);
     b = Math.imul(b ^ k, 0x5bd1e995) + a;
     c = Math.imul(c ^ k, 0x27d4eb2f) ^ (b >>> 7);
     d = Math.imul(d ^ k, 0x165667b1) + (c << 3);
   }
-  return [a, b, c, d, seed[4] + prefix.length];
+  LANES[0] = a;
+  LANES[1] = b;
+  LANES[2] = c;
+  LANES[3] = d;
+  LANES[4] = seed[4] + text.length;
+}
+
+/** Hashes `prefix` once; pass the result to {@link deterministicId} for every id that starts with it. */
+export function hashSeed(prefix: string, seed: HashSeed = INITIAL_SEED): HashSeed {
+  hashInto(prefix, seed);
+  return [LANES[0] as number, LANES[1] as number, LANES[2] as number, LANES[3] as number, LANES[4] as number];
 }
 
 /**
@@ -58,11 +75,12 @@ export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): st
   // lanes read by index and the id built as one string: this runs for every task of every step,
   // mostly before the engine optimizes it, where destructuring and each `+` of a short string
   // allocate (see "Cold runs" in bench/README.md)
-  const lanes = hashSeed(text, seed);
-  const a = fmix(lanes[0] ^ Math.imul(lanes[4], 0x9e3779b1));
-  const b = fmix(lanes[1] ^ a);
-  const c = fmix(lanes[2] ^ b);
-  const d = fmix(lanes[3] ^ c);
+  hashInto(text, seed);
+  const lanes = LANES;
+  const a = fmix((lanes[0] as number) ^ Math.imul(lanes[4] as number, 0x9e3779b1));
+  const b = fmix((lanes[1] as number) ^ a);
+  const c = fmix((lanes[2] as number) ^ b);
+  const d = fmix((lanes[3] as number) ^ c);
   const e = fmix(a ^ d);
   const f = (d & 0x3fffffff) | 0x80000000;
   // the hex digits of e, b, c and f (32 in all) as 8-4-4-4-12: the third group's first digit is
@@ -164,11 +182,12 @@ const HASH_CODES: number[] = Array.from({ length: 22 }, () => 65);
  */
 export function contentHash(text: string): string {
   // built as one string, lanes read by index (see deterministicId)
-  const lanes = hashSeed(text);
-  const a = fmix(lanes[0] ^ Math.imul(lanes[4], 0x9e3779b1));
-  const b = fmix(lanes[1] ^ a);
-  const c = fmix(lanes[2] ^ b);
-  const d = fmix(lanes[3] ^ c);
+  hashInto(text, INITIAL_SEED);
+  const lanes = LANES;
+  const a = fmix((lanes[0] as number) ^ Math.imul(lanes[4] as number, 0x9e3779b1));
+  const b = fmix((lanes[1] as number) ^ a);
+  const c = fmix((lanes[2] as number) ^ b);
+  const d = fmix((lanes[3] as number) ^ c);
   const e = fmix(a ^ d);
   const codes = HASH_CODES;
   putB64(codes, 0, e, 5);
