@@ -11,7 +11,7 @@ import {
   messagesStateReducer,
   REMOVE_ALL_MESSAGES,
 } from "./messages/index.js";
-import { randomId, type StandardSchemaLike } from "./shared/index.js";
+import { type StandardSchemaLike, uniqueId } from "./shared/index.js";
 
 /**
  * The state of a chat graph: a `messages` list merged with `messagesStateReducer` (append new
@@ -151,7 +151,7 @@ function writtenWithId(item: unknown): unknown {
     return item;
   }
   if (hasId) return item;
-  const copy = { ...item, id: randomId() };
+  const copy = { ...item, id: uniqueId() };
   plainWithIds.set(item, copy);
   return copy;
 }
@@ -159,7 +159,7 @@ function writtenWithId(item: unknown): unknown {
 /** A message-like as a message with an id (a message keeps its object); others stay as they are. */
 function messageWithId(item: unknown): unknown {
   if (isBaseMessage(item)) {
-    if (item.id == null) item.id = randomId();
+    if (item.id == null) item.id = uniqueId();
     return item;
   }
   let message: BaseMessage;
@@ -168,7 +168,7 @@ function messageWithId(item: unknown): unknown {
   } catch {
     return item;
   }
-  if (message.id == null || message.id === "") message.id = randomId();
+  if (message.id == null || message.id === "") message.id = uniqueId();
   return message;
 }
 

@@ -1,4 +1,4 @@
-import { randomId } from "../shared/index.js";
+import { uniqueId } from "../shared/index.js";
 import type { BaseMessage } from "./base.js";
 import { isBaseMessage, isBaseMessageChunk } from "./base.js";
 import type { BaseMessageLike } from "./coerce.js";
@@ -95,7 +95,7 @@ function scan(list: readonly BaseMessage[], id: string): number | undefined {
 }
 
 function withId(message: BaseMessage): BaseMessage {
-  if (message.id == null) message.id = randomId();
+  if (message.id == null) message.id = uniqueId();
   return message;
 }
 
@@ -105,8 +105,8 @@ function withId(message: BaseMessage): BaseMessage {
  *
  * 1. both sides are coerced to messages (a single value counts as a one-element list), and
  *    chunks are stored as whole messages;
- * 2. every message without an id gets a random UUID (the message object itself is updated,
- *    on both sides, as in LangGraph);
+ * 2. every message without an id gets one, a UUID (version 4 layout) no other message gets
+ *    (see `uniqueId`; the message object itself is updated, on both sides, as in LangGraph);
  * 3. if the update holds a `RemoveMessage` with id {@link REMOVE_ALL_MESSAGES}, the result is
  *    only what follows the last such marker;
  * 4. otherwise each update message with a known id replaces that message in place, a

@@ -1,4 +1,4 @@
-import { randomId } from "../../shared/index.js";
+import { uniqueId } from "../../shared/index.js";
 import { InvalidUpdateError, type Overwrite, unwrapOverwrite } from "../core/index.js";
 import { type BaseChannel, MISSING, type Missing, SingleValueChannel } from "./base.js";
 
@@ -42,7 +42,7 @@ function isMessageObject(value: unknown): value is { id?: string | null } {
 /** Gives every message object in a write (in place, as LangGraph.js does) an id if it has none. */
 function stampMessageIds(value: unknown): void {
   if (isMessageObject(value)) {
-    if (value.id == null) value.id = randomId();
+    if (value.id == null) value.id = uniqueId();
     return;
   }
   if (Array.isArray(value)) {

@@ -142,26 +142,6 @@ export function isoNow(): string {
   return lastIso.text;
 }
 
-let uniquePrefix: string | undefined;
-let uniqueCounter = 0;
-
-/**
- * A UUID-shaped id unique within this process (a random per-process prefix and a counter).
- * Much cheaper than {@link deterministicId}; used for runs that are not persisted, where ids
- * only need to be distinct.
- */
-export function uniqueId(): string {
-  if (uniquePrefix === undefined) {
-    const bytes = new Uint8Array(10);
-    crypto.getRandomValues(bytes);
-    let hex = "";
-    for (let i = 0; i < 10; i++) hex += HEX[bytes[i] as number];
-    uniquePrefix = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${(8 | ((bytes[8] as number) & 3)).toString(16)}${hex.slice(17, 20)}-`;
-  }
-  uniqueCounter = (uniqueCounter + 1) % 0x1000000000000;
-  return uniquePrefix + uniqueCounter.toString(16).padStart(12, "0");
-}
-
 /** Character codes of the URL-safe base64 digits. */
 const B64_CODE: readonly number[] = Array.from(
   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",

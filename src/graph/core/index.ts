@@ -1,4 +1,4 @@
-export { isStandardSchema, type StandardSchemaLike } from "../../shared/index.js";
+export { isStandardSchema, type StandardSchemaLike, uniqueId } from "../../shared/index.js";
 export {
   COMMAND_SYMBOL,
   Command,
@@ -18,7 +18,6 @@ export {
   hashSeed,
   isoNow,
   timeOrderedId,
-  uniqueId,
 } from "./ids.js";
 export type { Interrupt } from "./interrupt.js";
 export { Overwrite, unwrapOverwrite } from "./overwrite.js";
