@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   compareVersions,
   deterministicId,
@@ -92,6 +92,31 @@ describe("ids", () => {
     ).toBe(true);
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("timeOrderedId counts 100-ns ticks within a millisecond, across digit carries and a clock set back", () => {
+    const stamp = (id: string) => BigInt(`0x${id.slice(0, 8)}${id.slice(9, 13)}${id.slice(15, 18)}`);
+    const clock = vi.spyOn(Date, "now");
+    try {
+      // one millisecond for 5,000 ids (past the fast path's 4,096), then the clock set back
+      clock.mockReturnValue(1_800_000_000_000);
+      const first = Array.from({ length: 5000 }, () => timeOrderedId());
+      clock.mockReturnValue(1_799_999_999_000);
+      const after = Array.from({ length: 3 }, () => timeOrderedId());
+      clock.mockReturnValue(1_800_000_001_000);
+      const later = timeOrderedId();
+      const ids = [...first, ...after];
+      const base = stamp(ids[0] as string);
+      expect(base).toBeGreaterThanOrEqual(1_800_000_000_000n * 10000n + 122192928000000000n);
+      ids.forEach((id, i) => {
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(stamp(id)).toBe(base + BigInt(i));
+      });
+      // a later millisecond starts from its own time again
+      expect(stamp(later)).toBe(1_800_000_001_000n * 10000n + 122192928000000000n);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("uniqueId never repeats", () => {

@@ -97,7 +97,17 @@ export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): st
 
 // 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch.
 const GREGORIAN_OFFSET = 122192928000000000n;
-let lastTimestamp = 0n;
+/** The timestamp of the last id minted: `lastBase` plus `lastTicks`. */
+let lastBase = 0n;
+let lastTicks = 0;
+/**
+ * The last id's millisecond, the text of its timestamp before the last three hex digits (with
+ * the dashes and the version digit), and those digits' value: while the clock stays in that
+ * millisecond, the next id is the last one's timestamp plus one (see {@link timeOrderedId}).
+ */
+let lastMillis = -1;
+let lastHead = "";
+let lastLow = 0;
 
 function randomNode(): string {
   const bytes = new Uint8Array(8);
@@ -112,12 +122,26 @@ function randomNode(): string {
  * within the same millisecond.
  */
 export function timeOrderedId(): string {
-  let ts = BigInt(Date.now()) * 10000n + GREGORIAN_OFFSET;
-  if (ts <= lastTimestamp) ts = lastTimestamp + 1n;
-  lastTimestamp = ts;
+  const millis = Date.now();
+  if (millis === lastMillis && lastLow < 0xfff) {
+    // the last id was minted in this millisecond, so its timestamp is at least this one's: the
+    // next is one more, which changes only the last three digits (no BigInt arithmetic, which
+    // allocates, for the several checkpoints a millisecond can hold)
+    lastLow += 1;
+    lastTicks += 1;
+    return lastHead + lastLow.toString(16).padStart(3, "0") + processSuffix();
+  }
+  const last = lastBase + BigInt(lastTicks);
+  let ts = BigInt(millis) * 10000n + GREGORIAN_OFFSET;
+  if (ts <= last) ts = last + 1n;
+  lastBase = ts;
+  lastTicks = 0;
   const t = ts.toString(16).padStart(15, "0");
+  lastMillis = millis;
   // time_high (48 bits) | version 6 + time_low (12 bits) | variant + clock seq | node
-  return `${t.slice(0, 8)}-${t.slice(8, 12)}-6${t.slice(12, 15)}${processSuffix()}`;
+  lastHead = `${t.slice(0, 8)}-${t.slice(8, 12)}-6`;
+  lastLow = Number.parseInt(t.slice(12, 15), 16);
+  return `${lastHead}${t.slice(12, 15)}${processSuffix()}`;
 }
 
 /** `-<clock seq>-<node>`: the part of {@link timeOrderedId} that stays the same in a process. */
