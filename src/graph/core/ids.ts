@@ -61,6 +61,23 @@ function hashInto(text: string, seed: HashSeed): void {
   LANES[4] = seed[4] + text.length;
 }
 
+/** The 128 bits {@link digestInto} leaves (the mixed lanes b, c, d, e): read at once. */
+const DIGEST = new Int32Array(4);
+
+/** Hashes `text` after `seed` and mixes the lanes into {@link DIGEST}. */
+function digestInto(text: string, seed: HashSeed): void {
+  hashInto(text, seed);
+  const lanes = LANES;
+  const a = fmix((lanes[0] as number) ^ Math.imul(lanes[4] as number, 0x9e3779b1));
+  const b = fmix((lanes[1] as number) ^ a);
+  const c = fmix((lanes[2] as number) ^ b);
+  const d = fmix((lanes[3] as number) ^ c);
+  DIGEST[0] = b;
+  DIGEST[1] = c;
+  DIGEST[2] = d;
+  DIGEST[3] = fmix(a ^ d);
+}
+
 /** Hashes `prefix` once; pass the result to {@link deterministicId} for every id that starts with it. */
 export function hashSeed(prefix: string, seed: HashSeed = INITIAL_SEED): HashSeed {
   hashInto(prefix, seed);
@@ -75,14 +92,11 @@ export function deterministicId(text: string, seed: HashSeed = INITIAL_SEED): st
   // lanes read by index and the id built as one string: this runs for every task of every step,
   // mostly before the engine optimizes it, where destructuring and each `+` of a short string
   // allocate (see "Cold runs" in bench/README.md)
-  hashInto(text, seed);
-  const lanes = LANES;
-  const a = fmix((lanes[0] as number) ^ Math.imul(lanes[4] as number, 0x9e3779b1));
-  const b = fmix((lanes[1] as number) ^ a);
-  const c = fmix((lanes[2] as number) ^ b);
-  const d = fmix((lanes[3] as number) ^ c);
-  const e = fmix(a ^ d);
-  const f = (d & 0x3fffffff) | 0x80000000;
+  digestInto(text, seed);
+  const b = DIGEST[0] as number;
+  const c = DIGEST[1] as number;
+  const e = DIGEST[3] as number;
+  const f = ((DIGEST[2] as number) & 0x3fffffff) | 0x80000000;
   // the hex digits of e, b, c and f (32 in all) as 8-4-4-4-12: the third group's first digit is
   // the version (5), the fourth group is f's first half, the last c then f's second half
   const codes = ID_CODES;
@@ -186,13 +200,11 @@ const HASH_CODES: number[] = Array.from({ length: 22 }, () => 65);
  */
 export function contentHash(text: string): string {
   // built as one string, lanes read by index (see deterministicId)
-  hashInto(text, INITIAL_SEED);
-  const lanes = LANES;
-  const a = fmix((lanes[0] as number) ^ Math.imul(lanes[4] as number, 0x9e3779b1));
-  const b = fmix((lanes[1] as number) ^ a);
-  const c = fmix((lanes[2] as number) ^ b);
-  const d = fmix((lanes[3] as number) ^ c);
-  const e = fmix(a ^ d);
+  digestInto(text, INITIAL_SEED);
+  const b = DIGEST[0] as number;
+  const c = DIGEST[1] as number;
+  const d = DIGEST[2] as number;
+  const e = DIGEST[3] as number;
   const codes = HASH_CODES;
   putB64(codes, 0, e, 5);
   putB64(codes, 5, b, 5);
