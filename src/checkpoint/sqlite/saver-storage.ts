@@ -56,10 +56,12 @@ export class SqliteSaverError extends AgentGraphError {
 }
 
 type Statement = Database.Statement<[Record<string, unknown>]>;
+/** A statement of a save's rows, bound by position (see SQL). */
+type Positional = Database.Statement<unknown[]>;
 /** The statements that take positional parameters (see `SQL.upsertCheckpoint`). */
 type PositionalName = "upsertCheckpoint" | "touchThread" | "insertBlob" | "insertItem" | "insertWrites";
 type Statements = {
-  -readonly [K in keyof typeof SQL]: K extends PositionalName ? Database.Statement<unknown[]> : Statement;
+  -readonly [K in keyof typeof SQL]: K extends PositionalName ? Positional : Statement;
 };
 
 /**
@@ -432,10 +434,12 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       const checkpoints = batch.checkpoints;
       // one row per thread: its newest checkpoint's time
       const newest = new Map<string, number>();
+      // each statement read once per batch (they are getters that prepare on first use)
+      const upsertCheckpoint = checkpoints.length > 0 ? statements.upsertCheckpoint : undefined;
       for (let i = 0; i < checkpoints.length; i++) {
         const row = checkpoints[i] as CheckpointRow;
         const at = Math.trunc(row.createdAt);
-        statements.upsertCheckpoint.run(
+        (upsertCheckpoint as Positional).run(
           row.threadId,
           row.ns,
           toStoredId(row.id),
@@ -451,9 +455,10 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         statements.touchThread.run(thread, createdAt);
       });
       const blobs = batch.blobs;
+      const insertBlob = blobs.length > 0 ? statements.insertBlob : undefined;
       for (let i = 0; i < blobs.length; i++) {
         const row = blobs[i] as BlobRow;
-        statements.insertBlob.run(
+        (insertBlob as Positional).run(
           row.threadId,
           row.ns,
           row.channel,
@@ -465,9 +470,10 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         );
       }
       const items = batch.items;
+      const insertItem = items.length > 0 ? statements.insertItem : undefined;
       for (let i = 0; i < items.length; i++) {
         const row = items[i] as ItemRow;
-        statements.insertItem.run(row.threadId, row.hash, row.data);
+        (insertItem as Positional).run(row.threadId, row.hash, row.data);
       }
       let thread: string | undefined;
       for (const row of batch.writes) {
@@ -478,6 +484,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       }
       // one row per task: the writes of a task that come together are stored together
       const writes = batch.writes;
+      const insertWrites = writes.length > 0 ? statements.insertWrites : undefined;
       for (let i = 0; i < writes.length; ) {
         const first = writes[i] as WriteRow;
         const group: WriteRow[] = [];
@@ -506,7 +513,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           checkpointId: toStoredId(first.checkpointId),
           taskId: toStoredId(first.taskId),
         };
-        const inserted = statements.insertWrites.run(
+        const inserted = (insertWrites as Positional).run(
           key.thread,
           key.ns,
           key.checkpointId,
