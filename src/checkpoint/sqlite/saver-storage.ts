@@ -476,7 +476,8 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         (insertItem as Positional).run(row.threadId, row.hash, row.data);
       }
       let thread: string | undefined;
-      for (const row of batch.writes) {
+      for (let i = 0; i < batch.writes.length; i++) {
+        const row = batch.writes[i] as WriteRow;
         if (row.threadId === thread) continue;
         thread = row.threadId;
         // a thread first seen with writes (no checkpoint in this batch) still ages out

@@ -33,7 +33,8 @@ export interface Splice {
 
 /** The stored form of a splice: `[start, deleteCount, ...inserted references]`. */
 export function encodeSplice(splice: Splice): string {
-  return JSON.stringify([splice.start, splice.del, ...splice.ins]);
+  // concat, not a spread: a spread walks the inserted references with an iterator
+  return JSON.stringify(([splice.start, splice.del] as (number | string)[]).concat(splice.ins));
 }
 
 /**
