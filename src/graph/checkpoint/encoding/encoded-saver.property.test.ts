@@ -142,8 +142,15 @@ describe.each([false, true])(
         object,
         object,
       ];
-      const lists: Record<string, object[]> = { S1: [a], S2: [a, b], S3: [a, c], S4: [a, b] };
-      const parents: Record<string, string | undefined> = { S1: undefined, S2: "S1", S3: "S1", S4: "S3" };
+      const lists: Record<string, object[]> = { S1: [a], S2: [a, b], S3: [a, c], S4: [a, b], S5: [a] };
+      const parents: Record<string, string | undefined> = {
+        S1: undefined,
+        S2: "S1",
+        S3: "S1",
+        S4: "S3",
+        // the list S2 grew from, unchanged
+        S5: "S1",
+      };
       const idOf = (name: string) => `1ef0000${name.slice(1)}-0000-6000-8000-000000000000`;
       const ops: SaverBatchOp[] = Object.keys(lists).map((name, step) => {
         const version = `1${step + 1}.0000000${step}`;

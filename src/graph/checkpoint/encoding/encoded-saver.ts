@@ -106,6 +106,11 @@ function refsOf(state: ListState): string[] {
   return state.refs.slice(0, state.length);
 }
 
+/** The first `length` of `refs`: the array itself when it holds no more. */
+function upTo(refs: string[], length: number): string[] {
+  return refs.length === length ? refs : refs.slice(0, length);
+}
+
 /**
  * The elements a new list state keeps (see {@link ListState.values}) when `value` is the list's
  * new version and `kept` how many of its first elements are the previous state's. When the list
@@ -887,7 +892,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           ? undefined
           : appended !== undefined
             ? { start: prev.length, del: 0, ins: appended }
-            : diffLists(prev.refs.length === prev.length ? prev.refs : refsOf(prev), refs, kept);
+            : diffLists(upTo(prev.refs, prev.length), upTo(refs, length), kept);
       if (prev !== undefined && splice !== undefined && worthSplicing(splice, length, prev.depth)) {
         rows.blobs.push(
           blobRow(
@@ -903,7 +908,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         );
         state = { refs, length, depth: prev.depth + 1, values: keptValues(value, prev, kept) };
       } else {
-        const full = refs.length === length ? refs : refs.slice(0, length);
+        const full = upTo(refs, length);
         rows.blobs.push(blobRow(threadId, ns, channel, versionKey, "list", JSON.stringify(full), null, 0));
         state = { refs, length, depth: 0, values: keptValues(value, prev, kept) };
       }
