@@ -8,11 +8,13 @@ import type { ToolCall, ToolMessage } from "../messages/index.js";
 import {
   copyOf,
   copyWith,
+  failedBeforeThen,
   getAmbientConfig,
   INVOKE_THEN,
   invokeThen,
   promiseTry,
   resolveConfig,
+  thenThroughInvoke,
 } from "../shared/index.js";
 import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
 import { type HandleToolErrors, ToolNotFoundError, toolErrorResult } from "./tool-node-errors.js";
@@ -123,12 +125,13 @@ export class ToolNode {
     then: (output: ToolNodeOutput) => R | PromiseLike<R>,
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    if (this.invoke !== ToolNode.prototype.invoke) return this.invoke(input, config).then(then, onError);
+    if (this.invoke !== ToolNode.prototype.invoke)
+      return thenThroughInvoke(this, input, config, then, onError);
     let prepared: ReturnType<ToolNode["prepare"]>;
     try {
       prepared = this.prepare(input, config);
     } catch (error) {
-      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+      return failedBeforeThen(error, onError);
     }
     return this.runPrepared(prepared, then, onError);
   }

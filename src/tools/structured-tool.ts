@@ -3,11 +3,13 @@ import {
   AbortError,
   type BatchOptions,
   type CallbackHandler,
+  failedBeforeThen,
   INVOKE_THEN,
   promiseTry,
   raceSignal,
   resolveConfig,
   runBatch,
+  thenThroughInvoke,
 } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
@@ -284,12 +286,12 @@ export abstract class StructuredTool<
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     if (this.invoke !== StructuredTool.prototype.invoke || this.call !== StructuredTool.prototype.call)
-      return Promise.resolve(this.invoke(input, config)).then(then, onError);
+      return thenThroughInvoke(this, input, config, then, onError);
     try {
       // with `then` given, the call's promise is what `then` (or `onError`) returns
       return this.start(input, config, then, onError) as Promise<R>;
     } catch (error) {
-      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+      return failedBeforeThen(error, onError);
     }
   }
 
@@ -401,8 +403,7 @@ export abstract class StructuredTool<
       }, failed);
     } catch (error) {
       run?.handleToolError(error);
-      if (onError !== undefined) return promiseTry(() => onError(error));
-      return Promise.reject(error);
+      return failedBeforeThen(error, onError);
     }
   }
 

@@ -692,6 +692,20 @@ describe("invokeThen (the agent's model node's call)", () => {
       }
     }
     expect(await invokeThen(new Overriding(), "x", {}, (answer) => answer.content)).toBe("from the override");
+    // an override that throws at once: its failure reaches onError, as a rejected call's does
+    class Throwing extends RecordingModel {
+      override invoke(): Promise<AIMessage> {
+        throw new Error("no model here");
+      }
+    }
+    const failed = await invokeThen(
+      new Throwing(),
+      "x",
+      {},
+      () => "answered",
+      (error) => `failed: ${(error as Error).message}`,
+    );
+    expect(failed).toBe("failed: no model here");
 
     const model = new RecordingModel();
     const search = tool(async () => "", {

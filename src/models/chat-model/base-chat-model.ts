@@ -7,11 +7,13 @@ import {
 import {
   type BatchOptions,
   type CallbackHandler,
+  failedBeforeThen,
   INVOKE_THEN,
   mergeOf,
   promiseTry,
   runBatch,
   thenOrElse,
+  thenThroughInvoke,
 } from "../../shared/index.js";
 import {
   type BindToolsInput,
@@ -220,12 +222,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     if (this.invoke !== BaseChatModel.prototype.invoke)
-      return Promise.resolve(this.invoke(input, options)).then(then, onError);
+      return thenThroughInvoke(this, input, options, then, onError);
     let call: PreparedCall<this["ParsedCallOptions"]>;
     try {
       call = this.prepareCall(input, options);
     } catch (error) {
-      return onError === undefined ? Promise.reject(error) : promiseTry(() => onError(error));
+      return failedBeforeThen(error, onError);
     }
     return this.invokePrepared(call, then, onError);
   }
@@ -494,8 +496,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       }, failTo);
     } catch (error) {
       call.run?.error(error);
-      if (onError !== undefined) return promiseTry(() => onError(error));
-      return Promise.reject(error);
+      return failedBeforeThen(error, onError);
     }
   }
 

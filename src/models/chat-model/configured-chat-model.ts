@@ -1,5 +1,5 @@
 import type { AIMessage, AIMessageChunk, MessageContent } from "../../messages/index.js";
-import { INVOKE_THEN, invokeThen } from "../../shared/index.js";
+import { INVOKE_THEN, invokeThen, thenThroughInvoke } from "../../shared/index.js";
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
 import type { BaseChatModel } from "./base-chat-model.js";
 import { mergeCallOptions } from "./merge-options.js";
@@ -76,7 +76,7 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     if (this.invoke !== ConfiguredChatModel.prototype.invoke)
-      return Promise.resolve(this.invoke(input, options)).then(then, onError);
+      return thenThroughInvoke(this, input, options, then, onError);
     return invokeThen(this.bound, input, this.merged(options), then, onError);
   }
 
