@@ -101,12 +101,15 @@ interface ListState {
   values?: unknown[];
 }
 
-/** The references of a list state, as an array of their own. */
+/**
+ * The references of a list state, as an array of their own: for a use that outlives the moment
+ * (a read that waits on storage while a save may extend the state's array).
+ */
 function refsOf(state: ListState): string[] {
   return state.refs.slice(0, state.length);
 }
 
-/** The first `length` of `refs`: the array itself when it holds no more. */
+/** The first `length` of `refs`, the array itself when it holds no more: for a use at once. */
 function upTo(refs: string[], length: number): string[] {
   return refs.length === length ? refs : refs.slice(0, length);
 }
