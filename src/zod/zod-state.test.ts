@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { START, StateGraph } from "../graph/index.js";
+import { Command, START, StateGraph } from "../graph/index.js";
 import { MessagesZodMeta as RootMessagesZodMeta } from "../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
 import { MessagesZodMeta, MessagesZodState, registry, withLangGraph } from "./index.js";
@@ -95,6 +95,50 @@ describe("Zod object state", () => {
       (e: unknown) => e as { issues?: { path: unknown[] }[] },
     );
     expect(error?.issues?.[0]?.path).toEqual(["v"]);
+  });
+
+  it("writes the parsed update: coerced, transformed, nested defaults filled, unknown nested keys stripped", async () => {
+    const State = z.object({
+      q: z.string(),
+      n: z.coerce.number().optional(),
+      tag: z
+        .string()
+        .transform((s) => s.toUpperCase())
+        .optional(),
+      o: z.object({ a: z.number().default(1), b: z.number() }).optional(),
+      log: withLangGraph(z.array(z.string()), {
+        reducer: { fn: (a: string[], b: string[]) => a.concat(b), schema: z.array(z.string()) },
+        default: () => [],
+      }),
+    });
+    const seen: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ n: "5", tag: "low", o: { b: 2, junk: true } }) as never)
+      .addNode("b", (state) => {
+        seen.push({ ...state });
+        return new Command({
+          update: [
+            ["tag", "cmd"],
+            ["log", ["x"]],
+            ["log", ["y"]],
+          ],
+        }) as never;
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    const updates: unknown[] = [];
+    for await (const chunk of await graph.stream({ q: "x" }, { streamMode: "updates" })) updates.push(chunk);
+    expect(updates[0]).toEqual({ a: { n: 5, tag: "LOW", o: { a: 1, b: 2 } } });
+    expect(seen[0]).toEqual({ q: "x", n: 5, tag: "LOW", o: { a: 1, b: 2 }, log: [] });
+    // a list-form command update writing one key twice keeps both writes, each parsed
+    expect(await graph.invoke({ q: "x" })).toEqual({
+      q: "x",
+      n: 5,
+      tag: "CMD",
+      o: { a: 1, b: 2 },
+      log: ["x", "y"],
+    });
   });
 
   it("validates graph input against the schema", async () => {

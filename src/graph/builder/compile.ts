@@ -197,9 +197,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
   const validate =
     partial === undefined
       ? undefined
-      : (update: Record<string, unknown>) => {
-          parseWith(partial, update);
-        };
+      : (update: Record<string, unknown>) => parseWith(partial, update) as Record<string, unknown>;
   // a StateSchema state validates each written field (input: by the input schema when that is one)
   const stateCheck = fieldChecker(builder.stateSchema);
   const inputCheck =

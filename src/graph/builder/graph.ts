@@ -14,7 +14,7 @@ import { isPregel } from "../pregel/index.js";
 import type { CompileOptions } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
-import { conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
+import { branchDestination, conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
 
 /** A node of a {@link Graph}: a function of the previous node's output, a runnable or a compiled graph. */
 export type GraphNodeAction<Input = unknown, Output = unknown> =
@@ -288,7 +288,7 @@ function graphWriters(
         task.writes.push([TASKS, item]);
         continue;
       }
-      const dest = branch?.pathMap === undefined ? item : branch.pathMap[item as string];
+      const dest = branchDestination(item, branch?.pathMap);
       if (dest === END) task.writes.push([END, output]);
       else if (typeof dest === "string" && dest !== "" && targets.has(dest))
         task.writes.push([branchChannel(name, dest), output]);

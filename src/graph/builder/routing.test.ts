@@ -86,6 +86,41 @@ describe("conditional edges", () => {
     expect(nullError.message).toMatch(/^Branch condition returned unknown or null destination/);
   });
 
+  it("looks a boolean or number result up in the path map by its string form, as LangGraph.js does", async () => {
+    expect(
+      (await routed((s) => s.items.length > 0, { true: "b", false: "c" }).invoke({ items: ["x"] })).out,
+    ).toEqual(["b"]);
+    expect(
+      (await routed((s) => s.items.length > 0, { true: "b", false: "c" }).invoke({ items: [] })).out,
+    ).toEqual(["c"]);
+    expect((await routed(() => 1, { 1: "c", 2: "b" }).invoke({ items: [] })).out).toEqual(["c"]);
+    expect((await routed(() => 2, { 1: "c", 2: "b" }).invoke({ items: [] })).out).toEqual(["b"]);
+    // a key the map lacks, even an inherited one, names nowhere
+    const inherited = await rejection(routed(() => "toString", { b: "b", c: "c" }).invoke({ items: [] }));
+    expect(inherited.message).toMatch(/^Branch condition returned unknown or null destination/);
+  });
+
+  it("without a path map, a boolean or number names the node of that string form", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addNode("true", () => ({ out: ["true"] }))
+      .addNode("7", () => ({ out: ["7"] }))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", (() => [true, 7]) as never)
+      .compile();
+    expect((await graph.invoke({ items: [] })).out.sort()).toEqual(["7", "true"]);
+  });
+
+  it("rejects a router that returns nothing, alone or inside a list (the reference's error)", async () => {
+    for (const result of [undefined, null, "", [undefined], ["b", null]]) {
+      const error = await rejection(routed(() => result).invoke({ items: [] }));
+      expect(error.message).toMatch(/^Branch condition returned unknown or null destination/);
+    }
+    const error = await rejection(routed(() => undefined).invoke({ items: [] }));
+    expect(error.message).toContain("returned undefined");
+    expect(error.message).toContain("without a return statement");
+  });
+
   it("rejects an unknown node without a path map (deliberate: the reference ignores it)", async () => {
     const error = await rejection(routed(() => "zz").invoke({ items: [] }));
     expect(error).toBeInstanceOf(InvalidUpdateError);

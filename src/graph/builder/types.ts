@@ -97,6 +97,26 @@ export type Router<State, Nodes extends string, Context = Record<string, unknown
   config: LangGraphRunnableConfig<Context>,
 ) => RouterResult<Nodes> | Promise<RouterResult<Nodes>>;
 
+/**
+ * Where one item of a router's result sends the run, read as LangGraph.js reads it: through the
+ * path map by the item's string form (a router returning `true` finds the key `"true"`), and
+ * without a path map a boolean or number names the node of that string form. `undefined` when
+ * the item names nowhere: `null`, `undefined`, `""`, `false` or `0` without a path map, or a
+ * key the path map lacks. Callers take `Send`s out first.
+ */
+export function branchDestination(
+  item: unknown,
+  pathMap: Readonly<Record<string, string>> | undefined,
+): unknown {
+  if (pathMap !== undefined) {
+    const key = String(item);
+    const mapped = Object.hasOwn(pathMap, key) ? pathMap[key] : undefined;
+    return mapped === "" || mapped === null ? undefined : mapped;
+  }
+  if (item === undefined || item === null || item === "" || item === false || item === 0) return undefined;
+  return typeof item === "boolean" || typeof item === "number" ? String(item) : item;
+}
+
 /** Maps router results to nodes: an object, or the list of allowed targets. */
 export type PathMap<Nodes extends string> =
   | Readonly<Record<string, Nodes | typeof END>>

@@ -12,6 +12,7 @@ import {
   TASKS,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, RunningTask } from "../loop/index.js";
+import { branchDestination } from "./types.js";
 
 /** A conditional edge, compiled. */
 export interface CompiledBranch {
@@ -34,8 +35,12 @@ export interface WriterSpec {
   readonly branches: readonly CompiledBranch[];
   /** Keys conditional edges read. */
   readonly readKeys: readonly string[];
-  /** Checks an update against the state schema (Zod state): throws the schema's error. */
-  readonly validate: ((update: Record<string, unknown>) => void) | undefined;
+  /**
+   * Parses an update with the state schema (Zod state): returns the parsed update, whose values
+   * (coerced, transformed, defaults filled, unknown nested keys stripped) are what is written, as
+   * in LangGraph.js; throws the schema's error.
+   */
+  readonly validate: ((update: Record<string, unknown>) => Record<string, unknown>) | undefined;
   /** Validates one written value against its field (StateSchema state) and returns what to write. */
   readonly check?: ((key: string, value: unknown) => unknown) | undefined;
 }
@@ -60,16 +65,41 @@ export function writeUpdate(
     return goto;
   }
   if (typeof output !== "object") throw invalidReturn(spec.node, output);
-  spec.validate?.(output as Record<string, unknown>);
-  writeEntries(Object.entries(output as Record<string, unknown>), spec, writes);
+  const validate = spec.validate;
+  const update = validate === undefined ? output : validate(output as Record<string, unknown>);
+  writeEntries(Object.entries(update as Record<string, unknown>), spec, writes);
   return [];
+}
+
+/**
+ * A command's update entries as parsed by the state schema (Zod state). A list-form update that
+ * writes one key more than once is parsed entry by entry, so each of its writes is kept.
+ */
+function parsedEntries(
+  entries: [string, unknown][],
+  validate: (update: Record<string, unknown>) => Record<string, unknown>,
+): [string, unknown][] {
+  const keys = new Set<string>();
+  for (let i = 0; i < entries.length; i++) keys.add((entries[i] as [string, unknown])[0]);
+  if (keys.size === entries.length) return Object.entries(validate(Object.fromEntries(entries)));
+  const out: [string, unknown][] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const [key, value] = entries[i] as [string, unknown];
+    const parsed = validate({ [key]: value });
+    if (Object.hasOwn(parsed, key)) out.push([key, parsed[key]]);
+  }
+  return out;
 }
 
 function writeCommand(command: Command, spec: WriterSpec, writes: [string, unknown][]): (string | Send)[] {
   if (command.graph === Command.PARENT) throw new ParentCommand(command);
   const entries = commandUpdateEntries(command);
-  if (spec.validate !== undefined && entries.length > 0) spec.validate(Object.fromEntries(entries));
-  writeEntries(entries, spec, writes);
+  const validate = spec.validate;
+  writeEntries(
+    validate !== undefined && entries.length > 0 ? parsedEntries(entries, validate) : entries,
+    spec,
+    writes,
+  );
   return commandGotoList(command);
 }
 
@@ -168,25 +198,33 @@ function routeBranch(
 ): void {
   const list = Array.isArray(result) ? result : [result];
   const targets: unknown[] = [];
+  const pathMap = branch.pathMap;
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];
-    if (isSend(item) || branch.pathMap === undefined) {
+    if (isSend(item)) {
       targets.push(item);
       continue;
     }
-    const mapped = typeof item === "string" ? branch.pathMap[item] : undefined;
-    if (mapped === undefined) {
+    const destination = branchDestination(item, pathMap);
+    if (destination === undefined) {
       throw new InvalidUpdateError(
-        `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${JSON.stringify(item)}, which is not in its path map (${Object.keys(
-          branch.pathMap,
-        )
-          .map((k) => JSON.stringify(k))
-          .join(", ")}).`,
+        pathMap === undefined
+          ? `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${describeRouted(item)}. Return a node name, END, a Send, or a list of them (a routing function that ends without a return statement returns undefined).`
+          : `Branch condition returned unknown or null destination: conditional edge from "${spec.node}" returned ${describeRouted(item)}, which is not in its path map (${Object.keys(
+              pathMap,
+            )
+              .map((k) => JSON.stringify(k))
+              .join(", ")}).`,
       );
     }
-    targets.push(mapped);
+    targets.push(destination);
   }
   writeRouting(targets, spec, task.writes, `The conditional edge from "${spec.node}"`);
+}
+
+/** A routed value as an error message shows it (`undefined` has no JSON form). */
+function describeRouted(item: unknown): string {
+  return item === undefined ? "undefined" : (JSON.stringify(item) ?? String(item));
 }
 
 /** The writers of a node: its update, its `Command` routing, its static edges, then its conditional edges. */
