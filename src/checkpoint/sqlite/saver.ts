@@ -76,6 +76,9 @@ export class SqliteSaver extends EncodedCheckpointSaver {
   /** As LangGraph.js's `SqliteSaver`: a pre-v4 checkpoint always gets a tasks channel. */
   protected override readonly migratesWithoutSends: boolean = true;
 
+  /** As LangGraph.js's `SqliteSaver`: an empty `thread_id` is no thread id. */
+  protected override readonly refusesEmptyThreadId: boolean = true;
+
   /** LangGraph.js's `SqliteSaver`'s texts, which start the errors for configs without ids. */
   protected override configErrorText(operation: SaverWriteOperation, missing: MissingConfigField): string {
     if (missing === "configurable") return "Empty configuration supplied.";

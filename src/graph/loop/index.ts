@@ -22,6 +22,7 @@ export {
   LoopPersistence,
   type PersistenceParams,
   type SavedWrites,
+  writtenSaves,
 } from "./persistence.js";
 export { defaultRetryOn } from "./retry.js";
 export { RunControl } from "./run-control.js";

@@ -57,6 +57,56 @@ function runFields(
   return fields;
 }
 
+/** Saves a run has handed over and not yet written. */
+interface Unwritten {
+  /** Settles once the saves handed over so far are written (or failed). */
+  written(): Promise<void>;
+}
+
+/**
+ * What runs of this process have handed to each saver and not yet written (`async` durability
+ * batches, `sync` saves under way), so that reading a thread through a graph sees every step a
+ * run has taken, as it does in LangGraph.js, whose saves start as each step ends.
+ */
+const unwritten = new WeakMap<object, Set<Unwritten>>();
+
+function track(saver: object, pending: Unwritten): void {
+  let set = unwritten.get(saver);
+  if (set === undefined) {
+    set = new Set();
+    unwritten.set(saver, set);
+  }
+  set.add(pending);
+}
+
+function untrack(saver: object, pending: Unwritten): void {
+  unwritten.get(saver)?.delete(pending);
+}
+
+/**
+ * Waits until what runs have handed to `saver` so far is written (saves handed over meanwhile
+ * are not waited for): `getState`, `getStateHistory` and `updateState` call it before they read,
+ * so a read made while a run streams (or from inside one of its nodes) sees the steps the run has
+ * taken. A save that fails fails its run; the read goes on.
+ *
+ * @example
+ * ```ts
+ * await writtenSaves(saver);
+ * const tuple = await saver.getTuple(config);
+ * ```
+ */
+export async function writtenSaves(saver: object): Promise<void> {
+  const set = unwritten.get(saver);
+  if (set === undefined || set.size === 0) return;
+  for (const pending of [...set]) {
+    try {
+      await pending.written();
+    } catch {
+      // the run that made the save reports its failure
+    }
+  }
+}
+
 /** Saves queued by `async` durability before a batch is started without waiting for the loop to pause. */
 const ASYNC_BATCH_OPS = 64;
 
@@ -66,9 +116,14 @@ const ASYNC_BATCH_OPS = 64;
  * node awaits, or the loop yields) or when {@link ASYNC_BATCH_OPS} saves are queued; batches are
  * written one after the other, in order. The first failure stops the writing and is kept.
  */
-export class SaveQueue {
+export class SaveQueue implements Unwritten {
   readonly saver: BaseCheckpointSaver;
   private queued: SaverBatchOp[] = [];
+  /** Saves ever queued, and those written (or given up after a failure). */
+  private pushed = 0;
+  private done = 0;
+  /** Reads waiting for the saves queued before them ({@link written}). */
+  private waiters: { target: number; resolve(): void }[] = [];
   /** Writing (or waiting to write) the queued saves, until the queue is empty. */
   private draining: Promise<void> | undefined;
   /** A flush is waiting: write without pausing. */
@@ -85,8 +140,11 @@ export class SaveQueue {
   push(op: SaverBatchOp): void {
     if (this.failure !== undefined) return;
     this.queued.push(op);
-    if (this.draining === undefined) this.draining = this.drain();
-    else if (this.queued.length >= ASYNC_BATCH_OPS) this.wake?.();
+    this.pushed++;
+    if (this.draining === undefined) {
+      track(this.saver, this);
+      this.draining = this.drain();
+    } else if (this.queued.length >= ASYNC_BATCH_OPS) this.wake?.();
   }
 
   /** Writes everything queued, and waits until it is written (or a save failed). */
@@ -95,6 +153,28 @@ export class SaveQueue {
     this.urgent = true;
     this.wake?.();
     await this.draining;
+  }
+
+  /** Settles once the saves queued so far are written: they are written without pausing. */
+  written(): Promise<void> {
+    if (this.draining === undefined || this.done >= this.pushed) return Promise.resolve();
+    const target = this.pushed;
+    this.urgent = true;
+    this.wake?.();
+    return new Promise<void>((resolve) => {
+      this.waiters.push({ target, resolve });
+    });
+  }
+
+  /** Answers the reads whose saves are written (every read once nothing more will be). */
+  private answer(all: boolean): void {
+    if (this.waiters.length === 0) return;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (all || waiter.target <= this.done) waiter.resolve();
+      else this.waiters.push(waiter);
+    }
   }
 
   /** Until the next macrotask (the run paused), or until enough saves are queued. */
@@ -125,10 +205,14 @@ export class SaveQueue {
         } catch (error) {
           this.failure = { error };
         }
+        this.done += ops.length;
+        this.answer(false);
       }
     } finally {
       this.draining = undefined;
       this.urgent = false;
+      untrack(this.saver, this);
+      this.answer(true);
     }
   }
 }
@@ -292,6 +376,8 @@ export class LoopPersistence {
   }
 
   private enqueue(save: () => Promise<unknown>): void {
+    const saver = this.params.saver;
+    if (this.chain === this.settled) track(saver, this.pendingSaves);
     const next = this.chain.then(async () => {
       if (this.failed) return;
       try {
@@ -302,8 +388,23 @@ export class LoopPersistence {
       }
     });
     this.chain = next;
+    // the last save of the chain written: nothing of this run waits any more
+    this.settled = next.then(() => {
+      if (this.chain === next) {
+        this.settled = next;
+        untrack(saver, this.pendingSaves);
+      }
+    });
     if (this.params.durability === "sync") this.stepSaves.push(next);
   }
+
+  /** The chain once written to its end (the chain itself when nothing is under way). */
+  private settled: Promise<void> = this.chain;
+
+  /** This run's saves under way, for {@link writtenSaves}. */
+  private readonly pendingSaves: Unwritten = {
+    written: () => this.chain,
+  };
 
   private throwIfFailed(): void {
     if (this.failed) throw this.failure;

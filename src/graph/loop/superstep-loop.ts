@@ -306,8 +306,15 @@ export class PregelLoop {
       while (this.tick()) {
         if (this.params.cache !== undefined) await this.useCachedWrites(this.params.cache);
         const pending = this.runStep();
+        /** An abort that came once every task of the step had finished: the step is kept. */
+        let abortedAfter: { error: unknown } | undefined;
         if (pending !== undefined) {
-          await pending;
+          try {
+            await pending;
+          } catch (error) {
+            if (!this.finishedBeforeAbort()) throw error;
+            abortedAfter = { error };
+          }
           lastYield = Date.now();
         } else if (this.params.sink !== undefined) {
           // let stream consumers see each step as it completes
@@ -323,6 +330,7 @@ export class PregelLoop {
         this.afterTick();
         const ended = this.params.persistence?.endStep();
         if (ended !== undefined) await ended;
+        if (abortedAfter !== undefined) throw abortedAfter.error;
       }
     } catch (error) {
       failure = { error };
@@ -771,6 +779,8 @@ export class PregelLoop {
     const signal = this.params.abortSignal;
     if (signal?.aborted) throw abortErrorOf(signal);
     const pending = this.tasks.filter((task) => !(task as Task).done);
+    this.stepPending = pending.length;
+    this.stepFinished = 0;
     if (pending.length === 0) {
       if (controller !== undefined) releaseController(controller);
       return undefined;
@@ -816,6 +826,26 @@ export class PregelLoop {
 
   /** The caller aborted the run mid-step: what the step's tasks still running do is ignored. */
   private abandoned = false;
+
+  /** Tasks of the current step still to finish when it started running (see runStep). */
+  private stepPending = 0;
+  /** Tasks of the current step that finished without an error (see commit). */
+  private stepFinished = 0;
+
+  /**
+   * The run was aborted, but only after every task of the step had finished (a stream consumer
+   * that stops at the step's last chunk, say): the step is committed and checkpointed before the
+   * run stops, as in LangGraph.js, whose loop has saved it by then.
+   */
+  private finishedBeforeAbort(): boolean {
+    return (
+      this.params.abortSignal?.aborted === true &&
+      this.callFailure === undefined &&
+      this.stepPending > 0 &&
+      this.stepFinished === this.stepPending &&
+      this.stepFinished === this.tasks.filter((task) => !(task as Task).done).length
+    );
+  }
 
   /**
    * Makes the task that handles `failed`'s error (its node's `errorHandler`), as a task of the
@@ -867,6 +897,7 @@ export class PregelLoop {
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {
     if (this.abandoned) return;
+    if (failure === undefined) this.stepFinished++;
     // a task whose functional-API call failed failed too, even if its code caught the error
     // (its result is not saved: the run fails, and a resumed run runs it again)
     const error =

@@ -10,9 +10,9 @@ import type { BaseCache } from "../cache/index.js";
 import { BaseChannel } from "../channels/index.js";
 import {
   type BaseCheckpointSaver,
-  CheckpointConfigError,
   type CheckpointTuple,
   isCheckpointSaver,
+  threadIdErrorFor,
 } from "../checkpoint/index.js";
 import {
   CHECKPOINT_NAMESPACE_END,
@@ -31,6 +31,7 @@ import {
   type ParentRunLink,
   PregelLoop,
   type PregelNode,
+  writtenSaves,
 } from "../loop/index.js";
 import { AsyncBatchedStore } from "../store/index.js";
 import type {
@@ -398,6 +399,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       () => opened.end(),
       (error: unknown) => opened.end({ error: parent === undefined ? rootError(error) : error }),
     );
+    // as in LangGraph.js, `stream()` settles once the run has its first chunk: a run that fails
+    // before producing one rejects here
+    await opened.ready();
     return opened.stream;
   }
 
@@ -573,6 +577,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   /** The state of a thread: at its latest checkpoint, or at `checkpoint_id` (of a subgraph, with its `checkpoint_ns`). */
   async getState(config: RunnableConfig, options: { subgraphs?: boolean } = {}): Promise<StateSnapshot> {
     const saver = this.requireSaver(config);
+    await writtenSaves(saver);
     const tuple = await saver.getTuple(config);
     const latest = config.configurable?.checkpoint_id === undefined;
     return this.graphAt(config).snapshotWith(saver, tuple, config, options.subgraphs ?? false, latest);
@@ -592,6 +597,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const listConfig: RunnableConfig = {
       configurable: { ...config.configurable, checkpoint_ns: config.configurable?.checkpoint_ns ?? "" },
     };
+    await writtenSaves(saver);
     for await (const tuple of saver.list(listConfig, listOptions)) {
       yield await graph.snapshotWith(saver, tuple, tuple.config, false, false);
     }
@@ -604,6 +610,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    */
   async updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig> {
     const saver = this.requireSaver(config);
+    await writtenSaves(saver);
     return updateThreadState(this.graphAt(config).loopGraph, saver, config, values, asNode);
   }
 
@@ -624,6 +631,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     supersteps: readonly { updates: readonly StateUpdate[] }[],
   ): Promise<RunnableConfig> {
     const saver = this.requireSaver(config);
+    await writtenSaves(saver);
     return bulkUpdateThreadState(this.graphAt(config).loopGraph, saver, config, supersteps);
   }
 
@@ -679,12 +687,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;
     if (saver !== undefined) {
+      const missingThread = threadIdErrorFor(saver, config);
+      if (missingThread !== undefined) throw missingThread;
       const threadId = configurable.thread_id;
-      if (threadId === undefined || threadId === null) {
-        throw new CheckpointConfigError(
-          'Failed to put checkpoint. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property. When using a checkpointer, you must pass a "thread_id" so the checkpointer knows which conversation thread to persist state for. Example: graph.stream(input, { configurable: { thread_id: "my-thread-id" } })',
-        );
-      }
       const checkpointId = configurable.checkpoint_id;
       persistence = new LoopPersistence({
         saver,

@@ -8,6 +8,12 @@ export interface RunStream<Chunk> {
   readonly signal: AbortSignal;
   /** The run is over: the consumer gets the remaining chunks, then the end (or the error). */
   end(error?: { error: unknown }): void;
+  /**
+   * Settles once the stream holds its first chunk or has ended; rejects with the run's error when
+   * the run failed before producing any chunk (the error is then taken: iterating ends at once).
+   * `graph.stream()` waits for it, as LangChain.js's `stream()` runs the graph to its first chunk.
+   */
+  ready(): Promise<void>;
 }
 
 /**
@@ -54,7 +60,23 @@ export function openRunStream<Chunk>(
     failureTaken = true;
     return failure;
   };
+  /** A `ready()` waiting for the first chunk or the end. */
+  let readyWaiter: { resolve(): void; reject(error: unknown): void } | undefined;
+  const settleReady = () => {
+    const r = readyWaiter;
+    if (r === undefined) return;
+    if (head < queue.length) {
+      readyWaiter = undefined;
+      r.resolve();
+    } else if (finished) {
+      readyWaiter = undefined;
+      const error = ending();
+      if (error === undefined) r.resolve();
+      else r.reject(error.error);
+    }
+  };
   const notify = () => {
+    if (readyWaiter !== undefined) settleReady();
     const w = waiting;
     if (w === undefined) return;
     if (head < queue.length) {
@@ -125,6 +147,12 @@ export function openRunStream<Chunk>(
       failure = error;
       finished = true;
       notify();
+    },
+    ready() {
+      return new Promise<void>((resolve, reject) => {
+        readyWaiter = { resolve, reject };
+        settleReady();
+      });
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   copyCheckpoint,
   emptyCheckpoint,
   SCHEDULED,
+  threadIdErrorFor,
 } from "../checkpoint/index.js";
 import {
   type ChannelVersion,
@@ -320,6 +321,9 @@ export async function bulkUpdateThreadState(
   if (supersteps.length === 0) throw new InvalidUpdateError("No supersteps provided");
   if (supersteps.some((superstep) => superstep.updates.length === 0))
     throw new InvalidUpdateError("No updates provided");
+  // a thread is needed to save the update: the saver's own error, before anything is read
+  const missingThread = threadIdErrorFor(saver, config);
+  if (missingThread !== undefined) throw missingThread;
   let current = config;
   let first = true;
   for (const { updates } of supersteps) {

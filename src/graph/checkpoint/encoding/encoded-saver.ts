@@ -387,6 +387,30 @@ export type MissingConfigField = "configurable" | "thread_id" | "checkpoint_id";
 const THREAD_ID_HINT =
   'When using a checkpointer, you must pass a "thread_id" so the checkpointer knows which conversation thread to persist state for. Example: graph.stream(input, { configurable: { thread_id: "my-thread-id" } })';
 
+/**
+ * The error a save on `saver` throws for `config` when it names no thread (`undefined` when it
+ * names one), as a graph run or `updateState` meets it: the saver's own
+ * ({@link EncodedCheckpointSaver.missingThreadIdError}) for the config's `configurable` (a graph
+ * always has one), or for a saver from elsewhere LangGraph.js's `MemorySaver` text when the thread
+ * id is absent.
+ */
+export function threadIdErrorFor(
+  saver: object,
+  config: RunnableConfig | undefined,
+): CheckpointConfigError | undefined {
+  const own = (saver as { missingThreadIdError?: unknown }).missingThreadIdError;
+  if (typeof own === "function") {
+    // a graph hands its saver a `configurable` always (so the text is the missing thread's)
+    const probe: RunnableConfig = { configurable: config?.configurable ?? {} };
+    return (own as (config: RunnableConfig) => CheckpointConfigError | undefined).call(saver, probe);
+  }
+  const value = config?.configurable?.thread_id;
+  if (value !== undefined && value !== null) return undefined;
+  return new CheckpointConfigError(
+    `Failed to put checkpoint. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property. ${THREAD_ID_HINT}`,
+  );
+}
+
 /** The fields of the checkpoint format; others are kept as the record's `extra`. */
 const CHECKPOINT_FIELDS: ReadonlySet<string> = new Set([
   "v",
@@ -634,11 +658,43 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    */
   protected readonly migratesWithoutSends: boolean = false;
 
+  /**
+   * Whether an empty `thread_id` counts as none, as LangGraph.js's `SqliteSaver` counts it
+   * (`!thread_id`); its `MemorySaver` and `PostgresSaver` store a thread named `""`.
+   */
+  protected readonly refusesEmptyThreadId: boolean = false;
+
+  /**
+   * The error `put` throws for `config` when it names no thread (`undefined` when it names one).
+   * A run asks before it starts, so a run given no thread fails at once with this saver's text
+   * (LangGraph.js's fails at its first save); `updateState` asks too.
+   *
+   * @example
+   * ```ts
+   * const error = saver.missingThreadIdError({ configurable: {} });
+   * if (error !== undefined) throw error;
+   * ```
+   */
+  missingThreadIdError(config: RunnableConfig | undefined): CheckpointConfigError | undefined {
+    const configurable = config?.configurable;
+    const value = configurable?.thread_id;
+    if (
+      (typeof value === "string" && (value !== "" || !this.refusesEmptyThreadId)) ||
+      typeof value === "number"
+    )
+      return undefined;
+    const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
+    return new CheckpointConfigError(`${this.configErrorText("put", missing)} ${THREAD_ID_HINT}`);
+  }
+
   /** The thread id of `config`, as text; throws a `CheckpointConfigError` when it has none. */
   private requireThreadId(config: RunnableConfig, operation: SaverWriteOperation): string {
     const configurable = config.configurable;
     const value = configurable?.thread_id;
-    if (typeof value !== "string" && typeof value !== "number") {
+    if (
+      (typeof value !== "string" && typeof value !== "number") ||
+      (value === "" && this.refusesEmptyThreadId)
+    ) {
       const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
       throw new CheckpointConfigError(`${this.configErrorText(operation, missing)} ${THREAD_ID_HINT}`);
     }

@@ -5,6 +5,7 @@ export {
   type MissingConfigField,
   type SaverRetentionOptions,
   type SaverWriteOperation,
+  threadIdErrorFor,
   type ValueCodec,
 } from "./encoded-saver.js";
 export {
