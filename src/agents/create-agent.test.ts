@@ -522,6 +522,56 @@ describe("createAgent: state", () => {
     await expect(agent.invoke({ ...question(), userId: "u1" })).resolves.toMatchObject({ userId: "u1" });
   });
 
+  it("validates and parses every write of a schema field: input, hook updates (LangChain.js's StateSchema semantics)", async () => {
+    const seen: unknown[] = [];
+    const m = createMiddleware({
+      name: "Typed",
+      stateSchema: z.object({
+        tag: z
+          .string()
+          .transform((s) => s.toUpperCase())
+          .optional(),
+        n: z.coerce.number().optional(),
+        s: z
+          .string()
+          .transform((x) => `${x}!`)
+          .optional(),
+      }),
+      beforeModel: (state) => {
+        seen.push([state.tag, state.n]);
+        return { s: "v" };
+      },
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] });
+    const result = await agent.invoke({ ...question(), tag: "abc", n: "5" as never });
+    expect(seen).toEqual([["ABC", 5]]);
+    expect([result.tag, result.n, result.s]).toEqual(["ABC", 5, "v!"]);
+
+    const bad = createMiddleware({
+      name: "Bad",
+      stateSchema: z.object({ count: z.number().default(0) }),
+      beforeModel: () => ({ count: "many" as never }),
+    });
+    const failing = createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [bad] });
+    await expect(failing.invoke(question())).rejects.toThrow(/^Validation failed for field "count": \[\{/);
+  });
+
+  it("an invalid given value of a middleware field fails with the reference's required-fields error", async () => {
+    const m = createMiddleware({
+      name: "A",
+      stateSchema: z.object({ n: z.number().min(0), label: z.string() }),
+      beforeModel: () => undefined,
+    });
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["ok"] }), middleware: [m] });
+    // LangChain.js lists the issues of type invalid_type (a missing field); its example names the first issue's path
+    await expect(agent.invoke({ ...question(), n: -1 })).rejects.toThrow(
+      'Middleware "A" has required state fields that must be initialized:\n  - label: Required\n\nTo fix this',
+    );
+    await expect(agent.invoke({ ...question(), n: -1, label: "x" })).rejects.toThrow(
+      /^Middleware "A" has required state fields that must be initialized:\n\n\nTo fix this[^]*messages: \[\.\.\.\],\n {5}n: "value"/,
+    );
+  });
+
   it("takes required fields already stored in the thread as given", async () => {
     const m = createMiddleware({
       name: "Needy",

@@ -10,6 +10,8 @@ import {
   type StateDefinition,
   StateSchema,
   schemaMetaRegistry,
+  validateStateField,
+  withFieldCheck,
   zodObjectShape,
 } from "../graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "../messages/index.js";
@@ -55,11 +57,14 @@ export function buildAgentState(
   const input: StateDefinition = { messages };
   const output: StateDefinition = { messages, structuredResponse: state.structuredResponse as BaseChannel };
   const extraKeys: string[] = [];
+  const checks = new Map<string, (value: unknown) => unknown>();
   const add = (schema: unknown, owner: string) => {
     for (const [key, channel] of Object.entries(schemaChannels(schema, owner))) {
       if (BUILT_IN.has(key) || key in state) continue;
       state[key] = channel;
       extraKeys.push(key);
+      const check = fieldCheck(schema, key, channel);
+      if (check !== undefined) checks.set(key, check);
       if (isPrivateKey(key)) continue;
       input[key] = channel;
       output[key] = channel;
@@ -67,7 +72,38 @@ export function buildAgentState(
   };
   if (stateSchema !== undefined) add(stateSchema, "createAgent");
   for (const m of middleware) if (m.stateSchema !== undefined) add(m.stateSchema, `middleware "${m.name}"`);
+  // every write of a schema field (input, hook updates, commands) is validated and parsed by its
+  // schema, as LangChain.js's agent state (a StateSchema) does
+  if (checks.size > 0) {
+    withFieldCheck(state, (key, value) => {
+      const check = checks.get(key);
+      return check === undefined ? value : check(value);
+    });
+  }
   return { state, input, output, extraKeys };
+}
+
+/**
+ * How a write of `key`, a field of `schema`, is validated: a StateSchema's own check; a Zod
+ * field's schema (a field with a reducer: the reducer's update schema, when it has one); nothing
+ * for an Annotation or a field without a Standard Schema.
+ */
+function fieldCheck(
+  schema: unknown,
+  key: string,
+  channel: unknown,
+): ((value: unknown) => unknown) | undefined {
+  if (StateSchema.isInstance(schema)) return (value) => schema.validateValue(key, value);
+  if (!isAnyZodObject(schema)) return undefined;
+  const field = zodObjectShape(schema)[key];
+  const target =
+    channel instanceof LastValue
+      ? field
+      : typeof field === "object" && field !== null
+        ? schemaMetaRegistry.get(field)?.reducer?.schema
+        : undefined;
+  if (!isStandardSchema(target)) return undefined;
+  return (value) => validateStateField(target, key, value);
 }
 
 function schemaChannels(schema: unknown, owner: string): StateDefinition {
@@ -132,7 +168,9 @@ function isAnyZodObject(schema: unknown): boolean {
 /**
  * Fills in the defaults of the middleware state fields missing from `values` (Zod
  * `.default()`s), as LangChain.js does before each run, and throws the reference's error when a
- * public field that has no default is missing. Private (`_`) fields may always be missing.
+ * middleware's fields do not validate: a public field that has no default is missing, or a given
+ * value is invalid (its issues of type `invalid_type` are listed, as LangChain.js lists them).
+ * Private (`_`) fields may always be missing.
  */
 export async function initialMiddlewareValues(
   middleware: readonly AnyAgentMiddleware[],
@@ -142,22 +180,33 @@ export async function initialMiddlewareValues(
   for (const m of middleware) {
     const fields = schemaFields(m.stateSchema);
     if (fields === undefined) continue;
-    const missing: string[] = [];
+    const listed: string[] = [];
+    let firstPath: string | undefined;
     for (const [key, field] of Object.entries(fields)) {
-      if (values[key] !== undefined || defaults[key] !== undefined) continue;
+      const given = values[key] !== undefined ? values[key] : defaults[key];
       // a default registered with `withLangGraph` is the channel's initial value: nothing is missing
-      if (hasRegisteredDefault(field)) continue;
+      if (given === undefined && hasRegisteredDefault(field)) continue;
       if (!isStandardSchema(field)) continue;
-      const result = await (field as StandardSchemaLike)["~standard"].validate(undefined);
+      if (given === undefined && isPrivateKey(key)) continue;
+      const result = await (field as StandardSchemaLike)["~standard"].validate(given);
       if (result.issues === undefined) {
-        if (result.value !== undefined) defaults[key] = result.value;
-      } else if (!isPrivateKey(key)) {
-        missing.push(key);
+        if (given === undefined && result.value !== undefined) defaults[key] = result.value;
+        continue;
+      }
+      for (const issue of result.issues) {
+        const path = [key, ...(issue.path ?? []).map((part) => String(pathKey(part)))].join(".");
+        firstPath ??= path;
+        if ((issue as { code?: unknown }).code === "invalid_type") listed.push(`  - ${path}: Required`);
       }
     }
-    if (missing.length > 0) throw missingFieldsError(m.name, missing);
+    if (firstPath !== undefined) throw missingFieldsError(m.name, listed, firstPath);
   }
   return defaults;
+}
+
+/** The key of one segment of a Standard Schema issue's path. */
+function pathKey(part: unknown): unknown {
+  return typeof part === "object" && part !== null && "key" in part ? (part as { key: unknown }).key : part;
 }
 
 /** True for a field schema with a default registered in the graph's schema registry (`withLangGraph`). */
@@ -166,11 +215,10 @@ function hasRegisteredDefault(field: unknown): boolean {
   return schemaMetaRegistry.get(field)?.default !== undefined;
 }
 
-function missingFieldsError(name: string, keys: readonly string[]): InvalidArgumentError {
+function missingFieldsError(name: string, lines: readonly string[], example: string): InvalidArgumentError {
   // LangChain.js's text, word for word
-  const lines = keys.map((key) => `  - ${key}: Required`).join("\n");
   return new InvalidArgumentError(
-    `Middleware "${name}" has required state fields that must be initialized:\n${lines}\n\n` +
+    `Middleware "${name}" has required state fields that must be initialized:\n${lines.join("\n")}\n\n` +
       "To fix this, either:\n" +
       "1. Provide default values in your middleware's state schema using .default():\n" +
       "   stateSchema: z.object({\n" +
@@ -183,7 +231,7 @@ function missingFieldsError(name: string, keys: readonly string[]): InvalidArgum
       "3. Or ensure you pass these values when invoking the agent:\n" +
       "   agent.invoke({\n" +
       "     messages: [...],\n" +
-      `     ${keys[0] ?? "field"}: "value"\n` +
+      `     ${example}: "value"\n` +
       "   })",
     { code: "MIDDLEWARE_STATE_REQUIRED" },
   );

@@ -141,10 +141,28 @@ function partialSchemaOf(schema: unknown): PartialSchema | undefined {
   return typeof made.safeParse === "function" ? made : undefined;
 }
 
-/** For a StateSchema: validates one written field and returns the value to write. */
+/** Where {@link withFieldCheck} keeps a state definition's check of written fields. */
+const FIELD_CHECK = Symbol.for("agentgraph.stateFieldCheck");
+
+/**
+ * @internal Gives a state definition (channels by key) a check of each written field, as a
+ * `StateSchema` validates its fields: `check(key, value)` returns the value to write (parsed) or
+ * throws. `createAgent` uses it for the Zod fields of its middleware's and its own state schemas.
+ */
+export function withFieldCheck<T extends object>(
+  definition: T,
+  check: (key: string, value: unknown) => unknown,
+): T {
+  Object.defineProperty(definition, FIELD_CHECK, { value: check, enumerable: false, configurable: true });
+  return definition;
+}
+
+/** For a StateSchema (or a definition given a check): validates one written field and returns the value to write. */
 function fieldChecker(schema: unknown): ((key: string, value: unknown) => unknown) | undefined {
-  if (!StateSchema.isInstance(schema)) return undefined;
-  return (key, value) => schema.validateValue(key, value);
+  if (StateSchema.isInstance(schema)) return (key, value) => schema.validateValue(key, value);
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const attached = (schema as Record<symbol, unknown>)[FIELD_CHECK];
+  return typeof attached === "function" ? (attached as (key: string, value: unknown) => unknown) : undefined;
 }
 
 function parseWith(schema: PartialSchema, value: unknown): unknown {

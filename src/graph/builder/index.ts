@@ -10,7 +10,7 @@ export {
   type StateType,
   type UpdateType,
 } from "./annotation.js";
-export { type CompileOptions, joinChannelName } from "./compile.js";
+export { type CompileOptions, joinChannelName, withFieldCheck } from "./compile.js";
 export {
   CompiledStateGraph,
   type CompiledStateGraphNode,
@@ -54,6 +54,7 @@ export {
   type StateSchemaFields,
   type StateSchemaFieldUpdate,
   type StateSchemaFieldValue,
+  validateField as validateStateField,
 } from "./state-schema.js";
 export type {
   AddNodeOptions,

@@ -351,7 +351,11 @@ function fieldKind(key: string, field: unknown): "reduced" | "delta" | "channel"
  * "<key>": <issues as JSON>`. A schema that validates asynchronously cannot check state updates,
  * which the engine applies synchronously: that is an error naming the field.
  */
-function validateField(schema: StandardSchemaLike, key: string, value: unknown): unknown {
+/**
+ * @internal One written value of state field `key`, validated by its schema: the schema's output,
+ * or an `InvalidUpdateError` (`Validation failed for field "<key>": <issues as JSON>`).
+ */
+export function validateField(schema: StandardSchemaLike, key: string, value: unknown): unknown {
   const result = schema["~standard"].validate(value);
   if (isThenable(result)) {
     throw new InvalidUpdateError(
