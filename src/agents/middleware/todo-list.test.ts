@@ -125,6 +125,10 @@ describe("todoListMiddleware", () => {
     const result = await agent.invoke({ messages: [new HumanMessage("plan")] });
     const answer = result.messages[2] as ToolMessage;
     expect(answer.status).toBe("error");
+    // the schema is a zod/v3 one, as LangChain.js's, so the model reads the same issue text
+    expect(answer.content).toContain(
+      "Received tool input did not match expected schema\n\n✖ Invalid enum value. Expected 'pending' | 'in_progress' | 'completed', received 'done'\n  → at todos[0].status",
+    );
     expect(result.todos).toEqual([]);
   });
 });

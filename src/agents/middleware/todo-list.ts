@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v3";
 import { Command } from "../../graph/index.js";
 import { type AIMessage, isAIMessage, ToolMessage } from "../../messages/index.js";
 import { tool } from "../../tools/index.js";
