@@ -102,6 +102,17 @@ export const TASK_RUN_METADATA: unique symbol = Symbol("agentgraph.taskRunMetada
 /** The hidden key under which a task-result payload carries what the node returned. */
 export const TASK_RUN_OUTPUT: unique symbol = Symbol("agentgraph.taskRunOutput") as never;
 
+/** The hidden key under which a task-result payload carries the error the task failed with. */
+export const TASK_RUN_ERROR: unique symbol = Symbol("agentgraph.taskRunError") as never;
+
+/**
+ * A task's error as LangGraph.js saves and streams it: `{ message, name }` for an `Error` (so a
+ * chunk sent as JSON keeps both), anything else as it was thrown.
+ */
+export function errorRecord(error: unknown): unknown {
+  return error instanceof Error ? { message: error.message, name: error.name } : error;
+}
+
 /** The `tasks`-mode payload of a task about to run. */
 export function taskStartPayload(task: RunningTask): Record<string, unknown> {
   const payload: Record<string, unknown> = {
@@ -146,8 +157,9 @@ export function taskResultPayload(
     name: task.name,
     result,
     interrupts,
-    error: error ?? null,
+    error: error === undefined || error === null ? null : errorRecord(error),
   };
+  if (error !== undefined && error !== null) Object.defineProperty(payload, TASK_RUN_ERROR, { value: error });
   // what the node returned (for `streamEvents`), unless its writes were replayed rather than run
   if (!(task as { cached?: boolean }).cached) {
     Object.defineProperty(payload, TASK_RUN_OUTPUT, { value: task.output });

@@ -82,7 +82,13 @@ import {
   SCRATCHPAD,
   Scratchpad,
 } from "./interrupts.js";
-import { savedTaskResult, taskResultPayload, taskStartPayload, updatesPayload } from "./output.js";
+import {
+  errorRecord,
+  savedTaskResult,
+  taskResultPayload,
+  taskStartPayload,
+  updatesPayload,
+} from "./output.js";
 import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
 import { runTasks } from "./runner.js";
 import { type Task, TaskFactory } from "./task-factory.js";
@@ -921,11 +927,7 @@ export class PregelLoop {
       }
       if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
       // saved as LangGraph.js saves it (what `getState().tasks[i].error` shows)
-      else
-        task.writes.push([
-          ERROR,
-          error instanceof Error ? { message: error.message, name: error.name } : error,
-        ]);
+      else task.writes.push([ERROR, errorRecord(error)]);
     } else if (task.writes.length === 0) {
       task.writes.push([NO_WRITES, null]);
     } else DeltaChannel.prepareWrites(this.channels, task.writes);

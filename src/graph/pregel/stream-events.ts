@@ -6,7 +6,7 @@ import {
   randomId,
 } from "../../shared/index.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
-import { TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
+import { TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
 import { tokenChunk } from "./messages-stream.js";
 import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
@@ -216,7 +216,13 @@ function parentRunOf(namespace: readonly string[], rootRunId: string): string {
 }
 
 /** Why a task of a `task_result` debug event did not end: its error, or its interrupts as a `GraphInterrupt`. */
-function taskFailure(task: { error?: unknown; interrupts?: Interrupt[] }): unknown {
+function taskFailure(task: {
+  error?: unknown;
+  interrupts?: Interrupt[];
+  [TASK_RUN_ERROR]?: unknown;
+}): unknown {
+  // the error itself (the payload shows `{ message, name }`)
+  if (task[TASK_RUN_ERROR] !== undefined) return task[TASK_RUN_ERROR];
   if (task.error !== undefined && task.error !== null) return task.error;
   return task.interrupts !== undefined && task.interrupts.length > 0
     ? new GraphInterrupt(task.interrupts)

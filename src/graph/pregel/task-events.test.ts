@@ -139,3 +139,28 @@ describe("tasks of a step that settle together", () => {
     ]);
   });
 });
+
+describe("a failed task's result event", () => {
+  it("carries the error as LangGraph.js streams it: { message, name }, which survives JSON", async () => {
+    const graph = new StateGraph(LogState)
+      .addNode("a", async () => {
+        await null;
+        throw new TypeError("bad thing");
+      })
+      .addEdge(START, "a")
+      .compile();
+    const results: Record<string, unknown>[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of await graph.stream({ log: [] }, { streamMode: "tasks" })) {
+          if ("result" in chunk) results.push(chunk as Record<string, unknown>);
+        }
+      })(),
+    ).rejects.toThrow("bad thing");
+    expect(results).toHaveLength(1);
+    expect(results[0]?.error).toEqual({ message: "bad thing", name: "TypeError" });
+    expect(JSON.parse(JSON.stringify(results[0]))).toMatchObject({
+      error: { message: "bad thing", name: "TypeError" },
+    });
+  });
+});
