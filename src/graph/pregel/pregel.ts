@@ -668,6 +668,22 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     );
   }
 
+  /** The graph a run sees: with `outputKeys`, those keys are its output and streamed keys. */
+  private graphFor(outputKeys: string | readonly string[] | undefined): LoopGraph {
+    if (outputKeys === undefined) return this.loopGraph;
+    for (const key of typeof outputKeys === "string" ? [outputKeys] : outputKeys) {
+      if (!Object.hasOwn(this.channels, key)) {
+        throw new InvalidArgumentError(
+          `Key ${key} not found in channels: outputKeys names "${key}", which is not a channel of this graph. Name state keys: ${this.loopGraph.stateKeys
+            .map((name) => JSON.stringify(name))
+            .join(", ")}.`,
+        );
+      }
+    }
+    const keys = typeof outputKeys === "string" ? outputKeys : [...outputKeys];
+    return { ...this.loopGraph, outputChannels: keys, streamChannels: keys };
+  }
+
   private createLoop(
     input: Input | null,
     run: ReturnType<typeof resolveRunConfig>,
@@ -720,7 +736,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const loopConfig =
       store !== undefined && config.store !== store ? { ...config, store: store as NodeStore } : config;
     return new PregelLoop({
-      graph: this.loopGraph,
+      graph: this.graphFor(options?.outputKeys),
       input,
       config: loopConfig,
       recursionLimit: run.recursionLimit,

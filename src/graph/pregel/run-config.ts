@@ -20,6 +20,11 @@ export interface PregelOptions<Context = Record<string, unknown>, Modes = Stream
   subgraphs?: boolean;
   /** Print each superstep to the console. */
   debug?: boolean;
+  /**
+   * The state keys the run returns and streams (`values` and `updates`), instead of the graph's
+   * output keys; one key (a string) makes the result that key's value, as in LangGraph.js.
+   */
+  outputKeys?: string | string[];
   /** Retry policy of nodes that have none of their own. */
   retryPolicy?: RetryPolicy;
   /** Pause before these nodes (needs a checkpointer). */
@@ -60,6 +65,7 @@ export interface ResolvedRun {
 
 const RUN_ONLY_KEYS = [
   "streamMode",
+  "outputKeys",
   "subgraphs",
   "debug",
   "retryPolicy",

@@ -375,3 +375,35 @@ describe("stopping a stream", () => {
     expect(aborted).toBe(true);
   });
 });
+
+describe("outputKeys", () => {
+  const graph = () =>
+    new StateGraph(State)
+      .addNode("a", () => ({ i: 1, log: ["a"] }))
+      .addNode("b", () => ({ log: ["b"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+
+  it("one key makes the result that key's value; several, an object of them (LangGraph.js's run option)", async () => {
+    expect(await graph().invoke({ i: 0 }, { outputKeys: "i" })).toBe(1);
+    expect(await graph().invoke({ i: 0 }, { outputKeys: ["log"] })).toEqual({ log: ["a", "b"] });
+  });
+
+  it("limits the values and updates streams to those keys (a step that writes none of them has no values chunk)", async () => {
+    expect(await collect(graph().stream({ i: 0 }, { streamMode: "values", outputKeys: ["i"] }))).toEqual([
+      { i: 0 },
+      { i: 1 },
+    ]);
+    expect(await collect(graph().stream({ i: 0 }, { streamMode: "updates", outputKeys: ["i"] }))).toEqual([
+      { a: { i: 1 } },
+      { b: {} },
+    ]);
+  });
+
+  it("rejects a key that is not a channel, naming the state keys", async () => {
+    await expect(graph().invoke({ i: 0 }, { outputKeys: ["nope"] })).rejects.toThrow(
+      /^Key nope not found in channels: outputKeys names "nope", which is not a channel of this graph\. Name state keys: "i", "log"\./,
+    );
+  });
+});

@@ -152,7 +152,7 @@ describe("a failed task's result event", () => {
     const results: Record<string, unknown>[] = [];
     await expect(
       (async () => {
-        for await (const chunk of await graph.stream({ log: [] }, { streamMode: "tasks" })) {
+        for await (const chunk of await graph.stream({ v: [] }, { streamMode: "tasks" })) {
           if ("result" in chunk) results.push(chunk as Record<string, unknown>);
         }
       })(),
