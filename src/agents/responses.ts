@@ -175,7 +175,10 @@ export class ProviderStrategy<T = Record<string, unknown>> {
   readonly strict: boolean;
 
   constructor(schema: ResponseSchema<T>, strict = true) {
-    this.jsonSchema = structuredJsonSchema(schema);
+    const json = structuredJsonSchema(schema);
+    // a Zod 4 schema's JSON Schema names its dialect, as LangChain.js sends it to the provider
+    this.jsonSchema =
+      isZodSchema(schema) && !("$schema" in json) ? { $schema: JSON_SCHEMA_2020_12, ...json } : json;
     this.schema = this.jsonSchema;
     this.strict = strict;
   }
@@ -451,6 +454,9 @@ function functionShape(
  * the model's arguments are checked as LangChain.js checks them. Other schemas as given
  * (without `$schema`).
  */
+/** The dialect Zod 4's `toJSONSchema` writes. */
+const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
 function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
   const json = toJsonSchema(schema);
   if (isZodSchema(schema)) return mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema;

@@ -251,6 +251,20 @@ describe("provider strategy", () => {
     expect(outline(result.messages)).toEqual(["human:hi", 'ai:{"city":"Suzhou","sunny":true}']);
   });
 
+  it("binds the options every provider family reads, with the Zod schema's JSON Schema dialect (as LangChain.js)", async () => {
+    const model = new RecordingModel(['{"answer":"42"}']);
+    await createAgent({ model, responseFormat: providerStrategy(Untitled) }).invoke(question());
+    const options = model.options[0]?.options as Record<string, unknown>;
+    const schema = (options.response_format as { json_schema: { schema: Record<string, unknown> } })
+      .json_schema.schema;
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(options.outputConfig).toEqual({ format: { type: "json_schema", schema } });
+    expect(options.responseSchema).toBe(schema);
+    expect(options.ls_structured_output_format).toEqual({ kwargs: { method: "json_schema" }, schema });
+    // strict goes to the tools only when the call's settings give it
+    expect(options.strict).toBeUndefined();
+  });
+
   it("passes strict from providerStrategy", async () => {
     const model = new RecordingModel(['{"answer":"42"}']);
     const strategy = providerStrategy(Untitled, { strict: false });
