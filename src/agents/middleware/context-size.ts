@@ -157,31 +157,48 @@ function isNumber(value: unknown): value is number {
   return typeof value === "number" && !Number.isNaN(value);
 }
 
+/** Where in a size option each error from the parsers below is (see {@link sizeErrorPath}). */
+const errorPaths = new WeakMap<object, string>();
+
+function sizeError(message: string, path: string): InvalidArgumentError {
+  const error = new InvalidArgumentError(message);
+  errorPaths.set(error, path);
+  return error;
+}
+
+/**
+ * Where the problem an error of {@link parseContextSize}, {@link parseTrigger} or
+ * {@link parseKeep} reports is, inside the option parsed: `".tokens"`, `"[1].fraction"`, or `""`
+ * for the size as a whole (LangChain.js's Zod paths, as its option errors print them).
+ */
+export function sizeErrorPath(error: unknown): string {
+  return typeof error === "object" && error !== null ? (errorPaths.get(error) ?? "") : "";
+}
+
 /** Validates a trigger size (the reference's messages), returning a clean copy. */
 export function parseContextSize(value: unknown): ContextSize {
   if (typeof value !== "object" || value === null) {
-    throw new InvalidArgumentError("At least one of fraction, tokens, or messages must be provided");
+    throw sizeError("At least one of fraction, tokens, or messages must be provided", "");
   }
   const { fraction, tokens, messages } = value as Record<string, unknown>;
   const out: ContextSize = {};
   if (fraction !== undefined) {
-    if (!isNumber(fraction) || fraction <= 0)
-      throw new InvalidArgumentError("Fraction must be greater than 0");
-    if (fraction > 1) throw new InvalidArgumentError("Fraction must be less than or equal to 1");
+    if (!isNumber(fraction) || fraction <= 0) throw sizeError("Fraction must be greater than 0", ".fraction");
+    if (fraction > 1) throw sizeError("Fraction must be less than or equal to 1", ".fraction");
     out.fraction = fraction;
   }
   if (tokens !== undefined) {
-    if (!isNumber(tokens) || tokens <= 0) throw new InvalidArgumentError("Tokens must be greater than 0");
+    if (!isNumber(tokens) || tokens <= 0) throw sizeError("Tokens must be greater than 0", ".tokens");
     out.tokens = tokens;
   }
   if (messages !== undefined) {
     if (!isNumber(messages) || !Number.isInteger(messages))
-      throw new InvalidArgumentError("Messages must be an integer");
-    if (messages <= 0) throw new InvalidArgumentError("Messages must be greater than 0");
+      throw sizeError("Messages must be an integer", ".messages");
+    if (messages <= 0) throw sizeError("Messages must be greater than 0", ".messages");
     out.messages = messages;
   }
   if (Object.keys(out).length === 0) {
-    throw new InvalidArgumentError("At least one of fraction, tokens, or messages must be provided");
+    throw sizeError("At least one of fraction, tokens, or messages must be provided", "");
   }
   return out;
 }
@@ -189,7 +206,14 @@ export function parseContextSize(value: unknown): ContextSize {
 /** Validates a trigger: one size or a list of them. */
 export function parseTrigger(value: unknown): ContextSize[] {
   if (value === undefined) return [];
-  return Array.isArray(value) ? value.map(parseContextSize) : [parseContextSize(value)];
+  if (!Array.isArray(value)) return [parseContextSize(value)];
+  return value.map((size, index) => {
+    try {
+      return parseContextSize(size);
+    } catch (error) {
+      throw sizeError((error as Error).message, `[${index}]${sizeErrorPath(error)}`);
+    }
+  });
 }
 
 /** Validates a keep size (exactly one key). */
@@ -197,22 +221,22 @@ export function parseKeep(value: unknown): KeepSize {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   const given = (["fraction", "tokens", "messages"] as const).filter((key) => record[key] !== undefined);
   if (given.length !== 1) {
-    throw new InvalidArgumentError("Exactly one of fraction, tokens, or messages must be provided");
+    throw sizeError("Exactly one of fraction, tokens, or messages must be provided", "");
   }
   const key = given[0] as "fraction" | "tokens" | "messages";
   const amount = record[key];
-  if (!isNumber(amount)) throw new InvalidArgumentError(`${key} must be a number`);
+  if (!isNumber(amount)) throw sizeError(`${key} must be a number`, `.${key}`);
   if (key === "fraction") {
-    if (amount < 0) throw new InvalidArgumentError("Messages must be non-negative");
-    if (amount > 1) throw new InvalidArgumentError("Fraction must be less than or equal to 1");
+    if (amount < 0) throw sizeError("Messages must be non-negative", ".fraction");
+    if (amount > 1) throw sizeError("Fraction must be less than or equal to 1", ".fraction");
     return { fraction: amount };
   }
   if (key === "tokens") {
-    if (amount < 0) throw new InvalidArgumentError("Tokens must be greater than or equal to 0");
+    if (amount < 0) throw sizeError("Tokens must be greater than or equal to 0", ".tokens");
     return { tokens: amount };
   }
-  if (!Number.isInteger(amount)) throw new InvalidArgumentError("Messages must be an integer");
-  if (amount < 0) throw new InvalidArgumentError("Messages must be non-negative");
+  if (!Number.isInteger(amount)) throw sizeError("Messages must be an integer", ".messages");
+  if (amount < 0) throw sizeError("Messages must be non-negative", ".messages");
   return { messages: amount };
 }
 

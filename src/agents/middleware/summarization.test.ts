@@ -225,25 +225,38 @@ describe("summarizationMiddleware trigger and keep", () => {
     expect(ids(update?.messages ?? [])).toEqual(["REMOVE", "h1", "a2", "h2"]);
   });
 
-  it("rejects invalid options when created", () => {
+  it("rejects invalid options when created, as Zod's prettifyError prints LangChain.js's schema errors", () => {
     const model = new FakeChatModel({ responses: [] });
-    expect(() => summarizationMiddleware({ model, keep: { messages: 1, tokens: 2 } as never })).toThrow(
-      "Invalid summarization middleware options: keep: Exactly one of fraction, tokens, or messages must be provided",
-    );
-    expect(() => summarizationMiddleware({ model, trigger: { fraction: 2 } })).toThrow(
-      "Invalid summarization middleware options: trigger: Fraction must be less than or equal to 1",
-    );
-    expect(() => summarizationMiddleware({ model, trigger: {} })).toThrow(
-      "At least one of fraction, tokens, or messages must be provided",
-    );
-    expect(() => summarizationMiddleware({ model, trigger: { messages: 1.5 } })).toThrow(
-      "Messages must be an integer",
-    );
-    expect(() => summarizationMiddleware({ model, trigger: { tokens: 0 } })).toThrow(
-      "Tokens must be greater than 0",
-    );
+    const cases: [Parameters<typeof summarizationMiddleware>[0], string][] = [
+      [
+        { model, keep: { messages: 1, tokens: 2 } as never },
+        "✖ Exactly one of fraction, tokens, or messages must be provided\n  → at keep",
+      ],
+      [
+        { model, trigger: { fraction: 2 } },
+        "✖ Fraction must be less than or equal to 1\n  → at trigger.fraction",
+      ],
+      [
+        { model, trigger: [{ tokens: 5 }, { fraction: 2 }] },
+        "✖ Fraction must be less than or equal to 1\n  → at trigger[1].fraction",
+      ],
+      [
+        { model, trigger: {} },
+        "✖ At least one of fraction, tokens, or messages must be provided\n  → at trigger",
+      ],
+      [{ model, trigger: { messages: 1.5 } }, "✖ Messages must be an integer\n  → at trigger.messages"],
+      [{ model, trigger: { tokens: 0 } }, "✖ Tokens must be greater than 0\n  → at trigger.tokens"],
+      [{ model, keep: { messages: 1.5 } }, "✖ Messages must be an integer\n  → at keep.messages"],
+      [{ model, tokenCounter: 5 as never }, "✖ Expected function, received number\n  → at tokenCounter"],
+    ];
+    for (const [options, text] of cases) {
+      expect(() => summarizationMiddleware(options)).toThrow(
+        `Invalid summarization middleware options: ${text}`,
+      );
+    }
+    // deliberate: LangChain.js accepts a missing model here and fails at the first summary
     expect(() => summarizationMiddleware({} as never)).toThrow(
-      "Invalid summarization middleware options: model: Required",
+      "Invalid summarization middleware options: ✖ Required\n  → at model",
     );
   });
 });

@@ -21,6 +21,7 @@ import {
   maxInputTokens,
   parseKeep,
   parseTrigger,
+  sizeErrorPath,
   type TokenCounter,
   triggerReached,
 } from "./context-size.js";
@@ -174,25 +175,30 @@ interface Settings {
   trimTokensToSummarize: number;
 }
 
+/**
+ * Checks the options as LangChain.js's Zod schema does, and reports the problems as Zod's
+ * `prettifyError` prints them (`✖ <message>\n  → at <path>`), after LangChain.js's opening.
+ */
 function validateOptions(options: SummarizationMiddlewareConfig): void {
   const problems: string[] = [];
+  const problem = (message: string, path: string) => problems.push(`✖ ${message}\n  → at ${path}`);
   if (options === undefined || options === null || options.model === undefined || options.model === null) {
-    problems.push("model: Required");
+    problem("Required", "model");
   }
   const check = (label: string, fn: () => unknown) => {
     try {
       fn();
     } catch (error) {
-      problems.push(`${label}: ${(error as Error).message}`);
+      problem((error as Error).message, `${label}${sizeErrorPath(error)}`);
     }
   };
   if (options?.trigger !== undefined) check("trigger", () => parseTrigger(options.trigger));
   if (options?.keep !== undefined) check("keep", () => parseKeep(options.keep));
   if (options?.tokenCounter !== undefined && typeof options.tokenCounter !== "function") {
-    problems.push("tokenCounter: Expected function");
+    problem(`Expected function, received ${typeof options.tokenCounter}`, "tokenCounter");
   }
   if (problems.length > 0) {
-    throw new InvalidArgumentError(`Invalid summarization middleware options: ${problems.join("; ")}`);
+    throw new InvalidArgumentError(`Invalid summarization middleware options: ${problems.join("\n")}`);
   }
 }
 
