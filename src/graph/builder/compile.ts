@@ -295,7 +295,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     streamChannels: builder.stateKeys,
     stateKeys: builder.stateKeys,
     streamMode: "updates",
-    name: options.name ?? "LangGraph",
+    name: options.name,
     contextSchema: builder.contextSchema,
     compileOptions: options,
   });

@@ -60,6 +60,8 @@ describe("Graph (each node receives the previous node's output)", () => {
     expect(graph.outputChannels).toBe("__end__");
     expect(graph.streamChannels).toEqual(["a", "b"]);
     expect(graph.getName()).toBe("LangGraph");
+    // as in LangGraph.js, `name` is what compile() was given; getName() falls back to "LangGraph"
+    expect(graph.name).toBeUndefined();
   });
 
   it("setEntryPoint / setFinishPoint; no finish point returns undefined", async () => {

@@ -412,7 +412,7 @@ export class CompiledGraph<
       outputChannels: END,
       streamChannels: [...builder.nodes.keys()],
       streamMode: "values",
-      name: options.name ?? "LangGraph",
+      name: options.name,
       compileOptions: options,
     });
   }

@@ -235,3 +235,15 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 });
+
+describe("a compiled graph's name", () => {
+  it("is the name compile() was given, undefined without one, as in LangGraph.js; getName() falls back", () => {
+    const builder = () =>
+      new StateGraph(Annotation.Root({ v: Annotation<number> })).addNode("a", () => ({})).addEdge(START, "a");
+    const unnamed = builder().compile();
+    expect(unnamed.name).toBeUndefined();
+    expect(unnamed.getName()).toBe("LangGraph");
+    const named = builder().compile({ name: "planner" });
+    expect([named.name, named.getName()]).toEqual(["planner", "planner"]);
+  });
+});

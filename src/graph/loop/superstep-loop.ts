@@ -33,7 +33,7 @@ import {
   BRANCH_PREFIX,
   CHECKPOINT_NAMESPACE_SEPARATOR,
   type ChannelVersion,
-  type Command,
+  Command,
   commandGotoList,
   commandUpdateEntries,
   compareVersions,
@@ -454,6 +454,12 @@ export class PregelLoop {
     const input = this.params.input;
     const persistence = this.params.persistence;
     const command = isCommand(input) ? input : undefined;
+    if (command?.graph === Command.PARENT && this.params.parentNs === "") {
+      // LangGraph.js's text: a root run has no parent to send the command to
+      throw new InvalidUpdateError(
+        "There is no parent graph. A Command({ graph: Command.PARENT }) given as a run's input needs a parent graph; leave `graph` out to apply it to this graph.",
+      );
+    }
     const resume = command === undefined ? undefined : (command as { resume?: unknown }).resume;
     const hasResume = resume !== undefined && resume !== null;
     if (hasResume && persistence === undefined) {

@@ -294,3 +294,18 @@ describe("recursionLimit", () => {
     expect(counter.n).toBe(4);
   });
 });
+
+describe("a Command for the parent graph given to a root run", () => {
+  it("fails with LangGraph.js's 'There is no parent graph.'", async () => {
+    const graph = new StateGraph(Annotation.Root({ v: Annotation<number> }))
+      .addNode("a", () => ({ v: 1 }))
+      .addEdge(START, "a")
+      .compile();
+    const error = await graph.invoke(new Command({ graph: Command.PARENT, update: { v: 5 } })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidUpdateError);
+    expect((error as Error).message).toMatch(/^There is no parent graph\./);
+  });
+});

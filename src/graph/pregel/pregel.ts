@@ -96,7 +96,7 @@ export interface PregelParams {
   stateKeys?: string[];
   /** Default stream mode of `stream()` (LangGraph: `values` for Pregel, `updates` for compiled state graphs). */
   streamMode?: StreamMode;
-  name?: string;
+  name?: string | undefined;
   contextSchema?: ContextValidator | undefined;
   config?: LangGraphRunnableConfig;
   /** Saves a checkpoint after every superstep (`false`: never, even as a subgraph of a persisted graph). */

@@ -127,7 +127,7 @@ export function resolveRunConfig(
 
   const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) {
-    throw new GraphValueError(`Passed "recursionLimit" must be at least 1 (got ${String(limit)}).`);
+    throw new GraphValueError(`Passed "recursionLimit" must be at least 1. It was ${String(limit)}.`);
   }
   config.recursionLimit = limit;
 
