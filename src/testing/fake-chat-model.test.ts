@@ -167,9 +167,7 @@ describe("FakeChatModel", () => {
       city: "Suzhou",
     });
     expect(model.calls[0]?.[0]).toBe(system);
-    await expect(structured.invoke("again")).rejects.toThrow(
-      'No tool call found with name "extract" in the model\'s answer',
-    );
+    await expect(structured.invoke("again")).rejects.toThrow("No tool calls found in the response.");
     expect(model.calls).toHaveLength(2);
   });
 

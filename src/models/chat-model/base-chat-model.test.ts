@@ -244,8 +244,13 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     await expect(
       model.withStructuredOutput(z.object({ age: z.number() })).invoke("x"),
     ).rejects.toBeInstanceOf(OutputParserException);
+    // LangChain.js's texts open the errors
     await expect(model.withStructuredOutput(z.object({}), { name: "other" }).invoke("x")).rejects.toThrow(
-      'No tool call found with name "other"',
+      /^No tool call found with name other\. /,
+    );
+    const silent = new RecordingModel(new AIMessage("sorry"));
+    await expect(silent.withStructuredOutput(z.object({})).invoke("x")).rejects.toThrow(
+      /^No tool calls found in the response\. /,
     );
     expect(() => model.withStructuredOutput(z.object({}), { method: "jsonMode" })).toThrow(
       /^Base withStructuredOutput implementation only supports "functionCalling" as a method\. RecordingModel does not support withStructuredOutput method "jsonMode"/,
@@ -265,17 +270,31 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(raw.parsing_error).toBeInstanceOf(OutputParserException);
   });
 
-  it("a JSON Schema's title names the function", async () => {
+  it("binds the tool in OpenAI's form, named extract unless given a name (LangChain.js's base implementation)", async () => {
     const model = new RecordingModel(
       new AIMessage({
         content: "",
-        tool_calls: [{ name: "Person", args: { n: 1 }, id: "c", type: "tool_call" }],
+        tool_calls: [
+          { name: "Person", args: { n: 1 }, id: "c", type: "tool_call" },
+          { name: "extract", args: { n: 2 }, id: "d", type: "tool_call" },
+        ],
       }),
     );
+    // a JSON Schema's title does not name the tool here (provider models take it)
     const result = await model
       .withStructuredOutput({ title: "Person", type: "object", properties: { n: { type: "number" } } })
       .invoke("x");
-    expect(result).toEqual({ n: 1 });
+    expect(result).toEqual({ n: 2 });
+    expect(model.seen[0]?.options.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "extract",
+          description: "A function available to call.",
+          parameters: { title: "Person", type: "object", properties: { n: { type: "number" } } },
+        },
+      },
+    ]);
     const fromFunction = await model
       .withStructuredOutput({ name: "Person", description: "A person.", parameters: { type: "object" } })
       .invoke("x");

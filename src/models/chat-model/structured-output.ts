@@ -1,6 +1,7 @@
 import type { AIMessage } from "../../messages/index.js";
 import { type BatchOptions, InvalidArgumentError, runBatch } from "../../shared/index.js";
 import {
+  type BindToolsInput,
   formatIssues,
   isStandardSchema,
   type JsonSchema,
@@ -18,7 +19,7 @@ export interface StructuredOutputModel {
   getName(): string;
   invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
   bindTools(
-    tools: Array<{ name: string; description?: string; parameters: JsonSchema }>,
+    tools: BindToolsInput[],
     options?: BindToolsOptions,
   ): {
     invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
@@ -141,8 +142,16 @@ export function structuredOutputFor(
   const fn = asFunctionDefinition(schema);
   const jsonSchema = fn === undefined ? toJsonSchema(schema) : fn.parameters;
   const schemaDescription = fn === undefined ? jsonSchema.description : fn.description;
+  // LangChain.js's base implementation names the tool "extract" unless told otherwise (or the
+  // JSON Schema has a `name`); provider models take a JSON Schema's title
+  const ownName =
+    !isStandardSchema(schema) && typeof (schema as { name?: unknown }).name === "string"
+      ? ((schema as { name: string }).name as string)
+      : undefined;
   const name =
-    options.name ?? fn?.name ?? (typeof jsonSchema.title === "string" ? jsonSchema.title : "extract");
+    options.name ??
+    fn?.name ??
+    (baseOnly ? (ownName ?? "extract") : typeof jsonSchema.title === "string" ? jsonSchema.title : "extract");
   const validate = async (value: unknown, raw: string) => {
     if (!isStandardSchema(schema)) return value;
     const result = await validateArgs(schema, value);
@@ -155,10 +164,22 @@ export function structuredOutputFor(
   const includeRaw = options.includeRaw === true;
   if (method === "functionCalling") {
     const description = typeof schemaDescription === "string" ? schemaDescription : undefined;
-    const bound = model.bindTools(
-      [{ name, ...(description === undefined ? {} : { description }), parameters: jsonSchema }],
-      { tool_choice: name, ...(options.strict === undefined ? {} : { strict: options.strict }) },
-    );
+    // the base implementation binds the tool in OpenAI's form, described as LangChain.js
+    // describes it, so a custom model's own bindTools gets what it gets there
+    const tool: BindToolsInput = baseOnly
+      ? {
+          type: "function",
+          function: {
+            name,
+            description: description ?? "A function available to call.",
+            parameters: jsonSchema,
+          },
+        }
+      : { name, ...(description === undefined ? {} : { description }), parameters: jsonSchema };
+    const bound = model.bindTools([tool], {
+      tool_choice: name,
+      ...(options.strict === undefined ? {} : { strict: options.strict }),
+    });
     const parse = async (message: AIMessage) => {
       const call = message.tool_calls.find((c) => c.name === name);
       if (call === undefined) {
@@ -169,9 +190,10 @@ export function structuredOutputFor(
             invalid.args,
           );
         }
+        // LangChain.js's texts first, then what to check
         throw new OutputParserException(
-          `No tool call found with name "${name}" in the model's answer, so there is no structured output. ` +
-            "Check that the model supports tool calling and follows tool_choice.",
+          `${message.tool_calls.length === 0 ? "No tool calls found in the response." : `No tool call found with name ${name}.`} ` +
+            `There is no structured output: check that the model supports tool calling and follows tool_choice (it was told to call "${name}").`,
           message.text,
         );
       }
