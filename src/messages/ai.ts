@@ -4,7 +4,7 @@ import { mergeCommonChunkFields } from "./chunk-fields.js";
 import type { ContentBlock, MessageContent } from "./content.js";
 import { mergeLists } from "./merge.js";
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from "./tool-calls.js";
-import { collapseToolCallChunks, parseOpenAIToolCalls } from "./tool-calls.js";
+import { collapseToolCallChunks, defaultToolCallParser } from "./tool-calls.js";
 import type { UsageMetadata } from "./usage.js";
 import { mergeUsageMetadata } from "./usage.js";
 
@@ -79,9 +79,16 @@ export class AIMessage extends BaseMessage {
     // `type: "tool_call"` reads back without it (a ToolNode tags each call it runs)
     const raw = fields.additional_kwargs?.tool_calls;
     if (fields.tool_calls == null && Array.isArray(raw)) {
-      const [valid, invalid] = parseOpenAIToolCalls(raw);
-      this.tool_calls = valid.map(({ type: _type, ...call }) => call);
-      this.invalid_tool_calls = fields.invalid_tool_calls ?? invalid.map(({ type: _type, ...call }) => call);
+      // parsed as LangChain.js's constructor parses them (its defaultToolCallParser: any JSON
+      // value is valid arguments, a falsy one reads as {}); a malformed list gives no calls
+      let parsed: [ToolCall[], InvalidToolCall[]];
+      try {
+        parsed = defaultToolCallParser(raw as object[]);
+      } catch {
+        parsed = [[], []];
+      }
+      this.tool_calls = parsed[0];
+      this.invalid_tool_calls = fields.invalid_tool_calls ?? parsed[1];
     } else {
       this.tool_calls = fields.tool_calls ?? [];
       this.invalid_tool_calls = fields.invalid_tool_calls ?? [];

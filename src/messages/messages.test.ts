@@ -138,16 +138,21 @@ describe("AIMessage", () => {
           { id: "c1", type: "function", function: { name: "f", arguments: '{"a":1}' } },
           { id: "c2", type: "function", function: { name: "g", arguments: "{oops" } },
           { id: "c3", type: "function", function: { name: "h", arguments: "" } },
+          { id: "c4", type: "function", function: { name: "s", arguments: '"str"' } },
+          { id: "c5", type: "function", function: { name: "n", arguments: "null" } },
         ],
       },
     });
-    // untagged, as LangChain.js parses them here (an empty text is read as no arguments)
+    // untagged, as LangChain.js's constructor parses them: any JSON is arguments (a falsy value
+    // reads as {}), and text that does not parse (an empty one too) is malformed
     expect(m.tool_calls).toStrictEqual([
       { name: "f", args: { a: 1 }, id: "c1" },
-      { name: "h", args: {}, id: "c3" },
+      { name: "s", args: "str", id: "c4" },
+      { name: "n", args: {}, id: "c5" },
     ]);
     expect(m.invalid_tool_calls).toStrictEqual([
       { name: "g", args: "{oops", id: "c2", error: "Malformed args." },
+      { name: "h", args: "", id: "c3", error: "Malformed args." },
     ]);
   });
 
