@@ -18,6 +18,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function isOperatorObject(field: string, condition: unknown): condition is Record<string, unknown> {
   if (!isPlainObject(condition)) return false;
   const keys = Object.keys(condition);
+  // an empty condition is an empty list of operators, which every value meets (LangGraph.js)
+  if (keys.length === 0) return true;
   const operators = keys.filter((key) => key.startsWith("$"));
   if (operators.length === 0) return false;
   if (operators.length !== keys.length) {
@@ -118,22 +120,27 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** -1, 0 or 1 when `a` and `b` are comparable (both numbers, bigints, strings or Dates); else undefined. */
-function compare(a: unknown, b: unknown): number | undefined {
-  if (a instanceof Date && b instanceof Date) {
-    a = a.getTime();
-    b = b.getTime();
+/**
+ * The range operators compare as numbers, as LangGraph.js's stores do (`Number(actual) >
+ * Number(operand)`): numeric strings count by their value, `null` as 0, a Date by its time; a
+ * value with no numeric reading (`NaN`) meets no range.
+ */
+function compareNumbers(operator: string, actual: unknown, operand: unknown): boolean {
+  const x = asNumber(actual);
+  const y = asNumber(operand);
+  if (operator === "$gt") return x > y;
+  if (operator === "$gte") return x >= y;
+  if (operator === "$lt") return x < y;
+  return x <= y; // $lte
+}
+
+function asNumber(value: unknown): number {
+  try {
+    return Number(value);
+  } catch {
+    // a value without a numeric reading at all (a symbol, an object whose valueOf throws)
+    return Number.NaN;
   }
-  const numeric = (x: unknown) => typeof x === "number" || typeof x === "bigint";
-  if ((numeric(a) && numeric(b)) || (typeof a === "string" && typeof b === "string")) {
-    const x = a as number;
-    const y = b as number;
-    if (x < y) return -1;
-    if (x > y) return 1;
-    // Neither smaller nor greater: equal, unless one is NaN (which compares to nothing).
-    return Number.isNaN(x) || Number.isNaN(y) ? undefined : 0;
-  }
-  return undefined;
 }
 
 function applyOperator(operator: string, actual: unknown, operand: unknown): boolean {
@@ -148,14 +155,8 @@ function applyOperator(operator: string, actual: unknown, operand: unknown): boo
       return !(operand as unknown[]).some((candidate) => valuesEqual(actual, candidate));
     case "$exists":
       return (actual !== undefined) === operand;
-    default: {
-      const order = compare(actual, operand);
-      if (order === undefined) return false;
-      if (operator === "$gt") return order > 0;
-      if (operator === "$gte") return order >= 0;
-      if (operator === "$lt") return order < 0;
-      return order <= 0; // $lte
-    }
+    default:
+      return compareNumbers(operator, actual, operand);
   }
 }
 

@@ -51,11 +51,18 @@ describe("store helpers", () => {
     expect(valuesEqual(Number.NaN, Number.NaN)).toBe(true);
   });
 
-  it("matchesFilter compares numbers with bigints but not with strings", () => {
+  it("matchesFilter's range operators compare as numbers, as LangGraph.js's stores do", () => {
     expect(matchesFilter({ n: 5n }, { n: { $gt: 4 } })).toBe(true);
-    expect(matchesFilter({ n: "5" }, { n: { $gt: 4 } })).toBe(false);
+    expect(matchesFilter({ n: "10" }, { n: { $gt: 3 } })).toBe(true);
+    expect(matchesFilter({ n: null }, { n: { $lt: 6 } })).toBe(true);
     expect(matchesFilter({ n: Number.NaN }, { n: { $lte: 4 } })).toBe(false);
-    expect(matchesFilter({ s: "b" }, { s: { $gt: "a", $lt: "c" } })).toBe(true);
+    expect(matchesFilter({}, { n: { $lte: 4 } })).toBe(false);
+    // text has no numeric reading
+    expect(matchesFilter({ s: "b" }, { s: { $gt: "a", $lt: "c" } })).toBe(false);
+    expect(matchesFilter({ d: new Date(5) }, { d: { $gte: new Date(5) } })).toBe(true);
+    // an empty condition is an empty list of operators: every value meets it
+    expect(matchesFilter({ n: 1 }, { n: {} })).toBe(true);
+    expect(matchesFilter({}, { n: {} })).toBe(true);
   });
 
   it("namespace paths and ordering", () => {

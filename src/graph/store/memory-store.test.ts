@@ -98,3 +98,37 @@ describe("InMemoryStore vector search", () => {
     await expect(store.put(["d"], "k", { text: "cat" })).rejects.toThrow(/dims = 3/);
   });
 });
+
+describe("InMemoryStore orders as LangGraph.js's", () => {
+  it("search returns results namespace by namespace, in the order each namespace was first written", async () => {
+    const store = new InMemoryStore();
+    await store.put(["mem", "a"], "k1", { v: 1 });
+    await store.put(["mem", "b"], "k2", { v: 2 });
+    await store.put(["mem", "a"], "k3", { v: 3 });
+    expect((await store.search(["mem"])).map((item) => item.key)).toEqual(["k1", "k3", "k2"]);
+    expect((await store.search(["mem"], { limit: 2 })).map((item) => item.key)).toEqual(["k1", "k3"]);
+  });
+
+  it("listNamespaces sorts by the ':'-joined names in locale order", async () => {
+    const store = new InMemoryStore();
+    for (const namespace of [["user-1"], ["user", "x"], ["User"], ["user_2"]]) {
+      await store.put(namespace, "k", { x: 1 });
+    }
+    // what LangGraph.js's InMemoryStore lists for these (a code-point order would put "User" first
+    // and "user:x" before "user-1")
+    expect(await store.listNamespaces()).toEqual([["User"], ["user_2"], ["user-1"], ["user", "x"]]);
+  });
+
+  it("filters with range operators compare as numbers", async () => {
+    const store = new InMemoryStore();
+    await store.put(["p"], "a", { price: "10" });
+    await store.put(["p"], "b", { price: 5 });
+    await store.put(["p"], "c", { price: null });
+    await store.put(["p"], "d", { name: "apple" });
+    const keys = async (filter: Record<string, unknown>) =>
+      (await store.search(["p"], { filter })).map((item) => item.key);
+    expect(await keys({ price: { $gt: 3 } })).toEqual(["a", "b"]);
+    expect(await keys({ price: { $lt: 6 } })).toEqual(["b", "c"]);
+    expect(await keys({ name: { $lt: "b" } })).toEqual([]);
+  });
+});

@@ -149,13 +149,19 @@ export class InMemoryStore extends BaseStore {
   ): SearchItem[] {
     const prefix = namespaceToPath(op.namespacePrefix);
     const under = `${prefix}.`;
-    const candidates: StoredItem[] = [];
+    // LangGraph.js's store keeps items by namespace, so its results come namespace by namespace
+    // (in the order each was first written), in write order within one
+    const byNamespace = new Map<string, StoredItem[]>();
     for (const item of this.items.values()) {
       if (item.expiresAt !== undefined && item.expiresAt <= now) continue;
       if (prefix !== "" && item.path !== prefix && !item.path.startsWith(under)) continue;
       if (!matchesFilter(item.value, op.filter)) continue;
-      candidates.push(item);
+      const list = byNamespace.get(item.path);
+      if (list === undefined) byNamespace.set(item.path, [item]);
+      else list.push(item);
     }
+    const candidates: StoredItem[] = [];
+    for (const list of byNamespace.values()) for (const item of list) candidates.push(item);
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const query = op.query === undefined ? undefined : queryVectors?.get(op.query);
@@ -184,7 +190,8 @@ export class InMemoryStore extends BaseStore {
       if (item.expiresAt !== undefined && item.expiresAt <= now) continue;
       if (!namespaces.has(item.path)) namespaces.set(item.path, item.namespace);
     }
-    return selectNamespaces(namespaces.values(), op);
+    // sorted as LangGraph.js's InMemoryStore sorts them: by the ":"-joined names, in locale order
+    return selectNamespaces(namespaces.values(), op, (a, b) => a.join(":").localeCompare(b.join(":")));
   }
 
   private refresh(item: StoredItem, requested: boolean | undefined, now: number): void {

@@ -158,6 +158,7 @@ export function validatePage(what: string, limit: unknown, offset: unknown): voi
 export function selectNamespaces(
   namespaces: Iterable<readonly string[]>,
   op: ListNamespacesOperation,
+  order: (a: readonly string[], b: readonly string[]) => number = compareNamespaces,
 ): string[][] {
   const conditions = op.matchConditions ?? [];
   const seen = new Map<string, string[]>();
@@ -167,7 +168,7 @@ export function selectNamespaces(
     const key = namespaceToPath(kept);
     if (!seen.has(key)) seen.set(key, kept);
   }
-  const sorted = [...seen.values()].sort(compareNamespaces);
+  const sorted = [...seen.values()].sort(order);
   const offset = op.offset ?? 0;
   return sorted.slice(offset, offset + (op.limit ?? 100));
 }
