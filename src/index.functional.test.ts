@@ -251,4 +251,8 @@ describe("entrypoint inspection", () => {
         "\tclassDef default fill:#f2f0ff,line-height:1.2;\n\tclassDef first fill-opacity:0;\n\tclassDef last fill:#bfb6fc;\n",
     );
   });
+
+  it("getGraphAsync draws the same, as on a StateGraph", async () => {
+    expect((await workflow.getGraphAsync()).drawMermaid()).toBe(workflow.getGraph().drawMermaid());
+  });
 });

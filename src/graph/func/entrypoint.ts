@@ -38,7 +38,10 @@ interface EntrypointFactory {
   <Input, Output>(
     nameOrOptions: string | EntrypointOptions,
     fn: EntrypointFunction<Input, Output>,
-  ): Pregel<Input | Command, Unwrap<Awaited<Output>>> & { getGraph(): DrawableGraph };
+  ): Pregel<Input | Command, Unwrap<Awaited<Output>>> & {
+    getGraph(): DrawableGraph;
+    getGraphAsync(): Promise<DrawableGraph>;
+  };
   /** Returns `value` to the caller and keeps `save` as the state the next run of the thread sees. */
   final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
 }
@@ -118,6 +121,10 @@ export const entrypoint: EntrypointFactory = Object.assign(
         drawable.addEdge(`${name}Input`, name);
         drawable.addEdge(name, `${name}Output`);
         return drawable;
+      },
+      /** {@link getGraph}, as a promise (LangGraph.js's `getGraphAsync`). */
+      async getGraphAsync(): Promise<DrawableGraph> {
+        return this.getGraph();
       },
     });
   },

@@ -132,3 +132,10 @@ describe("InMemoryStore orders as LangGraph.js's", () => {
     expect(await keys({ name: { $lt: "b" } })).toEqual([]);
   });
 });
+
+describe("InMemoryStore.batch", () => {
+  it("answers a put with null, as LangGraph.js's InMemoryStore does", async () => {
+    const store = new InMemoryStore();
+    expect(await store.batch([{ namespace: ["a"], key: "k", value: { v: 1 } }])).toEqual([null]);
+  });
+});

@@ -96,7 +96,8 @@ export class InMemoryStore extends BaseStore {
     const putVectors = this.index ? await embedPuts(this.index, plan.puts) : undefined;
     const writes = plan.puts.map((op) => this.prepareWrite(op, putVectors?.get(op)));
     const now = Date.now();
-    const results: unknown[] = new Array(operations.length).fill(undefined);
+    // a put's result is null, as LangGraph.js's InMemoryStore answers it
+    const results: unknown[] = new Array(operations.length).fill(null);
     for (const read of plan.reads) results[read.index] = this.read(read, now, queryVectors);
     for (const write of writes) this.applyWrite(write, now);
     if (writes.length > 0) this.ttl.startSweeper(() => this.sweepExpiredItems());
