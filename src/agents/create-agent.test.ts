@@ -568,7 +568,7 @@ describe("createAgent: state", () => {
       'Middleware "A" has required state fields that must be initialized:\n  - label: Required\n\nTo fix this',
     );
     await expect(agent.invoke({ ...question(), n: -1, label: "x" })).rejects.toThrow(
-      /^Middleware "A" has required state fields that must be initialized:\n\n\nTo fix this[^]*messages: \[\.\.\.\],\n {5}n: "value"/,
+      /^Middleware "A" has required state fields that must be initialized:\n\n\nTo fix this[\s\S]*messages: \[\.\.\.\],\n {5}n: "value"/,
     );
   });
 
