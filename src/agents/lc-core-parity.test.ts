@@ -54,6 +54,25 @@ describe("run defaults on agent.graph", () => {
     expect(agent.graph.config?.configurable?.ls_agent_type).toBe("root");
   });
 
+  it("the agent's own streamEvents (its start, stream and end) carry that metadata too", async () => {
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      tools: [],
+      name: "weather",
+    });
+    const own: Record<string, unknown>[] = [];
+    for await (const event of agent.streamEvents(
+      { messages: [{ role: "user", content: "x" }] },
+      { version: "v2" },
+    )) {
+      if (event.name === "weather") own.push(event.metadata);
+    }
+    expect(own.length).toBeGreaterThanOrEqual(2);
+    for (const metadata of own) {
+      expect(metadata).toMatchObject({ ls_integration: "langchain_create_agent", lc_agent_name: "weather" });
+    }
+  });
+
   it("withConfig defaults reach agent.graph, without repeating tags", () => {
     const agent = createAgent({ model: new FakeChatModel({ responses: [] }), tools: [] })
       .withConfig({ recursionLimit: 500, tags: ["a"] })

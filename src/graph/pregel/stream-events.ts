@@ -183,7 +183,7 @@ class EventsHandler implements CallbackHandler {
 export interface EventSource {
   readonly name: string | undefined;
   /** The graph's `withConfig` defaults (their callbacks hear the chain events too). */
-  readonly config?: { callbacks?: CallbackHandler[] } | undefined;
+  readonly config?: { callbacks?: CallbackHandler[]; metadata?: Record<string, unknown> } | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
 }
 
@@ -420,8 +420,10 @@ export function streamGraphEvents(
   const tags = [...((runOptions.tags as string[] | undefined) ?? [])];
   // the graph's own events carry the run's metadata as its nodes see it (LangGraph.js's
   // `ls_integration` tag, the thread's ids)
+  // (the graph's own `withConfig` metadata too: an agent's `ls_integration` and `lc_agent_name`)
   const metadata: Record<string, unknown> = {
     ls_integration: "langgraph",
+    ...graph.config?.metadata,
     ...(runOptions.metadata as Record<string, unknown> | undefined),
   };
   const configurable = runOptions.configurable as Record<string, unknown> | undefined;
