@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Annotation, Command, interrupt, MemorySaver } from "../index.js";
-import { AIMessage, HumanMessage, SystemMessage } from "../messages/index.js";
+import {
+  Annotation,
+  Command,
+  END,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../index.js";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import {
@@ -641,5 +650,46 @@ describe("the agent's LangChain.js accessors", () => {
     const listed: unknown[] = [];
     for await (const entry of agent.getSubgraphsAsync()) listed.push(entry);
     expect(listed).toEqual([]);
+  });
+});
+
+describe("handoffs to the parent graph", () => {
+  it("when one answer calls two handoff tools, the last command to arrive routes the parent (as in LangGraph.js)", async () => {
+    const handoff = (to: string) =>
+      tool(
+        async (_args, runtime) =>
+          new Command({
+            goto: to,
+            graph: Command.PARENT,
+            update: {
+              messages: [new ToolMessage({ content: `to ${to}`, tool_call_id: runtime.toolCallId })],
+            },
+          }),
+        { name: `to_${to}`, description: `hand off to ${to}`, schema: z.object({}) },
+      );
+    const supervisor = createAgent({
+      model: new FakeChatModel({
+        responses: [
+          new AIMessage({
+            content: "",
+            tool_calls: [
+              { name: "to_bob", args: {}, id: "h1", type: "tool_call" },
+              { name: "to_carl", args: {}, id: "h2", type: "tool_call" },
+            ],
+          }),
+        ],
+      }),
+      tools: [handoff("bob"), handoff("carl")],
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("sup", supervisor.graph as never, { ends: ["bob", "carl"] })
+      .addNode("bob", () => ({ messages: [new AIMessage("bob ran")] }))
+      .addNode("carl", () => ({ messages: [new AIMessage("carl ran")] }))
+      .addEdge(START, "sup")
+      .addEdge("bob", END)
+      .addEdge("carl", END)
+      .compile();
+    const result = await graph.invoke({ messages: [new HumanMessage("hi")] });
+    expect(result.messages.map((m) => m.content)).toEqual(["hi", "to carl", "carl ran"]);
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Annotation, Command, MemorySaver } from "../index.js";
-import { AIMessage, type BaseMessage, isToolMessage, SystemMessage, ToolMessage } from "../messages/index.js";
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  isToolMessage,
+  SystemMessage,
+  ToolMessage,
+} from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { type ToolRuntime, tool } from "../tools/index.js";
 import { type CreateReactAgentParams, createReactAgent } from "./create-react-agent.js";
@@ -416,6 +423,28 @@ describe("createReactAgent: names", () => {
 });
 
 describe("createReactAgent: drawing", () => {
+  it("keeps the drawing's tool list out of what the tools node's runs see", async () => {
+    let seen: string[] = [];
+    const probe = tool(
+      async (_args, config) => {
+        seen = Object.keys(config.metadata ?? {}).filter((key) => key.startsWith("__"));
+        return "ok";
+      },
+      { name: "probe", description: "Probes.", schema: z.object({}) },
+    );
+    const llm = new FakeChatModel({
+      responses: [
+        new AIMessage({
+          content: "",
+          tool_calls: [{ name: "probe", args: {}, id: "p1", type: "tool_call" }],
+        }),
+        "done",
+      ],
+    });
+    await createReactAgent({ llm, tools: [probe] }).invoke({ messages: [new HumanMessage("go")] });
+    expect(seen).toEqual([]);
+  });
+
   it("draws the graph as LangGraph.js does, the tools node listing its tools", () => {
     const llm = new FakeChatModel({ responses: [] });
     const add = tool(async () => "2", { name: "add", description: "Adds.", schema: z.object({}) });

@@ -371,14 +371,14 @@ export function createReactAgent<
   // Nodes other than the agent read the state schema only (not the agent's `llmInputMessages`).
   const stateOnly = preModelHook === undefined ? undefined : { input: { ...channels } };
 
-  const runTools: NodeFn = async (state, config) =>
-    (await toolNode.invoke(state, config)) as NodeReturn<Record<string, unknown>>;
-  // drawn as LangGraph.js draws its tools node: with the names of the tools it runs
-  const toolNames = toolNode.tools.map((tool) => tool.name);
-  workflow.addNode("tools", runTools, {
-    ...stateOnly,
-    ...(toolNames.length > 0 ? { metadata: { __tools: toolNames } } : {}),
-  });
+  // drawn as LangGraph.js draws its tools node, with the names of the tools it runs: the drawing
+  // reads them from the node's `tools` (kept out of the node's metadata, which its runs see)
+  const runTools: NodeFn = Object.assign(
+    async (state: Record<string, unknown>, config: Parameters<NodeFn>[1]) =>
+      (await toolNode.invoke(state, config)) as NodeReturn<Record<string, unknown>>,
+    { tools: toolNode.tools },
+  );
+  workflow.addNode("tools", runTools, stateOnly);
   let entrypoint = "agent";
   let agentInput: { input: Record<string, BaseChannel> } | undefined;
   if (preModelHook !== undefined) {

@@ -165,7 +165,9 @@ function combineFailures(failures: unknown[], step: number): unknown {
     );
   }
   const interrupts = failures.filter(isGraphInterrupt);
-  if (interrupts.length === 0) return failures[0];
+  // several commands for the parent graph (parallel handoffs): the last to arrive wins, as the
+  // last one committed does in LangGraph.js
+  if (interrupts.length === 0) return failures[failures.length - 1];
   if (interrupts.length === 1) return interrupts[0];
   return new GraphInterrupt(interrupts.flatMap((i) => i.interrupts));
 }
