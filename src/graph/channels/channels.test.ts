@@ -384,3 +384,20 @@ describe("channel identity", () => {
     expect(isBaseChannel({ lg_is_channel: true })).toBe(true);
   });
 });
+
+describe("Overwrite, as LangGraph.js's", () => {
+  it("holds its value in __overwrite__ (read through value) and recognizes itself and its JSON form", () => {
+    const overwrite = new Overwrite([3]);
+    expect([overwrite.__overwrite__, overwrite.value]).toEqual([[3], [3]]);
+    expect({ ...overwrite }).toEqual({ lg_name: "Overwrite", __overwrite__: [3] });
+    expect(overwrite.toJSON()).toEqual({ __overwrite__: [3] });
+    expect(Overwrite.isInstance(overwrite)).toBe(true);
+    expect(Overwrite.isInstance({ __overwrite__: 1 })).toBe(true);
+    expect(Overwrite.isInstance({ lg_name: "Overwrite" })).toBe(true);
+    expect([Overwrite.isInstance(null), Overwrite.isInstance([3]), Overwrite.isInstance("x")]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+});

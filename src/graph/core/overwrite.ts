@@ -9,12 +9,32 @@
  */
 export class Overwrite<Value = unknown> {
   readonly lg_name = "Overwrite";
-  readonly value: Value;
+  /** The value written (an own property, as in LangGraph.js; {@link value} reads it). */
+  readonly __overwrite__: Value;
   constructor(value: Value) {
-    this.value = value;
+    this.__overwrite__ = value;
+  }
+  /** The value written. */
+  get value(): Value {
+    return this.__overwrite__;
   }
   toJSON(): { __overwrite__: Value } {
-    return { __overwrite__: this.value };
+    return { __overwrite__: this.__overwrite__ };
+  }
+  /**
+   * True for an `Overwrite` from any copy of the library, or its JSON form (an object with an
+   * `__overwrite__` key), as LangGraph.js's `Overwrite.isInstance` answers.
+   *
+   * @example
+   * ```ts
+   * Overwrite.isInstance(new Overwrite([])); // true
+   * Overwrite.isInstance({ __overwrite__: [] }); // true
+   * ```
+   */
+  static isInstance(value: unknown): value is Overwrite | { __overwrite__: unknown } {
+    if (typeof value !== "object" || value === null) return false;
+    if ("__overwrite__" in value) return true;
+    return (value as { lg_name?: unknown }).lg_name === "Overwrite";
   }
 }
 
