@@ -442,7 +442,7 @@ function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[
     const description = schema.description;
     // the option each provider family reads, as LangChain.js passes them all: OpenAI-style
     // `response_format`, Anthropic-style `outputConfig`, Google-style `responseSchema`, and the
-    // LangSmith tracing metadata; `strict` itself only when the call's settings give one
+    // LangSmith tracing metadata; `strict` itself only when the call's settings give one (below)
     settings.response_format = {
       type: "json_schema",
       json_schema: {
@@ -456,7 +456,6 @@ function bindModel(request: ModelRequest, strategies: readonly ResponseStrategy[
     settings.outputConfig = { format: { type: "json_schema", schema } };
     settings.responseSchema = schema;
     settings.ls_structured_output_format = { kwargs: { method: "json_schema" }, schema };
-    settings.strict = request.modelSettings?.strict;
   }
   Object.assign(settings, request.modelSettings ?? {});
   // an empty tool choice falls back as an undefined one does (LangChain.js tests it with `||`)

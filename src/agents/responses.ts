@@ -446,6 +446,9 @@ function functionShape(
   };
 }
 
+/** The dialect Zod 4's `toJSONSchema` writes. */
+const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
 /**
  * The JSON Schema of a structured-output schema, as LangChain.js makes it: a Zod 4 schema's
  * input side with every object closed (`additionalProperties: false`) and fields with a default
@@ -454,9 +457,6 @@ function functionShape(
  * the model's arguments are checked as LangChain.js checks them. Other schemas as given
  * (without `$schema`).
  */
-/** The dialect Zod 4's `toJSONSchema` writes. */
-const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
-
 function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
   const json = toJsonSchema(schema);
   if (isZodSchema(schema)) return mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema;

@@ -350,10 +350,8 @@ function fieldKind(key: string, field: unknown): "reduced" | "delta" | "channel"
  * applied), or an `InvalidUpdateError` with LangGraph.js's text, `Validation failed for field
  * "<key>": <issues as JSON>`. A schema that validates asynchronously cannot check state updates,
  * which the engine applies synchronously: that is an error naming the field.
- */
-/**
- * @internal One written value of state field `key`, validated by its schema: the schema's output,
- * or an `InvalidUpdateError` (`Validation failed for field "<key>": <issues as JSON>`).
+ *
+ * @internal Also how `createAgent` checks the Zod fields of its state (exported for it).
  */
 export function validateField(schema: StandardSchemaLike, key: string, value: unknown): unknown {
   const result = schema["~standard"].validate(value);

@@ -146,7 +146,7 @@ export function structuredOutputFor(
   // JSON Schema has a `name`); provider models take a JSON Schema's title
   const ownName =
     !isStandardSchema(schema) && typeof (schema as { name?: unknown }).name === "string"
-      ? ((schema as { name: string }).name as string)
+      ? (schema as { name: string }).name
       : undefined;
   const name =
     options.name ??

@@ -406,9 +406,14 @@ export function threadIdErrorFor(
   }
   const value = config?.configurable?.thread_id;
   if (value !== undefined && value !== null) return undefined;
-  return new CheckpointConfigError(
-    `Failed to put checkpoint. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property. ${THREAD_ID_HINT}`,
-  );
+  return new CheckpointConfigError(`${memorySaverConfigText("put", "thread_id")} ${THREAD_ID_HINT}`);
+}
+
+/** LangGraph.js's `MemorySaver` text for a config that lacks `missing` (the savers' default). */
+function memorySaverConfigText(operation: SaverWriteOperation, missing: MissingConfigField): string {
+  const action = operation === "put" ? "put checkpoint" : "put writes";
+  const key = missing === "configurable" ? "thread_id" : missing;
+  return `Failed to ${action}. The passed RunnableConfig is missing a required "${key}" field in its "configurable" property.`;
 }
 
 /** The fields of the checkpoint format; others are kept as the record's `extra`. */
@@ -631,9 +636,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * missing `thread_id` (or `configurable`) is followed by how to pass one.
    */
   protected configErrorText(operation: SaverWriteOperation, missing: MissingConfigField): string {
-    const action = operation === "put" ? "put checkpoint" : "put writes";
-    const key = missing === "configurable" ? "thread_id" : missing;
-    return `Failed to ${action}. The passed RunnableConfig is missing a required "${key}" field in its "configurable" property.`;
+    return memorySaverConfigText(operation, missing);
   }
 
   /**
@@ -676,29 +679,30 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * ```
    */
   missingThreadIdError(config: RunnableConfig | undefined): CheckpointConfigError | undefined {
-    const configurable = config?.configurable;
-    const value = configurable?.thread_id;
-    if (
-      (typeof value === "string" && (value !== "" || !this.refusesEmptyThreadId)) ||
-      typeof value === "number"
-    )
-      return undefined;
-    const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
-    return new CheckpointConfigError(`${this.configErrorText("put", missing)} ${THREAD_ID_HINT}`);
+    return this.threadIdProblem(config, "put");
   }
 
   /** The thread id of `config`, as text; throws a `CheckpointConfigError` when it has none. */
   private requireThreadId(config: RunnableConfig, operation: SaverWriteOperation): string {
-    const configurable = config.configurable;
+    const problem = this.threadIdProblem(config, operation);
+    if (problem !== undefined) throw problem;
+    return String(config.configurable?.thread_id);
+  }
+
+  /** The error of `operation` when `config` names no thread (see {@link refusesEmptyThreadId}). */
+  private threadIdProblem(
+    config: RunnableConfig | undefined,
+    operation: SaverWriteOperation,
+  ): CheckpointConfigError | undefined {
+    const configurable = config?.configurable;
     const value = configurable?.thread_id;
     if (
-      (typeof value !== "string" && typeof value !== "number") ||
-      (value === "" && this.refusesEmptyThreadId)
-    ) {
-      const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
-      throw new CheckpointConfigError(`${this.configErrorText(operation, missing)} ${THREAD_ID_HINT}`);
-    }
-    return String(value);
+      typeof value === "number" ||
+      (typeof value === "string" && (value !== "" || !this.refusesEmptyThreadId))
+    )
+      return undefined;
+    const missing: MissingConfigField = configurable === undefined ? "configurable" : "thread_id";
+    return new CheckpointConfigError(`${this.configErrorText(operation, missing)} ${THREAD_ID_HINT}`);
   }
 
   /**
