@@ -291,6 +291,7 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
     signal: params.signal,
     structuredNames: structured,
     formatCache,
+    clearsJump: hooks.afterModel.length === 0,
   });
   graph.addNode(MODEL_NODE, modelNode as never);
   if (hasTools) {

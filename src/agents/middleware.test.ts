@@ -130,6 +130,49 @@ describe("middleware: jumpTo", () => {
     expect(outline(messages)).toEqual(["human:hi", "ai:first", "ai:second"]);
   });
 
+  it("streams model_request after a jump from afterModel as { messages } only, as LangChain.js does", async () => {
+    let retried = false;
+    const again = createMiddleware({
+      name: "Again",
+      afterModel: {
+        canJumpTo: ["model"],
+        hook: () => {
+          if (retried) return undefined;
+          retried = true;
+          return { jumpTo: "model" as const };
+        },
+      },
+    });
+    const model = new FakeChatModel({ responses: ["first", "second"] });
+    const updates: Array<[string, string[]]> = [];
+    for await (const chunk of await createAgent({ model, middleware: [again] }).stream(question())) {
+      for (const [node, update] of Object.entries(chunk as Record<string, object>))
+        updates.push([node, Object.keys(update)]);
+    }
+    expect(updates.filter(([node]) => node === "model_request")).toEqual([
+      ["model_request", ["messages"]],
+      ["model_request", ["messages"]],
+    ]);
+  });
+
+  it("clears a jump to the model from beforeModel in model_request when no afterModel hook follows", async () => {
+    let jumped = false;
+    const once = createMiddleware({
+      name: "Once",
+      beforeModel: {
+        canJumpTo: ["model"],
+        hook: () => {
+          if (jumped) return undefined;
+          jumped = true;
+          return { jumpTo: "model" as const };
+        },
+      },
+    });
+    const model = new FakeChatModel({ responses: ["only"] });
+    const { messages } = await createAgent({ model, middleware: [once] }).invoke(question());
+    expect(outline(messages)).toEqual(["human:hi", "ai:only"]);
+  });
+
   it("jumps to the tools from beforeAgent (all pending calls of the last AI message run)", async () => {
     const m = createMiddleware({
       name: "Replay",

@@ -49,6 +49,12 @@ export interface ModelNodeOptions {
   readonly structuredNames: Set<string>;
   /** Strategies made from bare schemas, shared with the graph builder (stable tool names). */
   readonly formatCache: WeakMap<object, ResponseStrategy[]>;
+  /**
+   * Whether the edge out of this node reads `jumpTo` (no `afterModel` hook follows), so a jump
+   * left over from the step before must be cleared here. With `afterModel` hooks the first hook
+   * writes `jumpTo` itself, and the node's update stays LangChain.js's `{ messages }`.
+   */
+  readonly clearsJump: boolean;
 }
 
 type AgentNodeState = AgentState & { jumpTo?: unknown };
@@ -277,7 +283,7 @@ export function createModelNode(options: ModelNodeOptions) {
     const commandJumps = wrapped.commands.some(
       (c) => (c.update as { jumpTo?: unknown } | undefined)?.jumpTo !== undefined,
     );
-    if (state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
+    if (options.clearsJump && state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
     if (wrapped.commands.length === 0) return update;
     return [new Command({ update }), ...wrapped.commands];
   };
