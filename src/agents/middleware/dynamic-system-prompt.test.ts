@@ -112,9 +112,11 @@ describe("dynamicSystemPromptMiddleware", () => {
       model: new FakeChatModel({ responses: ["x"] }),
       middleware: [dynamicSystemPromptMiddleware(() => 42 as never)],
     });
-    await expect(agent.invoke(hi)).rejects.toThrow(
-      "dynamicSystemPromptMiddleware function must return a string or SystemMessage",
-    );
+    // a MiddlewareError named after the plain Error inside, as in LangChain.js
+    await expect(agent.invoke(hi)).rejects.toMatchObject({
+      name: "Error",
+      message: "dynamicSystemPromptMiddleware function must return a string or SystemMessage",
+    });
     expect(() => dynamicSystemPromptMiddleware("prompt" as never)).toThrow(/needs a function/);
   });
 

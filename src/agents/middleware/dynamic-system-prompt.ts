@@ -53,9 +53,8 @@ export function dynamicSystemPromptMiddleware<Context = Record<string, unknown>>
     wrapModelCall: async (request: ModelRequest, handler: ModelCallHandler) => {
       const prompt: unknown = await fn(request.state, request.runtime as AgentRuntime<Context>);
       if (typeof prompt !== "string" && !SystemMessage.isInstance(prompt)) {
-        throw new InvalidArgumentError(
-          "dynamicSystemPromptMiddleware function must return a string or SystemMessage",
-        );
+        // a run-time error: a plain Error, as LangChain.js throws it
+        throw new Error("dynamicSystemPromptMiddleware function must return a string or SystemMessage");
       }
       return handler({
         ...request,

@@ -177,6 +177,33 @@ describe("llmToolSelectorMiddleware", () => {
     ).rejects.toThrow("Expected object response with tools array, got string");
   });
 
+  it("reports names outside the schema as LangChain.js does, with plain Errors", async () => {
+    // our structured output validates the names; LangChain.js's does not, and the middleware
+    // itself then names the invented ones
+    const selector = new FakeChatModel({ responses: [selection("weather", "teleport")] });
+    const error = await run({}, selector, new FakeChatModel({ responses: [] })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "Error", message: "Model selected invalid tools: teleport" });
+    const missing = await run(
+      { alwaysInclude: ["nope"] },
+      selector,
+      new FakeChatModel({ responses: [] }),
+    ).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ name: "Error" });
+  });
+
+  it("still fails on an answer that is not a list of names", async () => {
+    const selector = new FakeChatModel({
+      responses: [
+        new AIMessage({
+          content: "",
+          tool_calls: [{ name: "extract", args: { tools: "weather" }, id: "sel", type: "tool_call" }],
+        }),
+      ],
+    });
+    const error = await run({}, selector, new FakeChatModel({ responses: [] })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "OutputParserException" });
+  });
+
   it("takes its options from the run's context", async () => {
     const selector = new FakeChatModel({ responses: [selection("calendar", "email")] });
     const { seen, middleware } = spy();

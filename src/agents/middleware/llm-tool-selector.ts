@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { type BaseMessage, isHumanMessage, SystemMessage } from "../../messages/index.js";
-import { initChatModel } from "../../models/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
+import { initChatModel, OutputParserException } from "../../models/index.js";
 import { createMiddleware } from "../middleware.js";
 import type { AgentChatModel, AgentMiddleware, AgentTool, ModelRequest } from "../types.js";
 
@@ -121,8 +120,9 @@ export function llmToolSelectorMiddleware(
       const named = tools.filter(isNamedTool);
       const available = new Set(named.map((t) => t.name));
       const missing = alwaysInclude.filter((name) => !available.has(name));
+      // run-time errors are plain Errors, as LangChain.js throws them
       if (missing.length > 0) {
-        throw new InvalidArgumentError(
+        throw new Error(
           `Tools in alwaysInclude not found in request: ${missing.join(", ")}. Available tools: ${[...available].sort().join(", ")}`,
         );
       }
@@ -134,8 +134,7 @@ export function llmToolSelectorMiddleware(
         instruction += `\nIMPORTANT: List the tool names in order of relevance, with the most relevant first. If you exceed the maximum number of tools, only the first ${maxTools} will be used.`;
       }
       const lastHuman = [...request.messages].reverse().find(isHumanMessage);
-      if (lastHuman === undefined)
-        throw new InvalidArgumentError("No user message found in request messages");
+      if (lastHuman === undefined) throw new Error("No user message found in request messages");
 
       const selector = (await resolveModel(
         context.model ?? options.model,
@@ -148,12 +147,17 @@ export function llmToolSelectorMiddleware(
           .describe("Tools to use. Place the most relevant tools first."),
       });
       const structured = selector.withStructuredOutput?.(schema as never);
-      const response = await structured?.invoke([new SystemMessage(instruction), lastHuman], {
-        metadata: { lc_source: "llmToolSelector" },
-        tags: ["nostream"],
-      });
+      let response: unknown;
+      try {
+        response = await structured?.invoke([new SystemMessage(instruction), lastHuman], {
+          metadata: { lc_source: "llmToolSelector" },
+          tags: ["nostream"],
+        });
+      } catch (error) {
+        response = namesOutsideSchema(error);
+      }
       if (typeof response !== "object" || response === null || !("tools" in response)) {
-        throw new InvalidArgumentError(`Expected object response with tools array, got ${typeof response}`);
+        throw new Error(`Expected object response with tools array, got ${typeof response}`);
       }
       const selected = selectTools(
         request as ModelRequest,
@@ -170,6 +174,25 @@ export function llmToolSelectorMiddleware(
     Record<string, unknown>,
     LLMToolSelectorConfig
   >;
+}
+
+/**
+ * A selection the schema refused only for its names: the answer `{ tools: [...] }` itself, so
+ * that the unknown names are reported as LangChain.js reports them (`Model selected invalid
+ * tools: …`; its structured output does not validate). Any other failure is rethrown.
+ */
+function namesOutsideSchema(error: unknown): { tools: unknown[] } {
+  if (error instanceof OutputParserException && error.llmOutput !== undefined) {
+    let answer: unknown;
+    try {
+      answer = JSON.parse(error.llmOutput);
+    } catch {
+      throw error;
+    }
+    const tools = (answer as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(tools)) return { tools };
+  }
+  throw error;
 }
 
 function selectTools(
@@ -190,8 +213,7 @@ function selectTools(
     if (!selected.includes(name) && (maxTools === undefined || selected.length < maxTools))
       selected.push(name);
   }
-  if (invalid.length > 0)
-    throw new InvalidArgumentError(`Model selected invalid tools: ${invalid.join(", ")}`);
+  if (invalid.length > 0) throw new Error(`Model selected invalid tools: ${invalid.join(", ")}`);
   const tools = request.tools ?? [];
   const kept = (candidates as readonly AgentTool[]).filter((t) =>
     selected.includes((t as unknown as NamedTool).name),

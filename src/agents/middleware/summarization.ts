@@ -129,7 +129,8 @@ export function summarizationMiddleware(
       const needsWindow =
         settings.trigger.some((c) => c.fraction !== undefined) || "fraction" in settings.keep;
       if (needsWindow && maxInputTokens(model) === undefined) {
-        throw new InvalidArgumentError(
+        // a run-time error: a plain Error, as LangChain.js throws it
+        throw new Error(
           "Model profile information is required to use fractional token limits. Use absolute token counts instead.",
         );
       }
