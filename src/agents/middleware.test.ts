@@ -52,6 +52,23 @@ describe("middleware: hook order", () => {
     ]);
   });
 
+  it("gives the model messages on a long history, also when wrapModelCall swaps in plain objects", async () => {
+    const history = Array.from({ length: 20 }, (_, i) => ({ role: "user", content: `m${i}`, id: `m${i}` }));
+    const plain = createMiddleware({
+      name: "Plain",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, messages: [...request.messages, { role: "user", content: "extra" }] as never }),
+    });
+    for (const middleware of [[], [plain]]) {
+      const model = new FakeChatModel({ responses: ["ok"] });
+      // the input is merged into the thread's (indexed) history before the model reads it
+      await createAgent({ model, middleware }).invoke({ messages: history });
+      const seen = model.calls[0] ?? [];
+      expect(seen.length).toBe(middleware.length === 0 ? 20 : 21);
+      expect(seen.every((m) => typeof (m as BaseMessage).getType === "function")).toBe(true);
+    }
+  });
+
   it("applies hook updates (messages through the reducer) and Commands", async () => {
     const m = createMiddleware({
       name: "Inject",

@@ -1,5 +1,12 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "../graph/index.js";
-import { type AIMessage, type BaseMessage, isAIMessage, SystemMessage } from "../messages/index.js";
+import {
+  type AIMessage,
+  type BaseMessage,
+  isAIMessage,
+  isBaseMessage,
+  isMergedMessageList,
+  SystemMessage,
+} from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
 import {
   handOver,
@@ -138,6 +145,8 @@ export function createModelNode(options: ModelNodeOptions) {
     const bound = boundModel(request, strategies);
     const system = request.systemMessage;
     let messages: BaseMessage[] = system.text === "" ? [...request.messages] : [system, ...request.messages];
+    // the thread's history as the reducer built it holds messages only: the model need not check
+    const coerced = isBaseMessage(system) && isMergedMessageList(request.messages);
     if (options.includeAgentName === "inline") messages = inlineAgentNames(messages);
     const callOptions: Record<string, unknown> = {};
     if (options.signal !== undefined) {
@@ -157,9 +166,9 @@ export function createModelNode(options: ModelNodeOptions) {
     // the list is this call's alone: the model need not copy it. Without a signal to race, the
     // answer is checked (and the node's update made) in the model's own last continuation.
     if (options.signal === undefined)
-      return invokeThen(bound, handOver(messages), callOptions, checked, onError);
+      return invokeThen(bound, handOver(messages, coerced), callOptions, checked, onError);
     return raceAgentSignal(
-      Promise.resolve(bound.invoke(handOver(messages), callOptions)),
+      Promise.resolve(bound.invoke(handOver(messages, coerced), callOptions)),
       options.signal,
     ).then(checked);
   };

@@ -86,7 +86,7 @@ export type { NotificationMetadata } from "./notification.js";
 export { addNotificationMetadata, getNotificationMetadata } from "./notification.js";
 export { parsePartialJson } from "./partial-json.js";
 export type { Messages } from "./reducer.js";
-export { addMessages, MessagesZodMeta, messagesStateReducer } from "./reducer.js";
+export { addMessages, isMergedMessageList, MessagesZodMeta, messagesStateReducer } from "./reducer.js";
 export type { RemoveMessageFields } from "./remove.js";
 export { isRemoveMessage, REMOVE_ALL_MESSAGES, RemoveMessage } from "./remove.js";
 export type { SerializableMessageClassName } from "./revive.js";

@@ -6,6 +6,7 @@ import {
   addMessages,
   type BaseMessage,
   HumanMessage,
+  isMergedMessageList,
   MessageRemovalError,
   messagesStateReducer,
   REMOVE_ALL_MESSAGES,
@@ -322,5 +323,19 @@ describe("messagesStateReducer on lists it built", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("isMergedMessageList", () => {
+  it("knows a long history the reducer returned, until its length changes", () => {
+    const history = Array.from({ length: 20 }, (_, i) => human(`m${i}`));
+    const merged = messagesStateReducer(history, { role: "user", content: "more", id: "m20" });
+    expect(isMergedMessageList(merged)).toBe(true);
+    expect(merged.every((m) => HumanMessage.isInstance(m))).toBe(true);
+    // a list nobody merged, a short merged list, and a merged list pushed into are checked again
+    expect(isMergedMessageList(history)).toBe(false);
+    expect(isMergedMessageList(messagesStateReducer([], [human("a")]))).toBe(false);
+    merged.push(human("pushed"));
+    expect(isMergedMessageList(merged)).toBe(false);
   });
 });

@@ -209,6 +209,16 @@ export function messagesStateReducer(left: Messages, right: Messages): BaseMessa
   return merged.filter((message) => !kept.has(message.id as string));
 }
 
+/**
+ * True when `list` is a list {@link messagesStateReducer} returned and still holds as many items
+ * (a thread's history as its channel keeps it): every item is a whole message with an id, so a
+ * receiver need not coerce them one by one. Short lists (which the reducer does not index) answer
+ * false.
+ */
+export function isMergedMessageList(list: unknown): boolean {
+  return knownIndex(list as Messages) !== undefined;
+}
+
 // Its result depends only on its arguments (an id it gives a message stays on the message), so a
 // channel may keep a merge it computed early for the step's end: see the engine's
 // `BinaryOperatorAggregate.rememberUpdate` (a registered symbol: this module does not import it).

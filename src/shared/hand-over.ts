@@ -6,30 +6,39 @@
  * the copy is the history again, per model call.
  */
 
-const handedOver = new WeakSet<object>();
+/** Each handed-over list, with whether its items were checked already (see {@link handOver}). */
+const handedOver = new WeakMap<object, boolean>();
 
 /**
  * Marks `list` as given away: nothing else holds it, so its receiver may keep or change it.
+ * `checked` says that every item already is what the receiver converts items to (messages, for
+ * a chat model: a conversation the messages reducer built), so the receiver need not look at
+ * them one by one.
  *
  * @example
  * ```ts
  * await model.invoke(handOver([system, ...history]));
  * ```
  */
-export function handOver<T extends object>(list: T): T {
-  handedOver.add(list);
+export function handOver<T extends object>(list: T, checked = false): T {
+  handedOver.set(list, checked);
   return list;
 }
 
 /**
- * True when `list` was handed over (see {@link handOver}); the mark is taken, so a second
- * receiver copies as usual.
+ * How `list` was handed over (see {@link handOver}): `"no"`, `"list"` (the receiver may keep it)
+ * or `"checked"` (it may also skip checking its items). The mark is taken, so a second receiver
+ * copies and checks as usual.
  *
  * @example
  * ```ts
- * const messages = takeHandedOver(input) ? input : input.slice();
+ * const handed = takeHandedOver(input);
+ * const messages = handed === "no" ? input.slice() : input;
  * ```
  */
-export function takeHandedOver(list: object): boolean {
-  return handedOver.delete(list);
+export function takeHandedOver(list: object): "no" | "list" | "checked" {
+  const checked = handedOver.get(list);
+  if (checked === undefined) return "no";
+  handedOver.delete(list);
+  return checked ? "checked" : "list";
 }

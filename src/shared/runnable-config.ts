@@ -64,10 +64,10 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   if (parent.tags !== undefined || explicit.tags !== undefined) {
     out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
   }
-  if (parent.metadata !== undefined || explicit.metadata !== undefined) {
-    out.metadata = mergeOf(parent.metadata, explicit.metadata);
-  }
-  if (parent.configurable !== undefined || explicit.configurable !== undefined) {
+  // a config built from the parent's (a tool's, from its node's) holds the parent's own objects:
+  // those are kept as they are, as a config given without them keeps them
+  if (explicit.metadata !== parent.metadata) out.metadata = mergeOf(parent.metadata, explicit.metadata);
+  if (explicit.configurable !== parent.configurable) {
     out.configurable = mergeOf(parent.configurable, explicit.configurable);
   }
   return out;

@@ -613,6 +613,16 @@ describe("BaseChatModel input lists", () => {
     await model.invoke(handed);
     expect(model.seen[2]?.messages).not.toBe(handed);
   });
+
+  it("coerces each item unless the list was handed over as checked", async () => {
+    const model = new RecordingModel();
+    await model.invoke(handOver([{ role: "user", content: "plain" }] as never));
+    expect(HumanMessage.isInstance(model.seen[0]?.messages[0])).toBe(true);
+    // "checked" is the caller's word that every item is a message already (a merged history)
+    const checked = [new HumanMessage("hi")];
+    await model.invoke(handOver(checked, true));
+    expect(model.seen[1]?.messages).toBe(checked);
+  });
 });
 
 describe("invokeThen (the agent's model node's call)", () => {

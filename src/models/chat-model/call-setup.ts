@@ -40,17 +40,21 @@ export function splitCallOptions(options: Record<string, unknown> | undefined): 
 } {
   const configPart: Record<string, unknown> = {};
   const callOptions: Record<string, unknown> = {};
+  let configKeys = 0;
   // own keys by `for…in`, not `Object.entries` (an array of pairs, destructured, per model call)
   if (options !== undefined) {
     for (const key in options) {
       if (!Object.hasOwn(options, key)) continue;
       const value = options[key];
       if (value === undefined) continue;
-      if (CONFIG_KEYS.has(key)) configPart[key] = value;
-      else callOptions[key] = value;
+      if (CONFIG_KEYS.has(key)) {
+        configPart[key] = value;
+        configKeys += 1;
+      } else callOptions[key] = value;
     }
   }
-  const config = resolveConfig(configPart as RunnableConfig);
+  // no config of its own (an agent's model call): the ambient one, copied without merging
+  const config = resolveConfig(configKeys === 0 ? undefined : (configPart as RunnableConfig));
   const timeout = typeof configPart.timeout === "number" ? configPart.timeout : undefined;
   const signals = [config.signal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter(
     (s): s is AbortSignal => s !== undefined,

@@ -29,7 +29,10 @@ export function toMessages(input: BaseLanguageModelInput): BaseMessage[] {
     // a copy (the model may change its list), coercing only what is not a message yet: a long
     // conversation is copied natively rather than element by element; a list its caller handed
     // over (built for this call) is kept
-    const messages: BaseMessageLike[] = takeHandedOver(input) ? input : input.slice();
+    const handed = takeHandedOver(input);
+    // a conversation the messages reducer built holds messages only
+    if (handed === "checked") return input as BaseMessage[];
+    const messages: BaseMessageLike[] = handed === "list" ? input : input.slice();
     for (let i = 0; i < messages.length; i += 1) {
       const item = messages[i] as BaseMessageLike;
       if (!isBaseMessage(item)) messages[i] = coerceMessageLikeToMessage(item);
