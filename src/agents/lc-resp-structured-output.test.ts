@@ -38,6 +38,7 @@ describe("strategy.schema is the JSON Schema, as in LangChain.js", () => {
   it("holds the closed JSON Schema of a Zod schema, the one the arguments are checked against", () => {
     const [strategy] = toolStrategy(z.object({ city: z.string() }));
     expect(strategy?.schema).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: { city: { type: "string" } },
       required: ["city"],
@@ -108,5 +109,61 @@ describe("a plain JSON Schema becomes a plain function definition", () => {
       description: "Tool for extracting structured output from the model's response.",
       strict: false,
     });
+  });
+});
+
+describe("schemas checked as LangChain.js checks them", () => {
+  const mixedText =
+    "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.";
+
+  it("refuses a list mixing Zod schemas and JSON Schemas, in toolStrategy and as responseFormat", () => {
+    const mixed = [z.object({ a: z.string() }), point];
+    expect(() => toolStrategy(mixed as never)).toThrow(mixedText);
+    expect(() => createAgent({ model: new RecordingModel([]), responseFormat: mixed as never })).toThrow(
+      mixedText,
+    );
+  });
+
+  it("accepts lists of one kind: Zod 4 and Zod 3 objects together, or JSON Schemas without properties", () => {
+    expect(toolStrategy([z3.object({ a: z3.string() }), z.object({ b: z.string() })] as never)).toHaveLength(
+      2,
+    );
+    expect(toolStrategy([point, { type: "object" }])).toHaveLength(2);
+  });
+
+  it("refuses a single JSON Schema without properties, a Zod 3 non-object and a string", () => {
+    expect(() => toolStrategy({ type: "object" })).toThrow("Invalid response format: [object Object]");
+    expect(() => toolStrategy(z3.string() as never)).toThrow("Invalid response format: [object Object]");
+    expect(() => toolStrategy("x" as never)).toThrow("Invalid response format: x");
+    const model = new RecordingModel([]);
+    expect(() => createAgent({ model, responseFormat: { type: "object" } })).toThrow(
+      "Invalid response format: [object Object]",
+    );
+  });
+});
+
+describe("strategy objects as LangChain.js makes them", () => {
+  it("parse synchronously: the arguments, or a StructuredOutputParsingError / undefined", () => {
+    const [tool] = toolStrategy(point);
+    expect(tool?.parse({ x: 1 })).toEqual({ x: 1 });
+    expect(() => tool?.parse({ x: "1" })).toThrow(
+      /^Failed to parse structured output for tool 'extract-\d+'/,
+    );
+    const provider = providerStrategy(point);
+    expect(provider.parse(new AIMessage('{"x":1}'))).toEqual({ x: 1 });
+    expect(provider.parse(new AIMessage('{"x":"1"}'))).toBeUndefined();
+  });
+
+  it("name the dialect of a Zod schema's JSON Schema, in the tool offered to the model too", () => {
+    const [zod4] = toolStrategy(z.object({ a: z.string() }));
+    expect(zod4?.tool.function.parameters.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const [zod3] = toolStrategy(z3.object({ a: z3.string() }));
+    expect(zod3?.schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
+    expect(ToolStrategy.fromSchema(point).schema).not.toHaveProperty("$schema");
+  });
+
+  it("keep options undefined when none are given", () => {
+    expect(toolStrategy(point)[0]?.options).toBeUndefined();
+    expect(toolStrategy(point, { handleError: false })[0]?.options).toEqual({ handleError: false });
   });
 });

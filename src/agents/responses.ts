@@ -87,9 +87,10 @@ export class ToolStrategy<T = Record<string, unknown>> {
     type: "function";
     function: { name: string; description: string; parameters: JsonSchema; strict?: boolean };
   };
-  readonly options: ToolStrategyOptions;
+  /** The options given to {@link toolStrategy} (`undefined` when none were, as in LangChain.js). */
+  readonly options: ToolStrategyOptions | undefined;
 
-  constructor(schema: ResponseSchema<T>, options: ToolStrategyOptions = {}) {
+  constructor(schema: ResponseSchema<T>, options?: ToolStrategyOptions) {
     this.options = options;
     // a schema library's schema (zod 3 releases before Standard Schema included) is converted
     const standard = isStandardSchema(schema) || isZod3Schema(schema);
@@ -132,7 +133,7 @@ export class ToolStrategy<T = Record<string, unknown>> {
   /** The strategy of one schema (LangChain.js's static constructor; `toolStrategy` makes a list). */
   static fromSchema<T = Record<string, unknown>>(
     schema: ResponseSchema<T>,
-    options: ToolStrategyOptions = {},
+    options?: ToolStrategyOptions,
   ): ToolStrategy<T> {
     return new ToolStrategy(schema, options);
   }
@@ -147,7 +148,7 @@ export class ToolStrategy<T = Record<string, unknown>> {
    * (as LangChain.js does: Zod defaults and transforms are not applied); throws
    * {@link StructuredOutputParsingError} listing the problems.
    */
-  async parse(args: unknown): Promise<T> {
+  parse(args: unknown): T {
     const errors = schemaErrors(this.jsonSchema, args);
     if (errors.length > 0) throw new StructuredOutputParsingError(this.name, errors);
     return args as T;
@@ -175,10 +176,7 @@ export class ProviderStrategy<T = Record<string, unknown>> {
   readonly strict: boolean;
 
   constructor(schema: ResponseSchema<T>, strict = true) {
-    const json = structuredJsonSchema(schema);
-    // a Zod 4 schema's JSON Schema names its dialect, as LangChain.js sends it to the provider
-    this.jsonSchema =
-      isZodSchema(schema) && !("$schema" in json) ? { $schema: JSON_SCHEMA_2020_12, ...json } : json;
+    this.jsonSchema = structuredJsonSchema(schema);
     this.schema = this.jsonSchema;
     this.strict = strict;
   }
@@ -202,7 +200,7 @@ export class ProviderStrategy<T = Record<string, unknown>> {
    * {@link jsonSchema}; the parsed value as it is, or `undefined` when there is no text, the
    * text is not JSON, or it does not satisfy the schema.
    */
-  async parse(message: AIMessage): Promise<T | undefined> {
+  parse(message: AIMessage): T | undefined {
     const text = firstText(message);
     if (text === undefined || text === "") return undefined;
     try {
@@ -278,6 +276,7 @@ export function toolStrategy<S extends ResponseSchema>(
   schema: S | readonly S[],
   options?: ToolStrategyOptions,
 ): ToolStrategy<InferResponse<S>>[] {
+  checkSchemas(schema);
   const list = (isSchemaList(schema) ? schema : [schema]) as readonly S[];
   return list.map((item) => new ToolStrategy(item as ResponseSchema<InferResponse<S>>, options));
 }
@@ -319,29 +318,20 @@ export function resolveResponseFormat(
 ): ResponseStrategy[] {
   if (format === undefined || format === null) return [];
   if (isStrategy(format)) return [format];
+  checkResponseFormat(format);
   if (Array.isArray(format)) {
     if (format.length === 0) return [];
     if (format.every(isStrategy)) return format as ResponseStrategy[];
-    if (format.every((item) => !isStrategy(item) && isSchemaLike(item))) {
-      return renamed(cache, format, () => format.map((item) => new ToolStrategy(item as ResponseSchema)));
-    }
-    throw new InvalidArgumentError(
-      "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.",
-    );
+    return renamed(cache, format, () => format.map((item) => new ToolStrategy(item as ResponseSchema)));
   }
-  if (isSchemaLike(format)) {
-    const key = format as object;
-    const tag = nativeSupported ? "native" : "tool";
-    const entry = cached(cache, key, () => []);
-    const found = entry.find((s) => (tag === "native" ? s.kind === "provider" : s.kind === "tool"));
-    if (found !== undefined) return [found.kind === "tool" ? withNewName(found) : found];
-    const made: ResponseStrategy = nativeSupported
-      ? new ProviderStrategy(format as ResponseSchema)
-      : new ToolStrategy(format as ResponseSchema);
-    entry.push(made);
-    return [made];
-  }
-  throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+  const entry = cached(cache, format as object, () => []);
+  const found = entry.find((s) => (nativeSupported ? s.kind === "provider" : s.kind === "tool"));
+  if (found !== undefined) return [found.kind === "tool" ? withNewName(found) : found];
+  const made: ResponseStrategy = nativeSupported
+    ? new ProviderStrategy(format as ResponseSchema)
+    : new ToolStrategy(format as ResponseSchema);
+  entry.push(made);
+  return [made];
 }
 
 /**
@@ -350,13 +340,51 @@ export function resolveResponseFormat(
  */
 export function checkResponseFormat(format: unknown): void {
   if (format === undefined || format === null || isStrategy(format)) return;
+  if (Array.isArray(format) && format.every(isStrategy)) return;
+  checkSchemas(format);
+}
+
+/**
+ * Throws unless `format` is a schema or a list of schemas of one kind, as LangChain.js checks
+ * `responseFormat` and `toolStrategy`'s argument: a single schema is a Standard Schema (Zod 4),
+ * a Zod 3 object or a JSON Schema with `properties`; a list holds only Standard Schemas, only
+ * Zod objects, or only JSON Schema objects.
+ */
+function checkSchemas(format: unknown): void {
   if (Array.isArray(format)) {
-    if (format.every(isStrategy) || format.every((item) => !isStrategy(item) && isSchemaLike(item))) return;
+    const items: unknown[] = format;
+    const kinds = [isSerializableSchema, isZodObject, isPlainSchema];
+    if (items.length === 0 || kinds.some((kind) => items.every(kind))) return;
     throw new InvalidArgumentError(
       "Invalid response format: list contains mixed types.\nAll items must be either InteropZodObject, Standard Schema, or plain JSON schema objects.",
     );
   }
-  if (!isSchemaLike(format)) throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+  const single =
+    isSerializableSchema(format) || isZodObject(format) || (isPlainSchema(format) && "properties" in format);
+  if (!single) throw new InvalidArgumentError(`Invalid response format: ${String(format)}`);
+}
+
+/** A Standard Schema that converts to JSON Schema (any Zod 4 schema; Zod 3 schemas do not). */
+function isSerializableSchema(value: unknown): boolean {
+  return isStandardSchema(value) && !isZod3Schema(value);
+}
+
+/** A Zod object schema, Zod 4 or Zod 3. */
+function isZodObject(value: unknown): boolean {
+  const zod = value as { _zod?: { def?: { type?: unknown } }; _def?: { typeName?: unknown } } | null;
+  if (isZodSchema(value)) return zod?._zod?.def?.type === "object";
+  return isZod3Schema(value) && zod?._def?.typeName === "ZodObject";
+}
+
+/** An object that is neither a Standard Schema nor a Zod schema: a JSON Schema or function definition. */
+function isPlainSchema(value: unknown): value is object {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !isStandardSchema(value) &&
+    !isZod3Schema(value)
+  );
 }
 
 /** The cached strategies of `key` (made by `make` the first time), each under a new name where minted. */
@@ -408,10 +436,6 @@ export function isStrategy(value: unknown): value is ResponseStrategy {
   );
 }
 
-function isSchemaLike(value: unknown): boolean {
-  return isStandardSchema(value) || (typeof value === "object" && value !== null && !Array.isArray(value));
-}
-
 function isSchemaList<S>(value: S | readonly S[]): value is readonly S[] {
   return Array.isArray(value);
 }
@@ -448,9 +472,12 @@ function functionShape(
 
 /** The dialect Zod 4's `toJSONSchema` writes. */
 const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+/** The dialect `zod-to-json-schema` writes for a Zod 3 schema. */
+const JSON_SCHEMA_DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 
 /**
- * The JSON Schema of a structured-output schema, as LangChain.js makes it: a Zod 4 schema's
+ * The JSON Schema of a structured-output schema, as LangChain.js makes it (naming its dialect
+ * in `$schema` for a Zod schema): a Zod 4 schema's
  * input side with every object closed (`additionalProperties: false`) and fields with a default
  * required (zod's output-side schema of a strict copy); a Zod 3 (`zod/v3`) schema with every
  * object closed (what `zod-to-json-schema` gives LangChain.js), defaulted fields optional; so
@@ -459,8 +486,18 @@ const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
  */
 function structuredJsonSchema(schema: ResponseSchema): JsonSchema {
   const json = toJsonSchema(schema);
-  if (isZodSchema(schema)) return mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema;
-  return isZod3Schema(schema) ? toStrictJsonSchema(json) : json;
+  if (isZodSchema(schema)) {
+    return withDialect(
+      JSON_SCHEMA_2020_12,
+      mapJsonSchema(toStrictJsonSchema(json), requireDefaults) as JsonSchema,
+    );
+  }
+  return isZod3Schema(schema) ? withDialect(JSON_SCHEMA_DRAFT_07, toStrictJsonSchema(json)) : json;
+}
+
+/** `json` naming its dialect first (`$schema`), as the converters LangChain.js uses write it. */
+function withDialect(dialect: string, json: JsonSchema): JsonSchema {
+  return "$schema" in json ? json : { $schema: dialect, ...json };
 }
 
 /** A schema node with every field that has a default listed as required (as zod's output side lists them). */

@@ -75,7 +75,7 @@ describe("tool strategy", () => {
   it("has LangChain.js's static fromSchema constructors", () => {
     const tool = ToolStrategy.fromSchema(Weather, { toolMessageContent: "ok" });
     expect(tool).toBeInstanceOf(ToolStrategy);
-    expect([tool.name, tool.options.toolMessageContent]).toEqual(["Weather", "ok"]);
+    expect([tool.name, tool.options?.toolMessageContent]).toEqual(["Weather", "ok"]);
     expect(ProviderStrategy.fromSchema(Untitled).strict).toBe(true);
     expect(ProviderStrategy.fromSchema(Untitled, false).strict).toBe(false);
   });

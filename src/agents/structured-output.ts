@@ -1,6 +1,11 @@
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "../messages/index.js";
 import { MultipleStructuredOutputsError, StructuredOutputParsingError } from "./errors.js";
-import type { ProviderStrategy, ResponseStrategy, ToolStrategy } from "./responses.js";
+import type {
+  ProviderStrategy,
+  ResponseStrategy,
+  StructuredOutputErrorHandler,
+  ToolStrategy,
+} from "./responses.js";
 
 /** What the model's answer adds to the state once structured output is handled. */
 export interface StructuredOutcome {
@@ -30,7 +35,7 @@ export async function applyStructuredOutput(
   const first = strategies[0];
   if (first?.kind === "provider") {
     const strategy = first as ProviderStrategy<unknown>;
-    const parsed = await strategy.parse(message);
+    const parsed = strategy.parse(message);
     if (parsed !== undefined)
       return { messages: [message], structuredResponse: parsed, hasStructuredResponse: true };
     if (message.tool_calls.length === 0) {
@@ -45,7 +50,7 @@ export async function applyStructuredOutput(
   for (const s of strategies) if (s.kind === "tool") tools.set(s.name, s);
   const calls = message.tool_calls.filter((call) => tools.has(call.name));
   if (calls.length === 0) return plain;
-  const handleError = (tools.values().next().value as ToolStrategy<unknown>).options.handleError;
+  const handleError = (tools.values().next().value as ToolStrategy<unknown>).options?.handleError;
   if (calls.length > 1) {
     const error = new MultipleStructuredOutputsError(calls.map((call) => call.name));
     const content = await errorContent(error, handleError);
@@ -58,7 +63,7 @@ export async function applyStructuredOutput(
   const strategy = tools.get(call.name) as ToolStrategy<unknown>;
   let parsed: unknown;
   try {
-    parsed = await strategy.parse(call.args);
+    parsed = strategy.parse(call.args);
   } catch (error) {
     const content = await errorContent(error, handleError);
     return { messages: [message, errorMessage(content, call)], hasStructuredResponse: false };
@@ -68,7 +73,7 @@ export async function applyStructuredOutput(
     messages: [
       message,
       new ToolMessage({ content: json, tool_call_id: call.id ?? "", name: call.name }),
-      new AIMessage(strategy.options.toolMessageContent ?? `Returning structured response: ${json}`),
+      new AIMessage(strategy.options?.toolMessageContent ?? `Returning structured response: ${json}`),
     ],
     structuredResponse: parsed,
     hasStructuredResponse: true,
@@ -77,7 +82,7 @@ export async function applyStructuredOutput(
 
 async function errorContent(
   error: unknown,
-  handleError: ToolStrategy["options"]["handleError"],
+  handleError: StructuredOutputErrorHandler | undefined,
 ): Promise<string> {
   if (handleError === false) throw error;
   if (typeof handleError === "string") return handleError;
