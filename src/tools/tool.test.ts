@@ -456,6 +456,28 @@ describe("Tool, the string-input base class", () => {
     await echo.invoke({} as never);
     expect(seen).toEqual([undefined, undefined]);
   });
+
+  it("refuses other input in LangChain.js's (zod/v3) words, null as { input: null }", async () => {
+    const echo = new DynamicTool({ name: "echo", func: async (s: string) => s });
+    const failure = async (input: unknown) => {
+      const error = await echo.invoke(input as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ToolInputParsingException);
+      const { message, output } = error as ToolInputParsingException;
+      return [message.replace("Received tool input did not match expected schema\n\n", ""), output];
+    };
+    expect(await failure(5)).toEqual(["✖ Expected object, received number", "5"]);
+    expect(await failure(["a"])).toEqual(["✖ Expected object, received array", '["a"]']);
+    expect(await failure({ input: 3 })).toEqual([
+      "✖ Expected string, received number\n  → at input",
+      '{"input":3}',
+    ]);
+    expect(await failure(null)).toEqual(["✖ Expected string, received null\n  → at input", '{"input":null}']);
+    expect(
+      await tool((s: string) => s, { name: "t" })
+        .invoke(true as never)
+        .catch((e: Error) => e.message),
+    ).toBe("Received tool input did not match expected schema\n\n✖ Expected object, received boolean");
+  });
 });
 
 describe("direct tool output", () => {

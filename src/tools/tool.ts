@@ -1,4 +1,5 @@
 import { promiseTry } from "../shared/index.js";
+import { ToolInputParsingException } from "./errors.js";
 import {
   type InferSchemaOutput,
   isStandardSchema,
@@ -150,9 +151,55 @@ export abstract class Tool<Output = unknown> extends StructuredTool<JsonSchema, 
   protected override async parseArgs(arg: unknown): Promise<string> {
     if (typeof arg === "string") return arg;
     // no input at all reaches `_call` as `undefined`, as in LangChain.js
-    if (arg === undefined || arg === null) return arg as unknown as string;
-    const input = await super.parseArgs(arg);
-    return (input as unknown as { input: string }).input;
+    if (arg === undefined) return arg as unknown as string;
+    // LangChain.js reads `null` as `{ input: null }`, which its schema then refuses
+    const args = arg === null ? { input: null } : arg;
+    if (this.verboseParsingErrors) {
+      const input = await super.parseArgs(args);
+      return (input as unknown as { input: string }).input;
+    }
+    const problem = stringInputProblem(args);
+    if (problem !== undefined) {
+      throw new ToolInputParsingException(
+        `Received tool input did not match expected schema\n\n✖ ${problem}`,
+        jsonOrText(args),
+      );
+    }
+    return (args as { input?: string }).input as string;
+  }
+}
+
+/**
+ * What is wrong with the arguments of a string-input tool, in the words LangChain.js shows
+ * (its schema for these tools is a `zod/v3` one): `Expected object, received number`, or
+ * `Expected string, received number` with the path (`→ at input`); `undefined` when they fit.
+ */
+function stringInputProblem(args: unknown): string | undefined {
+  const kind = zod3Kind(args);
+  if (kind !== "object") return `Expected object, received ${kind}`;
+  const input = (args as { input?: unknown }).input;
+  if (input === undefined || typeof input === "string") return undefined;
+  return `Expected string, received ${zod3Kind(input)}\n  → at input`;
+}
+
+/** The name Zod 3 gives a value's type in its messages (`nan`, `array`, `null`, `date`, …). */
+function zod3Kind(value: unknown): string {
+  if (typeof value === "number") return Number.isNaN(value) ? "nan" : "number";
+  if (typeof value !== "object") return typeof value;
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (value instanceof Date) return "date";
+  if (value instanceof Map) return "map";
+  if (value instanceof Set) return "set";
+  if (value instanceof Promise) return "promise";
+  return "object";
+}
+
+function jsonOrText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 
