@@ -293,8 +293,15 @@ export function createModelNode(options: ModelNodeOptions) {
       (c) => (c.update as { jumpTo?: unknown } | undefined)?.jumpTo !== undefined,
     );
     if (options.clearsJump && state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
-    if (wrapped.commands.length === 0) return update;
-    return [new Command({ update }), ...wrapped.commands];
+    // a structured-output retry writes the answer, then the answer with its error messages, as
+    // LangChain.js's two commands do (an `updates` stream shows both)
+    const retry = !outcome.hasStructuredResponse && outcome.messages.length > 1;
+    const first = retry ? { ...update, messages: outcome.messages.slice(0, 1) } : update;
+    const rest = retry
+      ? [new Command({ update: { messages: outcome.messages } }), ...wrapped.commands]
+      : wrapped.commands;
+    if (rest.length === 0) return first;
+    return [new Command({ update: first }), ...rest];
   };
 
   /** The request a step starts from: the agent's model, prompt and tools, and the state. */

@@ -212,6 +212,22 @@ describe("tool strategy", () => {
     expect(new MultipleStructuredOutputsError(["a", "b"]).toolNames).toEqual(["a", "b"]);
   });
 
+  it("streams a retry's update as LangChain.js's two writes: the answer, then it with the error message", async () => {
+    const model = new RecordingModel([
+      asking("a1", call("Weather", { city: "A" }, "s1")),
+      asking("a2", call("Weather", { city: "A", sunny: true }, "s2")),
+    ]);
+    const agent = createAgent({ model, responseFormat: toolStrategy(Weather) });
+    const chunks: unknown[] = [];
+    for await (const chunk of await agent.stream(question(), { streamMode: "updates" })) chunks.push(chunk);
+    const retry = (chunks[0] as { model_request: { messages: AIMessage[] }[] }).model_request;
+    expect(retry.map((update) => outline(update.messages))).toEqual([
+      ["ai:"],
+      ["ai:", expect.stringMatching(/^tool:Failed to parse structured output for tool 'Weather'/)],
+    ]);
+    expect(chunks).toHaveLength(2);
+  });
+
   it("accepts a JSON Schema (validated as JSON Schema)", async () => {
     const schema = {
       title: "Person",
