@@ -11,8 +11,8 @@ const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
 /** Two lowercase hex digits by byte value. */
 const HEX_PAIR = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-/** Where a UUID's text has its dashes. */
-const isDashAt = (i: number) => i === 8 || i === 13 || i === 18 || i === 23;
+/** Where each of a UUID's 16 bytes starts in its text (the dashes sit at 8, 13, 18 and 23). */
+const UUID_BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 /** A checkpoint or task id as stored: a lowercase UUID as its 16 bytes, any other id as text. */
 export function toStoredId(id: string): string | Buffer {
@@ -35,17 +35,20 @@ const storedPaths = new Map<string, string>();
 
 /** A UUID's 16 bytes, or the id itself when it is not a lowercase UUID. */
 function uuidBytes(id: string): string | Buffer {
+  // 45: "-"
+  const dashes =
+    id.charCodeAt(8) === 45 &&
+    id.charCodeAt(13) === 45 &&
+    id.charCodeAt(18) === 45 &&
+    id.charCodeAt(23) === 45;
+  if (!dashes) return id;
   const bytes = Buffer.allocUnsafe(16);
-  let at = 0;
-  for (let i = 0; i < 36; i++) {
-    if (isDashAt(i)) {
-      if (id.charCodeAt(i) !== 45) return id;
-      continue;
-    }
+  for (let b = 0; b < 16; b++) {
+    const i = UUID_BYTE_AT[b] as number;
     const high = HEX_VALUE[id.charCodeAt(i)] ?? -1;
-    const low = HEX_VALUE[id.charCodeAt(++i)] ?? -1;
-    if (high < 0 || low < 0 || isDashAt(i)) return id;
-    bytes[at++] = (high << 4) | low;
+    const low = HEX_VALUE[id.charCodeAt(i + 1)] ?? -1;
+    if (high < 0 || low < 0) return id;
+    bytes[b] = (high << 4) | low;
   }
   return bytes;
 }

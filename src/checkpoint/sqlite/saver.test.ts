@@ -646,6 +646,27 @@ describe("SqliteSaver's stored forms of ids and task paths", () => {
     expect(() => storedWriteText({ idx: 0, channel: "m", kind: "list", data: "[oops" })).toThrow(SyntaxError);
   });
 
+  it("stores exactly the lowercase UUIDs as 16 bytes, and reads them back", () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const nearUuid = fc
+      .array(fc.constantFrom(..."0123456789abcdefA-g"), { minLength: 36, maxLength: 36 })
+      .map((chars) => {
+        // mostly well-placed dashes, so that near misses are common
+        for (const at of [8, 13, 18, 23]) if (chars[at] !== "g") chars[at] = "-";
+        return chars.join("");
+      });
+    fc.assert(
+      fc.property(fc.oneof(fc.uuid(), nearUuid, fc.string()), (id) => {
+        const stored = toStoredId(id);
+        if (UUID.test(id)) {
+          expect(Buffer.isBuffer(stored) && stored.byteLength === 16).toBe(true);
+          expect(fromStoredId(stored as Buffer)).toBe(id);
+        } else expect(stored).toBe(id);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("converts ids and paths the same way when asked again", () => {
     const id = "1ef00000-0000-6000-8000-0000000000aa";
     const first = toStoredId(id);
