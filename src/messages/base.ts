@@ -332,6 +332,69 @@ export function storedMessageFields(message: BaseMessage): Record<string, unknow
   return serializedKwargs(message, true);
 }
 
+/**
+ * The class name a message shows in `String(message)` and `console.log(message)`: its class's
+ * `lc_name()`, except that LangChain.js labels a `RemoveMessage` with its base class's name.
+ */
+function displayName(message: BaseMessage): string {
+  return message.type === "remove" ? "BaseMessage" : (message.constructor as typeof BaseMessage).lc_name();
+}
+
+/**
+ * The fields `console.log(message)` shows, in LangChain.js's order: `id`, `content`, `name`, the
+ * metadata bags, then those of the message's type.
+ */
+function printableFields(message: BaseMessage): Record<string, unknown> {
+  const fields = message as unknown as Record<string, unknown>;
+  const printable: Record<string, unknown> = {
+    id: message.id,
+    content: message.content,
+    name: message.name,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  };
+  if (message.type === "ai") {
+    printable.tool_calls = fields.tool_calls;
+    if (isBaseMessageChunk(message)) printable.tool_call_chunks = fields.tool_call_chunks;
+    printable.invalid_tool_calls = fields.invalid_tool_calls;
+    printable.usage_metadata = fields.usage_metadata;
+  } else if (message.type === "tool") {
+    printable.tool_call_id = fields.tool_call_id;
+    printable.artifact = fields.artifact;
+  } else if (message.type === "generic") {
+    printable.role = fields.role;
+  }
+  return printable;
+}
+
+/** `value` as JSON, with objects and lists nested `depthLimit` levels deep shown as `[Object]` / `[Array]`. */
+function stringifyToDepth(value: unknown, depthLimit: number): string {
+  const cut = (item: unknown, depth: number): unknown => {
+    if (typeof item !== "object" || item === null) return item;
+    if (depth >= depthLimit) return Array.isArray(item) ? "[Array]" : "[Object]";
+    if (Array.isArray(item)) return item.map((entry) => cut(entry, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) out[key] = cut((item as Record<string, unknown>)[key], depth + 1);
+    return out;
+  };
+  return JSON.stringify(cut(value, 0), null, 2);
+}
+
+// `Object.prototype.toString` and Node's `util.inspect` (hence `console.log`) show a message as
+// LangChain.js does: `[object HumanMessage]`, and `HumanMessage { "content": "hi", … }` with the
+// fields as indented JSON (at least four levels deep). Symbols from `Symbol.for`, so the engine
+// imports nothing from Node.
+Object.defineProperty(BaseMessage.prototype, Symbol.toStringTag, {
+  get(this: BaseMessage): string {
+    return displayName(this);
+  },
+});
+Object.defineProperty(BaseMessage.prototype, Symbol.for("nodejs.util.inspect.custom"), {
+  value(this: BaseMessage, depth: number | null): unknown {
+    if (depth === null) return this;
+    return `${displayName(this)} ${stringifyToDepth(printableFields(this), Math.max(4, depth))}`;
+  },
+});
 Object.defineProperty(BaseMessage.prototype, MESSAGE_BRAND, { value: true });
 // Present (false) on every message so that the chunk check stops at the first prototype.
 Object.defineProperty(BaseMessage.prototype, CHUNK_BRAND, { value: false });

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   AIMessage,
@@ -141,5 +142,60 @@ describe("prettyPrint", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     new HumanMessage("hi").prettyPrint();
     expect(log).toHaveBeenCalledWith(`${HUMAN_BAR}\nhi`);
+  });
+});
+
+describe("String(message) and console.log(message)", () => {
+  it("tags a message with its class name, a RemoveMessage with its base class's", () => {
+    expect(String(new HumanMessage("hi"))).toBe("[object HumanMessage]");
+    expect(Object.prototype.toString.call(new AIMessageChunk("x"))).toBe("[object AIMessageChunk]");
+    expect(String(new RemoveMessage({ id: "r" }))).toBe("[object BaseMessage]");
+    class Shouting extends HumanMessage {}
+    expect(String(new Shouting("HI"))).toBe("[object HumanMessage]");
+  });
+
+  it("inspects as the class name and the printable fields as indented JSON", () => {
+    expect(inspect(new HumanMessage("hi"))).toBe(
+      'HumanMessage {\n  "content": "hi",\n  "additional_kwargs": {},\n  "response_metadata": {}\n}',
+    );
+    const tool = new ToolMessage({ content: "r", tool_call_id: "c", artifact: [1], status: "error" });
+    expect(inspect(tool)).toBe(
+      [
+        "ToolMessage {",
+        '  "content": "r",',
+        '  "additional_kwargs": {},',
+        '  "response_metadata": {},',
+        '  "tool_call_id": "c",',
+        '  "artifact": [',
+        "    1",
+        "  ]",
+        "}",
+      ].join("\n"),
+    );
+    expect(inspect(new RemoveMessage({ id: "x" }))).toMatch(
+      /^BaseMessage \{\n {2}"id": "x",\n {2}"content": \[\],/,
+    );
+  });
+
+  it("lists an AI chunk's fields in LangChain.js's order and cuts nesting at four levels", () => {
+    const chunk = new AIMessageChunk({
+      content: "",
+      id: "a",
+      tool_call_chunks: [{ name: "f", args: '{"q":{"r":{"s":1}}}', id: "c", index: 0 }],
+    });
+    const text = inspect(chunk);
+    const keys = [...text.matchAll(/^ {2}"(\w+)"/gm)].map((match) => match[1]);
+    expect(keys).toEqual([
+      "id",
+      "content",
+      "additional_kwargs",
+      "response_metadata",
+      "tool_calls",
+      "tool_call_chunks",
+      "invalid_tool_calls",
+    ]);
+    expect(text).toContain('"q": "[Object]"');
+    // nested deeper than the caller's depth still prints (at least four levels)
+    expect(inspect({ messages: [chunk] }, { depth: 1 })).toContain('AIMessageChunk {\n      "id": "a"');
   });
 });
