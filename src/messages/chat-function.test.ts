@@ -29,7 +29,9 @@ import {
   mapStoredMessageToChatMessage,
   mergeMessageRuns,
   messagesStateReducer,
+  RemoveMessage,
   reviveMessage,
+  ToolMessage,
   trimMessages,
 } from "./index.js";
 
@@ -325,5 +327,37 @@ describe("the message helpers with chat and function messages", () => {
         additional_kwargs: { function_call: { name: "f", arguments: "{}" } },
       }),
     ).toBeInstanceOf(AIMessage);
+  });
+});
+
+describe("mapStoredMessageToChatMessage", () => {
+  it("refuses the types LangChain.js refuses, with its text", () => {
+    for (const type of ["user", "assistant", "developer", "bogus"]) {
+      expect(() => mapStoredMessageToChatMessage({ type, data: { content: "x" } })).toThrow(
+        new MessageCoercionError(`Got unexpected type: ${type}`),
+      );
+    }
+  });
+
+  it("needs a tool_call_id for a tool message, and reads back one stored as null", () => {
+    expect(() => mapStoredMessageToChatMessage({ type: "tool", data: { content: "x" } })).toThrow(
+      new MessageCoercionError("Tool call ID must be defined for tool messages"),
+    );
+    expect(() => mapStoredMessageToChatMessage({ type: "tool", text: "x" })).toThrow(
+      "Tool call ID must be defined for tool messages",
+    );
+    const unanswered = new ToolMessage({ content: "no id", tool_call_id: null as unknown as string });
+    const [back] = mapStoredMessagesToChatMessages(mapChatMessagesToStoredMessages([unanswered]));
+    expect(ToolMessage.isInstance(back)).toBe(true);
+    expect(back?.content).toBe("no id");
+    expect((back as ToolMessage).tool_call_id).toBeUndefined();
+  });
+
+  it("reads the remove messages toDict writes", () => {
+    const [back] = mapStoredMessagesToChatMessages(
+      mapChatMessagesToStoredMessages([new RemoveMessage({ id: "r" })]),
+    );
+    expect(RemoveMessage.isInstance(back)).toBe(true);
+    expect(back?.id).toBe("r");
   });
 });

@@ -25,11 +25,23 @@ export interface LegacyStoredMessage {
   role?: string | undefined;
 }
 
+/** The types a stored message may have: LangChain.js's, and `"remove"` (which `toDict()` writes). */
+const STORED_TYPES: ReadonlySet<string> = new Set([
+  "human",
+  "ai",
+  "system",
+  "function",
+  "tool",
+  "generic",
+  "remove",
+]);
+
 /**
  * Rebuilds a message from its stored form `{ type, data }`, or the legacy `{ type, text }`
  * (LangChain.js `mapStoredMessageToChatMessage`). A `"generic"` message needs `data.role` and
- * a `"function"` one `data.name`, as in LangChain.js. Throws a `MessageCoercionError` for an
- * unknown type or a missing field.
+ * a `"function"` one `data.name` and a `"tool"` one `data.tool_call_id`, as in LangChain.js.
+ * Throws a `MessageCoercionError` for an unknown type (`Got unexpected type: user`, as in
+ * LangChain.js; `"remove"` is read too) or a missing field.
  *
  * @example
  * ```ts
@@ -49,13 +61,20 @@ export function mapStoredMessageToChatMessage(message: StoredMessage | LegacySto
     if (legacy.role !== undefined) data.role = legacy.role;
     stored = { type: legacy.type, data };
   }
-  if ((stored.type === "generic" || stored.type === "function") && isPlainRecord(stored.data)) {
+  if (!STORED_TYPES.has(stored.type))
+    throw new MessageCoercionError(`Got unexpected type: ${String(stored.type)}`);
+  if (isPlainRecord(stored.data)) {
     // LangChain.js's checks and texts; the fields are then validated as any stored message's
     if (stored.type === "generic" && stored.data.role === undefined)
       throw new MessageCoercionError("Role must be defined for chat messages");
     if (stored.type === "function" && stored.data.name === undefined)
       throw new MessageCoercionError("Name must be defined for function messages");
-    return reviveMessage(stored);
+    if (stored.type === "tool" && stored.data.tool_call_id === undefined)
+      throw new MessageCoercionError("Tool call ID must be defined for tool messages");
+    // a tool message stored with `tool_call_id: null` (a ToolNode's answer to a call without an
+    // id) comes back as it was written
+    if (stored.type === "generic" || stored.type === "function" || stored.type === "tool")
+      return reviveMessage(stored);
   }
   return coerceMessageLikeToMessage(stored);
 }
