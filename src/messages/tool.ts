@@ -135,6 +135,10 @@ export class ToolMessageChunk extends BaseMessageChunk {
 }
 
 markBuiltIn(ToolMessage);
+// LangChain.js marks a ToolMessage as a tool's direct output (a tool returning one is not
+// wrapped again), so `isDirectToolOutput(toolMessage)` is true; on the prototype, as the type
+// needs no such field.
+Object.defineProperty(ToolMessage.prototype, "lc_direct_tool_output", { value: true });
 markBuiltIn(ToolMessageChunk);
 
 /**
@@ -169,6 +173,7 @@ export function isToolMessageChunk(value: unknown): value is ToolMessageChunk {
  * @example
  * ```ts
  * isDirectToolOutput({ lc_direct_tool_output: true, output: "raw" }); // true
+ * isDirectToolOutput(new ToolMessage({ content: "r", tool_call_id: "c" })); // true, as in LangChain.js
  * ```
  */
 export function isDirectToolOutput(value: unknown): boolean {

@@ -216,5 +216,12 @@ describe("LangChain.js message helpers", () => {
   it("isDirectToolOutput looks for lc_direct_tool_output", () => {
     expect(isDirectToolOutput({ lc_direct_tool_output: true })).toBe(true);
     expect(isDirectToolOutput({ output: 1 })).toBe(false);
+    // a ToolMessage is one, as in LangChain.js (not a chunk, nor another message)
+    expect(isDirectToolOutput(new ToolMessage({ content: "r", tool_call_id: "c" }))).toBe(true);
+    expect(isDirectToolOutput(new ToolMessageChunk({ content: "r", tool_call_id: "c" }))).toBe(false);
+    expect(isDirectToolOutput(new HumanMessage("h"))).toBe(false);
+    expect(Object.keys(new ToolMessage({ content: "r", tool_call_id: "c" }))).not.toContain(
+      "lc_direct_tool_output",
+    );
   });
 });

@@ -52,11 +52,11 @@ export interface ToolOutputContext {
  */
 export function formatToolOutput(ctx: ToolOutputContext): unknown {
   const { output, toolCallId, name } = ctx;
-  if (isCommandLike(output) || isDirectToolOutput(output)) return output;
   if (isToolMessage(output)) {
     if (toolCallId !== undefined && output.tool_call_id === "") output.tool_call_id = toolCallId;
     return output;
   }
+  if (isCommandLike(output) || isDirectToolOutput(output)) return output;
   let content = output;
   let artifact: unknown;
   if (ctx.responseFormat === "content_and_artifact") {
