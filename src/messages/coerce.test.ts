@@ -49,6 +49,10 @@ describe("coerceMessageLikeToMessage", () => {
     const developer = coerce(["developer", "x"]);
     expect(developer).toBeInstanceOf(SystemMessage);
     expect(developer.additional_kwargs).toEqual({ __openai_role__: "developer" });
+    // elements after the content are ignored, as in LangChain.js
+    const longer = coerce(["human", "x", "extra"]);
+    expect(longer).toBeInstanceOf(HumanMessage);
+    expect(longer.content).toBe("x");
   });
 
   it("accepts { role, content } objects with their extra fields", () => {
@@ -154,9 +158,16 @@ describe("coerceMessageLikeToMessage", () => {
         'This one failed: unknown message role "robot": only human (user), AI (assistant), system (developer), ' +
         `tool and remove messages are supported.\n\nReceived: {\n  "role": "robot",\n  "content": "beep"\n}\n\n${ACCEPTED}`,
     );
+    // LangChain.js fails with the same opening for values that are no message at all
     expect(errorOf(5).message).toBe(
-      `Unable to coerce message: a value of type number cannot be a message.\n\nReceived: 5\n\n${ACCEPTED}`,
+      "Unable to coerce message from array: only human, AI, system, developer, or tool message coercion is currently supported. " +
+        `This one failed: a value of type number cannot be a message.\n\nReceived: 5\n\n${ACCEPTED}`,
     );
+    for (const value of [null, { content: "x" }, [], ["user"], [1, "x"]]) {
+      expect(errorOf(value).message).toMatch(
+        /^Unable to coerce message from array: only human, AI, system, developer, or tool message coercion is currently supported\. This one failed: /,
+      );
+    }
     expect(errorOf(null).message).toContain("a value of type null cannot be a message.\n\nReceived: null");
     expect(errorOf(undefined).message).toContain(
       "a value of type undefined cannot be a message.\n\nReceived: undefined",
@@ -169,9 +180,9 @@ describe("coerceMessageLikeToMessage", () => {
       "a remove message needs the string `id` of the message to delete.",
     );
     expect(errorOf(["user"]).message).toContain(
-      "a [role, content] pair must have exactly two elements, the role (a string) first.",
+      "a [role, content] pair needs the role (a string) first, then the content.",
     );
-    expect(errorOf([1, "x"]).message).toContain("a [role, content] pair must have exactly two elements");
+    expect(errorOf([1, "x"]).message).toContain("a [role, content] pair needs the role (a string) first");
     expect(errorOf({ role: "user", content: 5 }).message).toContain(
       "message content must be a string or an array of content blocks, got number.",
     );

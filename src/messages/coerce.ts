@@ -146,6 +146,10 @@ export function previewValue(value: unknown): string {
 const UNSUPPORTED_ROLE =
   "Unable to coerce message from array: only human, AI, system, developer, or tool message coercion is currently supported.";
 
+/**
+ * A coercion failure: `unsupportedRole` where LangChain.js fails too (with {@link UNSUPPORTED_ROLE},
+ * which then starts the text), else for a field LangChain.js does not check.
+ */
 function coercionError(reason: string, received: unknown, unsupportedRole = false): MessageCoercionError {
   const opening = unsupportedRole ? `${UNSUPPORTED_ROLE} This one failed:` : "Unable to coerce message:";
   return new MessageCoercionError(
@@ -306,18 +310,20 @@ export function coerceMessageLikeToMessage(value: BaseMessageLike): BaseMessage 
   if (typeof value === "string") return new HumanMessage(value);
   if (isBaseMessage(value)) return value;
   if (Array.isArray(value)) {
+    // LangChain.js reads the first two elements and ignores any others
     const [role, content] = value as unknown[];
-    if (value.length !== 2 || typeof role !== "string") {
+    if (value.length < 2 || typeof role !== "string") {
       throw coercionError(
-        "a [role, content] pair must have exactly two elements, the role (a string) first.",
+        "a [role, content] pair needs the role (a string) first, then the content.",
         value,
+        true,
       );
     }
     return messageFromFields(role, { content }, value);
   }
   const record: unknown = value;
   if (!isPlainRecord(record))
-    throw coercionError(`a value of type ${kindOf(record)} cannot be a message.`, record);
+    throw coercionError(`a value of type ${kindOf(record)} cannot be a message.`, record, true);
   if (isSerializedConstructor(record)) {
     const className = record.id[record.id.length - 1];
     const role =
@@ -333,5 +339,5 @@ export function coerceMessageLikeToMessage(value: BaseMessageLike): BaseMessage 
     const fields = record.content === undefined && isPlainRecord(record.data) ? record.data : record;
     return messageFromFields(record.type, fields, record);
   }
-  throw coercionError("an object message needs a string `role` or `type`.", record);
+  throw coercionError("an object message needs a string `role` or `type`.", record, true);
 }
