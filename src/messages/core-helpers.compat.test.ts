@@ -496,3 +496,33 @@ describe("notification metadata", () => {
     if (a?.data !== undefined) expect(a.data).not.toBe(additional_kwargs.lc_data);
   });
 });
+
+describe("mergeMessageRuns and names", () => {
+  const fields = (m: ours.BaseMessage | lc.BaseMessage): unknown => ({
+    type: m.getType(),
+    content: m.content,
+    name: m.name,
+  });
+
+  it("drops the name of a merged message and keeps those of the others, as LangChain.js does", () => {
+    const build = (m: typeof ours | typeof lc) => [
+      new m.HumanMessage({ content: "a", name: "alice" }),
+      new m.HumanMessage({ content: "b", name: "alice" }),
+      new m.AIMessage({ content: "c", name: "bot" }),
+      new m.AIMessage({ content: "d" }),
+      new m.SystemMessage({ content: "s", name: "sys" }),
+      new m.FunctionMessage({ content: "f1", name: "fn" }),
+      new m.FunctionMessage({ content: "f2", name: "other" }),
+      new m.HumanMessage({ content: "alone", name: "carol" }),
+    ];
+    const mine = ours.mergeMessageRuns(build(ours)).map(fields);
+    expect(mine).toStrictEqual(lc.mergeMessageRuns(build(lc) as Loose).map(fields));
+    expect(mine).toStrictEqual([
+      { type: "human", content: "a\nb", name: undefined },
+      { type: "ai", content: "c\nd", name: undefined },
+      { type: "system", content: "s", name: "sys" },
+      { type: "function", content: "f1\nf2", name: "fn" },
+      { type: "human", content: "alone", name: "carol" },
+    ]);
+  });
+});

@@ -26,7 +26,8 @@ function joinPair(left: BaseMessage, right: BaseMessage): BaseMessage {
     additional_kwargs: mergeDicts(left.additional_kwargs, right.additional_kwargs) ?? {},
     response_metadata: mergeDicts(left.response_metadata, right.response_metadata) ?? {},
     id: left.id ?? right.id,
-    name: left.name ?? right.name,
+    // no name: a merged message has no single author (LangChain.js drops it too); a function
+    // message's name is its function's (below)
   };
   if (left.type === "human") return new HumanMessage(fields);
   if (left.type === "system") return new SystemMessage(fields);
@@ -71,8 +72,8 @@ function mergeRuns(messages: BaseMessage[]): BaseMessage[] {
 /**
  * Merges runs of consecutive messages of the same kind into one message each (some
  * providers reject two user messages in a row). String contents are joined with a newline;
- * block contents are concatenated; AI tool calls are combined; function messages keep the first
- * name. Chat messages (`ChatMessage`) merge only when their roles are the same. Tool and remove
+ * block contents are concatenated; AI tool calls are combined; a merged message has no `name`,
+ * except a function message, which keeps the first one (as in LangChain.js). Chat messages (`ChatMessage`) merge only when their roles are the same. Tool and remove
  * messages are never merged. Called without messages it returns a reusable transformer.
  *
  * @example
