@@ -5,6 +5,7 @@
  * runs both implementations on the same input and compares the value returned, or the text
  * of the error thrown (ours throw `Error` subclasses where LangChain.js throws `Error`).
  */
+import { inspect } from "node:util";
 import * as lc from "@langchain/core/messages";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as ours from "./index.js";
@@ -524,5 +525,47 @@ describe("mergeMessageRuns and names", () => {
       { type: "function", content: "f1\nf2", name: "fn" },
       { type: "human", content: "alone", name: "carol" },
     ]);
+  });
+});
+
+describe("String(message) and console.log(message)", () => {
+  const toolCall = {
+    name: "f",
+    args: { q: { deep: { deeper: [1, [2]] } } },
+    id: "c",
+    type: "tool_call" as const,
+  };
+  const usage = { input_tokens: 1, output_tokens: 2, total_tokens: 3 };
+  const chunks = [{ name: "f", args: '{"a":', id: "c", index: 0 }];
+  const tool = { content: "r", tool_call_id: "c", artifact: { a: 1 }, status: "error" as const };
+  const mine = [
+    new ours.HumanMessage("hi"),
+    new ours.HumanMessage({ content: [{ type: "text", text: "x" }], id: "h", name: "alice" }),
+    new ours.AIMessage({ content: "", id: "a", tool_calls: [toolCall], usage_metadata: usage }),
+    new ours.AIMessageChunk({ content: "p", tool_call_chunks: chunks }),
+    new ours.ToolMessage(tool),
+    new ours.SystemMessageChunk("s"),
+    new ours.ChatMessage({ content: "c", role: "judge" }),
+    new ours.FunctionMessage({ content: "f", name: "fn" }),
+    new ours.RemoveMessage({ id: "r" }),
+  ];
+  const theirs = [
+    new lc.HumanMessage("hi"),
+    new lc.HumanMessage({ content: [{ type: "text", text: "x" }], id: "h", name: "alice" }),
+    new lc.AIMessage({ content: "", id: "a", tool_calls: [toolCall], usage_metadata: usage } as Loose),
+    new lc.AIMessageChunk({ content: "p", tool_call_chunks: chunks }),
+    new lc.ToolMessage(tool),
+    new lc.SystemMessageChunk("s"),
+    new lc.ChatMessage({ content: "c", role: "judge" }),
+    new lc.FunctionMessage({ content: "f", name: "fn" }),
+    new lc.RemoveMessage({ id: "r" }),
+  ];
+
+  it("shows the same text as LangChain.js", () => {
+    for (const [i, message] of mine.entries()) {
+      expect(String(message)).toBe(String(theirs[i]));
+      expect(inspect(message)).toBe(inspect(theirs[i]));
+    }
+    expect(inspect({ messages: mine }, { depth: 1 })).toBe(inspect({ messages: theirs }, { depth: 1 }));
   });
 });
