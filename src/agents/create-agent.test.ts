@@ -303,6 +303,61 @@ describe("createAgent: graph shape", () => {
     expect(edges(agent)).toEqual(["__start__->model_request", "model_request->__end__"]);
   });
 
+  it("reports its nodes' runnables in toJSON() as LangChain.js names them", () => {
+    const noop = () => undefined;
+    const m = createMiddleware({
+      name: "A",
+      beforeAgent: noop,
+      beforeModel: noop,
+      afterModel: noop,
+      afterAgent: noop,
+    });
+    const data = (agent: {
+      graph: { getGraph(): { toJSON(): { nodes: { id: string | number; data: unknown }[] } } };
+    }) =>
+      Object.fromEntries(
+        agent.graph
+          .getGraph()
+          .toJSON()
+          .nodes.map((node) => [node.id, node.data]),
+      );
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      tools: [search],
+      middleware: [m],
+    });
+    expect(data(agent)).toMatchObject({
+      "A.before_agent": {
+        id: ["langchain", "agents", "beforeAgentNodes", "BeforeAgentNode"],
+        name: "BeforeAgentNode_A",
+      },
+      "A.before_model": {
+        id: ["langchain", "agents", "beforeModelNodes", "BeforeModelNode"],
+        name: "BeforeModelNode_A",
+      },
+      "A.after_model": {
+        id: ["langchain", "agents", "afterModelNodes", "AfterModelNode"],
+        name: "AfterModelNode_A",
+      },
+      "A.after_agent": {
+        id: ["langchain", "agents", "afterAgentNodes", "AfterAgentNode"],
+        name: "AfterAgentNode_A",
+      },
+      model_request: { id: ["langgraph", "AgentNode"], name: "model" },
+      tools: { id: ["langgraph", "ToolNode"], name: "func" },
+    });
+    const named = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      tools: [search],
+      name: "bob",
+      signal: new AbortController().signal,
+    });
+    expect(data(named)).toMatchObject({
+      model_request: { id: ["langgraph", "AgentNode"], name: "bob" },
+      tools: { id: ["langgraph", "ToolNode"], name: "func" },
+    });
+  });
+
   it("adds a tools node for a wrapToolCall middleware even without tools", () => {
     const m = createMiddleware({ name: "Dyn", wrapToolCall: (request, handler) => handler(request) });
     const agent = createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [m] });

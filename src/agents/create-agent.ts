@@ -274,7 +274,12 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
       if (m[kind] === undefined) continue;
       const name = hookNodeName(m, kind);
       hooks[kind].push({ name, targets: hookTargets(m[kind]) });
-      graph.addNode(name, createHookNode(m, kind, ownStateKeys(m, layout)) as never);
+      const Kind = `${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)}`;
+      const node = drawnAs(createHookNode(m, kind, ownStateKeys(m, layout)), {
+        id: ["langchain", "agents", `${kind}Nodes`, `${Kind}Node`],
+        name: `${Kind}Node_${m.name}`,
+      });
+      graph.addNode(name, node as never);
     }
   }
   const wraps = middleware.filter((m) => m.wrapModelCall !== undefined);
@@ -293,7 +298,10 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
     formatCache,
     clearsJump: hooks.afterModel.length === 0,
   });
-  graph.addNode(MODEL_NODE, modelNode as never);
+  graph.addNode(
+    MODEL_NODE,
+    drawnAs(modelNode, { id: ["langgraph", "AgentNode"], name: params.name ?? "model" }) as never,
+  );
   if (hasTools) {
     const available = tools.client.map((t) => t.name);
     const wrapped = wrapToolCalls.length > 0;
@@ -317,6 +325,9 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
         : {
             invoke: (input: unknown, config?: LangGraphRunnableConfig<unknown>) =>
               raceAgentSignal(toolNode.invoke(input, config), agentSignal),
+            tools: toolNode.tools,
+            lc_id: toolNode.lc_id,
+            getName: () => toolNode.getName(),
           };
     graph.addNode(TOOLS_NODE, toolsStep as never);
   }
@@ -414,4 +425,12 @@ function descriptorName(tool: unknown): string | undefined {
   if (typeof t.name === "string") return t.name;
   if (typeof t.function?.name === "string") return t.function.name;
   return undefined;
+}
+
+/**
+ * Names `node` as the LangChain.js runnable it stands for (`lc_id` and `getName()`), which
+ * `getGraph().toJSON()` reports as the node's `data`.
+ */
+function drawnAs<T extends object>(node: T, runnable: { id: string[]; name: string }): T {
+  return Object.assign(node, { lc_id: runnable.id, getName: () => runnable.name });
 }

@@ -445,6 +445,19 @@ describe("createReactAgent: drawing", () => {
     expect(seen).toEqual([]);
   });
 
+  it("reports its tools node as a ToolNode in toJSON(), as LangGraph.js does", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    const nodes = createReactAgent({ llm, tools: [] }).getGraph().toJSON().nodes;
+    expect(nodes.find((node) => node.id === "tools")?.data).toEqual({
+      id: ["langgraph", "ToolNode"],
+      name: "func",
+    });
+    expect(nodes.find((node) => node.id === "agent")?.data).toEqual({
+      id: ["langgraph", "RunnableCallable"],
+      name: "agent",
+    });
+  });
+
   it("draws the graph as LangGraph.js does, the tools node listing its tools", () => {
     const llm = new FakeChatModel({ responses: [] });
     const add = tool(async () => "2", { name: "add", description: "Adds.", schema: z.object({}) });

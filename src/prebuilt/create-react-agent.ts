@@ -371,12 +371,13 @@ export function createReactAgent<
   // Nodes other than the agent read the state schema only (not the agent's `llmInputMessages`).
   const stateOnly = preModelHook === undefined ? undefined : { input: { ...channels } };
 
-  // drawn as LangGraph.js draws its tools node, with the names of the tools it runs: the drawing
-  // reads them from the node's `tools` (kept out of the node's metadata, which its runs see)
+  // drawn as LangGraph.js draws its tools node (a `ToolNode`), with the names of the tools it
+  // runs: the drawing reads them from the node's `tools` (kept out of the node's metadata, which
+  // its runs see)
   const runTools: NodeFn = Object.assign(
     async (state: Record<string, unknown>, config: Parameters<NodeFn>[1]) =>
       (await toolNode.invoke(state, config)) as NodeReturn<Record<string, unknown>>,
-    { tools: toolNode.tools },
+    { tools: toolNode.tools, lc_id: toolNode.lc_id, getName: () => toolNode.getName() },
   );
   workflow.addNode("tools", runTools, stateOnly);
   let entrypoint = "agent";

@@ -31,7 +31,7 @@ import type { ToolCallRequest, ToolCallResult, WrapToolCall } from "./tool-node-
  * ```
  */
 export interface ToolNodeOptions {
-  /** The node's name (default `"tools"`). */
+  /** The node's runnable name (default `"func"`, as in LangGraph.js); the graph names the node itself. */
   name?: string;
   /** Tags added to the config every tool runs with. */
   tags?: string[];
@@ -83,7 +83,7 @@ export type ToolNodeOutput =
  * ```
  */
 export class ToolNode {
-  /** The node's name (LangGraph.js's runnable name). */
+  /** The node's runnable name (LangGraph.js's; default `"func"`). */
   readonly name: string;
   readonly tags: readonly string[];
   readonly tools: readonly StructuredToolInterface[];
@@ -92,7 +92,7 @@ export class ToolNode {
   private readonly toolsByName: ReadonlyMap<string, StructuredToolInterface>;
 
   constructor(tools: readonly StructuredToolInterface[], options: ToolNodeOptions = {}) {
-    this.name = options.name ?? "tools";
+    this.name = options.name ?? "func";
     this.tags = options.tags ?? [];
     this.tools = [...tools];
     this.handleToolErrors = options.handleToolErrors ?? true;
@@ -100,6 +100,16 @@ export class ToolNode {
     const byName = new Map<string, StructuredToolInterface>();
     for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
     this.toolsByName = byName;
+  }
+
+  /** How LangChain.js identifies the runnable (`getGraph().toJSON()` reports it for the node). */
+  get lc_id(): string[] {
+    return ["langgraph", "ToolNode"];
+  }
+
+  /** The runnable name (LangChain.js `getName()`). */
+  getName(): string {
+    return this.name;
   }
 
   /**

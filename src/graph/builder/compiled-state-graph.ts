@@ -10,7 +10,7 @@ import {
 } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
-import { DrawableGraph } from "./draw.js";
+import { DrawableGraph, type DrawableRunnable } from "./draw.js";
 import type { StateGraph } from "./state-graph.js";
 
 type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;
@@ -222,17 +222,7 @@ export class CompiledStateGraph<
           continue;
         }
       }
-      const action = def.action as { name?: unknown };
-      graph.addNode(
-        name,
-        metadata,
-        isPregel(def.action)
-          ? {
-              id: ["langgraph", "pregel", "CompiledStateGraph"],
-              name: typeof action.name === "string" ? action.name : "LangGraph",
-            }
-          : { id: ["langgraph", "RunnableCallable"], name },
-      );
+      graph.addNode(name, metadata, this.drawnRunnable(def.action, name));
     }
     const discovered: { source: string; target: string; conditional: boolean }[] = [];
     const add = (source: string, target: string, label?: string, conditional = false) => {
@@ -270,6 +260,41 @@ export class CompiledStateGraph<
     ].sort();
     for (const target of plainTargets) if (!sources.has(target)) add(target, END);
     return graph;
+  }
+
+  /**
+   * What `getGraph()` reports as the runnable of a node (`toJSON()`'s `data: { id, name }`), as
+   * LangChain.js identifies it: a compiled graph by its class, an action that names itself as a
+   * LangChain runnable does (`lc_id` and `getName()`, as a `ToolNode` or an agent's nodes do) by
+   * that, and a function by the `RunnableCallable` a `StateGraph` wraps it in.
+   */
+  protected drawnRunnable(action: unknown, name: string): DrawableRunnable {
+    if (isPregel(action)) {
+      const graphName = (action as { name?: unknown }).name;
+      return {
+        id: [
+          "langgraph",
+          "pregel",
+          action instanceof CompiledStateGraph ? action.drawnClassName : "LangGraph",
+        ],
+        name: typeof graphName === "string" ? graphName : "LangGraph",
+      };
+    }
+    const runnable = action as { lc_id?: unknown; getName?: unknown };
+    if (
+      Array.isArray(runnable.lc_id) &&
+      runnable.lc_id.every((part) => typeof part === "string") &&
+      typeof runnable.getName === "function"
+    ) {
+      const drawnName: unknown = runnable.getName();
+      if (typeof drawnName === "string") return { id: [...runnable.lc_id], name: drawnName };
+    }
+    return { id: ["langgraph", "RunnableCallable"], name };
+  }
+
+  /** The class name LangChain.js's `toJSON()` gives this graph when it is drawn as a node. */
+  protected get drawnClassName(): string {
+    return "CompiledStateGraph";
   }
 
   /** Same as {@link getGraph}, for code written against the async LangGraph.js API. */

@@ -13,6 +13,7 @@ import type { LangGraphRunnableConfig, PregelNode, RunningTask } from "../loop/i
 import { isPregel } from "../pregel/index.js";
 import type { CompileOptions } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
+import type { DrawableRunnable } from "./draw.js";
 import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
 import { branchDestination, conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
 
@@ -415,5 +416,16 @@ export class CompiledGraph<
       name: options.name,
       compileOptions: options,
     });
+  }
+
+  /** A function node of a `Graph` is drawn as the `RunnableLambda` LangGraph.js wraps it in. */
+  protected override drawnRunnable(action: unknown, name: string): DrawableRunnable {
+    return typeof action === "function"
+      ? { id: ["langchain_core", "runnables", "RunnableLambda"], name: "RunnableLambda" }
+      : super.drawnRunnable(action, name);
+  }
+
+  protected override get drawnClassName(): string {
+    return "CompiledGraph";
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, END, Send, START, StateGraph } from "../index.js";
+import { ToolNode } from "../../prebuilt/index.js";
+import { Annotation, END, entrypoint, Graph, Send, START, StateGraph } from "../index.js";
 
 const State = Annotation.Root({
   a: Annotation<string>,
@@ -233,6 +234,62 @@ describe("getGraph().drawMermaid()", () => {
       `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x<hr/><small><em>a = 1</em></small>)\n` +
         `\t__end__([<p>__end__</p>]):::last\n\t__start__ --> x;\n\tx --> __end__;\n${STYLES}`,
     );
+  });
+});
+
+describe("getGraph().toJSON() node data", () => {
+  const dataOf = (graph: { getGraph(): { toJSON(): { nodes: { id: string | number; data: unknown }[] } } }) =>
+    Object.fromEntries(
+      graph
+        .getGraph()
+        .toJSON()
+        .nodes.map((node) => [node.id, node.data]),
+    );
+
+  it("names each node's runnable as LangGraph.js does: functions, ToolNodes and graphs", () => {
+    const inner = new StateGraph(State).addNode("i", noop).addEdge(START, "i").compile();
+    const named = new StateGraph(State).addNode("i", noop).addEdge(START, "i").compile({ name: "inner" });
+    const ep = entrypoint("ep", async (x: unknown) => x);
+    const graph = new StateGraph(State)
+      .addNode("fn", noop)
+      .addNode("tools", new ToolNode([]))
+      .addNode("named_tools", new ToolNode([], { name: "runner" }))
+      .addNode("sub", inner)
+      .addNode("named", named)
+      .addNode("ep", ep)
+      .addEdge(START, "fn")
+      .addEdge("fn", "tools")
+      .addEdge("tools", "named_tools")
+      .addEdge("named_tools", "sub")
+      .addEdge("sub", "named")
+      .addEdge("named", "ep")
+      .compile();
+    const data = dataOf(graph);
+    expect(data.fn).toEqual({ id: ["langgraph", "RunnableCallable"], name: "fn" });
+    expect(data.tools).toEqual({ id: ["langgraph", "ToolNode"], name: "func" });
+    expect(data.named_tools).toEqual({ id: ["langgraph", "ToolNode"], name: "runner" });
+    expect(data.sub).toEqual({ id: ["langgraph", "pregel", "CompiledStateGraph"], name: "LangGraph" });
+    expect(data.named).toEqual({ id: ["langgraph", "pregel", "CompiledStateGraph"], name: "inner" });
+    expect(data.ep).toEqual({ id: ["langgraph", "pregel", "LangGraph"], name: "ep" });
+  });
+
+  it("draws a Graph's function nodes as the RunnableLambda LangGraph.js wraps them in", () => {
+    const inner = new Graph()
+      .addNode("x", (v: unknown) => v)
+      .addEdge(START, "x")
+      .compile();
+    const graph = new Graph()
+      .addNode("a", (v: unknown) => v)
+      .addNode("g", inner)
+      .addEdge(START, "a")
+      .addEdge("a", "g")
+      .compile();
+    expect(dataOf(graph).a).toEqual({
+      id: ["langchain_core", "runnables", "RunnableLambda"],
+      name: "RunnableLambda",
+    });
+    const outer = new StateGraph(State).addNode("g", graph).addEdge(START, "g").compile();
+    expect(dataOf(outer).g).toEqual({ id: ["langgraph", "pregel", "CompiledGraph"], name: "LangGraph" });
   });
 });
 
