@@ -293,6 +293,15 @@ describe("getGraph().toJSON() node data", () => {
   });
 });
 
+describe("a compiled graph's default stream modes", () => {
+  it("are a list, as LangGraph.js's streamMode", () => {
+    const graph = new StateGraph(State).addNode("x", noop).addEdge(START, "x").compile();
+    expect(graph.streamMode).toEqual(["updates"]);
+    expect(new Graph().addNode("x", noop).addEdge(START, "x").compile().streamMode).toEqual(["values"]);
+    expect(entrypoint("ep", async (x: unknown) => x).streamMode).toEqual(["updates"]);
+  });
+});
+
 describe("a compiled graph's name", () => {
   it("is the name compile() was given, undefined without one, as in LangGraph.js; getName() falls back", () => {
     const builder = () =>

@@ -94,8 +94,8 @@ export interface PregelParams {
   streamChannels?: string | string[];
   /** State keys conditional edges read. */
   stateKeys?: string[];
-  /** Default stream mode of `stream()` (LangGraph: `values` for Pregel, `updates` for compiled state graphs). */
-  streamMode?: StreamMode;
+  /** Default stream mode(s) of `stream()` (LangGraph: `values` for Pregel, `updates` for compiled state graphs). */
+  streamMode?: StreamMode | StreamMode[];
   name?: string | undefined;
   contextSchema?: ContextValidator | undefined;
   config?: LangGraphRunnableConfig;
@@ -134,7 +134,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   readonly outputChannels: string | string[];
   readonly streamChannels: string | string[];
   readonly triggerToNodes: Record<string, string[]>;
-  readonly streamMode: StreamMode;
+  /** Default stream modes of `stream()`, as a list (LangGraph.js's `streamMode`, e.g. `["updates"]`). */
+  readonly streamMode: StreamMode[];
   readonly stateKeys: string[];
   name: string | undefined;
   readonly contextSchema: ContextValidator | undefined;
@@ -159,7 +160,12 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     this.inputChannels = params.inputChannels;
     this.outputChannels = params.outputChannels;
     this.streamChannels = params.streamChannels ?? params.outputChannels;
-    this.streamMode = params.streamMode ?? "values";
+    this.streamMode =
+      params.streamMode === undefined
+        ? ["values"]
+        : Array.isArray(params.streamMode)
+          ? [...params.streamMode]
+          : [params.streamMode];
     this.stateKeys = params.stateKeys ?? [];
     this.name = params.name;
     this.contextSchema = params.contextSchema;

@@ -51,9 +51,11 @@ export class StreamSink {
 /** Validates and normalises the `streamMode` option. */
 export function normalizeStreamModes(
   streamMode: StreamMode | readonly StreamMode[] | undefined,
-  fallback: StreamMode,
+  fallback: StreamMode | readonly StreamMode[],
 ): { modes: StreamMode[]; multi: boolean } {
-  if (streamMode === undefined) return { modes: [fallback], multi: false };
+  // the graph's default modes stream bare chunks, even several of them (as in LangGraph.js)
+  if (streamMode === undefined)
+    return { modes: Array.isArray(fallback) ? [...fallback] : [fallback as StreamMode], multi: false };
   const list = Array.isArray(streamMode)
     ? [...(streamMode as readonly StreamMode[])]
     : [streamMode as StreamMode];
