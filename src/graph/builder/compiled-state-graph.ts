@@ -196,8 +196,9 @@ export class CompiledStateGraph<
       const metadata: Record<string, unknown> = { ...def.metadata };
       const before = this.interruptBefore;
       const after = this.interruptAfter;
-      const isBefore = before === "*" || (Array.isArray(before) && before.includes(name));
-      const isAfter = after === "*" || (Array.isArray(after) && after.includes(name));
+      // a node is marked when the list names it; `"*"` marks none, as LangGraph.js draws it
+      const isBefore = Array.isArray(before) ? before.includes(name) : before === name;
+      const isAfter = Array.isArray(after) ? after.includes(name) : after === name;
       if (isBefore && isAfter) metadata.__interrupt = "before,after";
       else if (isBefore) metadata.__interrupt = "before";
       else if (isAfter) metadata.__interrupt = "after";

@@ -225,6 +225,23 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 
+  it('marks the nodes interruptBefore/After name, and none for "*" (as LangGraph.js draws it)', () => {
+    const build = () =>
+      new StateGraph(State).addNode("x", noop).addNode("y", noop).addEdge(START, "x").addEdge("x", "y");
+    const listed = build().compile({ interruptBefore: ["x", "y"], interruptAfter: ["y"] });
+    expect(
+      listed
+        .getGraph()
+        .toJSON()
+        .nodes.map((node) => ("metadata" in node ? node.metadata : null)),
+    ).toEqual([null, { __interrupt: "before" }, { __interrupt: "before,after" }, null]);
+    const all = build().compile({ interruptBefore: "*", interruptAfter: "*" });
+    expect(all.getGraph().drawMermaid()).toBe(
+      `${HEADER}\t__start__([<p>__start__</p>]):::first\n\tx(x)\n\ty(y)\n\t__end__([<p>__end__</p>]):::last\n` +
+        `\t__start__ --> x;\n\tx --> y;\n\ty --> __end__;\n${STYLES}`,
+    );
+  });
+
   it("shows node metadata under the node name", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop, { metadata: { a: 1 } })
