@@ -217,16 +217,18 @@ export class CompiledStateGraph<
         drawn.trimFirstNode();
         drawn.trimLastNode();
         if (Object.keys(drawn.nodes).length > 1) {
-          const [first, last] = graph.extend(drawn, name);
-          entries.set(name, first);
-          exits.set(name, last);
+          const [first, last] = graph.extend(drawn, drawnKey(name));
+          entries.set(drawnKey(name), first);
+          exits.set(drawnKey(name), last);
           continue;
         }
       }
-      graph.addNode(name, metadata, this.drawnRunnable(def.action, name));
+      graph.addNode(drawnKey(name), metadata, this.drawnRunnable(def.action, name));
     }
     const discovered: { source: string; target: string; conditional: boolean }[] = [];
-    const add = (source: string, target: string, label?: string, conditional = false) => {
+    const add = (rawSource: string, rawTarget: string, label?: string, conditional = false) => {
+      const source = drawnKey(rawSource);
+      const target = drawnKey(rawTarget);
       if (target === END) graph.addNode(END);
       discovered.push({ source, target, conditional });
       const from = exits.has(source) ? exits.get(source) : source;
@@ -246,7 +248,9 @@ export class CompiledStateGraph<
           branch.pathMap !== undefined
             ? Object.entries(branch.pathMap)
             : [
-                ...[...builder.nodes.keys()].filter((n) => n !== source).map((n): [string, string] => [n, n]),
+                ...[...builder.nodes.keys()]
+                  .filter((n) => n !== source)
+                  .map((n): [string, string] => [drawnKey(n), n]),
                 [END, END],
               ];
         for (const [label, target] of targets) add(source, target, label, true);
@@ -302,6 +306,14 @@ export class CompiledStateGraph<
   async getGraphAsync(options?: { xray?: boolean | number }): Promise<DrawableGraph> {
     return this.getGraph(options);
   }
+}
+
+/**
+ * The id a node is drawn under: its name, except `subgraph` (a Mermaid keyword), which is
+ * quoted, as LangGraph.js draws it.
+ */
+function drawnKey(name: string): string {
+  return name === "subgraph" ? `"${name}"` : name;
 }
 
 interface DrawableSubgraph {

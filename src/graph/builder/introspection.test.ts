@@ -242,6 +242,29 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 
+  it("quotes a node named subgraph (a Mermaid keyword), as LangGraph.js draws it", () => {
+    const inner = new StateGraph(State)
+      .addNode("i1", noop)
+      .addNode("i2", noop)
+      .addEdge(START, "i1")
+      .addEdge("i1", "i2")
+      .compile();
+    const graph = new StateGraph(State)
+      .addNode("subgraph", inner)
+      .addNode("x", noop)
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => "subgraph", { subgraph: "subgraph", other: END })
+      .compile();
+    expect(Object.keys(graph.getGraph().nodes)).toEqual(["__start__", '"subgraph"', "x", "__end__"]);
+    expect(graph.getGraph().drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> x;\n\tx -. &nbsp;subgraph&nbsp; .-> _subgraph_;\n\tx -. &nbsp;other&nbsp; .-> __end__;\n",
+    );
+    expect(graph.getGraph({ xray: true }).drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> x;\n\tx -. &nbsp;subgraph&nbsp; .-> _subgraph__i1;\n\tx -. &nbsp;other&nbsp; .-> __end__;\n" +
+        '\tsubgraph "subgraph"\n\t_subgraph__i1 --> _subgraph__i2;\n\tend\n',
+    );
+  });
+
   it("shows node metadata under the node name", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop, { metadata: { a: 1 } })
