@@ -252,6 +252,36 @@ describe("entrypoint inspection", () => {
     );
   });
 
+  it("toJSON() numbers its nodes and gives its schemas titles, as LangChain.js draws a runnable", () => {
+    expect(workflow.getGraph().toJSON()).toStrictEqual({
+      nodes: [
+        {
+          id: 0,
+          type: "schema",
+          data: { $schema: "http://json-schema.org/draft-07/schema#", title: "wfInput" },
+        },
+        { id: 1, type: "runnable", data: { id: ["langgraph", "pregel", "LangGraph"], name: "wf" } },
+        {
+          id: 2,
+          type: "schema",
+          data: { $schema: "http://json-schema.org/draft-07/schema#", title: "wfOutput" },
+        },
+      ],
+      edges: [
+        { source: 0, target: 1 },
+        { source: 1, target: 2 },
+      ],
+    });
+    // its nodes are identified by UUIDs, shown by name
+    const nodes = Object.values(workflow.getGraph().nodes);
+    expect(nodes.map((node) => node.name)).toEqual(["wfInput", "wf", "wfOutput"]);
+    expect(
+      nodes.every((node) =>
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(node.id),
+      ),
+    ).toBe(true);
+  });
+
   it("getGraphAsync draws the same, as on a StateGraph", async () => {
     expect((await workflow.getGraphAsync()).drawMermaid()).toBe(workflow.getGraph().drawMermaid());
   });

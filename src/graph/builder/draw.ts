@@ -7,6 +7,8 @@ export interface DrawableNode {
   metadata?: Record<string, unknown>;
   /** What the node runs, as `toJSON()` reports it (`{ id, name }`); none for `__start__`/`__end__`. */
   data?: DrawableRunnable;
+  /** For a node without `data`: the JSON Schema `toJSON()` reports (default: an empty 2020-12 schema). */
+  schema?: Record<string, unknown>;
 }
 
 /** The runnable behind a drawn node, as LangChain.js identifies it (`lc_id` and name). */
@@ -15,15 +17,18 @@ export interface DrawableRunnable {
   name: string;
 }
 
-/** One node of {@link DrawableGraph.toJSON}: a runnable, or the input/output schema. */
+/**
+ * One node of {@link DrawableGraph.toJSON}: a runnable, or the input/output schema. A node whose
+ * id is a UUID (a runnable drawn on its own, such as an `entrypoint`) is numbered instead.
+ */
 export type DrawableNodeJson =
-  | { id: string; type: "runnable"; data: DrawableRunnable; metadata: Record<string, unknown> }
-  | { id: string; type: "schema"; data: Record<string, unknown> };
+  | { id: string | number; type: "runnable"; data: DrawableRunnable; metadata?: Record<string, unknown> }
+  | { id: string | number; type: "schema"; data: Record<string, unknown> };
 
 /** The JSON form of a drawable graph, as LangChain.js's `Graph.toJSON()` gives it. */
 export interface DrawableGraphJson {
   nodes: DrawableNodeJson[];
-  edges: { source: string; target: string; data?: string; conditional: boolean }[];
+  edges: { source: string | number; target: string | number; data?: string; conditional?: boolean }[];
 }
 
 /** An edge of a drawable graph; conditional edges are drawn dotted. */
@@ -32,7 +37,8 @@ export interface DrawableEdge {
   target: string;
   /** Label (the router result that leads here, when it differs from the target). */
   data?: string;
-  conditional: boolean;
+  /** Whether a router chooses the edge (left out for the edges of a runnable drawn on its own). */
+  conditional?: boolean;
 }
 
 /** Options of {@link DrawableGraph.drawMermaid}. */
@@ -70,6 +76,11 @@ const MERMAID_ENTITIES: Record<string, string> = {
 
 const escapeId = (id: string) => id.replace(/[^a-zA-Z-_0-9]/g, "_");
 
+const UUID =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
+/** True for the UUID ids LangChain.js gives nodes added without an id. */
+const isUuid = (id: string) => UUID.test(id);
+
 function metadataValue(value: unknown): string | undefined {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
     return String(value);
@@ -98,16 +109,17 @@ export class DrawableGraph {
     const existing = this.nodes[id];
     if (existing !== undefined) return existing;
     const node: DrawableNode = { id, name };
-    if (metadata !== undefined && Object.keys(metadata).length > 0) node.metadata = metadata;
+    if (metadata !== undefined) node.metadata = metadata;
     if (data !== undefined) node.data = data;
     this.nodes[id] = node;
     return node;
   }
 
-  /** Adds an edge. */
-  addEdge(source: string, target: string, label?: string, conditional = false): void {
-    const edge: DrawableEdge = { source, target, conditional };
+  /** Adds an edge (`conditional` left out: an edge of a runnable drawn on its own). */
+  addEdge(source: string, target: string, label?: string, conditional?: boolean): void {
+    const edge: DrawableEdge = { source, target };
     if (label !== undefined && label !== target) edge.data = label;
+    if (conditional !== undefined) edge.conditional = conditional;
     this.edges.push(edge);
   }
 
@@ -117,20 +129,32 @@ export class DrawableGraph {
    * with `source`, `target`, `data` (the label, if any) and `conditional`.
    */
   toJSON(): DrawableGraphJson {
+    // UUID ids (nodes added without an id of their own) become their position, as in LangChain.js
+    const stableIds = new Map<string, string | number>();
+    Object.values(this.nodes).forEach((node, i) => {
+      stableIds.set(node.id, isUuid(node.id) ? i : node.id);
+    });
+    const stable = (id: string) => stableIds.get(id) ?? id;
     return {
       nodes: Object.values(this.nodes).map((node): DrawableNodeJson => {
+        const id = stable(node.id);
         if (node.data === undefined) {
           return {
-            id: node.id,
+            id,
             type: "schema",
-            data: { $schema: "https://json-schema.org/draft/2020-12/schema" },
+            data: node.schema ?? { $schema: "https://json-schema.org/draft/2020-12/schema" },
           };
         }
-        return { id: node.id, type: "runnable", data: node.data, metadata: { ...node.metadata } };
+        return node.metadata === undefined
+          ? { id, type: "runnable", data: node.data }
+          : { id, type: "runnable", data: node.data, metadata: { ...node.metadata } };
       }),
-      edges: this.edges.map(({ source, target, data, conditional }) =>
-        data === undefined ? { source, target, conditional } : { source, target, data, conditional },
-      ),
+      edges: this.edges.map(({ source, target, data, conditional }) => {
+        const edge: DrawableGraphJson["edges"][number] = { source: stable(source), target: stable(target) };
+        if (data !== undefined) edge.data = data;
+        if (conditional !== undefined) edge.conditional = conditional;
+        return edge;
+      }),
     };
   }
 
@@ -174,7 +198,10 @@ export class DrawableGraph {
    * and returns the prefixed ids of its single first and last nodes, when it has them.
    */
   extend(graph: DrawableGraph, prefix: string): [string | undefined, string | undefined] {
-    const prefixed = (id: string) => (prefix === "" ? id : `${prefix}:${id}`);
+    // a graph of UUID-identified nodes (a runnable drawn on its own) is not prefixed
+    const ids = Object.keys(graph.nodes);
+    const finalPrefix = ids.length > 0 && ids.every(isUuid) ? "" : prefix;
+    const prefixed = (id: string) => (finalPrefix === "" ? id : `${finalPrefix}:${id}`);
     for (const node of Object.values(graph.nodes)) {
       const id = prefixed(node.id);
       this.nodes[id] = { ...node, id };
@@ -190,8 +217,30 @@ export class DrawableGraph {
     ];
   }
 
+  /**
+   * A copy whose UUID-identified nodes go by their names when those are unique (LangChain.js
+   * `reid`), as the drawing shows them.
+   */
+  private reid(): DrawableGraph {
+    const ids = Object.keys(this.nodes);
+    if (!ids.some(isUuid)) return this;
+    const counts = new Map<string, number>();
+    for (const node of Object.values(this.nodes)) counts.set(node.name, (counts.get(node.name) ?? 0) + 1);
+    const newId = (id: string) => {
+      const name = this.nodes[id]?.name;
+      return name !== undefined && isUuid(id) && counts.get(name) === 1 ? name : id;
+    };
+    const copy = new DrawableGraph();
+    for (const [id, node] of Object.entries(this.nodes)) copy.nodes[newId(id)] = { ...node, id: newId(id) };
+    for (const edge of this.edges)
+      copy.edges.push({ ...edge, source: newId(edge.source), target: newId(edge.target) });
+    return copy;
+  }
+
   /** The graph as a Mermaid flowchart. */
   drawMermaid(options: MermaidOptions = {}): string {
+    const graph = this.reid();
+    if (graph !== this) return graph.drawMermaid(options);
     const withStyles = options.withStyles ?? true;
     const wrap = options.wrapLabelNWords ?? 9;
     let out = withStyles

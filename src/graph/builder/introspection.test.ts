@@ -313,6 +313,25 @@ describe("getGraph().toJSON() node data", () => {
     expect(data.ep).toEqual({ id: ["langgraph", "pregel", "LangGraph"], name: "ep" });
   });
 
+  it("gives every node of a StateGraph its metadata, {} when it has none, as LangGraph.js does", () => {
+    const graph = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop, { metadata: { a: 1 } })
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .compile();
+    const drawn = graph.getGraph();
+    expect(drawn.nodes.x?.metadata).toEqual({});
+    expect(drawn.nodes.y?.metadata).toEqual({ a: 1 });
+    expect(drawn.nodes.__start__?.metadata).toBeUndefined();
+    expect(drawn.toJSON().nodes.map((node) => ("metadata" in node ? node.metadata : "none"))).toEqual([
+      "none",
+      {},
+      { a: 1 },
+      "none",
+    ]);
+  });
+
   it("draws a Graph's function nodes as the RunnableLambda LangGraph.js wraps them in", () => {
     const inner = new Graph()
       .addNode("x", (v: unknown) => v)

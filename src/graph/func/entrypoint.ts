@@ -1,4 +1,4 @@
-import { getAsyncContext } from "../../shared/index.js";
+import { getAsyncContext, randomId } from "../../shared/index.js";
 import { DrawableGraph } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
 import { type Command, END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
@@ -112,14 +112,26 @@ export const entrypoint: EntrypointFactory = Object.assign(
       checkpointer: options.checkpointer,
       store: options.store,
       cache: options.cache,
-      /** The entrypoint's structure, for drawing: `<name>Input → <name> → <name>Output`. */
+      /**
+       * The entrypoint's structure, for drawing: `<name>Input → <name> → <name>Output`, drawn as
+       * LangChain.js draws a runnable (nodes identified by UUIDs, which `drawMermaid()` shows by
+       * name and `toJSON()` numbers).
+       */
       getGraph(): DrawableGraph {
         const drawable = new DrawableGraph();
-        drawable.addNode(`${name}Input`);
-        drawable.addNode(name);
-        drawable.addNode(`${name}Output`);
-        drawable.addEdge(`${name}Input`, name);
-        drawable.addEdge(name, `${name}Output`);
+        const schema = (title: string) => ({ $schema: "http://json-schema.org/draft-07/schema#", title });
+        const input = drawable.addNode(randomId(), undefined, undefined, `${name}Input`);
+        input.schema = schema(input.name);
+        const self = drawable.addNode(
+          randomId(),
+          undefined,
+          { id: ["langgraph", "pregel", "LangGraph"], name },
+          name,
+        );
+        const output = drawable.addNode(randomId(), undefined, undefined, `${name}Output`);
+        output.schema = schema(output.name);
+        drawable.addEdge(input.id, self.id);
+        drawable.addEdge(self.id, output.id);
         return drawable;
       },
       /** {@link getGraph}, as a promise (LangGraph.js's `getGraphAsync`). */
