@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
@@ -356,6 +356,22 @@ describe("createAgent: graph shape", () => {
       model_request: { id: ["langgraph", "AgentNode"], name: "bob" },
       tools: { id: ["langgraph", "ToolNode"], name: "func" },
     });
+  });
+
+  it("drawMermaidPng() returns the rendered image's bytes, as LangChain.js does", async () => {
+    const fetch = vi.fn(async (_url: string) => new Response(new Uint8Array([7, 8])));
+    vi.stubGlobal("fetch", fetch);
+    try {
+      const agent = createAgent({ model: new FakeChatModel({ responses: [] }) });
+      const png = await agent.drawMermaidPng({ curveStyle: "basis" });
+      expect(png).toBeInstanceOf(Uint8Array);
+      expect([...png]).toEqual([7, 8]);
+      expect(fetch.mock.calls[0]?.[0]).toMatch(
+        /^https:\/\/mermaid\.ink\/img\/[\w-]+\?bgColor=!white&type=png$/,
+      );
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("adds a tools node for a wrapToolCall middleware even without tools", () => {

@@ -9,6 +9,7 @@ import {
   isCommand,
   type LangGraphRunnableConfig,
   type MermaidOptions,
+  type MermaidPngOptions,
   type PregelOptions,
   type StateSnapshot,
   type StreamChunk,
@@ -350,6 +351,15 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
    */
   async drawMermaid(options?: MermaidOptions): Promise<string> {
     return this.#graph.getGraph().drawMermaid(options);
+  }
+
+  /**
+   * The graph as a PNG image, rendered by the Mermaid.INK web service (see
+   * {@link DrawableGraph.drawMermaidPng}), as LangChain.js's `drawMermaidPng`.
+   */
+  async drawMermaidPng(options?: MermaidPngOptions): Promise<Uint8Array> {
+    const image = await this.#graph.getGraph().drawMermaidPng(options);
+    return new Uint8Array(await image.arrayBuffer());
   }
 
   /** The agent's graph structure, as a promise (LangChain.js `getGraphAsync`). */

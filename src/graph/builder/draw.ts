@@ -41,6 +41,12 @@ export interface DrawableEdge {
   conditional?: boolean;
 }
 
+/** Options of {@link DrawableGraph.drawMermaidPng}: the drawing's, and the image's background. */
+export interface MermaidPngOptions extends MermaidOptions {
+  /** A CSS colour name or `#rgb`/`#rrggbb` hex (default `"white"`). */
+  backgroundColor?: string;
+}
+
 /** Options of {@link DrawableGraph.drawMermaid}. */
 export interface MermaidOptions {
   /** Add the init line, node shapes and colour classes (default true). */
@@ -235,6 +241,34 @@ export class DrawableGraph {
     for (const edge of this.edges)
       copy.edges.push({ ...edge, source: newId(edge.source), target: newId(edge.target) });
     return copy;
+  }
+
+  /**
+   * The graph as a PNG image (a `Blob`), rendered by the Mermaid.INK web service from
+   * {@link drawMermaid}'s text, as LangChain.js's `drawMermaidPng` does: this sends the diagram
+   * over the network. Throws when the service answers with an error status.
+   */
+  async drawMermaidPng(options: MermaidPngOptions = {}): Promise<Blob> {
+    const { backgroundColor = "white", ...drawing } = options;
+    const bytes = new TextEncoder().encode(this.drawMermaid(drawing));
+    let binary = "";
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    // a colour name goes with a leading "!", a hex colour as it is (the service's convention)
+    const background = /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(backgroundColor)
+      ? backgroundColor
+      : `!${backgroundColor}`;
+    const response = await fetch(`https://mermaid.ink/img/${encoded}?bgColor=${background}&type=png`);
+    if (!response.ok) {
+      throw new Error(
+        [
+          "Failed to render the graph using the Mermaid.INK API.",
+          `Status code: ${response.status}`,
+          `Status text: ${response.statusText}`,
+        ].join("\n"),
+      );
+    }
+    return response.blob();
   }
 
   /** The graph as a Mermaid flowchart. */

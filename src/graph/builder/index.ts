@@ -20,7 +20,13 @@ export {
   type StreamMessageTypes,
   type StreamPayloads,
 } from "./compiled-state-graph.js";
-export { type DrawableEdge, DrawableGraph, type DrawableNode, type MermaidOptions } from "./draw.js";
+export {
+  type DrawableEdge,
+  DrawableGraph,
+  type DrawableNode,
+  type MermaidOptions,
+  type MermaidPngOptions,
+} from "./draw.js";
 export {
   CompiledGraph,
   Graph,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ToolNode } from "../../prebuilt/index.js";
 import { Annotation, END, entrypoint, Graph, Send, START, StateGraph } from "../index.js";
 
@@ -349,6 +349,37 @@ describe("getGraph().toJSON() node data", () => {
     });
     const outer = new StateGraph(State).addNode("g", graph).addEdge(START, "g").compile();
     expect(dataOf(outer).g).toEqual({ id: ["langgraph", "pregel", "CompiledGraph"], name: "LangGraph" });
+  });
+});
+
+describe("getGraph().drawMermaidPng()", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("asks Mermaid.INK for the drawing as a PNG, as LangChain.js does", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal("fetch", async (url: string) => {
+      urls.push(url);
+      return new Response(new Uint8Array([1, 2, 3]));
+    });
+    const drawn = new StateGraph(State).addNode("n", noop).addEdge(START, "n").compile().getGraph();
+    const image = await drawn.drawMermaidPng({ backgroundColor: "#fff", withStyles: false });
+    expect(image).toBeInstanceOf(Blob);
+    expect(image.size).toBe(3);
+    await drawn.drawMermaidPng();
+    expect(urls[0]).toBe(
+      "https://mermaid.ink/img/Z3JhcGggVEQ7CglfX3N0YXJ0X18gLS0-IG47CgluIC0tPiBfX2VuZF9fOwo?bgColor=#fff&type=png",
+    );
+    expect(urls[1]).toMatch(/^https:\/\/mermaid\.ink\/img\/JSV7aW5pdDog[\w-]+\?bgColor=!white&type=png$/);
+  });
+
+  it("throws LangChain.js's error when the service fails", async () => {
+    vi.stubGlobal("fetch", async () => new Response("x", { status: 503, statusText: "Service Unavailable" }));
+    const drawn = new StateGraph(State).addNode("n", noop).addEdge(START, "n").compile().getGraph();
+    await expect(drawn.drawMermaidPng()).rejects.toThrow(
+      "Failed to render the graph using the Mermaid.INK API.\nStatus code: 503\nStatus text: Service Unavailable",
+    );
   });
 });
 
