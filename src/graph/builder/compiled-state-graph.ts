@@ -230,12 +230,15 @@ export class CompiledStateGraph<
       const source = drawnKey(rawSource);
       const target = drawnKey(rawTarget);
       if (target === END) graph.addNode(END);
-      discovered.push({ source, target, conditional });
       const from = exits.has(source) ? exits.get(source) : source;
+      // edges out of a subgraph drawn without a single last node are left out (as in LangGraph.js),
+      // and do not count when finding the nodes that end a path
+      if (from === undefined) return;
+      discovered.push({ source, target, conditional });
       const to = entries.has(target) ? entries.get(target) : target;
       // a label naming the target node is not drawn (as when the node is not expanded)
       const shown = label === target ? undefined : label;
-      if (from !== undefined && to !== undefined) graph.addEdge(from, to, shown, conditional);
+      if (to !== undefined) graph.addEdge(from, to, shown, conditional);
     };
     const solid: [string, string][] = [...builder.edges];
     for (const [sources, target] of builder.waitingEdges)

@@ -265,6 +265,26 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 
+  it("with xray, leaves out the edges out of a subgraph that has no single last node", () => {
+    const inner = new StateGraph(State)
+      .addNode("d1", noop)
+      .addNode("d2", noop)
+      .addNode("d3", noop)
+      .addEdge(START, "d1")
+      .addConditionalEdges("d1", () => "d2", ["d2", "d3"])
+      .compile();
+    const graph = new StateGraph(State)
+      .addNode("sub", inner)
+      .addNode("z", noop)
+      .addEdge(START, "sub")
+      .addEdge("sub", "z")
+      .compile();
+    // as LangGraph.js draws it: no `sub → z` edge, so no `z → __end__` either
+    expect(graph.getGraph({ xray: true }).drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> sub_d1;\n\tsubgraph sub\n\tsub_d1 -.-> sub_d2;\n\tsub_d1 -.-> sub_d3;\n\tend\n",
+    );
+  });
+
   it("shows node metadata under the node name", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop, { metadata: { a: 1 } })
