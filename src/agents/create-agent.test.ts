@@ -303,6 +303,23 @@ describe("createAgent: graph shape", () => {
     expect(edges(agent)).toEqual(["__start__->model_request", "model_request->__end__"]);
   });
 
+  it("puts structuredResponse after the schema fields, in LangChain.js's order", async () => {
+    const m = createMiddleware({ name: "S", stateSchema: z.object({ bar: z.number().default(1) }) });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      stateSchema: z.object({ foo: z.string().default("f") }),
+      middleware: [m],
+    });
+    expect(Object.keys(agent.graph.channels).slice(0, 5)).toEqual([
+      "messages",
+      "jumpTo",
+      "foo",
+      "bar",
+      "structuredResponse",
+    ]);
+    expect(agent.graph.outputChannels).toEqual(["messages", "foo", "bar", "structuredResponse"]);
+  });
+
   it("reports its nodes' runnables in toJSON() as LangChain.js names them", () => {
     const noop = () => undefined;
     const m = createMiddleware({

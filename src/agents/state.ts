@@ -1,5 +1,4 @@
 import {
-  type BaseChannel,
   BinaryOperatorAggregate,
   channelsFromZodObject,
   EphemeralValue,
@@ -40,22 +39,18 @@ export function isPrivateKey(key: string): boolean {
 
 /**
  * Builds the agent state: `messages` (messages reducer), `jumpTo` (an `EphemeralValue`: visible
- * for one step), `structuredResponse` (a `LastValue`, output only), then the fields of the
- * user's `stateSchema` and of each middleware's `stateSchema`; the first definition of a key
- * wins, so the user's schema takes precedence.
+ * for one step), then the fields of the user's `stateSchema` and of each middleware's
+ * `stateSchema` (the first definition of a key wins, so the user's schema takes precedence), then
+ * `structuredResponse` (a `LastValue`, output only), in LangChain.js's order.
  */
 export function buildAgentState(
   stateSchema: unknown,
   middleware: readonly AnyAgentMiddleware[],
 ): AgentStateLayout {
   const messages = new BinaryOperatorAggregate<BaseMessage[], Messages>(messagesStateReducer, () => []);
-  const state: StateDefinition = {
-    messages,
-    jumpTo: new EphemeralValue(),
-    structuredResponse: new LastValue(),
-  };
+  const state: StateDefinition = { messages, jumpTo: new EphemeralValue() };
   const input: StateDefinition = { messages };
-  const output: StateDefinition = { messages, structuredResponse: state.structuredResponse as BaseChannel };
+  const output: StateDefinition = { messages };
   const extraKeys: string[] = [];
   const checks = new Map<string, (value: unknown) => unknown>();
   const add = (schema: unknown, owner: string) => {
@@ -72,6 +67,9 @@ export function buildAgentState(
   };
   if (stateSchema !== undefined) add(stateSchema, "createAgent");
   for (const m of middleware) if (m.stateSchema !== undefined) add(m.stateSchema, `middleware "${m.name}"`);
+  const structuredResponse = new LastValue();
+  state.structuredResponse = structuredResponse;
+  output.structuredResponse = structuredResponse;
   // every write of a schema field (input, hook updates, commands) is validated and parsed by its
   // schema, as LangChain.js's agent state (a StateSchema) does
   if (checks.size > 0) {
