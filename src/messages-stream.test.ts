@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Annotation, END, MemorySaver, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "./messages/index.js";
+import { ToolNode } from "./prebuilt/index.js";
 import { FakeChatModel } from "./testing/index.js";
+import { tool } from "./tools/index.js";
 
 type MessageChunk = [BaseMessage, Record<string, unknown>];
 
@@ -201,6 +204,32 @@ describe("the messages stream mode", () => {
       "from withConfig",
     ]);
     for (const [message] of chunks) expect(message).toBeInstanceOf(AIMessage);
+  });
+
+  it("names a model called inside a tool with the tool's config by the model, not the tool", async () => {
+    const inner = new FakeChatModel({ responses: ["inner words"] });
+    const lookup = tool(async ({ q }, config) => (await inner.invoke([new HumanMessage(q)], config)).text, {
+      name: "lookup",
+      description: "d",
+      schema: z.object({ q: z.string() }),
+    });
+    const tools = new ToolNode([lookup]);
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", tools)
+      .addEdge(START, "tools")
+      .compile();
+    const input = new AIMessage({
+      content: "",
+      tool_calls: [{ name: "lookup", args: { q: "x" }, id: "c1" }],
+    });
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream({ messages: [input] }, { streamMode: "messages" })) {
+      chunks.push(chunk as MessageChunk);
+    }
+    const tokens = chunks.filter(([message]) => message instanceof AIMessageChunk);
+    expect(tokens.length).toBeGreaterThan(0);
+    // LangChain.js reports the model's run name there: unset, as the tool's config carries none
+    for (const [, metadata] of tokens) expect(metadata.name).toBeUndefined();
   });
 
   it("combines with other modes as [mode, chunk]", async () => {

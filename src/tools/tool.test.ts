@@ -270,6 +270,27 @@ describe("ToolRuntime", () => {
     ]);
   });
 
+  it("leaves out the run name of a run reported to callbacks, so calls made with it keep their own", async () => {
+    let seen: ToolRuntime | undefined;
+    const t = tool(
+      async (_args, runtime) => {
+        seen = runtime;
+        return "ok";
+      },
+      { name: "r", description: "d", schema: z.object({}) },
+    );
+    const callbacks: CallbackHandler[] = [{ handleToolStart: () => {} }];
+    await t.invoke(call({}, "r"), { runName: "named", runId: "run-1", tags: ["t1"], callbacks });
+    expect(seen?.runName).toBeUndefined();
+    expect(seen?.runId).toBeUndefined();
+    expect(seen?.config.runName).toBeUndefined();
+    expect(seen?.tags).toEqual(["t1"]);
+    // without callbacks LangChain.js keeps it (the tool's name by default)
+    await t.invoke(call({}, "r"), { runName: "named", runId: "run-1" });
+    expect(seen?.runName).toBe("named");
+    expect(seen?.runId).toBeUndefined();
+  });
+
   it("has null store and writer and an empty toolCallId when invoked with plain arguments", async () => {
     const t = tool(async (_args, runtime) => [runtime.store, runtime.writer, runtime.toolCallId], {
       name: "r",

@@ -1,4 +1,4 @@
-import { promiseTry } from "../shared/index.js";
+import { copyOf, promiseTry } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import {
   type InferSchemaOutput,
@@ -111,8 +111,9 @@ export class DynamicStructuredTool<
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
     // an `async function*` tool hands back its generator, which the tool's run drains to its result
+    const config = childConfig(parentConfig, runManager);
     return promiseTry(() =>
-      this.func(arg, runManager, buildToolRuntime(parentConfig, writerFor(parentConfig, runManager))),
+      this.func(arg, runManager, buildToolRuntime(config, writerFor(config, runManager))),
     ) as Promise<Output>;
   }
 }
@@ -241,12 +242,29 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
     // (a generator, as above, is drained by the tool's run)
+    const config = childConfig(parentConfig, runManager);
     return (await this.func(
       arg,
       runManager,
-      buildToolRuntime(parentConfig, writerFor(parentConfig, runManager)),
+      buildToolRuntime(config, writerFor(config, runManager)),
     )) as Output;
   }
+}
+
+/**
+ * The config a tool function gets, without the `runId` given for the tool's own run. When that
+ * run is reported to callbacks, its run name names that run only too: left out, so that a model invoked with the config is reported under its
+ * own name (LangChain.js's `patchConfig` with the run's child callbacks drops it the same way;
+ * without callbacks it keeps it). A key left undefined reads as absent.
+ */
+function childConfig(config: ToolRunnableConfig, runManager: ToolRunManager | undefined): ToolRunnableConfig {
+  const dropName = runManager !== undefined && config.runName !== undefined;
+  if (!dropName && config.runId === undefined) return config;
+  const out = copyOf(config) as unknown as Record<string, unknown>;
+  if (dropName) out.runName = undefined;
+  // the run id was the tool run's own (LangChain.js deletes it once the run has started)
+  out.runId = undefined;
+  return out as ToolRunnableConfig;
 }
 
 /**
