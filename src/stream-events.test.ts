@@ -297,6 +297,38 @@ describe("streamEvents", () => {
       "on_chain_start:model_request",
     ]);
   });
+
+  it("streams the graph's chunks of the call's streamMode and subgraphs, as stream() yields them", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("a", async (_s, config) => {
+        config.writer?.({ hello: 1 });
+        return { messages: [new AIMessage({ content: "A", id: "a1" })] };
+      })
+      .addEdge(START, "a")
+      .compile();
+    const streamed = async (options: Record<string, unknown>) => {
+      const chunks: unknown[] = [];
+      for await (const e of graph.streamEvents(
+        { messages: [new HumanMessage({ content: "yo", id: "h" })] },
+        { version: "v2", ...options },
+      )) {
+        if (e.event === "on_chain_stream") chunks.push(e.data.chunk);
+      }
+      return chunks;
+    };
+    const ids = (value: unknown) => (value as { messages: BaseMessage[] }).messages.map((m) => m.id);
+    // a custom chunk comes as it is written, before the step's values
+    const both = (await streamed({ streamMode: ["custom", "values"] })) as [string, unknown][];
+    expect(both.map(([mode]) => mode)).toEqual(["values", "custom", "values"]);
+    expect(both[1]?.[1]).toEqual({ hello: 1 });
+    expect(ids(both[2]?.[1])).toEqual(["h", "a1"]);
+    const values = await streamed({ streamMode: "values" });
+    expect(values.map(ids)).toEqual([["h"], ["h", "a1"]]);
+    expect(await streamed({ streamMode: "custom" })).toEqual([{ hello: 1 }]);
+    expect(await streamed({ streamMode: "custom", subgraphs: true })).toEqual([[[], { hello: 1 }]]);
+    // no streamMode: the graph's updates
+    expect((await streamed({})).map((chunk) => Object.keys(chunk as object))).toEqual([["a"]]);
+  });
 });
 
 describe("the Runnable helpers of a compiled graph", () => {

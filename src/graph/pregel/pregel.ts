@@ -446,8 +446,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
 
   /**
    * Runs the graph and yields what happens as LangChain.js events (`streamEvents`, schema v2):
-   * the graph's and each node's `on_chain_start` / `on_chain_end` (the graph's `updates`
-   * chunks as `on_chain_stream`), and the `on_chat_model_*` (tokens included) and `on_tool_*`
+   * the graph's and each node's `on_chain_start` / `on_chain_end` (the graph's stream chunks
+   * as `on_chain_stream`: those of the call's `streamMode`, `updates` by default), and the `on_chat_model_*` (tokens included) and `on_tool_*`
    * events of the calls made in nodes. `filter` keeps events by name, run type
    * (`chain`, `chat_model`, `tool`) or tag.
    *

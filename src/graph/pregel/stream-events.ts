@@ -7,7 +7,12 @@ import {
 } from "../../shared/index.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
 import { TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
-import { IterableReadableStream, type StreamMode, type StreamSink } from "../stream/index.js";
+import {
+  IterableReadableStream,
+  normalizeStreamModes,
+  type StreamMode,
+  type StreamSink,
+} from "../stream/index.js";
 import { tokenChunk } from "./messages-stream.js";
 import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
 
@@ -182,6 +187,8 @@ class EventsHandler implements CallbackHandler {
 /** What `streamEvents` needs from the graph. */
 export interface EventSource {
   readonly name: string | undefined;
+  /** The modes `stream()` uses when the call names none (the graph's `on_chain_stream` chunks). */
+  readonly streamMode?: StreamMode;
   /** The graph's `withConfig` defaults (their callbacks hear the chain events too). */
   readonly config?: { callbacks?: CallbackHandler[]; metadata?: Record<string, unknown> } | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
@@ -400,7 +407,8 @@ function keep(event: StreamEvent, filter: StreamEventsFilter | undefined): boole
 
 /**
  * Runs `graph` and yields its events (LangChain.js `streamEvents`, schema v2): the graph's
- * start, its `updates` chunks as `on_chain_stream` and its end with the final state; each node's
+ * start, its stream chunks as `on_chain_stream` (those `stream()` yields for the call's
+ * `streamMode` and `subgraphs`: `updates` by default) and its end with the final state; each node's
  * start and end; the model and tool calls made inside nodes, tokens included.
  */
 export function streamGraphEvents(
@@ -446,6 +454,19 @@ export function streamGraphEvents(
     runOptions.callbacks as CallbackHandler[] | undefined,
   );
 
+  // the graph's `on_chain_stream` chunks are what `stream()` would yield with the call's
+  // `streamMode` and `subgraphs` (as in LangChain.js, which streams through `stream()`)
+  const asked = normalizeStreamModes(
+    runOptions.streamMode as StreamMode | StreamMode[] | undefined,
+    graph.streamMode ?? "updates",
+  );
+  const askedModes = new Set<string>(asked.modes);
+  const askedSubgraphs = runOptions.subgraphs === true;
+  const streamChunk = (namespace: string[], mode: string, payload: unknown): unknown => {
+    if (askedSubgraphs) return asked.multi ? [namespace, mode, payload] : [namespace, payload];
+    return asked.multi ? [mode, payload] : payload;
+  };
+
   async function* events(): AsyncGenerator<StreamEvent> {
     yield root("on_chain_start", { input });
     /** Node runs under way, by task id, for their end events and their children's parent ids. */
@@ -454,7 +475,7 @@ export function streamGraphEvents(
       ...runOptions,
       // the run's id (graph callback handlers hear it) is the graph's events' run_id
       runId,
-      streamMode: ["updates", "values", "debug"],
+      streamMode: [...new Set<StreamMode>(["updates", "values", "debug", ...asked.modes])],
       subgraphs: true,
       [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
     });
@@ -462,6 +483,17 @@ export function streamGraphEvents(
     let held: StreamEvent[] = [];
     for await (const chunk of stream) {
       const [namespace, mode, payload] = chunk as [string[], string, unknown];
+      if (askedModes.has(mode) && (askedSubgraphs || namespace.length === 0)) {
+        const event = root("on_chain_stream", { chunk: streamChunk(namespace, mode, payload) });
+        // a step's `updates` and `values` follow the end of the node that made them; what a
+        // node streams while it runs (custom, messages, …) comes as it happens
+        if (mode === "updates" || mode === "values") held.push(event);
+        else {
+          yield* held;
+          held = [];
+          yield event;
+        }
+      }
       if (mode === "events") {
         yield* held;
         held = [];
@@ -533,9 +565,6 @@ export function streamGraphEvents(
           yield* held;
           held = [];
         }
-      } else if (namespace.length === 0 && mode === "updates") {
-        // the graph's own chunk follows the end of the node that made it
-        held.push(root("on_chain_stream", { chunk: payload }));
       } else if (namespace.length === 0 && mode === "values") {
         // the graph's output is its state: the chunk reporting an interrupt is not
         if (!isInterruptChunk(payload)) output = payload;
