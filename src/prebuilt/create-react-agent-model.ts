@@ -151,14 +151,20 @@ export function chooseReactAgentPrompt(
  * The graph-only fields (`store`, `writer`, `context`, …) stay out, so a chat model never
  * takes them for call options. For agentgraph's own models this is the ambient config they
  * would inherit anyway; a hand-written model or structured-output runnable gets it as its
- * second argument.
+ * second argument. `sequenceStep` adds the `seq:step:<n>` tag of a step of a runnable sequence.
  */
-export function modelCallConfig(config: LangGraphRunnableConfig): RunnableConfig {
+export function modelCallConfig(config: LangGraphRunnableConfig, sequenceStep?: number): RunnableConfig {
   const out: RunnableConfig = {};
   if (config.configurable !== undefined) out.configurable = config.configurable;
   if (config.signal !== undefined) out.signal = config.signal;
   if (config.callbacks !== undefined) out.callbacks = config.callbacks;
-  if (config.tags !== undefined) out.tags = config.tags;
+  if (sequenceStep !== undefined) {
+    // LangGraph.js runs the model as a step of a `prompt.pipe(model)` sequence, which tags it
+    out.tags = [
+      ...(config.tags ?? []).filter((tag) => !tag.startsWith("seq:step:")),
+      `seq:step:${sequenceStep}`,
+    ];
+  } else if (config.tags !== undefined) out.tags = config.tags;
   if (config.metadata !== undefined) out.metadata = config.metadata;
   return out;
 }

@@ -370,6 +370,26 @@ describe("createReactAgent: models", () => {
     );
   });
 
+  it("tags the model call as step 2 of LangGraph.js's prompt-then-model sequence", async () => {
+    const tagsOf = async (options: { tags?: string[] }) => {
+      const agent = createReactAgent({ llm: new FakeChatModel({ responses: ["hello there"] }), tools: [] });
+      const tags: unknown[] = [];
+      for await (const [, metadata] of await agent.stream(question(), {
+        streamMode: "messages",
+        ...options,
+      })) {
+        tags.push((metadata as { tags?: unknown }).tags);
+      }
+      expect(tags.length).toBeGreaterThan(0);
+      return tags;
+    };
+    for (const each of await tagsOf({})) expect(each).toEqual(["seq:step:2"]);
+    // (LangGraph.js lists the step first)
+    for (const each of await tagsOf({ tags: ["mine"] })) {
+      expect([...(each as string[])].sort()).toEqual(["mine", "seq:step:2"]);
+    }
+  });
+
   it("rejects an unknown version and a state without messages", () => {
     const llm = new FakeChatModel({ responses: [] });
     expect(() => createReactAgent({ llm, tools: [], version: "v3" as never })).toThrow(

@@ -327,7 +327,11 @@ export function createReactAgent<
         await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(view, config),
         includeAgentName,
       );
-    const response = (await model.invoke(await prompt(view, config), modelCallConfig(config))) as AIMessage;
+    // (the prompt is step 1 of LangGraph.js's `prompt.pipe(model)`: the model call is tagged step 2)
+    const response = (await model.invoke(
+      await prompt(view, config),
+      modelCallConfig(config, 2),
+    )) as AIMessage;
     response.name = name;
     if (!isAIMessage(response)) return { messages: [response] };
     return { messages: [answerWithinSteps(response, config.executionInfo?.remainingSteps, shape)] };
