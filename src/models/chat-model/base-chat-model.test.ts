@@ -230,6 +230,29 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     ]);
   });
 
+  it("takes the provider from the model's own name, else its class's lc_name(); the run keeps the class's name", async () => {
+    class ChatFooBar extends RecordingModel {
+      static lc_name() {
+        return "ChatMyThing";
+      }
+    }
+    class Named extends RecordingModel {
+      name = "field-name";
+    }
+    const names: unknown[] = [];
+    const handler: CallbackHandler = {
+      handleChatModelStart: (llm, _messages, _runId, _parent, _extra, _tags, metadata) =>
+        names.push([llm.name, metadata?.ls_provider]),
+    };
+    await new ChatFooBar().invoke("x", { callbacks: [handler] });
+    await new Named().invoke("x", { callbacks: [handler] });
+    expect(names).toEqual([
+      ["ChatMyThing", "MyThing"],
+      ["Named", "field-name"],
+    ]);
+    expect(new Named().getName()).toBe("field-name");
+  });
+
   it("withStructuredOutput defaults to function calling and validates the arguments", async () => {
     const answer = new AIMessage({
       content: "",

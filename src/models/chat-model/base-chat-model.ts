@@ -175,9 +175,14 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return Math.ceil(text.length / 4);
   }
 
-  /** The model's name for callbacks (the class name). */
+  /**
+   * The model's name (LangChain.js `Runnable.getName`): its own `name` when it has one, else its
+   * class's `lc_name()` (the class name unless a subclass overrides it). `ls_provider` derives
+   * from it.
+   */
   getName(): string {
-    return this.constructor.name;
+    const own: unknown = (this as { name?: unknown }).name;
+    return typeof own === "string" ? own : classNameOf(this);
   }
 
   /** LangSmith-style parameters reported in the start callback's metadata. */
@@ -407,7 +412,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         ...this.getLsParams(parsed),
         ls_integration: "langchain_chat_model",
       };
-      const name = this.getName();
+      // the run is named after the class, whatever `name` says (as LangChain.js serializes it)
+      const name = classNameOf(this);
       run.start(
         { id: ["langchain", "chat_models", this._llmType(), name], name },
         messages,
@@ -596,4 +602,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       void Promise.resolve(iterator.return?.(undefined)).catch(() => {});
     }
   }
+}
+
+/** A model's class name: its static `lc_name()` when it has one, else the constructor's name. */
+function classNameOf(model: object): string {
+  const ctor = model.constructor as { name: string; lc_name?: () => unknown };
+  const named = typeof ctor.lc_name === "function" ? ctor.lc_name() : undefined;
+  return typeof named === "string" ? named : ctor.name;
 }
