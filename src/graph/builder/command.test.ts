@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isDirectToolOutput } from "../../messages/index.js";
 import {
   Annotation,
   Command,
@@ -41,6 +42,13 @@ describe("Command, Send and Overwrite values", () => {
     });
     expect(JSON.parse(JSON.stringify(new Overwrite([1])))).toEqual({ __overwrite__: [1] });
     expect(Command.PARENT).toBe("__parent__");
+  });
+
+  it("carry LangGraph.js's lc_direct_tool_output flag, so tools return them as they are", () => {
+    const command = new Command({ update: { n: 1 } });
+    expect(command.lc_direct_tool_output).toBe(true);
+    expect(Object.keys(command)).toContain("lc_direct_tool_output");
+    expect(isDirectToolOutput(command)).toBe(true);
   });
 
   it("are recognised by shape, across package copies", () => {

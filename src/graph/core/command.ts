@@ -62,6 +62,8 @@ export class Command<
   static readonly PARENT = "__parent__";
 
   readonly lg_name = "Command";
+  /** Marks a command a tool returns as its output as it is (LangGraph.js's flag, always `true`). */
+  readonly lc_direct_tool_output = true;
   readonly update?: Update | [string, unknown][];
   readonly goto: (Node | Send<Node>)[];
   readonly resume?: Resume;
