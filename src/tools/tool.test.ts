@@ -289,6 +289,20 @@ describe("ToolRuntime", () => {
     await t.invoke(call({}, "r"), { runName: "named", runId: "run-1" });
     expect(seen?.runName).toBe("named");
     expect(seen?.runId).toBeUndefined();
+    // and so does a DynamicStructuredTool made directly (only tool() patches the config)
+    let direct: ToolRuntime | undefined;
+    const made = new DynamicStructuredTool({
+      name: "d",
+      description: "d",
+      schema: z.object({}),
+      func: async (_args, _runManager, runtime) => {
+        direct = runtime;
+        return "ok";
+      },
+    });
+    await made.invoke(call({}, "d"), { runName: "named", runId: "run-1", callbacks });
+    expect(direct?.runName).toBe("named");
+    expect(direct?.runId).toBeUndefined();
   });
 
   it("has null store and writer and an empty toolCallId when invoked with plain arguments", async () => {

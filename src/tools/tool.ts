@@ -111,7 +111,7 @@ export class DynamicStructuredTool<
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
     // an `async function*` tool hands back its generator, which the tool's run drains to its result
-    const config = childConfig(parentConfig, runManager);
+    const config = childConfig(parentConfig, runManager, this.func);
     return promiseTry(() =>
       this.func(arg, runManager, buildToolRuntime(config, writerFor(config, runManager))),
     ) as Promise<Output>;
@@ -242,7 +242,7 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
     parentConfig: ToolRunnableConfig = {},
   ): Promise<Output> {
     // (a generator, as above, is drained by the tool's run)
-    const config = childConfig(parentConfig, runManager);
+    const config = childConfig(parentConfig, runManager, this.func);
     return (await this.func(
       arg,
       runManager,
@@ -251,14 +251,23 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
   }
 }
 
+/** The functions `tool()` wraps a user's function in (LangChain.js patches their config). */
+const TOOL_FUNCTIONS = new WeakSet<object>();
+
 /**
- * The config a tool function gets, without the `runId` given for the tool's own run. When that
- * run is reported to callbacks, its run name names that run only too: left out, so that a model invoked with the config is reported under its
- * own name (LangChain.js's `patchConfig` with the run's child callbacks drops it the same way;
- * without callbacks it keeps it). A key left undefined reads as absent.
+ * The config a tool function gets, without the `runId` given for the tool's own run. For a
+ * `tool()` whose run is reported to callbacks, the run name names that run only too: left out,
+ * so that a model invoked with the config is reported under its own name (LangChain.js's
+ * `tool()` patches the config with the run's child callbacks, which drops it; without callbacks,
+ * or for a `DynamicStructuredTool` made directly, it is kept). A key left undefined reads as
+ * absent.
  */
-function childConfig(config: ToolRunnableConfig, runManager: ToolRunManager | undefined): ToolRunnableConfig {
-  const dropName = runManager !== undefined && config.runName !== undefined;
+function childConfig(
+  config: ToolRunnableConfig,
+  runManager: ToolRunManager | undefined,
+  func: object,
+): ToolRunnableConfig {
+  const dropName = runManager !== undefined && config.runName !== undefined && TOOL_FUNCTIONS.has(func);
   if (!dropName && config.runId === undefined) return config;
   const out = copyOf(config) as unknown as Record<string, unknown>;
   if (dropName) out.runName = undefined;
@@ -342,6 +351,7 @@ export function tool(
   const run = func as ToolFunction<unknown, unknown>;
   const withRuntime = (args: unknown, _runManager: ToolRunManager | undefined, runtime: ToolRuntime) =>
     run(args, runtime);
+  TOOL_FUNCTIONS.add(withRuntime);
   if (schema === undefined || acceptsOnlyStrings(schema)) {
     // a string schema makes a string tool, as in LangChain.js (`{ input }` or a bare string)
     const { schema: _schema, ...rest } = fields;
