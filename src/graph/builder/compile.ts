@@ -165,6 +165,24 @@ function fieldChecker(schema: unknown): ((key: string, value: unknown) => unknow
   return typeof attached === "function" ? (attached as (key: string, value: unknown) => unknown) : undefined;
 }
 
+/**
+ * Parses a node's update with the Zod state's partial schema. Keys outside the schema (private
+ * channels that another node's `input` schema added) are written as they are, as LangGraph.js
+ * validates only the state schema's keys; the object schema alone would strip them.
+ */
+function zodUpdateValidator(
+  partial: PartialSchema,
+  shape: Record<string, unknown>,
+): (update: Record<string, unknown>) => Record<string, unknown> {
+  return (update) => {
+    const parsed = parseWith(partial, update) as Record<string, unknown>;
+    for (const key in update) {
+      if (!Object.hasOwn(shape, key) && Object.hasOwn(update, key)) parsed[key] = update[key];
+    }
+    return parsed;
+  };
+}
+
 function parseWith(schema: PartialSchema, value: unknown): unknown {
   const result = schema.safeParse(value);
   if (!result.success) throw result.error;
@@ -213,9 +231,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
   const nodeNames = new Set(definitions.keys());
   const partial = partialSchemaOf(builder.stateSchema);
   const validate =
-    partial === undefined
-      ? undefined
-      : (update: Record<string, unknown>) => parseWith(partial, update) as Record<string, unknown>;
+    partial === undefined ? undefined : zodUpdateValidator(partial, zodObjectShape(builder.stateSchema));
   // a StateSchema state validates each written field (input: by the input schema when that is one)
   const stateCheck = fieldChecker(builder.stateSchema);
   const inputCheck =

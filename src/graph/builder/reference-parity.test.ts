@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { Annotation, END, MemorySaver, NodeInterrupt, START, StateGraph } from "../index.js";
+import { Annotation, Command, END, MemorySaver, NodeInterrupt, START, StateGraph } from "../index.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -277,6 +277,35 @@ describe("what a node without an input schema reads", () => {
     expect(await graph.invoke({ q: "x" })).toEqual({ q: "x", ans: '{"q":"x"}' });
     expect(graph.nodes.b?.channels).toEqual({ q: "q", ans: "ans" });
     expect(graph.nodes.a?.channels).toEqual({ q: "q", priv: "priv" });
+  });
+
+  it("gets a private channel's value through a Zod state, which does not strip it", async () => {
+    const State = z.object({ a: z.number() });
+    const Private = z.object({ priv: z.string() });
+    const seen: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("x", () => ({ a: 1, priv: "secret" }) as never)
+      .addNode(
+        "y",
+        (s: { priv: string }) => {
+          seen.push(s);
+          return new Command({ update: { priv: `${s.priv}!` } as never, goto: "z" });
+        },
+        { input: Private, ends: ["z"] },
+      )
+      .addNode(
+        "z",
+        (s: { priv: string }) => {
+          seen.push(s);
+          return { a: 2 };
+        },
+        { input: Private },
+      )
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .compile();
+    expect(await graph.invoke({ a: 0 })).toEqual({ a: 2 });
+    expect(seen).toEqual([{ priv: "secret" }, { priv: "secret!" }]);
   });
 
   it("leaves out the keys only the graph's input and output schemas declare", async () => {
