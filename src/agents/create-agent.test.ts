@@ -728,7 +728,7 @@ describe("the agent's LangChain.js accessors", () => {
     const agent = createAgent({ model, tools: [], name: "helper" });
     expect(agent.options.name).toBe("helper");
     expect(agent.options.model).toBe(model);
-    expect(agent.builder.nodes.has("model_request")).toBe(true);
+    expect(Object.keys(agent.builder.nodes)).toContain("model_request");
     // drawMermaid is async, as in LangChain.js, and takes the drawing options
     const drawn = agent.drawMermaid();
     expect(drawn).toBeInstanceOf(Promise);

@@ -204,7 +204,7 @@ function startBound(input: unknown): unknown {
 export function compileStateGraph(builder: AnyBuilder, options: CompileOptions): CompiledStateGraph {
   const defaults = builder.nodeDefaults;
   // a default errorHandler runs as one more node, of this compiled graph only
-  const definitions = new Map(builder.nodes);
+  const definitions = new Map(Object.entries(builder.nodes));
   let defaultHandler: string | undefined;
   if (defaults.errorHandler !== undefined) {
     if (definitions.has(DEFAULT_ERROR_HANDLER_NODE)) {
@@ -222,7 +222,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     channels[BRANCH_PREFIX + name] = def.defer ? new LastValueAfterFinish() : new EphemeralValue(false);
   }
   for (const [sources, target] of builder.waitingEdges) {
-    const deferred = builder.nodes.get(target)?.defer ?? false;
+    const deferred = Object.hasOwn(builder.nodes, target) && builder.nodes[target]?.defer === true;
     channels[joinChannelName(sources, target)] = deferred
       ? new NamedBarrierValueAfterFinish(sources)
       : new NamedBarrierValue(sources);

@@ -192,7 +192,7 @@ export class CompiledStateGraph<
     /** Where edges into / out of a node drawn as its subgraph attach (absent: the node itself). */
     const entries = new Map<string, string | undefined>();
     const exits = new Map<string, string | undefined>();
-    for (const [name, def] of builder.nodes) {
+    for (const [name, def] of Object.entries(builder.nodes)) {
       const metadata: Record<string, unknown> = { ...def.metadata };
       const before = this.interruptBefore;
       const after = this.interruptAfter;
@@ -251,7 +251,7 @@ export class CompiledStateGraph<
           branch.pathMap !== undefined
             ? Object.entries(branch.pathMap)
             : [
-                ...[...builder.nodes.keys()]
+                ...Object.keys(builder.nodes)
                   .filter((n) => n !== source)
                   .map((n): [string, string] => [drawnKey(n), n]),
                 [END, END],
@@ -259,7 +259,7 @@ export class CompiledStateGraph<
         for (const [label, target] of targets) add(source, target, label, true);
       }
     }
-    for (const [name, def] of builder.nodes)
+    for (const [name, def] of Object.entries(builder.nodes))
       for (const target of def.ends ?? []) add(name, target, undefined, true);
     // A node that ends a path of plain edges goes to END, as the reference draws it.
     const sources = new Set(discovered.map((e) => e.source));

@@ -14,7 +14,7 @@ import { isPregel } from "../pregel/index.js";
 import type { CompileOptions } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import type { DrawableRunnable } from "./draw.js";
-import type { BranchDefinition, NodeDefinition, StateGraph } from "./state-graph.js";
+import { type BranchDefinition, defineNode, type NodeDefinition, type StateGraph } from "./state-graph.js";
 import { branchDestination, conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
 
 /** A node of a {@link Graph}: a function of the previous node's output, a runnable or a compiled graph. */
@@ -91,10 +91,12 @@ export class Graph<
   RunInput = unknown,
   RunOutput = unknown,
 > {
-  /** @internal */ readonly nodes = new Map<string, NodeDefinition>();
-  /** @internal */ readonly edges: [string, string][] = [];
+  /** The nodes added so far, by name (LangGraph.js's `builder.nodes`). */
+  readonly nodes: Record<string, NodeDefinition> = {};
+  /** The edges, as `[source, target]` pairs (LangGraph.js's `builder.edges`). */
+  readonly edges: Set<[string, string]> = new Set();
   /** @internal Always empty: a `Graph` has no waiting edges (the drawing code reads it). */
-  readonly waitingEdges: [string[], string][] = [];
+  readonly waitingEdges: Set<[string[], string]> = new Set();
   /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
   /** True once `compile()` has been called. */
   compiled = false;
@@ -139,7 +141,7 @@ export class Graph<
       this.warnIfCompiled(
         "Adding a node to a graph that has already been compiled. This will not be reflected in the compiled graph.",
       );
-      if (this.nodes.has(key)) throw new InvalidGraphError(`Node \`${key}\` already present.`);
+      if (Object.hasOwn(this.nodes, key)) throw new InvalidGraphError(`Node \`${key}\` already present.`);
       if (key === END) throw new InvalidGraphError(`Node \`${key}\` is reserved.`);
       if (
         typeof fn !== "function" &&
@@ -150,7 +152,7 @@ export class Graph<
           `Expected a Runnable, function or object.\nInstead got an unsupported type. Node \`${key}\` must be a function (input, config) => output, a compiled graph or an object with an invoke(input, config) method; got ${fn === null ? "null" : typeof fn}.`,
         );
       }
-      this.nodes.set(key, nodeDefinition(fn, opts));
+      defineNode(this.nodes, key, nodeDefinition(fn, opts));
     }
     return this;
   }
@@ -162,10 +164,10 @@ export class Graph<
     );
     if ((startKey as string) === END) throw new InvalidGraphError("END cannot be a start node");
     if ((endKey as string) === START) throw new InvalidGraphError("START cannot be an end node");
-    if (this.edges.some(([from]) => from === startKey)) {
+    if ([...this.edges].some(([from]) => from === startKey)) {
       throw new InvalidGraphError(`Already found path for ${startKey}. For multiple edges, use StateGraph.`);
     }
-    this.edges.push([startKey, endKey]);
+    this.edges.add([startKey, endKey]);
     return this;
   }
 
@@ -234,24 +236,24 @@ export class Graph<
 
   /** @internal Fails with LangGraph.js's error for the first malformed part of the graph. */
   validate(interrupt?: readonly string[]): void {
-    const sources = new Set([...this.edges.map(([from]) => from), ...this.branches.keys()]);
+    const sources = new Set([...[...this.edges].map(([from]) => from), ...this.branches.keys()]);
     for (const source of sources) {
-      if (source !== START && !this.nodes.has(source)) {
+      if (source !== START && !Object.hasOwn(this.nodes, source)) {
         throw new InvalidGraphError(`Found edge starting at unknown node \`${source}\``);
       }
     }
-    const targets = new Set(this.edges.map(([, to]) => to));
+    const targets = new Set([...this.edges].map(([, to]) => to));
     for (const [source, branches] of this.branches) {
       for (const branch of branches) {
         if (branch.pathMap !== undefined) for (const t of Object.values(branch.pathMap)) targets.add(t);
         else {
           targets.add(END);
-          for (const n of this.nodes.keys()) if (n !== source) targets.add(n);
+          for (const n of Object.keys(this.nodes)) if (n !== source) targets.add(n);
         }
       }
     }
-    for (const node of this.nodes.values()) for (const t of node.ends ?? []) targets.add(t);
-    for (const name of this.nodes.keys()) {
+    for (const node of Object.values(this.nodes)) for (const t of node.ends ?? []) targets.add(t);
+    for (const name of Object.keys(this.nodes)) {
       if (!targets.has(name)) {
         throw new UnreachableNodeError(
           `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".`,
@@ -259,12 +261,13 @@ export class Graph<
       }
     }
     for (const target of targets) {
-      if (target !== END && !this.nodes.has(target)) {
+      if (target !== END && !Object.hasOwn(this.nodes, target)) {
         throw new InvalidGraphError(`Found edge ending at unknown node \`${target}\``);
       }
     }
     for (const name of interrupt ?? []) {
-      if (!this.nodes.has(name)) throw new InvalidGraphError(`Interrupt node \`${name}\` is not present`);
+      if (!Object.hasOwn(this.nodes, name))
+        throw new InvalidGraphError(`Interrupt node \`${name}\` is not present`);
     }
     this.compiled = true;
   }
@@ -328,7 +331,7 @@ export class CompiledGraph<
       [TASKS]: new Topic({ accumulate: false }),
     };
     const parts = new Map<string, GraphNodeParts>();
-    for (const name of builder.nodes.keys()) {
+    for (const name of Object.keys(builder.nodes)) {
       channels[name] = new EphemeralValue();
       parts.set(name, { triggers: [], channels: [] });
     }
@@ -345,7 +348,7 @@ export class CompiledGraph<
     }
     const branchTargets = new Map<string, Set<string>>();
     for (const [source, [branch]] of builder.branches) {
-      const ends = branch?.pathMap !== undefined ? Object.values(branch.pathMap) : [...builder.nodes.keys()];
+      const ends = branch?.pathMap !== undefined ? Object.values(branch.pathMap) : Object.keys(builder.nodes);
       const targets = new Set<string>();
       for (const end of ends) {
         if (end === END) continue;
@@ -377,7 +380,7 @@ export class CompiledGraph<
         subgraphs: undefined,
       };
     }
-    for (const [name, def] of builder.nodes) {
+    for (const [name, def] of Object.entries(builder.nodes)) {
       const part = parts.get(name) as GraphNodeParts;
       const bound = bindAction(def.action);
       nodes[name] = {
@@ -411,7 +414,7 @@ export class CompiledGraph<
       channels,
       inputChannels: START,
       outputChannels: END,
-      streamChannels: [...builder.nodes.keys()],
+      streamChannels: Object.keys(builder.nodes),
       streamMode: "values",
       name: options.name,
       compileOptions: options,

@@ -226,6 +226,23 @@ describe("addSequence", () => {
     expect((await graph.invoke({ a: "q" })).log).toEqual(["s1", "s2"]);
   });
 
+  it("shows its nodes and edges on the builder as LangGraph.js does (nodes by name, edges as a Set)", () => {
+    const builder = new StateGraph(State)
+      .addSequence({ s1: () => ({ log: ["s1"] }), s2: () => ({ log: ["s2"] }) })
+      .addNode("s3", () => ({}))
+      .addEdge(START, "s1")
+      .addEdge(["s1", "s2"], "s3");
+    expect(Object.keys(builder.nodes)).toEqual(["s1", "s2", "s3"]);
+    expect(builder.nodes.s2?.defer).toBe(false);
+    expect(builder.edges).toEqual(
+      new Set([
+        ["s1", "s2"],
+        [START, "s1"],
+      ]),
+    );
+    expect(builder.waitingEdges).toEqual(new Set([[["s1", "s2"], "s3"]]));
+  });
+
   it("rejects an empty sequence with the reference message", () => {
     expect(() => new StateGraph(State).addSequence([])).toThrow(/^Sequence requires at least one node\./);
   });

@@ -287,9 +287,12 @@ export class StateGraph<
   readonly schemaKeys: string[];
   /** @internal */ readonly inputKeys: string[];
   /** @internal */ readonly outputKeys: string[];
-  /** @internal */ readonly nodes = new Map<string, NodeDefinition>();
-  /** @internal */ readonly edges: [string, string][] = [];
-  /** @internal */ readonly waitingEdges: [string[], string][] = [];
+  /** The nodes added so far, by name (LangGraph.js's `builder.nodes`). */
+  readonly nodes: Record<string, NodeDefinition> = {};
+  /** The plain edges, as `[source, target]` pairs (LangGraph.js's `builder.edges`). */
+  readonly edges: Set<[string, string]> = new Set();
+  /** The joins (`addEdge([a, b], c)`), as `[sources, target]` pairs. */
+  readonly waitingEdges: Set<[string[], string]> = new Set();
   /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
   /** @internal */ readonly contextSchema: ContextValidator | undefined;
   /** @internal The state schema as given (a StateSchema, an Annotation root, a Zod object, or a channel map). */
@@ -419,7 +422,7 @@ export class StateGraph<
   get allEdges(): Set<[string, string]> {
     return new Set([
       ...this.edges,
-      ...this.waitingEdges.flatMap(([sources, target]) =>
+      ...[...this.waitingEdges].flatMap(([sources, target]) =>
         sources.map((source): [string, string] => [source, target]),
       ),
     ]);
@@ -478,7 +481,7 @@ export class StateGraph<
         throw new InvalidGraphError(`"${ch}" is a reserved character and is not allowed in node names.`);
       }
     }
-    if (this.nodes.has(name)) throw new InvalidGraphError(`Node \`${name}\` already present.`);
+    if (Object.hasOwn(this.nodes, name)) throw new InvalidGraphError(`Node \`${name}\` already present.`);
     if (name in this.channels) {
       throw new InvalidGraphError(
         `${name} is already being used as a state attribute (a.k.a. a channel), cannot also be used as a node name.`,
@@ -516,17 +519,18 @@ export class StateGraph<
     let errorHandler: string | undefined;
     if (options?.errorHandler !== undefined) {
       errorHandler = `${ERROR_HANDLER_PREFIX}${name}`;
-      if (this.nodes.has(errorHandler)) {
+      if (Object.hasOwn(this.nodes, errorHandler)) {
         throw new InvalidGraphError(
           `Cannot add error handler to node \`${name}\`: the reserved name \`${errorHandler}\` is already in use. StateGraph registers \`__error_handler__<nodeName>\` when you pass \`errorHandler\` in addNode options. Remove or rename the existing node with that name (for example, you may have added it manually).`,
         );
       }
-      this.nodes.set(
+      defineNode(
+        this.nodes,
         errorHandler,
         errorHandlerNode(options.errorHandler as unknown as NodeErrorHandler, input),
       );
     }
-    this.nodes.set(name, {
+    defineNode(this.nodes, name, {
       action: action as NodeDefinition["action"],
       input,
       retryPolicy: options?.retryPolicy,
@@ -551,18 +555,19 @@ export class StateGraph<
     if (Array.isArray(from)) {
       for (const source of from) {
         if ((source as string) === END) throw new InvalidGraphError("END cannot be a start node");
-        if (source === START || !this.nodes.has(source)) {
+        if (source === START || !Object.hasOwn(this.nodes, source)) {
           throw new InvalidGraphError(`Need to add a node named "${source}" first`);
         }
       }
       if (to === END) throw new InvalidGraphError("END cannot be an end node");
-      if (!this.nodes.has(to)) throw new InvalidGraphError(`Need to add a node named "${to}" first`);
-      this.waitingEdges.push([[...from], to]);
+      if (!Object.hasOwn(this.nodes, to))
+        throw new InvalidGraphError(`Need to add a node named "${to}" first`);
+      this.waitingEdges.add([[...from], to]);
       return this;
     }
     if ((from as string) === END) throw new InvalidGraphError("END cannot be a start node");
     if ((to as string) === START) throw new InvalidGraphError("START cannot be an end node");
-    this.edges.push([from, to]);
+    this.edges.add([from, to]);
     return this;
   }
 
@@ -633,7 +638,7 @@ export class StateGraph<
     let previous: string | undefined;
     for (const [name, action, options] of entries) {
       this.addOneNode(name, action, options);
-      if (previous !== undefined) this.edges.push([previous, name]);
+      if (previous !== undefined) this.edges.add([previous, name]);
       previous = name;
     }
     return this;
@@ -667,7 +672,7 @@ export class StateGraph<
 
   /** @internal Fails with a clear error for every malformed part of the graph. */
   validate(options: CompileOptions<Nodes> = {}): void {
-    const known = (n: string) => this.nodes.has(n);
+    const known = (n: string) => Object.hasOwn(this.nodes, n);
     for (const [from, to] of this.edges) {
       if (from !== START && !known(from))
         throw new InvalidGraphError(`Found edge starting at unknown node \`${from}\``);
@@ -686,7 +691,7 @@ export class StateGraph<
         }
       }
     }
-    for (const [name, node] of this.nodes) {
+    for (const [name, node] of Object.entries(this.nodes)) {
       for (const target of node.ends ?? []) {
         if (target !== END && !known(target)) {
           throw new InvalidGraphError(
@@ -696,21 +701,21 @@ export class StateGraph<
       }
     }
     // (a graph without nodes compiles, as in LangGraph.js: it returns its input)
-    const hasEntry = this.edges.some(([from]) => from === START) || this.branches.has(START);
+    const hasEntry = [...this.edges].some(([from]) => from === START) || this.branches.has(START);
     const targets = new Set<string>();
     for (const [, to] of this.edges) targets.add(to);
     for (const [, to] of this.waitingEdges) targets.add(to);
     for (const [source, branches] of this.branches) {
       for (const branch of branches) {
         if (branch.pathMap !== undefined) for (const t of Object.values(branch.pathMap)) targets.add(t);
-        else for (const n of this.nodes.keys()) if (n !== source) targets.add(n);
+        else for (const n of Object.keys(this.nodes)) if (n !== source) targets.add(n);
       }
     }
-    for (const node of this.nodes.values()) for (const t of node.ends ?? []) targets.add(t);
+    for (const node of Object.values(this.nodes)) for (const t of node.ends ?? []) targets.add(t);
     // an error handler may route anywhere with Command({ goto }): every node counts as reachable
     const withHandlers =
-      this.nodeDefaults.errorHandler !== undefined || [...this.nodes.values()].some((n) => n.isErrorHandler);
-    for (const [name, node] of this.nodes) {
+      this.nodeDefaults.errorHandler !== undefined || Object.values(this.nodes).some((n) => n.isErrorHandler);
+    for (const [name, node] of Object.entries(this.nodes)) {
       if (node.isErrorHandler || withHandlers) continue;
       if (!targets.has(name)) throw unreachable(name, hasEntry);
     }
@@ -762,6 +767,19 @@ function unreachable(name: string, hasEntry: boolean): UnreachableNodeError {
 }
 
 /** Objects with an `invoke` method (runnables such as a ToolNode) can be nodes. */
+/**
+ * @internal Records a node in a builder's `nodes` (defined, not assigned, so that a node named
+ * `__proto__` is a node like any other).
+ */
+export function defineNode<T>(nodes: Record<string, T>, name: string, definition: T): void {
+  Object.defineProperty(nodes, name, {
+    value: definition,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 function hasInvoke(value: unknown): value is RunnableLike {
   return typeof value === "object" && value !== null && typeof (value as RunnableLike).invoke === "function";
 }

@@ -307,7 +307,7 @@ describe("node error handlers", () => {
       .addNode("b", () => ({ log: ["b"] }))
       .addEdge(START, "a")
       .addEdge("a", "b");
-    expect([...builder.nodes.keys()]).toEqual(["__error_handler__a", "a", "b"]);
+    expect(Object.keys(builder.nodes)).toEqual(["__error_handler__a", "a", "b"]);
     const graph = builder.compile({ checkpointer: new MemorySaver() });
     expect(Object.keys(graph.nodes)).toEqual(["__start__", "__error_handler__a", "a", "b"]);
     expect(graph.getGraph().drawMermaid()).toContain("\t__error_handler__a(__error_handler__a)\n\ta(a)");
@@ -479,7 +479,7 @@ describe("node error handlers", () => {
       "b",
       "__default_error_handler__",
     ]);
-    expect([...builder.nodes.keys()]).toEqual(["a", "__error_handler__b", "b"]);
+    expect(Object.keys(builder.nodes)).toEqual(["a", "__error_handler__b", "b"]);
     expect(await collect(await graph.stream({ log: [] }))).toEqual([
       { __default_error_handler__: { log: ["default:a"] } },
       { __error_handler__b: { log: ["own:b"] } },
