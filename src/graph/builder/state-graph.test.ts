@@ -13,6 +13,15 @@ async function collect<T>(stream: Promise<AsyncIterable<T>>): Promise<T[]> {
 }
 
 describe("addNode forms", () => {
+  it("rejects an empty object, an empty list or a bare function as providing no nodes", () => {
+    const builder = new StateGraph(State);
+    const message = /^No nodes provided in `addNode`/;
+    expect(() => builder.addNode({})).toThrow(message);
+    expect(() => builder.addNode([])).toThrow(message);
+    expect(() => builder.addNode((() => ({})) as never)).toThrow(message);
+    expect(Object.keys(builder.nodes)).toEqual([]);
+  });
+
   it("runs sync and async functions, streaming one update per node", async () => {
     const graph = new StateGraph(State)
       .addNode("one", () => ({ log: ["one"] }))

@@ -459,17 +459,21 @@ export class StateGraph<
   addNode(nameOrNodes: unknown, action?: unknown, options?: AddNodeOptions<string, never>): unknown {
     if (typeof nameOrNodes === "string") {
       this.addOneNode(nameOrNodes, action, options);
-    } else if (Array.isArray(nameOrNodes)) {
-      for (const [name, fn, opts] of nameOrNodes as [string, unknown, AddNodeOptions<string, never>?][]) {
-        this.addOneNode(name, fn, opts);
-      }
-    } else if (typeof nameOrNodes === "object" && nameOrNodes !== null) {
-      for (const [name, fn] of Object.entries(nameOrNodes)) this.addOneNode(name, fn, undefined);
-    } else {
+      return this;
+    }
+    // `{ name: action }` or `[[name, action, options?], …]`; anything else (a bare function, say)
+    // holds no nodes, as LangGraph.js reads it
+    const entries: [string, unknown, AddNodeOptions<string, never>?][] = Array.isArray(nameOrNodes)
+      ? (nameOrNodes as [string, unknown, AddNodeOptions<string, never>?][])
+      : (typeof nameOrNodes === "object" || typeof nameOrNodes === "function") && nameOrNodes !== null
+        ? Object.entries(nameOrNodes)
+        : [];
+    if (entries.length === 0) {
       throw new InvalidGraphError(
-        "addNode expects (name, action, options?), an object of actions, or a list of [name, action].",
+        "No nodes provided in `addNode`. addNode expects (name, action, options?), an object of actions, or a list of [name, action].",
       );
     }
+    for (const [name, fn, opts] of entries) this.addOneNode(name, fn, opts);
     return this;
   }
 
