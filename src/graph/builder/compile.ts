@@ -123,8 +123,29 @@ interface PartialSchema {
  * is not filled into the input too (where the reducer would fold it in a second time).
  */
 function partialSchemaOf(schema: unknown): PartialSchema | undefined {
+  const base = withReducerSchemas(schema);
+  const partial = base?.partial;
+  if (typeof partial !== "function") return undefined;
+  const made = partial.call(base) as PartialSchema;
+  return typeof made.safeParse === "function" ? made : undefined;
+}
+
+/**
+ * For a Zod object given as the graph's `input` schema: the whole schema (fields with a reducer
+ * checked against the reducer's update schema). LangGraph.js parses the graph input with it, so
+ * its checks, transforms and defaults apply to what is written.
+ */
+function inputSchemaOf(schema: unknown): PartialSchema | undefined {
+  const base = withReducerSchemas(schema) as Partial<PartialSchema> | undefined;
+  return typeof base?.safeParse === "function" ? (base as PartialSchema) : undefined;
+}
+
+type ZodObjectMethods = { partial?: () => unknown; extend?: (shape: Record<string, unknown>) => unknown };
+
+/** A Zod object schema whose reducer fields take the reducer's update schema. */
+function withReducerSchemas(schema: unknown): ZodObjectMethods | undefined {
   if (!isZodObjectSchema(schema)) return undefined;
-  let base = schema as { partial?: () => unknown; extend?: (shape: Record<string, unknown>) => unknown };
+  let base = schema as ZodObjectMethods;
   const overrides: Record<string, unknown> = {};
   let overridden = false;
   for (const [key, field] of Object.entries(zodObjectShape(schema))) {
@@ -135,10 +156,7 @@ function partialSchemaOf(schema: unknown): PartialSchema | undefined {
     overridden = true;
   }
   if (overridden && typeof base.extend === "function") base = base.extend(overrides) as typeof base;
-  const partial = base.partial;
-  if (typeof partial !== "function") return undefined;
-  const made = partial.call(base) as PartialSchema;
-  return typeof made.safeParse === "function" ? made : undefined;
+  return base;
 }
 
 /** Where {@link withFieldCheck} keeps a state definition's check of written fields. */
@@ -249,17 +267,19 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     check: name === START ? inputCheck : stateCheck,
   });
 
+  // the graph input: parsed by a Zod `input` schema when there is one, else by the Zod state's partial schema
+  const inputSchema = inputSchemaOf(builder.inputSchema) ?? partial;
   const nodes: Record<string, CompiledStateGraphNode> = {};
   nodes[START] = {
     name: START,
     triggers: [START],
     channels: [START],
     bound:
-      partial === undefined
+      inputSchema === undefined
         ? startBound
         : (input: unknown) => {
             const checked = startBound(input);
-            return isCommand(checked) ? checked : parseWith(partial, checked);
+            return isCommand(checked) ? checked : parseWith(inputSchema, checked);
           },
     writers: makeWriters(spec(START, new Set(builder.inputKeys))),
     retryPolicy: undefined,

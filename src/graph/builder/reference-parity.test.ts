@@ -214,6 +214,27 @@ describe("new StateGraph(state, { input, output, context })", () => {
   });
 });
 
+describe("a Zod input schema", () => {
+  it("parses the graph input: its checks reject, its transforms and defaults apply", async () => {
+    const State = z.object({ q: z.string(), n: z.number().optional(), ans: z.string().optional() });
+    const Input = z.object({
+      q: z
+        .string()
+        .min(3)
+        .transform((q) => q.toUpperCase()),
+      n: z.number().default(7),
+    });
+    const graph = new StateGraph(State, { input: Input })
+      .addNode("x", (s) => ({ ans: `${s.q}:${s.n}` }))
+      .addEdge(START, "x")
+      .compile();
+    expect(await graph.invoke({ q: "hello" } as never)).toEqual({ q: "HELLO", n: 7, ans: "HELLO:7" });
+    await expect(graph.invoke({ q: "hi" } as never)).rejects.toMatchObject({
+      issues: [{ code: "too_small" }],
+    });
+  });
+});
+
 describe("chain callbacks", () => {
   it("hear the graph and each node start and end, with the invoke output last", async () => {
     const seen: string[] = [];
