@@ -223,6 +223,12 @@ export function isMergedMessageList(list: unknown): boolean {
 // channel may keep a merge it computed early for the step's end: see the engine's
 // `BinaryOperatorAggregate.rememberUpdate` (a registered symbol: this module does not import it).
 Object.defineProperty(messagesStateReducer, Symbol.for("agentgraph.reducer.pure"), { value: true });
+// It gives the messages of an update their ids in place, so the engine may give them those ids
+// as soon as a task writes them (before streaming its update): see the engine's
+// `BinaryOperatorAggregate.stampMessageIds`.
+Object.defineProperty(messagesStateReducer, Symbol.for("agentgraph.reducer.stamps_message_ids"), {
+  value: true,
+});
 
 /**
  * Alias of {@link messagesStateReducer}, under the name of Python LangGraph's `add_messages`.

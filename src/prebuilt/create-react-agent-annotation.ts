@@ -38,8 +38,13 @@ export function createReactAgentAnnotation(): AnnotationRoot<ReactAgentStateDefi
  * on this call instead of `messages` (each write replaces the previous list).
  */
 export function llmInputMessagesChannel(): BinaryOperatorAggregate<BaseMessage[], Messages> {
-  return Annotation<BaseMessage[], Messages>({
-    reducer: (_previous, update) => messagesStateReducer([], update),
-    default: () => [],
-  });
+  return Annotation<BaseMessage[], Messages>({ reducer: replaceMessages, default: () => [] });
 }
+
+/** The reducer of `llmInputMessages`: the update, merged into nothing. */
+function replaceMessages(_previous: BaseMessage[], update: Messages): BaseMessage[] {
+  return messagesStateReducer([], update);
+}
+// it gives the update's messages their ids in place, as `messagesStateReducer` does (the engine
+// gives them those ids before streaming the hook's update)
+Object.defineProperty(replaceMessages, Symbol.for("agentgraph.reducer.stamps_message_ids"), { value: true });

@@ -167,6 +167,20 @@ describe("createReactAgent: the tool loop", () => {
     expect(outline(out.messages)).toEqual(["human:hi", "ai:", "tool:cheered", "ai:Yay"]);
   });
 
+  it("streams the tools' messages with the ids the state gives them (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({
+      responses: [asking("a1", call("search", { query: "x" }, "c1")), answer("a2", "ok")],
+    });
+    const agent = createReactAgent({ llm, tools: [search] });
+    const seen: unknown[] = [];
+    for await (const chunk of await agent.stream(question(), { streamMode: "updates" })) {
+      // read as each chunk arrives, as a program printing it does
+      const tools = (chunk as { tools?: { messages: BaseMessage[] } }).tools;
+      if (tools !== undefined) seen.push(...tools.messages.map((m) => m.id));
+    }
+    expect(seen).toEqual([expect.any(String)]);
+  });
+
   it("accepts a ready ToolNode as tools", async () => {
     const llm = new FakeChatModel({
       responses: [asking("a1", call("search", { query: "x" }, "c1")), answer("a2", "ok")],

@@ -1,5 +1,6 @@
+import { uniqueId } from "../../shared/index.js";
 import { InvalidUpdateError, unwrapOverwrite } from "../core/index.js";
-import { MISSING, SingleValueChannel } from "./base.js";
+import { type BaseChannel, MISSING, SingleValueChannel } from "./base.js";
 
 /** A reducer: folds one update into the current value. */
 export type BinaryOperator<Value, Update = Value> = (current: Value, update: Update) => Value;
@@ -10,6 +11,27 @@ export type BinaryOperator<Value, Update = Value> = (current: Value, update: Upd
  * A registered symbol, so that the messages module marks its reducer without importing the engine.
  */
 const PURE_REDUCER = Symbol.for("agentgraph.reducer.pure");
+
+/**
+ * Marks a reducer that gives every message object of an update an id, in place, when it has
+ * none (the messages reducer, as LangGraph.js's does). For such a channel the engine gives the
+ * messages of a finished task's writes their ids before streaming them (see
+ * {@link BinaryOperatorAggregate.stampMessageIds}). A registered symbol, like {@link PURE_REDUCER}.
+ */
+const STAMPS_MESSAGE_IDS = Symbol.for("agentgraph.reducer.stamps_message_ids");
+
+/** Per channels object: the names of its channels whose reducer stamps message ids (`null`: none). */
+const stampingChannelsOf = new WeakMap<object, Set<string> | null>();
+
+/** A message object, recognised by shape (the engine never imports the message classes). */
+function isMessageObject(value: unknown): value is { id?: string | null } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "content" in value &&
+    typeof (value as { getType?: unknown }).getType === "function"
+  );
+}
 
 /** A fold a reader computed ahead of the step's end: `result` = the writes `values` folded into `base`. */
 interface RememberedFold<Value, Update> {
@@ -55,6 +77,43 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
   rememberUpdate(values: readonly Update[], updated: BinaryOperatorAggregate<Value, Update>): void {
     if ((this.operator as unknown as Record<symbol, unknown>)[PURE_REDUCER] !== true) return;
     this.remembered = { base: this.value, values, result: updated.value as Value };
+  }
+
+  /**
+   * @internal Gives the message objects a finished task wrote to a channel whose reducer is
+   * marked as stamping ids (the messages reducer) the id that reducer would give them, before
+   * the task's `updates` chunk is streamed. In LangGraph.js the reducer does it in place when the
+   * step's writes are applied, which happens before a consumer reads the chunk, so a streamed
+   * message (a `ToolMessage`, say) always shows its id; this engine streams a chunk as soon as
+   * its task finishes, so it stamps the ids first. Writes in an `Overwrite` bypass the reducer
+   * and are left alone.
+   */
+  static stampMessageIds(
+    channels: Readonly<Record<string, BaseChannel>>,
+    writes: readonly (readonly [string, unknown])[],
+  ): void {
+    let stamping = stampingChannelsOf.get(channels);
+    if (stamping === undefined) {
+      let found: Set<string> | null = null;
+      for (const [name, channel] of Object.entries(channels)) {
+        const operator = (channel as Partial<BinaryOperatorAggregate>).operator;
+        if (channel.lc_graph_name !== "BinaryOperatorAggregate" || operator === undefined) continue;
+        if ((operator as unknown as Record<symbol, unknown>)[STAMPS_MESSAGE_IDS] !== true) continue;
+        found ??= new Set();
+        found.add(name);
+      }
+      stamping = found;
+      stampingChannelsOf.set(channels, stamping);
+    }
+    if (stamping === null) return;
+    for (const [name, value] of writes) {
+      if (!stamping.has(name)) continue;
+      if (isMessageObject(value)) {
+        if (value.id == null) value.id = uniqueId();
+      } else if (Array.isArray(value)) {
+        for (const item of value) if (isMessageObject(item) && item.id == null) item.id = uniqueId();
+      }
+    }
   }
 
   fromCheckpoint(snapshot?: Value): this {

@@ -21,7 +21,7 @@ import {
   type WriteState,
 } from "../algorithm/index.js";
 import type { BaseCache, CacheFullKey } from "../cache/index.js";
-import { type BaseChannel, DeltaChannel } from "../channels/index.js";
+import { type BaseChannel, BinaryOperatorAggregate, DeltaChannel } from "../channels/index.js";
 import {
   CHECKPOINT_FORMAT_VERSION,
   type Checkpoint,
@@ -961,6 +961,9 @@ export class PregelLoop {
       messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
     }
     if (error === undefined) {
+      // after the messages stream (which names a node's tool messages after the run), as the
+      // messages reducer would before a consumer reads the chunk in LangGraph.js
+      BinaryOperatorAggregate.stampMessageIds(this.channels, task.writes);
       if (this.wantsUpdates) {
         const payload = updatesPayload(task, this.params.graph.streamChannels);
         if (payload !== undefined) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AIMessage, type BaseMessage, type Messages, messagesStateReducer } from "../../messages/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { Annotation, Command, START, StateGraph } from "../index.js";
 
@@ -136,6 +137,31 @@ describe("stream modes", () => {
       { a: { i: 1, log: ["a"] } },
       { b: { log: ["b"] } },
     ]);
+  });
+
+  it("updates: messages an async node writes to a messages key have their ids when the chunk arrives", async () => {
+    const Chat = Annotation.Root({
+      messages: Annotation<BaseMessage[], Messages>({ reducer: messagesStateReducer, default: () => [] }),
+    });
+    const chat = new StateGraph(Chat)
+      .addNode("a", async () => ({ messages: [new AIMessage("one")] }))
+      .addNode("b", async () => ({ messages: new AIMessage("two") }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    const ids: unknown[] = [];
+    for await (const chunk of await chat.stream({ messages: [] }, { streamMode: "updates" })) {
+      const update = Object.values(chunk)[0] as { messages: BaseMessage | BaseMessage[] };
+      for (const message of ([] as BaseMessage[]).concat(update.messages)) ids.push(message.id);
+    }
+    expect(ids).toEqual([ID, ID]);
+    // a plain message object is coerced by the reducer into a new message: it stays as written
+    const plain = new StateGraph(Chat)
+      .addNode("a", async () => ({ messages: [{ role: "ai", content: "x" }] }))
+      .addEdge(START, "a")
+      .compile();
+    const [chunk] = await collect(plain.stream({ messages: [] }, { streamMode: "updates" }));
+    expect(chunk).toEqual({ a: { messages: [{ role: "ai", content: "x" }] } });
   });
 
   it("values: the state after the input and after each step", async () => {
