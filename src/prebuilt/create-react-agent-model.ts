@@ -241,15 +241,15 @@ export function bindAgentTools(
   return llm;
 }
 
-/** The model with `includeAgentName: "inline"` applied (or as it is). */
+/**
+ * The model with `includeAgentName: "inline"` applied, or as it is for any other value (as
+ * LangGraph.js's `createReactAgent` ignores a mode it does not know).
+ */
 export function withInlineAgentName(
   model: ReactAgentChatModel,
   mode: "inline" | undefined,
 ): ReactAgentChatModel {
-  if (mode === undefined) return model;
-  if (mode !== "inline") {
-    throw new InvalidArgumentError(`Invalid agent name mode: ${String(mode)}. Needs to be one of: "inline"`);
-  }
+  if (mode !== "inline") return model;
   return {
     invoke: async (input, config) => {
       const messages = Array.isArray(input)

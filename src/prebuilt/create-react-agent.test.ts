@@ -454,6 +454,16 @@ describe("createReactAgent: names", () => {
     expect([last?.content, last?.name]).toEqual(["second", "bob"]);
     expect(outline(out.messages)[1]).toBe("ai:first");
   });
+
+  it("ignores an includeAgentName other than inline (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({ responses: [answer("a2", "plain")] });
+    const params = { llm, tools: [], name: "bob", includeAgentName: "tag" };
+    const agent = createReactAgent(params as unknown as CreateReactAgentParams);
+    const history = [...question().messages, new AIMessage({ id: "a1", content: "first", name: "bob" })];
+    const out = await agent.invoke({ messages: history });
+    expect(outline(llm.calls[0] ?? [])).toEqual(["human:hi", "ai:first"]);
+    expect(outline(out.messages).at(-1)).toBe("ai:plain");
+  });
 });
 
 describe("createReactAgent: drawing", () => {
