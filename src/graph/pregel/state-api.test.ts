@@ -184,6 +184,35 @@ describe("updateState", () => {
     expect(await graph.invoke(null, thread("empty"))).toEqual({ v: ["seed", "a", "b", "c"], n: 1 });
   });
 
+  it("on an empty thread of a one-node graph counts as input too (the `__start__` node counts)", async () => {
+    const graph = new StateGraph(State)
+      .addNode("only", () => ({ n: 1 }))
+      .addEdge(START, "only")
+      .compile({ checkpointer: new MemorySaver() });
+    await graph.updateState(thread("one"), { v: ["seed"] });
+    expect((await graph.getState(thread("one"))).next).toEqual(["only"]);
+    expect(await graph.invoke(null, thread("one"))).toEqual({ v: ["seed"], n: 1 });
+    // once the node has run, an update counts as its output: nothing is left to run
+    await graph.updateState(thread("one"), { n: 2 });
+    expect((await graph.getState(thread("one"))).next).toEqual([]);
+  });
+
+  it("of a checkpoint_id the thread does not have starts from an empty state, that id as parent", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("gone"));
+    const missing = "1ef00000-0000-6000-8000-000000000000";
+    const config = await graph.updateState(
+      { configurable: { thread_id: "gone", checkpoint_id: missing } },
+      { v: ["seed"] },
+    );
+    const state = await graph.getState(config);
+    expect(state.values).toEqual({ v: ["seed"] });
+    expect(state.next).toEqual(["a"]);
+    expect(state.parentConfig).toEqual({
+      configurable: { thread_id: "gone", checkpoint_ns: "", checkpoint_id: missing },
+    });
+  });
+
   it('"__input__" applies the values as new graph input', async () => {
     const graph = chain();
     await graph.updateState(thread("in"), { v: ["seed"] }, "__input__");

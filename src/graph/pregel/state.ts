@@ -188,8 +188,10 @@ export async function snapshotOf(
 
 /** The node an update is attributed to when the caller names none. */
 function inferAsNode(graph: StateGraphView, checkpoint: Checkpoint | undefined): string {
-  const names = Object.keys(graph.nodes).filter((n) => n !== START);
-  if (names.length === 1) return names[0] as string;
+  const all = Object.keys(graph.nodes);
+  // a graph of one node (an entrypoint); a StateGraph's `__start__` counts, as in LangGraph.js
+  if (all.length === 1) return all[0] as string;
+  const names = all.filter((n) => n !== START);
   const seen = checkpoint?.versions_seen ?? {};
   let best: { node: string; version: ChannelVersion } | undefined;
   let tie = false;
@@ -343,8 +345,14 @@ async function updateSuperstep(
   const tuple = await saver.getTuple(config);
   const threadId = String(config.configurable?.thread_id ?? "");
   const ns = String(config.configurable?.checkpoint_ns ?? "");
-  // the checkpoints of the graphs above this one (a snapshot's map also names this one's own)
-  const parents = { ...((config.configurable?.checkpoint_map as Record<string, string> | undefined) ?? {}) };
+  // the checkpoints of the graphs above this one: those the saved checkpoint names (a subgraph's
+  // state read without `subgraphs: true` has no map), else the config's map, which also names
+  // this one's own
+  const parents = {
+    ...(tuple?.metadata?.parents ??
+      (config.configurable?.checkpoint_map as Record<string, string> | undefined) ??
+      {}),
+  };
   delete parents[ns];
   const [{ values, asNode } = { values: undefined }] = updates;
   const persistence = new LoopPersistence({
@@ -352,10 +360,12 @@ async function updateSuperstep(
     threadId,
     ns,
     // a copy is a sibling of the checkpoint it copies: it has the same parent
+    // (an update of a checkpoint_id the thread does not have names that id as its parent, as in
+    // LangGraph.js)
     checkpointId:
       asNode === COPY
         ? (tuple?.parentConfig?.configurable?.checkpoint_id as string | undefined)
-        : tuple?.checkpoint.id,
+        : (tuple?.checkpoint.id ?? (config.configurable?.checkpoint_id as string | undefined)),
     durability: "sync",
     parents,
   });

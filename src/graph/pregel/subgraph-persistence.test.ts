@@ -113,6 +113,21 @@ describe("an interrupt inside a subgraph", () => {
     ]);
   });
 
+  it("updateState through the subgraph's config links the new checkpoint to the parent's", async () => {
+    const graph = build();
+    await graph.invoke({ v: ["in"] }, thread("t"));
+    const root = await graph.getState(thread("t"));
+    const subConfig = root.tasks[0]!.state as RunnableConfig;
+    const ns = subConfig.configurable?.checkpoint_ns as string;
+    const updated = await graph.updateState(subConfig, { v: ["edit"] });
+    const id = checkpointIdOf(updated);
+    // as in LangGraph.js: the saved checkpoint's parents name the root checkpoint, and so does the map
+    expect(updated.configurable?.checkpoint_map).toEqual({ "": checkpointIdOf(root.config), [ns]: id });
+    const inner = await graph.getState(updated);
+    expect(inner.metadata?.parents).toEqual({ "": checkpointIdOf(root.config) });
+    expect(inner.values).toEqual({ v: ["in", "a", "s1", "edit"] });
+  });
+
   it("saves the subgraph's checkpoints under its namespace, linked to the parent's", async () => {
     const saver = new MemorySaver();
     const graph = build(new RunCounter(), saver);
