@@ -188,10 +188,10 @@ export async function snapshotOf(
 
 /** The node an update is attributed to when the caller names none. */
 function inferAsNode(graph: StateGraphView, checkpoint: Checkpoint | undefined): string {
-  const all = Object.keys(graph.nodes);
-  // a graph of one node (an entrypoint); a StateGraph's `__start__` counts, as in LangGraph.js
-  if (all.length === 1) return all[0] as string;
-  const names = all.filter((n) => n !== START);
+  const names = Object.keys(graph.nodes);
+  // a graph of one node (an entrypoint). A StateGraph's `__start__` is a node as in LangGraph.js:
+  // it counts here, and an update of a checkpoint its input task ran last counts as new input
+  if (names.length === 1) return names[0] as string;
   const seen = checkpoint?.versions_seen ?? {};
   let best: { node: string; version: ChannelVersion } | undefined;
   let tie = false;

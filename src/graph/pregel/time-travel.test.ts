@@ -178,6 +178,25 @@ describe("forks made with updateState", () => {
     expect(v1).not.toEqual(v2);
   });
 
+  it("an edit of a later turn's input (no asNode) counts as input: the first node runs on the edit", async () => {
+    const runs = new RunCounter();
+    const graph = chain(runs);
+    await graph.invoke({ v: ["in"] }, thread("turn"));
+    await graph.invoke({ v: ["in2"] }, thread("turn"));
+    // the checkpoint after the second turn's input: `__start__` ran last there, not "c"
+    const atA = at(await historyOf(graph, thread("turn")), "a");
+    expect(atA.metadata?.step).toBe(5);
+    const edited = await graph.getState(await graph.updateState(atA.config, { v: ["edit"] }));
+    expect(edited.next).toEqual(["a"]);
+    expect(edited.metadata).toMatchObject({ source: "update", step: 6 });
+    runs.reset();
+    expect(await graph.invoke(null, edited.config)).toEqual({
+      v: ["in", "a", "b", "c", "in2", "edit", "a", "b", "c"],
+      last: "b(a)",
+    });
+    expect(runs.counts).toEqual({ a: 1, b: 1, c: 1 });
+  });
+
   it('"__copy__" makes a sibling of the copied checkpoint that runs like it', async () => {
     const runs = new RunCounter();
     const graph = chain(runs);
