@@ -16,6 +16,11 @@ export interface RunnerContext {
    * `errorHandler`; the runner runs it in place of failing the step.
    */
   readonly errorHandlerTask: (failed: RunningTask, error: unknown) => RunningTask;
+  /**
+   * Records a task still running when a failure gave up on its step (it is aborted and left to
+   * finish in the background; what it does then is not committed).
+   */
+  readonly abandon?: ((task: RunningTask) => void) | undefined;
 }
 
 /** The handler task of a failure that goes to the node's error handler (made before the commit, as the reference streams them). */
@@ -95,6 +100,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
           // the step: what they throw because of the abort is not a failure of the step
           setTimeout(() => {
             context.stepController?.abort(error);
+            if (context.abandon !== undefined) abandonRunning(context.abandon);
             settle();
           }, 0);
         }
@@ -108,6 +114,16 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       }
       if (settled === total) settle();
       else if (!done) launch();
+    };
+    /**
+     * The started tasks that have not settled: neither committed (a commit always leaves a write,
+     * if only the no-writes marker) nor waiting for the gathered commit.
+     */
+    const abandonRunning = (abandon: (task: RunningTask) => void): void => {
+      for (let index = 0; index < started; index++) {
+        const task = (index < tasks.length ? tasks[index] : added?.[index - tasks.length]) as RunningTask;
+        if (task.writes.length === 0 && !arrived.some((entry) => entry.task === task)) abandon(task);
+      }
     };
     /** Tasks that finished and wait for the gathered commit, with their start index. */
     let arrived: { index: number; task: RunningTask; error: unknown }[] = [];

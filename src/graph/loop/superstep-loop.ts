@@ -172,6 +172,8 @@ const INPUT_TASK = "__input__";
 
 /** Saved write marking a failure that went to the node's error handler (LangGraph.js's channel). */
 const ERROR_SOURCE_NODE = "__error_source_node__";
+/** The error saved for a task aborted because a sibling failed (the record of a DOM `AbortError`). */
+const ABORTED_SIBLING = { message: "This operation was aborted", name: "AbortError" } as const;
 
 /** Path segment of error-handler tasks. */
 const NODE_ERROR_HANDLER = "node_error_handler";
@@ -806,6 +808,7 @@ export class PregelLoop {
         stepController: controller,
         commit: this.commit,
         errorHandlerTask: this.errorHandlerTask,
+        abandon: this.params.persistence === undefined ? undefined : this.abandon,
       });
     } catch (error) {
       if (controller !== undefined) releaseController(controller);
@@ -905,6 +908,16 @@ export class PregelLoop {
     (task.config as Record<symbol, unknown>)[NODE_ERROR] = new NodeError(failed.name, error as Error);
     return task;
   }
+
+  /**
+   * A task aborted because a sibling failed: saved with an `AbortError` as its error, as
+   * LangGraph.js saves it (what `getState().tasks[i].error` shows; a resumed run runs it again).
+   * Nothing is streamed for it, as in LangGraph.js.
+   */
+  private abandon = (task: RunningTask): void => {
+    if (this.abandoned) return;
+    this.params.persistence?.saveWrites(task.id, [[ERROR, ABORTED_SIBLING]], taskPathKey(task.path));
+  };
 
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {

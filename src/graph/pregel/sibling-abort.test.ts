@@ -37,6 +37,51 @@ describe("a failing task and the siblings it aborts", () => {
   });
 });
 
+describe("siblings still running when a task fails, with a checkpointer", () => {
+  it("are saved with an AbortError (getState shows it, as in LangGraph.js) and run again on resume", async () => {
+    let slowRuns = 0;
+    let failing = true;
+    const tasks: string[] = [];
+    const graph = new StateGraph(State)
+      .addNode("slow", async () => {
+        slowRuns += 1;
+        await new Promise((r) => setTimeout(r, 30));
+        return { n: 2 };
+      })
+      .addNode("broken", () => {
+        if (failing) throw new Error("broken node");
+        return {};
+      })
+      .addEdge(START, "slow")
+      .addEdge(START, "broken")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph
+      .stream({ n: 1 }, { ...config, streamMode: "tasks" })
+      .then(async (stream) => {
+        for await (const chunk of stream) if ("result" in chunk) tasks.push(String(chunk.name));
+      })
+      .catch(() => undefined);
+    // nothing is streamed for the aborted sibling
+    expect(tasks).toEqual(["broken"]);
+    const state = await graph.getState(config);
+    expect(state.next).toEqual(["slow", "broken"]);
+    expect(state.tasks.map((t) => [t.name, t.error])).toEqual([
+      ["slow", { message: "This operation was aborted", name: "AbortError" }],
+      ["broken", { message: "broken node", name: "Error" }],
+    ]);
+    // the sibling finishing in the background later changes nothing
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await graph.getState(config)).tasks[0]?.error).toEqual({
+      message: "This operation was aborted",
+      name: "AbortError",
+    });
+    failing = false;
+    expect(await graph.invoke(null, config)).toEqual({ n: 2 });
+    expect(slowRuns).toBe(2);
+  });
+});
+
 describe("the order tasks of one step settle in", () => {
   it("streams an interrupt raised at once before the update of a sibling that returned after it", async () => {
     const Log = Annotation.Root({
