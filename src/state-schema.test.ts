@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   AgentGraphError,
   BaseLangGraphError,
+  Command,
   type ConditionalEdgeRouter,
   END,
   entrypoint,
@@ -195,6 +196,22 @@ describe("StateSchema", () => {
     // @ts-expect-error count is a number
     const wrong: GraphNode<typeof State> = () => ({ count: "one" });
     expect(wrong).toBeTypeOf("function");
+  });
+});
+
+describe("a Command given as the graph input", () => {
+  it("has its update validated field by field", async () => {
+    const S = new StateSchema({ a: z.string().default("A"), c: z.number().optional() });
+    const graph = new StateGraph(S)
+      .addNode("n", () => ({}))
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ c: 1 }, config);
+    expect(await graph.invoke(new Command({ update: { c: 5 } }), config)).toEqual({ a: "A", c: 5 });
+    await expect(graph.invoke(new Command({ update: { c: "bad" } }), config)).rejects.toThrow(
+      'Validation failed for field "c": [{"expected":"number","code":"invalid_type","path":[],"message":"Invalid input: expected number, received string"}]',
+    );
   });
 });
 

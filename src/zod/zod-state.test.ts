@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Command, START, StateGraph } from "../graph/index.js";
+import { Command, MemorySaver, Overwrite, START, StateGraph } from "../graph/index.js";
 import { MessagesZodMeta as RootMessagesZodMeta } from "../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
 import { MessagesZodMeta, MessagesZodState, registry, withLangGraph } from "./index.js";
@@ -152,6 +152,113 @@ describe("Zod object state", () => {
       (e: unknown) => e as { issues?: { path: unknown[] }[] },
     );
     expect(error?.issues?.[0]?.path).toEqual(["v"]);
+  });
+});
+
+describe("validating updates of a Zod state (as LangGraph.js)", () => {
+  const collect = async (stream: AsyncIterable<unknown>) => {
+    const chunks: unknown[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return chunks;
+  };
+
+  it("writes only the keys an update gives: defaults of the others are not written", async () => {
+    const State = z.object({
+      q: z.string().default("dq"),
+      n: z.number().default(3),
+      m: z.number().optional(),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", (s) => ({ m: s.n + 1 }))
+      .addNode("b", () => ({}))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    expect(await graph.invoke({ q: "x" })).toEqual({ q: "x", n: 3, m: 4 });
+    expect(await collect(await graph.stream({ q: "x" }, { streamMode: ["updates", "values"] }))).toEqual([
+      ["values", { q: "x", n: 3 }],
+      ["updates", { a: { m: 4 } }],
+      ["values", { q: "x", n: 3, m: 4 }],
+      ["updates", { b: {} }],
+    ]);
+  });
+
+  it("parallel updates through commands and lists do not write each other's defaults", async () => {
+    const State = z.object({
+      a: z.string().default("A"),
+      b: z.number().default(1),
+      c: z.number().optional(),
+    });
+    const graph = new StateGraph(State)
+      .addNode("n", () => new Command({ update: { c: 2 }, goto: "m" }), { ends: ["m"] })
+      .addNode("m", () => [new Command({ update: { a: "z" } }), { b: 7 }])
+      .addEdge(START, "n")
+      .compile();
+    expect(await graph.invoke({ c: 1 })).toEqual({ a: "z", b: 7, c: 2 });
+  });
+
+  it("a plain update inside a list of commands is validated", async () => {
+    const State = z.object({ c: z.number().optional() });
+    const graph = new StateGraph(State)
+      .addNode("m", () => [new Command({}), { c: "bad" }] as never)
+      .addEdge(START, "m")
+      .compile();
+    await expect(graph.invoke({})).rejects.toMatchObject({ issues: [{ path: ["c"] }] });
+  });
+
+  it("reports the first invalid key of an update only", async () => {
+    const State = z.object({ a: z.string(), b: z.number(), c: z.boolean() });
+    const graph = new StateGraph(State)
+      .addNode("n", () => ({ c: 1, b: "x" }) as never)
+      .addEdge(START, "n")
+      .compile();
+    const error = (await graph.invoke({ a: "5" }).catch((e: unknown) => e)) as { issues: unknown[] };
+    expect(error.issues).toEqual([expect.objectContaining({ path: ["c"], expected: "boolean" })]);
+  });
+
+  it("checks an Overwrite's value against the field's schema and writes it in JSON form", async () => {
+    const items = z.array(z.string()).register(registry, {
+      reducer: { fn: concatStrings, schema: z.array(z.string()) },
+      default: () => [],
+    });
+    const State = z.object({
+      items,
+      t: z
+        .string()
+        .transform((x) => `${x}!`)
+        .optional(),
+    });
+    const graph = new StateGraph(State)
+      .addNode("n", () => ({ items: new Overwrite(["o"]), t: "a" }))
+      .addEdge(START, "n")
+      .compile();
+    expect(
+      await collect(await graph.stream({ items: ["i"] }, { streamMode: ["updates", "values"] })),
+    ).toEqual([
+      ["values", { items: ["i"] }],
+      ["updates", { n: { items: { __overwrite__: ["o"] }, t: "a!" } }],
+      ["values", { items: ["o"], t: "a!" }],
+    ]);
+    const bad = new StateGraph(State)
+      .addNode("n", () => ({ items: new Overwrite(5) }) as never)
+      .addEdge(START, "n")
+      .compile();
+    const error = (await bad.invoke({}).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("Invalid input: expected array, received number");
+  });
+
+  it("validates the update of a Command given as the graph input, keeping only its keys", async () => {
+    const State = z.object({ a: z.string().default("A"), c: z.number().optional() });
+    const graph = new StateGraph(State)
+      .addNode("n", () => ({}))
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ c: 1, a: "given" }, config);
+    expect(await graph.invoke(new Command({ update: { c: 5 } }), config)).toEqual({ a: "given", c: 5 });
+    await expect(graph.invoke(new Command({ update: { c: "bad" } }), config)).rejects.toMatchObject({
+      issues: [{ path: ["c"] }],
+    });
   });
 });
 

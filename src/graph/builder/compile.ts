@@ -16,6 +16,7 @@ import {
   START,
   TAG_HIDDEN,
   TASKS,
+  unwrapOverwrite,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
 import type { StreamTransformer } from "../stream/index.js";
@@ -140,6 +141,14 @@ function inputSchemaOf(schema: unknown): PartialSchema | undefined {
   return typeof base?.safeParse === "function" ? (base as PartialSchema) : undefined;
 }
 
+/** For a Zod object state: the schema with every key optional, reducers not applied (an `Overwrite`'s value). */
+function plainPartialOf(schema: unknown): PartialSchema | undefined {
+  const partial = isZodObjectSchema(schema) ? (schema as ZodObjectMethods).partial : undefined;
+  if (typeof partial !== "function") return undefined;
+  const made = partial.call(schema) as PartialSchema;
+  return typeof made.safeParse === "function" ? made : undefined;
+}
+
 type ZodObjectMethods = { partial?: () => unknown; extend?: (shape: Record<string, unknown>) => unknown };
 
 /** A Zod object schema whose reducer fields take the reducer's update schema. */
@@ -183,28 +192,88 @@ function fieldChecker(schema: unknown): ((key: string, value: unknown) => unknow
   return typeof attached === "function" ? (attached as (key: string, value: unknown) => unknown) : undefined;
 }
 
+/** The key of an `Overwrite`'s JSON form (`{ __overwrite__: value }`), which reducer channels take. */
+const OVERWRITE_KEY = "__overwrite__";
+
 /**
- * Parses a node's update with the Zod state's partial schema. Keys outside the schema (private
- * channels that another node's `input` schema added) are written as they are, as LangGraph.js
- * validates only the state schema's keys; the object schema alone would strip them.
+ * Parses a node's update with the Zod state's partial schema, as LangGraph.js does: only the keys
+ * the update writes are taken from the result (defaults of the keys it leaves out are not
+ * written), an `Overwrite`'s value is checked against the field's own schema (`values`, the
+ * state's partial schema without the reducers' update schemas), and when several keys are
+ * invalid the error is the first one's (LangGraph.js parses key by key). Keys outside the schema
+ * (private channels that another node's `input` schema added) are written as they are, as
+ * LangGraph.js validates only the state schema's keys; the object schema alone would strip them.
  */
 function zodUpdateValidator(
   partial: PartialSchema,
+  values: () => PartialSchema | undefined,
   shape: Record<string, unknown>,
 ): (update: Record<string, unknown>) => Record<string, unknown> {
   return (update) => {
-    const parsed = parseWith(partial, update) as Record<string, unknown>;
+    let toParse: Record<string, unknown> | undefined;
+    let overwrites: Record<string, unknown> | undefined;
     for (const key in update) {
-      if (!Object.hasOwn(shape, key) && Object.hasOwn(update, key)) parsed[key] = update[key];
+      if (!Object.hasOwn(update, key) || !Object.hasOwn(shape, key)) continue;
+      const value = update[key];
+      const overwrite = unwrapOverwrite(value);
+      if (overwrite === undefined) {
+        toParse ??= {};
+        toParse[key] = value;
+      } else {
+        overwrites ??= {};
+        overwrites[key] = overwrite.value;
+      }
     }
-    return parsed;
+    if (toParse === undefined && overwrites === undefined) return update;
+    const parsed = toParse === undefined ? {} : parseUpdate(partial, toParse);
+    const parsedOverwrites = overwrites === undefined ? {} : parseUpdate(values() ?? partial, overwrites);
+    const out: Record<string, unknown> = {};
+    for (const key in update) {
+      if (!Object.hasOwn(update, key)) continue;
+      const value = update[key];
+      // an `Overwrite`'s parsed value is written in its JSON form, as LangGraph.js writes it
+      if (Object.hasOwn(parsedOverwrites, key)) out[key] = { [OVERWRITE_KEY]: parsedOverwrites[key] };
+      else out[key] = Object.hasOwn(parsed, key) ? parsed[key] : value;
+    }
+    return out;
   };
+}
+
+/** Parses some keys of an update; on failure throws the error of the first invalid key alone. */
+function parseUpdate(schema: PartialSchema, update: Record<string, unknown>): Record<string, unknown> {
+  const result = schema.safeParse(update);
+  if (result.success) return result.data as Record<string, unknown>;
+  for (const key in update) {
+    const single = schema.safeParse({ [key]: update[key] });
+    if (!single.success) throw single.error;
+  }
+  throw result.error;
 }
 
 function parseWith(schema: PartialSchema, value: unknown): unknown {
   const result = schema.safeParse(value);
   if (!result.success) throw result.error;
   return result.data;
+}
+
+/**
+ * Validates the update of a `Command` given as the graph input, as LangGraph.js does: parsed by
+ * the input schema (Zod) with only the keys it writes kept, or field by field (StateSchema).
+ */
+function commandInputValidator(
+  schema: PartialSchema | undefined,
+  check: ((key: string, value: unknown) => unknown) | undefined,
+  stateKeys: ReadonlySet<string>,
+): ((entries: [string, unknown][]) => [string, unknown][]) | undefined {
+  if (schema !== undefined) {
+    return (entries) => {
+      const update = Object.fromEntries(entries);
+      const parsed = parseWith(schema, update) as Record<string, unknown>;
+      return Object.keys(update).map((key) => [key, Object.hasOwn(parsed, key) ? parsed[key] : update[key]]);
+    };
+  }
+  if (check === undefined) return undefined;
+  return (entries) => entries.map(([key, value]) => [key, stateKeys.has(key) ? check(key, value) : value]);
 }
 
 function startBound(input: unknown): unknown {
@@ -248,8 +317,15 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
 
   const nodeNames = new Set(definitions.keys());
   const partial = partialSchemaOf(builder.stateSchema);
+  let valuePartial: PartialSchema | undefined;
   const validate =
-    partial === undefined ? undefined : zodUpdateValidator(partial, zodObjectShape(builder.stateSchema));
+    partial === undefined
+      ? undefined
+      : zodUpdateValidator(
+          partial,
+          () => (valuePartial ??= plainPartialOf(builder.stateSchema)),
+          zodObjectShape(builder.stateSchema),
+        );
   // a StateSchema state validates each written field (input: by the input schema when that is one)
   const stateCheck = fieldChecker(builder.stateSchema);
   const inputCheck =
@@ -333,6 +409,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     streamMode: "updates",
     name: options.name,
     contextSchema: builder.contextSchema,
+    commandInputUpdate: commandInputValidator(inputSchema, inputCheck, stateKeySet),
     compileOptions: options,
   });
 }

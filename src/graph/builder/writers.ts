@@ -37,8 +37,8 @@ export interface WriterSpec {
   readonly readKeys: readonly string[];
   /**
    * Parses an update with the state schema (Zod state): returns the parsed update, whose values
-   * (coerced, transformed, defaults filled, unknown nested keys stripped) are what is written, as
-   * in LangGraph.js; throws the schema's error.
+   * (coerced, transformed, nested defaults filled, unknown nested keys stripped) are what is
+   * written, for the keys the update writes only, as in LangGraph.js; throws the schema's error.
    */
   readonly validate: ((update: Record<string, unknown>) => Record<string, unknown>) | undefined;
   /** Validates one written value against its field (StateSchema state) and returns what to write. */
@@ -58,9 +58,11 @@ export function writeUpdate(
     const goto: (string | Send)[] = [];
     for (const item of output) {
       if (isCommand(item)) goto.push(...writeCommand(item, spec, writes));
-      else if (typeof item === "object" && item !== null && !Array.isArray(item))
-        writeEntries(Object.entries(item), spec, writes);
-      else if (item !== null && item !== undefined) throw invalidReturn(spec.node, item);
+      else if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+        const validate = spec.validate;
+        const update = validate === undefined ? item : validate(item as Record<string, unknown>);
+        writeEntries(Object.entries(update as Record<string, unknown>), spec, writes);
+      } else if (item !== null && item !== undefined) throw invalidReturn(spec.node, item);
     }
     return goto;
   }

@@ -122,6 +122,8 @@ export interface LoopGraph {
   readonly initiallyIdle: readonly string[];
   /** Channels never saved (their writes are left out of checkpoints too). */
   readonly untracked: ReadonlySet<string>;
+  /** Validates the update of a `Command` given as the graph input; returns the entries to write. */
+  readonly commandInputUpdate?: ((entries: [string, unknown][]) => [string, unknown][]) | undefined;
 }
 
 /** Everything one run needs. */
@@ -599,8 +601,10 @@ export class PregelLoop {
 
   /** The writes of a `Command` given as input: its update, and its `goto` as triggers or sends. */
   private commandWrites(command: Command): [string, unknown][] {
-    const writes: [string, unknown][] = [];
-    for (const [key, value] of commandUpdateEntries(command)) writes.push([key, value]);
+    const entries = commandUpdateEntries(command);
+    const validate = this.params.graph.commandInputUpdate;
+    const writes: [string, unknown][] =
+      validate === undefined || entries.length === 0 ? [...entries] : validate(entries);
     const nodes = this.params.graph.nodes;
     for (const target of commandGotoList(command)) {
       if (isSend(target)) writes.push([TASKS, target]);

@@ -98,6 +98,8 @@ export interface PregelParams {
   streamMode?: StreamMode | StreamMode[];
   name?: string | undefined;
   contextSchema?: ContextValidator | undefined;
+  /** Validates the update of a `Command` given as the graph input (a state graph's input schema). */
+  commandInputUpdate?: LoopGraph["commandInputUpdate"];
   config?: LangGraphRunnableConfig;
   /** Saves a checkpoint after every superstep (`false`: never, even as a subgraph of a persisted graph). */
   checkpointer?: BaseCheckpointSaver | boolean | undefined;
@@ -206,6 +208,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       finishable,
       initiallyIdle,
       untracked,
+      commandInputUpdate: params.commandInputUpdate,
     };
   }
 
