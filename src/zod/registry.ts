@@ -87,6 +87,10 @@ export function withLangGraph<
   meta: SchemaMeta<NoInfer<Value>, Update>,
 ): ReducedZodChannel<Schema, $ZodType<Value, Update>> {
   schemaMetaRegistry.add(schema, meta as SchemaMeta);
+  // as LangGraph.js: a field with a reducer carries the schema of its updates
+  if (meta.reducer !== undefined) {
+    Object.assign(schema, { lg_reducer_schema: meta.reducer.schema ?? schema });
+  }
   return schema as ReducedZodChannel<Schema, $ZodType<Value, Update>>;
 }
 

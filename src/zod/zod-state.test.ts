@@ -45,6 +45,22 @@ describe("Zod object state", () => {
     ]);
   });
 
+  it("withLangGraph gives a field with a reducer its update schema as lg_reducer_schema", () => {
+    const updates = z.number();
+    const items = withLangGraph(z.array(z.number()), {
+      reducer: { fn: (a: number[], b: number) => a.concat(b), schema: updates },
+      default: () => [],
+    });
+    expect(items.lg_reducer_schema).toBe(updates);
+    const plain = withLangGraph(z.array(z.number()), {
+      reducer: { fn: (a: number[], b: number[]) => a.concat(b) },
+    });
+    expect(plain.lg_reducer_schema).toBe(plain);
+    const noReducer = z.string();
+    withLangGraph(noReducer, { default: () => "d" });
+    expect("lg_reducer_schema" in noReducer).toBe(false);
+  });
+
   it("withLangGraph attaches a reducer, so parallel writes combine", async () => {
     const State = z.object({
       items: withLangGraph(z.array(z.number()), {
@@ -245,6 +261,18 @@ describe("validating updates of a Zod state (as LangGraph.js)", () => {
       .compile();
     const error = (await bad.invoke({}).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain("Invalid input: expected array, received number");
+  });
+
+  it("an input that is not an object fails with the schema's error", async () => {
+    const graph = new StateGraph(z.object({ q: z.string().optional() }))
+      .addNode("n", () => ({}))
+      .addEdge(START, "n")
+      .compile();
+    await expect(graph.invoke(["x"] as never)).rejects.toMatchObject({
+      name: "ZodError",
+      issues: [{ code: "invalid_type", expected: "object", path: [] }],
+    });
+    await expect(graph.invoke("x" as never)).rejects.toMatchObject({ name: "ZodError" });
   });
 
   it("validates the update of a Command given as the graph input, keeping only its keys", async () => {

@@ -353,10 +353,8 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     bound:
       inputSchema === undefined
         ? startBound
-        : (input: unknown) => {
-            const checked = startBound(input);
-            return isCommand(checked) ? checked : parseWith(inputSchema, checked);
-          },
+        : // parsed first, as LangGraph.js does: an input that is not an object fails with the schema's error
+          (input: unknown) => (isCommand(input) ? input : startBound(parseWith(inputSchema, input))),
     writers: makeWriters(spec(START, new Set(builder.inputKeys))),
     retryPolicy: undefined,
     cachePolicy: undefined,
