@@ -80,7 +80,11 @@ export const registry: LanggraphZodMetaRegistry = new LanggraphZodMetaRegistry(s
  */
 export function withLangGraph<
   Schema extends object,
-  Value = Schema extends { _zod: { output: infer Output } } ? Output : unknown,
+  Value = Schema extends { _zod: { output: infer Output } }
+    ? Output
+    : Schema extends { _output: infer Output } // a Zod 3 (`zod/v3`) schema
+      ? Output
+      : unknown,
   Update = Value,
 >(
   schema: Schema,

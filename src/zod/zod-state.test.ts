@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import { Command, MemorySaver, Overwrite, START, StateGraph } from "../graph/index.js";
 import { MessagesZodMeta as RootMessagesZodMeta } from "../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
@@ -286,6 +287,26 @@ describe("validating updates of a Zod state (as LangGraph.js)", () => {
     expect(await graph.invoke(new Command({ update: { c: 5 } }), config)).toEqual({ a: "given", c: 5 });
     await expect(graph.invoke(new Command({ update: { c: "bad" } }), config)).rejects.toMatchObject({
       issues: [{ path: ["c"] }],
+    });
+  });
+});
+
+describe("Zod 3 object state (zod/v3), as LangGraph.js takes it", () => {
+  it("builds channels, applies withLangGraph reducers and .default()s, and validates", async () => {
+    const State = z3.object({
+      q: z3.string(),
+      items: withLangGraph(z3.array(z3.string()).default(["d"]), {
+        reducer: { fn: (a: string[], b: string[]) => a.concat(b) },
+      }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("a", (s) => ({ q: `${s.q}!`, items: ["a"] }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({ q: "x" })).toEqual({ q: "x!", items: ["d", "a"] });
+    await expect(graph.invoke({ q: 1 } as never)).rejects.toMatchObject({
+      name: "ZodError",
+      issues: [{ path: ["q"], message: "Expected string, received number" }],
     });
   });
 });

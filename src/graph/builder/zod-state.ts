@@ -107,16 +107,22 @@ interface ZodLike {
   _zod?: {
     def?: { type?: string; shape?: Record<string, unknown>; defaultValue?: unknown; innerType?: unknown };
   };
+  /** Zod 3 (`zod/v3`) definition. */
+  _def?: { typeName?: unknown; defaultValue?: unknown; innerType?: unknown };
   shape?: Record<string, unknown>;
   parse?: (value: unknown) => unknown;
   safeParse?: (value: unknown) => { success: boolean; data?: unknown; error?: unknown };
 }
 
-/** True for a Zod (v4) object schema, recognised by shape, not `instanceof`. */
+/**
+ * True for a Zod object schema, recognised by shape, not `instanceof`: Zod 4, or Zod 3
+ * (`zod/v3`), which LangGraph.js also takes as state ("interop" Zod objects).
+ */
 export function isZodObjectSchema(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   const z = value as ZodLike;
-  return z._zod?.def?.type === "object" && typeof z._zod.def.shape === "object";
+  if (z._zod !== undefined) return z._zod.def?.type === "object" && typeof z._zod.def.shape === "object";
+  return z._def?.typeName === "ZodObject" && typeof z.shape === "object" && z.shape !== null;
 }
 
 /** The fields of a Zod object schema. */
@@ -125,10 +131,17 @@ export function zodObjectShape(schema: unknown): Record<string, unknown> {
   return (z._zod?.def?.shape ?? z.shape ?? {}) as Record<string, unknown>;
 }
 
-/** A getter for the `.default(...)` of a Zod schema, if it has one. */
+/** A getter for the `.default(...)` of a Zod schema (Zod 4 or 3), if it has one. */
 export function zodDefaultGetter(schema: unknown): (() => unknown) | undefined {
-  const def = (schema as ZodLike)._zod?.def;
-  if (def?.type !== "default") return undefined;
+  const z = schema as ZodLike;
+  const def = z._zod?.def;
+  if (def === undefined) {
+    // Zod 3 keeps the default as a getter
+    const v3 = z._def;
+    if (v3?.typeName !== "ZodDefault" || typeof v3.defaultValue !== "function") return undefined;
+    return v3.defaultValue as () => unknown;
+  }
+  if (def.type !== "default") return undefined;
   return () => {
     const value = (def as { defaultValue?: unknown }).defaultValue;
     return typeof value === "function" ? (value as () => unknown)() : structuredClone(value);
@@ -137,8 +150,13 @@ export function zodDefaultGetter(schema: unknown): (() => unknown) | undefined {
 
 /** A Zod schema without its outer `.default(...)` (the schema itself when it has none). */
 export function stripZodDefault(schema: unknown): unknown {
-  const def = (schema as ZodLike)._zod?.def;
-  if (def?.type !== "default" || def.innerType === undefined) return schema;
+  const z = schema as ZodLike;
+  const def = z._zod?.def;
+  if (def === undefined) {
+    const v3 = z._def;
+    return v3?.typeName === "ZodDefault" && v3.innerType !== undefined ? v3.innerType : schema;
+  }
+  if (def.type !== "default" || def.innerType === undefined) return schema;
   return def.innerType;
 }
 
