@@ -4,7 +4,7 @@ import { z as z3 } from "zod/v3";
 import { Command, MemorySaver, Overwrite, START, StateGraph } from "../graph/index.js";
 import { MessagesZodMeta as RootMessagesZodMeta } from "../index.js";
 import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
-import { MessagesZodMeta, MessagesZodState, registry, withLangGraph } from "./index.js";
+import { MessagesZodMeta, MessagesZodState, registry, schemaMetaRegistry, withLangGraph } from "./index.js";
 
 function channelClasses(graph: { channels: Record<string, object> }): string[] {
   return Object.entries(graph.channels).map(([key, channel]) => `${channel.constructor.name}:${key}`);
@@ -452,6 +452,39 @@ describe("registry", () => {
     expect(registry.get(field)?.default?.()).toBe("x");
     registry.remove(field);
     expect(registry.has(field)).toBe(false);
+  });
+});
+
+describe("schemaMetaRegistry.getExtendedChannelSchemas", () => {
+  it("swaps in reducer schemas, writes jsonSchemaExtra into descriptions, makes fields optional", () => {
+    const updates = z.union([z.string(), z.array(z.string())]);
+    const State = z.object({
+      items: z
+        .array(z.string())
+        .describe("the items")
+        .register(registry, {
+          reducer: { fn: concatStrings, schema: updates },
+          default: () => [],
+          jsonSchemaExtra: { langgraph_nodes: ["a"] },
+        }),
+      q: z.string(),
+    });
+    expect(schemaMetaRegistry.getExtendedChannelSchemas(State, {})).toBe(State);
+    const effects = { withReducerSchema: true, withJsonSchemaExtrasAsDescription: true, asPartial: true };
+    const extended = schemaMetaRegistry.getExtendedChannelSchemas(State, effects);
+    expect(schemaMetaRegistry.getExtendedChannelSchemas(State, effects)).toBe(extended);
+    expect(z.toJSONSchema(extended as z.ZodType)).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        items: {
+          anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+          description: 'lg:{"langgraph_nodes":["a"],"description":"the items"}',
+        },
+        q: { type: "string" },
+      },
+      additionalProperties: false,
+    });
   });
 });
 

@@ -34,6 +34,8 @@ export class SchemaMetaRegistry {
   _map = new WeakMap<object, SchemaMeta>();
   /** Registered ids (unused; present for Zod registry compatibility). */
   _idmap = new Map<string, unknown>();
+  /** Schemas made by {@link getExtendedChannelSchemas}, by effects and then by schema. */
+  _extensionCache = new Map<string, WeakMap<object, object>>();
 
   add(schema: object, meta?: SchemaMeta): this {
     const stored: SchemaMeta = { ...meta };
@@ -77,6 +79,50 @@ export class SchemaMetaRegistry {
     return channels;
   }
 
+  /**
+   * A Zod object schema with its fields changed (LangGraph.js `getExtendedChannelSchemas`):
+   * `withReducerSchema` puts each reducer's update schema in place of its field,
+   * `withJsonSchemaExtrasAsDescription` writes a field's `jsonSchemaExtra` (and description) into
+   * its description as `lg:{...}`, `asPartial` makes every field optional. Cached per schema
+   * and effects.
+   */
+  getExtendedChannelSchemas(schema: object, effects: ExtendedSchemaEffects): object {
+    const names = (Object.keys(effects) as (keyof ExtendedSchemaEffects)[]).filter(
+      (k) => effects[k] === true,
+    );
+    if (Object.keys(effects).length === 0) return schema;
+    const cacheKey = names.sort().join("|");
+    let cache = this._extensionCache.get(cacheKey);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      this._extensionCache.set(cacheKey, cache);
+    }
+    const cached = cache.get(schema);
+    if (cached !== undefined) return cached;
+    let modified = schema as ZodObjectSchemaMethods;
+    if (effects.withReducerSchema === true || effects.withJsonSchemaExtrasAsDescription === true) {
+      const shape: Record<string, unknown> = {};
+      for (const [key, field] of Object.entries(zodObjectShape(schema))) {
+        const meta = typeof field === "object" && field !== null ? this.get(field) : undefined;
+        let out = effects.withReducerSchema === true ? (meta?.reducer?.schema ?? field) : field;
+        if (effects.withJsonSchemaExtrasAsDescription === true && meta?.jsonSchemaExtra !== undefined) {
+          const description = descriptionOf(out) ?? descriptionOf(field);
+          const describe = (out as { describe?: (text: string) => unknown }).describe;
+          if (typeof describe === "function") {
+            out = describe.call(out, `lg:${JSON.stringify({ ...meta.jsonSchemaExtra, description })}`);
+          }
+        }
+        shape[key] = out;
+      }
+      if (typeof modified.extend === "function") modified = modified.extend(shape) as ZodObjectSchemaMethods;
+    }
+    if (effects.asPartial === true && typeof modified.partial === "function") {
+      modified = modified.partial() as ZodObjectSchemaMethods;
+    }
+    cache.set(schema, modified);
+    return modified;
+  }
+
   remove(schema: object): this {
     this._map.delete(schema);
     return this;
@@ -85,8 +131,30 @@ export class SchemaMetaRegistry {
   clear(): this {
     this._map = new WeakMap();
     this._idmap = new Map();
+    this._extensionCache = new Map();
     return this;
   }
+}
+
+/** What {@link SchemaMetaRegistry.getExtendedChannelSchemas} changes in a Zod object schema. */
+export interface ExtendedSchemaEffects {
+  /** Each field with a reducer takes the reducer's update schema (`reducer.schema`, when given). */
+  withReducerSchema?: boolean;
+  /** A field's `jsonSchemaExtra` goes into its description, as `lg:{...}`. */
+  withJsonSchemaExtrasAsDescription?: boolean;
+  /** Every field optional. */
+  asPartial?: boolean;
+}
+
+type ZodObjectSchemaMethods = {
+  extend?: (shape: Record<string, unknown>) => unknown;
+  partial?: () => unknown;
+};
+
+/** A Zod schema's `.describe()` text, if it has one. */
+function descriptionOf(schema: unknown): string | undefined {
+  const description = (schema as { description?: unknown } | null)?.description;
+  return typeof description === "string" ? description : undefined;
 }
 
 const REGISTRY_KEY = Symbol.for("agentgraph.zod.registry");
