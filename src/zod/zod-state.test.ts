@@ -276,6 +276,27 @@ describe("validating updates of a Zod state (as LangGraph.js)", () => {
     await expect(graph.invoke("x" as never)).rejects.toMatchObject({ name: "ZodError" });
   });
 
+  it("an invalid input fails before the run saves anything", async () => {
+    const graph = new StateGraph(z.object({ q: z.string() }))
+      .addNode("n", () => ({}))
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "bad-input" } };
+    const chunks: unknown[] = [];
+    const run = async () => {
+      for await (const chunk of await graph.stream({ q: 1 } as never, {
+        ...config,
+        streamMode: ["checkpoints", "values"],
+      }))
+        chunks.push(chunk);
+    };
+    await expect(run()).rejects.toMatchObject({ name: "ZodError" });
+    expect(chunks).toEqual([]);
+    const state = await graph.getState(config);
+    expect(state.values).toEqual({});
+    expect(state.next).toEqual([]);
+  });
+
   it("validates the update of a Command given as the graph input, keeping only its keys", async () => {
     const State = z.object({ a: z.string().default("A"), c: z.number().optional() });
     const graph = new StateGraph(State)

@@ -350,11 +350,8 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     name: START,
     triggers: [START],
     channels: [START],
-    bound:
-      inputSchema === undefined
-        ? startBound
-        : // parsed first, as LangGraph.js does: an input that is not an object fails with the schema's error
-          (input: unknown) => (isCommand(input) ? input : startBound(parseWith(inputSchema, input))),
+    // a Zod input was parsed before the run started (`validateInput`)
+    bound: startBound,
     writers: makeWriters(spec(START, new Set(builder.inputKeys))),
     retryPolicy: undefined,
     cachePolicy: undefined,
@@ -407,6 +404,9 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     streamMode: "updates",
     name: options.name,
     contextSchema: builder.contextSchema,
+    // parsed before anything runs or is saved, as LangGraph.js does: an input that is not an
+    // object fails with the schema's error
+    validateInput: inputSchema === undefined ? undefined : (input: unknown) => parseWith(inputSchema, input),
     commandInputUpdate: commandInputValidator(inputSchema, inputCheck, stateKeySet),
     compileOptions: options,
   });

@@ -122,6 +122,8 @@ export interface LoopGraph {
   readonly initiallyIdle: readonly string[];
   /** Channels never saved (their writes are left out of checkpoints too). */
   readonly untracked: ReadonlySet<string>;
+  /** Parses the graph input (not a `Command`) before the run writes or saves it; returns what to write. */
+  readonly validateInput?: ((input: unknown) => unknown) | undefined;
   /** Validates the update of a `Command` given as the graph input; returns the entries to write. */
   readonly commandInputUpdate?: ((entries: [string, unknown][]) => [string, unknown][]) | undefined;
 }
@@ -550,7 +552,11 @@ export class PregelLoop {
       this.outputWritten = true;
       if (this.wantsValues) this.push("values", this.readStream());
     } else {
-      const writes = mapInput(this.params.graph.inputChannels, input);
+      const validate = this.params.graph.validateInput;
+      const writes = mapInput(
+        this.params.graph.inputChannels,
+        validate === undefined ? input : validate(input),
+      );
       if (writes.length === 0) throw this.emptyInput();
       // Tasks the loaded checkpoint left pending are dropped: marked as having seen their triggers.
       const discarded: CommittedTask[] = [];

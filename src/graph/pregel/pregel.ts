@@ -98,6 +98,8 @@ export interface PregelParams {
   streamMode?: StreamMode | StreamMode[];
   name?: string | undefined;
   contextSchema?: ContextValidator | undefined;
+  /** Parses the graph input (not a `Command`) before a run starts: returns what to write. */
+  validateInput?: LoopGraph["validateInput"];
   /** Validates the update of a `Command` given as the graph input (a state graph's input schema). */
   commandInputUpdate?: LoopGraph["commandInputUpdate"];
   config?: LangGraphRunnableConfig;
@@ -208,6 +210,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       finishable,
       initiallyIdle,
       untracked,
+      validateInput: params.validateInput,
       commandInputUpdate: params.commandInputUpdate,
     };
   }
