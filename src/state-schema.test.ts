@@ -199,6 +199,21 @@ describe("StateSchema", () => {
   });
 });
 
+describe("an invalid graph input", () => {
+  it("fails before the run saves anything", async () => {
+    const S = new StateSchema({ q: z.string() });
+    const graph = new StateGraph(S)
+      .addNode("n", () => ({ q: "y" }))
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await expect(graph.invoke({ q: 1 } as never, config)).rejects.toThrow('Validation failed for field "q"');
+    const state = await graph.getState(config);
+    expect(state.values).toEqual({});
+    expect(state.next).toEqual([]);
+  });
+});
+
 describe("a Command given as the graph input", () => {
   it("has its update validated field by field", async () => {
     const S = new StateSchema({ a: z.string().default("A"), c: z.number().optional() });

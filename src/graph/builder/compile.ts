@@ -276,6 +276,25 @@ function commandInputValidator(
   return (entries) => entries.map(([key, value]) => [key, stateKeys.has(key) ? check(key, value) : value]);
 }
 
+/**
+ * Checks the fields of a graph input before the run starts (StateSchema state), as LangGraph.js
+ * does, so an invalid input saves nothing; the `__start__` node's writers write the checked values.
+ */
+function inputFieldsChecker(
+  check: ((key: string, value: unknown) => unknown) | undefined,
+  inputKeys: ReadonlySet<string>,
+): ((input: unknown) => unknown) | undefined {
+  if (check === undefined) return undefined;
+  return (input) => {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+    const fields = input as Record<string, unknown>;
+    for (const key in fields) {
+      if (Object.hasOwn(fields, key) && inputKeys.has(key)) check(key, fields[key]);
+    }
+    return input;
+  };
+}
+
 function startBound(input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input) || isCommand(input)) {
     if (isCommand(input)) return input;
@@ -406,7 +425,10 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     contextSchema: builder.contextSchema,
     // parsed before anything runs or is saved, as LangGraph.js does: an input that is not an
     // object fails with the schema's error
-    validateInput: inputSchema === undefined ? undefined : (input: unknown) => parseWith(inputSchema, input),
+    validateInput:
+      inputSchema === undefined
+        ? inputFieldsChecker(inputCheck, new Set(builder.inputKeys))
+        : (input: unknown) => parseWith(inputSchema, input),
     commandInputUpdate: commandInputValidator(inputSchema, inputCheck, stateKeySet),
     compileOptions: options,
   });
