@@ -47,6 +47,12 @@ describe("errors", () => {
     expect(nodeInterrupt.interrupts).toEqual([{ value: "why" }]);
   });
 
+  it("give a GraphInterrupt made without interrupts an empty message, as LangGraph.js does", () => {
+    expect(new GraphInterrupt().message).toBe("");
+    expect(new GraphInterrupt().interrupts).toEqual([]);
+    expect(new GraphInterrupt([]).message).toBe("[]");
+  });
+
   it("are recognised by brand, not only by class identity", () => {
     expect(isGraphInterrupt(new GraphInterrupt([]))).toBe(true);
     expect(isGraphBubbleUp(new ParentCommand({}))).toBe(true);

@@ -102,9 +102,13 @@ export class GraphBubbleUp extends AgentGraphError {
 export class GraphInterrupt extends GraphBubbleUp {
   static override readonly brandName: string = "GraphInterrupt";
   readonly interrupts: Interrupt[];
-  constructor(interrupts: Interrupt[] = [], options: AgentGraphErrorOptions = {}) {
-    super(JSON.stringify(interrupts, null, 2), { code: "GRAPH_INTERRUPT", ...options });
-    this.interrupts = interrupts;
+  constructor(interrupts?: Interrupt[], options: AgentGraphErrorOptions = {}) {
+    // as LangGraph.js: no interrupts given, no message
+    super(interrupts === undefined ? "" : JSON.stringify(interrupts, null, 2), {
+      code: "GRAPH_INTERRUPT",
+      ...options,
+    });
+    this.interrupts = interrupts ?? [];
   }
 }
 
