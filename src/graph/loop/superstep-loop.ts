@@ -1004,8 +1004,14 @@ export class PregelLoop {
       if (this.wantsUpdates) this.push("updates", chunk);
       if (this.wantsValues) this.push("values", chunk);
     }
-    // a task served from the node cache has no result event (its start and update are streamed)
-    if ((this.wantsTasks || this.wantsDebug) && !(task as Task).cached) {
+    // a task served from the node cache has no result event (its start and update are streamed),
+    // nor has a `task()` call that interrupted (its caller's result lists the interrupts) or a
+    // task paused without interrupts (a subgraph's breakpoint, a bare `GraphInterrupt`)
+    if (
+      (this.wantsTasks || this.wantsDebug) &&
+      !(task as Task).cached &&
+      !(isGraphInterrupt(error) && (error.interrupts.length === 0 || isCallPath(task.path)))
+    ) {
       // an interrupted task did not fail: its result lists the interrupts, with no error
       const failure = isGraphInterrupt(error) ? undefined : error;
       const payload = taskResultPayload(task, this.params.graph.streamChannels, failure);

@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import {
   Command,
+  END,
   entrypoint,
+  GraphInterrupt,
   InMemoryCache,
   interrupt,
   MemorySaver,
@@ -162,5 +164,56 @@ describe("a failed task's result event", () => {
     expect(JSON.parse(JSON.stringify(results[0]))).toMatchObject({
       error: { message: "bad thing", name: "TypeError" },
     });
+  });
+});
+
+describe("result events of tasks that paused", () => {
+  it("are not streamed for a task() call that interrupted: its caller's result lists the interrupt", async () => {
+    const ask = task("ask", async (x: string) => `${x}:${interrupt({ ask: x })}`);
+    const workflow = entrypoint(
+      { name: "wf", checkpointer: new MemorySaver() },
+      async (x: string) => await ask(x),
+    );
+    const chunks = (await collect(
+      workflow.stream("in", { ...thread("call-interrupt"), streamMode: ["tasks", "updates"] }),
+    )) as Chunk[];
+    expect(outline(chunks)).toEqual([
+      "tasks:start:wf",
+      "tasks:start:ask",
+      "updates:__interrupt__",
+      "tasks:result:wf",
+    ]);
+    expect(chunks.at(-1)?.[1]).toEqual({
+      id: ANY_ID,
+      name: "wf",
+      result: {},
+      interrupts: [{ id: ANY_ID, value: { ask: "in" } }],
+      error: null,
+    });
+  });
+
+  it("are not streamed for a task paused without interrupts (a subgraph's breakpoint, a bare GraphInterrupt)", async () => {
+    const child = new StateGraph(LogState)
+      .addNode("s1", () => ({ v: ["s1"] }))
+      .addNode("s2", () => ({ v: ["s2"] }))
+      .addEdge(START, "s1")
+      .addEdge("s1", "s2")
+      .compile({ interruptBefore: ["s2"] });
+    const parent = new StateGraph(LogState)
+      .addNode("child", child)
+      .addNode("bare", () => {
+        throw new GraphInterrupt();
+      })
+      .addEdge(START, "child")
+      .addEdge(START, "bare")
+      .addEdge("child", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const chunks = (await collect(
+      parent.stream({ v: [] }, { ...thread("empty-interrupt"), streamMode: ["tasks", "debug"] }),
+    )) as Chunk[];
+    const results = chunks.filter(
+      ([mode, payload]) => (mode === "tasks" && "result" in payload) || payload.type === "task_result",
+    );
+    expect(results).toEqual([]);
   });
 });
