@@ -6,6 +6,7 @@ import {
   type Checkpoint,
   CheckpointConfigError,
   type CheckpointTuple,
+  Command,
   emptyCheckpoint,
   START,
   StateGraph,
@@ -160,6 +161,15 @@ describe("SqliteSaver as LangGraph.js's SqliteSaver", () => {
     ).toMatch(/^Missing thread_id field in config\.configurable\. /);
     expect(await failure(() => saver.putWrites({ configurable: { thread_id: "t" } }, [["a", 1]], "t"))).toBe(
       "Missing checkpoint_id field in config.configurable.",
+    );
+    // a graph run without a thread fails with the text of its first save: a Command's is its writes
+    const graph = new StateGraph(Annotation.Root({ x: Annotation<number>() }))
+      .addNode("n", () => ({ x: 1 }))
+      .addEdge(START, "n")
+      .compile({ checkpointer: saver });
+    expect(await failure(() => graph.invoke({ x: 0 }))).toMatch(/^Missing "thread_id" field in passed /);
+    expect(await failure(() => graph.invoke(new Command({ resume: 1 })))).toMatch(
+      /^Missing thread_id field in config\.configurable\. /,
     );
   });
 });

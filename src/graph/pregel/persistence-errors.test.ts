@@ -85,6 +85,13 @@ describe("with a checkpointer", () => {
     );
   });
 
+  it("a Command without thread_id is refused with the text of the writes' save", async () => {
+    const graph = plainGraph(new RunCounter(), new MemorySaver());
+    const writesMessage = THREAD_ID_MESSAGE.replace("Failed to put checkpoint.", "Failed to put writes.");
+    await expect(graph.invoke(new Command({ resume: "x" }))).rejects.toThrow(writesMessage);
+    await expect(graph.invoke(new Command({ update: { v: ["u"] } }), {})).rejects.toThrow(writesMessage);
+  });
+
   it("getState without a thread_id returns an empty snapshot", async () => {
     const graph = plainGraph(new RunCounter(), new MemorySaver());
     expect(await graph.getState({ configurable: {} })).toEqual({

@@ -20,6 +20,7 @@ import {
   GraphValueError,
   INTERRUPT,
   InvalidUpdateError,
+  isCommand,
   isParentCommand,
 } from "../core/index.js";
 import {
@@ -715,7 +716,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;
     if (saver !== undefined) {
-      const missingThread = threadIdErrorFor(saver, config);
+      // a Command's first save is its writes (the text says which save failed, as LangGraph.js's)
+      const missingThread = threadIdErrorFor(saver, config, isCommand(input) ? "putWrites" : "put");
       if (missingThread !== undefined) throw missingThread;
       const threadId = configurable.thread_id;
       const checkpointId = configurable.checkpoint_id;

@@ -397,16 +397,21 @@ const THREAD_ID_HINT =
 export function threadIdErrorFor(
   saver: object,
   config: RunnableConfig | undefined,
+  operation: SaverWriteOperation = "put",
 ): CheckpointConfigError | undefined {
   const own = (saver as { missingThreadIdError?: unknown }).missingThreadIdError;
   if (typeof own === "function") {
     // a graph hands its saver a `configurable` always (so the text is the missing thread's)
     const probe: RunnableConfig = { configurable: config?.configurable ?? {} };
-    return (own as (config: RunnableConfig) => CheckpointConfigError | undefined).call(saver, probe);
+    type Check = (
+      config: RunnableConfig,
+      operation: SaverWriteOperation,
+    ) => CheckpointConfigError | undefined;
+    return (own as Check).call(saver, probe, operation);
   }
   const value = config?.configurable?.thread_id;
   if (value !== undefined && value !== null) return undefined;
-  return new CheckpointConfigError(`${memorySaverConfigText("put", "thread_id")} ${THREAD_ID_HINT}`);
+  return new CheckpointConfigError(`${memorySaverConfigText(operation, "thread_id")} ${THREAD_ID_HINT}`);
 }
 
 /** LangGraph.js's `MemorySaver` text for a config that lacks `missing` (the savers' default). */
@@ -668,9 +673,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly refusesEmptyThreadId: boolean = false;
 
   /**
-   * The error `put` throws for `config` when it names no thread (`undefined` when it names one).
-   * A run asks before it starts, so a run given no thread fails at once with this saver's text
-   * (LangGraph.js's fails at its first save); `updateState` asks too.
+   * The error `put` (or `operation`) throws for `config` when it names no thread (`undefined`
+   * when it names one). A run asks before it starts, so a run given no thread fails at once with
+   * this saver's text for its first save (LangGraph.js's fails at that save: `putWrites` for a
+   * `Command`, `put` otherwise); `updateState` asks too.
    *
    * @example
    * ```ts
@@ -678,8 +684,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    * if (error !== undefined) throw error;
    * ```
    */
-  missingThreadIdError(config: RunnableConfig | undefined): CheckpointConfigError | undefined {
-    return this.threadIdProblem(config, "put");
+  missingThreadIdError(
+    config: RunnableConfig | undefined,
+    operation: SaverWriteOperation = "put",
+  ): CheckpointConfigError | undefined {
+    return this.threadIdProblem(config, operation);
   }
 
   /** The thread id of `config`, as text; throws a `CheckpointConfigError` when it has none. */
