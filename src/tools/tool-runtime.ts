@@ -21,8 +21,10 @@ export function buildToolRuntime(
   const runtime = copyOf(config) as unknown as ToolRuntime;
   runtime.state = config.state;
   runtime.context = config.context;
-  runtime.store = config.store ?? null;
-  runtime.writer = writer;
+  // LangChain.js's type says `| null`, but a tool run without a store or writer finds
+  // `undefined` there (the config's own, absent, fields): so does ours
+  runtime.store = (config.store ?? undefined) as ToolRuntime["store"];
+  runtime.writer = (writer ?? undefined) as ToolRuntime["writer"];
   runtime.toolCallId = config.toolCall?.id ?? "";
   runtime.config = config;
   if (config.toolCall !== undefined) runtime.toolCall = config.toolCall;

@@ -305,13 +305,17 @@ describe("ToolRuntime", () => {
     expect(direct?.runId).toBeUndefined();
   });
 
-  it("has null store and writer and an empty toolCallId when invoked with plain arguments", async () => {
+  it("has no store or writer and an empty toolCallId when invoked with plain arguments", async () => {
     const t = tool(async (_args, runtime) => [runtime.store, runtime.writer, runtime.toolCallId], {
       name: "r",
       description: "d",
       schema: z.object({}),
     });
-    expect(await t.invoke({})).toEqual([null, null, ""]);
+    // undefined, as in LangChain.js (whose type says `| null`)
+    const [store, writer, toolCallId] = (await t.invoke({})) as unknown[];
+    expect(store).toBeUndefined();
+    expect(writer).toBeUndefined();
+    expect(toolCallId).toBe("");
   });
 });
 
