@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
+import "../entries/node-setup.js";
+import { getConfig, getStore } from "../graph/index.js";
 import { isToolMessage, ToolMessage } from "../messages/index.js";
 import { AbortError, type CallbackHandler, invokeThen } from "../shared/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
@@ -316,6 +318,26 @@ describe("ToolRuntime", () => {
     expect(store).toBeUndefined();
     expect(writer).toBeUndefined();
     expect(toolCallId).toBe("");
+  });
+});
+
+describe("tool functions invoked outside a graph", () => {
+  it("run with their config as the ambient one, as LangChain.js's tool() does", async () => {
+    const t = tool(
+      async () => ({
+        tags: getConfig()?.tags,
+        metadata: getConfig()?.metadata,
+        store: getStore(),
+      }),
+      { name: "ambient", description: "d", schema: z.object({}) },
+    );
+    expect(await t.invoke({}, { tags: ["t"], metadata: { m: 1 } })).toEqual({
+      tags: ["t"],
+      metadata: { m: 1 },
+      store: undefined,
+    });
+    // and nothing leaks out once the call is over
+    expect(getConfig()).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { copyOf, promiseTry } from "../shared/index.js";
+import { copyOf, getAsyncContext, promiseTry, runInAsyncContext } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import {
   type InferSchemaOutput,
@@ -349,8 +349,13 @@ export function tool(
   const description = fields.description ?? describeSchema(schema) ?? `${fields.name} tool`;
   // a `tool()` function takes the runtime second (the constructors' functions take it third)
   const run = func as ToolFunction<unknown, unknown>;
+  // Outside any run (a tool invoked directly), the function runs with its config as the ambient
+  // one, as LangChain.js's `tool()` does, so `getConfig()` returns it and `getStore()` /
+  // `getWriter()` find none rather than throw. Inside a graph task it keeps the task's.
   const withRuntime = (args: unknown, _runManager: ToolRunManager | undefined, runtime: ToolRuntime) =>
-    run(args, runtime);
+    getAsyncContext() === undefined
+      ? runInAsyncContext(runtime.config, () => run(args, runtime))
+      : run(args, runtime);
   TOOL_FUNCTIONS.add(withRuntime);
   if (schema === undefined || acceptsOnlyStrings(schema)) {
     // a string schema makes a string tool, as in LangChain.js (`{ input }` or a bare string)
