@@ -1,4 +1,4 @@
-export { BaseChatModel } from "./chat-model/base-chat-model.js";
+export { BaseChatModel, type SerializedChatModel } from "./chat-model/base-chat-model.js";
 export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
 export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";

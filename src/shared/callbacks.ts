@@ -45,7 +45,11 @@ export interface CallbackHandler {
   /** A model call ends; `output.generations[0][0].message` is the final `AIMessage`. */
   handleLLMEnd?(
     output: {
-      generations: { text: string; message: unknown; generationInfo?: Record<string, unknown> }[][];
+      generations: {
+        text: string;
+        message: unknown;
+        generationInfo?: Record<string, unknown> | undefined;
+      }[][];
       llmOutput?: Record<string, unknown>;
     },
     runId: string,

@@ -232,7 +232,7 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
 
   it("takes the provider from the model's own name, else its class's lc_name(); the run keeps the class's name", async () => {
     class ChatFooBar extends RecordingModel {
-      static lc_name() {
+      static override lc_name() {
         return "ChatMyThing";
       }
     }
@@ -242,7 +242,7 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     const names: unknown[] = [];
     const handler: CallbackHandler = {
       handleChatModelStart: (llm, _messages, _runId, _parent, _extra, _tags, metadata) =>
-        names.push([llm.name, metadata?.ls_provider]),
+        names.push([llm.id.at(-1), metadata?.ls_provider]),
     };
     await new ChatFooBar().invoke("x", { callbacks: [handler] });
     await new Named().invoke("x", { callbacks: [handler] });
@@ -251,6 +251,31 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
       ["Named", "field-name"],
     ]);
     expect(new Named().getName()).toBe("field-name");
+  });
+
+  it("is serialized as LangChain.js serializes a model that does not opt in, in toJSON() and handleChatModelStart", async () => {
+    const model = new RecordingModel();
+    const serialized = {
+      lc: 1,
+      type: "not_implemented",
+      id: ["langchain", "chat_models", "recording", "RecordingModel"],
+    };
+    expect(model.toJSON()).toEqual(serialized);
+    expect(JSON.parse(JSON.stringify(model))).toEqual(serialized);
+    const seen: unknown[] = [];
+    await model.invoke("x", { callbacks: [{ handleChatModelStart: (llm) => seen.push(llm) }] });
+    expect(seen).toEqual([serialized]);
+    expect(model.lc_serializable).toBe(false);
+    expect(model._modelType()).toBe("base_chat_model");
+    expect(model.callKeys).toEqual([
+      "stop",
+      "timeout",
+      "signal",
+      "tags",
+      "metadata",
+      "callbacks",
+      "outputVersion",
+    ]);
   });
 
   it("withStructuredOutput defaults to function calling and validates the arguments", async () => {
@@ -332,6 +357,70 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
 });
 
 describe("BaseChatModel streaming and callbacks", () => {
+  it("ends a streamed call as LangChain.js does: the joined ChatGenerationChunk, and tokenUsage from usage_metadata", async () => {
+    class InfoModel extends BaseChatModel {
+      _llmType() {
+        return "info";
+      }
+      async _generate(): Promise<ChatResult> {
+        throw new Error("should stream");
+      }
+      override async *_streamResponseChunks(_m: BaseMessage[], _o: unknown, runManager?: ChatModelRun) {
+        const parts: Array<[string, Record<string, unknown> | undefined, AIMessageChunk]> = [
+          ["T", undefined, new AIMessageChunk("a")],
+          [
+            "U",
+            { finish_reason: "stop" },
+            new AIMessageChunk({
+              content: "b",
+              usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+            }),
+          ],
+        ];
+        for (const [text, generationInfo, message] of parts) {
+          const chunk = new ChatGenerationChunk({
+            text,
+            message,
+            ...(generationInfo ? { generationInfo } : {}),
+          });
+          yield chunk;
+          await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+        }
+      }
+    }
+    const seen: unknown[] = [];
+    const handler: CallbackHandler = {
+      handleLLMNewToken: (_t, _i, _r, _p, _tags, fields) => seen.push(["token", fields?.chunk]),
+      handleLLMEnd: (output) => seen.push(["end", output]),
+    };
+    for await (const _ of await new InfoModel({}).stream("x", { callbacks: [handler] })) {
+      // drain
+    }
+    const [t1, t2, end] = seen as [
+      [string, unknown],
+      [string, unknown],
+      [string, { generations: unknown[][]; llmOutput: unknown }],
+    ];
+    // the model's own chunks reach the token callbacks
+    expect(t1[1]).toBeInstanceOf(ChatGenerationChunk);
+    expect((t2[1] as ChatGenerationChunk).generationInfo).toEqual({ finish_reason: "stop" });
+    const generation = end[1].generations[0]?.[0] as ChatGenerationChunk;
+    expect(generation).toBeInstanceOf(ChatGenerationChunk);
+    expect(generation.text).toBe("TU");
+    expect(generation.generationInfo).toEqual({ finish_reason: "stop" });
+    expect(generation.message.content).toBe("ab");
+    expect(end[1].llmOutput).toEqual({
+      tokenUsage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+    });
+  });
+
+  it("ChatGenerationChunk.concat always gives an object generationInfo (as LangChain.js)", () => {
+    const a = new ChatGenerationChunk({ text: "a", message: new AIMessageChunk("a") });
+    const b = new ChatGenerationChunk({ text: "b", message: new AIMessageChunk("b") });
+    expect(a.generationInfo).toBeUndefined();
+    expect(a.concat(b).generationInfo).toEqual({});
+  });
+
   it("reports each streamed chunk once even when the model reports tokens itself", async () => {
     const { tokens, ends, handler } = tokenRecorder();
     const chunks: AIMessageChunk[] = [];

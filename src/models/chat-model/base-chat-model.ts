@@ -57,6 +57,13 @@ type ConfigKeys =
   | "maxConcurrency"
   | "timeout";
 
+/** What {@link BaseChatModel.toJSON} returns (LangChain.js's `SerializedNotImplemented`). */
+export interface SerializedChatModel {
+  lc: 1;
+  type: "not_implemented";
+  id: string[];
+}
+
 /** Everything one call needs once its options are resolved. */
 interface PreparedCall<Parsed> {
   messages: BaseMessage[];
@@ -112,6 +119,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   verbose = false;
   /** `"v1"`: answers carry standard content blocks (see {@link BaseChatModelParams.outputVersion}). */
   outputVersion: "v0" | "v1";
+  /**
+   * LangChain.js's serialization flag; `false`, so {@link toJSON} gives the `not_implemented`
+   * stub (as LangChain.js does for a model that does not opt in).
+   */
+  lc_serializable = false;
 
   constructor(fields: BaseChatModelParams = {}) {
     this.callbacks = fields.callbacks;
@@ -146,6 +158,31 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /** LangChain.js serialization namespace. */
   get lc_namespace(): string[] {
     return ["langchain", "chat_models", this._llmType()];
+  }
+
+  /** The class's name in serialized ids (LangChain.js `Serializable.lc_name`); subclasses may override it. */
+  static lc_name(): string {
+    // biome-ignore lint/complexity/noThisInStatic: the name of the subclass it is called on
+    return this.name;
+  }
+
+  /** The kind of language model (LangChain.js `_modelType`). */
+  _modelType(): string {
+    return "base_chat_model";
+  }
+
+  /** The call-option keys LangChain.js's `BaseChatModel` lists. */
+  get callKeys(): string[] {
+    return ["stop", "timeout", "signal", "tags", "metadata", "callbacks", "outputVersion"];
+  }
+
+  /**
+   * The model as LangChain.js serializes a model that is not serializable:
+   * `{ lc: 1, type: "not_implemented", id: [...lc_namespace, className] }`. It is also the first
+   * argument of `handleChatModelStart`. Keys and settings are never written out.
+   */
+  toJSON(): SerializedChatModel {
+    return { lc: 1, type: "not_implemented", id: [...this.lc_namespace, classNameOf(this)] };
   }
 
   /** What the model can do; providers fill this in from their model tables. */
@@ -413,9 +450,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         ls_integration: "langchain_chat_model",
       };
       // the run is named after the class, whatever `name` says (as LangChain.js serializes it)
-      const name = classNameOf(this);
       run.start(
-        { id: ["langchain", "chat_models", this._llmType(), name], name },
+        this.toJSON(),
         messages,
         { options: parsed, invocation_params: this.invocationParams(parsed), batch_size: 1 },
         metadata,
@@ -532,7 +568,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         // the joined chunks as the answer's chunk form: its content and id
         const chunk = standard ? messageToChunk(message) : streamed;
         if (chunk.id === undefined) chunk.id = message.id;
-        run.end(chunk, llmOutput, generationInfo);
+        run.endStreamed(chunk);
       }
     }
     return message;
@@ -565,7 +601,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     if (call.run !== undefined) {
       // callbacks get the joined chunks, as in LangChain.js
       if (whole === undefined) call.run.end(new AIMessage({ content: "", id: call.fallbackId() }));
-      else call.run.end(this.standardContentFor(call) ? toStandardContent(toAIMessage(whole)) : whole);
+      else
+        call.run.endStreamed(this.standardContentFor(call) ? toStandardContent(toAIMessage(whole)) : whole);
     }
   }
 
@@ -594,7 +631,10 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         if (generation.generationInfo !== undefined) {
           chunk.response_metadata = { ...generation.generationInfo, ...chunk.response_metadata };
         }
-        if (report) call.run?.chunk(generation.text ?? chunk.text, chunk);
+        if (call.run !== undefined) {
+          call.run.streamed(generation);
+          if (report) call.run.chunk(generation.text ?? chunk.text, chunk);
+        }
         yield chunk;
       }
     } finally {

@@ -25,14 +25,11 @@ export class ChatGenerationChunk {
   }
 
   concat(chunk: ChatGenerationChunk): ChatGenerationChunk {
-    const info =
-      this.generationInfo === undefined && chunk.generationInfo === undefined
-        ? undefined
-        : { ...this.generationInfo, ...chunk.generationInfo };
+    // always an object once joined, as in LangChain.js
     return new ChatGenerationChunk({
       text: this.text + chunk.text,
       message: this.message.concat(chunk.message),
-      ...(info === undefined ? {} : { generationInfo: info }),
+      generationInfo: { ...this.generationInfo, ...chunk.generationInfo },
     });
   }
 }

@@ -1,5 +1,18 @@
-import type { AIMessage, AIMessageChunk, BaseMessage } from "../../messages/index.js";
+import {
+  type AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  isAIMessageChunk,
+} from "../../messages/index.js";
 import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
+import { ChatGenerationChunk } from "./chat-generation-chunk.js";
+
+/** One generation of `handleLLMEnd`'s output. */
+interface EndGeneration {
+  text: string;
+  message: unknown;
+  generationInfo?: Record<string, unknown> | undefined;
+}
 
 /**
  * The callback run of one chat-model call, handed to `_generate` and
@@ -23,6 +36,11 @@ import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
 export class ChatModelRun {
   /** True while the base class streams `_streamResponseChunks` and reports chunks itself. */
   baseReportsTokens = false;
+  /** The joined text of the streamed generations (`ChatGenerationChunk.text`). */
+  private streamedText = "";
+  /** The streamed generations' `generationInfo`, merged as `ChatGenerationChunk.concat` merges it. */
+  private streamedInfo: Record<string, unknown> | undefined;
+  private streamedCount = 0;
 
   constructor(
     readonly runId: string,
@@ -36,7 +54,7 @@ export class ChatModelRun {
   }
 
   start(
-    llm: { id: string[]; name: string },
+    llm: { lc: number; type: string; id: string[] },
     messages: BaseMessage[],
     extraParams: Record<string, unknown>,
     metadata: Record<string, unknown>,
@@ -75,8 +93,50 @@ export class ChatModelRun {
       this.runId,
       undefined,
       this.tags,
-      chunk === undefined ? undefined : { chunk: { text: chunk.text ?? token, message: chunk.message } },
+      // the model's own chunk (its `generationInfo` too), as LangChain.js hands it on
+      chunk === undefined
+        ? undefined
+        : { chunk: hasText(chunk) ? chunk : { text: token, message: chunk.message } },
     );
+  }
+
+  /** Notes a generation `_streamResponseChunks` yielded, for {@link endStreamed}. */
+  streamed(generation: { text?: string; generationInfo?: Record<string, unknown> | undefined }): void {
+    this.streamedText += generation.text ?? "";
+    this.streamedInfo =
+      this.streamedCount++ === 0
+        ? generation.generationInfo
+        : { ...this.streamedInfo, ...generation.generationInfo };
+  }
+
+  /**
+   * Ends a streamed call as LangChain.js does: the generation is the chunks joined (a
+   * `ChatGenerationChunk` with their text and merged `generationInfo`), and `llmOutput` carries
+   * `tokenUsage` when the answer has `usage_metadata`.
+   */
+  endStreamed(message: AIMessage | AIMessageChunk): void {
+    const generationInfo = this.streamedInfo;
+    const generation: EndGeneration = isAIMessageChunk(message)
+      ? new ChatGenerationChunk({
+          text: this.streamedText,
+          message,
+          ...(generationInfo === undefined ? {} : { generationInfo }),
+        })
+      : { text: this.streamedText, message, ...(generationInfo === undefined ? {} : { generationInfo }) };
+    const usage = message.usage_metadata;
+    const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
+      generations: [[generation]],
+    };
+    if (usage !== undefined) {
+      output.llmOutput = {
+        tokenUsage: {
+          promptTokens: usage.input_tokens,
+          completionTokens: usage.output_tokens,
+          totalTokens: usage.total_tokens,
+        },
+      };
+    }
+    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }
 
   /** Reports a chunk the base class streamed. */
@@ -100,15 +160,11 @@ export class ChatModelRun {
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
   ): void {
-    const generation: { text: string; message: unknown; generationInfo?: Record<string, unknown> } = {
-      text: message.text,
-      message,
-    };
+    const generation: EndGeneration = { text: message.text, message };
     if (generationInfo !== undefined) generation.generationInfo = generationInfo;
-    const output: {
-      generations: { text: string; message: unknown; generationInfo?: Record<string, unknown> }[][];
-      llmOutput?: Record<string, unknown>;
-    } = { generations: [[generation]] };
+    const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
+      generations: [[generation]],
+    };
     if (llmOutput !== undefined) output.llmOutput = llmOutput;
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }
@@ -119,4 +175,8 @@ export class ChatModelRun {
 
   /** LangChain.js name for {@link end}'s raw form; kept for models that call it. */
   async handleText(_text: string): Promise<void> {}
+}
+
+function hasText<T extends { text?: string }>(chunk: T): chunk is T & { text: string; message: unknown } {
+  return typeof chunk.text === "string";
 }

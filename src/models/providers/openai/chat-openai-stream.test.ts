@@ -199,7 +199,7 @@ describe("ChatOpenAI callbacks", () => {
     const handler: CallbackHandler = {
       lc_prefer_streaming: prefersStreaming,
       handleChatModelStart: (llm, messages, runId, _parent, _extra, tags, metadata) =>
-        events.push(["start", llm.name, messages[0]?.length, runId, tags, metadata]),
+        events.push(["start", llm.id.at(-1), messages[0]?.length, runId, tags, metadata]),
       handleLLMNewToken: (token, _idx, runId, _parent, _tags, fields) =>
         events.push(["token", token, runId, fields?.chunk?.message]),
       handleLLMEnd: (output, runId) => events.push(["end", output.generations[0]?.[0]?.message, runId]),
