@@ -213,6 +213,19 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(starts[0]?.metadata).toMatchObject({ x: 1, y: 2, ls_model_type: "chat" });
   });
 
+  it("a second withConfig replaces the bound tags, metadata and callbacks (as RunnableBinding.withConfig)", async () => {
+    const first = tokenRecorder();
+    const second = tokenRecorder();
+    const model = new RecordingModel()
+      .withConfig({ tags: ["a"], metadata: { x: 1 }, callbacks: [first.handler] })
+      .withConfig({ tags: ["b"], metadata: { y: 2 }, callbacks: [second.handler] });
+    await model.invoke("x", { tags: ["c"] });
+    expect(first.starts).toEqual([]);
+    expect(second.starts[0]?.tags).toEqual(["b", "c"]);
+    expect(second.starts[0]?.metadata).not.toHaveProperty("x");
+    expect(second.starts[0]?.metadata).toMatchObject({ y: 2 });
+  });
+
   it("reports LangChain.js's ls_* metadata: the provider from the class name, the integration tag", async () => {
     class ChatMyProvider extends RecordingModel {}
     class Streamy extends RecordingModel {}

@@ -92,13 +92,13 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     this.invoke(input, options),
   );
 
+  /**
+   * Returns a copy whose bound config is this one's with `config`'s keys replacing it, as
+   * LangChain.js's `RunnableBinding.withConfig` does (a second `tags`, `metadata` or
+   * `callbacks` replaces the first; only a call's own options are merged with the bound ones).
+   */
   withConfig(config: Partial<CallOptions>): ConfiguredChatModel<CallOptions> {
-    return new ConfiguredChatModel(
-      this.bound,
-      this.kwargs,
-      mergeCallOptions(this.config, config),
-      this.boundTools,
-    );
+    return new ConfiguredChatModel(this.bound, this.kwargs, { ...this.config, ...config }, this.boundTools);
   }
 
   /** This model with `invoke` retried (see `BaseChatModel.withRetry`). */
