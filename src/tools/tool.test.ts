@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import "../entries/node-setup.js";
+import "../entries/index.js";
 import { getConfig, getStore } from "../graph/index.js";
 import { isToolMessage, ToolMessage } from "../messages/index.js";
 import { AbortError, type CallbackHandler, invokeThen } from "../shared/index.js";
