@@ -21,6 +21,35 @@ function plainGraph(runs: RunCounter, checkpointer?: MemorySaver) {
 }
 
 describe("without a checkpointer", () => {
+  it("checkpointer: true refuses to run, stream or read state without a parent's saver", async () => {
+    const root = new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addEdge(START, "a")
+      .compile({ checkpointer: true });
+    const refused = {
+      name: "GraphValueError",
+      message: expect.stringMatching(/^checkpointer: true cannot be used for root graphs\./),
+    };
+    await expect(root.invoke({ v: [] })).rejects.toMatchObject(refused);
+    await expect(
+      (async () => {
+        for await (const _ of await root.stream({ v: [] })) {
+          // drain
+        }
+      })(),
+    ).rejects.toMatchObject(refused);
+    await expect(root.getState(thread("t"))).rejects.toMatchObject(refused);
+    // as a node of a parent without a saver there is still none to borrow
+    const parent = new StateGraph(LogState).addNode("sub", root).addEdge(START, "sub").compile();
+    await expect(parent.invoke({ v: [] })).rejects.toMatchObject(refused);
+    // a parent with a saver lends it
+    const saved = new StateGraph(LogState)
+      .addNode("sub", root)
+      .addEdge(START, "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    await expect(saved.invoke({ v: [] }, thread("t"))).resolves.toEqual({ v: ["a"] });
+  });
+
   it("interrupt() fails with GraphValueError MISSING_CHECKPOINTER", async () => {
     const graph = new StateGraph(LogState)
       .addNode("x", () => {

@@ -525,6 +525,14 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     return isCheckpointSaver(inherited) ? inherited : undefined;
   }
 
+  /** `checkpointer: true` borrows the parent's saver: run where there is none, it is an error. */
+  private rootCheckpointerTrueError(): GraphValueError {
+    return new GraphValueError(
+      "checkpointer: true cannot be used for root graphs. Run this graph as a subgraph of a graph that has a checkpointer, or compile it with one (e.g. compile({ checkpointer: new MemorySaver() })).",
+      { code: "MISSING_CHECKPOINTER" },
+    );
+  }
+
   /** The saver the state API uses; throws when the graph has none. */
   private requireSaver(config: RunnableConfig): BaseCheckpointSaver {
     const saver =
@@ -533,6 +541,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         ? config.configurable.__checkpointer
         : undefined);
     if (saver === undefined) {
+      if (this.checkpointer === true) throw this.rootCheckpointerTrueError();
       throw new GraphValueError(
         "No checkpointer set: compile the graph with one (e.g. compile({ checkpointer: new MemorySaver() })) to keep and inspect its state.",
         { code: "MISSING_CHECKPOINTER" },
@@ -715,6 +724,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const config = run.config;
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;
+    if (saver === undefined && this.checkpointer === true) throw this.rootCheckpointerTrueError();
     if (saver !== undefined) {
       // a Command's first save is its writes (the text says which save failed, as LangGraph.js's)
       const missingThread = threadIdErrorFor(saver, config, isCommand(input) ? "putWrites" : "put");
