@@ -728,6 +728,8 @@ describe("the agent's LangChain.js accessors", () => {
     const agent = createAgent({ model, tools: [], name: "helper" });
     expect(agent.options.name).toBe("helper");
     expect(agent.options.model).toBe(model);
+    // `options` is the agent's only own enumerable property, as in LangChain.js
+    expect(Object.keys(agent)).toEqual(["options"]);
     expect(Object.keys(agent.builder.nodes)).toContain("model_request");
     // drawMermaid is async, as in LangChain.js, and takes the drawing options
     const drawn = agent.drawMermaid();

@@ -169,6 +169,11 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   /** `#base` with the agent's default run options baked in (what `graph` returns). */
   readonly #graph: Graph;
   readonly #options: AgentOptions;
+  /**
+   * The parameters the agent was made with (what `createAgent` received); an own property, as
+   * in LangChain.js, so `Object.keys(agent)` lists it.
+   */
+  readonly options: Readonly<Record<string, unknown>>;
   readonly #defaults: PregelOptions<unknown>;
   /** The defaults the graph does not carry (`debug`, `signal`, …): the only ones a run adds. */
   readonly #runDefaults: PregelOptions<unknown> | undefined;
@@ -177,6 +182,7 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   constructor(graph: Graph, options: AgentOptions, defaults: PregelOptions<unknown> = {}) {
     this.#base = graph;
     this.#options = options;
+    this.options = options as Readonly<Record<string, unknown>>;
     this.#defaults = defaults;
     // LangChain.js bakes the run defaults into the compiled graph too, so a caller that runs
     // `agent.graph` directly (a server, `agent.graph.streamEvents`) gets the same tags and metadata
@@ -195,11 +201,6 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     T["context"]
   > {
     return this.#graph as never;
-  }
-
-  /** The parameters the agent was made with (what `createAgent` received). */
-  get options(): Readonly<Record<string, unknown>> {
-    return this.#options as Readonly<Record<string, unknown>>;
   }
 
   /** The graph builder the agent was compiled from. */
