@@ -247,6 +247,33 @@ describe("middleware: jumpTo", () => {
     );
   });
 
+  it("accepts the node names __end__ and model_request as jump targets, as LangChain.js does", async () => {
+    const runs: string[][] = [];
+    for (const target of ["__end__", "model_request"]) {
+      let jumped = false;
+      const m = createMiddleware({
+        name: "J",
+        beforeAgent: {
+          canJumpTo: [target as never],
+          hook: () => {
+            if (jumped) return undefined;
+            jumped = true;
+            return { jumpTo: target as never };
+          },
+        },
+      });
+      const agent = createAgent({
+        model: new FakeChatModel({ responses: ["hi"] }),
+        tools: [search],
+        middleware: [m],
+      });
+      const nodes: string[] = [];
+      for await (const chunk of await agent.stream(question())) nodes.push(...Object.keys(chunk));
+      runs.push(nodes);
+    }
+    expect(runs).toEqual([["J.before_agent"], ["J.before_agent", "model_request"]]);
+  });
+
   it("fails an undeclared jump with a plain Error, as LangChain.js does", async () => {
     const bad = createMiddleware({ name: "Bad", beforeModel: () => ({ jumpTo: "end" as const }) });
     const failure = await createAgent({ model: new FakeChatModel({ responses: [] }), middleware: [bad] })

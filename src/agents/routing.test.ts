@@ -35,6 +35,9 @@ describe("resolveJump", () => {
     expect(resolveJump("tools", anchors)).toBe("tools");
     expect(resolveJump("end", anchors)).toBe("M.after_agent");
     expect(resolveJump("end", anchors, END)).toBe(END);
+    // LangChain.js also takes the node names
+    expect(resolveJump("model_request", anchors)).toBe("model_request");
+    expect(resolveJump(END, anchors)).toBe("M.after_agent");
     expect(jumpDestinations(["tools", "end"], { ...anchors, hasTools: false })).toEqual(["M.after_agent"]);
     expect(() => resolveJump("nowhere", anchors)).toThrow(
       'Invalid jump target: nowhere, must be "model", "tools" or "end".',

@@ -1,4 +1,4 @@
-import { Send } from "../graph/index.js";
+import { END, Send } from "../graph/index.js";
 import {
   type AIMessage,
   type BaseMessage,
@@ -33,18 +33,22 @@ export interface AgentAnchors {
 type RouterState = { messages: BaseMessage[]; jumpTo?: JumpTo | undefined; structuredResponse?: unknown };
 
 /**
- * Where a `jumpTo` target leads; `end` goes to `endNode` (the exit, or END from after_agent
+ * Where a `jumpTo` target leads (`model_request` and `__end__` are aliases of `model` and
+ * `end`); `end` goes to `endNode` (the exit, or END from after_agent
  * hooks). `tools` leads to the tools node even when the agent has none: the run then fails
  * with the engine's unknown-destination error, as LangChain.js's does. An unknown target is a
  * plain `Error` with LangChain.js's text.
  */
 export function resolveJump(target: unknown, anchors: AgentAnchors, endNode: string = anchors.exit): string {
+  // the node names themselves are accepted too (`model_request`, `__end__`), as in LangChain.js
   switch (target) {
     case "model":
+    case MODEL_NODE:
       return MODEL_NODE;
     case "tools":
       return TOOLS_NODE;
     case "end":
+    case END:
       return endNode;
     default:
       throw new Error(`Invalid jump target: ${String(target)}, must be "model", "tools" or "end".`);
