@@ -523,6 +523,26 @@ describe("createAgent: Send payload", () => {
   });
 });
 
+describe('createAgent: version "v1"', () => {
+  it("runs every pending call of the AI message in one tools task", async () => {
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("search", { query: "a" }, "c1"), call("search", { query: "b" }, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const agent = createAgent({ model, tools: [search], version: "v1" });
+    const updates: Array<Record<string, { messages: unknown[] }>> = [];
+    for await (const chunk of await agent.stream(question())) updates.push(chunk as never);
+    // LangChain.js: one `tools` update holding both answers (v2 gives one update per call)
+    expect(updates.map((u) => Object.keys(u)[0])).toEqual(["model_request", "tools", "model_request"]);
+    expect(outline(updates[1]?.tools?.messages as never)).toEqual([
+      "tool:results for a",
+      "tool:results for b",
+    ]);
+  });
+});
+
 describe("createAgent: persistence and interrupts", () => {
   it("keeps a thread's messages across invocations", async () => {
     const model = new FakeChatModel({ responses: [answer("a1", "first"), answer("a2", "second")] });

@@ -92,6 +92,11 @@ export interface CreateAgentParams<
   /** Print each superstep to the console (a default of every run). */
   debug?: boolean;
   /**
+   * How pending tool calls run: `"v2"` (default) dispatches each call as its own task of the
+   * tools node; `"v1"` runs all the calls of an AI message in one tools task, concurrently.
+   */
+  version?: "v1" | "v2";
+  /**
    * Stream transformers for the agent's `streamEvents(…, { version: "v3" })` runs, after those of
    * its middleware (their projections appear on `run.extensions`).
    */
@@ -377,7 +382,13 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
   else
     graph.addConditionalEdges(
       anchors.loopExit,
-      modelRouter(anchors, kinds, modelReachable, hooks.afterModel.length === 0) as never,
+      modelRouter(
+        anchors,
+        kinds,
+        modelReachable,
+        hooks.afterModel.length === 0,
+        params.version === "v1",
+      ) as never,
       modelDestinations,
     );
   for (let i = hooks.afterAgent.length - 1; i > 0; i -= 1) {

@@ -117,7 +117,8 @@ export interface ToolKinds {
  * message → exit; `directAfterModel` (no `afterModel` hook between) and the last message not an
  * AI message → exit, unless the AI message called a structured-output tool; no tool calls → exit (the classic end of an agent loop); calls not yet
  * answered → one `Send` per call to the tools node, carrying only that call (the tools node
- * reads the state from the channels); a structured response → exit; otherwise back to the
+ * reads the state from the channels), or with `oneToolsTask` (`version: "v1"`) the tools node
+ * itself, which runs them all; a structured response → exit; otherwise back to the
  * model (every call was answered, e.g. by a structured-output retry).
  */
 export function modelRouter(
@@ -125,6 +126,7 @@ export function modelRouter(
   kinds: ToolKinds,
   modelReachable: boolean,
   directAfterModel = false,
+  oneToolsTask = false,
 ) {
   return readOnly((state: RouterState): string | Send[] => {
     if (state.jumpTo) return resolveJump(state.jumpTo, anchors);
@@ -150,6 +152,8 @@ export function modelRouter(
     );
     if (pending.length > 0) {
       if (!anchors.hasTools) return anchors.exit;
+      // `version: "v1"`: one tools task runs every pending call (as a jump to "tools" does)
+      if (oneToolsTask) return TOOLS_NODE;
       return pending.map((call) => new Send(TOOLS_NODE, [call]));
     }
     if (state.structuredResponse !== undefined) return anchors.exit;
