@@ -358,7 +358,9 @@ export class PregelLoop {
       try {
         await this.params.persistence.flush();
       } catch (error) {
-        failure ??= { error };
+        // A failed save outranks a pause: the interrupt's checkpoint was not saved, so the run
+        // could not be resumed from it.
+        if (failure === undefined || isGraphInterrupt(failure.error)) failure = { error };
       }
     }
     if (failure === undefined) return;

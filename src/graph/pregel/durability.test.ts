@@ -3,7 +3,15 @@
  * Expected values: @langchain/langgraph 1.7.3 (probe /tmp/probe/q8.ts).
  */
 import { describe, expect, it } from "vitest";
-import { Command, type Durability, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import {
+  Annotation,
+  Command,
+  type Durability,
+  interrupt,
+  MemorySaver,
+  START,
+  StateGraph,
+} from "../../index.js";
 import {
   historyOf,
   interruptsOf,
@@ -192,4 +200,43 @@ describe("async durability with a saver that has no putBatch", () => {
     const latest = await inner.getTuple({ configurable: { thread_id: config.configurable.thread_id } });
     expect(latest?.checkpoint.channel_values.v).toEqual(["a", "b"]);
   });
+});
+
+describe("a save that fails in a run that pauses", () => {
+  // LangGraph.js 1.7.3 rejects with the saver's error in every mode (its serializer writes a
+  // cycle as "[Circular]", so the probe used a saver whose put throws).
+  const ValueState = Annotation.Root({ v: Annotation<unknown>() });
+  function pausing(value: () => unknown) {
+    return new StateGraph(ValueState)
+      .addNode("a", () => ({ v: value() }))
+      .addNode("ask", () => {
+        interrupt("q");
+        return {};
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "ask")
+      .compile({ checkpointer: new MemorySaver() });
+  }
+
+  it.each(MODES)(
+    "fails the run with the save's error (%s) rather than returning the pause",
+    async (durability) => {
+      const ok = pausing(() => ({ fine: true }));
+      expect(interruptsOf(await ok.invoke({ v: 0 }, { ...thread("ok"), durability }))).toHaveLength(1);
+      const cyclic = pausing(() => {
+        const circular: { self?: unknown } = {};
+        circular.self = circular;
+        return circular;
+      });
+      await expect(cyclic.invoke({ v: 0 }, { ...thread("cyclic"), durability })).rejects.toThrow(
+        "must be acyclic",
+      );
+      const streamed = async () => {
+        for await (const _chunk of await cyclic.stream({ v: 0 }, { ...thread("cyclic2"), durability })) {
+          // drain
+        }
+      };
+      await expect(streamed()).rejects.toThrow("must be acyclic");
+    },
+  );
 });
