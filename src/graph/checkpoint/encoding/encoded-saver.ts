@@ -344,6 +344,11 @@ const itemHash = (data: string): string => contentHash(data).slice(0, 16);
 /** Item references of objects already hashed (objects in state are treated as immutable). */
 const itemRefs = new WeakMap<object, string>();
 
+/** A function or symbol: JSON has no text for either. */
+function isUnstorable(value: unknown): boolean {
+  return typeof value === "function" || typeof value === "symbol";
+}
+
 /** A list channel of a namespace, as the thread cache keys it. */
 const listSlot = (ns: string, channel: string) => `${ns}\u0000${channel}`;
 
@@ -1422,7 +1427,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       let ref = isObject ? itemRefs.get(value) : undefined;
       let data: string | undefined;
       if (ref === undefined) {
-        data = this.codec.encode(value);
+        // a function or symbol in a list is stored as null, as JSON (and LangGraph.js) stores it
+        // inside an array; alone it would be stored as undefined
+        data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
         ref = itemHash(data);
         if (isObject) itemRefs.set(value, ref);
       } else if (before !== undefined && i < beforeLength && before[i] === ref) {
