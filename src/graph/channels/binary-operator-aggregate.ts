@@ -1,6 +1,6 @@
-import { uniqueId } from "../../shared/index.js";
 import { InvalidUpdateError, unwrapOverwrite } from "../core/index.js";
 import { type BaseChannel, MISSING, SingleValueChannel } from "./base.js";
+import { stampMessageIds } from "./message-ids.js";
 
 /** A reducer: folds one update into the current value. */
 export type BinaryOperator<Value, Update = Value> = (current: Value, update: Update) => Value;
@@ -22,16 +22,6 @@ const STAMPS_MESSAGE_IDS = Symbol.for("agentgraph.reducer.stamps_message_ids");
 
 /** Per channels object: the names of its channels whose reducer stamps message ids (`null`: none). */
 const stampingChannelsOf = new WeakMap<object, Set<string> | null>();
-
-/** A message object, recognised by shape (the engine never imports the message classes). */
-function isMessageObject(value: unknown): value is { id?: string | null } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    "content" in value &&
-    typeof (value as { getType?: unknown }).getType === "function"
-  );
-}
 
 /** A fold a reader computed ahead of the step's end: `result` = the writes `values` folded into `base`. */
 interface RememberedFold<Value, Update> {
@@ -107,12 +97,7 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     }
     if (stamping === null) return;
     for (const [name, value] of writes) {
-      if (!stamping.has(name)) continue;
-      if (isMessageObject(value)) {
-        if (value.id == null) value.id = uniqueId();
-      } else if (Array.isArray(value)) {
-        for (const item of value) if (isMessageObject(item) && item.id == null) item.id = uniqueId();
-      }
+      if (stamping.has(name)) stampMessageIds(value, false);
     }
   }
 

@@ -1,6 +1,6 @@
-import { uniqueId } from "../../shared/index.js";
 import { InvalidUpdateError, type Overwrite, unwrapOverwrite } from "../core/index.js";
 import { type BaseChannel, MISSING, type Missing, SingleValueChannel } from "./base.js";
+import { stampMessageIds } from "./message-ids.js";
 
 /**
  * A batch reducer for a {@link DeltaChannel}: folds all the writes of a step into the value in
@@ -29,35 +29,11 @@ export interface DeltaChannelOptions<Value> {
  */
 const DELTA_WRITE_IDS: unique symbol = Symbol.for("agentgraph.delta_channel.write_ids") as never;
 
-/** A message object, recognised by shape (the engine never imports the message classes). */
-function isMessageObject(value: unknown): value is { id?: string | null } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    "content" in value &&
-    typeof (value as { getType?: unknown }).getType === "function"
-  );
-}
-
-/** Gives every message object in a write (in place, as LangGraph.js does) an id if it has none. */
-function stampMessageIds(value: unknown): void {
-  if (isMessageObject(value)) {
-    if (value.id == null) value.id = uniqueId();
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const item of value) stampMessageIds(item);
-    return;
-  }
-  const overwrite = unwrapOverwrite(value);
-  if (overwrite !== undefined) stampMessageIds(overwrite.value);
-}
-
 function writeIdsOf(reducer: unknown): (value: unknown) => unknown {
   const own = (reducer as { [DELTA_WRITE_IDS]?: unknown })[DELTA_WRITE_IDS];
   if (typeof own === "function") return own as (value: unknown) => unknown;
   return (value) => {
-    stampMessageIds(value);
+    stampMessageIds(value, true);
     return value;
   };
 }
