@@ -57,7 +57,10 @@ type ConfigKeys =
   | "maxConcurrency"
   | "timeout";
 
-/** What {@link BaseChatModel.toJSON} returns (LangChain.js's `SerializedNotImplemented`). */
+/**
+ * What {@link BaseChatModel.toJSON} returns: LangChain.js's serialized form of a model that does
+ * not opt in to serialization.
+ */
 export interface SerializedChatModel {
   lc: 1;
   type: "not_implemented";
