@@ -13,6 +13,22 @@ import {
   ToolInvocationError,
 } from "./index.js";
 
+/** A middleware whose afterModel hook jumps back to the model once. */
+function jumpBackOnce() {
+  let retried = false;
+  return createMiddleware({
+    name: "Again",
+    afterModel: {
+      canJumpTo: ["model"],
+      hook: () => {
+        if (retried) return undefined;
+        retried = true;
+        return { jumpTo: "model" as const };
+      },
+    },
+  });
+}
+
 describe("middleware: hook order", () => {
   it("runs before-hooks in order and after-hooks in reverse, once per agent or per model call", async () => {
     const log: string[] = [];
@@ -130,36 +146,14 @@ describe("middleware: jumpTo", () => {
   });
 
   it("jumps back to the model from afterModel", async () => {
-    let retried = false;
-    const again = createMiddleware({
-      name: "Again",
-      afterModel: {
-        canJumpTo: ["model"],
-        hook: () => {
-          if (retried) return undefined;
-          retried = true;
-          return { jumpTo: "model" as const };
-        },
-      },
-    });
+    const again = jumpBackOnce();
     const model = new FakeChatModel({ responses: ["first", "second"] });
     const { messages } = await createAgent({ model, middleware: [again] }).invoke(question());
     expect(outline(messages)).toEqual(["human:hi", "ai:first", "ai:second"]);
   });
 
   it("streams model_request after a jump from afterModel as { messages } only, as LangChain.js does", async () => {
-    let retried = false;
-    const again = createMiddleware({
-      name: "Again",
-      afterModel: {
-        canJumpTo: ["model"],
-        hook: () => {
-          if (retried) return undefined;
-          retried = true;
-          return { jumpTo: "model" as const };
-        },
-      },
-    });
+    const again = jumpBackOnce();
     const model = new FakeChatModel({ responses: ["first", "second"] });
     const updates: Array<[string, string[]]> = [];
     for await (const chunk of await createAgent({ model, middleware: [again] }).stream(question())) {
