@@ -111,7 +111,9 @@ export function resolveRunConfig(
     mergeInto(config, source);
   }
   for (const key of RUN_ONLY_KEYS) delete (config as Record<string, unknown>)[key];
-  if (options?.runName !== undefined) config.runName = options.runName;
+  // the run's name is the call's or the graph's `withConfig` one, never a parent node's
+  const runName = options?.runName ?? defaults?.runName;
+  if (runName !== undefined) config.runName = runName;
 
   const metadata: Record<string, unknown> = { ls_integration: "langgraph", ...config.metadata };
   // only the call's own `timeout` limits the run, as in LangGraph.js (where a `withConfig`

@@ -190,7 +190,14 @@ export interface EventSource {
   /** The modes `stream()` uses when the call names none (the graph's `on_chain_stream` chunks). */
   readonly streamMode?: StreamMode;
   /** The graph's `withConfig` defaults (their callbacks hear the chain events too). */
-  readonly config?: { callbacks?: CallbackHandler[]; metadata?: Record<string, unknown> } | undefined;
+  readonly config?:
+    | {
+        callbacks?: CallbackHandler[];
+        metadata?: Record<string, unknown>;
+        tags?: string[];
+        runName?: string;
+      }
+    | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
 }
 
@@ -424,8 +431,12 @@ export function streamGraphEvents(
   }
   const { version: _version, ...runOptions } = options;
   const runId = (runOptions.runId as string | undefined) ?? randomId();
-  const name = (runOptions.runName as string | undefined) ?? graph.name ?? "LangGraph";
-  const tags = [...((runOptions.tags as string[] | undefined) ?? [])];
+  // the graph's `withConfig` defaults name and tag the run too, as the call's own options do
+  const name =
+    (runOptions.runName as string | undefined) ?? graph.config?.runName ?? graph.name ?? "LangGraph";
+  const tags = [
+    ...new Set([...(graph.config?.tags ?? []), ...((runOptions.tags as string[] | undefined) ?? [])]),
+  ];
   // the graph's own events carry the run's metadata as its nodes see it (LangGraph.js's
   // `ls_integration` tag, the thread's ids)
   // (the graph's own `withConfig` metadata too: an agent's `ls_integration` and `lc_agent_name`)
