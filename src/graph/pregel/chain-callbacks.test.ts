@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, START, StateGraph } from "../../index.js";
+import { Annotation, Command, interrupt, MemorySaver, Send, START, StateGraph } from "../../index.js";
 import type { CallbackHandler } from "../../shared/index.js";
 
 const Counter = Annotation.Root({
@@ -71,6 +71,89 @@ describe("the graph's withConfig defaults name and tag its run (LangGraph.js)", 
       ["LangGraph", ["default", "call"]],
       ["a", ["graph:step:1", "default", "call"]],
       ["b", ["graph:step:2", "default", "call"]],
+    ]);
+  });
+});
+
+describe("what chain callbacks hear as a run's inputs and outputs (LangChain.js)", () => {
+  it("a node ends with what it returned: a Command as returned, anything but an object as { output }", async () => {
+    const graph = new StateGraph(Counter)
+      .addNode("a", () => new Command({ update: { x: 3 }, goto: "b" }), { ends: ["b"] })
+      .addNode("b", () => undefined)
+      .addNode("c", () => [new Command({ update: { x: 1 } })])
+      .addEdge(START, "a")
+      .addEdge("b", "c")
+      .compile();
+    const { heard, handler } = recorder();
+    await graph.invoke({ x: 0 }, { callbacks: [handler] });
+    const ends = heard.filter(([event]) => event === "end");
+    expect(ends[0]?.[2]).toBeInstanceOf(Command);
+    expect(ends.slice(1).map(([, name, outputs]) => [name, outputs])).toEqual([
+      ["b", { output: undefined }],
+      ["c", { output: [new Command({ update: { x: 1 } })] }],
+      ["LangGraph", { x: 4 }],
+    ]);
+  });
+
+  it("an interrupted graph ends with its state (not __interrupt__); a graph without output with {}", async () => {
+    const asks = new StateGraph(Counter)
+      .addNode("ask", () => ({ x: interrupt<string, number>("how many?") }))
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const { heard, handler } = recorder();
+    const result = await asks.invoke({ x: 2 }, { configurable: { thread_id: "t" }, callbacks: [handler] });
+    expect(result).toHaveProperty("__interrupt__");
+    expect(heard.at(-1)).toEqual(["end", "LangGraph", { x: 2 }, []]);
+
+    const Empty = Annotation.Root({ v: Annotation<string> });
+    const silent = new StateGraph(Empty)
+      .addNode("n", () => ({}))
+      .addEdge(START, "n")
+      .compile();
+    const other = recorder();
+    expect(await silent.invoke({}, { callbacks: [other.handler] })).toBeUndefined();
+    expect(other.heard.at(-1)).toEqual(["end", "LangGraph", {}, []]);
+  });
+
+  it("a graph resumed with null, and a node sent a scalar, start with { input }", async () => {
+    const Items = Annotation.Root({
+      items: Annotation<number[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const graph = new StateGraph(Items)
+      .addNode("w", (n: number) => ({ items: [n] }))
+      .addConditionalEdges(START, () => [new Send("w", 7)])
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ["w"] });
+    const config = { configurable: { thread_id: "s" } };
+    await graph.invoke({ items: [] }, config);
+    const { heard, handler } = recorder();
+    await graph.invoke(null, { ...config, callbacks: [handler] });
+    expect(heard.filter(([event]) => event === "start").map(([, name, inputs]) => [name, inputs])).toEqual([
+      ["LangGraph", { input: null }],
+      ["w", { input: 7 }],
+    ]);
+  });
+});
+
+describe("streamEvents unwraps { input } and { output } as LangChain.js's event stream does", () => {
+  it("a state with input and output keys shows their values; a node returning nothing { output: undefined }", async () => {
+    const Io = Annotation.Root({ input: Annotation<string>, output: Annotation<string> });
+    const graph = new StateGraph(Io)
+      .addNode("answer", (state) => ({ output: `${state.input}!` }))
+      .addNode("quiet", () => undefined)
+      .addEdge(START, "answer")
+      .addEdge("answer", "quiet")
+      .compile();
+    const data: [string, string, unknown][] = [];
+    for await (const event of graph.streamEvents({ input: "hi" }, { version: "v2" })) {
+      if (event.event !== "on_chain_stream") data.push([event.event, event.name, event.data]);
+    }
+    expect(data).toEqual([
+      ["on_chain_start", "LangGraph", { input: { input: "hi" } }],
+      ["on_chain_start", "answer", { input: "hi" }],
+      ["on_chain_end", "answer", { input: "hi", output: "hi!" }],
+      ["on_chain_start", "quiet", { input: "hi" }],
+      ["on_chain_end", "quiet", { input: { input: "hi", output: "hi!" }, output: { output: undefined } }],
+      ["on_chain_end", "LangGraph", { output: "hi!" }],
     ]);
   });
 });

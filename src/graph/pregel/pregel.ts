@@ -346,7 +346,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
             ...(typeof output === "object" && output !== null && !Array.isArray(output) ? output : {}),
             [INTERRUPT]: loop.interrupts,
           };
-    reporter.end(result, input);
+    // the graph's run ends with its output values, the interrupts being no part of them
+    reporter.end(output, input);
     return result as Output;
   }
 

@@ -42,6 +42,46 @@ export interface StreamEvent {
  */
 const PARENT_RUN_IDS = new WeakMap<StreamEvent, string>();
 
+/**
+ * What chain callbacks hear with a chain event when it is not its `data` (the inputs of a start,
+ * the outputs of an end, as LangChain.js passes them before its event stream unwraps them).
+ */
+const CHAIN_ARGS = new WeakMap<StreamEvent, unknown>();
+
+/**
+ * A run's inputs or outputs as LangChain.js hands them to chain callbacks: an object as it is,
+ * anything else (an array, a string, `null`, `undefined`…) under `key`.
+ */
+function runDict(value: unknown, key: "input" | "output"): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
+    ? (value as Record<string, unknown>)
+    : { [key]: value };
+}
+
+/** The `data` of a node's `on_chain_start`, from its inputs (LangChain.js's event stream unwraps `{ input }`). */
+function startEventData(inputs: Record<string, unknown>): StreamEvent["data"] {
+  if (inputs.input === "" && Object.keys(inputs).length === 1) return {};
+  return { input: inputs.input !== undefined ? inputs.input : inputs };
+}
+
+/** The `data.input` of a node's `on_chain_end`, from its inputs. */
+function endEventInput(inputs: Record<string, unknown>): unknown {
+  return inputs.input && Object.keys(inputs).length === 1 ? inputs.input : inputs;
+}
+
+/** The `data.output` of an `on_chain_end`, from what the run returned (`{ output }` unwrapped). */
+function endEventOutput(output: unknown): unknown {
+  const outputs = runDict(output, "output");
+  return outputs.output ?? outputs;
+}
+
+/** What a node returned, from its `task_result` debug payload (its writes when they were replayed). */
+function nodeOutputOf(task: { result?: unknown }): unknown {
+  return Object.hasOwn(task, TASK_RUN_OUTPUT)
+    ? (task as { [TASK_RUN_OUTPUT]?: unknown })[TASK_RUN_OUTPUT]
+    : task.result;
+}
+
 /** Options of `streamEvents`: the run's options, and the event schema version. */
 export interface StreamEventsOptions {
   /** The event schema: `"v2"` (LangChain.js's current one) or `"v1"` (the same events here). */
@@ -269,7 +309,7 @@ export class ChainReporter {
       this.handlers,
       "handleChainStart",
       { lc: 1, type: "not_implemented", id: GRAPH_ID, name: this.name },
-      input,
+      runDict(input, "input"),
       this.runId,
       undefined,
       this.tags,
@@ -301,7 +341,7 @@ export class ChainReporter {
         this.handlers,
         "handleChainStart",
         { lc: 1, type: "not_implemented", id: NODE_ID, name: payload.name },
-        payload.input,
+        runDict(payload.input, "input"),
         payload.id,
         parent,
         tags,
@@ -330,7 +370,7 @@ export class ChainReporter {
         notifyHandlers(
           this.handlers,
           "handleChainEnd",
-          payload.result,
+          runDict(nodeOutputOf(payload), "output"),
           payload.id,
           started.parent,
           started.tags,
@@ -340,8 +380,9 @@ export class ChainReporter {
     }
   }
 
+  /** The run ended with `output`: the graph's output values (`undefined` when none was written). */
   end(output: unknown, input: unknown): void {
-    notifyHandlers(this.handlers, "handleChainEnd", output, this.runId, undefined, this.tags, {
+    notifyHandlers(this.handlers, "handleChainEnd", output ?? {}, this.runId, undefined, this.tags, {
       inputs: input,
     });
   }
@@ -375,7 +416,7 @@ function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, r
       handlers,
       "handleChainStart",
       { lc: 1, type: "not_implemented", id: root ? GRAPH_ID : NODE_ID, name: event.name },
-      event.data.input,
+      CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.input,
       event.run_id,
       parent,
       event.tags,
@@ -384,7 +425,8 @@ function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, r
       event.name,
     );
   } else if (event.event === "on_chain_end") {
-    notifyHandlers(handlers, "handleChainEnd", event.data.output, event.run_id, parent, event.tags, {
+    const output = CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.output;
+    notifyHandlers(handlers, "handleChainEnd", output, event.run_id, parent, event.tags, {
       inputs: event.data.input,
     });
   }
@@ -479,9 +521,11 @@ export function streamGraphEvents(
   };
 
   async function* events(): AsyncGenerator<StreamEvent> {
-    yield root("on_chain_start", { input });
+    const start = root("on_chain_start", { input });
+    CHAIN_ARGS.set(start, runDict(input, "input"));
+    yield start;
     /** Node runs under way, by task id, for their end events and their children's parent ids. */
-    const running = new Map<string, StreamEvent>();
+    const running = new Map<string, { event: StreamEvent; inputs: Record<string, unknown> }>();
     const stream = await graph.stream(input, {
       ...runOptions,
       // the run's id (graph callback handlers hear it) is the graph's events' run_id
@@ -527,6 +571,7 @@ export function streamGraphEvents(
         };
         if (type === "task") {
           const parent = parentRunOf(namespace, runId);
+          const inputs = runDict(task.input, "input");
           const event: StreamEvent = {
             event: "on_chain_start",
             name: task.name,
@@ -541,36 +586,35 @@ export function streamGraphEvents(
                 task.name,
                 [...namespace, `${task.name}:${task.id}`].join(CHECKPOINT_NAMESPACE_SEPARATOR),
               ),
-            data: { input: task.input },
+            data: startEventData(inputs),
           };
           PARENT_RUN_IDS.set(event, parent);
-          running.set(task.id, event);
+          CHAIN_ARGS.set(event, inputs);
+          running.set(task.id, { event, inputs });
           yield* held;
           held = [];
           yield event;
         } else if (type === "task_result") {
-          const started = running.get(task.id);
+          const run = running.get(task.id);
           running.delete(task.id);
-          if (started !== undefined) {
+          if (run !== undefined) {
+            const { event: started, inputs } = run;
             // a node that failed or was interrupted has no end event (as in LangChain.js); chain
             // callbacks hear its error through a private event that is never yielded
             const failure = taskFailure(task as { error?: unknown; interrupts?: Interrupt[] });
+            // what the node returned, as LangChain.js reports a runnable's output
+            const outputs = failure === undefined ? runDict(nodeOutputOf(task), "output") : undefined;
             const ended: StreamEvent = {
               ...started,
-              event: failure === undefined ? "on_chain_end" : NODE_FAILED,
+              event: outputs !== undefined ? "on_chain_end" : NODE_FAILED,
               data:
-                failure === undefined
-                  ? {
-                      // what the node returned, as LangChain.js reports a runnable's output
-                      output: Object.hasOwn(task, TASK_RUN_OUTPUT)
-                        ? (task as { [TASK_RUN_OUTPUT]?: unknown })[TASK_RUN_OUTPUT]
-                        : task.result,
-                      input: started.data.input,
-                    }
-                  : { error: failure, input: started.data.input },
+                outputs !== undefined
+                  ? { output: outputs.output ?? outputs, input: endEventInput(inputs) }
+                  : { error: failure, input: task.input },
             };
             const parent = PARENT_RUN_IDS.get(started);
             if (parent !== undefined) PARENT_RUN_IDS.set(ended, parent);
+            if (outputs !== undefined) CHAIN_ARGS.set(ended, outputs);
             yield ended;
           }
           yield* held;
@@ -582,7 +626,10 @@ export function streamGraphEvents(
       }
     }
     yield* held;
-    yield root("on_chain_end", { output });
+    // the graph's output values (`{}` when none was written), as LangGraph.js ends its run
+    const end = root("on_chain_end", { output: endEventOutput(output ?? {}) });
+    CHAIN_ARGS.set(end, output ?? {});
+    yield end;
   }
 
   const source = events();
