@@ -157,3 +157,92 @@ describe("streamEvents unwraps { input } and { output } as LangChain.js's event 
     ]);
   });
 });
+
+describe("nodes still running when a run fails hear it (LangGraph.js)", () => {
+  /** Two nodes that run until their signal aborts (or 500 ms pass), after a first node. */
+  function waiting(third?: () => Promise<never>) {
+    const Log = Annotation.Root({
+      log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const wait = (name: string) => async (_state: unknown, config: { signal?: AbortSignal }) => {
+      await new Promise((resolve) => {
+        config.signal?.addEventListener("abort", resolve);
+        setTimeout(resolve, 500);
+      });
+      return { log: [name] };
+    };
+    const builder = new StateGraph(Log)
+      .addNode("first", () => ({ log: ["first"] }))
+      .addNode("slow", wait("slow"))
+      .addNode("slower", wait("slower"))
+      .addEdge(START, "first")
+      .addEdge("first", "slow")
+      .addEdge("first", "slower");
+    if (third === undefined) return builder.compile();
+    return builder.addNode("bad", third).addEdge("first", "bad").compile();
+  }
+
+  function failures(heard: [string, string | undefined, unknown, string[] | undefined][]) {
+    return heard.filter(([event]) => event === "error").map(([, name]) => name);
+  }
+
+  it("an aborted run: its open nodes fail with the signal's reason, in the order they started", async () => {
+    const reason = new RangeError("stop");
+    const errors: unknown[] = [];
+    const { heard, handler } = recorder();
+    const listening: CallbackHandler = {
+      ...handler,
+      handleChainError(error, runId, parent, tags) {
+        errors.push(error);
+        handler.handleChainError?.(error, runId, parent, tags);
+      },
+    };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(
+      waiting().invoke({ log: [] }, { signal: controller.signal, callbacks: [listening] }),
+    ).rejects.toBe(reason);
+    expect(failures(heard)).toEqual(["slow", "slower", "LangGraph"]);
+    expect(errors).toEqual([reason, reason, reason]);
+
+    const events = recorder();
+    const again = new AbortController();
+    setTimeout(() => again.abort(reason), 20);
+    const stream = waiting().streamEvents(
+      { log: [] },
+      { version: "v2", signal: again.signal, callbacks: [events.handler] },
+    );
+    await expect(
+      (async () => {
+        for await (const _ of stream) {
+          // drained
+        }
+      })(),
+    ).rejects.toBe(reason);
+    expect(failures(events.heard)).toEqual(["slow", "slower", "LangGraph"]);
+  });
+
+  it("a run failed by a node: the nodes aborted with it fail with an AbortError", async () => {
+    const errors: [string | undefined, unknown][] = [];
+    const names = new Map<string, string | undefined>();
+    const handler: CallbackHandler = {
+      handleChainStart(_chain, _inputs, runId, _parent, _tags, _metadata, _type, name) {
+        names.set(runId, name);
+      },
+      handleChainError(error, runId) {
+        errors.push([names.get(runId), error]);
+      },
+    };
+    const graph = waiting(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new TypeError("bad");
+    });
+    await expect(graph.invoke({ log: [] }, { callbacks: [handler] })).rejects.toThrow("bad");
+    expect(errors.map(([name, error]) => [name, (error as Error).name, (error as Error).message])).toEqual([
+      ["bad", "TypeError", "bad"],
+      ["slow", "AbortError", "This operation was aborted"],
+      ["slower", "AbortError", "This operation was aborted"],
+      ["LangGraph", "TypeError", "bad"],
+    ]);
+  });
+});

@@ -5,7 +5,13 @@ import {
   notifyHandlers,
   randomId,
 } from "../../shared/index.js";
-import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphInterrupt, INTERRUPT, type Interrupt } from "../core/index.js";
+import {
+  CHECKPOINT_NAMESPACE_SEPARATOR,
+  GraphInterrupt,
+  INTERRUPT,
+  type Interrupt,
+  isGraphInterrupt,
+} from "../core/index.js";
 import { TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import {
   IterableReadableStream,
@@ -293,6 +299,8 @@ const NODE_ID = ["langgraph", "RunnableCallable"];
 export class ChainReporter {
   readonly runId: string;
   private readonly open = new Map<string, { parent: string; tags: string[]; input: unknown }>();
+  /** A node failed: the run fails with its error, and the nodes still running were aborted. */
+  private nodeFailed = false;
 
   constructor(
     private readonly handlers: readonly CallbackHandler[],
@@ -357,6 +365,7 @@ export class ChainReporter {
       // an interrupted node ends with its GraphInterrupt, as in LangGraph.js
       const error = taskFailure(payload);
       if (error !== undefined) {
+        if (!isGraphInterrupt(error)) this.nodeFailed = true;
         notifyHandlers(
           this.handlers,
           "handleChainError",
@@ -387,11 +396,31 @@ export class ChainReporter {
     });
   }
 
+  /**
+   * The run failed (or was aborted): the nodes still running fail first, in the order they
+   * started, then the graph.
+   */
   error(error: unknown, input: unknown): void {
+    const nodeError = this.nodeFailed ? siblingAbortError() : error;
+    for (const [id, run] of this.open) {
+      notifyHandlers(this.handlers, "handleChainError", nodeError, id, run.parent, run.tags, {
+        inputs: run.input,
+      });
+    }
+    this.open.clear();
     notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, {
       inputs: input,
     });
   }
+}
+
+/**
+ * What a node still running when the run fails hears it failed with, when the run failed because
+ * another node did: it was aborted (LangGraph.js's nodes fail with their signal's `AbortError`).
+ * When the run itself was aborted or failed, they hear the run's error.
+ */
+function siblingAbortError(): unknown {
+  return new DOMException("This operation was aborted", "AbortError");
 }
 
 /** The private event of a node that failed or was interrupted (for chain callbacks only). */
@@ -640,8 +669,10 @@ export function streamGraphEvents(
         return;
       }
       // chain callbacks hear every chain event (filters apply to the stream only); a failure
-      // ends the runs still open, innermost first
+      // ends the runs still open
       const open: StreamEvent[] = [];
+      /** A node failed: the run fails with its error, and the nodes still running were aborted. */
+      let nodeFailed = false;
       try {
         for await (const event of source) {
           if (event.event === "on_chain_start") open.push(event);
@@ -650,6 +681,7 @@ export function streamGraphEvents(
             if (at !== -1) open.splice(at, 1);
           }
           if (event.event === NODE_FAILED) {
+            if (!isGraphInterrupt(event.data.error)) nodeFailed = true;
             notifyHandlers(
               chainHandlers,
               "handleChainError",
@@ -665,11 +697,15 @@ export function streamGraphEvents(
           if (keep(event, filter)) yield event;
         }
       } catch (error) {
-        for (const started of open.reverse()) {
+        // the nodes still running first, in the order they started, then the graph
+        const nodeError = nodeFailed ? siblingAbortError() : error;
+        const nodes = open.filter((started) => started.run_id !== runId);
+        const graphRun = open.filter((started) => started.run_id === runId);
+        for (const started of [...nodes, ...graphRun]) {
           notifyHandlers(
             chainHandlers,
             "handleChainError",
-            error,
+            started.run_id === runId ? error : nodeError,
             started.run_id,
             PARENT_RUN_IDS.get(started),
             started.tags,
