@@ -73,6 +73,15 @@ describe("the graph's withConfig defaults name and tag its run (LangGraph.js)", 
       ["b", ["graph:step:2", "default", "call"]],
     ]);
   });
+  it("a withConfig thread_id is in the metadata of the graph's own streamEvents events", async () => {
+    const graph = twoSteps().withConfig({ configurable: { thread_id: "t1" }, metadata: { app: "x" } });
+    const metadata: Record<string, unknown>[] = [];
+    for await (const event of graph.streamEvents({ x: 0 }, { version: "v2" })) {
+      if (event.name === "LangGraph") metadata.push(event.metadata);
+    }
+    expect(metadata.length).toBeGreaterThan(0);
+    for (const seen of metadata) expect(seen).toMatchObject({ thread_id: "t1", app: "x" });
+  });
 });
 
 describe("what chain callbacks hear as a run's inputs and outputs (LangChain.js)", () => {

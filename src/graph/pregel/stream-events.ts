@@ -242,6 +242,7 @@ export interface EventSource {
         metadata?: Record<string, unknown>;
         tags?: string[];
         runName?: string;
+        configurable?: Record<string, unknown>;
       }
     | undefined;
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
@@ -516,11 +517,13 @@ export function streamGraphEvents(
     ...graph.config?.metadata,
     ...(runOptions.metadata as Record<string, unknown> | undefined),
   };
-  const configurable = runOptions.configurable as Record<string, unknown> | undefined;
-  if (configurable !== undefined) {
-    for (const key of METADATA_FROM_CONFIGURABLE) {
-      if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
-    }
+  // the thread's ids, from the call's `configurable` or the graph's `withConfig` one
+  const configurable: Record<string, unknown> = {
+    ...graph.config?.configurable,
+    ...(runOptions.configurable as Record<string, unknown> | undefined),
+  };
+  for (const key of METADATA_FROM_CONFIGURABLE) {
+    if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
   }
   const root = (event: string, data: StreamEvent["data"]): StreamEvent => ({
     event,
