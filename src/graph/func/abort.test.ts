@@ -31,7 +31,7 @@ describe("an aborted functional run", () => {
 });
 
 describe("a task call that failed", () => {
-  it("fails its caller even when the caller catches it: nothing of the caller is saved", async () => {
+  it("fails its caller even when the caller catches it: the caller is saved as aborted", async () => {
     let runs = 0;
     const flaky = task("flaky", async () => {
       runs += 1;
@@ -51,8 +51,57 @@ describe("a task call that failed", () => {
     expect(state.values).toBeNull();
     expect(state.next).toEqual(["workflow"]);
     expect(state.tasks[0]?.result).toBeUndefined();
-    expect(state.tasks[0]?.error).toEqual({ message: "boom", name: "Error" });
+    // as in LangGraph.js, the failure aborted the step, the caller with it
+    expect(state.tasks[0]?.error).toEqual({ message: "This operation was aborted", name: "AbortError" });
     // the run can be retried: the entrypoint runs again, and so does the failed call
     expect(await workflow.invoke(null, config)).toBe("fine");
+  });
+});
+
+describe("a task call that failed while other calls ran", () => {
+  it("aborts them and their callers: the run fails with both errors, as in LangGraph.js", async () => {
+    const inner = task("inner", async () => {
+      throw new RangeError("inner failed");
+    });
+    const outer = task("outer", async () => inner());
+    const slow = task("slow", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return "late";
+    });
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
+      Promise.all([outer(), slow()]),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    const results: unknown[] = [];
+    let failure: unknown;
+    try {
+      for await (const chunk of await workflow.stream(1, { ...config, streamMode: "tasks" })) {
+        if ("result" in (chunk as object)) results.push(chunk);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(AggregateError);
+    const errors = (failure as AggregateError).errors as Error[];
+    expect(errors.map((error) => [error.name, error.message])).toEqual([
+      ["RangeError", "inner failed"],
+      ["AbortError", "This operation was aborted"],
+    ]);
+    const aborted = { message: "This operation was aborted", name: "AbortError" };
+    expect(results).toEqual([
+      expect.objectContaining({ name: "inner", error: { message: "inner failed", name: "RangeError" } }),
+      expect.objectContaining({ name: "outer", error: aborted }),
+      expect.objectContaining({ name: "slow", error: aborted }),
+    ]);
+    expect((await workflow.getState(config)).tasks[0]?.error).toEqual(aborted);
+  });
+
+  it("fails the run with its own error when the other calls had finished", async () => {
+    const ok = task("ok", () => 1);
+    const bad = task("bad", () => {
+      throw new RangeError("bad");
+    });
+    const workflow = entrypoint("workflow", async () => Promise.all([ok(), bad(), ok()]));
+    await expect(workflow.invoke(1)).rejects.toThrow(RangeError);
   });
 });

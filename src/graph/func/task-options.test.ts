@@ -47,8 +47,11 @@ describe("task options", () => {
       await echo(x),
       await echo(x),
     ]);
+    // as in LangGraph.js, a call is cached once committed, after its caller made the next call
     expect(await workflow.invoke("a")).toEqual(["a", "a"]);
-    expect(runs).toBe(1);
+    expect(runs).toBe(2);
+    expect(await workflow.invoke("a")).toEqual(["a", "a"]);
+    expect(runs).toBe(2);
   });
 
   it("generators are refused with LangGraph.js's message", () => {

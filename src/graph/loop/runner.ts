@@ -166,7 +166,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
 const GATHER_TURNS = 8;
 
 /** Calls `fn` after `turns` microtask turns. */
-function afterTurns(fn: () => void, turns: number): void {
+export function afterTurns(fn: () => void, turns: number): void {
   if (turns <= 1) queueMicrotask(fn);
   else queueMicrotask(() => afterTurns(fn, turns - 1));
 }

@@ -90,7 +90,7 @@ import {
   updatesPayload,
 } from "./output.js";
 import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
-import { runTasks } from "./runner.js";
+import { afterTurns, runTasks } from "./runner.js";
 import { type Task, TaskFactory } from "./task-factory.js";
 import {
   type CallOptions,
@@ -179,6 +179,14 @@ const ERROR_SOURCE_NODE = "__error_source_node__";
 /** The error saved for a task aborted because a sibling failed (the record of a DOM `AbortError`). */
 const ABORTED_SIBLING = { message: "This operation was aborted", name: "AbortError" } as const;
 
+/** Microtask turns between a functional-API call and the start of its function (see `runCall`). */
+const CALL_START_TURNS = 2;
+/**
+ * Microtask turns between the end of a functional-API call and its commit: a caller awaiting the
+ * call resumes in between (see `runCall`).
+ */
+const CALL_COMMIT_TURNS = 3;
+
 /** Path segment of error-handler tasks. */
 const NODE_ERROR_HANDLER = "node_error_handler";
 
@@ -225,8 +233,12 @@ export class PregelLoop {
   private readonly factory: TaskFactory;
   private stepController: AbortController | undefined;
   private runSignal: AbortSignal | undefined;
-  /** The first failure of a functional-API task in the current step. */
-  private callFailure: { error: unknown } | undefined;
+  /** The first failure of a functional-API call in the current step (see {@link callFailed}). */
+  private callFailure: CallFailure | undefined;
+  /** Functional-API calls of the current step still running, each with what fails it at once. */
+  private readonly runningCalls = new Map<Task, (error: AbortError) => void>();
+  /** Functional-API calls that finished and wait for their commit, in the order they finished. */
+  private readonly pendingCalls: { task: Task; error: unknown }[] = [];
   /** Values of the last checkpoint (kept up to date from changed channels). */
   private channelValues: Record<string, unknown> = {};
   /** Writes saved for the checkpoint the run resumes from (consumed by the first step). */
@@ -324,6 +336,9 @@ export class PregelLoop {
           try {
             await pending;
           } catch (error) {
+            if (this.callFailure !== undefined && !isGraphBubbleUp(this.callFailure.error)) {
+              throw this.callFailureError(this.callFailure);
+            }
             if (!this.finishedBeforeAbort()) throw error;
             abortedAfter = { error };
           }
@@ -338,7 +353,8 @@ export class PregelLoop {
           const signal = this.params.abortSignal;
           if (signal?.aborted) throw abortErrorOf(signal);
         }
-        if (this.callFailure !== undefined) throw this.callFailure.error;
+        this.flushCallCommits();
+        if (this.callFailure !== undefined) throw this.callFailureError(this.callFailure);
         this.afterTick();
         const ended = this.params.persistence?.endStep();
         if (ended !== undefined) await ended;
@@ -934,6 +950,16 @@ export class PregelLoop {
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {
     if (this.abandoned) return;
+    const isCall = isCallPath(task.path);
+    // calls that finished before this task are committed first
+    if (!isCall) this.flushCallCommits();
+    const callFailure = this.callFailure;
+    if (callFailure !== undefined && !isGraphBubbleUp(callFailure.error) && !isCall) {
+      // a failed call aborted the step (as in LangGraph.js): a node or entrypoint that finishes
+      // afterwards, its caller included, is saved as aborted, and nothing is streamed for it
+      this.abandon(task);
+      return;
+    }
     if (failure === undefined) this.stepFinished++;
     // a task whose functional-API call failed failed too, even if its code caught the error
     // (its result is not saved: the run fails, and a resumed run runs it again)
@@ -1343,6 +1369,7 @@ export class PregelLoop {
         task.output = (writes as [string, unknown][]).find(([channel]) => channel === RETURN)?.[1];
         task.done = true;
         (task as Task).cached = true;
+        this.flushCallCommits();
         this.commit(task, undefined);
         return task.output;
       });
@@ -1350,23 +1377,118 @@ export class PregelLoop {
     return this.runCall(task);
   };
 
-  /** Runs the task of a functional-API call (not cached, not replayed) and resolves to its result. */
+  /**
+   * Runs the task of a functional-API call (not cached, not replayed) and resolves to its result.
+   * As in LangGraph.js, the call's function starts a few turns after the call (so calls made
+   * together all start before any of them runs), and the call is committed (its update and
+   * result streamed, its result cached, a failure handled) a turn or so after its caller got the
+   * result: a caller that goes straight on to its next call starts that call first.
+   */
   private runCall(task: Task): Promise<unknown> {
-    return promiseTry(() =>
-      executeTask<unknown>(task, this.params.retryPolicy, {
-        done: () => {
-          this.commit(task, undefined);
-          return task.output;
-        },
-        failed: (_task, error) => {
-          this.commit(task, error);
-          // a failed task fails the run, even if the calling code catches the error
-          if (this.callFailure === undefined) this.callFailure = { error };
-          throw error;
-        },
-      }),
+    return new Promise((resolve, reject) => {
+      let aborted = false;
+      this.runningCalls.set(task, (error) => {
+        aborted = true;
+        this.runningCalls.delete(task);
+        this.commit(task, error);
+        reject(error);
+      });
+      const settle = (error: unknown): void => {
+        this.runningCalls.delete(task);
+        this.pendingCalls.push({ task, error });
+        afterTurns(() => {
+          // this call, and those that finished before it
+          const index = this.pendingCalls.findIndex((pending) => pending.task === task);
+          for (let n = 0; n <= index; n++) this.commitNextCall();
+        }, CALL_COMMIT_TURNS);
+      };
+      afterTurns(() => {
+        if (aborted) return;
+        promiseTry(() =>
+          executeTask<unknown>(task, this.params.retryPolicy, {
+            done: () => {
+              if (aborted) return undefined;
+              settle(undefined);
+              return task.output;
+            },
+            failed: (_task, error) => {
+              if (!aborted) settle(error);
+              throw error;
+            },
+          }),
+        ).then(resolve, reject);
+      }, CALL_START_TURNS);
+    });
+  }
+
+  /** Commits the calls waiting for their commit (before any other task's commit, and at the step's end). */
+  private flushCallCommits(): void {
+    while (this.pendingCalls.length > 0) this.commitNextCall();
+  }
+
+  /** Commits the first call waiting for its commit; its failure fails the run (see {@link callFailed}). */
+  private commitNextCall(): void {
+    const next = this.pendingCalls.shift();
+    if (next === undefined) return;
+    const { task, error } = next;
+    const failure = this.callFailure;
+    if (failure === undefined || isGraphBubbleUp(error) || isGraphBubbleUp(failure.error)) {
+      this.commit(task, error);
+      if (error !== undefined) this.callFailed(error);
+      return;
+    }
+    if (error !== undefined && error !== failure.error) {
+      // a failure of its own
+      failure.errors.add(error);
+      this.commit(task, error);
+    } else if (error !== undefined || task.callCount > 0) {
+      // a caller, which passed the failure on or caught it, was aborted by it
+      this.commit(task, abortOf(failure));
+    } else this.commit(task, undefined);
+  }
+
+  /**
+   * A call failed: the run fails, even if the calling code catches the error. As in LangGraph.js
+   * the step is aborted: the other calls still running fail at once with an `AbortError` (their
+   * callers see it; their code is left to finish in the background, unrecorded), so does a
+   * caller that passes the error on, and the run's error then lists every error (an
+   * `AggregateError`).
+   */
+  private callFailed(error: unknown): void {
+    if (this.callFailure !== undefined) return;
+    const failure: CallFailure = { error, errors: new Set([error]), aborted: undefined };
+    this.callFailure = failure;
+    if (isGraphBubbleUp(error)) return;
+    for (const abort of [...this.runningCalls.values()]) abort(abortOf(failure));
+    this.stepController?.abort(error);
+  }
+
+  /** The error a run whose call failed ends with (see {@link callFailed}). */
+  private callFailureError(failure: CallFailure): unknown {
+    if (failure.errors.size === 1) return failure.error;
+    return new AggregateError(
+      [...failure.errors],
+      `Multiple errors occurred during superstep ${this.step}. See the "errors" field of this exception for more details.`,
     );
   }
+}
+
+/** The first failure of a functional-API call in a step, and the errors that followed it. */
+interface CallFailure {
+  readonly error: unknown;
+  /** The run's errors: the first, then those of later failures, the abort once. */
+  readonly errors: Set<unknown>;
+  /** What the calls the failure stopped fail with (made on first use). */
+  aborted: AbortError | undefined;
+}
+
+/** The `AbortError` of the calls a failure stopped (the same one for all, listed once in the run's errors). */
+function abortOf(failure: CallFailure): AbortError {
+  if (failure.aborted === undefined) {
+    failure.aborted = new AbortError("This operation was aborted");
+    failure.errors.add(failure.aborted);
+  }
+  return failure.aborted;
 }
 
 /** A checkpoint the `checkpoints`/`debug` streams are to report. */

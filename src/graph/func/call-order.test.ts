@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { entrypoint, getWriter, task } from "../../index.js";
+
+/** `tasks` chunks as `name:start` / `name:result`, custom chunks as they are. */
+async function events(stream: Promise<AsyncIterable<unknown>>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of await stream) {
+    const [mode, payload] = chunk as [string, Record<string, unknown>];
+    if (mode === "tasks") out.push(`${String(payload.name)}:${"result" in payload ? "result" : "start"}`);
+    else out.push(String(payload));
+  }
+  return out;
+}
+
+describe("the order of a functional run's task events (as in LangGraph.js)", () => {
+  const step = task("step", (x: number) => {
+    getWriter()?.(`ran ${x}`);
+    return x + 1;
+  });
+
+  it("a call is committed after its caller made the next call", async () => {
+    const workflow = entrypoint("workflow", async (x: number) => {
+      let value = x;
+      for (let n = 0; n < 3; n++) value = await step(value);
+      return value;
+    });
+    expect(await events(workflow.stream(0, { streamMode: ["tasks", "custom"] }))).toEqual([
+      "workflow:start",
+      "step:start",
+      "ran 0",
+      "step:start",
+      "step:result",
+      "ran 1",
+      "step:start",
+      "step:result",
+      "ran 2",
+      "step:result",
+      "workflow:result",
+    ]);
+  });
+
+  it("calls made together all start before any of them runs", async () => {
+    const workflow = entrypoint("workflow", async () => Promise.all([step(10), step(20), step(30)]));
+    expect(await events(workflow.stream(0, { streamMode: ["tasks", "custom"] }))).toEqual([
+      "workflow:start",
+      "step:start",
+      "step:start",
+      "step:start",
+      "ran 10",
+      "ran 20",
+      "ran 30",
+      "step:result",
+      "step:result",
+      "step:result",
+      "workflow:result",
+    ]);
+  });
+});
