@@ -210,8 +210,12 @@ describe("entrypoint and task", () => {
 });
 
 describe("functional API errors", () => {
-  it("a task called outside an entrypoint rejects with GraphValueError", async () => {
-    await expect(addOne(1)).rejects.toThrow(GraphValueError);
+  it("a task called outside an entrypoint throws a GraphValueError (at once, as LangGraph.js throws)", () => {
+    expect(() => addOne(1)).toThrow(GraphValueError);
+  });
+
+  it("task() returns an anonymous function, as LangGraph.js's does", () => {
+    expect(addOne.name).toBe("");
   });
 
   it("generators are rejected", () => {

@@ -60,20 +60,18 @@ export function task<Args extends unknown[], Output>(
     cachePolicy: typeof chosenCache === "boolean" ? (chosenCache ? {} : undefined) : chosenCache,
     timeout: coerceTimeoutPolicy(options.timeout),
   };
-  const run = (...args: Args): Promise<Output> => {
+  // an anonymous function (its `name` is empty), as LangGraph.js's task() returns
+  return (...args: Args): Promise<Output> => {
     const config = getAsyncContext<LangGraphRunnableConfig<unknown>>();
     const parent = (config as Record<symbol, unknown> | undefined)?.[CURRENT_TASK] as RunningTask | undefined;
     if (parent === undefined) {
-      return Promise.reject(
-        new GraphValueError(
-          `Task "${name}" was called outside of an entrypoint or graph node. Call it from inside entrypoint(...) (or a node of a graph).`,
-        ),
+      // thrown, not returned as a rejection, as LangGraph.js fails such a call
+      throw new GraphValueError(
+        `Task "${name}" was called outside of an entrypoint or graph node. Call it from inside entrypoint(...) (or a node of a graph).`,
       );
     }
     return parent.call(name, fn as (...a: unknown[]) => unknown, args, callOptions) as Promise<Output>;
   };
-  Object.defineProperty(run, "name", { value: name });
-  return run;
 }
 
 /** True for `function*` and `async function*`. */
