@@ -104,3 +104,28 @@ describe("task call namespaces", () => {
     expect(call?.metadata.checkpoint_ns).toMatch(/^ep:[0-9a-f-]+\|double:[0-9a-f-]+$/);
   });
 });
+
+describe("task call checkpoint maps", () => {
+  it("add the caller's namespace, so a graph the call runs lists its caller among its parents", async () => {
+    const sub = new StateGraph(State)
+      .addNode("s1", () => ({ v: ["s1"] }))
+      .addEdge(START, "s1")
+      .compile();
+    const callSub = task("callsub", async () => {
+      await sub.invoke({ v: [] });
+      return getConfig().configurable?.checkpoint_map as Record<string, string>;
+    });
+    const checkpointer = new MemorySaver();
+    const workflow = entrypoint({ name: "ep", checkpointer }, async () => callSub());
+    const map = await workflow.invoke(1, { configurable: { thread_id: "maps" } });
+    const root = Object.values(map)[0];
+    const callerNs = Object.keys(map).find((key) => key !== "") as string;
+    expect(callerNs).toMatch(/^ep:/);
+    expect(map).toEqual({ "": root, [callerNs]: root });
+    for await (const tuple of checkpointer.list({ configurable: { thread_id: "maps" } })) {
+      if (tuple.config.configurable?.checkpoint_ns !== "") {
+        expect(tuple.metadata?.parents).toEqual({ "": root, [callerNs]: root });
+      }
+    }
+  });
+});

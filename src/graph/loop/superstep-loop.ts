@@ -1321,6 +1321,16 @@ export class PregelLoop {
       writes: [],
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
+    const configurable = task.config.configurable;
+    if (this.params.persistence !== undefined && configurable !== undefined) {
+      // a call's checkpoint map adds its caller's namespace (as LangGraph.js's does), so a graph
+      // it runs lists the caller among its checkpoints' parents
+      configurable.checkpoint_map = copyWith(
+        parent.config.configurable?.checkpoint_map as Record<string, string> | undefined,
+        parent.checkpointNs,
+        this.checkpoint.id,
+      );
+    }
     this.tasks.push(task);
     const savedWrites = this.stepSaved?.get(id);
     if (this.params.persistence !== undefined) {
