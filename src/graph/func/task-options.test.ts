@@ -82,3 +82,15 @@ describe("an entrypoint's values stream", () => {
     expect(chunks).toEqual([null, "3-ok"]);
   });
 });
+
+describe("an entrypoint's invoke", () => {
+  it("returns null, its values stream's last chunk, when a resume finds nothing to run", async () => {
+    const workflow = entrypoint(
+      { name: "workflow", checkpointer: new MemorySaver() },
+      async (x: number) => x,
+    );
+    expect(
+      await workflow.invoke(new Command({ resume: "ok" }), { configurable: { thread_id: "new" } }),
+    ).toBeNull();
+  });
+});

@@ -415,7 +415,8 @@ export class PregelLoop {
     const outputs = this.params.graph.outputChannels;
     if (typeof outputs === "string") {
       const channel = this.channels[outputs];
-      return channel?.isAvailable() ? channel.get() : undefined;
+      // empty, it reads as null, as in the values stream (what LangGraph.js's invoke returns)
+      return channel?.isAvailable() ? channel.get() : null;
     }
     return readChannels(this.channels, outputs);
   }
