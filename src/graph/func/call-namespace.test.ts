@@ -7,6 +7,7 @@ import {
   Annotation,
   entrypoint,
   getConfig,
+  getWriter,
   MemorySaver,
   START,
   StateGraph,
@@ -127,5 +128,40 @@ describe("task call checkpoint maps", () => {
         expect(tuple.metadata?.parents).toEqual({ "": root, [callerNs]: root });
       }
     }
+  });
+});
+
+describe("task call custom chunks", () => {
+  it("come from the caller's namespace, as in LangGraph.js", async () => {
+    const inner = task("inner", () => {
+      getWriter()?.("from inner");
+      return 1;
+    });
+    const outer = task("outer", async () => {
+      getWriter()?.("from outer");
+      return inner();
+    });
+    const graph = new StateGraph(State)
+      .addNode("n", async (_s, config) => {
+        config.writer?.("from node");
+        await outer();
+        return {};
+      })
+      .addEdge(START, "n")
+      .compile();
+    const chunks: [string[], string][] = [];
+    for await (const chunk of await graph.stream({ v: [] }, { streamMode: "custom", subgraphs: true })) {
+      chunks.push(chunk as [string[], string]);
+    }
+    const names = chunks.map(([namespace, text]) => [namespace.map((s) => s.split(":")[0]), text]);
+    expect(names).toEqual([
+      [[], "from node"],
+      [["n"], "from outer"],
+      [["n", "outer"], "from inner"],
+    ]);
+    // without subgraphs they are streamed all the same
+    const plain: unknown[] = [];
+    for await (const chunk of await graph.stream({ v: [] }, { streamMode: "custom" })) plain.push(chunk);
+    expect(plain).toEqual(["from node", "from outer", "from inner"]);
   });
 });

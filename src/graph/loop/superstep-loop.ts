@@ -1322,6 +1322,12 @@ export class PregelLoop {
       writes: [],
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
+    const sink = this.params.sink;
+    if (sink?.wants("custom", this.depth) === true) {
+      // a call's custom chunks come from its caller's namespace, as in LangGraph.js
+      const namespace = parent.checkpointNs.split(CHECKPOINT_NAMESPACE_SEPARATOR);
+      task.config.writer = (chunk: unknown) => sink.push(namespace, "custom", chunk);
+    }
     const configurable = task.config.configurable;
     if (this.params.persistence !== undefined && configurable !== undefined) {
       // a call's checkpoint map adds its caller's namespace (as LangGraph.js's does), so a graph
