@@ -17,13 +17,15 @@ export interface EntrypointOptions {
   cache?: unknown;
 }
 
-const FINAL: unique symbol = Symbol.for("agentgraph.entrypoint.final") as never;
-
-/** What `entrypoint.final({ value, save })` returns: `value` is the result, `save` what the next run sees as previous state. */
+/**
+ * What `entrypoint.final({ value, save })` returns: `value` is the result, `save` what the next
+ * run sees as previous state. It is a plain object marked with `__lg_type`, as LangGraph.js's is
+ * (an entrypoint that returns such an object returns `value` and saves `save`).
+ */
 export interface EntrypointFinal<Value, Save> {
-  readonly [FINAL]: true;
   readonly value: Value;
   readonly save: Save;
+  readonly __lg_type: "__pregel_final";
 }
 
 /** The entrypoint function. */
@@ -47,7 +49,11 @@ interface EntrypointFactory {
 }
 
 function isFinal(value: unknown): value is EntrypointFinal<unknown, unknown> {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FINAL] === true;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<string, unknown>).__lg_type === "__pregel_final"
+  );
 }
 
 /**
@@ -142,7 +148,7 @@ export const entrypoint: EntrypointFactory = Object.assign(
   },
   {
     final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save> {
-      return { [FINAL]: true, value: args.value as Value, save: args.save as Save };
+      return { value: args.value as Value, save: args.save as Save, __lg_type: "__pregel_final" };
     },
   },
 );

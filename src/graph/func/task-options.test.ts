@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Command, entrypoint, InMemoryCache, interrupt, MemorySaver, task } from "../../index.js";
+import {
+  Command,
+  entrypoint,
+  getPreviousState,
+  InMemoryCache,
+  interrupt,
+  MemorySaver,
+  task,
+} from "../../index.js";
 
 describe("task options", () => {
   it("cachePolicy: a call with the same arguments takes the cached result", async () => {
@@ -92,5 +100,24 @@ describe("an entrypoint's invoke", () => {
     expect(
       await workflow.invoke(new Command({ resume: "ok" }), { configurable: { thread_id: "new" } }),
     ).toBeNull();
+  });
+});
+
+describe("entrypoint.final", () => {
+  it("is a plain object marked with __lg_type, as LangGraph.js's, which an entrypoint unwraps", async () => {
+    expect(entrypoint.final({ value: 1, save: 2 })).toEqual({
+      value: 1,
+      save: 2,
+      __lg_type: "__pregel_final",
+    });
+    const seen: unknown[] = [];
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async (x: number) => {
+      seen.push(getPreviousState());
+      return { value: `v${x}`, save: x * 10, __lg_type: "__pregel_final" as const };
+    });
+    const config = { configurable: { thread_id: "final" } };
+    expect(await workflow.invoke(1, config)).toBe("v1");
+    expect(await workflow.invoke(2, config)).toBe("v2");
+    expect(seen).toEqual([undefined, 10]);
   });
 });
