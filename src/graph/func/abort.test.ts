@@ -88,11 +88,16 @@ describe("a task call that failed while other calls ran", () => {
       ["AbortError", "This operation was aborted"],
     ]);
     const aborted = { message: "This operation was aborted", name: "AbortError" };
-    expect(results).toEqual([
+    expect(results[0]).toEqual(
       expect.objectContaining({ name: "inner", error: { message: "inner failed", name: "RangeError" } }),
-      expect.objectContaining({ name: "outer", error: aborted }),
-      expect.objectContaining({ name: "slow", error: aborted }),
-    ]);
+    );
+    expect(results.slice(1)).toHaveLength(2);
+    expect(results.slice(1)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "outer", error: aborted }),
+        expect.objectContaining({ name: "slow", error: aborted }),
+      ]),
+    );
     expect((await workflow.getState(config)).tasks[0]?.error).toEqual(aborted);
   });
 

@@ -55,4 +55,23 @@ describe("the order of a functional run's task events (as in LangGraph.js)", () 
       "workflow:result",
     ]);
   });
+
+  it("a call made as soon as Promise.all of calls resolves starts before the last one's result", async () => {
+    const square = task("square", async (x: number) => {
+      await new Promise((resolve) => setTimeout(resolve, 15 * x));
+      return x * x;
+    });
+    const total = task("total", (xs: number[]) => xs.reduce((a, b) => a + b, 0));
+    const workflow = entrypoint("workflow", async () => total(await Promise.all([square(2), square(1)])));
+    expect(await events(workflow.stream(0, { streamMode: ["tasks"] }))).toEqual([
+      "workflow:start",
+      "square:start",
+      "square:start",
+      "square:result",
+      "total:start",
+      "square:result",
+      "total:result",
+      "workflow:result",
+    ]);
+  });
 });

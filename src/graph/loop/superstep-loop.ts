@@ -1426,10 +1426,13 @@ export class PregelLoop {
             done: () => {
               if (aborted) return undefined;
               settle(undefined);
+              // the caller resumes a turn later (not two, through the promise chain)
+              resolve(task.output);
               return task.output;
             },
             failed: (_task, error) => {
               if (!aborted) settle(error);
+              reject(error);
               throw error;
             },
           }),
