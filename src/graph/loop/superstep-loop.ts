@@ -1073,6 +1073,8 @@ export class PregelLoop {
     if (this.params.debug) printStep(this.step, tasks, this.readOutput());
     if (this.params.persistence !== undefined) this.saveCheckpoint("loop");
     this.tasks = [];
+    // calls the step's code left running (never awaited) are not aborted by a later step's failure
+    this.runningCalls.clear();
     this.stepSaved = undefined;
     this.stepNullResume = undefined;
     this.step += 1;
