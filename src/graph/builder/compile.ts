@@ -296,6 +296,8 @@ function inputFieldsChecker(
 }
 
 function startBound(input: unknown): unknown {
+  // a falsy input other than null/undefined (0, "", false) starts the run without writes, as in LangGraph.js
+  if (!input) return null;
   if (typeof input !== "object" || input === null || Array.isArray(input) || isCommand(input)) {
     if (isCommand(input)) return input;
     throw new InvalidUpdateError(

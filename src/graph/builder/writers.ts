@@ -51,7 +51,8 @@ export function writeUpdate(
   spec: WriterSpec,
   writes: [string, unknown][],
 ): (string | Send)[] {
-  if (output === null || output === undefined) return [];
+  // any falsy output (`false` from `cond && { … }`, 0, "") means no update, as in LangGraph.js
+  if (!output) return [];
   if (isCommand(output)) return writeCommand(output, spec, writes);
   if (Array.isArray(output)) {
     if (!output.some(isCommand)) throw invalidReturn(spec.node, output);
@@ -62,7 +63,7 @@ export function writeUpdate(
         const validate = spec.validate;
         const update = validate === undefined ? item : validate(item as Record<string, unknown>);
         writeEntries(Object.entries(update as Record<string, unknown>), spec, writes);
-      } else if (item !== null && item !== undefined) throw invalidReturn(spec.node, item);
+      } else if (item) throw invalidReturn(spec.node, item);
     }
     return goto;
   }

@@ -46,6 +46,25 @@ describe("invalid node returns", () => {
     expect(error.pregelTaskId).toEqual(expect.any(String));
   });
 
+  it.each([
+    ["false", false],
+    ["0", 0],
+    ["an empty string", ""],
+  ])(
+    "a node returning %s writes nothing, alone or next to a Command (as in LangGraph.js)",
+    async (_, value) => {
+      expect(await single(() => value).invoke({ i: 0 })).toEqual({ i: 0 });
+      expect(await single(() => [new Command({ update: { i: 2 } }), value]).invoke({ i: 0 })).toEqual({
+        i: 2,
+      });
+    },
+  );
+
+  it("a falsy graph input other than null starts the run without writes", async () => {
+    expect(await single(() => ({ i: 9 })).invoke(0 as never)).toEqual({ i: 9 });
+    expect(await single(() => ({ i: 9 })).invoke(false as never)).toEqual({ i: 9 });
+  });
+
   it("graph input that is not an object fails as the input node's return value", async () => {
     const error = await rejection(single(() => ({})).invoke(5 as never));
     expect(error).toBeInstanceOf(InvalidUpdateError);
