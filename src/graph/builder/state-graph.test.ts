@@ -265,6 +265,17 @@ describe("addSequence", () => {
     ).toThrow(/^Node names must be unique: node with the name "s1" already exists\./);
   });
 
+  it("rejects a name the graph already has with the same message, adding nothing", () => {
+    const builder = new StateGraph(State).addNode("s1", () => ({}));
+    expect(() =>
+      builder.addSequence([
+        ["s0", () => ({})],
+        ["s1", () => ({})],
+      ]),
+    ).toThrow(/^Node names must be unique: node with the name "s1" already exists\./);
+    expect(Object.keys(builder.nodes)).toEqual(["s1"]);
+  });
+
   it("checks each name in order: a state key named twice is reported as a state key", () => {
     const attempt = () =>
       new StateGraph(State).addSequence([

@@ -631,7 +631,7 @@ export class StateGraph<
     // every name is checked before any node is added (in order, as LangGraph.js adds them)
     const names = new Set<string>();
     for (const [name] of entries) {
-      if (names.has(name)) {
+      if (names.has(name) || Object.hasOwn(this.nodes, name)) {
         throw new InvalidGraphError(
           `Node names must be unique: node with the name "${name}" already exists.`,
         );
