@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, END, InvalidUpdateError, Send, START, StateGraph } from "../index.js";
+import { Annotation, Command, END, InvalidUpdateError, Send, START, StateGraph } from "../index.js";
 
 const State = Annotation.Root({
   items: Annotation<string[]>,
@@ -199,5 +199,22 @@ describe("Send", () => {
     const error = await rejection(graph.invoke({ items: [] }));
     expect(error).toBeInstanceOf(InvalidUpdateError);
     expect(error.message).toMatch(/^Invalid node name "zz" in Send packet/);
+  });
+
+  it("rejects a Send to END from a router or a Command with the reference's message", async () => {
+    const routedToEnd = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", () => [new Send(END, {})])
+      .compile();
+    const commanded = new StateGraph(State)
+      .addNode("a", () => new Command({ goto: new Send(END, {}) }))
+      .addEdge(START, "a")
+      .compile();
+    for (const graph of [routedToEnd, commanded]) {
+      const error = await rejection(graph.invoke({ items: [] }));
+      expect(error).toBeInstanceOf(InvalidUpdateError);
+      expect(error.message).toMatch(/^Cannot send a packet to the END node/);
+    }
   });
 });

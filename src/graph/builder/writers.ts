@@ -133,6 +133,11 @@ export function writeRouting(
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i];
     if (isSend(target)) {
+      if (target.node === END) {
+        throw new InvalidUpdateError(
+          `Cannot send a packet to the END node: ${origin} sent one. To end this branch, route to END instead of sending to it.`,
+        );
+      }
       writes.push([TASKS, target]);
     } else if (target === END || target === null || target === undefined) {
       // routing to END (or nowhere) ends this branch
