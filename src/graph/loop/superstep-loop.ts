@@ -113,6 +113,11 @@ export interface LoopGraph {
   readonly inputChannels: string | readonly string[];
   readonly outputChannels: string | readonly string[];
   readonly streamChannels: string | readonly string[];
+  /**
+   * The keys `values` and `updates` chunks show, when not `streamChannels`: the output keys of a
+   * run started by `invoke` (a subgraph node's included) or given `outputKeys`, as in LangGraph.js.
+   */
+  readonly valuesChannels?: string | readonly string[] | undefined;
   readonly triggerToNodes: Readonly<Record<string, readonly string[]>>;
   /** State keys a node's conditional edges read (for fresh reads). */
   readonly stateKeys: readonly string[];
@@ -229,6 +234,8 @@ export class PregelLoop {
   private readonly wantsCheckpoints: boolean;
   private readonly writer: StreamWriter;
   private readonly outputKeys: readonly string[];
+  /** What `values` and `updates` chunks show (`LoopGraph.valuesChannels`), and as a list. */
+  private readonly valuesChannels: string | readonly string[];
   private readonly streamKeys: readonly string[];
   private readonly factory: TaskFactory;
   private stepController: AbortController | undefined;
@@ -297,8 +304,8 @@ export class PregelLoop {
       : () => {};
     this.outputKeys =
       typeof graph.outputChannels === "string" ? [graph.outputChannels] : graph.outputChannels;
-    this.streamKeys =
-      typeof graph.streamChannels === "string" ? [graph.streamChannels] : graph.streamChannels;
+    this.valuesChannels = graph.valuesChannels ?? graph.streamChannels;
+    this.streamKeys = typeof this.valuesChannels === "string" ? [this.valuesChannels] : this.valuesChannels;
     this.factory = new TaskFactory({
       config: params.config,
       writer: this.writer,
@@ -421,9 +428,11 @@ export class PregelLoop {
     return readChannels(this.channels, outputs);
   }
 
-  /** The values the `values` stream mode shows: every state key (even with an output schema). */
-  private readStream(): unknown {
-    const keys = this.params.graph.streamChannels;
+  /**
+   * The values the `values` stream mode shows: every state key (even with an output schema),
+   * except in a run of `invoke` (`valuesChannels`); a checkpoint's values are every state key.
+   */
+  private readStream(keys: string | readonly string[] = this.valuesChannels): unknown {
     if (typeof keys === "string") {
       const channel = this.channels[keys];
       // an empty single stream channel reads as null, as LangGraph.js reads it
@@ -1019,7 +1028,7 @@ export class PregelLoop {
       if (this.wantsUpdates || this.wantsTasks || this.wantsDebug)
         BinaryOperatorAggregate.stampMessageIds(this.channels, task.writes);
       if (this.wantsUpdates) {
-        const payload = updatesPayload(task, this.params.graph.streamChannels);
+        const payload = updatesPayload(task, this.valuesChannels);
         if (payload !== undefined) {
           if ((task as Task).cached) payload.__metadata__ = { cached: true };
           this.push("updates", payload);
@@ -1116,7 +1125,7 @@ export class PregelLoop {
     const checkpointId = String(persistence.config.configurable?.checkpoint_id ?? "");
     const payload: Record<string, unknown> = {
       config: this.formatConfig(checkpointId),
-      values: this.readStream(),
+      values: this.readStream(this.params.graph.streamChannels),
       metadata: unreported.metadata,
       next: tasks.map((task) => task.name),
       tasks: tasks.map((task) => {
@@ -1265,7 +1274,7 @@ export class PregelLoop {
   /** Streams the replayed (saved) writes of a task as a cached update. */
   private streamCachedUpdate(task: Task): void {
     if (!this.wantsUpdates || task.node.hidden) return;
-    const payload = updatesPayload(task, this.params.graph.streamChannels);
+    const payload = updatesPayload(task, this.valuesChannels);
     if (payload === undefined) return;
     payload.__metadata__ = { cached: true };
     this.push("updates", payload);

@@ -56,3 +56,46 @@ describe("a graph streamed from inside another graph's node", () => {
     ]);
   });
 });
+
+describe("the chunks of a run of invoke", () => {
+  const Full = Annotation.Root({ q: Annotation<string>, a: Annotation<string>, tmp: Annotation<string> });
+  const sub = new StateGraph(Full, {
+    input: Annotation.Root({ q: Annotation<string> }),
+    output: Annotation.Root({ a: Annotation<string> }),
+  })
+    .addNode("s", () => ({ tmp: "t" }))
+    .addNode("s2", (s) => ({ a: `A${s.q}${s.tmp}`, tmp: "t2" }))
+    .addEdge(START, "s")
+    .addEdge("s", "s2")
+    .compile();
+
+  it("show its output keys in values and updates chunks, as in LangGraph.js", async () => {
+    expect(await sub.invoke({ q: "x" }, { streamMode: ["values", "updates"] })).toEqual([
+      ["updates", { s: {} }],
+      ["updates", { s2: { a: "Axt" } }],
+      ["values", { a: "Axt" }],
+    ]);
+  });
+
+  it("do so for a subgraph node streamed with subgraphs: true, while stream() shows every key", async () => {
+    const graph = new StateGraph(Full).addNode("sub", sub).addEdge(START, "sub").compile();
+    const chunks: unknown[] = [];
+    for await (const [ns, mode, chunk] of await graph.stream(
+      { q: "x" },
+      { subgraphs: true, streamMode: ["values", "updates"] },
+    )) {
+      chunks.push([ns.length, mode, chunk]);
+    }
+    expect(chunks).toEqual([
+      [0, "values", { q: "x" }],
+      [1, "updates", { s: {} }],
+      [1, "updates", { s2: { a: "Axt" } }],
+      [1, "values", { a: "Axt" }],
+      [0, "updates", { sub: { a: "Axt" } }],
+      [0, "values", { q: "x", a: "Axt" }],
+    ]);
+    const own: unknown[] = [];
+    for await (const chunk of await sub.stream({ q: "x" }, { streamMode: "updates" })) own.push(chunk);
+    expect(own).toEqual([{ s: { tmp: "t" } }, { s2: { a: "Axt", tmp: "t2" } }]);
+  });
+});

@@ -278,7 +278,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const streamMode = options?.streamMode;
     if (streamMode !== undefined && streamMode !== "values") {
       const chunks: unknown[] = [];
-      for await (const chunk of await this.stream(input, options)) chunks.push(chunk);
+      // its chunks show the output keys, as those of a run of `invoke` do
+      const streamed = { ...options, outputKeys: options?.outputKeys ?? this.outputChannels };
+      for await (const chunk of await this.stream(input, streamed)) chunks.push(chunk);
       return chunks as Output;
     }
     const run = resolveRunConfig(this.config, options, this.contextSchema);
@@ -289,7 +291,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       const chainHandlers = chainHandlersOf(run.config.callbacks);
       if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
     }
-    const loop = this.createLoop(input, run, options, link?.sink, link);
+    const loop = this.createLoop(input, run, options, link?.sink, link, undefined, true);
     try {
       await loop.run();
     } catch (error) {
@@ -323,7 +325,15 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
     const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
     // graph callback handlers hear the id the chain callbacks heard the graph start with
-    const loop = this.createLoop(input, { ...run, runId: reporter.runId }, options, opened.sink, undefined);
+    const loop = this.createLoop(
+      input,
+      { ...run, runId: reporter.runId },
+      options,
+      opened.sink,
+      undefined,
+      undefined,
+      true,
+    );
     let failure: { error: unknown } | undefined;
     loop.run().then(
       () => opened.end(),
@@ -691,9 +701,14 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     );
   }
 
-  /** The graph a run sees: with `outputKeys`, those keys are its output and streamed keys. */
-  private graphFor(outputKeys: string | readonly string[] | undefined): LoopGraph {
-    if (outputKeys === undefined) return this.loopGraph;
+  /**
+   * The graph a run sees: with `outputKeys`, those keys are its output and what its `values` and
+   * `updates` chunks show; a run of `invoke` shows its output keys there (as in LangGraph.js).
+   */
+  private graphFor(outputKeys: string | readonly string[] | undefined, invoked: boolean): LoopGraph {
+    if (outputKeys === undefined) {
+      return invoked ? { ...this.loopGraph, valuesChannels: this.outputChannels } : this.loopGraph;
+    }
     for (const key of typeof outputKeys === "string" ? [outputKeys] : outputKeys) {
       if (!Object.hasOwn(this.channels, key)) {
         throw new InvalidArgumentError(
@@ -704,7 +719,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       }
     }
     const keys = typeof outputKeys === "string" ? outputKeys : [...outputKeys];
-    return { ...this.loopGraph, outputChannels: keys, streamChannels: keys };
+    return { ...this.loopGraph, outputChannels: keys, valuesChannels: keys };
   }
 
   private createLoop(
@@ -714,6 +729,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     sink: StreamSink | undefined,
     parentLink: ParentRunLink | undefined,
     messages?: MessagesStreamHandler,
+    invoked = false,
   ): PregelLoop {
     const saver = this.saverFor(parentLink);
     // a `checkpointer: true` subgraph keeps one history per thread, under its namespace
@@ -761,7 +777,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const loopConfig =
       store !== undefined && config.store !== store ? { ...config, store: store as NodeStore } : config;
     return new PregelLoop({
-      graph: this.graphFor(options?.outputKeys),
+      graph: this.graphFor(options?.outputKeys, invoked),
       input,
       config: loopConfig,
       recursionLimit: run.recursionLimit,
