@@ -32,8 +32,8 @@ interface RememberedFold<Value, Update> {
 
 /**
  * Folds every write into the value with a reducer: `value = reducer(value, write)`, in the
- * deterministic order of the writing tasks. The first write to an empty channel (no default)
- * is stored as is. An `Overwrite` write replaces the value instead (one per superstep).
+ * deterministic order of the writing tasks. The first write to an empty channel (no default, or
+ * a default or reducer result of `undefined`) is stored as is. An `Overwrite` write replaces the value instead (one per superstep).
  * This is the channel of `Annotation<T>({ reducer, default })`.
  */
 export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends SingleValueChannel<
@@ -48,7 +48,8 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     super();
     this.operator = operator;
     this.initialValueFactory = initialValueFactory;
-    this.value = initialValueFactory === undefined ? MISSING : initialValueFactory();
+    const initial = initialValueFactory?.();
+    this.value = initial === undefined ? MISSING : initial;
   }
 
   override get clearsWhenIdle(): boolean {
@@ -114,7 +115,7 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     if (remembered !== undefined) {
       this.remembered = undefined;
       if (remembered.base === this.value && sameItems(remembered.values, values)) {
-        this.value = remembered.result;
+        this.value = remembered.result === undefined ? MISSING : remembered.result;
         return true;
       }
     }
@@ -137,10 +138,13 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
         }
         this.value = overwrite.value as Value;
         overwritten = true;
-      } else if (!overwritten) {
+      } else if (!overwritten && this.value !== undefined) {
         this.value = this.operator(this.value as Value, incoming);
       }
     }
+    // an undefined value is no value, as in LangGraph.js: the key reads as absent and the next
+    // write starts the channel again
+    if (this.value === undefined) this.value = MISSING;
     return true;
   }
 }

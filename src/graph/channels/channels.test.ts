@@ -173,6 +173,22 @@ describe("BinaryOperatorAggregate", () => {
     ).toThrow(/^Can receive only one Overwrite value per step\./);
   });
 
+  it("is empty while its value is undefined (a default or a reducer result), as in LangGraph.js", () => {
+    const blank = new BinaryOperatorAggregate<number | undefined>(
+      (a, b) => (b === 0 ? undefined : a),
+      () => undefined,
+    );
+    expect(blank.isAvailable()).toBe(false);
+    expect(blank.update([1])).toBe(true);
+    expect(blank.get()).toBe(1);
+    blank.update([0]);
+    expect(blank.isAvailable()).toBe(false);
+    expect(() => blank.get()).toThrow(EmptyChannelError);
+    // the next write starts it again, stored as is
+    blank.update([7]);
+    expect(blank.get()).toBe(7);
+  });
+
   it("restores with the same reducer and default", () => {
     const channel = new BinaryOperatorAggregate<number[]>(concat, () => [0]);
     channel.update([[1]]);
