@@ -51,6 +51,17 @@ describe("Command, Send and Overwrite values", () => {
     expect(isDirectToolOutput(command)).toBe(true);
   });
 
+  it("have LangGraph.js's keys, in its order", () => {
+    expect(Object.keys(new Command({ goto: "b", update: { n: 1 }, resume: 2 }))).toEqual([
+      "lg_name",
+      "lc_direct_tool_output",
+      "graph",
+      "update",
+      "resume",
+      "goto",
+    ]);
+  });
+
   it("are recognised by shape, across package copies", () => {
     expect(isCommand({ lg_name: "Command", goto: [] })).toBe(true);
     expect(isCommand({ goto: [] })).toBe(false);

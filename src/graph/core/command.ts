@@ -64,10 +64,11 @@ export class Command<
   readonly lg_name = "Command";
   /** Marks a command a tool returns as its output as it is (LangGraph.js's flag, always `true`). */
   readonly lc_direct_tool_output = true;
-  readonly update?: Update | [string, unknown][];
-  readonly goto: (Node | Send<Node>)[];
-  readonly resume?: Resume;
+  // (declared in LangGraph.js's order, which is the order of the instance's keys)
   readonly graph?: string;
+  readonly update?: Update | [string, unknown][];
+  readonly resume?: Resume;
+  readonly goto: (Node | Send<Node>)[];
 
   constructor(params: CommandParams<Resume, Update, Node> = {}) {
     super(params);
