@@ -290,6 +290,18 @@ describe("recursionLimit", () => {
     );
   });
 
+  it("takes any number from 1 up, as LangGraph.js does: Infinity means no limit", async () => {
+    const chain = new StateGraph(State)
+      .addSequence({ a: () => ({}), b: () => ({}), c: () => ({ i: 3 }) })
+      .addEdge(START, "a")
+      .compile();
+    expect(await chain.invoke({ i: 0 }, { recursionLimit: Number.POSITIVE_INFINITY })).toEqual({ i: 3 });
+    expect(await chain.invoke({ i: 0 }, { recursionLimit: 4.5 })).toEqual({ i: 3 });
+    await expect(chain.invoke({ i: 0 }, { recursionLimit: 3.5 })).rejects.toThrow(
+      /^Recursion limit of 3\.5 reached/,
+    );
+  });
+
   it("streams every step's update before the GraphRecursionError", async () => {
     const graph = new StateGraph(State)
       .addNode("a", () => ({ i: 1 }))

@@ -128,7 +128,8 @@ export function resolveRunConfig(
   config.metadata = metadata;
 
   const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) {
+  // any number from 1 up, as in LangGraph.js (`Infinity`: no limit)
+  if (typeof limit !== "number" || limit < 1) {
     throw new GraphValueError(`Passed "recursionLimit" must be at least 1. It was ${String(limit)}.`);
   }
   config.recursionLimit = limit;
