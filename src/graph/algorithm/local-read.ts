@@ -1,5 +1,6 @@
 import { type BaseChannel, BinaryOperatorAggregate } from "../channels/index.js";
 import { RESERVED_WRITE_CHANNELS } from "../core/index.js";
+import { snapshotChannel } from "./read-channels.js";
 import type { Channels } from "./types.js";
 
 /**
@@ -37,7 +38,7 @@ export function readWithWrites(
     const values = pending?.get(key);
     let channel: BaseChannel = live;
     if (values !== undefined) {
-      channel = live.fromCheckpoint(live.checkpoint());
+      channel = live.fromCheckpoint(snapshotChannel(live));
       channel.update(values);
       if (readOnly && live instanceof BinaryOperatorAggregate)
         live.rememberUpdate(values, channel as BinaryOperatorAggregate);

@@ -1,3 +1,5 @@
+import type { BaseChannel } from "../channels/index.js";
+import { EmptyChannelError } from "../core/index.js";
 import type { Channels } from "./types.js";
 
 /**
@@ -17,4 +19,23 @@ export function readChannels(channels: Channels, keys: readonly string[]): Recor
 export function readChannel(channels: Channels, key: string): unknown {
   const channel = channels[key];
   return channel?.isAvailable() ? channel.get() : undefined;
+}
+
+/**
+ * A channel's snapshot (`checkpoint()`), `undefined` when it is empty: also for a channel whose
+ * `checkpoint()` throws `EmptyChannelError` when empty, as LangGraph.js's channels (and custom
+ * channels written for it) do.
+ */
+export function snapshotChannel(channel: BaseChannel): unknown {
+  try {
+    return channel.checkpoint();
+  } catch (error) {
+    if (
+      error instanceof EmptyChannelError ||
+      (error as { name?: unknown } | null)?.name === "EmptyChannelError"
+    ) {
+      return undefined;
+    }
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "../../shared/index.js";
 import { copyOf, setOwn } from "../../shared/index.js";
-import type { Channels } from "../algorithm/index.js";
+import { type Channels, snapshotChannel } from "../algorithm/index.js";
 import type {
   BaseCheckpointSaver,
   ChannelVersions,
@@ -300,7 +300,7 @@ export class LoopPersistence {
       const channel = channels[key];
       // an empty channel is kept as undefined and left out of the snapshot below: deleting the
       // key would turn `values` into a dictionary, which every later copy of it pays for
-      values[key] = channel === undefined ? undefined : channel.checkpoint();
+      values[key] = channel === undefined ? undefined : snapshotChannel(channel);
     });
     const seen: Checkpoint["versions_seen"] = {};
     for (const node in working.versions_seen) seen[node] = definedEntries(working.versions_seen[node]);
