@@ -33,6 +33,39 @@ describe("getState tasks", () => {
   });
 });
 
+describe("getState keys", () => {
+  it("come in LangGraph.js's order; a failed subgraph task has its error and no state", async () => {
+    const sub = new StateGraph(Log)
+      .addNode("s", () => {
+        throw new Error("boom");
+      })
+      .addEdge(START, "s")
+      .compile();
+    const graph = new StateGraph(Log)
+      .addNode("sub", sub)
+      .addNode("ok", () => ({ log: ["ok"] }))
+      .addEdge(START, "sub")
+      .addEdge(START, "ok")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await expect(graph.invoke({ log: [] }, config)).rejects.toThrow("boom");
+    const state = await graph.getState(config, { subgraphs: true });
+    expect(Object.keys(state)).toEqual([
+      "values",
+      "next",
+      "tasks",
+      "metadata",
+      "config",
+      "createdAt",
+      "parentConfig",
+    ]);
+    expect(state.tasks.map((task) => Object.keys(task))).toEqual([
+      ["id", "name", "path", "error", "interrupts", "result"],
+      ["id", "name", "path", "interrupts", "result"],
+    ]);
+  });
+});
+
 describe("getStateHistory tasks", () => {
   it("report no result for a task that wrote to no state key (the input's __start__ with unknown keys)", async () => {
     const graph = new StateGraph(Log)

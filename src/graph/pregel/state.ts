@@ -130,15 +130,20 @@ export async function snapshotOf(
     const interrupts = writes.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as Interrupt[]);
     const error = writes.find(([c]) => c === ERROR)?.[1];
     const output = writes.filter(([c]) => c !== ERROR && c !== INTERRUPT && c !== RESUME);
-    // `result` is always present (undefined until the task has finished), as in LangGraph.js
-    const description: PregelTaskDescription = {
-      id: task.id,
-      name: task.name,
-      path: task.path,
-      interrupts,
-      result: undefined,
-    };
-    if (error !== undefined) description.error = error;
+    // keys in LangGraph.js's order; `result` is always present (undefined until the task has
+    // finished), and a failed task has its `error` but no subgraph `state`
+    const description: PregelTaskDescription =
+      error === undefined
+        ? { id: task.id, name: task.name, path: task.path, interrupts }
+        : { id: task.id, name: task.name, path: task.path, error, interrupts };
+    if (error === undefined && task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
+      const childConfig: RunnableConfig = {
+        configurable: { thread_id: threadId, checkpoint_ns: task.checkpointNs },
+      };
+      const nested = withSubgraphs ? await subgraphState(task.node, childConfig) : undefined;
+      description.state = nested ?? childConfig;
+    }
+    description.result = undefined;
     if (output.length > 0) {
       description.result = savedTaskResult(task as unknown as RunningTask, output, graph.streamChannels);
       if (applyPending)
@@ -151,13 +156,6 @@ export async function snapshotOf(
     }
     // The latest checkpoint counts finished tasks as done; a past one lists every task it ran.
     if (!applyPending || output.length === 0) next.push(task.name);
-    if (task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
-      const childConfig: RunnableConfig = {
-        configurable: { thread_id: threadId, checkpoint_ns: task.checkpointNs },
-      };
-      const nested = withSubgraphs ? await subgraphState(task.node, childConfig) : undefined;
-      description.state = nested ?? childConfig;
-    }
     descriptions.push(description);
   }
   if (finished.length > 0) {
@@ -174,14 +172,15 @@ export async function snapshotOf(
           ),
         }
       : tuple.config;
+  // keys in LangGraph.js's order
   const snapshot: StateSnapshot = {
     values: readValues(graph, channels),
     next,
-    config: snapshotConfig,
+    tasks: descriptions,
     metadata: metadata === undefined ? undefined : copyWith(metadata, "thread_id", threadId),
+    config: snapshotConfig,
     createdAt: checkpoint.ts,
     parentConfig: tuple.parentConfig,
-    tasks: descriptions,
   };
   return snapshot;
 }
