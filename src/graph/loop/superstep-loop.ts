@@ -1129,33 +1129,30 @@ export class PregelLoop {
       metadata: unreported.metadata,
       next: tasks.map((task) => task.name),
       tasks: tasks.map((task) => {
-        // a checkpoint resumed from lists the interrupts its tasks saved, as getState does
+        // a checkpoint resumed from lists the interrupts its tasks saved, as getState does, and
+        // what its finished tasks saved (their result, or their error); keys in LangGraph.js's
+        // order, a failed task without the subgraph `state`
         const saved = this.stepSaved?.get(task.id);
-        const description: Record<string, unknown> = {
-          id: task.id,
-          name: task.name,
-          path: task.path,
-          interrupts:
-            saved === undefined
-              ? []
-              : saved.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as unknown[]),
-          result: undefined,
-        };
+        const error = saved?.find(([c]) => c === ERROR);
+        const description: Record<string, unknown> = { id: task.id, name: task.name, path: task.path };
+        if (error !== undefined) description.error = error[1];
+        description.interrupts =
+          saved === undefined
+            ? []
+            : saved.filter(([c]) => c === INTERRUPT).flatMap(([, v]) => v as unknown[]);
+        // a subgraph's task names where its own checkpoints are, as getState's tasks do
+        if (error === undefined && task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
+          description.state = {
+            configurable: { thread_id: persistence.params.threadId, checkpoint_ns: task.checkpointNs },
+          };
+        }
+        description.result = undefined;
         if (saved !== undefined) {
-          // and what its finished tasks saved (their result, or their error)
-          const error = saved.find(([c]) => c === ERROR);
-          if (error !== undefined) description.error = error[1];
           const output = saved.filter(
             ([c]) => c !== ERROR && c !== INTERRUPT && c !== RESUME && c !== ERROR_SOURCE_NODE,
           );
           if (output.length > 0)
             description.result = savedTaskResult(task, output, this.params.graph.streamChannels);
-        }
-        // a subgraph's task names where its own checkpoints are, as getState's tasks do
-        if (task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
-          description.state = {
-            configurable: { thread_id: persistence.params.threadId, checkpoint_ns: task.checkpointNs },
-          };
         }
         return description;
       }),

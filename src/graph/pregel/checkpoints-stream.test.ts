@@ -100,6 +100,22 @@ describe("streamMode: checkpoints", () => {
     expect(chunks[0]!.parentConfig).toBeUndefined();
   });
 
+  it("lists a subgraph task's keys in LangGraph.js's order, its state before its result", async () => {
+    const sub = new StateGraph(LogState)
+      .addNode("s", () => ({ v: ["s"] }))
+      .addEdge(START, "s")
+      .compile();
+    const graph = new StateGraph(LogState)
+      .addNode("sub", sub)
+      .addEdge(START, "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    const chunks = await collectAs<CheckpointChunk>(
+      graph.stream({ v: [] }, { ...thread("order"), streamMode: "checkpoints" }),
+    );
+    const subTask = chunks.flatMap((chunk) => chunk.tasks).find((task) => task.name === "sub");
+    expect(Object.keys(subTask ?? {})).toEqual(["id", "name", "path", "interrupts", "state", "result"]);
+  });
+
   it("names the stored checkpoints, each chunk's parent being the previous one", async () => {
     const graph = chain();
     const chunks = await collectAs<CheckpointChunk>(
