@@ -89,6 +89,20 @@ function edgeWritesOf(builder: AnyBuilder, name: string): [string, unknown][] {
   return writes;
 }
 
+/**
+ * Microtask turns LangGraph.js takes to run a node's writers once its code has returned (measured
+ * on LangGraph.js 1.7.3): about 11 for the writer of its edges (however many), about 25 for each
+ * conditional edge's router. Parallel tasks that finish together are committed, and streamed, in
+ * that order there (a node with no edges before one with edges, before one with a router).
+ */
+const EDGE_WRITER_TURNS = 11;
+const ROUTER_TURNS = 25;
+
+function commitTurnsOf(builder: AnyBuilder, name: string, edgeWrites: readonly unknown[]): number {
+  const routers = builder.branches.get(name)?.length ?? 0;
+  return (edgeWrites.length > 0 ? EDGE_WRITER_TURNS : 0) + routers * ROUTER_TURNS;
+}
+
 function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   const action = def.action;
   if (typeof action === "function") {
@@ -391,13 +405,15 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     // that input/output schemas or other nodes' `input` schemas added (as LangGraph.js)
     const inputKeys = def.input === undefined ? builder.schemaKeys : Object.keys(def.input);
     const bound = bindAction(name, def);
+    const nodeSpec = spec(name, stateKeySet);
     nodes[name] = {
       name,
       triggers,
       channels: Object.fromEntries(inputKeys.map((k) => [k, k])),
       bound,
       invoke: invokeAlone(bound),
-      writers: makeWriters(spec(name, stateKeySet)),
+      writers: makeWriters(nodeSpec),
+      commitTurns: commitTurnsOf(builder, name, nodeSpec.edgeWrites),
       retryPolicy: def.retryPolicy ?? defaults.retryPolicy,
       // an error handler's result is never cached; `cachePolicy: false` opts out of the default
       cachePolicy:

@@ -125,20 +125,37 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         if (task.writes.length === 0 && !arrived.some((entry) => entry.task === task)) abandon(task);
       }
     };
-    /** Tasks that finished and wait for the gathered commit, with their start index. */
-    let arrived: { index: number; task: RunningTask; error: unknown }[] = [];
+    /** Tasks that finished and wait for the gathered commit (see {@link commitOrder}). */
+    let arrived: Arrival[] = [];
+    /** Microtask turns since the gathered batch's first arrival, and whether it came as the step started. */
+    let turn = 0;
+    let fromLaunch = false;
     const flush = (): void => {
       const batch = arrived;
       arrived = [];
-      // failures in the order they happened, then successes in start order
-      for (const entry of batch) if (entry.error !== undefined) finish(entry.task, entry.error);
-      const succeeded = batch.filter((entry) => entry.error === undefined);
-      if (succeeded.length > 1) succeeded.sort((x, y) => x.index - y.index);
-      for (const entry of succeeded) finish(entry.task, undefined);
+      const ordered = batch.length > 1 ? inCommitOrder(batch) : batch;
+      for (const entry of ordered) finish(entry.task, entry.error);
     };
     const arrive = (index: number, task: RunningTask, error: unknown): void => {
-      arrived.push({ index, task, error });
-      if (arrived.length === 1) afterTurns(flush, GATHER_TURNS);
+      if (arrived.length === 0) {
+        turn = 0;
+        fromLaunch = launching;
+        // long enough to order a failure after the successes LangGraph.js would commit before it
+        const turns = Math.max(GATHER_TURNS, SUCCESS_TURNS + slowestWriters + 2);
+        const tick = (): void => {
+          turn += 1;
+          if (turn >= turns) flush();
+          else queueMicrotask(tick);
+        };
+        queueMicrotask(tick);
+      }
+      // a task that finished later than the step's start did in LangGraph.js at least two turns
+      // after the synchronous ones (its node's promise); then a success takes its sequence's and
+      // its writers' turns, a failure fewer
+      const settledAt = launching || !fromLaunch ? turn : Math.max(2, turn);
+      const at =
+        settledAt + (error === undefined ? SUCCESS_TURNS + (task.node.commitTurns ?? 0) : FAILURE_TURNS);
+      arrived.push({ index, task, error, at });
     };
     /** A started task's settlement: it arrives, with its error if it failed. */
     const arrival = (index: number): TaskSettle => ({
@@ -152,18 +169,95 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         executeTask(task, context.retryPolicy, arrival(index));
       }
     };
+    let slowestWriters = 0;
+    for (let i = 0; i < tasks.length; i++) {
+      const turns = (tasks[i] as RunningTask).node.commitTurns ?? 0;
+      if (turns > slowestWriters) slowestWriters = turns;
+    }
+    let launching = true;
     launch();
+    launching = false;
   });
 }
 
 /**
- * Microtask turns during which tasks that finish are gathered before being committed. LangGraph.js
- * commits a task a few turns after its node returned (once its writers ran), but a node that
- * throws (an interrupt, an error) at once: among tasks of a step that settle together, failures
- * are committed (and streamed) first, in the order they happened, then the successes in the order
- * the tasks were started.
+ * Microtask turns during which tasks that finish are gathered before being committed (at least;
+ * see {@link commitOrder}).
  */
 const GATHER_TURNS = 8;
+
+/** A task that finished, waiting for the gathered commit. */
+interface Arrival {
+  /** Its start index in the step. */
+  readonly index: number;
+  readonly task: RunningTask;
+  readonly error: unknown;
+  /** When LangGraph.js would commit it, in microtask turns from the batch's first arrival. */
+  readonly at: number;
+}
+
+/**
+ * Microtask turns LangGraph.js takes from a node's return to its task's settling (through its
+ * runnable sequence), before the node's writers run; and from a node's throw (an interrupt, an
+ * error) to its task's settling (measured on LangGraph.js 1.7.3).
+ */
+const SUCCESS_TURNS = 56;
+const FAILURE_TURNS = 34;
+
+/**
+ * Microtask turns LangGraph.js spends committing one task (recording and streaming its writes)
+ * before it looks for the next finished one.
+ */
+const COMMIT_TURNS = 3;
+
+/** Which of two tasks LangGraph.js sees finish first: the earlier, a failure on a tie, else the first started. */
+function settlesFirst(x: Arrival, y: Arrival): boolean {
+  if (x.at !== y.at) return x.at < y.at;
+  const xFailed = x.error !== undefined;
+  if (xFailed !== (y.error !== undefined)) return xFailed;
+  return x.index < y.index;
+}
+
+/** Batches larger than this are ordered by {@link settlesFirst} alone (a step of many `Send`s). */
+const SIMULATED_BATCH = 64;
+
+/**
+ * The tasks of a gathered batch in the order LangGraph.js commits them. A task there settles a few
+ * turns after its node returned, once its writers ran (the node's `commitTurns`: a node with no
+ * edges before one with edges, before one with a router), but a node that throws (an interrupt, an
+ * error) at once; the loop commits the first task to settle, and then, {@link COMMIT_TURNS} later,
+ * picks among those settled by then the one started first (or, when none has, the next to settle).
+ */
+function inCommitOrder(batch: Arrival[]): Arrival[] {
+  // tasks that settle in the order they were started are committed in that order
+  let inOrder = true;
+  for (let i = 1; i < batch.length && inOrder; i++) {
+    const before = batch[i - 1] as Arrival;
+    const entry = batch[i] as Arrival;
+    if (entry.index < before.index || !settlesFirst(before, entry)) inOrder = false;
+  }
+  if (inOrder) return batch;
+  if (batch.length > SIMULATED_BATCH) {
+    return batch.slice().sort((x, y) => (settlesFirst(x, y) ? -1 : settlesFirst(y, x) ? 1 : 0));
+  }
+  const pending = batch.slice().sort((x, y) => x.index - y.index);
+  const ordered: Arrival[] = [];
+  let now = Number.NEGATIVE_INFINITY;
+  while (pending.length > 0) {
+    // the first started among those settled by now, or else the next to settle
+    let at = pending.findIndex((entry) => entry.at <= now);
+    if (at === -1) {
+      at = 0;
+      for (let i = 1; i < pending.length; i++) {
+        if (settlesFirst(pending[i] as Arrival, pending[at] as Arrival)) at = i;
+      }
+      now = (pending[at] as Arrival).at;
+    }
+    ordered.push(pending.splice(at, 1)[0] as Arrival);
+    now += COMMIT_TURNS;
+  }
+  return ordered;
+}
 
 /** Calls `fn` after `turns` microtask turns. */
 export function afterTurns(fn: () => void, turns: number): void {

@@ -191,6 +191,12 @@ export interface PregelNode extends NodeSpec {
   readonly bound: (input: unknown, config: LangGraphRunnableConfig<unknown>) => unknown;
   /** Turns the output into writes (state updates, routing) and evaluates conditional edges. */
   readonly writers: ((output: unknown, task: RunningTask) => void | Promise<void>) | undefined;
+  /**
+   * The microtask turns LangGraph.js spends after this node's code returns before it commits the
+   * task (running its edges' writer and its conditional edges' routers): among tasks of a step that
+   * finish together, commits come in that order (see `runner.ts`). 0 when absent.
+   */
+  readonly commitTurns?: number | undefined;
   readonly retryPolicy: RetryPolicy | undefined;
   readonly cachePolicy: CachePolicy | undefined;
   readonly metadata: Readonly<Record<string, unknown>> | undefined;

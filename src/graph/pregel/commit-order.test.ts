@@ -1,0 +1,174 @@
+/**
+ * The order in which the tasks of one step are committed (their `updates` chunks, interrupts
+ * included) when they finish together. Expected values: @langchain/langgraph 1.7.3, where a task
+ * settles once its node's writers ran (a node with no edges before one with edges, before one with
+ * a router), a failing node sooner, and the loop then takes the first started among the tasks
+ * settled by then.
+ */
+import { describe, expect, it } from "vitest";
+import { Annotation, END, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+
+const State = Annotation.Root({
+  l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+type Node = () => { l: string[] } | Promise<{ l: string[] }>;
+type Out = "none" | "edge" | "router";
+
+const sync =
+  (name: string): Node =>
+  () => ({ l: [name] });
+const async =
+  (name: string): Node =>
+  async () => ({ l: [name] });
+const awaiting =
+  (name: string, turns: number): Node =>
+  async () => {
+    for (let i = 0; i < turns; i++) await null;
+    return { l: [name] };
+  };
+const interrupting =
+  (name: string, turns = 0): Node =>
+  async () => {
+    for (let i = 0; i < turns; i++) await null;
+    return { l: [interrupt(name) as string] };
+  };
+const syncInterrupt =
+  (name: string): Node =>
+  () => ({ l: [interrupt(name) as string] });
+
+/** The names of the step's `updates` chunks (`I:<value>` for an interrupt), `START` fanning out to every node. */
+async function order(nodes: [name: string, node: Node, out: Out][]): Promise<string> {
+  // z and y are only reached through START's router (which routes nowhere), so they stay out of the step
+  let graph = new StateGraph(State)
+    .addNode("z", () => ({}))
+    .addNode("y", () => ({}))
+    .addConditionalEdges(START, () => [], ["z", "y"]);
+  for (const [name, node] of nodes) graph = graph.addNode(name, node).addEdge(START, name);
+  for (const [name, , out] of nodes) {
+    if (out === "edge") graph = graph.addEdge(name as "z", "z");
+    if (out === "router") graph = graph.addConditionalEdges(name as "z", () => END);
+  }
+  const compiled = graph.compile({ checkpointer: new MemorySaver() });
+  const seen: string[] = [];
+  for await (const chunk of await compiled.stream(
+    {},
+    {
+      configurable: { thread_id: "t" },
+      streamMode: "updates",
+    },
+  )) {
+    const record = chunk as Record<string, unknown>;
+    const key = Object.keys(record)[0] as string;
+    if (key === "__interrupt__") {
+      const values = (record[key] as { value: unknown }[]).map((i) => String(i.value));
+      seen.push(`I:${values.join("+")}`);
+    } else if (key !== "z" && key !== "y") seen.push(key);
+  }
+  return seen.join(",");
+}
+
+describe("the commits of a step's tasks that finish together", () => {
+  it("come after their nodes' writers: no edges, then edges, then a router", async () => {
+    expect(
+      await order([
+        ["a", sync("a"), "edge"],
+        ["b", sync("b"), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", sync("a"), "router"],
+        ["b", sync("b"), "edge"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", sync("a"), "edge"],
+        ["b", sync("b"), "edge"],
+      ]),
+    ).toBe("a,b");
+    expect(
+      await order([
+        ["a", sync("a"), "router"],
+        ["b", sync("b"), "edge"],
+        ["c", sync("c"), "none"],
+      ]),
+    ).toBe("c,b,a");
+  });
+
+  it("put a node's promise a little after the synchronous nodes, and ahead of a writer's turns", async () => {
+    expect(
+      await order([
+        ["a", async("a"), "none"],
+        ["b", sync("b"), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", async("a"), "none"],
+        ["b", sync("b"), "edge"],
+      ]),
+    ).toBe("a,b");
+    expect(
+      await order([
+        ["a", awaiting("a", 1), "edge"],
+        ["b", sync("b"), "router"],
+      ]),
+    ).toBe("a,b");
+  });
+
+  it("take the first started among the tasks settled when the previous commit is done", async () => {
+    // b settles first; a and c have both settled once b is committed
+    expect(
+      await order([
+        ["a", async("a"), "none"],
+        ["b", sync("b"), "none"],
+        ["c", sync("c"), "none"],
+      ]),
+    ).toBe("b,a,c");
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", async("b"), "none"],
+        ["c", sync("c"), "none"],
+      ]),
+    ).toBe("a,b,c");
+    // c settles right after a; b's writer is still running then
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", sync("b"), "edge"],
+        ["c", sync("c"), "none"],
+      ]),
+    ).toBe("a,c,b");
+  });
+
+  it("put an interrupt before the successes, unless its node kept running long after theirs", async () => {
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", interrupting("b", 1), "none"],
+        ["c", async("c"), "none"],
+        ["d", syncInterrupt("d"), "none"],
+      ]),
+    ).toBe("I:d,I:b,a,c");
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", interrupting("b", 21), "none"],
+      ]),
+    ).toBe("I:b,a");
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", interrupting("b", 22), "none"],
+      ]),
+    ).toBe("a,I:b");
+  });
+
+  it("keep the start order of many tasks alike (a step's tasks start in the order of their names)", async () => {
+    const names = Array.from({ length: 80 }, (_, i) => `n${i}`);
+    expect(await order(names.map((name) => [name, sync(name), "edge"]))).toBe([...names].sort().join(","));
+  });
+});
