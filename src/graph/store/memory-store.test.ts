@@ -92,6 +92,19 @@ describe("InMemoryStore vector search", () => {
     expect((await store.search(["d"], { query: "cat" }))[0]?.score).toBeUndefined();
   });
 
+  it("takes an empty query for no query: nothing embedded, results unranked", async () => {
+    const { embeddings, calls } = fakeEmbeddings();
+    const store = new InMemoryStore({ index: { dims: 4, embeddings, fields: ["text"] } });
+    await store.put(["d"], "fish", { text: "fish" });
+    await store.put(["d"], "cat", { text: "cat" });
+    const found = await store.search(["d"], { query: "" });
+    expect(found.map((item) => [item.key, item.score])).toStrictEqual([
+      ["fish", undefined],
+      ["cat", undefined],
+    ]);
+    expect(calls).toStrictEqual([["fish"], ["cat"]]);
+  });
+
   it("rejects vectors of the wrong size", async () => {
     const { embeddings } = fakeEmbeddings();
     const store = new InMemoryStore({ index: { dims: 3, embeddings } });

@@ -88,8 +88,9 @@ export class InMemoryStore extends BaseStore {
     const plan = planStoreBatch(operations);
     // Embeddings are awaited first; then reads and writes run without interruption, so the
     // batch is atomic and its reads see the store as it was before its writes.
+    // an empty query is no query (nothing is embedded, results keep their order), as in LangGraph.js
     const queries = plan.reads.flatMap((read) =>
-      read.kind === "search" && read.op.query !== undefined ? [read.op.query] : [],
+      read.kind === "search" && read.op.query ? [read.op.query] : [],
     );
     const queryVectors =
       this.index && queries.length > 0 ? await embedQueries(this.index, queries) : undefined;
@@ -165,7 +166,7 @@ export class InMemoryStore extends BaseStore {
     for (const list of byNamespace.values()) for (const item of list) candidates.push(item);
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
-    const query = op.query === undefined ? undefined : queryVectors?.get(op.query);
+    const query = op.query ? queryVectors?.get(op.query) : undefined;
     let page: { item: StoredItem; score?: number }[];
     if (query === undefined) {
       page = candidates.slice(offset, offset + limit).map((item) => ({ item }));
