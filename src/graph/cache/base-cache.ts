@@ -1,11 +1,13 @@
 import { defaultSerializer, type SerializerProtocol } from "../checkpoint/index.js";
 
 /**
- * A cache namespace: the path entries are grouped under (for node caching, the node's).
+ * A cache namespace: the path entries are grouped under (for node caching, the node's:
+ * `["__pregel_ns_writes", "__dynamic__", node]` for a graph node, `["__pregel_ns_writes", name]`
+ * for a `task()`, as in LangGraph.js).
  *
  * @example
  * ```ts
- * const namespace: CacheNamespace = ["__pregel_ns_writes", "summarize"];
+ * const namespace: CacheNamespace = ["__pregel_ns_writes", "__dynamic__", "summarize"];
  * ```
  */
 export type CacheNamespace = string[];
@@ -15,7 +17,7 @@ export type CacheNamespace = string[];
  *
  * @example
  * ```ts
- * const key: CacheFullKey = [["__pregel_ns_writes", "summarize"], "3f9a…"];
+ * const key: CacheFullKey = [["__pregel_ns_writes", "__dynamic__", "summarize"], "3f9a…"];
  * ```
  */
 export type CacheFullKey = [namespace: CacheNamespace, key: string];

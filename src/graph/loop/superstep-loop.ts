@@ -784,12 +784,27 @@ export class PregelLoop {
   /** Pending stores into the node cache (awaited before the run ends). */
   private readonly cacheWrites: Promise<void>[] = [];
 
-  /** The cache key of a task, when its node has a cache policy. */
+  /** The cache key of each task that needed one, so that `keyFunc` runs once per task. */
+  private readonly cacheKeys = new WeakMap<RunningTask, CacheFullKey>();
+
+  /**
+   * The cache key of a task, when its node has a cache policy. As in LangGraph.js, a graph
+   * node's entries are under `[CACHE_NS_WRITES, "__dynamic__", node]`, a `task()`'s under
+   * `[CACHE_NS_WRITES, name]`.
+   */
   private cacheKey(task: RunningTask): CacheFullKey | undefined {
     const policy = task.node.cachePolicy;
     if (policy === undefined) return undefined;
-    const keyFunc = policy.keyFunc ?? ((input: unknown) => JSON.stringify(input));
-    return [[CACHE_NS_WRITES, task.name], contentHash(keyFunc([task.input]))];
+    let key = this.cacheKeys.get(task);
+    if (key === undefined) {
+      const keyFunc = policy.keyFunc ?? ((input: unknown) => JSON.stringify(input));
+      const namespace = isCallPath(task.path)
+        ? [CACHE_NS_WRITES, task.name]
+        : [CACHE_NS_WRITES, "__dynamic__", task.name];
+      key = [namespace, contentHash(keyFunc([task.input]))];
+      this.cacheKeys.set(task, key);
+    }
+    return key;
   }
 
   /** Tasks whose writes are cached take them instead of running (the `updates` chunk says so). */
