@@ -58,6 +58,14 @@ describe("InMemoryCache", () => {
     ).toStrictEqual([{ key: [["ns"], "long"], value: 2 }]);
   });
 
+  it("keeps an entry set with a null ttl (from JavaScript) until cleared, as LangGraph.js does", async () => {
+    const cache = new InMemoryCache();
+    const ttl = null as unknown as undefined;
+    await cache.set([{ key: [["ns"], "k"], value: 1, ttl }]);
+    await sleep(5);
+    expect(await cache.get([[["ns"], "k"]])).toStrictEqual([{ key: [["ns"], "k"], value: 1 }]);
+  });
+
   it("overwrites an entry with a later set", async () => {
     const cache = new InMemoryCache();
     await cache.set([{ key: [["ns"], "k"], value: 1 }]);

@@ -58,7 +58,8 @@ export class InMemoryCache<V = unknown> extends BaseCache<V> {
         this.namespaces.set(nsId, entries);
       }
       const [type, data] = encoded[i] as [string, Uint8Array | string];
-      entries.set(id, { type, data, expiresAt: ttl === undefined ? undefined : now + ttl * 1000 });
+      // a null ttl (from JavaScript) means no expiry, as an absent one does
+      entries.set(id, { type, data, expiresAt: ttl == null ? undefined : now + ttl * 1000 });
     });
   }
 
