@@ -41,12 +41,15 @@ export function decodeStoreValue(row: StoreItemRow): Record<string, unknown> {
   }
 }
 
-/** The item a row stands for (`value`: its value when the caller decoded it already). */
+/**
+ * The item a row stands for (`value`: its value when the caller decoded it already), its fields
+ * in the order LangGraph.js's PostgresStore gives them.
+ */
 export function storeItem(row: StoreItemRow, value: Record<string, unknown> = decodeStoreValue(row)): Item {
   return {
-    value,
-    key: row.key,
     namespace: pathToNamespace(row.prefix),
+    key: row.key,
+    value,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -82,6 +82,15 @@ describe("PostgresStore specifics", () => {
     expect(await store.get(["a"], "new")).toBeNull();
   });
 
+  it("gives an item's fields in LangGraph.js's order (namespace, key, value, times, then score)", async () => {
+    const store = new PostgresStore({ pool, schema: freshSchema() });
+    await store.put(["a"], "k", { text: "quick fox" });
+    const fields = ["namespace", "key", "value", "createdAt", "updatedAt"];
+    expect(Object.keys((await store.get(["a"], "k")) ?? {})).toStrictEqual(fields);
+    const [found] = await store.search(["a"], { query: "fox" });
+    expect(Object.keys(found ?? {})).toStrictEqual([...fields, "score"]);
+  });
+
   it("requires a pool or connection options", () => {
     expect(() => new PostgresStore({})).toThrow(/needs a pool or connectionOptions/);
   });

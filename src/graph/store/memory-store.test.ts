@@ -146,6 +146,17 @@ describe("InMemoryStore orders as LangGraph.js's", () => {
   });
 });
 
+describe("InMemoryStore items", () => {
+  it("give their fields in LangGraph.js's InMemoryStore order (value, key, namespace, times, then score)", async () => {
+    const store = new InMemoryStore();
+    await store.put(["a"], "k", { v: 1 });
+    const fields = ["value", "key", "namespace", "createdAt", "updatedAt"];
+    expect(Object.keys((await store.get(["a"], "k")) ?? {})).toStrictEqual(fields);
+    const [found] = await store.search(["a"]);
+    expect(Object.keys(found ?? {})).toStrictEqual([...fields, "score"]);
+  });
+});
+
 describe("InMemoryStore.batch", () => {
   it("answers a put with null, as LangGraph.js's InMemoryStore does", async () => {
     const store = new InMemoryStore();
