@@ -23,6 +23,22 @@ describe("BaseStore's convenience methods", () => {
     ]);
   });
 
+  it("hand batch operations with LangGraph.js's fields, no more (what toStrictEqual sees)", async () => {
+    const store = new RecordingStore();
+    await store.get(["a"], "k");
+    await store.search(["a"], { query: "q" });
+    await store.put(["a"], "k", { v: 1 });
+    await store.get(["a"], "k", { refreshTtl: false });
+    await store.put(["a"], "k", { v: 1 }, false, { ttl: 5 });
+    expect(store.batches).toStrictEqual([
+      [{ namespace: ["a"], key: "k" }],
+      [{ namespacePrefix: ["a"], filter: undefined, limit: 10, offset: 0, query: "q" }],
+      [{ namespace: ["a"], key: "k", value: { v: 1 }, index: undefined }],
+      [{ namespace: ["a"], key: "k", refreshTtl: false }],
+      [{ namespace: ["a"], key: "k", value: { v: 1 }, index: false, options: { ttl: 5 } }],
+    ]);
+  });
+
   it("listNamespaces leaves matchConditions out when there are none", async () => {
     const store = new RecordingStore();
     await store.listNamespaces();

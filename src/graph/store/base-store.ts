@@ -1,10 +1,12 @@
 import { validateNamespace } from "./namespace.js";
 import type {
+  GetOperation,
   Item,
   ListNamespacesOptions,
   MatchCondition,
   Operation,
   OperationResults,
+  PutOperation,
   PutOptions,
   SearchItem,
   SearchOptions,
@@ -45,7 +47,10 @@ export abstract class BaseStore {
     options: { refreshTtl?: boolean | undefined } = {},
   ): Promise<Item<Value> | null> {
     validateNamespace(namespace, LOOKUP);
-    const [item] = await this.batch([{ namespace, key, refreshTtl: options.refreshTtl }] as const);
+    // the operation has LangGraph.js's fields, and refreshTtl only when given
+    const op: GetOperation = { namespace, key };
+    if (options.refreshTtl !== undefined) op.refreshTtl = options.refreshTtl;
+    const [item] = await this.batch([op] as const);
     return item as Item<Value> | null;
   }
 
@@ -58,10 +63,10 @@ export abstract class BaseStore {
     options: SearchOptions = {},
   ): Promise<SearchItem<Value>[]> {
     validateNamespace(namespacePrefix, LOOKUP);
-    // the operation carries the defaults, as LangGraph.js's does ({ limit: 10, offset: 0 })
-    const [items] = await this.batch([
-      { ...options, namespacePrefix, limit: options.limit ?? 10, offset: options.offset ?? 0 },
-    ] as const);
+    // the operation has LangGraph.js's fields, with its defaults ({ limit: 10, offset: 0 }), then
+    // the store-specific options given (refreshTtl, a PostgresStore's mode)
+    const { filter, limit = 10, offset = 0, query, ...rest } = options;
+    const [items] = await this.batch([{ namespacePrefix, filter, limit, offset, query, ...rest }] as const);
     return items as SearchItem<Value>[];
   }
 
@@ -77,7 +82,9 @@ export abstract class BaseStore {
     options?: PutOptions,
   ): Promise<void> {
     validateNamespace(namespace);
-    await this.batch([{ namespace, key, value, index, options }] as const);
+    const op: PutOperation = { namespace, key, value, index };
+    if (options !== undefined) op.options = options;
+    await this.batch([op] as const);
   }
 
   /** Deletes the item at `namespace` / `key` (nothing happens when there is none). */
