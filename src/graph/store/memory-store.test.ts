@@ -105,10 +105,21 @@ describe("InMemoryStore vector search", () => {
     expect(calls).toStrictEqual([["fish"], ["cat"]]);
   });
 
-  it("rejects vectors of the wrong size", async () => {
+  it("does not check vectors against dims, as LangGraph.js's InMemoryStore does not", async () => {
     const { embeddings } = fakeEmbeddings();
-    const store = new InMemoryStore({ index: { dims: 3, embeddings } });
-    await expect(store.put(["d"], "k", { text: "cat" })).rejects.toThrow(/dims = 3/);
+    const store = new InMemoryStore({ index: { dims: 1536, embeddings, fields: ["text"] } });
+    await store.put(["d"], "k", { text: "cat" });
+    const [found] = await store.search(["d"], { query: "cat" });
+    expect(found?.score).toBeCloseTo(1);
+  });
+
+  it("rejects embeddings that are not vectors", async () => {
+    const embeddings = {
+      embedDocuments: async (texts: string[]) => texts.map(() => null as unknown as number[]),
+      embedQuery: async () => [1],
+    };
+    const store = new InMemoryStore({ index: { dims: 1, embeddings } });
+    await expect(store.put(["d"], "k", { text: "cat" })).rejects.toThrow(/instead of a vector/);
   });
 });
 

@@ -270,7 +270,7 @@ export interface Embeddings {
  * ```
  */
 export interface IndexConfig {
-  /** Length of the embedding vectors. */
+  /** Length of the embedding vectors (informative: not checked, as in LangGraph.js). */
   dims: number;
   /** The model that embeds stored fields and queries. */
   embeddings: Embeddings;

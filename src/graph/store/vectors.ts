@@ -8,10 +8,15 @@ export interface StoredVector {
   norm: number;
 }
 
-function toStored(vector: unknown, dims: number): StoredVector {
-  if (!Array.isArray(vector) || vector.length !== dims) {
+/**
+ * An embedding as stored. Its length is not checked against the index's `dims`, which
+ * LangGraph.js's InMemoryStore does not check either (a fake embedding of 4 numbers works with
+ * `dims: 1536`); vectors of different lengths are compared on the indices they share.
+ */
+function toStored(vector: unknown): StoredVector {
+  if (!Array.isArray(vector)) {
     throw new InvalidArgumentError(
-      `The embeddings returned a vector of ${Array.isArray(vector) ? vector.length : typeof vector} dimensions; the store's index expects dims = ${dims}. Set index.dims to the model's output size.`,
+      `The embeddings returned ${vector === null ? "null" : typeof vector} instead of a vector (an array of numbers).`,
     );
   }
   let sum = 0;
@@ -58,7 +63,7 @@ export async function embedPuts(
       `${missing}embedDocuments() returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts; it must return one vector per text.`,
     );
   }
-  const stored = vectors.map((vector) => toStored(vector, config.dims));
+  const stored = vectors.map((vector) => toStored(vector));
   for (const [op, slot] of owners) {
     const list = out.get(op) ?? [];
     list.push(stored[slot] as StoredVector);
@@ -74,7 +79,7 @@ export async function embedQueries(
 ): Promise<Map<string, StoredVector>> {
   const out = new Map<string, StoredVector>();
   for (const query of new Set(queries)) {
-    out.set(query, toStored(await config.embeddings.embedQuery(query), config.dims));
+    out.set(query, toStored(await config.embeddings.embedQuery(query)));
   }
   return out;
 }
@@ -88,7 +93,8 @@ export function similarity(
   let best = Number.NEGATIVE_INFINITY;
   for (const { vector, norm } of vectors) {
     let dot = 0;
-    for (let i = 0; i < vector.length; i++) dot += (vector[i] as number) * (query.vector[i] as number);
+    const length = Math.min(vector.length, query.vector.length);
+    for (let i = 0; i < length; i++) dot += (vector[i] as number) * (query.vector[i] as number);
     const score = norm === 0 || query.norm === 0 ? 0 : dot / (norm * query.norm);
     if (score > best) best = score;
   }
