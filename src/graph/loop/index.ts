@@ -9,6 +9,7 @@ export {
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export {
   savedTaskResult,
+  TASK_NOT_RUN,
   TASK_RUN_ERROR,
   TASK_RUN_METADATA,
   TASK_RUN_OUTPUT,

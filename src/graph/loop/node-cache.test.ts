@@ -1,14 +1,18 @@
 /**
  * What a graph asks of its node cache, as LangGraph.js 1.7.3 asks it: the keys (namespace
  * `["__pregel_ns_writes", "__dynamic__", node]` for a node, `["__pregel_ns_writes", name]` for
- * a `task()`), and one `keyFunc` call per task.
+ * a `task()`), and one `keyFunc` call per task; and that a task that does not run (cached, or
+ * replayed on resume) reports no chain run.
  */
 import { describe, expect, it } from "vitest";
 import {
   Annotation,
   type CacheFullKey,
+  Command,
   entrypoint,
   InMemoryCache,
+  interrupt,
+  MemorySaver,
   START,
   StateGraph,
   task,
@@ -62,5 +66,70 @@ describe("node cache keys", () => {
     expect(calls).toBe(1);
     await graph.invoke({ n: 1 });
     expect(calls).toBe(2);
+  });
+});
+
+/** The chain runs `streamEvents` reports: [event, name], the graph's own left out. */
+async function chainRuns(events: AsyncIterable<{ event: string; name: string }>, graphName: string) {
+  const runs: string[][] = [];
+  for await (const { event, name } of events) {
+    if (name !== graphName && (event === "on_chain_start" || event === "on_chain_end"))
+      runs.push([event, name]);
+  }
+  return runs;
+}
+
+describe("tasks that do not run", () => {
+  it("a cached node reports no chain run to streamEvents or callbacks (LangGraph.js runs nothing)", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ log: ["a"] }), { cachePolicy: {} })
+      .addNode("b", () => ({ log: ["b"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile({ cache: new InMemoryCache() });
+    await graph.invoke({ n: 1 });
+    expect(await chainRuns(graph.streamEvents({ n: 1 }, { version: "v2" }), "LangGraph")).toStrictEqual([
+      ["on_chain_start", "b"],
+      ["on_chain_end", "b"],
+    ]);
+    const started: string[] = [];
+    await graph.invoke(
+      { n: 1 },
+      {
+        callbacks: [
+          {
+            handleChainStart: (...args: unknown[]) => {
+              started.push(String(args[7]));
+            },
+          },
+        ],
+      },
+    );
+    expect(started).toStrictEqual(["LangGraph", "b"]);
+  });
+
+  it("a cached task() call, and one replayed on resume, report no chain run", async () => {
+    const cache = new InMemoryCache();
+    const double = task({ name: "double", cachePolicy: {} }, async (x: number) => x * 2);
+    const cached = entrypoint({ name: "cached", cache }, async (x: number) => double(x));
+    await cached.invoke(1);
+    expect(await chainRuns(cached.streamEvents(1, { version: "v2" }), "cached")).toStrictEqual([]);
+
+    const first = task("first", async () => "one");
+    const ask = task("ask", async () => interrupt("q"));
+    const resumed = entrypoint({ name: "resumed", checkpointer: new MemorySaver() }, async () => [
+      await first(),
+      await ask(),
+    ]);
+    const config = { configurable: { thread_id: "t" } };
+    await resumed.invoke({}, config);
+    const runs = await chainRuns(
+      resumed.streamEvents(new Command({ resume: "x" }), { ...config, version: "v2" }),
+      "resumed",
+    );
+    expect(runs).toStrictEqual([
+      ["on_chain_start", "ask"],
+      ["on_chain_end", "ask"],
+    ]);
   });
 });

@@ -99,6 +99,13 @@ export function taskMetadata(config: LangGraphRunnableConfig<unknown>): Record<s
  */
 export const TASK_RUN_METADATA: unique symbol = Symbol("agentgraph.taskRunMetadata") as never;
 
+/**
+ * The hidden key marking a task-start payload whose task does not run (its writes come from the
+ * node cache or were saved before the run was interrupted): `streamEvents` and chain callbacks
+ * report no run for it, as LangGraph.js reports none.
+ */
+export const TASK_NOT_RUN: unique symbol = Symbol("agentgraph.taskNotRun") as never;
+
 /** The hidden key under which a task-result payload carries what the node returned. */
 export const TASK_RUN_OUTPUT: unique symbol = Symbol("agentgraph.taskRunOutput") as never;
 

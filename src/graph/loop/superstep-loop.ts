@@ -85,6 +85,7 @@ import {
 import {
   errorRecord,
   savedTaskResult,
+  TASK_NOT_RUN,
   taskResultPayload,
   taskStartPayload,
   updatesPayload,
@@ -335,7 +336,11 @@ export class PregelLoop {
       }
       let lastYield = Date.now();
       while (this.tick()) {
-        if (this.params.cache !== undefined) await this.useCachedWrites(this.params.cache);
+        // cached tasks are known before the step's tasks are announced (their start then says
+        // they do not run), and their updates follow the announcement, as in LangGraph.js
+        const cached = this.params.cache === undefined ? [] : await this.findCachedWrites(this.params.cache);
+        this.announceTasks();
+        for (const task of cached) this.commit(task, undefined);
         const pending = this.runStep();
         /** An abort that came once every task of the step had finished: the step is kept. */
         let abortedAfter: { error: unknown } | undefined;
@@ -715,12 +720,22 @@ export class PregelLoop {
       for (const task of tasks) messages.taskStarted(task.input, task.config.metadata);
     }
     if (this.params.debug) printTasks(this.step, tasks);
-    if ((this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)) {
-      // tasks that finished before the run was interrupted are announced too (as LangGraph.js
-      // does), unless none is left to run
-      for (const task of tasks) if (!task.node.hidden) this.emitTaskStart(task);
-    }
+    // tasks that finished before the run was interrupted are announced too (as LangGraph.js
+    // does), unless none is left to run; announced once the cache was looked up (see run)
+    this.toAnnounce =
+      (this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)
+        ? tasks.filter((task) => !task.node.hidden)
+        : [];
     return true;
+  }
+
+  /** The step's tasks {@link tick} left to announce. */
+  private toAnnounce: RunningTask[] = [];
+
+  /** Streams the start of the step's tasks (see {@link tick}). */
+  private announceTasks(): void {
+    for (const task of this.toAnnounce) this.emitTaskStart(task);
+    this.toAnnounce = [];
   }
 
   /**
@@ -807,25 +822,30 @@ export class PregelLoop {
     return key;
   }
 
-  /** Tasks whose writes are cached take them instead of running (the `updates` chunk says so). */
-  private async useCachedWrites(cache: BaseCache): Promise<void> {
+  /**
+   * Tasks whose writes are cached take them instead of running; returns them, for the caller
+   * to commit (their `updates` chunk says they were cached).
+   */
+  private async findCachedWrites(cache: BaseCache): Promise<Task[]> {
     const keyed: [Task, CacheFullKey][] = [];
     for (const task of this.tasks as Task[]) {
       if (task.done) continue;
       const key = this.cacheKey(task);
       if (key !== undefined) keyed.push([task, key]);
     }
-    if (keyed.length === 0) return;
+    if (keyed.length === 0) return [];
     const found = await cache.get(keyed.map(([, key]) => key));
     const byKey = new Map(found.map((entry) => [JSON.stringify(entry.key), entry.value]));
+    const cached: Task[] = [];
     for (const [task, key] of keyed) {
       const writes = byKey.get(JSON.stringify(key));
       if (!Array.isArray(writes)) continue;
       task.writes.push(...(writes as [string, unknown][]));
       task.done = true;
       task.cached = true;
-      this.commit(task, undefined);
+      cached.push(task);
     }
+    return cached;
   }
 
   /** The scratchpad of the task this (nested) run belongs to, if any. */
@@ -1279,6 +1299,7 @@ export class PregelLoop {
 
   private emitTaskStart(task: RunningTask): void {
     const payload = taskStartPayload(task);
+    if ((task as Task).done) Object.defineProperty(payload, TASK_NOT_RUN, { value: true });
     if (this.wantsTasks) this.push("tasks", payload);
     if (this.wantsDebug) this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });
   }
@@ -1386,8 +1407,11 @@ export class PregelLoop {
         shared === undefined,
       );
     }
-    // every call is announced, even one whose result is replayed or cached (as in LangGraph.js)
-    if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
+    // every call is announced, even one whose result is replayed or cached (as in LangGraph.js),
+    // once it is known whether it runs (see emitTaskStart)
+    const announce = () => {
+      if (this.wantsTasks || this.wantsDebug) this.emitTaskStart(task);
+    };
     const saved = savedWrites?.find(([channel]) => channel === RETURN);
     if (saved !== undefined) {
       // finished before the run was interrupted: its saved result is replayed, not re-run
@@ -1395,6 +1419,7 @@ export class PregelLoop {
       task.output = saved[1];
       task.done = true;
       task.cached = true;
+      announce();
       this.streamCachedUpdate(task);
       return Promise.resolve(saved[1]);
     }
@@ -1404,16 +1429,21 @@ export class PregelLoop {
       // a cached call takes the result stored for the same arguments instead of running
       return cache.get([key]).then((found) => {
         const writes = found[0]?.value;
-        if (!Array.isArray(writes)) return this.runCall(task);
+        if (!Array.isArray(writes)) {
+          announce();
+          return this.runCall(task);
+        }
         task.writes.push(...(writes as [string, unknown][]));
         task.output = (writes as [string, unknown][]).find(([channel]) => channel === RETURN)?.[1];
         task.done = true;
         (task as Task).cached = true;
+        announce();
         this.flushCallCommits();
         this.commit(task, undefined);
         return task.output;
       });
     }
+    announce();
     return this.runCall(task);
   };
 

@@ -12,7 +12,7 @@ import {
   type Interrupt,
   isGraphInterrupt,
 } from "../core/index.js";
-import { TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
+import { TASK_NOT_RUN, TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
 import {
   IterableReadableStream,
   normalizeStreamModes,
@@ -342,7 +342,7 @@ export class ChainReporter {
         interrupts?: Interrupt[];
       };
     };
-    if (type === "task") {
+    if (type === "task" && !Object.hasOwn(payload, TASK_NOT_RUN)) {
       const parent = parentRunOf(namespace, this.runId);
       const tags = [`graph:step:${step}`, ...this.tags];
       this.open.set(payload.id, { parent, tags, input: payload.input });
@@ -601,7 +601,8 @@ export function streamGraphEvents(
             metadata?: Record<string, unknown>;
           };
         };
-        if (type === "task") {
+        // a task that does not run (cached, or replayed from before an interrupt) has no run
+        if (type === "task" && !Object.hasOwn(task, TASK_NOT_RUN)) {
           const parent = parentRunOf(namespace, runId);
           const inputs = runDict(task.input, "input");
           const event: StreamEvent = {
