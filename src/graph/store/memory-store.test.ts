@@ -133,6 +133,18 @@ describe("InMemoryStore orders as LangGraph.js's", () => {
     expect((await store.search(["mem"], { limit: 2 })).map((item) => item.key)).toEqual(["k1", "k3"]);
   });
 
+  it("search keeps a namespace's place once it was written to, even after it was emptied", async () => {
+    const store = new InMemoryStore();
+    await store.delete(["mem", "c"], "none"); // a delete counts as a write to the namespace
+    await store.put(["mem", "b"], "k1", { v: 1 });
+    await store.put(["mem", "a"], "k2", { v: 2 });
+    await store.delete(["mem", "b"], "k1");
+    await store.put(["mem", "a"], "k3", { v: 3 });
+    await store.put(["mem", "b"], "k1", { v: 1 });
+    await store.put(["mem", "c"], "k4", { v: 4 });
+    expect((await store.search(["mem"])).map((item) => item.key)).toEqual(["k4", "k1", "k2", "k3"]);
+  });
+
   it("listNamespaces sorts by the ':'-joined names in locale order", async () => {
     const store = new InMemoryStore();
     for (const namespace of [["user-1"], ["user", "x"], ["User"], ["user_2"]]) {

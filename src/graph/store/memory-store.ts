@@ -70,6 +70,12 @@ export interface InMemoryStoreOptions {
  */
 export class InMemoryStore extends BaseStore {
   private readonly items = new Map<string, StoredItem>();
+  /**
+   * Each namespace ever written to (a delete counts), by the order of its first write: search
+   * lists namespaces in that order, which emptying a namespace does not change (LangGraph.js's
+   * store keeps its namespaces once made).
+   */
+  private readonly namespaceRanks = new Map<string, number>();
   private readonly ttl: StoreTtlPolicy;
   private readonly index: IndexConfig | undefined;
 
@@ -152,7 +158,7 @@ export class InMemoryStore extends BaseStore {
     const prefix = namespaceToPath(op.namespacePrefix);
     const under = `${prefix}.`;
     // LangGraph.js's store keeps items by namespace, so its results come namespace by namespace
-    // (in the order each was first written), in write order within one
+    // (in the order each was first written to), in write order within one
     const byNamespace = new Map<string, StoredItem[]>();
     for (const item of this.items.values()) {
       if (item.expiresAt !== undefined && item.expiresAt <= now) continue;
@@ -162,8 +168,11 @@ export class InMemoryStore extends BaseStore {
       if (list === undefined) byNamespace.set(item.path, [item]);
       else list.push(item);
     }
+    const ranked = [...byNamespace].sort(
+      ([a], [b]) => (this.namespaceRanks.get(a) ?? 0) - (this.namespaceRanks.get(b) ?? 0),
+    );
     const candidates: StoredItem[] = [];
-    for (const list of byNamespace.values()) for (const item of list) candidates.push(item);
+    for (const [, list] of ranked) for (const item of list) candidates.push(item);
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const query = op.query ? queryVectors?.get(op.query) : undefined;
@@ -212,6 +221,7 @@ export class InMemoryStore extends BaseStore {
   }
 
   private applyWrite({ op, path, text, value, vectors }: PreparedWrite, now: number): void {
+    if (!this.namespaceRanks.has(path)) this.namespaceRanks.set(path, this.namespaceRanks.size);
     const id = itemId(path, op.key);
     if (text === undefined || value === undefined) {
       this.items.delete(id);
