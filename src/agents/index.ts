@@ -1,6 +1,6 @@
 // What `langchain` re-exports from its own root, so `import { createAgent, tool, HumanMessage }
 // from "langchain"` ports to one import from "agentgraph/agents".
-export { InMemoryStore, type Interrupt } from "../graph/index.js";
+export type { Interrupt } from "../graph/index.js";
 export type { ContentBlock, ToolCall } from "../messages/index.js";
 export {
   AIMessage,
@@ -42,6 +42,7 @@ export {
   StructuredOutputParsingError,
   ToolInvocationError,
 } from "./errors.js";
+export { InMemoryStore } from "./key-value-store.js";
 export type {
   AfterAgentHook,
   AfterModelHook,
