@@ -44,7 +44,8 @@ async function order(nodes: [name: string, node: Node, out: Out][]): Promise<str
     .addNode("z", () => ({}))
     .addNode("y", () => ({}))
     .addConditionalEdges(START, () => [], ["z", "y"]);
-  for (const [name, node] of nodes) graph = graph.addNode(name, node).addEdge(START, name);
+  // typed as one of the fixed nodes: the names vary, the graph's type does not
+  for (const [name, node] of nodes) graph = graph.addNode(name as "z", node).addEdge(START, name as "z");
   for (const [name, , out] of nodes) {
     if (out === "edge") graph = graph.addEdge(name as "z", "z");
     if (out === "router") graph = graph.addConditionalEdges(name as "z", () => END);
