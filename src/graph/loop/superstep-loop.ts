@@ -338,9 +338,12 @@ export class PregelLoop {
       while (this.tick()) {
         // cached tasks are known before the step's tasks are announced (their start then says
         // they do not run), and their updates follow the announcement, as in LangGraph.js
-        const cached = this.params.cache === undefined ? [] : await this.findCachedWrites(this.params.cache);
-        this.announceTasks();
-        for (const task of cached) this.commit(task, undefined);
+        if (this.params.cache === undefined) this.announceTasks();
+        else {
+          const cached = await this.findCachedWrites(this.params.cache);
+          this.announceTasks();
+          for (let i = 0; i < cached.length; i++) this.commit(cached[i] as Task, undefined);
+        }
         const pending = this.runStep();
         /** An abort that came once every task of the step had finished: the step is kept. */
         let abortedAfter: { error: unknown } | undefined;
@@ -365,7 +368,7 @@ export class PregelLoop {
           const signal = this.params.abortSignal;
           if (signal?.aborted) throw abortErrorOf(signal);
         }
-        this.flushCallCommits();
+        if (this.pendingCalls.length > 0) this.flushCallCommits();
         if (this.callFailure !== undefined) throw this.callFailureError(this.callFailure);
         this.afterTick();
         const ended = this.params.persistence?.endStep();
@@ -725,17 +728,19 @@ export class PregelLoop {
     this.toAnnounce =
       (this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)
         ? tasks.filter((task) => !task.node.hidden)
-        : [];
+        : undefined;
     return true;
   }
 
   /** The step's tasks {@link tick} left to announce. */
-  private toAnnounce: RunningTask[] = [];
+  private toAnnounce: RunningTask[] | undefined;
 
   /** Streams the start of the step's tasks (see {@link tick}). */
   private announceTasks(): void {
-    for (const task of this.toAnnounce) this.emitTaskStart(task);
-    this.toAnnounce = [];
+    const tasks = this.toAnnounce;
+    if (tasks === undefined) return;
+    this.toAnnounce = undefined;
+    for (let i = 0; i < tasks.length; i++) this.emitTaskStart(tasks[i] as RunningTask);
   }
 
   /**
@@ -995,11 +1000,11 @@ export class PregelLoop {
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {
     if (this.abandoned) return;
-    const isCall = isCallPath(task.path);
-    // calls that finished before this task are committed first
-    if (!isCall) this.flushCallCommits();
+    // calls that finished before this task are committed first (checked inline: this runs for
+    // every task, and calls are rare)
+    if (this.pendingCalls.length > 0 && !isCallPath(task.path)) this.flushCallCommits();
     const callFailure = this.callFailure;
-    if (callFailure !== undefined && !isGraphBubbleUp(callFailure.error) && !isCall) {
+    if (callFailure !== undefined && !isGraphBubbleUp(callFailure.error) && !isCallPath(task.path)) {
       // a failed call aborted the step (as in LangGraph.js): a node or entrypoint that finishes
       // afterwards, its caller included, is saved as aborted, and nothing is streamed for it
       this.abandon(task);
