@@ -19,6 +19,7 @@ import {
   unwrapOverwrite,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
+import { isPregel } from "../pregel/index.js";
 import type { StreamTransformer } from "../stream/index.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import {
@@ -103,6 +104,27 @@ function commitTurnsOf(builder: AnyBuilder, name: string, edgeWrites: readonly u
   return (edgeWrites.length > 0 ? EDGE_WRITER_TURNS : 0) + routers * ROUTER_TURNS;
 }
 
+/**
+ * Microtask turns before a compiled graph run as a node starts its run. LangGraph.js takes about
+ * a hundred (through its runnable layers) before a nested graph's first step, so the siblings that
+ * finish at once are committed and streamed before the nested graph's first chunk; waiting as long
+ * keeps that order (`stream(…, { subgraphs: true })`).
+ */
+const SUBGRAPH_START_TURNS = 110;
+
+/** Settles after `turns` microtask turns. */
+function turnsLater(turns: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let left = turns;
+    const step = (): void => {
+      left -= 1;
+      if (left <= 0) resolve();
+      else queueMicrotask(step);
+    };
+    queueMicrotask(step);
+  });
+}
+
 function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   const action = def.action;
   if (typeof action === "function") {
@@ -112,7 +134,10 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   if (typeof subgraph.invoke !== "function") {
     throw new InvalidUpdateError(`Node "${name}" is neither a function nor a compiled graph.`);
   }
-  const bound: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
+  const run: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
+  const bound: PregelNode["bound"] = isPregel(action)
+    ? (input, config) => turnsLater(SUBGRAPH_START_TURNS).then(() => run(input, config))
+    : run;
   // a runnable that takes the engine's continuation (ToolNode) keeps taking it through the node
   const fused = (subgraph as Partial<InvokesThen<unknown, unknown, unknown>>)[INVOKE_THEN];
   if (typeof fused === "function") {

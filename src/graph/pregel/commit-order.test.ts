@@ -168,6 +168,32 @@ describe("the commits of a step's tasks that finish together", () => {
     ).toBe("a,I:b");
   });
 
+  it("stream a nested graph's chunks and its update after the siblings that finished at once", async () => {
+    const inner = new StateGraph(State)
+      .addNode("i1", () => ({ l: ["i1"] }))
+      .addEdge(START, "i1")
+      .compile();
+    const graph = () =>
+      new StateGraph(State)
+        .addNode("s", inner)
+        .addNode("b", sync("b"))
+        .addNode("z", () => ({}))
+        .addEdge(START, "s")
+        .addEdge(START, "b")
+        .addEdge("b", "z")
+        .compile();
+    const updates: string[] = [];
+    for await (const chunk of await graph().stream({}, { streamMode: "updates" })) {
+      updates.push(Object.keys(chunk)[0] as string);
+    }
+    expect(updates).toEqual(["b", "s", "z"]);
+    const nested: string[] = [];
+    for await (const [ns, chunk] of await graph().stream({}, { streamMode: "updates", subgraphs: true })) {
+      nested.push(`${ns.length > 0 ? "s/" : ""}${Object.keys(chunk)[0]}`);
+    }
+    expect(nested).toEqual(["b", "s/i1", "s", "z"]);
+  });
+
   it("keep the start order of many tasks alike (a step's tasks start in the order of their names)", async () => {
     const names = Array.from({ length: 80 }, (_, i) => `n${i}`);
     expect(await order(names.map((name) => [name, sync(name), "edge"]))).toBe([...names].sort().join(","));
