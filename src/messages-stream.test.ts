@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Annotation, END, MemorySaver, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "./messages/index.js";
+import { BaseChatModel, ChatGenerationChunk, type ChatModelRun } from "./models/index.js";
 import { ToolNode } from "./prebuilt/index.js";
 import { FakeChatModel } from "./testing/index.js";
 import { tool } from "./tools/index.js";
@@ -242,6 +243,49 @@ describe("the messages stream mode", () => {
       modes.add((chunk as [string, unknown])[0]);
     }
     expect([...modes].sort()).toEqual(["messages", "updates"]);
+  });
+
+  // as @langchain/langgraph 1.7.3: only the ids of the streamed chunks count as seen
+  it("streams the node's answer whole when its tokens were reported without their chunks", async () => {
+    class TokenOnlyModel extends BaseChatModel {
+      _llmType() {
+        return "token-only";
+      }
+      async _generate() {
+        return { generations: [{ text: "a b", message: new AIMessage({ content: "a b", id: "ans-1" }) }] };
+      }
+      override async *_streamResponseChunks(
+        _messages: BaseMessage[],
+        _options: this["ParsedCallOptions"],
+        runManager?: ChatModelRun,
+      ) {
+        for (const word of ["a", " b"]) {
+          yield new ChatGenerationChunk({
+            text: word,
+            message: new AIMessageChunk({ content: word, id: "ans-1" }),
+          });
+          await runManager?.handleLLMNewToken(word);
+        }
+      }
+    }
+    const model = new TokenOnlyModel({});
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
+      .addEdge(START, "chat")
+      .compile();
+    const chunks: MessageChunk[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk as MessageChunk);
+    }
+    expect(chunks.map(([m]) => m.text)).toEqual(["a", " b", "a b"]);
+    const ids = chunks.map(([m]) => m.id);
+    expect(ids[0]).toMatch(/^run-[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).toBe("ans-1");
+    expect(chunks[2]?.[1]).toMatchObject({ name: "chat", langgraph_node: "chat", tags: ["graph:step:1"] });
   });
 });
 

@@ -153,9 +153,10 @@ export class MessagesStreamHandler implements CallbackHandler {
     this.runs.delete(runId);
     if (meta === undefined) return;
     const message = output.generations?.[0]?.[0]?.message;
+    // a streamed call's answer is not marked seen: only its chunks' ids are, so a node returning
+    // it under another id (tokens reported without their chunks) streams it whole, as LangGraph.js does
     if (this.streamed.delete(runId)) {
       this.stableIds.delete(runId);
-      if (isMessageLike(message) && message.id !== undefined) this.seen.add(message.id);
       return;
     }
     if (isMessageLike(message)) this.emit(meta, this.withStableId(message, runId), true);
