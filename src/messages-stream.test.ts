@@ -245,6 +245,28 @@ describe("the messages stream mode", () => {
     expect([...modes].sort()).toEqual(["messages", "updates"]);
   });
 
+  it("keeps a call's own tag order when its config repeats the node's tags", async () => {
+    const model = new FakeChatModel({ responses: ["a", "b"] }).withConfig({ tags: ["model-tag"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s, config) => ({
+        messages: [await model.invoke(s.messages, config), await model.invoke(s.messages, { tags: ["own"] })],
+      }))
+      .addEdge(START, "chat")
+      .compile();
+    const tags: unknown[] = [];
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages", tags: ["run-tag"] },
+    )) {
+      tags.push((chunk as MessageChunk)[1].tags);
+    }
+    // LangChain.js's callback manager removes a call's tags, then appends them
+    expect(tags).toEqual([
+      ["model-tag", "run-tag"],
+      ["run-tag", "model-tag", "own"],
+    ]);
+  });
+
   // as @langchain/langgraph 1.7.3: only the ids of the streamed chunks count as seen
   it("streams the node's answer whole when its tokens were reported without their chunks", async () => {
     class TokenOnlyModel extends BaseChatModel {

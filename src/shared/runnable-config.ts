@@ -39,7 +39,7 @@ export function getAmbientConfig(): RunnableConfig | undefined {
 
 /**
  * Merges an explicit config over the ambient one the way LangChain.js does: tags are
- * concatenated, metadata and configurable are shallow-merged, callbacks and signal are
+ * concatenated (see {@link joinTags}), metadata and configurable are shallow-merged, callbacks and signal are
  * inherited unless given, and `runName`/`runId` are never inherited.
  */
 export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
@@ -61,9 +61,8 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   }
   if (explicit.runId === undefined && parent.runId !== undefined)
     (out as Record<string, unknown>).runId = undefined;
-  if (parent.tags !== undefined || explicit.tags !== undefined) {
-    out.tags = [...new Set([...(parent.tags ?? []), ...(explicit.tags ?? [])])];
-  }
+  if (parent.tags !== undefined || explicit.tags !== undefined)
+    out.tags = joinTags(parent.tags, explicit.tags);
   // a config built from the parent's (a tool's, from its node's) holds the parent's own objects:
   // those are kept as they are, as a config given without them keeps them
   if (explicit.metadata !== parent.metadata) out.metadata = mergeOf(parent.metadata, explicit.metadata);
@@ -71,4 +70,15 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
     out.configurable = mergeOf(parent.configurable, explicit.configurable);
   }
   return out;
+}
+
+/**
+ * The ambient tags, then the explicit ones, each once. A tag in both comes where the explicit
+ * config puts it, as LangChain.js's callback manager adds a call's tags (removing, then
+ * appending them): `joinTags(["run"], ["mine", "run"])` is `["mine", "run"]`.
+ */
+function joinTags(parent: readonly string[] | undefined, explicit: readonly string[] | undefined): string[] {
+  if (explicit === undefined || explicit.length === 0) return [...new Set(parent)];
+  if (parent === undefined) return [...new Set(explicit)];
+  return [...new Set([...parent.filter((tag) => !explicit.includes(tag)), ...explicit])];
 }
