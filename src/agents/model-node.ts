@@ -9,6 +9,7 @@ import {
 } from "../messages/index.js";
 import { initChatModel } from "../models/index.js";
 import {
+  getAmbientConfig,
   handOver,
   INVOKE_THEN,
   InvalidArgumentError,
@@ -149,6 +150,10 @@ export function createModelNode(options: ModelNodeOptions) {
     const coerced = isBaseMessage(system) && isMergedMessageList(request.messages);
     if (options.includeAgentName === "inline") messages = inlineAgentNames(messages);
     const callOptions: Record<string, unknown> = {};
+    // the node's tags, passed as LangChain.js passes the node's config: a model bound with tags
+    // of its own (`withConfig({ tags })`) lists those first
+    const tags = getAmbientConfig()?.tags;
+    if (tags !== undefined && tags.length > 0) callOptions.tags = tags;
     if (options.signal !== undefined) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
