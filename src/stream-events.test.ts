@@ -298,6 +298,47 @@ describe("streamEvents", () => {
     ]);
   });
 
+  // as LangChain.js 1.5.14: its event stream has no on_chat_model_error, and an on_tool_error's
+  // error is the text its tracers record
+  it("reports a failing tool's error as its message and stack, and a failing model call with no event", async () => {
+    const failing = tool(
+      async () => {
+        throw new Error("tool failed");
+      },
+      { name: "failing", description: "Fails.", schema: z.object({}) },
+    );
+    const agent = createAgent({
+      model: new FakeChatModel({
+        responses: [
+          new AIMessage({ content: "", id: "c1", tool_calls: [{ id: "t1", name: "failing", args: {} }] }),
+          new AIMessage({ content: "done", id: "f2" }),
+        ],
+      }),
+      tools: [failing],
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of agent.streamEvents({ messages: [new HumanMessage("go")] }, { version: "v2" })) {
+      events.push(event);
+    }
+    const toolError = events.find((e) => e.event === "on_tool_error");
+    expect(Object.keys(toolError?.data ?? {})).toEqual(["input", "error"]);
+    expect(typeof toolError?.data.error).toBe("string");
+    expect(toolError?.data.error).toMatch(/^tool failed\n\nError: tool failed\n {4}at /);
+
+    const broken = createAgent({ model: new FakeChatModel({ responses: [] }), tools: [] });
+    const names: string[] = [];
+    await expect(async () => {
+      for await (const event of broken.streamEvents(
+        { messages: [new HumanMessage("go")] },
+        { version: "v2" },
+      )) {
+        names.push(event.event);
+      }
+    }).rejects.toThrow();
+    expect(names).toContain("on_chat_model_start");
+    expect(names.filter((n) => n.startsWith("on_chat_model"))).toEqual(["on_chat_model_start"]);
+  });
+
   it("streams the graph's chunks of the call's streamMode and subgraphs, as stream() yields them", async () => {
     const graph = new StateGraph(MessagesAnnotation)
       .addNode("a", async (_s, config) => {

@@ -31,7 +31,8 @@ import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
  *   node it runs, in subgraphs too (`data.input`, then `data.output` and `data.input`);
  * - `on_chat_model_start` / `on_chat_model_stream` / `on_chat_model_end`: model calls made in
  *   nodes (`data.input.messages`, `data.chunk` an `AIMessageChunk`, `data.output`);
- * - `on_tool_start` / `on_tool_end` / `on_tool_error`: tool calls (`data.input`, `data.output`).
+ * - `on_tool_start` / `on_tool_end` / `on_tool_error`: tool calls (`data.input`, `data.output`,
+ *   `data.error` the error's message and stack as text, as LangChain.js's tracers record it).
  */
 export interface StreamEvent {
   event: string;
@@ -183,11 +184,9 @@ class EventsHandler implements CallbackHandler {
     });
   }
 
-  handleLLMError(error: unknown, runId: string): void {
-    const info = this.runs.get(runId);
-    if (info === undefined) return;
+  /** A failed model call reports no event (LangChain.js has no `on_chat_model_error`). */
+  handleLLMError(_error: unknown, runId: string): void {
     this.runs.delete(runId);
-    this.emit("on_chat_model_error", runId, info, { error, input: info.input });
   }
 
   handleToolStart(
@@ -226,8 +225,14 @@ class EventsHandler implements CallbackHandler {
     const info = this.runs.get(runId);
     if (info === undefined) return;
     this.runs.delete(runId);
-    this.emit("on_tool_error", runId, info, { error, input: info.input });
+    this.emit("on_tool_error", runId, info, { input: info.input, error: errorText(error) });
   }
+}
+
+/** An error as LangChain.js's tracers record it: the message, then the stack. */
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.stack ? `${error.message}\n\n${error.stack}` : error.message;
+  return String(error);
 }
 
 /** What `streamEvents` needs from the graph. */
