@@ -12,6 +12,11 @@ export interface RunnerContext {
   /** Commits a finished task: records and streams its writes. */
   readonly commit: (task: RunningTask, error: unknown) => void;
   /**
+   * Hears a task of a step of several finish, as it settles (its commit is gathered with the
+   * others'): LangGraph.js's `messages` stream hears a node end before its task is committed.
+   */
+  readonly settled?: ((task: RunningTask) => void) | undefined;
+  /**
    * Makes (and registers with the step) the task that handles a failure of a node with an
    * `errorHandler`; the runner runs it in place of failing the step.
    */
@@ -156,6 +161,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       const at =
         settledAt + (error === undefined ? SUCCESS_TURNS + (task.node.commitTurns ?? 0) : FAILURE_TURNS);
       arrived.push({ index, task, error, at });
+      if (error === undefined) context.settled?.(task);
     };
     /** A started task's settlement: it arrives, with its error if it failed. */
     const arrival = (index: number): TaskSettle => ({

@@ -885,6 +885,7 @@ export class PregelLoop {
         retryPolicy: this.params.retryPolicy,
         stepController: controller,
         commit: this.commit,
+        settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
         abandon: this.params.persistence === undefined ? undefined : this.abandon,
       });
@@ -997,6 +998,14 @@ export class PregelLoop {
     this.params.persistence?.saveWrites(task.id, [[ERROR, ABORTED_SIBLING]], taskPathKey(task.path));
   };
 
+  /** Tells the `messages` stream that a task finished (once: as it settles, or at its commit). */
+  private reportFinished = (task: RunningTask): void => {
+    const messages = this.params.link.messagesHandler;
+    if (messages === undefined || task.node.hidden || (task as Task).messagesReported) return;
+    (task as Task).messagesReported = true;
+    messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
+  };
+
   /** Records a finished task: saves its writes, and streams what it did. */
   private commit = (task: RunningTask, failure: unknown): void => {
     if (this.abandoned) return;
@@ -1057,10 +1066,7 @@ export class PregelLoop {
       }
     }
     if (task.node.hidden) return;
-    const messages = this.params.link.messagesHandler;
-    if (messages !== undefined && error === undefined) {
-      messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
-    }
+    if (error === undefined) this.reportFinished(task);
     if (error === undefined) {
       // after the messages stream (which names a node's tool messages after the run), as the
       // messages reducer would before a consumer reads the chunk in LangGraph.js; only for a

@@ -45,6 +45,8 @@ export class Task implements RunningTask {
   done = false;
   /** The writes came from the node cache. */
   cached = false;
+  /** The `messages` stream has heard the task finish (as it settled, ahead of its commit). */
+  messagesReported = false;
   clock: AttemptClock | undefined = undefined;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;

@@ -6,7 +6,16 @@
  * settled by then.
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, END, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import {
+  Annotation,
+  END,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../../index.js";
+import { AIMessage, type BaseMessage } from "../../messages/index.js";
 
 const State = Annotation.Root({
   l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
@@ -192,6 +201,24 @@ describe("the commits of a step's tasks that finish together", () => {
       nested.push(`${ns.length > 0 ? "s/" : ""}${Object.keys(chunk)[0]}`);
     }
     expect(nested).toEqual(["b", "s/i1", "s", "z"]);
+  });
+
+  it("come after the messages stream heard each of those nodes finish", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("a", () => ({ messages: [new AIMessage({ content: "from a", id: "ma" })] }))
+      .addNode("b", async () => ({ messages: [new AIMessage({ content: "from b", id: "mb" })] }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile();
+    const seen: string[] = [];
+    for await (const [mode, chunk] of await graph.stream(
+      { messages: [] },
+      { streamMode: ["messages", "updates"] },
+    )) {
+      if (mode === "messages") seen.push(`m:${(chunk as [BaseMessage, unknown])[0].id}`);
+      else seen.push(`u:${Object.keys(chunk as Record<string, unknown>)[0]}`);
+    }
+    expect(seen).toEqual(["m:ma", "m:mb", "u:a", "u:b"]);
   });
 
   it("keep the start order of many tasks alike (a step's tasks start in the order of their names)", async () => {
