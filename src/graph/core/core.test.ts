@@ -53,6 +53,11 @@ describe("errors", () => {
     expect(new GraphInterrupt([]).message).toBe("[]");
   });
 
+  it("give a ParentCommand an empty message, as LangGraph.js does", () => {
+    expect(new ParentCommand({}).message).toBe("");
+    expect(new ParentCommand({}).name).toBe("ParentCommand");
+  });
+
   it("are recognised by brand, not only by class identity", () => {
     expect(isGraphInterrupt(new GraphInterrupt([]))).toBe(true);
     expect(isGraphBubbleUp(new ParentCommand({}))).toBe(true);

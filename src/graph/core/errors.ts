@@ -129,7 +129,8 @@ export class ParentCommand extends GraphBubbleUp {
   static override readonly brandName: string = "ParentCommand";
   readonly command: unknown;
   constructor(command: unknown) {
-    super("Command sent to the parent graph.", { code: "PARENT_COMMAND" });
+    // no message, as LangGraph.js (a `tasks`/`debug` result of the node shows `message: ""`)
+    super("", { code: "PARENT_COMMAND" });
     this.command = command;
   }
 }
