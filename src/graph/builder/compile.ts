@@ -18,7 +18,7 @@ import {
   TASKS,
   unwrapOverwrite,
 } from "../core/index.js";
-import type { LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
+import type { GraphRunConfig, LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
 import { isPregel } from "../pregel/index.js";
 import type { StreamTransformer } from "../stream/index.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
@@ -123,6 +123,12 @@ function turnsLater(turns: number): Promise<void> {
     };
     queueMicrotask(step);
   });
+}
+
+/** The tags and metadata of a compiled graph run as a node named as the graph (see `PregelNode.graphRun`). */
+function graphRunOf(name: string, action: unknown): GraphRunConfig | undefined {
+  if (!isPregel(action) || action.name !== name) return undefined;
+  return { tags: action.config?.tags ?? [], metadata: action.config?.metadata ?? {} };
 }
 
 function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
@@ -449,6 +455,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       tags: def.tags,
       hidden: false,
       subgraphs: def.subgraphs,
+      graphRun: graphRunOf(name, def.action),
       timeout: def.timeout ?? defaults.timeout,
       errorHandler: def.isErrorHandler ? undefined : (def.errorHandler ?? defaultHandler),
       isErrorHandler: def.isErrorHandler,

@@ -36,6 +36,7 @@ export {
   type CallOptions,
   CURRENT_TASK,
   type ExecutionInfo,
+  type GraphRunConfig,
   type LangGraphRunnableConfig,
   type MessagesObserver,
   NODE_ERROR,

@@ -1003,7 +1003,14 @@ export class PregelLoop {
     const messages = this.params.link.messagesHandler;
     if (messages === undefined || task.node.hidden || (task as Task).messagesReported) return;
     (task as Task).messagesReported = true;
-    messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
+    const run = task.node.graphRun;
+    if (run === undefined) {
+      messages.nodeFinished(task.config.metadata, task.config.tags, task.name, task.output, task.id);
+    } else {
+      const tags = [...run.tags, ...(task.config.tags ?? [])];
+      const metadata = { ...run.metadata, ...task.config.metadata };
+      messages.nodeFinished(metadata, tags, task.name, task.output, task.id, false);
+    }
   };
 
   /** Records a finished task: saves its writes, and streams what it did. */

@@ -164,6 +164,7 @@ export interface MessagesObserver extends CallbackHandler {
     name: string,
     output: unknown,
     runId: string,
+    stepTag?: boolean,
   ): void;
 }
 
@@ -205,12 +206,24 @@ export interface PregelNode extends NodeSpec {
   readonly hidden: boolean;
   /** Graphs this node runs, for state inspection and drawing. */
   readonly subgraphs: readonly unknown[] | undefined;
+  /**
+   * The tags and metadata of the compiled graph this node is, when that graph is named after the
+   * node: LangGraph.js then streams the messages the node returns (`messages` mode) as that
+   * graph's run, with its `withConfig` tags and metadata and without the step's tag.
+   */
+  readonly graphRun?: GraphRunConfig | undefined;
   /** Per-attempt timeout (normalized: at least one of the two timeouts set). */
   readonly timeout?: TimeoutPolicy | undefined;
   /** Name of the node that handles this node's failures (its `errorHandler`). */
   readonly errorHandler?: string | undefined;
   /** This node is an error handler (its own failures are never handled). */
   readonly isErrorHandler?: boolean | undefined;
+}
+
+/** What a compiled graph run as a node adds to its run's tags and metadata (its `withConfig`). */
+export interface GraphRunConfig {
+  readonly tags: readonly string[];
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 /** The progress clock of a timed attempt (see {@link TimeoutPolicy}). */

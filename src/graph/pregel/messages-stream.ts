@@ -199,7 +199,8 @@ export class MessagesStreamHandler implements CallbackHandler {
    * Streams the messages a node returned that no model call streamed already. A returned
    * message without an id gets LangGraph.js's stream id (which the state then keeps too):
    * `run-<runId>-tool-<toolCallId>` for a tool message, else `run-<runId>-out-<n>`, `n` its
-   * place among the messages returned.
+   * place among the messages returned. `stepTag: false` leaves out the step's tag (a nested
+   * graph's run, which LangGraph.js reports without it).
    */
   nodeFinished(
     metadata: Record<string, unknown> | undefined,
@@ -207,11 +208,12 @@ export class MessagesStreamHandler implements CallbackHandler {
     name: string,
     output: unknown,
     runId: string,
+    stepTag = true,
   ): void {
     if (tags?.includes(TAG_HIDDEN)) return;
     // as LangGraph.js reports a node's own messages: its step's tag first, then the run's tags
     const step = metadata?.langgraph_step;
-    const withStep = typeof step === "number" ? [`graph:step:${step}`, ...(tags ?? [])] : tags;
+    const withStep = stepTag && typeof step === "number" ? [`graph:step:${step}`, ...(tags ?? [])] : tags;
     const meta = this.metaOf(metadata, withStep, name);
     if (meta === undefined) return;
     let outputIndex = 0;

@@ -69,4 +69,29 @@ describe("the messages stream of a graph with a nested graph", () => {
     ]);
     expect(seen.every(([ns, , node]) => node === "first" || ns[0] === "inner")).toBe(true);
   });
+
+  it("streams the messages of a nested graph named as its node with that graph's tags and metadata", async () => {
+    const nested = () =>
+      new StateGraph(MessagesAnnotation)
+        .addNode("reply", () => ({ messages: [new AIMessage({ content: "done", id: "d1" })] }))
+        .addEdge(START, "reply")
+        .compile({ name: "worker" })
+        .withConfig({ tags: ["agent"], metadata: { lc_agent_name: "worker", ls_integration: "x" } });
+    const metaOf = async (node: string) => {
+      const graph = new StateGraph(MessagesAnnotation).addNode(node, nested()).addEdge(START, node).compile();
+      for await (const chunk of await graph.stream(
+        { messages: [] },
+        { streamMode: "messages", tags: ["run"] },
+      )) {
+        const [, meta] = chunk as Chunk;
+        return [meta.tags, meta.lc_agent_name, meta.ls_integration];
+      }
+      return undefined;
+    };
+    // LangGraph.js reports them as the nested graph's run: its tags, no step tag, its metadata
+    // under the task's
+    expect(await metaOf("worker")).toEqual([["agent", "run"], "worker", "langgraph"]);
+    // under another name, as the node's run
+    expect(await metaOf("other")).toEqual([["graph:step:1", "run"], undefined, "langgraph"]);
+  });
 });

@@ -394,13 +394,14 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     name: string,
     output: unknown,
     runId: string,
+    stepTag?: boolean,
   ): void {
     // tool messages a node returns are not streamed, so they keep no stream id: the state's
     // reducer gives those without one an id, as in LangGraph.js
     const toolMessages = toolMessagesWithoutId(output);
     try {
       this.within({ kind: "whole", runId, skipTools: true }, () =>
-        super.nodeFinished(metadata, tags, name, output, runId),
+        super.nodeFinished(metadata, tags, name, output, runId, stepTag),
       );
     } finally {
       for (const message of toolMessages) message.id = undefined;
