@@ -1029,10 +1029,12 @@ export class PregelLoop {
     if (failure === undefined) this.stepFinished++;
     // a task whose functional-API call failed failed too, even if its code caught the error
     // (its result is not saved: the run fails, and a resumed run runs it again)
-    const error =
+    let error =
       failure === undefined && this.callFailure !== undefined && (task as Task).callCount > 0
         ? this.callFailure.error
         : failure;
+    // a resumed task that sends a command to a parent graph
+    let answered = false;
     if (error !== undefined) {
       const resume = task.writes.filter(([channel]) => channel === RESUME);
       task.writes.length = 0;
@@ -1049,6 +1051,13 @@ export class PregelLoop {
         return;
       }
       if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
+      else if (resume.length > 0 && isGraphBubbleUp(error)) {
+        // as LangGraph.js: its answers are saved as its writes, and it is reported as finished
+        // (an update with no values, a result with no error)
+        task.writes.push(...resume);
+        error = undefined;
+        answered = true;
+      }
       // saved as LangGraph.js saves it (what `getState().tasks[i].error` shows)
       else task.writes.push([ERROR, errorRecord(error)]);
     } else if (task.writes.length === 0) {
@@ -1065,7 +1074,7 @@ export class PregelLoop {
       );
     }
     const cache = this.params.cache;
-    if (cache !== undefined && error === undefined && !(task as Task).cached) {
+    if (cache !== undefined && error === undefined && !answered && !(task as Task).cached) {
       const key = this.cacheKey(task);
       if (key !== undefined) {
         const ttl = task.node.cachePolicy?.ttl;

@@ -389,3 +389,39 @@ describe("subgraphs by namespace", () => {
     ).rejects.toThrow(/^Subgraph with namespace "zzz" not found/);
   });
 });
+
+describe("a resumed subgraph task that sends a command to its parent", () => {
+  it("is streamed as finished with its answer (an empty update, no error), as LangGraph.js does", async () => {
+    const sub = new StateGraph(LogState)
+      .addNode("ask", () => {
+        const answer = interrupt("go?");
+        return new Command({ graph: Command.PARENT, goto: "after", update: { v: [`ask:${answer}`] } });
+      })
+      .addEdge(START, "ask")
+      .compile();
+    const graph = new StateGraph(LogState)
+      .addNode("sub", sub, { ends: ["after"] })
+      .addNode("after", () => ({ v: ["after"] }))
+      .addEdge(START, "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = thread("resumed-parent-command");
+    await graph.invoke({ v: [] }, config);
+    const seen: string[] = [];
+    for await (const [ns, mode, chunk] of await graph.stream(new Command({ resume: "y" }), {
+      ...config,
+      streamMode: ["updates", "tasks"],
+      subgraphs: true,
+    })) {
+      if (ns.length === 0) continue;
+      const data = chunk as Record<string, unknown>;
+      seen.push(
+        mode === "tasks"
+          ? `${mode} ${JSON.stringify([data.result, data.error])}`
+          : `${mode} ${JSON.stringify(data)}`,
+      );
+    }
+    // its start, then its update and result (without an answer: a ParentCommand error, no update)
+    expect(seen).toEqual(["tasks [null,null]", 'updates {"ask":{}}', "tasks [{},null]"]);
+    expect((await graph.getState(config)).values).toEqual({ v: ["ask:y", "after"] });
+  });
+});
