@@ -55,6 +55,7 @@ import {
   type ContextValidator,
   checkMaxConcurrency,
   mergeRunConfigs,
+  nestedRunNamespace,
   type PregelOptions,
   type ResolvedRun,
   resolveRunConfig,
@@ -385,7 +386,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     if (options?.encoding !== undefined) return this.streamEncoded(input, options, nested);
     const { modes, multi } = normalizeStreamModes(options?.streamMode, nested ? "values" : this.streamMode);
     const probe = resolveRunConfig(this.config, options, this.contextSchema);
-    const baseDepth = probe.parentNs === "" ? 0 : probe.parentNs.split("|").length;
+    const probeNs = nestedRunNamespace(probe, false);
+    const baseDepth = probeNs === "" ? 0 : probeNs.split("|").length;
     const opened = openRunStream<Chunk>(
       modes,
       options?.subgraphs ?? false,
@@ -734,10 +736,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const saver = this.saverFor(parentLink);
     // a `checkpointer: true` subgraph keeps one history per thread, under its namespace
     // without task ids (LangGraph.js's `_ownCheckpointConfig`)
-    const parentNs =
-      this.checkpointer === true && parentLink !== undefined
-        ? persistentNamespace(run.parentNs)
-        : run.parentNs;
+    const ns = nestedRunNamespace(run, true);
+    const parentNs = this.checkpointer === true && parentLink !== undefined ? persistentNamespace(ns) : ns;
     const config = run.config;
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;

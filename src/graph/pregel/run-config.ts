@@ -1,6 +1,7 @@
 import { getAsyncContext, InvalidArgumentError, mergeOf } from "../../shared/index.js";
-import { GraphValueError, InvalidContextError } from "../core/index.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphValueError, InvalidContextError } from "../core/index.js";
 import {
+  CURRENT_TASK,
   type LangGraphRunnableConfig,
   PARENT_RUN,
   type ParentRunLink,
@@ -61,7 +62,25 @@ export interface ResolvedRun {
    * configs of checkpoints never carry it, as in LangGraph.js.
    */
   readonly runId: string | undefined;
+  /** The task a nested run's config comes from (see {@link nestedRunNamespace}). */
+  readonly task?: object | undefined;
 }
+
+/**
+ * The checkpoint namespace of a run: its task's, as LangGraph.js gives it, with `|1`, `|2`… for the
+ * second and later graphs one task runs, so that they neither share checkpoints nor stream
+ * namespaces. `claim` counts the run (once per run; a look ahead does not).
+ */
+export function nestedRunNamespace(run: ResolvedRun, claim: boolean): string {
+  const task = run.task;
+  if (task === undefined) return run.parentNs;
+  const runs = nestedRunCounts.get(task) ?? 0;
+  if (claim) nestedRunCounts.set(task, runs + 1);
+  return runs === 0 ? run.parentNs : `${run.parentNs}${CHECKPOINT_NAMESPACE_SEPARATOR}${runs}`;
+}
+
+/** How many graphs each task (the task a nested run's config comes from) has run so far. */
+const nestedRunCounts = new WeakMap<object, number>();
 
 const RUN_ONLY_KEYS = [
   "streamMode",
@@ -143,6 +162,9 @@ export function resolveRunConfig(
   }
 
   const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");
+  const source = explicitLink === undefined ? ambient : options;
+  const task =
+    parentLink === undefined ? undefined : (source as Record<symbol, unknown> | undefined)?.[CURRENT_TASK];
   if (parentLink === undefined && config.configurable !== undefined) {
     const { checkpoint_ns: ns, ...rest } = config.configurable;
     // A root run given a subgraph's checkpoint config (`graph.stream(null, subSnapshot.config)`)
@@ -155,7 +177,14 @@ export function resolveRunConfig(
     }
     config.configurable = rest;
   }
-  return { config, recursionLimit: limit, parentNs, parentLink, runId: options?.runId };
+  return {
+    config,
+    recursionLimit: limit,
+    parentNs,
+    parentLink,
+    runId: options?.runId,
+    task: typeof task === "object" && task !== null ? task : undefined,
+  };
 }
 
 /**

@@ -425,3 +425,40 @@ describe("a resumed subgraph task that sends a command to its parent", () => {
     expect((await graph.getState(config)).values).toEqual({ v: ["ask:y", "after"] });
   });
 });
+
+describe("several graphs run by one node function", () => {
+  it("each get a namespace of their own (the task's, then `|1`, `|2`…), as in LangGraph.js", async () => {
+    const named = (name: string) =>
+      new StateGraph(LogState)
+        .addNode(name, (_state, config) => ({
+          v: [`${name}@${String(config.configurable?.checkpoint_ns).replace(/:[^|]+/g, "")}`],
+        }))
+        .addEdge(START, name)
+        .compile();
+    const a = named("a");
+    const b = named("b");
+    const graph = new StateGraph(LogState)
+      .addNode("w", async (state, config) => {
+        const runs = [
+          await a.invoke(state, config),
+          await b.invoke(state, config),
+          await a.invoke(state, config),
+        ];
+        return { v: runs.flatMap((run) => run.v) };
+      })
+      .addEdge(START, "w")
+      .compile({ checkpointer: new MemorySaver() });
+    const namespaces: number[] = [];
+    for await (const [ns] of await graph.stream(
+      { v: [] },
+      { ...thread("several-nested"), streamMode: "updates", subgraphs: true },
+    )) {
+      namespaces.push(ns.length);
+    }
+    expect(namespaces).toEqual([1, 2, 2, 0]);
+    // without their own namespaces, the later runs would continue the first one's checkpoints
+    expect((await graph.getState(thread("several-nested"))).values).toEqual({
+      v: ["a@w|a", "b@w|1|b", "a@w|2|a"],
+    });
+  });
+});
