@@ -18,7 +18,12 @@ import {
   TASKS,
   unwrapOverwrite,
 } from "../core/index.js";
-import type { GraphRunConfig, LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
+import {
+  afterTurns,
+  type GraphRunConfig,
+  type LangGraphRunnableConfig,
+  type PregelNode,
+} from "../loop/index.js";
 import { isPregel } from "../pregel/index.js";
 import type { StreamTransformer } from "../stream/index.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
@@ -112,19 +117,6 @@ function commitTurnsOf(builder: AnyBuilder, name: string, edgeWrites: readonly u
  */
 const SUBGRAPH_START_TURNS = 110;
 
-/** Settles after `turns` microtask turns. */
-function turnsLater(turns: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let left = turns;
-    const step = (): void => {
-      left -= 1;
-      if (left <= 0) resolve();
-      else queueMicrotask(step);
-    };
-    queueMicrotask(step);
-  });
-}
-
 /** The tags and metadata of a compiled graph run as a node named as the graph (see `PregelNode.graphRun`). */
 function graphRunOf(name: string, action: unknown): GraphRunConfig | undefined {
   if (!isPregel(action) || action.name !== name) return undefined;
@@ -142,7 +134,10 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   }
   const run: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
   const bound: PregelNode["bound"] = isPregel(action)
-    ? (input, config) => turnsLater(SUBGRAPH_START_TURNS).then(() => run(input, config))
+    ? (input, config) =>
+        new Promise<void>((resolve) => afterTurns(resolve, SUBGRAPH_START_TURNS)).then(() =>
+          run(input, config),
+        )
     : run;
   // a runnable that takes the engine's continuation (ToolNode) keeps taking it through the node
   const fused = (subgraph as Partial<InvokesThen<unknown, unknown, unknown>>)[INVOKE_THEN];

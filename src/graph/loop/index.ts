@@ -28,7 +28,7 @@ export {
 } from "./persistence.js";
 export { defaultRetryOn } from "./retry.js";
 export { RunControl } from "./run-control.js";
-export { type RunnerContext, runTasks } from "./runner.js";
+export { afterTurns, type RunnerContext, runTasks } from "./runner.js";
 export { type LoopGraph, type LoopParams, mapInput, PregelLoop, shouldInterrupt } from "./superstep-loop.js";
 export { coerceTimeoutPolicy } from "./timeout.js";
 export {

@@ -265,10 +265,15 @@ function inCommitOrder(batch: Arrival[]): Arrival[] {
   return ordered;
 }
 
-/** Calls `fn` after `turns` microtask turns. */
+/** Calls `fn` after `turns` microtask turns (one callback for all of them). */
 export function afterTurns(fn: () => void, turns: number): void {
-  if (turns <= 1) queueMicrotask(fn);
-  else queueMicrotask(() => afterTurns(fn, turns - 1));
+  let left = turns;
+  const step = (): void => {
+    left -= 1;
+    if (left <= 0) fn();
+    else queueMicrotask(step);
+  };
+  queueMicrotask(step);
 }
 
 function combineFailures(failures: unknown[], step: number): unknown {
