@@ -78,7 +78,8 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
  * appending them): `joinTags(["run"], ["mine", "run"])` is `["mine", "run"]`.
  */
 function joinTags(parent: readonly string[] | undefined, explicit: readonly string[] | undefined): string[] {
-  if (explicit === undefined || explicit.length === 0) return [...new Set(parent)];
+  // the ambient tags given again (an agent's model call passes its node's): nothing to reorder
+  if (explicit === undefined || explicit.length === 0 || explicit === parent) return [...new Set(parent)];
   if (parent === undefined) return [...new Set(explicit)];
   return [...new Set([...parent.filter((tag) => !explicit.includes(tag)), ...explicit])];
 }
