@@ -16,6 +16,7 @@ import {
   StateGraph,
 } from "../../index.js";
 import { AIMessage, type BaseMessage } from "../../messages/index.js";
+import { collect } from "./persistence.test-helpers.js";
 
 const State = Annotation.Root({
   l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
@@ -60,14 +61,11 @@ async function order(nodes: [name: string, node: Node, out: Out][]): Promise<str
     if (out === "router") graph = graph.addConditionalEdges(name as "z", () => END);
   }
   const compiled = graph.compile({ checkpointer: new MemorySaver() });
+  const chunks = await collect(
+    compiled.stream({}, { configurable: { thread_id: "t" }, streamMode: "updates" }),
+  );
   const seen: string[] = [];
-  for await (const chunk of await compiled.stream(
-    {},
-    {
-      configurable: { thread_id: "t" },
-      streamMode: "updates",
-    },
-  )) {
+  for (const chunk of chunks) {
     const record = chunk as Record<string, unknown>;
     const key = Object.keys(record)[0] as string;
     if (key === "__interrupt__") {
@@ -191,16 +189,15 @@ describe("the commits of a step's tasks that finish together", () => {
         .addEdge(START, "b")
         .addEdge("b", "z")
         .compile();
-    const updates: string[] = [];
-    for await (const chunk of await graph().stream({}, { streamMode: "updates" })) {
-      updates.push(Object.keys(chunk)[0] as string);
-    }
-    expect(updates).toEqual(["b", "s", "z"]);
-    const nested: string[] = [];
-    for await (const [ns, chunk] of await graph().stream({}, { streamMode: "updates", subgraphs: true })) {
-      nested.push(`${ns.length > 0 ? "s/" : ""}${Object.keys(chunk)[0]}`);
-    }
-    expect(nested).toEqual(["b", "s/i1", "s", "z"]);
+    const updates = await collect(graph().stream({}, { streamMode: "updates" }));
+    expect(updates.map((chunk) => Object.keys(chunk)[0])).toEqual(["b", "s", "z"]);
+    const nested = await collect(graph().stream({}, { streamMode: "updates", subgraphs: true }));
+    expect(nested.map(([ns, chunk]) => `${ns.length > 0 ? "s/" : ""}${Object.keys(chunk)[0]}`)).toEqual([
+      "b",
+      "s/i1",
+      "s",
+      "z",
+    ]);
   });
 
   it("come after the messages stream heard each of those nodes finish", async () => {
@@ -210,14 +207,12 @@ describe("the commits of a step's tasks that finish together", () => {
       .addEdge(START, "a")
       .addEdge(START, "b")
       .compile();
-    const seen: string[] = [];
-    for await (const [mode, chunk] of await graph.stream(
-      { messages: [] },
-      { streamMode: ["messages", "updates"] },
-    )) {
-      if (mode === "messages") seen.push(`m:${(chunk as [BaseMessage, unknown])[0].id}`);
-      else seen.push(`u:${Object.keys(chunk as Record<string, unknown>)[0]}`);
-    }
+    const chunks = await collect(graph.stream({ messages: [] }, { streamMode: ["messages", "updates"] }));
+    const seen = chunks.map(([mode, chunk]) =>
+      mode === "messages"
+        ? `m:${(chunk as [BaseMessage, unknown])[0].id}`
+        : `u:${Object.keys(chunk as Record<string, unknown>)[0]}`,
+    );
     expect(seen).toEqual(["m:ma", "m:mb", "u:a", "u:b"]);
   });
 
