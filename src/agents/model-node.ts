@@ -7,7 +7,7 @@ import {
   isMergedMessageList,
   SystemMessage,
 } from "../messages/index.js";
-import { initChatModel } from "../models/index.js";
+import { ConfiguredChatModel, initChatModel } from "../models/index.js";
 import {
   getAmbientConfig,
   handOver,
@@ -151,9 +151,13 @@ export function createModelNode(options: ModelNodeOptions) {
     if (options.includeAgentName === "inline") messages = inlineAgentNames(messages);
     const callOptions: Record<string, unknown> = {};
     // the node's tags, passed as LangChain.js passes the node's config: a model bound with tags
-    // of its own (`withConfig({ tags })`) lists those first
-    const tags = getAmbientConfig()?.tags;
-    if (tags !== undefined && tags.length > 0) callOptions.tags = tags;
+    // of its own (`withConfig({ tags })`) lists those first. Only such a model needs them: for
+    // any other the call's tags are the node's either way, and a call with no options of its own
+    // reuses the node's config instead of merging one
+    if (bound instanceof ConfiguredChatModel && (bound.config.tags?.length ?? 0) > 0) {
+      const tags = getAmbientConfig()?.tags;
+      if (tags !== undefined && tags.length > 0) callOptions.tags = tags;
+    }
     if (options.signal !== undefined) {
       const run = request.runtime.signal;
       callOptions.signal = run === undefined ? options.signal : AbortSignal.any([options.signal, run]);
