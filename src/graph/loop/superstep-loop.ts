@@ -338,8 +338,9 @@ export class PregelLoop {
       while (this.tick()) {
         // cached tasks are known before the step's tasks are announced (their start then says
         // they do not run), and their updates follow the announcement, as in LangGraph.js
-        if (this.params.cache === undefined) this.announceTasks();
-        else {
+        if (this.params.cache === undefined) {
+          if (this.toAnnounce !== undefined) this.announceTasks();
+        } else {
           const cached = await this.findCachedWrites(this.params.cache);
           this.announceTasks();
           for (let i = 0; i < cached.length; i++) this.commit(cached[i] as Task, undefined);
@@ -1082,7 +1083,7 @@ export class PregelLoop {
       }
     }
     if (task.node.hidden) return;
-    if (error === undefined) this.reportFinished(task);
+    if (error === undefined && this.params.link.messagesHandler !== undefined) this.reportFinished(task);
     if (error === undefined) {
       // after the messages stream (which names a node's tool messages after the run), as the
       // messages reducer would before a consumer reads the chunk in LangGraph.js; only for a
