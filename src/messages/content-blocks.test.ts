@@ -231,3 +231,65 @@ describe("contentBlocks of AI message chunks", () => {
     ]);
   });
 });
+
+// expected values printed by @langchain/core 1.4.0's `contentBlocks` for the same messages
+describe("contentBlocks of OpenAI Chat Completions and Ollama answers", () => {
+  const calls = [
+    { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" as const },
+    { name: "noid", args: {}, type: "tool_call" as const },
+  ];
+
+  it("lists an OpenAI answer's text only when there is some, its tool calls and its refusal", () => {
+    const meta = { model_provider: "openai" };
+    expect(new AIMessage({ content: "", tool_calls: calls, response_metadata: meta }).contentBlocks).toEqual([
+      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+      { type: "tool_call", name: "noid", args: {} },
+    ]);
+    const chunk = new AIMessageChunk({
+      content: "Sure",
+      tool_calls: calls,
+      additional_kwargs: { refusal: "no" },
+      response_metadata: meta,
+    });
+    expect(chunk.contentBlocks).toEqual([
+      { type: "text", text: "Sure" },
+      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+      { type: "tool_call", name: "noid", args: {} },
+      { type: "refusal", refusal: "no" },
+    ]);
+    const empty = new AIMessage({ content: "", additional_kwargs: { refusal: "" }, response_metadata: meta });
+    expect(empty.contentBlocks).toEqual([]);
+    // only AI messages are translated
+    expect(new HumanMessage({ content: "", response_metadata: meta }).contentBlocks).toEqual([
+      { type: "text", text: "" },
+    ]);
+  });
+
+  it("lists an Ollama answer's reasoning, text blocks and tool calls", () => {
+    const meta = { model_provider: "ollama" };
+    const message = new AIMessage({
+      content: "42",
+      tool_calls: calls,
+      additional_kwargs: { reasoning_content: "think" },
+      response_metadata: meta,
+    });
+    expect(message.contentBlocks).toEqual([
+      { type: "reasoning", reasoning: "think" },
+      { type: "text", text: "42" },
+      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+      { type: "tool_call", name: "noid", args: {} },
+    ]);
+    const chunk = new AIMessageChunk({
+      content: [
+        { type: "text", text: "a" },
+        { type: "image_url", image_url: "http://x" },
+        { type: "text", text: "b" },
+      ],
+      response_metadata: meta,
+    });
+    expect(chunk.contentBlocks).toEqual([
+      { type: "text", text: "a" },
+      { type: "text", text: "b" },
+    ]);
+  });
+});

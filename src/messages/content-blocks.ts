@@ -4,10 +4,12 @@
  * Provider-specific input forms become standard blocks: OpenAI `image_url`, `input_audio`
  * and `file` blocks, Anthropic `image`/`document` blocks with a `source`, and the legacy
  * `source_type` data blocks. For AI messages from Anthropic (`response_metadata.model_provider
- * === "anthropic"`), `thinking` becomes `reasoning` and `tool_use` becomes `tool_call`; every
- * AI message also lists its `tool_calls` that the content does not already show (an AI message
- * chunk, as in LangChain.js, only when its content is a list of blocks). Blocks of any other
- * kind pass through unchanged.
+ * === "anthropic"`), `thinking` becomes `reasoning` and `tool_use` becomes `tool_call`; AI
+ * messages from OpenAI's Chat Completions (`"openai"`, string content) and from Ollama
+ * (`"ollama"`) read as LangChain.js's translators read them: the reasoning (Ollama), the text when
+ * there is some, every tool call, the refusal (OpenAI). Any other AI message also lists its
+ * `tool_calls` that the content does not already show (an AI message chunk, as in LangChain.js,
+ * only when its content is a list of blocks). Blocks of any other kind pass through unchanged.
  */
 import {
   type AnthropicOutputSource,
@@ -80,6 +82,46 @@ function standardize(block: ContentBlock): ContentBlock {
   return fromOpenAIBlock(record) ?? fromAnthropicSourceBlock(record) ?? block;
 }
 
+/** The text (when not empty) and every tool call, as LangChain.js's Chat Completions and Ollama translators list them. */
+function textAndToolCalls(
+  message: ContentBlockSource,
+  blocks: ContentBlock[],
+  texts: readonly ContentBlock[],
+): ContentBlock[] {
+  for (const text of texts) blocks.push(text);
+  for (const call of message.tool_calls ?? []) {
+    blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+  }
+  return blocks;
+}
+
+/** An OpenAI Chat Completions answer (string content): text, tool calls, refusal. */
+function fromChatCompletions(message: ContentBlockSource, content: string): ContentBlock[] {
+  const blocks = textAndToolCalls(message, [], content.length > 0 ? [{ type: "text", text: content }] : []);
+  const refusal = message.additional_kwargs?.refusal;
+  if (typeof refusal === "string" && refusal.length > 0) blocks.push({ type: "refusal", refusal });
+  return blocks;
+}
+
+/** An Ollama answer: reasoning, the text (text blocks only), tool calls. */
+function fromOllama(message: ContentBlockSource): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  const reasoning = message.additional_kwargs?.reasoning_content;
+  if (typeof reasoning === "string" && reasoning.length > 0) blocks.push({ type: "reasoning", reasoning });
+  const content = message.content;
+  const texts: ContentBlock[] = [];
+  if (typeof content === "string") {
+    if (content.length > 0) texts.push({ type: "text", text: content });
+  } else {
+    for (const block of content) {
+      if (isPlainRecord(block) && block.type === "text" && typeof block.text === "string") {
+        texts.push({ type: "text", text: block.text });
+      }
+    }
+  }
+  return textAndToolCalls(message, blocks, texts);
+}
+
 /**
  * Computes the standard content blocks of a message (see the module comment).
  *
@@ -94,7 +136,10 @@ export function toStandardContentBlocks(message: ContentBlockSource): ContentBlo
   const isAI = message.type === "ai";
   if (isAI && metadata?.output_version === "v1" && Array.isArray(message.content)) return message.content;
   const content = message.content;
-  const anthropicOutput = isAI && metadata?.model_provider === "anthropic";
+  const provider = isAI ? metadata?.model_provider : undefined;
+  if (provider === "openai" && typeof content === "string") return fromChatCompletions(message, content);
+  if (provider === "ollama") return fromOllama(message);
+  const anthropicOutput = provider === "anthropic";
   const blocks: ContentBlock[] = anthropicOutput
     ? anthropicOutputBlocks(message)
     : typeof content === "string"
