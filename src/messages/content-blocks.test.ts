@@ -293,3 +293,29 @@ describe("contentBlocks of OpenAI Chat Completions and Ollama answers", () => {
     ]);
   });
 });
+
+describe("contentBlocks of tool calls that share an id", () => {
+  // expected values printed by @langchain/core 1.4.0: each call is checked against the
+  // content's own blocks, so both calls are listed
+  const call = { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" as const };
+
+  it("lists both calls of an AI message", () => {
+    expect(new AIMessage({ content: "x", tool_calls: [call, call] }).contentBlocks).toEqual([
+      { type: "text", text: "x" },
+      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+    ]);
+  });
+
+  it("lists both calls of an AI message chunk with block content", () => {
+    const chunk = new AIMessageChunk({
+      content: [{ type: "text", text: "x" }],
+      tool_calls: [call, { ...call, args: { city: "Wuxi" } }],
+    });
+    expect(chunk.contentBlocks).toEqual([
+      { type: "text", text: "x" },
+      { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" },
+      { name: "get_weather", args: { city: "Wuxi" }, id: "call_1", type: "tool_call" },
+    ]);
+  });
+});

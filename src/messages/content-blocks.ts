@@ -152,17 +152,21 @@ export function toStandardContentBlocks(message: ContentBlockSource): ContentBlo
       // a chunk, as LangChain.js's AIMessageChunk: calls are listed only beside block content,
       // matched by id, and calls without an id are left out (none for an Anthropic answer, whose
       // translation shows its calls)
+      // (checked against the content's own blocks: two calls with one id are both listed)
       if (typeof content !== "string" && !anthropicOutput) {
+        const shown = blocks.length;
         for (const call of message.tool_calls) {
-          if (call.id && !blocks.some((b) => b.type === "tool_call" && b.id === call.id)) {
+          if (call.id && !blocks.some((b, i) => i < shown && b.type === "tool_call" && b.id === call.id)) {
             blocks.push({ ...call, type: "tool_call", id: call.id, name: call.name, args: call.args });
           }
         }
       }
     } else {
+      const shown = blocks.length;
       for (const call of message.tool_calls) {
-        const shown = blocks.some((b) => b.id === call.id && b.name === call.name);
-        if (!shown) blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+        if (!blocks.some((b, i) => i < shown && b.id === call.id && b.name === call.name)) {
+          blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+        }
       }
     }
   }
