@@ -80,7 +80,8 @@ export class AIMessage extends BaseMessage {
     const raw = fields.additional_kwargs?.tool_calls;
     if (fields.tool_calls == null && Array.isArray(raw)) {
       // parsed as LangChain.js's constructor parses them (its defaultToolCallParser: any JSON
-      // value is valid arguments, a falsy one reads as {}); a malformed list gives no calls
+      // value is valid arguments, a falsy one reads as {}); a malformed list gives no calls.
+      // The parsed calls replace given `invalid_tool_calls`, as there.
       let parsed: [ToolCall[], InvalidToolCall[]];
       try {
         parsed = defaultToolCallParser(raw as object[]);
@@ -88,7 +89,7 @@ export class AIMessage extends BaseMessage {
         parsed = [[], []];
       }
       this.tool_calls = parsed[0];
-      this.invalid_tool_calls = fields.invalid_tool_calls ?? parsed[1];
+      this.invalid_tool_calls = parsed[1];
     } else {
       this.tool_calls = fields.tool_calls ?? [];
       this.invalid_tool_calls = fields.invalid_tool_calls ?? [];

@@ -156,6 +156,26 @@ describe("AIMessage", () => {
     ]);
   });
 
+  it("replaces given invalid_tool_calls with those parsed from additional_kwargs", () => {
+    // as @langchain/core 1.4.0 prints for the same message
+    const m = new AIMessage({
+      content: "",
+      additional_kwargs: {
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{bad" } }],
+      },
+      invalid_tool_calls: [{ name: "g", args: "x", id: "c9", error: "bad", type: "invalid_tool_call" }],
+    });
+    expect(m.invalid_tool_calls).toStrictEqual([
+      { name: "f", args: "{bad", id: "call_1", error: "Malformed args." },
+    ]);
+    const none = new AIMessage({
+      content: "",
+      additional_kwargs: { tool_calls: [] },
+      invalid_tool_calls: [{ name: "g", args: "x", id: "c9", error: "bad" }],
+    });
+    expect(none.invalid_tool_calls).toStrictEqual([]);
+  });
+
   it("keeps explicit tool_calls over additional_kwargs", () => {
     const m = new AIMessage({
       content: "",
