@@ -293,7 +293,7 @@ function isSerializedConstructor(
  * Turns anything message-like into a message instance (messages are returned as they are).
  * Strings become human messages; `[role, content]` pairs and `{ role | type, content, … }`
  * objects become the message of that role, keeping `id`, `name`, `tool_calls` (OpenAI
- * `function` form parsed; arguments that are not JSON become `invalid_tool_calls`),
+ * `function` form parsed; arguments that are not a JSON object become `invalid_tool_calls`),
  * `tool_call_id`, `status`, `artifact`, `usage_metadata` and both metadata bags; a
  * `developer` role becomes a system message marked `__openai_role__: "developer"`. Serialized
  * messages (`{ lc: 1, type: "constructor", … }`, `{ type, data }`) are accepted too. Anything
