@@ -125,8 +125,10 @@ function alignStandardBlocks(message: AIMessage, fields: AIMessageFields): void 
     typeof given === "string" ? (given.length > 0 ? [{ type: "text", text: given }] : []) : given;
   const sameCall = (block: ContentBlock, call: ToolCall) =>
     block.type === "tool_call" && block.id === call.id && block.name === call.name;
+  // each call is looked for among the given blocks only, so two alike calls are both appended
+  const givenCount = blocks.length;
   for (const call of message.tool_calls) {
-    if (!blocks.some((block) => sameCall(block, call))) {
+    if (!blocks.some((block, i) => i < givenCount && sameCall(block, call))) {
       if (blocks === given) blocks = [...blocks];
       blocks.push({ type: "tool_call", id: call.id, name: call.name, args: call.args });
     }

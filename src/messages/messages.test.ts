@@ -66,6 +66,27 @@ describe("message construction", () => {
     expect(m.contentBlocks).toEqual([{ type: "text", text: "hi" }]);
   });
 
+  it("appends to v1 content each tool call its blocks do not show, two alike calls included", () => {
+    // as @langchain/core 1.4.0 prints for the same message
+    const m = new AIMessage({
+      content: [{ type: "text", text: "hi" }],
+      tool_calls: [
+        { name: "search", args: { q: "a" } },
+        { name: "search", args: { q: "b" } },
+      ],
+      response_metadata: { output_version: "v1" },
+    });
+    expect(m.content).toStrictEqual([
+      { type: "text", text: "hi" },
+      { type: "tool_call", id: undefined, name: "search", args: { q: "a" } },
+      { type: "tool_call", id: undefined, name: "search", args: { q: "b" } },
+    ]);
+    expect(m.tool_calls).toStrictEqual([
+      { name: "search", args: { q: "a" } },
+      { name: "search", args: { q: "b" } },
+    ]);
+  });
+
   it("reports its type through type, getType() and _getType()", () => {
     const cases: [BaseMessage, string][] = [
       [new HumanMessage("a"), "human"],
