@@ -5,6 +5,8 @@ import {
   AIMessage,
   type BaseMessage,
   HumanMessage,
+  HumanMessageChunk,
+  isBaseMessageChunk,
   SystemMessage,
   ToolMessage,
   type TrimMessagesOptions,
@@ -195,6 +197,40 @@ describe("trimMessages", () => {
       });
       expect(lastOne[0]?.content).toEqual([{ type: "text", text: "ccc" }]);
       expect(original.content).toHaveLength(3);
+    });
+
+    it("turns a chunk cut to whole blocks into a whole message, as LangChain.js does", async () => {
+      const chunk = () =>
+        new HumanMessageChunk({
+          content: [
+            { type: "text", text: "aaa" },
+            { type: "text", text: "bbb" },
+            { type: "text", text: "ccc" },
+          ],
+          id: "h1",
+        });
+      for (const strategy of ["first", "last"] as const) {
+        const [kept] = await trimMessages([chunk()], {
+          maxTokens: 6,
+          tokenCounter: chars,
+          strategy,
+          allowPartial: true,
+        });
+        expect(kept).toBeInstanceOf(HumanMessage);
+        expect(isBaseMessageChunk(kept)).toBe(false);
+        expect(kept?.id).toBe("h1");
+        expect(kept?.content).toHaveLength(2);
+      }
+      // a chunk cut inside its text stays a chunk (LangChain.js shortens its copy of the message)
+      const text = new HumanMessageChunk({ content: "line1\nline2", id: "h2" });
+      const [cut] = await trimMessages([text], {
+        maxTokens: 6,
+        tokenCounter: chars,
+        strategy: "first",
+        allowPartial: true,
+      });
+      expect(isBaseMessageChunk(cut)).toBe(true);
+      expect(cut?.content).toBe("line1\n");
     });
 
     it("uses a custom text splitter, function or object", async () => {

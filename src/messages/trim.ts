@@ -4,6 +4,7 @@ import type { BaseMessage } from "./base.js";
 import type { BaseMessageLike } from "./coerce.js";
 import { coerceMessageLikeToMessage } from "./coerce.js";
 import type { MessageContent } from "./content.js";
+import { chunkToMessage } from "./convert.js";
 import type { MessageTypeOrClass } from "./message-types.js";
 import { toTypeSet } from "./message-types.js";
 import { type MessageUnit, splitIntoUnits, unitMessages } from "./trim-units.js";
@@ -217,9 +218,11 @@ async function partialMessage(
   const slice = <T>(items: readonly T[], size: number): T[] =>
     fromEnd ? items.slice(items.length - size) : items.slice(0, size);
   if (Array.isArray(content) && content.length > 1) {
+    // a chunk cut to whole blocks becomes a whole message, as in LangChain.js
+    const whole = chunkToMessage(message);
     let found: BaseMessage | undefined;
     await largestFitting(1, content.length - 1, async (size) => {
-      const candidate = withContent(message, slice(content, size));
+      const candidate = withContent(whole, slice(content, size));
       const fits = await fitsWith(candidate);
       if (fits) found = candidate;
       return fits;
