@@ -47,6 +47,7 @@ export {
   type BindToolsInput,
   convertToOpenAITool,
   isProviderTool,
+  type OpenAIFunctionTool,
   type ProviderToolDescriptor,
   type ToolDefinition,
   type ToolDescriptor,

@@ -43,6 +43,13 @@ describe("toToolDefinition", () => {
       function: { name: "f", parameters: { ...parameters, additionalProperties: false }, strict: true },
     });
   });
+
+  it("returns a provider's own tool as it is, as LangChain.js does", () => {
+    const search = { type: "web_search_preview" };
+    expect(convertToOpenAITool(search)).toBe(search);
+    const anthropic = { type: "web_search_20250305", name: "web_search", max_uses: 3 };
+    expect(convertToOpenAITool(anthropic, { strict: true })).toBe(anthropic);
+  });
 });
 
 describe("guards", () => {

@@ -156,6 +156,21 @@ function badTool(input: unknown): InvalidArgumentError {
 }
 
 /**
+ * A tool in OpenAI's Chat Completions form, what {@link convertToOpenAITool} returns for a tool
+ * or a descriptor.
+ *
+ * @example
+ * ```ts
+ * const def: OpenAIFunctionTool = { type: "function", function: { name: "noop", parameters: { type: "object" } } };
+ * ```
+ */
+export interface OpenAIFunctionTool {
+  type: "function";
+  function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
+  extras?: Record<string, unknown>;
+}
+
+/**
  * Formats a tool the way OpenAI's Chat Completions API takes it (LangChain.js
  * `convertToOpenAITool`). With `strict: true` the schema is closed
  * (`additionalProperties: false`) and marked `strict`.
@@ -167,16 +182,26 @@ function badTool(input: unknown): InvalidArgumentError {
  * ```
  *
  * A tool's `extras` (provider-specific fields) ride along as `extras`, for the provider models
- * that send them.
+ * that send them. A provider's own tool ({@link isProviderTool}, such as
+ * `{ type: "web_search_preview" }`) is returned as it is, as LangChain.js returns it.
  */
+export function convertToOpenAITool(
+  input: StructuredToolInterface | ToolDescriptor,
+  options?: { strict?: boolean | undefined },
+): OpenAIFunctionTool;
+export function convertToOpenAITool<T extends ProviderToolDescriptor>(
+  input: T,
+  options?: { strict?: boolean | undefined },
+): T;
+export function convertToOpenAITool(
+  input: BindToolsInput,
+  options?: { strict?: boolean | undefined },
+): OpenAIFunctionTool | ProviderToolDescriptor;
 export function convertToOpenAITool(
   input: BindToolsInput,
   options: { strict?: boolean | undefined } = {},
-): {
-  type: "function";
-  function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
-  extras?: Record<string, unknown>;
-} {
+): OpenAIFunctionTool | ProviderToolDescriptor {
+  if (isProviderTool(input)) return input as ProviderToolDescriptor;
   const def = toToolDefinition(input);
   const strict = options.strict ?? def.strict;
   const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
