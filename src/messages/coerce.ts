@@ -330,8 +330,9 @@ export function coerceMessageLikeToMessage(value: BaseMessageLike): BaseMessage 
       typeof className === "string" && Object.hasOwn(CLASS_ROLES, className)
         ? CLASS_ROLES[className]
         : undefined;
+    // LangChain.js fails on these classes too (ChatMessage, FunctionMessage, …)
     if (role === undefined)
-      throw coercionError(`unknown serialized message class ${JSON.stringify(className)}.`, record);
+      throw coercionError(`unknown serialized message class ${JSON.stringify(className)}.`, record, true);
     return messageFromFields(role, record.kwargs, record);
   }
   if (typeof record.role === "string") return messageFromFields(record.role, record, record);
