@@ -112,8 +112,10 @@ export function fromAnthropicSourceBlock(block: Block): ContentBlock | undefined
   return undefined;
 }
 
-function resultOutput(block: Block): Record<string, unknown> | undefined {
-  return isString(block.tool_use_id) && isPlainRecord(block.content) ? block.content : undefined;
+function resultOutput(block: Block): object | undefined {
+  // any object, a list included (an MCP result's content is a list of blocks), as in LangChain.js
+  const content = block.content;
+  return isString(block.tool_use_id) && typeof content === "object" && content !== null ? content : undefined;
 }
 
 /** One block of an Anthropic answer; `non_standard` when it has no standard form. */

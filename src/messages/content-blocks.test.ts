@@ -319,3 +319,31 @@ describe("contentBlocks of tool calls that share an id", () => {
     ]);
   });
 });
+
+describe("contentBlocks of an Anthropic MCP tool result", () => {
+  it("translates a result whose content is a list of blocks", () => {
+    // expected value printed by @langchain/core 1.4.0 for the same message and its chunk
+    const content = [
+      { type: "mcp_tool_use", id: "mcptoolu_1", name: "search", server_name: "docs", input: { q: "x" } },
+      {
+        type: "mcp_tool_result",
+        tool_use_id: "mcptoolu_1",
+        is_error: false,
+        content: [{ type: "text", text: "found" }],
+      },
+    ];
+    const expected = [
+      { id: "mcptoolu_1", type: "server_tool_call", name: "mcp_tool_use", args: { q: "x" } },
+      {
+        type: "server_tool_call_result",
+        name: "mcp_tool_use",
+        toolCallId: "mcptoolu_1",
+        status: "success",
+        output: [{ type: "text", text: "found" }],
+      },
+    ];
+    const response_metadata = { model_provider: "anthropic" };
+    expect(new AIMessage({ content, response_metadata }).contentBlocks).toStrictEqual(expected);
+    expect(new AIMessageChunk({ content, response_metadata }).contentBlocks).toStrictEqual(expected);
+  });
+});
