@@ -64,8 +64,10 @@ function fromOpenAIBlock(block: Record<string, unknown>): ContentBlock | undefin
     if (typeof data === "string" && typeof format === "string")
       return { type: "audio", data, mimeType: `audio/${format}` };
   }
-  if (block.type === "file" && isPlainRecord(block.file)) {
-    const parsed = typeof block.file.data === "string" ? parseDataUrl(block.file.data) : undefined;
+  // as LangChain.js 1.4 reads it: `file_id` only beside a `data` text that is not a data URL,
+  // so `{ type: "file", file: { file_id } }` passes through unchanged
+  if (block.type === "file" && isPlainRecord(block.file) && typeof block.file.data === "string") {
+    const parsed = parseDataUrl(block.file.data);
     if (parsed) return { type: "file", data: parsed.data, mimeType: parsed.mimeType };
     if (typeof block.file.file_id === "string") return { type: "file", fileId: block.file.file_id };
   }
