@@ -115,7 +115,8 @@ export interface ToolKinds {
 /**
  * The router after the model (at the loop exit), in the reference's order: a `jumpTo`; no AI
  * message → exit; `directAfterModel` (no `afterModel` hook between) and the last message not an
- * AI message → exit, unless the AI message called a structured-output tool; no tool calls → exit (the classic end of an agent loop); calls not yet
+ * AI message → exit, or back to the model when the AI message called a structured-output tool
+ * and no structured response was parsed (a retry, as LangChain.js commands it); no tool calls → exit (the classic end of an agent loop); calls not yet
  * answered → one `Send` per call to the tools node, carrying only that call (the tools node
  * reads the state from the channels), or with `oneToolsTask` (`version: "v1"`) the tools node
  * itself, which runs them all; a structured response → exit; otherwise back to the
@@ -136,13 +137,11 @@ export function modelRouter(
     const ai = messages[index] as AIMessage;
     // right after the model, LangChain.js ends unless the last message is an AI message (its
     // answer took the place of an earlier message with the same id); a structured-output
-    // retry, whose error ToolMessage comes last, still goes back to the model
-    if (
-      directAfterModel &&
-      index !== messages.length - 1 &&
-      !ai.tool_calls.some((call) => kinds.structured.has(call.name))
-    ) {
-      return anchors.exit;
+    // retry, whose error ToolMessage comes last, goes straight back to the model, leaving the
+    // answer's other calls unrun (LangChain.js's model node commands the retry)
+    if (directAfterModel && index !== messages.length - 1) {
+      if (!ai.tool_calls.some((call) => kinds.structured.has(call.name))) return anchors.exit;
+      if (state.structuredResponse === undefined) return modelReachable ? MODEL_NODE : anchors.exit;
     }
     const calls = ai.tool_calls.filter((call) => !kinds.provider.has(call.name));
     if (calls.length === 0) return anchors.exit;

@@ -1,0 +1,45 @@
+/**
+ * Combinations where a randomized differential run against LangChain.js's `createAgent` showed
+ * agentgraph doing something else; the expected values are what LangChain.js printed.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AIMessage, isToolMessage } from "../messages/index.js";
+import { call, RecordingModel } from "./agent.test-helpers.js";
+import { createAgent, tool, toolStrategy } from "./index.js";
+
+describe("a structured-output retry next to other tool calls", () => {
+  it("goes back to the model without running the answer's other calls", async () => {
+    const [strategy] = toolStrategy(z.object({ answer: z.string() }));
+    const name = strategy?.name ?? "";
+    const ran: string[] = [];
+    const echo = tool(
+      ({ text }: { text: string }) => {
+        ran.push(text);
+        return text;
+      },
+      { name: "echo", description: "echo", schema: z.object({ text: z.string() }) },
+    );
+    const model = new RecordingModel([
+      new AIMessage({
+        content: "",
+        id: "a1",
+        tool_calls: [call(name, { answer: 7 }, "s1"), call("echo", { text: "hi" }, "c1")],
+      }),
+      new AIMessage({ content: "done", id: "a2" }),
+    ]);
+    const agent = createAgent({ model, tools: [echo], responseFormat: strategy ? [strategy] : [] });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "q" }] });
+    expect(ran).toEqual([]);
+    expect(result.messages.map((m) => [m.type, isToolMessage(m) ? m.tool_call_id : m.id])).toEqual([
+      ["human", result.messages[0]?.id],
+      ["ai", "a1"],
+      ["tool", "s1"],
+      ["ai", "a2"],
+    ]);
+    expect(String(result.messages[2]?.content)).toContain(
+      `Failed to parse structured output for tool '${name}'`,
+    );
+    expect(model.calls).toHaveLength(2);
+  });
+});
