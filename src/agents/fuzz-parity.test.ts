@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AIMessage, isToolMessage } from "../messages/index.js";
 import { call, RecordingModel } from "./agent.test-helpers.js";
-import { createAgent, tool, toolStrategy } from "./index.js";
+import { createAgent, createMiddleware, tool, toolStrategy } from "./index.js";
 
 describe("a structured-output retry next to other tool calls", () => {
   it("goes back to the model without running the answer's other calls", async () => {
@@ -41,5 +41,48 @@ describe("a structured-output retry next to other tool calls", () => {
       `Failed to parse structured output for tool '${name}'`,
     );
     expect(model.calls).toHaveLength(2);
+  });
+});
+
+describe("a structured-output retry right after a beforeModel jump to the model", () => {
+  it("streams the node's two updates only, without a separate jumpTo entry", async () => {
+    const [strategy] = toolStrategy(z.object({ answer: z.string() }).meta({ title: "Answer" }));
+    const model = new RecordingModel([
+      new AIMessage({ content: "", id: "a1", tool_calls: [call("Answer", { answer: 7 }, "s1")] }),
+      new AIMessage({ content: "", id: "a2", tool_calls: [call("Answer", { answer: "x" }, "s2")] }),
+    ]);
+    let jumped = false;
+    const once = createMiddleware({
+      name: "Once",
+      beforeModel: {
+        canJumpTo: ["model"],
+        hook: () => {
+          if (jumped) return undefined;
+          jumped = true;
+          return { jumpTo: "model" };
+        },
+      },
+    });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [once],
+      responseFormat: strategy ? [strategy] : [],
+    });
+    const shapes: unknown[] = [];
+    for await (const chunk of await agent.stream(
+      { messages: [{ role: "user", content: "q" }] },
+      { streamMode: "updates" },
+    )) {
+      for (const [node, update] of Object.entries(chunk)) {
+        const entries = Array.isArray(update) ? update : [update];
+        shapes.push([node, entries.map((u: Record<string, unknown>) => Object.keys(u))]);
+      }
+    }
+    expect(shapes).toEqual([
+      ["Once.before_model", [["messages", "jumpTo"]]],
+      ["model_request", [["messages"], ["messages"]]],
+      ["model_request", [["messages", "structuredResponse"]]],
+    ]);
   });
 });

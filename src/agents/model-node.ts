@@ -298,13 +298,18 @@ export function createModelNode(options: ModelNodeOptions) {
       // a structured response of an earlier turn must not survive this one
       update.structuredResponse = undefined;
     }
-    const commandJumps = wrapped.commands.some(
-      (c) => (c.update as { jumpTo?: unknown } | undefined)?.jumpTo !== undefined,
-    );
-    if (options.clearsJump && state.jumpTo !== undefined && !commandJumps) update.jumpTo = undefined;
     // a structured-output retry writes the answer, then the answer with its error messages, as
     // LangChain.js's two commands do (an `updates` stream shows both)
     const retry = !outcome.hasStructuredResponse && outcome.messages.length > 1;
+    // a leftover jump here can only be a beforeModel hook's "model": a retry goes back to the
+    // model anyway, so only a plain answer clears it (a third write would be a third entry of
+    // the retry's `updates` chunk, which LangChain.js's does not have)
+    if (options.clearsJump && state.jumpTo !== undefined && !retry) {
+      const commandJumps = wrapped.commands.some(
+        (c) => (c.update as { jumpTo?: unknown } | undefined)?.jumpTo !== undefined,
+      );
+      if (!commandJumps) update.jumpTo = undefined;
+    }
     const first = retry ? { ...update, messages: outcome.messages.slice(0, 1) } : update;
     const rest = retry
       ? [new Command({ update: { messages: outcome.messages } }), ...wrapped.commands]
