@@ -227,6 +227,22 @@ describe("readWithWrites", () => {
     expect(channels.a?.get()).toBe(1);
     expect(channels.log?.get()).toEqual(["x"]);
   });
+
+  it("names the channel and the values when one task wrote a single-value channel twice, as LangGraph.js does", () => {
+    const read = () =>
+      readWithWrites(
+        { x: new LastValue() },
+        ["x"],
+        [
+          ["x", 1],
+          ["x", 2],
+        ],
+      );
+    expect(read).toThrow(InvalidUpdateError);
+    expect(read).toThrow(
+      /^Invalid update for channel "x" with values \[1,2\]: LastValue can only receive one value per step\./,
+    );
+  });
 });
 
 describe("readWithWrites with a read-only reader", () => {

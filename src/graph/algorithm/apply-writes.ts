@@ -195,7 +195,11 @@ function triggersNextStep(
   return triggers;
 }
 
-function wrapUpdateError(key: string, values: unknown[], error: unknown): unknown {
+/**
+ * The error of a channel update that failed, as LangGraph.js reports it: an `InvalidUpdateError`
+ * naming the channel and the values (and how to fix a concurrent write); other errors as they are.
+ */
+export function wrapUpdateError(key: string, values: unknown[], error: unknown): unknown {
   if (!(error instanceof InvalidUpdateError)) return error;
   let shown: string;
   try {

@@ -1,5 +1,6 @@
 import { type BaseChannel, BinaryOperatorAggregate } from "../channels/index.js";
 import { RESERVED_WRITE_CHANNELS } from "../core/index.js";
+import { wrapUpdateError } from "./apply-writes.js";
 import { snapshotChannel } from "./read-channels.js";
 import type { Channels } from "./types.js";
 
@@ -39,7 +40,12 @@ export function readWithWrites(
     let channel: BaseChannel = live;
     if (values !== undefined) {
       channel = live.fromCheckpoint(snapshotChannel(live));
-      channel.update(values);
+      try {
+        channel.update(values);
+      } catch (error) {
+        // as when the step's writes are applied: the channel and the values are named
+        throw wrapUpdateError(key, values, error);
+      }
       if (readOnly && live instanceof BinaryOperatorAggregate)
         live.rememberUpdate(values, channel as BinaryOperatorAggregate);
     }
