@@ -82,7 +82,8 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
     let started = 0;
     let settled = 0;
     let done = false;
-    let aborting = false;
+    /** The first real failure: once its batch is committed, the step gives up (see flush). */
+    let aborting: unknown;
     const settle = (): void => {
       if (done) return;
       done = true;
@@ -99,15 +100,10 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       } else if (error !== undefined) {
         failures.push(error);
         // an answer its interrupt's responseSchema rejected fails the step once the others finish
-        if (!isGraphBubbleUp(error) && !isInvalidResume(error) && !done && !aborting) {
-          aborting = true;
-          // let failures of the same moment join this one, then abort the siblings and give up on
-          // the step: what they throw because of the abort is not a failure of the step
-          setTimeout(() => {
-            context.stepController?.abort(error);
-            if (context.abandon !== undefined) abandonRunning(context.abandon);
-            settle();
-          }, 0);
+        if (!isGraphBubbleUp(error) && !isInvalidResume(error) && !done && aborting === undefined) {
+          // the failures of the same moment (this gathered batch) join this one; then the
+          // siblings are aborted (see flush)
+          aborting = error;
         }
       }
       if (!done) {
@@ -140,6 +136,14 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       arrived = [];
       const ordered = batch.length > 1 ? inCommitOrder(batch) : batch;
       for (const entry of ordered) finish(entry.task, entry.error);
+      if (aborting !== undefined && !done) {
+        // as LangGraph.js does when it commits the failure: abort the siblings still running and
+        // give up on the step. What they throw because of the abort, or later (a retry, a
+        // timer), is not a failure of the step
+        context.stepController?.abort(aborting);
+        if (context.abandon !== undefined) abandonRunning(context.abandon);
+        settle();
+      }
     };
     const arrive = (index: number, task: RunningTask, error: unknown): void => {
       if (arrived.length === 0) {

@@ -37,6 +37,65 @@ describe("a failing task and the siblings it aborts", () => {
   });
 });
 
+describe("a sibling that fails or retries after the step's failure", () => {
+  const Log = Annotation.Root({
+    log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+
+  it("is aborted, not joined to the failure, when it fails a timer turn later", async () => {
+    const graph = new StateGraph(Log)
+      .addNode("broken", () => {
+        throw new Error("broken node");
+      })
+      .addNode("late", async () => {
+        await new Promise((r) => setTimeout(r, 0));
+        throw new Error("late failure");
+      })
+      .addEdge(START, "broken")
+      .addEdge(START, "late")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    const failure = await graph.invoke({ log: [] }, config).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).not.toBeInstanceOf(AggregateError);
+    expect((failure as Error).message).toBe("broken node");
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await graph.getState(config)).tasks.map((t) => [t.name, t.error])).toEqual([
+      ["broken", { message: "broken node", name: "Error" }],
+      ["late", { message: "This operation was aborted", name: "AbortError" }],
+    ]);
+  });
+
+  it("does not retry once a sibling failed", async () => {
+    let attempts = 0;
+    const graph = new StateGraph(Log)
+      .addNode("broken", () => {
+        throw new Error("broken node");
+      })
+      .addNode(
+        "flaky",
+        () => {
+          attempts += 1;
+          throw new Error(`flaky ${attempts}`);
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
+      )
+      .addEdge(START, "broken")
+      .addEdge(START, "flaky")
+      .compile();
+    const failure = await graph.invoke({ log: [] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).not.toBeInstanceOf(AggregateError);
+    expect((failure as Error).message).toBe("broken node");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(attempts).toBe(1);
+  });
+});
+
 describe("siblings still running when a task fails, with a checkpointer", () => {
   it("are saved with an AbortError (getState shows it, as in LangGraph.js) and run again on resume", async () => {
     let slowRuns = 0;
