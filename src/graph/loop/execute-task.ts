@@ -309,7 +309,14 @@ async function recover(
         `Retrying task "${task.name}" after ${delay.toFixed(2)}ms (attempt ${attempts}) after ${name}: ${String(failure)}`,
       );
     }
-    await abortableSleep(delay, signal);
+    // a sibling's failure may abort the step meanwhile: the task then reports this failure
+    annotate(failure, task);
+    task.pendingRetry = failure;
+    try {
+      await abortableSleep(delay, signal);
+    } finally {
+      task.pendingRetry = undefined;
+    }
     const info = task.config.executionInfo;
     if (info !== undefined) info.nodeAttempt = attempts + 1;
     task.resetAttempt();

@@ -117,13 +117,23 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       else if (!done) launch();
     };
     /**
-     * The started tasks that have not settled: neither committed (a commit always leaves a write,
-     * if only the no-writes marker) nor waiting for the gathered commit.
+     * The started tasks that have not settled (neither committed, since a commit always leaves a
+     * write, if only the no-writes marker, nor waiting for the gathered commit), once the step is
+     * given up: a task waiting to retry a failed attempt is committed with that failure (LangGraph.js
+     * reports it when the wait ends, without counting it as a failure of the step); the others are
+     * abandoned.
      */
-    const abandonRunning = (abandon: (task: RunningTask) => void): void => {
+    const stopRunning = (): void => {
       for (let index = 0; index < started; index++) {
         const task = (index < tasks.length ? tasks[index] : added?.[index - tasks.length]) as RunningTask;
-        if (task.writes.length === 0 && !arrived.some((entry) => entry.task === task)) abandon(task);
+        if (arrived.some((entry) => entry.task === task)) continue;
+        if (task.pendingRetry !== undefined) {
+          try {
+            context.commit(task, task.pendingRetry);
+          } catch (commitError) {
+            failures.push(commitError);
+          }
+        } else if (task.writes.length === 0 && context.abandon !== undefined) context.abandon(task);
       }
     };
     /** Tasks that finished and wait for the gathered commit (see {@link commitOrder}). */
@@ -141,7 +151,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         // give up on the step. What they throw because of the abort, or later (a retry, a
         // timer), is not a failure of the step
         context.stepController?.abort(aborting);
-        if (context.abandon !== undefined) abandonRunning(context.abandon);
+        stopRunning();
         settle();
       }
     };

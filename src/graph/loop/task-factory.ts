@@ -48,6 +48,7 @@ export class Task implements RunningTask {
   /** The `messages` stream has heard the task finish (as it settled, ahead of its commit). */
   messagesReported = false;
   clock: AttemptClock | undefined = undefined;
+  pendingRetry: unknown = undefined;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;
   private readonly caller: CallScheduler;

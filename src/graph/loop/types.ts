@@ -244,6 +244,8 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   call: TaskCall;
   /** The clock of the running attempt, when the task has a timeout (its `Send`'s or its node's). */
   clock: AttemptClock | undefined;
+  /** The failure of the last attempt while the task waits to retry it (else `undefined`). */
+  pendingRetry: unknown;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;
   /**

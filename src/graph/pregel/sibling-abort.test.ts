@@ -94,6 +94,45 @@ describe("a sibling that fails or retries after the step's failure", () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(attempts).toBe(1);
   });
+
+  it("reports a sibling waiting to retry with its last failure, which the run does not throw", async () => {
+    let attempts = 0;
+    const graph = new StateGraph(Log)
+      .addNode("broken", () => {
+        throw new Error("broken node");
+      })
+      .addNode(
+        "flaky",
+        () => {
+          attempts += 1;
+          throw new Error(`flaky ${attempts}`);
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
+      )
+      .addEdge(START, "broken")
+      .addEdge(START, "flaky")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    const results: unknown[] = [];
+    const failure = await graph
+      .stream({ log: [] }, { ...config, streamMode: "tasks" })
+      .then(async (stream) => {
+        for await (const chunk of stream) if ("result" in chunk) results.push([chunk.name, chunk.error]);
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect((failure as Error).message).toBe("broken node");
+    expect(results).toEqual([
+      ["broken", { message: "broken node", name: "Error" }],
+      ["flaky", { message: "flaky 1", name: "Error" }],
+    ]);
+    expect((await graph.getState(config)).tasks.map((t) => [t.name, t.error])).toEqual([
+      ["broken", { message: "broken node", name: "Error" }],
+      ["flaky", { message: "flaky 1", name: "Error" }],
+    ]);
+  });
 });
 
 describe("siblings still running when a task fails, with a checkpointer", () => {
