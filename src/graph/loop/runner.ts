@@ -84,6 +84,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
     let done = false;
     /** The first real failure: once its batch is committed, the step gives up (see flush). */
     let aborting: unknown;
+    let stopped = false;
     const settle = (): void => {
       if (done) return;
       done = true;
@@ -114,7 +115,8 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         }
       }
       if (settled === total) settle();
-      else if (!done) launch();
+      // once the step is given up, no further task starts (LangGraph.js starts none either)
+      else if (!done && aborting === undefined) launch();
     };
     /**
      * The started tasks that have not settled (neither committed, since a commit always leaves a
@@ -146,13 +148,16 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       arrived = [];
       const ordered = batch.length > 1 ? inCommitOrder(batch) : batch;
       for (const entry of ordered) finish(entry.task, entry.error);
-      if (aborting !== undefined && !done) {
+      if (aborting !== undefined && !stopped) {
         // as LangGraph.js does when it commits the failure: abort the siblings still running and
         // give up on the step. What they throw because of the abort, or later (a retry, a
         // timer), is not a failure of the step
+        stopped = true;
         context.stepController?.abort(aborting);
-        stopRunning();
-        settle();
+        if (!done) {
+          stopRunning();
+          settle();
+        }
       }
     };
     const arrive = (index: number, task: RunningTask, error: unknown): void => {

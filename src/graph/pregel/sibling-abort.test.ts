@@ -95,6 +95,31 @@ describe("a sibling that fails or retries after the step's failure", () => {
     expect(attempts).toBe(1);
   });
 
+  it("starts no task held back by maxConcurrency once a task failed", async () => {
+    const ran: string[] = [];
+    const graph = new StateGraph(Log)
+      .addNode("broken", () => {
+        ran.push("broken");
+        throw new Error("broken node");
+      })
+      .addNode("queued", () => {
+        ran.push("queued");
+        return { log: ["queued"] };
+      })
+      .addEdge(START, "broken")
+      .addEdge(START, "queued")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" }, maxConcurrency: 1 };
+    const failure = await graph.invoke({ log: [] }, config).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((failure as Error).message).toBe("broken node");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(ran).toEqual(["broken"]);
+    expect((await graph.getState(config)).next).toEqual(["broken", "queued"]);
+  });
+
   it("reports a sibling waiting to retry with its last failure, which the run does not throw", async () => {
     let attempts = 0;
     const graph = new StateGraph(Log)
