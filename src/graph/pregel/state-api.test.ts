@@ -3,7 +3,7 @@
  * @langchain/langgraph 1.7.3 (probes /tmp/probe/q4.ts, q4b.ts, p11x.ts).
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, END, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import { Annotation, Command, END, interrupt, MemorySaver, Send, START, StateGraph } from "../../index.js";
 import {
   ANY_ID,
   checkpointIdOf,
@@ -475,3 +475,31 @@ describe("updateState on a paused step: what finished is applied, and the step e
 function md(step: number, source: string) {
   return { source, step, parents: {}, thread_id: "h" };
 }
+
+describe("getState after a Command({ resume, goto })", () => {
+  it("lists the node the goto sent the run to, with the interrupt it raised", async () => {
+    let xCalls = 0;
+    const graph = new StateGraph(State)
+      .addNode("x", () => {
+        xCalls += 1;
+        if (xCalls === 1) return { v: ["x1"] };
+        return { v: [`x:${String(interrupt("qx"))}`] };
+      })
+      .addNode("s", () => ({ v: [`s:${String(interrupt("qs"))}`] }), { ends: ["x"] })
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => [new Send("s", { v: [] })])
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ v: [] }, config);
+    const paused = await graph.getState(config);
+    const id = paused.tasks[0]?.interrupts[0]?.id as string;
+    const out = await graph.invoke(new Command({ resume: { [id]: "v" }, goto: "x" }), config);
+    expect(out.v).toEqual(["x1", "s:v"]);
+    const state = await graph.getState(config);
+    expect(state.next).toEqual(["x"]);
+    expect(state.tasks.map((t) => [t.name, t.path, t.interrupts.map((i) => i.value)])).toEqual([
+      ["s", ["__pregel_push", 0, false], ["qs"]],
+      ["x", ["__pregel_pull", "x"], ["qx"]],
+    ]);
+  });
+});

@@ -32,6 +32,7 @@ import {
   type Interrupt,
   InvalidUpdateError,
   NULL_TASK_ID,
+  nextIntegerVersion,
   RESUME,
   START,
 } from "../core/index.js";
@@ -99,6 +100,11 @@ function readValues(graph: StateGraphView, channels: Channels): unknown {
   return readChannels(channels, keys);
 }
 
+/** A version after `current`, of its kind: the snapshot's own (a snapshot is never saved). */
+function versionAfter(current: ChannelVersion | undefined): ChannelVersion {
+  return typeof current === "string" ? `${current}~` : nextIntegerVersion(current);
+}
+
 /** Builds the snapshot of a checkpoint tuple. */
 export async function snapshotOf(
   graph: StateGraphView,
@@ -116,7 +122,9 @@ export async function snapshotOf(
   const metadata = tuple.metadata;
   const ns = String(tuple.config.configurable?.checkpoint_ns ?? "");
   const threadId = tuple.config.configurable?.thread_id;
-  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, noVersion);
+  // the writes a `Command` saved (its update, its `goto`) get new versions, as in the run, so a
+  // node its `goto` sent the run to is listed (with the interrupt it raised)
+  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, versionAfter);
   const next: string[] = [];
   const descriptions: PregelTaskDescription[] = [];
   const finished: {
