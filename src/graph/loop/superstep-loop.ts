@@ -751,6 +751,10 @@ export class PregelLoop {
   private attachSavedWrites(tasks: Task[]): void {
     const saved = this.saved;
     const resumingStep = saved !== undefined && this.resumedStep;
+    // A subgraph's tasks take its parent task's scalar answer only in the step it resumes (as in
+    // LangGraph.js, where it is saved with the checkpoint the subgraph resumes from): a subgraph
+    // that starts afresh, or has moved on a step, leaves it.
+    const parentScalar = this.resumedStep;
     this.saved = undefined;
     this.stepSaved = saved?.byTask;
     this.resumedStep = false;
@@ -795,6 +799,7 @@ export class PregelLoop {
         },
         this.resumeMap,
         this.parentScratchpad(),
+        parentScalar,
       );
       if (resumingStep) (task.config as Record<symbol, unknown>)[RESUMING] = true;
     }

@@ -239,6 +239,24 @@ describe("an interrupt inside a subgraph", () => {
       __interrupt__: [{ id: ANY_ID, value: "sub?" }],
     });
   });
+
+  it("an answer given after updateState reaches no subgraph that starts afresh: it pauses again", async () => {
+    // the update makes a new parent checkpoint, so the sub task (and its namespace) is new:
+    // LangGraph.js runs the subgraph from its start and its interrupt gets no answer
+    const runs = new RunCounter();
+    const graph = build(runs);
+    const first = interruptsOf(await graph.invoke({ v: ["in"] }, thread("t")));
+    await graph.updateState(thread("t"), { v: ["u"] });
+    runs.reset();
+    const again = await graph.invoke(new Command({ resume: "yes" }), thread("t"));
+    expect(again).toEqual({ v: ["in", "a", "u"], __interrupt__: [{ id: ANY_ID, value: "sub?" }] });
+    expect(interruptsOf(again)).not.toEqual(first);
+    expect(runs.counts).toEqual({ s1: 1, s2: 1 });
+    // the next answer goes to the paused subgraph, which resumes
+    expect(await graph.invoke(new Command({ resume: "ok" }), thread("t"))).toEqual({
+      v: ["in", "a", "u", "in", "a", "u", "s1", "s2:ok", "b"],
+    });
+  });
 });
 
 describe("streaming a subgraph interrupt with subgraphs: true", () => {
