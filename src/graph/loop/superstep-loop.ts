@@ -533,8 +533,12 @@ export class PregelLoop {
     // A subgraph whose parent task is resuming resumes too (its input is the parent's state again).
     const parentResuming =
       (this.params.config as Record<symbol, unknown>)[RESUMING] === true && this.restored;
-    const resuming = this.restored && (parentResuming || noInput || hasResume);
-    if (noInput && !this.restored) throw this.emptyInput();
+    // A checkpoint no channel was ever written to (one `updateState(config, null)` or an
+    // unanswerable resume made on a new thread) has nothing to continue: as in LangGraph.js,
+    // `null` is then no input and a `Command` is the run's input.
+    const continuable = this.restored && hasChannelVersion(this.checkpoint);
+    const resuming = continuable && (parentResuming || noInput || hasResume);
+    if (noInput && !continuable) throw this.emptyInput();
 
     // Writes a Command saved on the loaded checkpoint (a crash may have cut its run short) come
     // first, then this Command's own (saved too, so a retry after a crash finds them).
@@ -1628,6 +1632,12 @@ export function shouldInterrupt(
 /** Whether a task path is a functional-API call's (`[PUSH, parentPath, index, true]`). */
 function isCallPath(path: readonly unknown[]): boolean {
   return path[0] === PUSH && path[path.length - 1] === true;
+}
+
+/** Whether some channel of `checkpoint` has a version (was ever written). */
+function hasChannelVersion(checkpoint: Checkpoint): boolean {
+  for (const _ in checkpoint.channel_versions) return true;
+  return false;
 }
 
 /** A resume value that answers interrupts by id (every key looks like an interrupt id). */

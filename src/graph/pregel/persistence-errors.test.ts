@@ -169,6 +169,25 @@ describe("with a checkpointer", () => {
     ]);
   });
 
+  it("a checkpoint no channel was written to is not resumed: null is no input, a resume is input", async () => {
+    const runs = new RunCounter();
+    const graph = plainGraph(runs, new MemorySaver());
+    await graph.updateState(thread("blank"), null);
+    await expect(graph.invoke(null, thread("blank"))).rejects.toMatchObject({
+      name: "EmptyInputError",
+      message: expect.stringMatching(/^Received no input writes for "__start__"/),
+    });
+    await graph.invoke(new Command({ resume: "x" }), thread("fresh"));
+    expect(await graph.invoke(new Command({ resume: "y" }), thread("fresh"))).toEqual({ v: [] });
+    await expect(graph.invoke(null, thread("fresh"))).rejects.toMatchObject({ name: "EmptyInputError" });
+    expect(runs.counts).toEqual({});
+    const history = await historyOf(graph, thread("fresh"));
+    expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.parentConfig !== undefined])).toEqual([
+      ["input", 0, true],
+      ["input", -1, false],
+    ]);
+  });
+
   it("threads are isolated: a run on one thread neither reads nor changes another", async () => {
     const saver = new MemorySaver();
     const runs = new RunCounter();
