@@ -4,7 +4,7 @@ import type { TimeoutPolicy } from "../core/index.js";
 import type { BaseStore } from "../store/index.js";
 import type { StreamSink } from "../stream/index.js";
 import type { InterruptOptions } from "./interrupts.js";
-import type { SaveQueue } from "./persistence.js";
+import type { Durability, SaveQueue } from "./persistence.js";
 import type { RunControl } from "./run-control.js";
 
 /**
@@ -182,6 +182,8 @@ export interface ParentRunLink {
   readonly checkpointer: unknown;
   /** The root run's queue of `async` saves, shared by nested graphs on the same checkpointer. */
   readonly saveQueue?: SaveQueue | undefined;
+  /** The root run's durability, which nested graphs use unless their own run names one. */
+  readonly durability?: Durability | undefined;
   /** The root run's drain control, which nested graphs obey too (made on first read by a node when the run got none). */
   control?: RunControl | undefined;
 }

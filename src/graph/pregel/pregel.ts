@@ -756,7 +756,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
           checkpointId === undefined || checkpointId === null || checkpointId === ""
             ? undefined
             : String(checkpointId),
-        durability: options?.durability ?? "async",
+        durability: options?.durability ?? parentLink?.durability ?? "async",
         parents: (configurable.checkpoint_map as Record<string, string> | undefined) ?? {},
         queue: parentLink?.saveQueue,
         runConfigurable: configurable,
@@ -769,6 +769,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       recursionLimit: run.recursionLimit,
       checkpointer: saver,
       saveQueue: persistence?.queue,
+      durability: options?.durability,
       control: config.control,
     };
     const given = options?.store ?? config.store ?? this.store;

@@ -240,6 +240,27 @@ describe("an interrupt inside a subgraph", () => {
     });
   });
 
+  it("follows the run's durability: with exit it saves only its last checkpoint, then resumes", async () => {
+    const saver = new MemorySaver();
+    const graph = build(new RunCounter(), saver);
+    await graph.invoke({ v: ["in"] }, { ...thread("t"), durability: "exit" });
+    const rows = (await listAll(saver, thread("t"))).map((t) => [
+      t.config.configurable?.checkpoint_ns === "" ? "root" : "sub",
+      t.metadata?.source,
+      t.metadata?.step,
+      t.parentConfig !== undefined,
+    ]);
+    expect(rows.sort()).toEqual([
+      ["root", "loop", 1, false],
+      ["sub", "loop", 1, false],
+    ]);
+    expect(await graph.invoke(new Command({ resume: "ok" }), { ...thread("t"), durability: "exit" })).toEqual(
+      {
+        v: ["in", "a", "in", "a", "s1", "s2:ok", "b"],
+      },
+    );
+  });
+
   it("an answer given after updateState reaches no subgraph that starts afresh: it pauses again", async () => {
     // the update makes a new parent checkpoint, so the sub task (and its namespace) is new:
     // LangGraph.js runs the subgraph from its start and its interrupt gets no answer
