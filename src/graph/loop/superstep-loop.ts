@@ -576,6 +576,11 @@ export class PregelLoop {
           this.saved = undefined;
           this.saveCheckpoint("fork");
           this.step += 1;
+        } else {
+          // The thread's latest checkpoint named by id re-runs its tasks, answers and all, when
+          // updateState or a fork made it (as in LangGraph.js); one a step made is resumed.
+          const source = this.loaded?.metadata.source;
+          if (source === "update" || source === "fork") this.saved = undefined;
         }
       }
       if (this.graphHandlers !== undefined) this.resumedFrom = this.checkpoint.id;

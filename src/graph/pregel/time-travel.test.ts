@@ -212,6 +212,34 @@ describe("forks made with updateState", () => {
     expect(await graph.invoke(null, copy.config)).toEqual({ v: ["in", "a", "b", "c"], last: "b(a)" });
     expect(runs.counts).toEqual({ b: 1, c: 1 });
   });
+
+  it("null input at the latest checkpoint named by id re-runs an update's paused node without its answers", async () => {
+    // LangGraph.js resumes the head named by id only when a step made it; an updateState (or
+    // fork) head is replayed: the node runs again from its start and pauses on its first interrupt
+    const build = () =>
+      new StateGraph(State)
+        .addNode("a", () => ({ v: ["a"] }))
+        .addNode("h", () => ({ v: [`h:${interrupt("q1")}:${interrupt("q2")}`] }))
+        .addEdge(START, "a")
+        .addEdge("a", "h")
+        .compile({ checkpointer: new MemorySaver() });
+    const graph = build();
+    await graph.invoke({ v: ["in"] }, thread("u"));
+    await graph.updateState(thread("u"), { v: ["u"] });
+    await graph.invoke(new Command({ resume: "r1" }), thread("u"));
+    const head = await graph.getState(thread("u"));
+    expect(head.metadata?.source).toBe("update");
+    expect(await graph.invoke(null, head.config)).toEqual({
+      v: ["in", "a", "u"],
+      __interrupt__: [{ id: expect.stringMatching(/^[0-9a-f]{32}$/), value: "q1" }],
+    });
+    // without the id, the same head is resumed (the saved answer serves both interrupts)
+    const other = build();
+    await other.invoke({ v: ["in"] }, thread("u"));
+    await other.updateState(thread("u"), { v: ["u"] });
+    await other.invoke(new Command({ resume: "r1" }), thread("u"));
+    expect(await other.invoke(null, thread("u"))).toEqual({ v: ["in", "a", "u", "h:r1:r1"] });
+  });
 });
 
 describe("config.executionInfo", () => {
