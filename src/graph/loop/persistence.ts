@@ -352,6 +352,16 @@ export class LoopPersistence {
     return Promise.all(saves).then(() => this.throwIfFailed());
   }
 
+  /**
+   * `exit` durability: leaves `channel` out of the writes kept back for `taskId` (a scalar resume
+   * answer the run used up is not saved, as LangGraph.js drops it before its exit save).
+   */
+  dropDeferredWrite(taskId: string, channel: string): void {
+    for (const entry of this.deferredWrites) {
+      if (entry[0] === taskId) entry[1] = entry[1].filter(([key]) => key !== channel);
+    }
+  }
+
   /** Waits for every save, after writing what `exit` durability kept back. */
   async flush(): Promise<void> {
     if (this.params.durability === "exit") {
@@ -368,7 +378,7 @@ export class LoopPersistence {
         );
       }
       for (const [taskId, list, path] of writes)
-        await this.params.saver.putWrites(this.config, list, taskId, path);
+        if (list.length > 0) await this.params.saver.putWrites(this.config, list, taskId, path);
     }
     await this.queue.flush();
     await this.chain;

@@ -387,6 +387,8 @@ export class PregelLoop {
       }
     }
     if (this.params.persistence !== undefined) {
+      if (this.stepNullResume?.available === false)
+        this.params.persistence.dropDeferredWrite(NULL_TASK_ID, RESUME);
       try {
         await this.params.persistence.flush();
       } catch (error) {

@@ -144,6 +144,40 @@ describe("durability", () => {
     expect(runs.counts).toEqual({ x: 2, z: 1 });
   });
 
+  it.each([
+    ["async", ["in", "a", "h:r1:r1"]],
+    ["exit", ["in", "a"]],
+  ] as const)(
+    "%s: a later null input finds the resume answer a paused run used, unless exit",
+    async (durability, v) => {
+      // LangGraph.js saves a Command's scalar answer at once, except with exit, whose save at the
+      // end leaves out the answer the run used up: a node that paused again then pauses once more
+      const saver = new MemorySaver();
+      const graph = new StateGraph(LogState)
+        .addNode("a", () => ({ v: ["a"] }))
+        .addNode("h", () => ({ v: [`h:${interrupt("q1")}:${interrupt("q2")}`] }))
+        .addEdge(START, "a")
+        .addEdge("a", "h")
+        .compile({ checkpointer: saver });
+      await graph.invoke({ v: ["in"] }, thread("r"));
+      await graph.invoke(new Command({ resume: "r1" }), { ...thread("r"), durability });
+      const saved = (await saver.getTuple(thread("r")))?.pendingWrites?.map(([, channel, value]) => [
+        channel,
+        value,
+      ]);
+      expect(saved?.filter(([channel]) => channel === "__resume__")).toEqual(
+        durability === "exit"
+          ? [["__resume__", ["r1"]]]
+          : [
+              ["__resume__", "r1"],
+              ["__resume__", ["r1"]],
+            ],
+      );
+      const result = await graph.invoke(null, thread("r"));
+      expect(result.v).toEqual(v);
+    },
+  );
+
   it.each(["sync", "exit"] as const)(
     "%s saves a failed run with the failing task pending",
     async (durability) => {
