@@ -362,9 +362,17 @@ export class LoopPersistence {
     }
   }
 
-  /** Waits for every save, after writing what `exit` durability kept back. */
-  async flush(): Promise<void> {
+  /**
+   * Waits for every save, after writing what `exit` durability kept back. A subgraph under a
+   * task (its namespace names the task) that ended without failing saves nothing at exit, as in
+   * LangGraph.js: its parent keeps its output, and its saved state stays where it last paused.
+   */
+  async flush(failed = false): Promise<void> {
     if (this.params.durability === "exit") {
+      if (!failed && this.params.ns.includes(":")) {
+        this.deferred = undefined;
+        this.deferredWrites = [];
+      }
       const deferred = this.deferred;
       const writes = this.deferredWrites;
       this.deferred = undefined;

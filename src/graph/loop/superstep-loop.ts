@@ -390,7 +390,7 @@ export class PregelLoop {
       if (this.stepNullResume?.available === false)
         this.params.persistence.dropDeferredWrite(NULL_TASK_ID, RESUME);
       try {
-        await this.params.persistence.flush();
+        await this.params.persistence.flush(failure !== undefined);
       } catch (error) {
         // A failed save outranks a pause: the interrupt's checkpoint was not saved, so the run
         // could not be resumed from it.

@@ -259,6 +259,11 @@ describe("an interrupt inside a subgraph", () => {
         v: ["in", "a", "in", "a", "s1", "s2:ok", "b"],
       },
     );
+    // the subgraph ended without failing: it saves nothing more (its state stays where it paused)
+    const after = (await listAll(saver, thread("t"))).filter(
+      (t) => t.config.configurable?.checkpoint_ns !== "",
+    );
+    expect(after.map((t) => [t.metadata?.source, t.metadata?.step])).toEqual([["loop", 1]]);
   });
 
   it("an answer given after updateState reaches no subgraph that starts afresh: it pauses again", async () => {
