@@ -115,6 +115,17 @@ describe("getStateHistory", () => {
     expect(past.next).toEqual(["b"]);
     expect(past.metadata?.step).toBe(1);
   });
+
+  it("a checkpoint a Command's goto was saved on lists the node it sent to as next, with its result", async () => {
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("g"));
+    await graph.invoke(new Command({ update: { v: ["u"] }, resume: "x", goto: "c" }), thread("g"));
+    const [, sentFrom] = await historyOf(graph, thread("g"));
+    expect(sentFrom?.metadata?.step).toBe(3);
+    expect(sentFrom?.values).toEqual({ v: ["in", "a", "b", "c", "u"], n: 1 });
+    expect(sentFrom?.next).toEqual(["c"]);
+    expect(sentFrom?.tasks.map((t) => [t.name, t.result])).toEqual([["c", { v: ["c"] }]]);
+  });
 });
 
 describe("updateState", () => {

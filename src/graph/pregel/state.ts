@@ -32,7 +32,6 @@ import {
   type Interrupt,
   InvalidUpdateError,
   NULL_TASK_ID,
-  nextIntegerVersion,
   RESUME,
   START,
 } from "../core/index.js";
@@ -100,11 +99,6 @@ function readValues(graph: StateGraphView, channels: Channels): unknown {
   return readChannels(channels, keys);
 }
 
-/** A version after `current`, of its kind: the snapshot's own (a snapshot is never saved). */
-function versionAfter(current: ChannelVersion | undefined): ChannelVersion {
-  return typeof current === "string" ? `${current}~` : nextIntegerVersion(current);
-}
-
 /** Builds the snapshot of a checkpoint tuple. */
 export async function snapshotOf(
   graph: StateGraphView,
@@ -119,12 +113,14 @@ export async function snapshotOf(
   const channels = restoreChannels(graph, checkpoint.channel_values);
   const writeState = initialWriteState(checkpoint, channels);
   const noVersion = () => 0;
+  // the writes made without a task (a Command's update and goto) get a version above every
+  // other, so that the nodes they trigger are the snapshot's next ones, as in LangGraph.js
+  const aboveAll = (max: ChannelVersion | undefined): ChannelVersion =>
+    max === undefined ? 1 : typeof max === "number" ? max + 1 : `${max}~`;
   const metadata = tuple.metadata;
   const ns = String(tuple.config.configurable?.checkpoint_ns ?? "");
   const threadId = tuple.config.configurable?.thread_id;
-  // the writes a `Command` saved (its update, its `goto`) get new versions, as in the run, so a
-  // node its `goto` sent the run to is listed (with the interrupt it raised)
-  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, versionAfter);
+  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, aboveAll);
   const next: string[] = [];
   const descriptions: PregelTaskDescription[] = [];
   const finished: {
