@@ -126,6 +126,18 @@ describe("getStateHistory", () => {
     expect(sentFrom?.next).toEqual(["c"]);
     expect(sentFrom?.tasks.map((t) => [t.name, t.result])).toEqual([["c", { v: ["c"] }]]);
   });
+
+  it("a goto saved on a checkpoint whose trigger never had a version there adds no next node", async () => {
+    // the snapshot applies the saved writes without new versions, as LangGraph.js does
+    const graph = chain();
+    await graph.invoke({ v: ["in"] }, thread("f"));
+    const [first] = (await historyOf(graph, thread("f"))).slice(-1);
+    const fork = await graph.updateState(first!.config, { v: ["x"] });
+    await graph.invoke(new Command({ goto: "b" }), { ...fork, interruptBefore: ["b"] });
+    const forked = await graph.getState(fork);
+    expect(forked.metadata?.source).toBe("update");
+    expect(forked.next).toEqual(["a"]);
+  });
 });
 
 describe("updateState", () => {

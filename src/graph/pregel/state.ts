@@ -113,14 +113,10 @@ export async function snapshotOf(
   const channels = restoreChannels(graph, checkpoint.channel_values);
   const writeState = initialWriteState(checkpoint, channels);
   const noVersion = () => 0;
-  // the writes made without a task (a Command's update and goto) get a version above every
-  // other, so that the nodes they trigger are the snapshot's next ones, as in LangGraph.js
-  const aboveAll = (max: ChannelVersion | undefined): ChannelVersion =>
-    max === undefined ? 1 : typeof max === "number" ? max + 1 : `${max}~`;
   const metadata = tuple.metadata;
   const ns = String(tuple.config.configurable?.checkpoint_ns ?? "");
   const threadId = tuple.config.configurable?.thread_id;
-  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, aboveAll);
+  const { tasks, saved } = pausedStep(graph, tuple, checkpoint, channels, writeState, undefined);
   const next: string[] = [];
   const descriptions: PregelTaskDescription[] = [];
   const finished: {
@@ -241,18 +237,27 @@ function pausedStep(
   checkpoint: Checkpoint,
   channels: Channels,
   state: WriteState,
-  nextVersion: (current: ChannelVersion | undefined) => ChannelVersion,
+  nextVersion: ((current: ChannelVersion | undefined) => ChannelVersion) | undefined,
 ) {
   const saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
   if (saved.nullWrites.length > 0) {
+    // for a snapshot (no `nextVersion`) the channels keep their versions, as in LangGraph.js: a
+    // goto's trigger makes its node next only if the trigger had a version the node had not seen
+    const versions = checkpoint.channel_versions;
+    const kept =
+      nextVersion === undefined ? saved.nullWrites.map(([key]) => [key, versions[key]] as const) : [];
     applyWrites(
       checkpoint,
       channels,
       [{ name: INPUT, path: [], triggers: [], writes: saved.nullWrites }],
-      nextVersion,
+      nextVersion ?? (() => 0),
       graph.triggerToNodes,
       state,
     );
+    for (const [key, version] of kept) {
+      if (version === undefined) delete versions[key];
+      else versions[key] = version;
+    }
   }
   const step = typeof tuple.metadata?.step === "number" ? tuple.metadata.step + 1 : 0;
   const tasks = prepareNextTasks(checkpoint, graph.nodes, channels, {
