@@ -526,7 +526,13 @@ export class PregelLoop {
       }
     }
     const commandWrites = command === undefined ? [] : this.commandWrites(command);
-    if (command !== undefined && commandWrites.length === 0 && !hasResume) {
+    // a goto to END writes nothing but is not empty input (LangGraph.js maps it to a write)
+    if (
+      command !== undefined &&
+      commandWrites.length === 0 &&
+      !hasResume &&
+      commandGotoList(command).length === 0
+    ) {
       throw new EmptyInputError(
         "Received empty Command input: give it an update, a goto, or a resume value.",
       );

@@ -3,7 +3,7 @@
  * Expected values: @langchain/langgraph 1.7.3 (probes /tmp/probe/q3.ts, p10x.ts).
  */
 import { describe, expect, it } from "vitest";
-import { isInterrupted, MemorySaver, START, StateGraph } from "../../index.js";
+import { Command, END, isInterrupted, MemorySaver, START, StateGraph } from "../../index.js";
 import { collect, historyOf, LogState, outline, RunCounter, thread } from "./persistence.test-helpers.js";
 
 /** a → b → c, each appending its name. */
@@ -22,6 +22,21 @@ function chain(runs = new RunCounter()) {
 }
 
 describe("interruptBefore", () => {
+  it("Command({ goto: END }) is input, not an empty Command: the paused node runs anew", async () => {
+    const runs = new RunCounter();
+    const graph = chain(runs).compile({ checkpointer: new MemorySaver(), interruptBefore: ["b"] });
+    await graph.invoke({ v: ["x"] }, thread("end"));
+    expect(await graph.invoke(new Command({ goto: END }), thread("end"))).toEqual({
+      v: ["x", "a", "b", "c"],
+    });
+    expect(runs.counts).toEqual({ a: 1, b: 1, c: 1 });
+    expect(
+      await chain()
+        .compile()
+        .invoke(new Command({ goto: END })),
+    ).toEqual({ v: [] });
+  });
+
   it("pauses before the node: __interrupt__: [], next names it, its task has no interrupts", async () => {
     const runs = new RunCounter();
     const graph = chain(runs).compile({ checkpointer: new MemorySaver(), interruptBefore: ["b"] });
