@@ -440,6 +440,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       invoke: invokeAlone(bound),
       writers: makeWriters(nodeSpec),
       commitTurns: commitTurnsOf(builder, name, nodeSpec.edgeWrites),
+      edgeTriggers: nodeSpec.edgeWrites.filter(([channel]) => channel.startsWith(BRANCH_PREFIX)).length,
       retryPolicy: def.retryPolicy ?? defaults.retryPolicy,
       // an error handler's result is never cached; `cachePolicy: false` opts out of the default
       cachePolicy:

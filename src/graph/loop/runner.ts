@@ -1,4 +1,13 @@
-import { GraphInterrupt, isGraphBubbleUp, isGraphInterrupt, isInvalidResume } from "../core/index.js";
+import {
+  BRANCH_PREFIX,
+  commandGotoList,
+  GraphInterrupt,
+  isCommand,
+  isGraphBubbleUp,
+  isGraphInterrupt,
+  isInvalidResume,
+  TASKS,
+} from "../core/index.js";
 import { executeTask, type TaskSettle } from "./execute-task.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
@@ -178,7 +187,10 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
       // its writers' turns, a failure fewer
       const settledAt = launching || !fromLaunch ? turn : Math.max(2, turn);
       const at =
-        settledAt + (error === undefined ? SUCCESS_TURNS + (task.node.commitTurns ?? 0) : FAILURE_TURNS);
+        settledAt +
+        (error === undefined
+          ? SUCCESS_TURNS + (task.node.commitTurns ?? 0) + outcomeTurns(task, launching)
+          : FAILURE_TURNS);
       arrived.push({ index, task, error, at });
       if (error === undefined) context.settled?.(task);
     };
@@ -234,6 +246,29 @@ const FAILURE_TURNS = 34;
  * before it looks for the next finished one.
  */
 const COMMIT_TURNS = 3;
+
+/**
+ * How much sooner or later than its node's {@link SUCCESS_TURNS} and writers' turns LangGraph.js
+ * commits a task, by what the node did (measured on LangGraph.js 1.7.3): a turn sooner when it
+ * returned nothing; a turn later when it returned a `Command` with a `goto`, and another when a
+ * router chose a node or sent a `Send` (a router choosing `END` writes nothing); and a turn later
+ * when an `async` node's result goes through writers.
+ */
+function outcomeTurns(task: RunningTask, sync: boolean): number {
+  const output = task.output;
+  const gotos = isCommand(output) ? commandGotoList(output).length : 0;
+  const writes = task.writes;
+  let triggers = 0;
+  for (let i = 0; i < writes.length; i++) {
+    const channel = (writes[i] as readonly [string, unknown])[0];
+    if (channel === TASKS || channel.startsWith(BRANCH_PREFIX)) triggers += 1;
+  }
+  // what the routers wrote: the triggers beyond those of the static edges and of the goto
+  const routed = triggers - (task.node.edgeTriggers ?? 0) - gotos > 0;
+  let turns = (output === undefined ? -1 : 0) + (gotos > 0 ? 1 : 0) + (routed ? 1 : 0);
+  if (!sync && (gotos > 0 || routed || (task.node.commitTurns ?? 0) > 0)) turns += 1;
+  return turns;
+}
 
 /** Which of two tasks LangGraph.js sees finish first: the earlier, a failure on a tie, else the first started. */
 function settlesFirst(x: Arrival, y: Arrival): boolean {

@@ -200,6 +200,8 @@ export interface PregelNode extends NodeSpec {
    * finish together, commits come in that order (see `runner.ts`). 0 when absent.
    */
   readonly commitTurns?: number | undefined;
+  /** How many of the writes of its edges' writer trigger a node (`branch:to:…`); 0 when absent. */
+  readonly edgeTriggers?: number | undefined;
   readonly retryPolicy: RetryPolicy | undefined;
   readonly cachePolicy: CachePolicy | undefined;
   readonly metadata: Readonly<Record<string, unknown>> | undefined;

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import {
   Annotation,
+  Command,
   END,
   interrupt,
   MemorySaver,
@@ -22,8 +23,10 @@ const State = Annotation.Root({
   l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
 });
 
-type Node = () => { l: string[] } | Promise<{ l: string[] }>;
-type Out = "none" | "edge" | "router";
+type Update = { l: string[] } | Command | undefined;
+type Node = () => Update | Promise<Update>;
+/** No edge, an edge to z, a router to END, a router to z. */
+type Out = "none" | "edge" | "router" | "route";
 
 const sync =
   (name: string): Node =>
@@ -59,6 +62,7 @@ async function order(nodes: [name: string, node: Node, out: Out][]): Promise<str
   for (const [name, , out] of nodes) {
     if (out === "edge") graph = graph.addEdge(name as "z", "z");
     if (out === "router") graph = graph.addConditionalEdges(name as "z", () => END);
+    if (out === "route") graph = graph.addConditionalEdges(name as "z", () => "z" as const, ["z"]);
   }
   const compiled = graph.compile({ checkpointer: new MemorySaver() });
   const chunks = await collect(
@@ -75,6 +79,15 @@ async function order(nodes: [name: string, node: Node, out: Out][]): Promise<str
   }
   return seen.join(",");
 }
+
+const nothing = (): Node => () => undefined;
+const asyncNothing = (): Node => async () => undefined;
+const gotoZ = (): Node => () => new Command({ goto: "z" });
+const asyncGotoZ = (): Node => async () => new Command({ goto: "z" });
+const commandUpdate =
+  (name: string): Node =>
+  () =>
+    new Command({ update: { l: [name] } });
 
 describe("the commits of a step's tasks that finish together", () => {
   it("come after their nodes' writers: no edges, then edges, then a router", async () => {
@@ -173,6 +186,85 @@ describe("the commits of a step's tasks that finish together", () => {
         ["b", interrupting("b", 22), "none"],
       ]),
     ).toBe("a,I:b");
+  });
+
+  it("move by what the node did: nothing returned, a goto, a router's choice, an async node's writers", async () => {
+    // a node that returned nothing settles a turn sooner
+    expect(
+      await order([
+        ["a", sync("a"), "none"],
+        ["b", nothing(), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", commandUpdate("a"), "edge"],
+        ["b", nothing(), "edge"],
+      ]),
+    ).toBe("b,a");
+    // a Command with a goto settles a turn later
+    expect(
+      await order([
+        ["a", gotoZ(), "edge"],
+        ["b", sync("b"), "edge"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", asyncNothing(), "none"],
+        ["b", gotoZ(), "none"],
+      ]),
+    ).toBe("a,b");
+    // a router that chose a node settles a turn later than one that chose END
+    expect(
+      await order([
+        ["a", sync("a"), "router"],
+        ["b", awaiting("b", 24), "none"],
+      ]),
+    ).toBe("a,b");
+    expect(
+      await order([
+        ["a", sync("a"), "route"],
+        ["b", awaiting("b", 24), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", sync("a"), "route"],
+        ["b", awaiting("b", 25), "none"],
+      ]),
+    ).toBe("a,b");
+    expect(
+      await order([
+        ["a", nothing(), "route"],
+        ["b", awaiting("b", 23), "none"],
+      ]),
+    ).toBe("b,a");
+    // an async node's result takes a turn more through its writers
+    expect(
+      await order([
+        ["a", async("a"), "edge"],
+        ["b", awaiting("b", 11), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", async("a"), "edge"],
+        ["b", awaiting("b", 12), "none"],
+      ]),
+    ).toBe("a,b");
+    expect(
+      await order([
+        ["a", asyncGotoZ(), "none"],
+        ["b", awaiting("b", 1), "none"],
+      ]),
+    ).toBe("b,a");
+    expect(
+      await order([
+        ["a", asyncGotoZ(), "none"],
+        ["b", awaiting("b", 2), "none"],
+      ]),
+    ).toBe("a,b");
   });
 
   it("stream a nested graph's chunks and its update after the siblings that finished at once", async () => {
