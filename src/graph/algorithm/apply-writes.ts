@@ -65,13 +65,15 @@ function sortByPath(tasks: CommittedTask[]): void {
  * next, calls `finish()` so deferred nodes get their turn.
  *
  * Mutates `checkpoint.channel_versions`, `checkpoint.versions_seen`, the channels and `state`.
- * Returns the channels that changed and hold a value: the triggers of the next step.
+ * Without `nextVersion` the channels keep their versions (a snapshot of a saved step, which
+ * LangGraph.js reads without minting versions). Returns the channels that changed and hold a
+ * value: the triggers of the next step.
  */
 export function applyWrites(
   checkpoint: Checkpoint,
   channels: Channels,
   tasks: CommittedTask[],
-  nextVersion: NextVersion,
+  nextVersion: NextVersion | undefined,
   triggerToNodes: Readonly<Record<string, readonly string[]>>,
   state: WriteState,
 ): Set<string> {
@@ -103,11 +105,11 @@ export function applyWrites(
       if (RESERVED_WRITE_CHANNELS.has(trigger)) continue;
       const channel = channels[trigger];
       if (channel?.consume()) {
-        if (consumedVersion === undefined) {
+        if (consumedVersion === undefined && nextVersion !== undefined) {
           consumedVersion = nextVersion(state.maxVersion);
           state.maxVersion = consumedVersion;
         }
-        versions[trigger] = consumedVersion;
+        if (consumedVersion !== undefined) versions[trigger] = consumedVersion;
         state.changed.add(trigger);
         if (channel.clearsWhenIdle && !channel.isAvailable()) state.idle.delete(trigger);
       }
@@ -116,8 +118,8 @@ export function applyWrites(
 
   const grouped = groupWrites(tasks, channels);
   const updated = new Set<string>();
-  const version = nextVersion(state.maxVersion);
-  state.maxVersion = version;
+  const version = nextVersion === undefined ? undefined : nextVersion(state.maxVersion);
+  if (version !== undefined) state.maxVersion = version;
   grouped.forEach((values, key) => {
     const channel = channels[key] as BaseChannel;
     let changed: boolean;
@@ -127,7 +129,7 @@ export function applyWrites(
       throw wrapUpdateError(key, values, error);
     }
     if (!changed) return;
-    versions[key] = version;
+    if (version !== undefined) versions[key] = version;
     state.changed.add(key);
     if (channel.isAvailable()) {
       updated.add(key);
@@ -142,7 +144,7 @@ export function applyWrites(
       if (grouped.has(key)) return;
       const channel = channels[key] as BaseChannel;
       if (channel.update([])) {
-        versions[key] = version;
+        if (version !== undefined) versions[key] = version;
         state.changed.add(key);
         if (channel.isAvailable()) updated.add(key);
         else state.idle.delete(key);
@@ -156,7 +158,7 @@ export function applyWrites(
         const key = finishable[i] as string;
         const channel = channels[key] as BaseChannel;
         if (channel.finish()) {
-          versions[key] = version;
+          if (version !== undefined) versions[key] = version;
           state.changed.add(key);
           if (channel.isAvailable()) updated.add(key);
         }

@@ -4,6 +4,7 @@ import {
   applyWrites,
   type Channels,
   initialWriteState,
+  type NextVersion,
   prepareNextTasks,
   readChannels,
   readWithWrites,
@@ -112,7 +113,6 @@ export async function snapshotOf(
   const checkpoint = copyCheckpoint(tuple.checkpoint);
   const channels = restoreChannels(graph, checkpoint.channel_values);
   const writeState = initialWriteState(checkpoint, channels);
-  const noVersion = () => 0;
   const metadata = tuple.metadata;
   const ns = String(tuple.config.configurable?.checkpoint_ns ?? "");
   const threadId = tuple.config.configurable?.thread_id;
@@ -159,7 +159,7 @@ export async function snapshotOf(
     descriptions.push(description);
   }
   if (finished.length > 0) {
-    applyWrites(checkpoint, channels, finished as never, noVersion, graph.triggerToNodes, writeState);
+    applyWrites(checkpoint, channels, finished as never, undefined, graph.triggerToNodes, writeState);
   }
   const parents = metadata?.parents;
   const snapshotConfig: RunnableConfig =
@@ -237,27 +237,20 @@ function pausedStep(
   checkpoint: Checkpoint,
   channels: Channels,
   state: WriteState,
-  nextVersion: ((current: ChannelVersion | undefined) => ChannelVersion) | undefined,
+  nextVersion: NextVersion | undefined,
 ) {
   const saved = groupSavedWrites(tuple.pendingWrites ?? [], NULL_TASK_ID, RESUME);
   if (saved.nullWrites.length > 0) {
     // for a snapshot (no `nextVersion`) the channels keep their versions, as in LangGraph.js: a
     // goto's trigger makes its node next only if the trigger had a version the node had not seen
-    const versions = checkpoint.channel_versions;
-    const kept =
-      nextVersion === undefined ? saved.nullWrites.map(([key]) => [key, versions[key]] as const) : [];
     applyWrites(
       checkpoint,
       channels,
       [{ name: INPUT, path: [], triggers: [], writes: saved.nullWrites }],
-      nextVersion ?? (() => 0),
+      nextVersion,
       graph.triggerToNodes,
       state,
     );
-    for (const [key, version] of kept) {
-      if (version === undefined) delete versions[key];
-      else versions[key] = version;
-    }
   }
   const step = typeof tuple.metadata?.step === "number" ? tuple.metadata.step + 1 : 0;
   const tasks = prepareNextTasks(checkpoint, graph.nodes, channels, {
