@@ -204,7 +204,7 @@ export function convertToOpenAITool(
   if (isProviderTool(input)) return input as ProviderToolDescriptor;
   const def = toToolDefinition(input);
   const strict = options.strict ?? def.strict;
-  const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
+  const fn: OpenAIFunctionTool["function"] = {
     name: def.name,
     ...(def.description === undefined ? {} : { description: def.description }),
     parameters: strict === true ? toStrictJsonSchema(def.parameters) : def.parameters,
