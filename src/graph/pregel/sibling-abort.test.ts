@@ -41,12 +41,30 @@ describe("a sibling that fails or retries after the step's failure", () => {
   const Log = Annotation.Root({
     log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
   });
+  const broken = (): never => {
+    throw new Error("broken node");
+  };
+  /** `broken` and `flaky` from START; `flaky` fails every attempt and may retry once. */
+  const brokenAndFlaky = () => {
+    let attempts = 0;
+    const graph = new StateGraph(Log)
+      .addNode("broken", broken)
+      .addNode(
+        "flaky",
+        () => {
+          attempts += 1;
+          throw new Error(`flaky ${attempts}`);
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
+      )
+      .addEdge(START, "broken")
+      .addEdge(START, "flaky");
+    return { graph, attempts: () => attempts };
+  };
 
   it("is aborted, not joined to the failure, when it fails a timer turn later", async () => {
     const graph = new StateGraph(Log)
-      .addNode("broken", () => {
-        throw new Error("broken node");
-      })
+      .addNode("broken", broken)
       .addNode("late", async () => {
         await new Promise((r) => setTimeout(r, 0));
         throw new Error("late failure");
@@ -55,10 +73,7 @@ describe("a sibling that fails or retries after the step's failure", () => {
       .addEdge(START, "late")
       .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" } };
-    const failure = await graph.invoke({ log: [] }, config).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await graph.invoke({ log: [] }, config).catch((error: unknown) => error);
     expect(failure).not.toBeInstanceOf(AggregateError);
     expect((failure as Error).message).toBe("broken node");
     await new Promise((r) => setTimeout(r, 10));
@@ -69,30 +84,15 @@ describe("a sibling that fails or retries after the step's failure", () => {
   });
 
   it("does not retry once a sibling failed", async () => {
-    let attempts = 0;
-    const graph = new StateGraph(Log)
-      .addNode("broken", () => {
-        throw new Error("broken node");
-      })
-      .addNode(
-        "flaky",
-        () => {
-          attempts += 1;
-          throw new Error(`flaky ${attempts}`);
-        },
-        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
-      )
-      .addEdge(START, "broken")
-      .addEdge(START, "flaky")
-      .compile();
-    const failure = await graph.invoke({ log: [] }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const { graph, attempts } = brokenAndFlaky();
+    const failure = await graph
+      .compile()
+      .invoke({ log: [] })
+      .catch((error: unknown) => error);
     expect(failure).not.toBeInstanceOf(AggregateError);
     expect((failure as Error).message).toBe("broken node");
     await new Promise((r) => setTimeout(r, 10));
-    expect(attempts).toBe(1);
+    expect(attempts()).toBe(1);
   });
 
   it("starts no task held back by maxConcurrency once a task failed", async () => {
@@ -100,7 +100,7 @@ describe("a sibling that fails or retries after the step's failure", () => {
     const graph = new StateGraph(Log)
       .addNode("broken", () => {
         ran.push("broken");
-        throw new Error("broken node");
+        return broken();
       })
       .addNode("queued", () => {
         ran.push("queued");
@@ -110,10 +110,7 @@ describe("a sibling that fails or retries after the step's failure", () => {
       .addEdge(START, "queued")
       .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" }, maxConcurrency: 1 };
-    const failure = await graph.invoke({ log: [] }, config).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await graph.invoke({ log: [] }, config).catch((error: unknown) => error);
     expect((failure as Error).message).toBe("broken node");
     await new Promise((r) => setTimeout(r, 10));
     expect(ran).toEqual(["broken"]);
@@ -121,22 +118,7 @@ describe("a sibling that fails or retries after the step's failure", () => {
   });
 
   it("reports a sibling waiting to retry with its last failure, which the run does not throw", async () => {
-    let attempts = 0;
-    const graph = new StateGraph(Log)
-      .addNode("broken", () => {
-        throw new Error("broken node");
-      })
-      .addNode(
-        "flaky",
-        () => {
-          attempts += 1;
-          throw new Error(`flaky ${attempts}`);
-        },
-        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
-      )
-      .addEdge(START, "broken")
-      .addEdge(START, "flaky")
-      .compile({ checkpointer: new MemorySaver() });
+    const graph = brokenAndFlaky().graph.compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" } };
     const results: unknown[] = [];
     const failure = await graph
@@ -144,10 +126,7 @@ describe("a sibling that fails or retries after the step's failure", () => {
       .then(async (stream) => {
         for await (const chunk of stream) if ("result" in chunk) results.push([chunk.name, chunk.error]);
       })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      .catch((error: unknown) => error);
     expect((failure as Error).message).toBe("broken node");
     expect(results).toEqual([
       ["broken", { message: "broken node", name: "Error" }],
