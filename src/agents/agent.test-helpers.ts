@@ -1,6 +1,7 @@
 import type { AIMessage, BaseMessage } from "../messages/index.js";
 import type { ChatResult, ModelProfile } from "../models/index.js";
 import { FakeChatModel } from "../testing/index.js";
+import { createMiddleware } from "./index.js";
 
 // the message and tool builders the createReactAgent tests use
 export {
@@ -48,4 +49,20 @@ export class RecordingModel extends FakeChatModel {
     });
     return super._generate(messages);
   }
+}
+
+/** A middleware named "Once" whose `beforeModel` hook jumps to the model the first time it runs. */
+export function jumpToModelOnce() {
+  let jumped = false;
+  return createMiddleware({
+    name: "Once",
+    beforeModel: {
+      canJumpTo: ["model"],
+      hook: () => {
+        if (jumped) return undefined;
+        jumped = true;
+        return { jumpTo: "model" as const };
+      },
+    },
+  });
 }

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AIMessage, isToolMessage } from "../messages/index.js";
-import { call, RecordingModel } from "./agent.test-helpers.js";
-import { createAgent, createMiddleware, tool, toolStrategy } from "./index.js";
+import { call, jumpToModelOnce, RecordingModel } from "./agent.test-helpers.js";
+import { createAgent, tool, toolStrategy } from "./index.js";
 
 describe("a structured-output retry next to other tool calls", () => {
   it("goes back to the model without running the answer's other calls", async () => {
@@ -51,18 +51,7 @@ describe("a structured-output retry right after a beforeModel jump to the model"
       new AIMessage({ content: "", id: "a1", tool_calls: [call("Answer", { answer: 7 }, "s1")] }),
       new AIMessage({ content: "", id: "a2", tool_calls: [call("Answer", { answer: "x" }, "s2")] }),
     ]);
-    let jumped = false;
-    const once = createMiddleware({
-      name: "Once",
-      beforeModel: {
-        canJumpTo: ["model"],
-        hook: () => {
-          if (jumped) return undefined;
-          jumped = true;
-          return { jumpTo: "model" };
-        },
-      },
-    });
+    const once = jumpToModelOnce();
     const agent = createAgent({
       model,
       tools: [],

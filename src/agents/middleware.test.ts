@@ -4,7 +4,16 @@ import { Command, MemorySaver } from "../index.js";
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
-import { answer, asking, call, outline, question, RecordingModel, search } from "./agent.test-helpers.js";
+import {
+  answer,
+  asking,
+  call,
+  jumpToModelOnce,
+  outline,
+  question,
+  RecordingModel,
+  search,
+} from "./agent.test-helpers.js";
 import {
   createAgent,
   createMiddleware,
@@ -167,18 +176,7 @@ describe("middleware: jumpTo", () => {
   });
 
   it("clears a jump to the model from beforeModel in model_request when no afterModel hook follows", async () => {
-    let jumped = false;
-    const once = createMiddleware({
-      name: "Once",
-      beforeModel: {
-        canJumpTo: ["model"],
-        hook: () => {
-          if (jumped) return undefined;
-          jumped = true;
-          return { jumpTo: "model" as const };
-        },
-      },
-    });
+    const once = jumpToModelOnce();
     const model = new FakeChatModel({ responses: ["only"] });
     const { messages } = await createAgent({ model, middleware: [once] }).invoke(question());
     expect(outline(messages)).toEqual(["human:hi", "ai:only"]);
