@@ -9,6 +9,13 @@ import { tool } from "./tools/index.js";
 
 type MessageChunk = [BaseMessage, Record<string, unknown>];
 
+/** The chunks of a `messages` stream. */
+async function streamed(stream: Promise<AsyncIterable<unknown>>): Promise<MessageChunk[]> {
+  const chunks: MessageChunk[] = [];
+  for await (const chunk of await stream) chunks.push(chunk as MessageChunk);
+  return chunks;
+}
+
 function chatGraph(model: FakeChatModel) {
   return new StateGraph(MessagesAnnotation)
     .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
@@ -25,13 +32,9 @@ describe("the messages stream mode", () => {
       }))
       .addEdge(START, "chat")
       .compile();
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage("hi")] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" }),
+    );
     expect(chunks.length).toBeGreaterThan(1);
     for (const [message, metadata] of chunks) {
       expect(message).toBeInstanceOf(AIMessageChunk);
@@ -55,13 +58,9 @@ describe("the messages stream mode", () => {
     const graph = chatGraph(model);
     const plain = await graph.invoke({ messages: [new HumanMessage("hi")] });
     expect(plain.messages.at(-1)?.text).toBe("a b c");
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage("hi")] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" }),
+    );
     expect(chunks.map(([m]) => m.text).join("")).toBe("d e f");
   });
 
@@ -70,13 +69,12 @@ describe("the messages stream mode", () => {
       .addNode("plain", () => ({ messages: [new AIMessage({ content: "no model", id: "m-1" })] }))
       .addEdge(START, "plain")
       .compile();
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream(
+        { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+        { streamMode: "messages" },
+      ),
+    );
     expect(chunks).toHaveLength(1);
     const [message, metadata] = chunks[0] as MessageChunk;
     expect(message.id).toBe("m-1");
@@ -96,13 +94,12 @@ describe("the messages stream mode", () => {
       .addEdge(START, "plain")
       .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "ids" } };
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
-      { ...config, streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream(
+        { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+        { ...config, streamMode: "messages" },
+      ),
+    );
     const uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
     const ids = chunks.map(([m]) => m.id as string);
     expect(ids[0]).toMatch(new RegExp(`^run-${uuid}-out-0$`));
@@ -124,13 +121,9 @@ describe("the messages stream mode", () => {
       .addNode("quiet", async (s) => ({ messages: [await model.invoke(s.messages, { tags: ["nostream"] })] }))
       .addEdge(START, "quiet")
       .compile();
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage("hi")] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" }),
+    );
     expect(chunks).toHaveLength(1);
     expect((chunks[0] as MessageChunk)[0].text).toBe("quiet answer");
   });
@@ -191,13 +184,9 @@ describe("the messages stream mode", () => {
       }))
       .addEdge(START, "both")
       .compile();
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage("hi")] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages" }),
+    );
     // No tokens: each answer arrives once, whole, as the node's output.
     expect(chunks.map(([m]) => m.text)).toEqual([
       "from tagged model",
@@ -223,10 +212,7 @@ describe("the messages stream mode", () => {
       content: "",
       tool_calls: [{ name: "lookup", args: { q: "x" }, id: "c1" }],
     });
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream({ messages: [input] }, { streamMode: "messages" })) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(graph.stream({ messages: [input] }, { streamMode: "messages" }));
     const tokens = chunks.filter(([message]) => message instanceof AIMessageChunk);
     expect(tokens.length).toBeGreaterThan(0);
     // LangChain.js reports the model's run name there: unset, as the tool's config carries none
@@ -295,13 +281,12 @@ describe("the messages stream mode", () => {
       .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
       .addEdge(START, "chat")
       .compile();
-    const chunks: MessageChunk[] = [];
-    for await (const chunk of await graph.stream(
-      { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
-      { streamMode: "messages" },
-    )) {
-      chunks.push(chunk as MessageChunk);
-    }
+    const chunks = await streamed(
+      graph.stream(
+        { messages: [new HumanMessage({ content: "hi", id: "h-1" })] },
+        { streamMode: "messages" },
+      ),
+    );
     expect(chunks.map(([m]) => m.text)).toEqual(["a", " b", "a b"]);
     const ids = chunks.map(([m]) => m.id);
     expect(ids[0]).toMatch(/^run-[0-9a-f-]{36}$/);
