@@ -189,82 +189,28 @@ describe("the commits of a step's tasks that finish together", () => {
   });
 
   it("move by what the node did: nothing returned, a goto, a router's choice, an async node's writers", async () => {
+    /** The order of two parallel nodes, `a` started first. */
+    const pair = (a: [Node, Out], b: [Node, Out]) =>
+      order([
+        ["a", ...a],
+        ["b", ...b],
+      ]);
     // a node that returned nothing settles a turn sooner
-    expect(
-      await order([
-        ["a", sync("a"), "none"],
-        ["b", nothing(), "none"],
-      ]),
-    ).toBe("b,a");
-    expect(
-      await order([
-        ["a", commandUpdate("a"), "edge"],
-        ["b", nothing(), "edge"],
-      ]),
-    ).toBe("b,a");
+    expect(await pair([sync("a"), "none"], [nothing(), "none"])).toBe("b,a");
+    expect(await pair([commandUpdate("a"), "edge"], [nothing(), "edge"])).toBe("b,a");
     // a Command with a goto settles a turn later
-    expect(
-      await order([
-        ["a", gotoZ(), "edge"],
-        ["b", sync("b"), "edge"],
-      ]),
-    ).toBe("b,a");
-    expect(
-      await order([
-        ["a", asyncNothing(), "none"],
-        ["b", gotoZ(), "none"],
-      ]),
-    ).toBe("a,b");
+    expect(await pair([gotoZ(), "edge"], [sync("b"), "edge"])).toBe("b,a");
+    expect(await pair([asyncNothing(), "none"], [gotoZ(), "none"])).toBe("a,b");
     // a router that chose a node settles a turn later than one that chose END
-    expect(
-      await order([
-        ["a", sync("a"), "router"],
-        ["b", awaiting("b", 24), "none"],
-      ]),
-    ).toBe("a,b");
-    expect(
-      await order([
-        ["a", sync("a"), "route"],
-        ["b", awaiting("b", 24), "none"],
-      ]),
-    ).toBe("b,a");
-    expect(
-      await order([
-        ["a", sync("a"), "route"],
-        ["b", awaiting("b", 25), "none"],
-      ]),
-    ).toBe("a,b");
-    expect(
-      await order([
-        ["a", nothing(), "route"],
-        ["b", awaiting("b", 23), "none"],
-      ]),
-    ).toBe("b,a");
+    expect(await pair([sync("a"), "router"], [awaiting("b", 24), "none"])).toBe("a,b");
+    expect(await pair([sync("a"), "route"], [awaiting("b", 24), "none"])).toBe("b,a");
+    expect(await pair([sync("a"), "route"], [awaiting("b", 25), "none"])).toBe("a,b");
+    expect(await pair([nothing(), "route"], [awaiting("b", 23), "none"])).toBe("b,a");
     // an async node's result takes a turn more through its writers
-    expect(
-      await order([
-        ["a", async("a"), "edge"],
-        ["b", awaiting("b", 11), "none"],
-      ]),
-    ).toBe("b,a");
-    expect(
-      await order([
-        ["a", async("a"), "edge"],
-        ["b", awaiting("b", 12), "none"],
-      ]),
-    ).toBe("a,b");
-    expect(
-      await order([
-        ["a", asyncGotoZ(), "none"],
-        ["b", awaiting("b", 1), "none"],
-      ]),
-    ).toBe("b,a");
-    expect(
-      await order([
-        ["a", asyncGotoZ(), "none"],
-        ["b", awaiting("b", 2), "none"],
-      ]),
-    ).toBe("a,b");
+    expect(await pair([async("a"), "edge"], [awaiting("b", 11), "none"])).toBe("b,a");
+    expect(await pair([async("a"), "edge"], [awaiting("b", 12), "none"])).toBe("a,b");
+    expect(await pair([asyncGotoZ(), "none"], [awaiting("b", 1), "none"])).toBe("b,a");
+    expect(await pair([asyncGotoZ(), "none"], [awaiting("b", 2), "none"])).toBe("a,b");
   });
 
   it("stream a nested graph's chunks and its update after the siblings that finished at once", async () => {
