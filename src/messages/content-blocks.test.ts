@@ -240,12 +240,16 @@ describe("contentBlocks of OpenAI Chat Completions and Ollama answers", () => {
     { name: "get_weather", args: { city: "Suzhou" }, id: "call_1", type: "tool_call" as const },
     { name: "noid", args: {}, type: "tool_call" as const },
   ];
+  /** The two calls as blocks. */
+  const callBlocks = [
+    { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
+    { type: "tool_call", name: "noid", args: {} },
+  ];
 
   it("lists an OpenAI answer's text only when there is some, its tool calls and its refusal", () => {
     const meta = { model_provider: "openai" };
     expect(new AIMessage({ content: "", tool_calls: calls, response_metadata: meta }).contentBlocks).toEqual([
-      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
-      { type: "tool_call", name: "noid", args: {} },
+      ...callBlocks,
     ]);
     const chunk = new AIMessageChunk({
       content: "Sure",
@@ -255,8 +259,7 @@ describe("contentBlocks of OpenAI Chat Completions and Ollama answers", () => {
     });
     expect(chunk.contentBlocks).toEqual([
       { type: "text", text: "Sure" },
-      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
-      { type: "tool_call", name: "noid", args: {} },
+      ...callBlocks,
       { type: "refusal", refusal: "no" },
     ]);
     const empty = new AIMessage({ content: "", additional_kwargs: { refusal: "" }, response_metadata: meta });
@@ -278,8 +281,7 @@ describe("contentBlocks of OpenAI Chat Completions and Ollama answers", () => {
     expect(message.contentBlocks).toEqual([
       { type: "reasoning", reasoning: "think" },
       { type: "text", text: "42" },
-      { type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Suzhou" } },
-      { type: "tool_call", name: "noid", args: {} },
+      ...callBlocks,
     ]);
     const chunk = new AIMessageChunk({
       content: [
