@@ -76,8 +76,8 @@ export function joinChannelName(sources: readonly string[], target: string): str
  */
 const READ_ONLY_ROUTER = Symbol.for("agentgraph.router.readOnly");
 
-function compileBranches(list: readonly BranchDefinition[] | undefined): CompiledBranch[] {
-  return (list ?? []).map((b) => ({
+function compileBranches(byName: Readonly<Record<string, BranchDefinition>> | undefined): CompiledBranch[] {
+  return Object.values(byName ?? {}).map((b) => ({
     path: b.path as CompiledBranch["path"],
     pathMap: b.pathMap,
     readOnly: (b.path as unknown as Record<symbol, unknown>)[READ_ONLY_ROUTER] === true,
@@ -105,7 +105,7 @@ const EDGE_WRITER_TURNS = 11;
 const ROUTER_TURNS = 25;
 
 function commitTurnsOf(builder: AnyBuilder, name: string, edgeWrites: readonly unknown[]): number {
-  const routers = builder.branches.get(name)?.length ?? 0;
+  const routers = Object.keys(builder.branches[name] ?? {}).length;
   return (edgeWrites.length > 0 ? EDGE_WRITER_TURNS : 0) + routers * ROUTER_TURNS;
 }
 
@@ -398,7 +398,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
     stateKeys: keys,
     nodes: nodeNames,
     edgeWrites: edgeWritesOf(builder, name),
-    branches: compileBranches(builder.branches.get(name)),
+    branches: compileBranches(builder.branches[name]),
     readKeys,
     validate: name === START ? undefined : validate,
     check: name === START ? inputCheck : stateCheck,

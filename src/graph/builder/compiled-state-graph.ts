@@ -1,5 +1,5 @@
 import type { RunnableConfig } from "../../shared/index.js";
-import { type Command, END, START } from "../core/index.js";
+import { type Command, END, InvalidGraphError, START } from "../core/index.js";
 import type { PregelNode } from "../loop/index.js";
 import {
   isPregel,
@@ -196,9 +196,10 @@ export class CompiledStateGraph<
       const metadata: Record<string, unknown> = { ...def.metadata };
       const before = this.interruptBefore;
       const after = this.interruptAfter;
-      // a node is marked when the list names it; `"*"` marks none, as LangGraph.js draws it
-      const isBefore = Array.isArray(before) ? before.includes(name) : before === name;
-      const isAfter = Array.isArray(after) ? after.includes(name) : after === name;
+      // a node is marked when the list names it; `"*"` is searched as a string, as LangGraph.js
+      // does, so it marks only the nodes named `"*"` and `""`
+      const isBefore = before?.includes(name) === true;
+      const isAfter = after?.includes(name) === true;
       if (isBefore && isAfter) metadata.__interrupt = "before,after";
       else if (isBefore) metadata.__interrupt = "before";
       else if (isAfter) metadata.__interrupt = "after";
@@ -218,18 +219,31 @@ export class CompiledStateGraph<
         drawn.trimLastNode();
         if (Object.keys(drawn.nodes).length > 1) {
           const [first, last] = graph.extend(drawn, drawnKey(name));
+          // a subgraph drawn without a single first node cannot be entered: LangGraph.js refuses it
+          if (first === undefined) {
+            throw new InvalidGraphError(`Could not extend subgraph "${name}" due to missing entrypoint.`);
+          }
           entries.set(drawnKey(name), first);
           exits.set(drawnKey(name), last);
           continue;
         }
       }
+      // (a subgraph node named "" is drawn unprefixed, so its nodes can take a name, as in LangGraph.js)
+      if (graph.nodes[drawnKey(name)] !== undefined) {
+        throw new InvalidGraphError(`Node with id ${drawnKey(name)} already exists`);
+      }
       graph.addNode(drawnKey(name), metadata, this.drawnRunnable(def.action, name));
     }
     const discovered: { source: string; target: string; conditional: boolean }[] = [];
+    let endAdded = false;
     const add = (rawSource: string, rawTarget: string, label?: string, conditional = false) => {
       const source = drawnKey(rawSource);
       const target = drawnKey(rawTarget);
-      if (target === END) graph.addNode(END);
+      if (target === END && !endAdded) {
+        if (graph.nodes[END] !== undefined) throw new InvalidGraphError(`Node with id ${END} already exists`);
+        graph.addNode(END);
+        endAdded = true;
+      }
       const from = exits.has(source) ? exits.get(source) : source;
       // edges out of a subgraph drawn without a single last node are left out (as in LangGraph.js),
       // and do not count when finding the nodes that end a path
@@ -245,8 +259,8 @@ export class CompiledStateGraph<
       for (const source of sources) solid.push([source, target]);
     solid.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [from, to] of solid) add(from, to);
-    for (const [source, branches] of builder.branches) {
-      for (const branch of branches) {
+    for (const [source, branches] of Object.entries(builder.branches)) {
+      for (const branch of Object.values(branches)) {
         const targets: [string, string][] =
           branch.pathMap !== undefined
             ? Object.entries(branch.pathMap)

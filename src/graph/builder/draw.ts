@@ -305,16 +305,18 @@ export class DrawableGraph {
       }
     }
     // edges inside a subgraph (drawn with `getGraph({ xray: true })`) go in a `subgraph` block,
-    // grouped by the prefix their two ends share, as LangChain.js draws them
-    const groups = new Map<string, DrawableEdge[]>();
+    // grouped by the prefix their two ends share, as LangChain.js draws them; the groups are kept
+    // by prefix in an object, so a prefix that is an array index (a node named `1`) comes first,
+    // as there
+    const groups: Record<string, DrawableEdge[]> = Object.create(null);
     for (const edge of this.edges) {
       const targetParts = edge.target.split(":");
       const prefix = edge.source
         .split(":")
         .filter((part, i) => part === targetParts[i])
         .join(":");
-      const group = groups.get(prefix);
-      if (group === undefined) groups.set(prefix, [edge]);
+      const group = groups[prefix];
+      if (group === undefined) groups[prefix] = [edge];
       else group.push(edge);
     }
     const seen = new Set<string>();
@@ -331,10 +333,10 @@ export class DrawableGraph {
         out += `\tsubgraph ${title}\n`;
       }
       const depth = prefix.split(":").length;
-      const nested = [...groups.keys()]
+      const nested = Object.keys(groups)
         .filter((p) => prefix !== "" && p.startsWith(`${prefix}:`) && p.split(":").length === depth + 1)
         .sort((a, b) => a.split(":").length - b.split(":").length);
-      for (const p of nested) drawGroup(groups.get(p) ?? [], p);
+      for (const p of nested) drawGroup(groups[p] ?? [], p);
       for (const edge of edges) drawEdge(edge);
       if (prefix !== "" && !selfLoop) out += "\tend\n";
     };
@@ -354,9 +356,9 @@ export class DrawableGraph {
       }
       out += `\t${escapeId(edge.source)}${arrow}${escapeId(edge.target)};\n`;
     };
-    drawGroup(groups.get("") ?? [], "");
-    for (const prefix of groups.keys()) {
-      if (prefix !== "" && !prefix.includes(":")) drawGroup(groups.get(prefix) ?? [], prefix);
+    drawGroup(groups[""] ?? [], "");
+    for (const [prefix, edges] of Object.entries(groups)) {
+      if (prefix !== "" && !prefix.includes(":")) drawGroup(edges, prefix);
     }
     if (withStyles) {
       for (const [name, color] of Object.entries(options.nodeColors ?? DEFAULT_COLORS))

@@ -14,7 +14,13 @@ import { isPregel } from "../pregel/index.js";
 import type { CompileOptions } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import type { DrawableRunnable } from "./draw.js";
-import { type BranchDefinition, defineNode, type NodeDefinition, type StateGraph } from "./state-graph.js";
+import {
+  type BranchDefinition,
+  CONDITION,
+  defineNode,
+  type NodeDefinition,
+  type StateGraph,
+} from "./state-graph.js";
 import { branchDestination, conditionalEdgeArgs, type PathMap, type SubgraphLike } from "./types.js";
 
 /** A node of a {@link Graph}: a function of the previous node's output, a runnable or a compiled graph. */
@@ -37,7 +43,6 @@ export type GraphRouter<Input = unknown> = (
 ) => unknown | Promise<unknown>;
 
 /** Name LangGraph.js gives the conditional edge of a plain function. */
-const CONDITION = "condition";
 
 /** Channel of the conditional edge `source → target`, as LangGraph.js names it. */
 function branchChannel(source: string, target: string): string {
@@ -97,7 +102,8 @@ export class Graph<
   readonly edges: Set<[string, string]> = new Set();
   /** @internal Always empty: a `Graph` has no waiting edges (the drawing code reads it). */
   readonly waitingEdges: Set<[string[], string]> = new Set();
-  /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
+  /** The conditional edges, by source node and then by name (`"condition"`), as in LangGraph.js. */
+  readonly branches: Record<string, Record<string, BranchDefinition>> = {};
   /** True once `compile()` has been called. */
   compiled = false;
   declare "~types": { input: RunInput; output: RunOutput };
@@ -196,13 +202,15 @@ export class Graph<
         `Expected a Runnable, function or object.\nInstead got an unsupported type. The conditional edge from "${source}" needs a routing function (input) => next node.`,
       );
     }
-    if (this.branches.has(source)) {
+    if (Object.hasOwn(this.branches, source)) {
       throw new InvalidGraphError(`Condition \`${CONDITION}\` already present for node \`${source}\``);
     }
     let normalized: Record<string, string> | undefined;
     if (Array.isArray(map)) normalized = Object.fromEntries((map as string[]).map((n) => [n, n]));
     else if (typeof map === "object" && map !== null) normalized = { ...(map as Record<string, string>) };
-    this.branches.set(source, [{ path: router as BranchDefinition["path"], pathMap: normalized }]);
+    this.branches[source] = {
+      [CONDITION]: { path: router as BranchDefinition["path"], pathMap: normalized },
+    };
     return this;
   }
 
@@ -236,15 +244,15 @@ export class Graph<
 
   /** @internal Fails with LangGraph.js's error for the first malformed part of the graph. */
   validate(interrupt?: readonly string[]): void {
-    const sources = new Set([...[...this.edges].map(([from]) => from), ...this.branches.keys()]);
+    const sources = new Set([...[...this.edges].map(([from]) => from), ...Object.keys(this.branches)]);
     for (const source of sources) {
       if (source !== START && !Object.hasOwn(this.nodes, source)) {
         throw new InvalidGraphError(`Found edge starting at unknown node \`${source}\``);
       }
     }
     const targets = new Set([...this.edges].map(([, to]) => to));
-    for (const [source, branches] of this.branches) {
-      for (const branch of branches) {
+    for (const [source, branches] of Object.entries(this.branches)) {
+      for (const branch of Object.values(branches)) {
         if (branch.pathMap !== undefined) for (const t of Object.values(branch.pathMap)) targets.add(t);
         else {
           targets.add(END);
@@ -347,7 +355,9 @@ export class CompiledGraph<
       }
     }
     const branchTargets = new Map<string, Set<string>>();
-    for (const [source, [branch]] of builder.branches) {
+    for (const [source, branch] of Object.entries(builder.branches).map(
+      ([name, byName]) => [name, byName[CONDITION]] as const,
+    )) {
       const ends = branch?.pathMap !== undefined ? Object.values(branch.pathMap) : Object.keys(builder.nodes);
       const targets = new Set<string>();
       for (const end of ends) {
@@ -362,7 +372,7 @@ export class CompiledGraph<
       branchTargets.set(source, targets);
     }
     const nodes: Record<string, CompiledStateGraphNode> = {};
-    const startBranch = builder.branches.get(START)?.[0];
+    const startBranch = builder.branches[START]?.[CONDITION];
     if (startBranch !== undefined) {
       const identity = (input: unknown) => input;
       nodes[START] = {
@@ -392,7 +402,7 @@ export class CompiledGraph<
         writers: graphWriters(
           name,
           toEnd.has(name),
-          builder.branches.get(name)?.[0],
+          builder.branches[name]?.[CONDITION],
           branchTargets.get(name) ?? new Set(),
         ),
         retryPolicy: undefined,

@@ -285,6 +285,94 @@ describe("getGraph().drawMermaid()", () => {
     );
   });
 
+  it("keeps conditional edges by source in an object, a node named like a number first, as LangGraph.js", () => {
+    const inner = new StateGraph(State)
+      .addNode("p", noop)
+      .addNode("q", noop)
+      .addEdge(START, "p")
+      .addEdge("p", "q")
+      .compile();
+    const builder = new StateGraph(State)
+      .addNode("r", noop)
+      .addNode("2", noop)
+      .addNode("sub", inner)
+      .addEdge(START, "r")
+      .addConditionalEdges("r", () => "2", ["2", "sub"])
+      .addConditionalEdges("2", () => END, { again: "2", done: END })
+      .addEdge("sub", END);
+    expect(Object.keys(builder.branches)).toEqual(["2", "r"]);
+    expect(Object.keys(builder.branches.r ?? {})).toEqual(["condition"]);
+    const graph = builder.compile();
+    expect(graph.getGraph().edges.map((e) => [e.source, e.target, e.data ?? null])).toEqual([
+      ["__start__", "r", null],
+      ["sub", "__end__", null],
+      ["2", "2", "again"],
+      ["2", "__end__", "done"],
+      ["r", "2", null],
+      ["r", "sub", null],
+    ]);
+    // the self-loop of `2` is grouped under that prefix, which comes before the subgraph's
+    expect(graph.getGraph({ xray: true }).drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> r;\n\tsub_q --> __end__;\n\t2 -. &nbsp;done&nbsp; .-> __end__;\n" +
+        "\tr -.-> 2;\n\tr -.-> sub_p;\n\t2 -. &nbsp;again&nbsp; .-> 2;\n\tsubgraph sub\n\tsub_p --> sub_q;\n\tend\n",
+    );
+  });
+
+  it("with xray, refuses a subgraph drawn without a single first node, as LangGraph.js does", () => {
+    const withHandler = new StateGraph(State)
+      .addNode("p", noop, { errorHandler: noop })
+      .addEdge(START, "p")
+      .compile();
+    const graph = new StateGraph(State).addNode("inner", withHandler).addEdge(START, "inner").compile();
+    expect(() => graph.getGraph({ xray: true })).toThrow(
+      'Could not extend subgraph "inner" due to missing entrypoint.',
+    );
+    expect(graph.getGraph().drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> inner;\n\tinner --> __end__;\n",
+    );
+  });
+
+  it('with xray, refuses a node id drawn twice (a subgraph node named "" is not prefixed), as LangGraph.js', () => {
+    const chain = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .compile();
+    const clash = new StateGraph(State)
+      .addNode("", chain)
+      .addNode("y", noop)
+      .addEdge(START, "")
+      .addEdge("", "y")
+      .compile();
+    expect(() => clash.getGraph({ xray: true })).toThrow("Node with id y already exists");
+    const loop = new StateGraph(State)
+      .addNode("x", noop)
+      .addEdge(START, "x")
+      .addConditionalEdges("x", () => END, ["x", END])
+      .compile();
+    const endClash = new StateGraph(State).addNode("", loop).addEdge(START, "").addEdge("", END).compile();
+    expect(() => endClash.getGraph({ xray: true })).toThrow("Node with id __end__ already exists");
+  });
+
+  it('reads interruptBefore/After "*" as a string, marking the nodes named "*" and "" (as LangGraph.js)', () => {
+    const graph = new StateGraph(State)
+      .addNode("", noop)
+      .addNode("*", noop)
+      .addNode("b", noop)
+      .addEdge(START, "")
+      .addEdge("", "*")
+      .addEdge("*", "b")
+      .compile({ interruptBefore: "*", interruptAfter: "*" });
+    expect(Object.values(graph.getGraph().nodes).map((n) => [n.id, n.metadata])).toEqual([
+      ["__start__", undefined],
+      ["", { __interrupt: "before,after" }],
+      ["*", { __interrupt: "before,after" }],
+      ["b", {}],
+      ["__end__", undefined],
+    ]);
+  });
+
   it("shows node metadata under the node name", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop, { metadata: { a: 1 } })

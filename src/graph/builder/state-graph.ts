@@ -64,6 +64,9 @@ export interface NodeDefinition {
   readonly subgraphs: SubgraphLike[] | undefined;
 }
 
+/** The name a conditional edge is recorded under (LangGraph.js names every routing function so). */
+export const CONDITION = "condition";
+
 /** A conditional edge as the builder records it. */
 export interface BranchDefinition {
   readonly path: (state: unknown, config: never) => unknown;
@@ -293,7 +296,11 @@ export class StateGraph<
   readonly edges: Set<[string, string]> = new Set();
   /** The joins (`addEdge([a, b], c)`), as `[sources, target]` pairs. */
   readonly waitingEdges: Set<[string[], string]> = new Set();
-  /** @internal */ readonly branches = new Map<string, BranchDefinition[]>();
+  /**
+   * The conditional edges, by source node and then by name (`"condition"`, the only one a node
+   * can have), as LangGraph.js's `builder.branches`.
+   */
+  readonly branches: Record<string, Record<string, BranchDefinition>> = {};
   /** @internal */ readonly contextSchema: ContextValidator | undefined;
   /** @internal The state schema as given (a StateSchema, an Annotation root, a Zod object, or a channel map). */
   readonly stateSchema: unknown;
@@ -598,17 +605,17 @@ export class StateGraph<
         `Expected a Runnable, function or object.\nInstead got an unsupported type. The conditional edge from "${source}" needs a routing function (state) => next node.`,
       );
     }
-    if (this.branches.has(source)) {
+    if (Object.hasOwn(this.branches, source)) {
       throw new InvalidGraphError(
-        `Condition \`condition\` already present for node \`${source}\`. A node has one conditional edge: return several destinations from one routing function instead.`,
+        `Condition \`${CONDITION}\` already present for node \`${source}\`. A node has one conditional edge: return several destinations from one routing function instead.`,
       );
     }
     let normalized: Record<string, string> | undefined;
     if (Array.isArray(map)) normalized = Object.fromEntries((map as string[]).map((n) => [n, n]));
     else if (typeof map === "object" && map !== null) normalized = { ...(map as Record<string, string>) };
-    const list = this.branches.get(source) ?? [];
-    list.push({ path: router as BranchDefinition["path"], pathMap: normalized });
-    this.branches.set(source, list);
+    this.branches[source] = {
+      [CONDITION]: { path: router as BranchDefinition["path"], pathMap: normalized },
+    };
     return this;
   }
 
@@ -683,11 +690,11 @@ export class StateGraph<
       if (to !== END && !known(to))
         throw new InvalidGraphError(`Found edge ending at unknown node \`${to}\``);
     }
-    for (const [source, branches] of this.branches) {
+    for (const [source, branches] of Object.entries(this.branches)) {
       if (source !== START && !known(source)) {
         throw new InvalidGraphError(`Found edge starting at unknown node \`${source}\``);
       }
-      for (const branch of branches) {
+      for (const branch of Object.values(branches)) {
         for (const target of Object.values(branch.pathMap ?? {})) {
           if (target !== END && !known(target)) {
             throw new InvalidGraphError(`Found edge ending at unknown node \`${target}\``);
@@ -705,12 +712,12 @@ export class StateGraph<
       }
     }
     // (a graph without nodes compiles, as in LangGraph.js: it returns its input)
-    const hasEntry = [...this.edges].some(([from]) => from === START) || this.branches.has(START);
+    const hasEntry = [...this.edges].some(([from]) => from === START) || Object.hasOwn(this.branches, START);
     const targets = new Set<string>();
     for (const [, to] of this.edges) targets.add(to);
     for (const [, to] of this.waitingEdges) targets.add(to);
-    for (const [source, branches] of this.branches) {
-      for (const branch of branches) {
+    for (const [source, branches] of Object.entries(this.branches)) {
+      for (const branch of Object.values(branches)) {
         if (branch.pathMap !== undefined) for (const t of Object.values(branch.pathMap)) targets.add(t);
         else for (const n of Object.keys(this.nodes)) if (n !== source) targets.add(n);
       }
