@@ -227,6 +227,20 @@ function channelsOf(schema: unknown, what: string, allowEmpty = false): Record<s
   );
 }
 
+/**
+ * Whether two declarations of a state key make the same channel, as LangGraph.js's `equals`
+ * decides: the same channel object, two aggregates with the same reducer, or two delta channels
+ * with the same reducer and snapshot frequency.
+ */
+function sameChannel(a: BaseChannel, b: BaseChannel): boolean {
+  if (a === b) return true;
+  if (a.lc_graph_name === "BinaryOperatorAggregate" && b.lc_graph_name === "BinaryOperatorAggregate") {
+    return (a as { operator?: unknown }).operator === (b as { operator?: unknown }).operator;
+  }
+  const equals = (a as { equals?: unknown }).equals;
+  return typeof equals === "function" && (equals as (other: BaseChannel) => boolean).call(a, b) === true;
+}
+
 /** Why an object given as a state schema is not a map of channels, if it is not. */
 function channelMapProblem(schema: object, allowEmpty: boolean): string | undefined {
   if (Array.isArray(schema)) return "is an array; give a map of channels such as { key: Annotation<T>() }.";
@@ -304,6 +318,8 @@ export class StateGraph<
   /** @internal */ readonly contextSchema: ContextValidator | undefined;
   /** @internal The state schema as given (a StateSchema, an Annotation root, a Zod object, or a channel map). */
   readonly stateSchema: unknown;
+  /** The schemas whose channels were added (each is read once, as LangGraph.js does). */
+  private readonly addedSchemas = new WeakSet<object>();
   /** @internal The input schema as given, if any. */
   readonly inputSchema: unknown;
   /** @internal */ compiled = false;
@@ -360,6 +376,7 @@ export class StateGraph<
       }
     }
     this.stateSchema = state;
+    if (typeof state === "object" && state !== null) this.addedSchemas.add(state);
     this.inputSchema = input;
     // a legacy `channels` map has been turned into channels already (and may be empty)
     Object.assign(this.channels, channelsOf(state, "state", legacy));
@@ -373,13 +390,29 @@ export class StateGraph<
 
   private addSchema(schema: unknown, what: string): string[] {
     const channels = channelsOf(schema, what);
+    this.addChannels(schema, channels);
+    return Object.keys(channels);
+  }
+
+  /**
+   * Adds the channels of an input, output or node input schema that the state does not have. A
+   * key the state has keeps its channel; declaring it again with another kind of channel (not a
+   * plain last value) fails, as in LangGraph.js.
+   */
+  private addChannels(schema: unknown, channels: Record<string, BaseChannel>): void {
+    if (typeof schema === "object" && schema !== null) {
+      if (this.addedSchemas.has(schema)) return;
+      this.addedSchemas.add(schema);
+    }
     for (const [key, channel] of Object.entries(channels)) {
-      if (!(key in this.channels)) {
+      const existing = this.channels[key];
+      if (existing === undefined) {
         this.channels[key] = channel;
         this.stateKeys.push(key);
+      } else if (!sameChannel(existing, channel) && channel.lc_graph_name !== "LastValue") {
+        throw new InvalidGraphError(`Channel "${key}" already exists with a different type.`);
       }
     }
-    return Object.keys(channels);
   }
 
   /**
@@ -515,12 +548,7 @@ export class StateGraph<
     let input: Record<string, BaseChannel> | undefined;
     if (options?.input !== undefined) {
       input = channelsOf(options.input, `input of node "${name}"`);
-      for (const [key, channel] of Object.entries(input)) {
-        if (!(key in this.channels)) {
-          this.channels[key] = channel;
-          this.stateKeys.push(key);
-        }
-      }
+      this.addChannels(options.input, input);
     }
     let cachePolicy: CachePolicy | false | undefined;
     if (options?.cachePolicy === true) cachePolicy = {};

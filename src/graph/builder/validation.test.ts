@@ -47,6 +47,46 @@ describe("node names", () => {
   });
 });
 
+describe("state keys declared again", () => {
+  const concat = (a: string[], b: string[]) => a.concat(b);
+  const Logged = Annotation.Root({
+    v: Annotation<string>,
+    log: Annotation<string[]>({ reducer: concat, default: () => [] }),
+  });
+  const channelClasses = (graph: { channels: Record<string, object> }) =>
+    Object.entries(graph.channels).map(([key, channel]) => `${channel.constructor.name}:${key}`);
+
+  it("refuses another kind of channel for a key, in an input, output or node input schema (as LangGraph.js)", () => {
+    const otherReducer = Annotation.Root({
+      log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const message = 'Channel "log" already exists with a different type.';
+    expect(() => new StateGraph(Logged, { output: otherReducer })).toThrow(message);
+    expect(() => new StateGraph(Logged, { input: otherReducer, output: Logged })).toThrow(message);
+    expect(() => new StateGraph(Logged).addNode("n", noop, { input: otherReducer })).toThrow(message);
+    const reducedLater = Annotation.Root({
+      log: Annotation<string[]>({ reducer: concat, default: () => [] }),
+    });
+    expect(
+      () => new StateGraph(Annotation.Root({ log: Annotation<string[]> }), { output: reducedLater }),
+    ).toThrow(message);
+  });
+
+  it("keeps the state's channel for the same reducer, a plain value or the state schema itself", () => {
+    const sameReducer = Annotation.Root({
+      log: Annotation<string[]>({ reducer: concat, default: () => [] }),
+    });
+    const plain = Annotation.Root({ log: Annotation<string[]> });
+    for (const graph of [
+      new StateGraph(Logged, { output: sameReducer }),
+      new StateGraph(Logged, { input: plain, output: Logged }),
+      new StateGraph(Logged).addNode("n", noop, { input: Logged }),
+    ]) {
+      expect(channelClasses(graph)).toEqual(["LastValue:v", "BinaryOperatorAggregate:log"]);
+    }
+  });
+});
+
 describe("edges", () => {
   it("rejects edges from END and to START", () => {
     expect(() => base().addEdge(END as never, "x")).toThrow(/^END cannot be a start node/);
