@@ -212,7 +212,7 @@ export class CompiledStateGraph<
       ) {
         metadata.__tools = tools.map((tool) => (tool as { name: string }).name);
       }
-      const inner = xray ? drawableSubgraphOf(def.action, def.subgraphs) : undefined;
+      const inner = xray ? drawableSubgraphOf(def.action, this.nodes[name]?.subgraphs) : undefined;
       if (inner !== undefined) {
         const drawn = inner.getGraph({ xray: typeof xray === "number" ? xray - 1 : true });
         drawn.trimFirstNode();

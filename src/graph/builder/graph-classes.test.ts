@@ -6,6 +6,7 @@ import {
   InvalidGraphError,
   MemorySaver,
   MessageGraph,
+  MessagesAnnotation,
   START,
   StateGraph,
   UnreachableNodeError,
@@ -103,6 +104,37 @@ describe("Graph (each node receives the previous node's output)", () => {
     expect(paused.next).toEqual(["b"]);
     expect(await graph.invoke(null, config)).toBe(8);
     expect((await graph.getState(config)).values).toEqual({ b: 8 });
+  });
+
+  it("keeps no subgraphs option: only a node that is a compiled graph is a subgraph (as LangGraph.js)", () => {
+    const inner = new StateGraph(MessagesAnnotation)
+      .addNode("p", () => ({}))
+      .addNode("q", () => ({}))
+      .addEdge(START, "p")
+      .addEdge("p", "q")
+      .compile();
+    const graph = new Graph()
+      .addNode("a", (x: unknown) => x, { subgraphs: [inner] })
+      .addNode("b", inner)
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .compile();
+    expect([...graph.getSubgraphs()].map(([name]) => name)).toEqual(["b"]);
+    expect(graph.getGraph({ xray: true }).drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\t__start__ --> a;\n\ta --> b_p;\n\tb_q --> __end__;\n\tsubgraph b\n\tb_p --> b_q;\n\tend\n",
+    );
+  });
+
+  it("adds the START node of a conditional entry after the graph's nodes, as LangGraph.js", () => {
+    const graph = new Graph<typeof START | typeof END, number, number>()
+      .addNode("a", (x: number) => x + 1)
+      .addNode("b", (x: number) => x * 2)
+      .addConditionalEdges(START, (x: number) => (x > 0 ? "a" : "b"), ["a", "b"])
+      .addEdge("a", END)
+      .addEdge("b", END)
+      .compile();
+    expect(Object.keys(graph.nodes)).toEqual(["a", "b", "__start__"]);
   });
 
   it("draws as the reference does", () => {

@@ -372,24 +372,6 @@ export class CompiledGraph<
       branchTargets.set(source, targets);
     }
     const nodes: Record<string, CompiledStateGraphNode> = {};
-    const startBranch = builder.branches[START]?.[CONDITION];
-    if (startBranch !== undefined) {
-      const identity = (input: unknown) => input;
-      nodes[START] = {
-        name: START,
-        triggers: [START],
-        channels: [START],
-        bound: identity,
-        invoke: async (input) => input,
-        writers: graphWriters(START, false, startBranch, branchTargets.get(START) ?? new Set()),
-        retryPolicy: undefined,
-        cachePolicy: undefined,
-        metadata: undefined,
-        tags: [TAG_HIDDEN],
-        hidden: true,
-        subgraphs: undefined,
-      };
-    }
     for (const [name, def] of Object.entries(builder.nodes)) {
       const part = parts.get(name) as GraphNodeParts;
       const bound = bindAction(def.action);
@@ -410,7 +392,28 @@ export class CompiledGraph<
         metadata: def.metadata,
         tags: undefined,
         hidden: false,
-        subgraphs: def.subgraphs,
+        // LangGraph.js's compiled Graph keeps no `subgraphs` option: only a node that is a
+        // compiled graph has a subgraph (for getSubgraphs and getGraph({ xray }))
+        subgraphs: isPregel(def.action) ? [def.action as SubgraphLike] : undefined,
+      };
+    }
+    // the START node a conditional entry needs comes after the graph's nodes, as in LangGraph.js
+    const startBranch = builder.branches[START]?.[CONDITION];
+    if (startBranch !== undefined) {
+      const identity = (input: unknown) => input;
+      nodes[START] = {
+        name: START,
+        triggers: [START],
+        channels: [START],
+        bound: identity,
+        invoke: async (input) => input,
+        writers: graphWriters(START, false, startBranch, branchTargets.get(START) ?? new Set()),
+        retryPolicy: undefined,
+        cachePolicy: undefined,
+        metadata: undefined,
+        tags: [TAG_HIDDEN],
+        hidden: true,
+        subgraphs: undefined,
       };
     }
     if (!Object.values(nodes).some((node) => node.triggers.includes(START))) {
