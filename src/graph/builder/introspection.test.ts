@@ -394,6 +394,18 @@ describe("getGraph().toJSON() node data", () => {
         .nodes.map((node) => [node.id, node.data]),
     );
 
+  it('draws an entrypoint named "Runnable…" without that prefix, as LangChain.js names runnables', () => {
+    const ep = entrypoint("RunnableWorkflow", async (x: unknown) => x);
+    expect(Object.values(ep.getGraph().nodes).map((n) => n.name)).toEqual([
+      "RunnableWorkflowInput",
+      "Workflow",
+      "RunnableWorkflowOutput",
+    ]);
+    expect(ep.getGraph().drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\tRunnableWorkflowInput --> Workflow;\n\tWorkflow --> RunnableWorkflowOutput;\n",
+    );
+  });
+
   it("names each node's runnable as LangGraph.js does: functions, ToolNodes and graphs", () => {
     const inner = new StateGraph(State).addNode("i", noop).addEdge(START, "i").compile();
     const named = new StateGraph(State).addNode("i", noop).addEdge(START, "i").compile({ name: "inner" });

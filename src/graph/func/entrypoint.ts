@@ -128,11 +128,12 @@ export const entrypoint: EntrypointFactory = Object.assign(
         const schema = (title: string) => ({ $schema: "http://json-schema.org/draft-07/schema#", title });
         const input = drawable.addNode(randomId(), undefined, undefined, `${name}Input`);
         input.schema = schema(input.name);
+        // a runnable is drawn by its name less a leading "Runnable", as LangChain.js draws it
         const self = drawable.addNode(
           randomId(),
           undefined,
           { id: ["langgraph", "pregel", "LangGraph"], name },
-          name,
+          name.startsWith("Runnable") ? name.slice("Runnable".length) : name,
         );
         const output = drawable.addNode(randomId(), undefined, undefined, `${name}Output`);
         output.schema = schema(output.name);
