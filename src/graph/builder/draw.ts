@@ -121,12 +121,26 @@ export class DrawableGraph {
     return node;
   }
 
-  /** Adds an edge (`conditional` left out: an edge of a runnable drawn on its own). */
-  addEdge(source: string, target: string, label?: string, conditional?: boolean): void {
-    const edge: DrawableEdge = { source, target };
-    if (label !== undefined && label !== target) edge.data = label;
+  /**
+   * Adds an edge between two nodes of the graph, given as nodes (as in LangChain.js) or by id, and
+   * returns it (`conditional` left out: an edge of a runnable drawn on its own). Throws LangChain.js's
+   * error when an end is not in the graph.
+   */
+  addEdge(
+    source: string | Pick<DrawableNode, "id">,
+    target: string | Pick<DrawableNode, "id">,
+    label?: string,
+    conditional?: boolean,
+  ): DrawableEdge {
+    const from = typeof source === "string" ? source : source.id;
+    const to = typeof target === "string" ? target : target.id;
+    if (this.nodes[from] === undefined) throw new Error(`Source node ${from} not in graph`);
+    if (this.nodes[to] === undefined) throw new Error(`Target node ${to} not in graph`);
+    const edge: DrawableEdge = { source: from, target: to };
+    if (label !== undefined) edge.data = label;
     if (conditional !== undefined) edge.conditional = conditional;
     this.edges.push(edge);
+    return edge;
   }
 
   /**
@@ -178,8 +192,9 @@ export class DrawableGraph {
     return found.length === 1 ? found[0] : undefined;
   }
 
-  /** Removes a node and its edges. */
-  removeNode(id: string): void {
+  /** Removes a node (given as a node, as in LangChain.js, or by id) and its edges. */
+  removeNode(node: string | Pick<DrawableNode, "id">): void {
+    const id = typeof node === "string" ? node : node.id;
     delete this.nodes[id];
     for (let i = this.edges.length - 1; i >= 0; i--) {
       const edge = this.edges[i] as DrawableEdge;

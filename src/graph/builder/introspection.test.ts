@@ -373,6 +373,31 @@ describe("getGraph().drawMermaid()", () => {
     ]);
   });
 
+  it("takes nodes in removeNode and addEdge, keeps an edge label as given, as LangChain.js's Graph", () => {
+    const drawn = new StateGraph(State)
+      .addNode("x", noop)
+      .addNode("y", noop)
+      .addEdge(START, "x")
+      .addEdge("x", "y")
+      .addEdge("y", END)
+      .compile()
+      .getGraph();
+    const [start, x, y] = [drawn.nodes.__start__, drawn.nodes.x, drawn.nodes.y];
+    if (start === undefined || x === undefined || y === undefined) throw new Error("nodes missing");
+    drawn.removeNode(x);
+    expect(drawn.addEdge(start, y, "y", true)).toEqual({
+      source: "__start__",
+      target: "y",
+      data: "y",
+      conditional: true,
+    });
+    expect(() => drawn.addEdge(y, { id: "nope" })).toThrow("Target node nope not in graph");
+    expect(() => drawn.addEdge({ id: "nope" }, y)).toThrow("Source node nope not in graph");
+    expect(drawn.drawMermaid({ withStyles: false })).toBe(
+      "graph TD;\n\ty --> __end__;\n\t__start__ -. &nbsp;y&nbsp; .-> y;\n",
+    );
+  });
+
   it("shows node metadata under the node name", () => {
     const graph = new StateGraph(State)
       .addNode("x", noop, { metadata: { a: 1 } })
