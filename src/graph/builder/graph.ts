@@ -42,8 +42,6 @@ export type GraphRouter<Input = unknown> = (
   config: LangGraphRunnableConfig,
 ) => unknown | Promise<unknown>;
 
-/** Name LangGraph.js gives the conditional edge of a plain function. */
-
 /** Channel of the conditional edge `source → target`, as LangGraph.js names it. */
 function branchChannel(source: string, target: string): string {
   return `branch:${source}:${CONDITION}:${target}`;
