@@ -10,6 +10,7 @@ import {
   type CacheFullKey,
   Command,
   entrypoint,
+  GraphRecursionError,
   InMemoryCache,
   interrupt,
   MemorySaver,
@@ -66,6 +67,35 @@ describe("node cache keys", () => {
     expect(calls).toBe(1);
     await graph.invoke({ n: 1 });
     expect(calls).toBe(2);
+  });
+
+  it("serves a node that runs again in the next step from what its first run stored", async () => {
+    let runs = 0;
+    const graph = new StateGraph(State)
+      .addNode(
+        "a",
+        () => {
+          runs += 1;
+          return { log: ["a"] };
+        },
+        { cachePolicy: { keyFunc: () => "same" } },
+      )
+      .addEdge(START, "a")
+      // the route is among the cached writes, so the served steps loop on "a" as well
+      .addConditionalEdges("a", () => "a")
+      .compile({ cache: new InMemoryCache() });
+    const chunks: unknown[] = [];
+    const run = async () => {
+      for await (const chunk of await graph.stream({ n: 1 }, { streamMode: "updates", recursionLimit: 3 }))
+        chunks.push(chunk);
+    };
+    await expect(run()).rejects.toThrow(GraphRecursionError);
+    expect(runs).toBe(1);
+    expect(chunks).toStrictEqual([
+      { a: { log: ["a"] } },
+      { a: { log: ["a"] }, __metadata__: { cached: true } },
+      { a: { log: ["a"] }, __metadata__: { cached: true } },
+    ]);
   });
 });
 

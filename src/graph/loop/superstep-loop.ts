@@ -827,6 +827,20 @@ export class PregelLoop {
   /** Pending stores into the node cache (awaited before the run ends). */
   private readonly cacheWrites: Promise<void>[] = [];
 
+  /**
+   * The run's stores into the cache and its lookups for a step's tasks, one after the other (as
+   * LangGraph.js queues them): a step's lookup sees what the steps before it stored, so a node
+   * that runs again later in the run with the same key is served from the cache.
+   */
+  private cacheQueue: Promise<unknown> = Promise.resolve();
+
+  /** Runs a cache operation after those queued before it. */
+  private queueCacheOperation<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.cacheQueue.then(operation);
+    this.cacheQueue = result.catch(() => undefined);
+    return result;
+  }
+
   /** The cache key of each task that needed one, so that `keyFunc` runs once per task. */
   private readonly cacheKeys = new WeakMap<RunningTask, CacheFullKey>();
 
@@ -862,7 +876,7 @@ export class PregelLoop {
       if (key !== undefined) keyed.push([task, key]);
     }
     if (keyed.length === 0) return [];
-    const found = await cache.get(keyed.map(([, key]) => key));
+    const found = await this.queueCacheOperation(() => cache.get(keyed.map(([, key]) => key)));
     const byKey = new Map(found.map((entry) => [JSON.stringify(entry.key), entry.value]));
     const cached: Task[] = [];
     for (const [task, key] of keyed) {
@@ -1101,7 +1115,8 @@ export class PregelLoop {
       const key = this.cacheKey(task);
       if (key !== undefined) {
         const ttl = task.node.cachePolicy?.ttl;
-        this.cacheWrites.push(cache.set([{ key, value: [...task.writes], ttl }]));
+        const value = [...task.writes];
+        this.cacheWrites.push(this.queueCacheOperation(() => cache.set([{ key, value, ttl }])));
       }
     }
     if (task.node.hidden) return;
