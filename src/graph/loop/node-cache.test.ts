@@ -69,6 +69,34 @@ describe("node cache keys", () => {
     expect(calls).toBe(2);
   });
 
+  it("fails a run whose keyFunc returns no string, as LangGraph.js does (its hash throws a TypeError)", async () => {
+    let runs = 0;
+    const graph = new StateGraph(State)
+      .addNode(
+        "a",
+        () => {
+          runs += 1;
+          return { log: ["a"] };
+        },
+        // JavaScript callers can return anything; a number must not give all inputs one entry
+        { cachePolicy: { keyFunc: ((args: [{ n: number }]) => args[0].n) as unknown as () => string } },
+      )
+      .addEdge(START, "a")
+      .compile({ cache: new InMemoryCache() });
+    await expect(graph.invoke({ n: 1 })).rejects.toThrow(TypeError);
+    await expect(graph.invoke({ n: 2 })).rejects.toThrow('The cachePolicy keyFunc of "a" returned number');
+    expect(runs).toBe(0);
+
+    const half = task(
+      { name: "half", cachePolicy: { keyFunc: (() => null) as unknown as () => string } },
+      async (x: number) => x / 2,
+    );
+    const workflow = entrypoint({ name: "wf", cache: new InMemoryCache() }, async (x: number) =>
+      half(x).catch((error: unknown) => (error instanceof TypeError ? "TypeError" : "other")),
+    );
+    expect(await workflow.invoke(4)).toBe("TypeError");
+  });
+
   it("serves a node that runs again in the next step from what its first run stored", async () => {
     let runs = 0;
     const graph = new StateGraph(State)

@@ -858,7 +858,14 @@ export class PregelLoop {
       const namespace = isCallPath(task.path)
         ? [CACHE_NS_WRITES, task.name]
         : [CACHE_NS_WRITES, "__dynamic__", task.name];
-      key = [namespace, contentHash(keyFunc([task.input]))];
+      const text: unknown = keyFunc([task.input]);
+      // hashing reads text: any other value would give every input the same entry
+      if (typeof text !== "string") {
+        throw new TypeError(
+          `The cachePolicy keyFunc of "${task.name}" returned ${text === null ? "null" : typeof text}, not a string. Return text that tells inputs apart, e.g. keyFunc: ([input]) => JSON.stringify(input).`,
+        );
+      }
+      key = [namespace, contentHash(text)];
       this.cacheKeys.set(task, key);
     }
     return key;
@@ -1489,7 +1496,13 @@ export class PregelLoop {
       return Promise.resolve(saved[1]);
     }
     const cache = this.params.cache;
-    const key = cache === undefined ? undefined : this.cacheKey(task);
+    let key: CacheFullKey | undefined;
+    try {
+      key = cache === undefined ? undefined : this.cacheKey(task);
+    } catch (error) {
+      // the caller gets the failure of its call (a keyFunc that threw), as from a call that ran
+      return Promise.reject(error);
+    }
     if (cache !== undefined && key !== undefined) {
       // a cached call takes the result stored for the same arguments instead of running
       return cache.get([key]).then((found) => {
