@@ -314,7 +314,9 @@ export function createModelNode(options: ModelNodeOptions) {
     const rest = retry
       ? [new Command({ update: { messages: outcome.messages } }), ...wrapped.commands]
       : wrapped.commands;
-    if (rest.length === 0) return first;
+    // as LangChain.js's node returns them: a structured response as a plain update, any other
+    // answer as a list of commands (what `streamEvents` shows as the node's output)
+    if (rest.length === 0 && outcome.hasStructuredResponse) return first;
     return [new Command({ update: first }), ...rest];
   };
 
