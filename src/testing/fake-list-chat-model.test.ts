@@ -96,6 +96,22 @@ describe("FakeListChatModel (as @langchain/core/utils/testing's)", () => {
     expect((await model.invoke("hi")).content).toBe("two");
   });
 
+  it("bound through withConfig, bindTools calls the copy, without the model's own tags (as createAgent binds it in LangChain.js)", async () => {
+    const model = new FakeListChatModel({ responses: ["one", "two", "three"], tags: ["own"] });
+    await model.invoke("hi");
+    const bound = model.withConfig({ tags: ["bound"] }).bindTools([lookup]);
+    const tags: unknown[] = [];
+    const handler = {
+      handleChatModelStart: (...args: unknown[]) => {
+        tags.push(args[5]);
+      },
+    };
+    expect((await bound.invoke("hi", { callbacks: [handler] })).content).toBe("two");
+    expect((await bound.invoke("hi")).content).toBe("three");
+    expect((await model.invoke("hi")).content).toBe("two");
+    expect(tags).toEqual([["bound"]]);
+  });
+
   it("withStructuredOutput parses the answer's text as JSON, whatever the schema", async () => {
     const model = new FakeListChatModel({ responses: ['{"name":"Ada"}', "not json"] });
     const structured = model.withStructuredOutput(z.object({ name: z.string() }));

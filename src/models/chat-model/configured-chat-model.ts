@@ -120,10 +120,13 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
   bindTools(tools: BindToolsInput[], options?: BindToolsOptions): ConfiguredChatModel<CallOptions> {
     const rebound = this.bound.bindTools(tools, options);
     const { tools: _old, tool_choice: _c, parallel_tool_calls: _p, strict: _s, ...kept } = this.kwargs;
+    // as LangChain.js rebinds a binding: calls go to the model the bound model's `bindTools`
+    // bound (a copy, for LangChain.js's FakeListChatModel), with that binding's config over this one
+    const isBinding = rebound instanceof ConfiguredChatModel;
     return new ConfiguredChatModel(
-      this.bound,
+      isBinding ? rebound.bound : this.bound,
       { ...kept, ...rebound.kwargs } as Partial<CallOptions>,
-      this.config,
+      isBinding ? { ...this.config, ...rebound.config } : this.config,
       tools,
     );
   }
