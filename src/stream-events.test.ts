@@ -372,6 +372,72 @@ describe("streamEvents", () => {
   });
 });
 
+describe("streamEvents of graphs run inside nodes", () => {
+  const child = (name?: string) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("inner", async () => ({ messages: [new AIMessage({ content: "x", id: "x1" })] }))
+      .addEdge(START, "inner")
+      .compile(name === undefined ? {} : { name });
+  type Parent = ReturnType<typeof withChild>;
+  const withChild = (sub: ReturnType<typeof child>) =>
+    new StateGraph(MessagesAnnotation).addNode("n0", sub).addEdge(START, "n0").compile();
+  const callingChild = (sub: ReturnType<typeof child>) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("n0", async (s, config) => ({ messages: (await sub.invoke(s, config)).messages.slice(-1) }))
+      .addEdge(START, "n0")
+      .compile();
+  const chainEvents = async (graph: Parent) => {
+    const out: unknown[] = [];
+    for await (const e of graph.streamEvents(
+      { messages: [new HumanMessage({ content: "hi", id: "h" })] },
+      { version: "v2", tags: ["rt"] },
+    )) {
+      if (e.event === "on_chain_start" || e.event === "on_chain_end")
+        out.push([e.event, e.name, e.tags, e.metadata.langgraph_node, shape(e)[3], shape(e)[4]]);
+    }
+    return out;
+  };
+
+  it("reports a subgraph node's own run between the node's events, named after the subgraph", async () => {
+    expect(await chainEvents(withChild(child("child")))).toEqual([
+      ["on_chain_start", "LangGraph", ["rt"], undefined, { messages: ["hi"] }, undefined],
+      ["on_chain_start", "n0", ["graph:step:1", "rt"], "n0", { messages: ["hi"] }, undefined],
+      ["on_chain_start", "child", ["rt"], "n0", { messages: ["hi"] }, undefined],
+      ["on_chain_start", "inner", ["graph:step:1", "rt"], "inner", { messages: ["hi"] }, undefined],
+      ["on_chain_end", "inner", ["graph:step:1", "rt"], "inner", { messages: ["hi"] }, { messages: ["x"] }],
+      ["on_chain_end", "child", ["rt"], "n0", { messages: ["hi"] }, { messages: ["hi", "x"] }],
+      ["on_chain_end", "n0", ["graph:step:1", "rt"], "n0", { messages: ["hi"] }, { messages: ["hi", "x"] }],
+      ["on_chain_end", "LangGraph", ["rt"], undefined, undefined, { messages: ["hi", "x"] }],
+    ]);
+  });
+
+  it("reports a graph invoked inside a node's function the same way", async () => {
+    const events = await chainEvents(callingChild(child()));
+    expect(events.map((e) => (e as unknown[]).slice(0, 2))).toEqual([
+      ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "n0"],
+      ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "inner"],
+      ["on_chain_end", "inner"],
+      ["on_chain_end", "LangGraph"],
+      ["on_chain_end", "n0"],
+      ["on_chain_end", "LangGraph"],
+    ]);
+    expect(events[2]).toEqual(["on_chain_start", "LangGraph", ["rt"], "n0", { messages: ["hi"] }, undefined]);
+  });
+
+  // a documented difference: LangChain.js's chain callbacks hear the nested run (and `__start__`) too
+  it("does not report the nested run to chain callbacks", async () => {
+    const started: string[] = [];
+    const handler = { handleChainStart: (...args: unknown[]) => void started.push(args[7] as string) };
+    for await (const _ of withChild(child("child")).streamEvents(
+      { messages: [new HumanMessage("hi")] },
+      { version: "v2", callbacks: [handler] },
+    ));
+    expect(started).toEqual(["LangGraph", "n0", "inner"]);
+  });
+});
+
 describe("the Runnable helpers of a compiled graph", () => {
   const graph = () =>
     new StateGraph(MessagesAnnotation)

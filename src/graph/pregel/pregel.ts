@@ -4,6 +4,7 @@ import {
   copyWith,
   getAsyncContext,
   InvalidArgumentError,
+  randomId,
   runBatch,
 } from "../../shared/index.js";
 import type { BaseCache } from "../cache/index.js";
@@ -73,6 +74,7 @@ import {
   chainHandlersOf,
   EVENTS_HANDLER,
   type EventSource,
+  nestedGraphEventsOf,
   type StreamEvent,
   type StreamEventsFilter,
   type StreamEventsOptions,
@@ -293,12 +295,29 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
     }
     const loop = this.createLoop(input, run, options, link?.sink, link, undefined, true);
+    // a run nested in a node is a chain run of its own in `streamEvents`, as in LangChain.js
+    const events = link === undefined ? undefined : nestedGraphEventsOf(run.config.callbacks);
+    const eventsRunId = events === undefined ? undefined : randomId();
+    if (events !== undefined && eventsRunId !== undefined) {
+      events.nestedGraphStart(
+        eventsRunId,
+        this.config?.runName ?? this.name ?? "LangGraph",
+        [...(run.config.tags ?? [])],
+        { ...run.config.metadata },
+        input,
+      );
+    }
     try {
       await loop.run();
     } catch (error) {
+      if (eventsRunId !== undefined) events?.nestedGraphStopped(eventsRunId);
       throw link === undefined ? rootError(error) : error;
     }
     const output = loop.output();
+    if (eventsRunId !== undefined) {
+      if (loop.interrupts === undefined) events?.nestedGraphEnd(eventsRunId, output);
+      else events?.nestedGraphStopped(eventsRunId);
+    }
     if (loop.interrupts === undefined) return output as Output;
     const values = typeof output === "object" && output !== null && !Array.isArray(output) ? output : {};
     return { ...values, [INTERRUPT]: loop.interrupts } as Output;

@@ -108,6 +108,12 @@ export interface StreamEventsFilter {
 /** The private option through which `streamEvents` adds its callback handler to a run's stream. */
 export const EVENTS_HANDLER: unique symbol = Symbol("agentgraph.streamEvents.handler") as never;
 
+/**
+ * The events of graph runs nested in nodes: yielded by `streamEvents`, not reported to chain
+ * callbacks (which hear the graph and its nodes only).
+ */
+const NESTED_GRAPH_EVENTS = new WeakSet<StreamEvent>();
+
 /** The stream "mode" the events handler reports under (never requested by users). */
 const EVENTS_MODE = "events" as StreamMode;
 
@@ -126,7 +132,7 @@ class EventsHandler implements CallbackHandler {
 
   constructor(private readonly sink: StreamSink) {}
 
-  private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"]): void {
+  private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"], nested = false): void {
     const out: StreamEvent = {
       event,
       name: info.name,
@@ -135,6 +141,7 @@ class EventsHandler implements CallbackHandler {
       metadata: info.metadata,
       data,
     };
+    if (nested) NESTED_GRAPH_EVENTS.add(out);
     this.sink.push([], EVENTS_MODE, out);
   }
 
@@ -184,6 +191,43 @@ class EventsHandler implements CallbackHandler {
     });
   }
 
+  /**
+   * A graph run nested in a node (a compiled graph added as a node, or invoked inside a node's
+   * function) starts: LangChain.js reports it as a chain run of its own, between the node's start
+   * and its children, named after the nested graph, with the node's metadata and the run's
+   * inherited tags.
+   */
+  nestedGraphStart(
+    runId: string,
+    name: string,
+    tags: string[],
+    metadata: Record<string, unknown>,
+    input: unknown,
+  ): void {
+    const info: RunInfo = { name, tags, metadata, input: runDict(input, "input") };
+    this.runs.set(runId, info);
+    this.emit("on_chain_start", runId, info, startEventData(info.input as Record<string, unknown>), true);
+  }
+
+  /** The nested graph run ended with its output values (a run that failed or paused reports no end). */
+  nestedGraphEnd(runId: string, output: unknown): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    this.emit(
+      "on_chain_end",
+      runId,
+      info,
+      { output: endEventOutput(output ?? {}), input: endEventInput(info.input as Record<string, unknown>) },
+      true,
+    );
+  }
+
+  /** The nested graph run failed or paused: it has no end event, as in LangChain.js. */
+  nestedGraphStopped(runId: string): void {
+    this.runs.delete(runId);
+  }
+
   /** A failed model call reports no event (LangChain.js has no `on_chat_model_error`). */
   handleLLMError(_error: unknown, runId: string): void {
     this.runs.delete(runId);
@@ -227,6 +271,28 @@ class EventsHandler implements CallbackHandler {
     this.runs.delete(runId);
     this.emit("on_tool_error", runId, info, { input: info.input, error: errorText(error) });
   }
+}
+
+/** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
+export interface NestedGraphEvents {
+  nestedGraphStart(
+    runId: string,
+    name: string,
+    tags: string[],
+    metadata: Record<string, unknown>,
+    input: unknown,
+  ): void;
+  nestedGraphEnd(runId: string, output: unknown): void;
+  nestedGraphStopped(runId: string): void;
+}
+
+/** The `streamEvents` handler among a nested run's callbacks, which reports that run (else `undefined`). */
+export function nestedGraphEventsOf(
+  callbacks: readonly CallbackHandler[] | undefined,
+): NestedGraphEvents | undefined {
+  if (callbacks === undefined) return undefined;
+  for (const handler of callbacks) if (handler instanceof EventsHandler) return handler;
+  return undefined;
 }
 
 /** An error as LangChain.js's tracers record it: the message, then the stack. */
@@ -702,7 +768,7 @@ export function streamGraphEvents(
             );
             continue;
           }
-          notifyChain(chainHandlers, event, event.run_id === runId);
+          if (!NESTED_GRAPH_EVENTS.has(event)) notifyChain(chainHandlers, event, event.run_id === runId);
           if (keep(event, filter)) yield event;
         }
       } catch (error) {
