@@ -253,6 +253,29 @@ describe("the messages stream mode", () => {
     ]);
   });
 
+  it("puts a configured model's tags before the node's when it streams without a config, and after them when it is invoked", async () => {
+    const model = new FakeChatModel({ responses: ["a", "b"] }).withConfig({ tags: ["model-tag"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s) => {
+        let streamedAnswer: AIMessageChunk | undefined;
+        for await (const chunk of await model.stream(s.messages))
+          streamedAnswer = streamedAnswer === undefined ? chunk : streamedAnswer.concat(chunk);
+        return { messages: [streamedAnswer as AIMessageChunk, await model.invoke(s.messages)] };
+      })
+      .addEdge(START, "chat")
+      .compile();
+    const tags = new Map<string, unknown>();
+    for await (const chunk of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages", tags: ["run-tag"] },
+    )) {
+      const [message, metadata] = chunk as MessageChunk;
+      tags.set(message.text, metadata.tags);
+    }
+    // LangChain.js's RunnableBinding.stream resolves the ambient config first; invoke does not
+    expect(Object.fromEntries(tags)).toEqual({ a: ["model-tag", "run-tag"], b: ["run-tag", "model-tag"] });
+  });
+
   // as @langchain/langgraph 1.7.3: only the ids of the streamed chunks count as seen
   it("streams the node's answer whole when its tokens were reported without their chunks", async () => {
     class TokenOnlyModel extends BaseChatModel {

@@ -1,5 +1,5 @@
 import type { AIMessage, AIMessageChunk, MessageContent } from "../../messages/index.js";
-import { INVOKE_THEN, invokeThen, thenThroughInvoke } from "../../shared/index.js";
+import { getAmbientConfig, INVOKE_THEN, invokeThen, thenThroughInvoke } from "../../shared/index.js";
 import type { BindToolsInput, JsonSchema, StandardSchemaLike } from "../../tools/index.js";
 import type { BaseChatModel } from "./base-chat-model.js";
 import { mergeCallOptions } from "./merge-options.js";
@@ -84,7 +84,14 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     input: BaseLanguageModelInput,
     options?: Partial<CallOptions>,
   ): Promise<AsyncGenerator<AIMessageChunk>> {
-    return this.bound.stream(input, this.merged(options));
+    const merged = this.merged(options);
+    // LangChain.js's RunnableBinding.stream resolves a call without tags over the ambient config
+    // (a graph node's) before adding the bound config, so the bound tags come first there
+    // (`invoke` adds the ambient tags later, after the bound ones)
+    const ambient = options?.tags === undefined ? getAmbientConfig()?.tags : undefined;
+    if (ambient !== undefined && ambient.length > 0)
+      merged.tags = [...new Set([...(merged.tags ?? []), ...ambient])];
+    return this.bound.stream(input, merged);
   }
 
   /** Invokes on several inputs, at most `maxConcurrency` at a time (`returnExceptions` keeps failures in place). */
