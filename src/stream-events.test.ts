@@ -427,6 +427,27 @@ describe("streamEvents of graphs run inside nodes", () => {
   });
 
   // a documented difference: LangChain.js's chain callbacks hear the nested run (and `__start__`) too
+  it("streams the messages a subgraph node returns as the node's, without subgraphs, as stream() does", async () => {
+    const graph = withChild(child("child"));
+    const messages = async (subgraphs: boolean) => {
+      const out: unknown[] = [];
+      for await (const e of graph.streamEvents(
+        { messages: [new HumanMessage({ content: "hi", id: "h" })] },
+        { version: "v2", streamMode: "messages", subgraphs },
+      )) {
+        if (e.event !== "on_chain_stream") continue;
+        const [namespace, [message, metadata]] = (subgraphs ? e.data.chunk : [[], e.data.chunk]) as [
+          string[],
+          [BaseMessage, Record<string, unknown>],
+        ];
+        out.push([namespace.length, message.content, metadata.langgraph_node]);
+      }
+      return out;
+    };
+    expect(await messages(false)).toEqual([[0, "x", "n0"]]);
+    expect(await messages(true)).toEqual([[1, "x", "inner"]]);
+  });
+
   it("does not report the nested run to chain callbacks", async () => {
     const started: string[] = [];
     const handler = { handleChainStart: (...args: unknown[]) => void started.push(args[7] as string) };

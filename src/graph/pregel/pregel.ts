@@ -74,6 +74,7 @@ import {
   chainHandlersOf,
   EVENTS_HANDLER,
   type EventSource,
+  MESSAGES_SUBGRAPHS,
   nestedGraphEventsOf,
   type StreamEvent,
   type StreamEventsFilter,
@@ -422,7 +423,13 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     if (opened.sink.modes.has("messages")) {
       messages = protocol
         ? new ProtocolMessagesHandler(opened.sink, baseDepth)
-        : new MessagesStreamHandler(opened.sink, options?.subgraphs ?? false, baseDepth);
+        : new MessagesStreamHandler(
+            opened.sink,
+            ((options as Record<symbol, unknown> | undefined)?.[MESSAGES_SUBGRAPHS] as boolean | undefined) ??
+              options?.subgraphs ??
+              false,
+            baseDepth,
+          );
       config = copyWith(config, "callbacks", [...(config.callbacks ?? []), messages]);
     }
     if (opened.sink.modes.has("tools")) {

@@ -114,6 +114,13 @@ export const EVENTS_HANDLER: unique symbol = Symbol("agentgraph.streamEvents.han
  */
 const NESTED_GRAPH_EVENTS = new WeakSet<StreamEvent>();
 
+/**
+ * The private option through which `streamEvents`, which runs the graph with `subgraphs: true`
+ * to see every node, gives the `messages` stream the caller's `subgraphs` (without it, a nested
+ * graph's messages stream as its parent node's, as `stream()` streams them).
+ */
+export const MESSAGES_SUBGRAPHS: unique symbol = Symbol("agentgraph.streamEvents.messagesSubgraphs") as never;
+
 /** The stream "mode" the events handler reports under (never requested by users). */
 const EVENTS_MODE = "events" as StreamMode;
 
@@ -636,6 +643,7 @@ export function streamGraphEvents(
       streamMode: [...new Set<StreamMode>(["updates", "values", "debug", ...asked.modes])],
       subgraphs: true,
       [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
+      [MESSAGES_SUBGRAPHS]: askedSubgraphs,
     });
     let output: unknown;
     let held: StreamEvent[] = [];
