@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createAgent } from "./agents/index.js";
 import { Annotation, END, MemorySaver, MessagesAnnotation, pushMessage, START, StateGraph } from "./index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "./messages/index.js";
 import { BaseChatModel, ChatGenerationChunk, type ChatModelRun } from "./models/index.js";
@@ -274,6 +275,27 @@ describe("the messages stream mode", () => {
     }
     // LangChain.js's RunnableBinding.stream resolves the ambient config first; invoke does not
     expect(Object.fromEntries(tags)).toEqual({ a: ["model-tag", "run-tag"], b: ["run-tag", "model-tag"] });
+  });
+
+  it("streams what a graph named as its node returns as that graph's, when the node invokes it", async () => {
+    const researcher = createAgent({
+      model: new FakeChatModel({ responses: ["found it"] }),
+      name: "researcher",
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("researcher", async (s, config) => {
+        const out = await researcher.invoke({ messages: s.messages }, config);
+        return { messages: out.messages.slice(s.messages.length) };
+      })
+      .addEdge(START, "researcher")
+      .compile();
+    const chunks = await streamed(
+      graph.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "messages", tags: ["run-tag"] }),
+    );
+    // LangGraph.js takes the agent's run for the node's: its tags (no step tag) and its metadata
+    expect(chunks.map(([m, md]) => [m.text, md.langgraph_node, md.lc_agent_name, md.tags, md.name])).toEqual([
+      ["found it", "researcher", "researcher", ["run-tag"], "researcher"],
+    ]);
   });
 
   // as @langchain/langgraph 1.7.3: only the ids of the streamed chunks count as seen

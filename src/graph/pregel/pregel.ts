@@ -319,9 +319,32 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       if (loop.interrupts === undefined) events?.nestedGraphEnd(eventsRunId, output);
       else events?.nestedGraphStopped(eventsRunId);
     }
+    if (link !== undefined && loop.interrupts === undefined) this.reportAsNode(run.config, output);
     if (loop.interrupts === undefined) return output as Output;
     const values = typeof output === "object" && output !== null && !Array.isArray(output) ? output : {};
     return { ...values, [INTERRUPT]: loop.interrupts } as Output;
+  }
+
+  /**
+   * A graph invoked inside a node named as the graph (an agent called from a node named after
+   * it): LangGraph.js's `messages` stream takes the graph's run for the node's, so the messages
+   * the graph returns are streamed as it ends, with its tags and metadata (the node's, and the
+   * graph's own, such as an agent's `lc_agent_name`), not the node's step tag. The node's own
+   * report then finds them streamed already.
+   */
+  private reportAsNode(config: LangGraphRunnableConfig<unknown>, output: unknown): void {
+    const name = this.config?.runName ?? this.name;
+    if (name === undefined || config.metadata?.langgraph_node !== name) return;
+    const handler = config.callbacks?.find((h) => h instanceof MessagesStreamHandler);
+    if (handler === undefined) return;
+    (handler as MessagesStreamHandler).nodeFinished(
+      config.metadata,
+      config.tags,
+      name,
+      output,
+      randomId(),
+      false,
+    );
   }
 
   /**
