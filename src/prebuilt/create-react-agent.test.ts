@@ -9,7 +9,7 @@ import {
   SystemMessage,
   ToolMessage,
 } from "../messages/index.js";
-import { FakeChatModel } from "../testing/index.js";
+import { FakeChatModel, FakeListChatModel } from "../testing/index.js";
 import { type ToolRuntime, tool } from "../tools/index.js";
 import { type CreateReactAgentParams, createReactAgent } from "./create-react-agent.js";
 import {
@@ -374,14 +374,26 @@ describe("createReactAgent: models", () => {
     expect(outline((await agent.invoke(question())).messages)).toEqual(["human:hi", "ai:ok"]);
   });
 
-  it("rejects a model bound to other tools, as LangGraph.js", () => {
+  it("rejects a model bound to other tools when it first calls it, as LangGraph.js", async () => {
     const llm = new FakeChatModel({ responses: [] });
-    expect(() => createReactAgent({ llm: llm.bindTools([search]), tools: [search, lookup] })).toThrow(
+    const miscounted = createReactAgent({ llm: llm.bindTools([search]), tools: [search, lookup] });
+    await expect(miscounted.invoke(question())).rejects.toThrow(
       "Number of tools in the model.bindTools() and tools passed to createReactAgent must match",
     );
-    expect(() => createReactAgent({ llm: llm.bindTools([lookup]), tools: [search] })).toThrow(
+    const misnamed = createReactAgent({ llm: llm.bindTools([lookup]), tools: [search] });
+    await expect(misnamed.invoke(question())).rejects.toThrow(
       "Missing tools 'search' in the model.bindTools().Tools in the model.bindTools() must match the tools passed to createReactAgent.",
     );
+  });
+
+  it("binds its model at the first call and keeps that binding, as LangGraph.js", async () => {
+    // FakeListChatModel's bindTools binds a copy that starts at the model's current answer
+    const llm = new FakeListChatModel({ responses: ["a", "b", "c", "d"] });
+    const agent = createReactAgent({ llm, tools: [] });
+    expect((await llm.invoke("hi")).content).toBe("a");
+    expect(outline((await agent.invoke(question())).messages)).toEqual(["human:hi", "ai:b"]);
+    expect((await llm.invoke("hi")).content).toBe("b");
+    expect(outline((await agent.invoke(question())).messages)).toEqual(["human:hi", "ai:c"]);
   });
 
   it("tags the model call as step 2 of LangGraph.js's prompt-then-model sequence", async () => {

@@ -302,10 +302,16 @@ export function createReactAgent<
   );
   const dynamic =
     typeof llm === "function" ? (llm as unknown as DynamicReactAgentModel<AgentState, unknown>) : undefined;
-  const staticModel =
-    dynamic === undefined
-      ? withInlineAgentName(bindAgentTools(llm as ReactAgentChatModel, toolList), includeAgentName)
-      : undefined;
+  // bound at the first model call and kept, as LangGraph.js does (so a model bound to other
+  // tools fails the first run, and a model whose bindTools binds a copy is copied then)
+  let staticModel: ReactAgentChatModel | undefined;
+  const boundStaticModel = (): ReactAgentChatModel => {
+    staticModel ??= withInlineAgentName(
+      bindAgentTools(llm as ReactAgentChatModel, toolList),
+      includeAgentName,
+    );
+    return staticModel;
+  };
 
   const callModel = async (
     state: AgentState,
@@ -322,11 +328,12 @@ export function createReactAgent<
     );
     validateChatHistory(view.messages);
     const model =
-      staticModel ??
-      withInlineAgentName(
-        await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(view, config),
-        includeAgentName,
-      );
+      dynamic === undefined
+        ? boundStaticModel()
+        : withInlineAgentName(
+            await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(view, config),
+            includeAgentName,
+          );
     // (the prompt is step 1 of LangGraph.js's `prompt.pipe(model)`: the model call is tagged step 2)
     const response = (await model.invoke(
       await prompt(view, config),
