@@ -58,6 +58,49 @@ describe("a task call that failed", () => {
   });
 });
 
+describe("the stream of a run whose task call failed", () => {
+  it.each([
+    ["tasks", false],
+    ["debug", false],
+    ["tasks", true],
+  ] as const)(
+    "reports the caller aborted after the call's error (%s, caller catches: %s)",
+    async (mode, catches) => {
+      const broken = task("broken", async () => {
+        throw new Error("boom");
+      });
+      const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () => {
+        if (!catches) return broken();
+        return broken().catch(() => "caught");
+      });
+      const results: unknown[] = [];
+      const failure = await workflow
+        .stream(1, { configurable: { thread_id: "t" }, streamMode: mode })
+        .then(async (stream) => {
+          for await (const chunk of stream) {
+            const event = chunk as { type?: string; payload?: object };
+            const payload = mode === "debug" ? event.payload : chunk;
+            if (mode === "debug" && event.type !== "task_result") continue;
+            const { name, result, error, interrupts } = payload as Record<string, unknown>;
+            if (result !== undefined) results.push({ name, result, error, interrupts });
+          }
+        })
+        .catch((error: unknown) => error);
+      expect((failure as Error).message).toBe("boom");
+      // LangGraph.js aborts the entrypoint's run as the call fails, and streams it
+      expect(results).toEqual([
+        { name: "broken", result: {}, error: { message: "boom", name: "Error" }, interrupts: [] },
+        {
+          name: "workflow",
+          result: {},
+          error: { message: "This operation was aborted", name: "AbortError" },
+          interrupts: [],
+        },
+      ]);
+    },
+  );
+});
+
 describe("a task call that failed while other calls ran", () => {
   it("aborts them and their callers: the run fails with both errors, as in LangGraph.js", async () => {
     const inner = task("inner", async () => {
@@ -91,11 +134,13 @@ describe("a task call that failed while other calls ran", () => {
     expect(results[0]).toEqual(
       expect.objectContaining({ name: "inner", error: { message: "inner failed", name: "RangeError" } }),
     );
-    expect(results.slice(1)).toHaveLength(2);
+    // every result made before the failure (LangGraph.js drops those its consumer has not read)
+    expect(results.slice(1)).toHaveLength(3);
     expect(results.slice(1)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "outer", error: aborted }),
         expect.objectContaining({ name: "slow", error: aborted }),
+        expect.objectContaining({ name: "workflow", error: aborted }),
       ]),
     );
     expect((await workflow.getState(config)).tasks[0]?.error).toEqual(aborted);

@@ -1035,12 +1035,26 @@ export class PregelLoop {
   /**
    * A task aborted because a sibling failed: saved with an `AbortError` as its error, as
    * LangGraph.js saves it (what `getState().tasks[i].error` shows; a resumed run runs it again).
-   * Nothing is streamed for it, as in LangGraph.js.
+   * Nothing is streamed for it here (a caller of the failed call is, see `streamAbortedCaller`).
    */
   private abandon = (task: RunningTask): void => {
     if (this.abandoned) return;
     this.params.persistence?.saveWrites(task.id, [[ERROR, ABORTED_SIBLING]], taskPathKey(task.path));
   };
+
+  /** Streams the `tasks`/`debug` result of a node or entrypoint aborted by its call's failure. */
+  private streamAbortedCaller(task: RunningTask): void {
+    if (task.node.hidden || !(this.wantsTasks || this.wantsDebug)) return;
+    const aborted = { ...task, writes: [] } as unknown as RunningTask;
+    const payload = taskResultPayload(
+      aborted,
+      this.params.graph.streamChannels,
+      new AbortError(ABORTED_SIBLING.message),
+    );
+    if (this.wantsTasks) this.push("tasks", payload);
+    if (this.wantsDebug)
+      this.push("debug", { step: this.step, type: "task_result", timestamp: nowIso(), payload });
+  }
 
   /** Tells the `messages` stream that a task finished (once: as it settles, or at its commit). */
   private reportFinished = (task: RunningTask): void => {
@@ -1066,8 +1080,11 @@ export class PregelLoop {
     const callFailure = this.callFailure;
     if (callFailure !== undefined && !isGraphBubbleUp(callFailure.error) && !isCallPath(task.path)) {
       // a failed call aborted the step (as in LangGraph.js): a node or entrypoint that finishes
-      // afterwards, its caller included, is saved as aborted, and nothing is streamed for it
+      // afterwards, its caller included, is saved as aborted; nothing is streamed for a sibling,
+      // and the caller's result is an `AbortError` (LangGraph.js aborts the caller's run as the
+      // call fails, and streams that, even when the caller's code caught the error)
       this.abandon(task);
+      if ((task as Task).callCount > 0 && !this.abandoned) this.streamAbortedCaller(task);
       return;
     }
     if (failure === undefined) this.stepFinished++;
