@@ -62,6 +62,26 @@ describe("task options", () => {
     expect(runs).toBe(2);
   });
 
+  it("with a cache, calls start in the order they were made and a later call finds an earlier result", async () => {
+    const ran: string[] = [];
+    const cached = task({ name: "cached", cachePolicy: {} }, async (x: string) => {
+      ran.push(`cached(${x})`);
+      return x;
+    });
+    const plain = task("plain", async (x: string) => {
+      ran.push(`plain(${x})`);
+      return x;
+    });
+    const workflow = entrypoint({ name: "workflow", cache: new InMemoryCache() }, async () => {
+      const first = await Promise.all([cached("x"), plain("a"), cached("y")]);
+      return [first, await cached("x")];
+    });
+    expect(await workflow.invoke(1)).toEqual([["x", "a", "y"], "x"]);
+    // as in LangGraph.js: the plain call does not overtake the cached one made before it, and
+    // the second cached("x") takes the first one's result
+    expect(ran).toEqual(["cached(x)", "plain(a)", "cached(y)"]);
+  });
+
   it("generators are refused with LangGraph.js's message", () => {
     expect(() => task("gen", function* () {} as never)).toThrow(
       "Generators are disallowed as tasks. For streaming responses, use config.write.",

@@ -245,6 +245,13 @@ export class PregelLoop {
   private callFailure: CallFailure | undefined;
   /** Functional-API calls of the current step still running, each with what fails it at once. */
   private readonly runningCalls = new Map<Task, (error: AbortError) => void>();
+  /**
+   * With a cache, the cache lookups of the functional-API calls made so far, one after the other:
+   * each call starts once the calls made before it looked theirs up (see {@link callTask}).
+   */
+  private callLookups: Promise<void> = Promise.resolve();
+  /** How many calls wait in {@link callLookups}. */
+  private callLookupsPending = 0;
   /** Functional-API calls that finished and wait for their commit, in the order they finished. */
   private readonly pendingCalls: { task: Task; error: unknown }[] = [];
   /** Values of the last checkpoint (kept up to date from changed channels). */
@@ -1520,10 +1527,23 @@ export class PregelLoop {
       // the caller gets the failure of its call (a keyFunc that threw), as from a call that ran
       return Promise.reject(error);
     }
-    if (cache !== undefined && key !== undefined) {
-      // a cached call takes the result stored for the same arguments instead of running
-      return cache.get([key]).then((found) => {
-        const writes = found[0]?.value;
+    if (cache !== undefined && (key !== undefined || this.callLookupsPending > 0)) {
+      // a cached call takes the result stored for the same arguments instead of running. As in
+      // LangGraph.js, a call waits for the lookups of the cached calls made before it, so calls
+      // start in the order they were made (a plain call does not overtake a cached one)
+      this.callLookupsPending++;
+      const lookup = this.callLookups.then(() =>
+        key === undefined ? undefined : cache.get([key]).then((found) => found[0]?.value),
+      );
+      this.callLookups = lookup.then(
+        () => {
+          this.callLookupsPending--;
+        },
+        () => {
+          this.callLookupsPending--;
+        },
+      );
+      return lookup.then((writes) => {
         if (!Array.isArray(writes)) {
           announce();
           return this.runCall(task);
