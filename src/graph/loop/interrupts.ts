@@ -50,13 +50,21 @@ export class Scratchpad {
     this.parentScalar = parentScalar;
   }
 
-  /** The answer for interrupt `id`, from the id map or the scalar answer, or {@link NO_RESUME}. */
+  /**
+   * The answer for interrupt `id`, or {@link NO_RESUME}: the one an id map (this task's or a
+   * parent's) gives it, else the scalar answer. As in LangGraph.js an answer addressed to the
+   * interrupt's id wins over a scalar answer still available (one saved by an earlier resume).
+   */
   answerFor(id: string): unknown {
-    if (this.resumeMap !== undefined && Object.hasOwn(this.resumeMap, id)) return this.resumeMap[id];
+    const mapped = this.mappedAnswerFor(id);
+    return mapped === NO_RESUME ? this.scalarAnswer() : mapped;
+  }
+
+  /** The scalar answer of this task, else of its parents (when theirs applies here), or {@link NO_RESUME}. */
+  private scalarAnswer(): unknown {
     const own = this.nullResume();
-    if (own !== NO_RESUME) return own;
-    if (this.parent === undefined) return NO_RESUME;
-    return this.parentScalar ? this.parent.answerFor(id) : this.parent.mappedAnswerFor(id);
+    if (own !== NO_RESUME || this.parent === undefined || !this.parentScalar) return own;
+    return this.parent.scalarAnswer();
   }
 
   /** The answer for interrupt `id` from the id maps of this task and its parents only. */

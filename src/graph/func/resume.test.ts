@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { Command, entrypoint, interrupt, MemorySaver, task } from "../../index.js";
+
+describe("resuming task() calls that interrupt", () => {
+  it("an answer given by interrupt id wins over the scalar answer an earlier resume saved", async () => {
+    const ask = task("ask", async (question: string) => ({ question, answer: interrupt(question) }));
+    const viaAsk = task("viaAsk", async (question: string) => ask(`via ${question}`));
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () => [
+      await viaAsk("a"),
+      await ask("b"),
+      await viaAsk("c"),
+    ]);
+    const config = { configurable: { thread_id: "t" } };
+    const pending = async () => (await workflow.getState(config)).tasks.flatMap((t) => t.interrupts);
+    await workflow.invoke(1, config);
+    // the scalar answer goes to the first question; the next call asks again
+    expect(await workflow.invoke(new Command({ resume: "X" }), config)).toEqual({
+      __interrupt__: [expect.objectContaining({ value: "b" })],
+    });
+    // invoke(null) hands the saved scalar answer to "b" (as LangGraph.js does); "via c" asks
+    expect(await workflow.invoke(null, config)).toEqual({
+      __interrupt__: [expect.objectContaining({ value: "via c" })],
+    });
+    const [last] = await pending();
+    // the nested call takes the answer addressed to its interrupt, not the saved "X"
+    expect(await workflow.invoke(new Command({ resume: { [String(last?.id)]: "mapped" } }), config)).toEqual([
+      { question: "via a", answer: "X" },
+      { question: "b", answer: "X" },
+      { question: "via c", answer: "mapped" },
+    ]);
+  });
+});
