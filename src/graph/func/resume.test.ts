@@ -29,4 +29,16 @@ describe("resuming task() calls that interrupt", () => {
       { question: "via c", answer: "mapped" },
     ]);
   });
+
+  it("calls made together in an entrypoint run inside another all take the scalar answer", async () => {
+    const ask = task("ask", async (question: string) => interrupt(question));
+    const inner = entrypoint("inner", async () => Promise.all([ask("a"), ask("b")]));
+    const outer = entrypoint({ name: "outer", checkpointer: new MemorySaver() }, async (x: number, config) =>
+      inner.invoke(x, config),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    await outer.invoke(1, config);
+    // as in LangGraph.js (and as when the calls are the outer entrypoint's own)
+    expect(await outer.invoke(new Command({ resume: "yes" }), config)).toEqual(["yes", "yes"]);
+  });
 });

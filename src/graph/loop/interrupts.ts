@@ -35,6 +35,8 @@ export class Scratchpad {
   private readonly parent: Scratchpad | undefined;
   /** Whether the parent's scalar answer applies here too (not when the step has its own). */
   private readonly parentScalar: boolean;
+  /** The scalar answer `nullResume` would give, without using it up. */
+  private readonly peekNull: (() => unknown) | undefined;
 
   constructor(
     resume: unknown[],
@@ -42,12 +44,24 @@ export class Scratchpad {
     resumeMap: Readonly<Record<string, unknown>> | undefined,
     parent?: Scratchpad,
     parentScalar = true,
+    peekNull?: () => unknown,
   ) {
     this.resume = resume;
     this.nullResume = nullResume;
     this.resumeMap = resumeMap;
     this.parent = parent;
     this.parentScalar = parentScalar;
+    this.peekNull = peekNull;
+  }
+
+  /**
+   * The scalar answer this task would get now (its own, else its parents'), without using it up,
+   * or {@link NO_RESUME}: what a subgraph this task runs starts its resumed step with.
+   */
+  peekScalar(): unknown {
+    const own = this.peekNull === undefined ? NO_RESUME : this.peekNull();
+    if (own !== NO_RESUME || this.parent === undefined || !this.parentScalar) return own;
+    return this.parent.peekScalar();
   }
 
   /**

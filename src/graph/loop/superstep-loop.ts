@@ -782,12 +782,23 @@ export class PregelLoop {
     this.saved = undefined;
     this.stepSaved = saved?.byTask;
     this.resumedStep = false;
-    const shared =
+    let shared =
       this.nullResume !== undefined
         ? { value: this.nullResume.value, available: true }
         : saved !== undefined && saved.nullResume.length > 0
           ? { value: saved.nullResume[saved.nullResume.length - 1], available: true }
           : undefined;
+    // As in LangGraph.js, a subgraph resumed with its parent task's scalar answer saves it as its
+    // own: every task of its step (and the calls made together with them) gets it, rather than
+    // only the first that asks its parent.
+    let ownParentScalar = false;
+    if (shared === undefined && parentScalar && this.params.persistence !== undefined) {
+      const fromParent = this.parentScratchpad()?.peekScalar() ?? NO_RESUME;
+      if (fromParent !== NO_RESUME) {
+        shared = { value: fromParent, available: true };
+        ownParentScalar = true;
+      }
+    }
     this.stepNullResume = shared;
     // (handler tasks of failures saved as handled are appended, and attached in turn)
     for (let i = 0; i < tasks.length; i++) {
@@ -813,17 +824,19 @@ export class PregelLoop {
         }
       }
       let nullAvailable = shared !== undefined;
+      const stepShared = shared;
       task[SCRATCHPAD] = new Scratchpad(
         answers,
         () => {
-          if (!nullAvailable || shared === undefined) return NO_RESUME;
+          if (!nullAvailable || stepShared === undefined) return NO_RESUME;
           nullAvailable = false;
-          shared.available = false;
-          return shared.value;
+          stepShared.available = false;
+          return stepShared.value;
         },
         this.resumeMap,
         this.parentScratchpad(),
-        parentScalar,
+        parentScalar && !ownParentScalar,
+        () => (nullAvailable && stepShared !== undefined ? stepShared.value : NO_RESUME),
       );
       if (resumingStep) (task.config as Record<symbol, unknown>)[RESUMING] = true;
     }
@@ -1501,6 +1514,7 @@ export class PregelLoop {
         undefined,
         (parent as Task)[SCRATCHPAD],
         shared === undefined,
+        () => (nullAvailable && shared !== undefined ? shared.value : NO_RESUME),
       );
     }
     // every call is announced, even one whose result is replayed or cached (as in LangGraph.js),
