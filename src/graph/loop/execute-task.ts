@@ -1,4 +1,5 @@
 import {
+  AbortError,
   abortableSleep,
   INVOKE_THEN,
   type InvokesThen,
@@ -320,6 +321,14 @@ async function recover(
     const info = task.config.executionInfo;
     if (info !== undefined) info.nodeAttempt = attempts + 1;
     task.resetAttempt();
+    if (task.abortedBySibling) {
+      // as in LangGraph.js, a call aborted by another call's failure while it waited goes on: its
+      // function runs again (its outcome is not waited for) and the attempt fails with an
+      // `AbortError`, which the default `retryOn` does not retry
+      promiseTry(() => runInAsyncContext(task.config, () => attempt(task))).catch(() => undefined);
+      failure = new AbortError("This operation was aborted");
+      continue;
+    }
     try {
       await runInAsyncContext(task.config, () => attempt(task));
       return;

@@ -1588,6 +1588,7 @@ export class PregelLoop {
       let aborted = false;
       this.runningCalls.set(task, (error) => {
         aborted = true;
+        task.abortedBySibling = true;
         this.runningCalls.delete(task);
         this.commit(task, error);
         reject(error);

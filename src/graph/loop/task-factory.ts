@@ -49,6 +49,7 @@ export class Task implements RunningTask {
   messagesReported = false;
   clock: AttemptClock | undefined = undefined;
   pendingRetry: unknown = undefined;
+  abortedBySibling = false;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;
   private readonly caller: CallScheduler;

@@ -250,6 +250,11 @@ export interface RunningTask extends PreparedTask<PregelNode> {
   clock: AttemptClock | undefined;
   /** The failure of the last attempt while the task waits to retry it (else `undefined`). */
   pendingRetry: unknown;
+  /**
+   * A functional-API call that another call's failure aborted: as in LangGraph.js it goes on
+   * with its retries, each attempt failing with an `AbortError` (its function still runs).
+   */
+  abortedBySibling: boolean;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;
   /**
