@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { entrypoint, MemorySaver, task } from "../../index.js";
+import { entrypoint, interrupt, MemorySaver, task } from "../../index.js";
 
 describe("an aborted functional run", () => {
   it.each([false, true])(
@@ -178,5 +178,24 @@ describe("a task call retrying when another call fails", () => {
     // runs again, but that attempt counts as aborted, which the default retryOn does not retry
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(attempts).toBe(2);
+  });
+});
+
+describe("a task call that failed while another call interrupted", () => {
+  it("fails the run: the error outranks the interrupt, and the caller is saved as aborted", async () => {
+    const ask = task("ask", async () => interrupt("go on?"));
+    const broken = task("broken", async () => {
+      throw new Error("broken");
+    });
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
+      Promise.all([ask(), broken()]),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    await expect(workflow.invoke(1, config)).rejects.toThrow("broken");
+    const state = await workflow.getState(config);
+    expect(state.next).toEqual(["workflow"]);
+    expect(state.tasks.map((t) => [t.name, t.error, t.interrupts])).toEqual([
+      ["workflow", { message: "This operation was aborted", name: "AbortError" }, []],
+    ]);
   });
 });

@@ -1658,7 +1658,10 @@ export class PregelLoop {
    * `AggregateError`).
    */
   private callFailed(error: unknown): void {
-    if (this.callFailure !== undefined) return;
+    const previous = this.callFailure;
+    // an error outranks the interrupt of a call made in the same step (as in LangGraph.js, where
+    // the step's errors are thrown before its interrupts): the run fails
+    if (previous !== undefined && !(isGraphBubbleUp(previous.error) && !isGraphBubbleUp(error))) return;
     const failure: CallFailure = { error, errors: new Set([error]), aborted: undefined };
     this.callFailure = failure;
     if (isGraphBubbleUp(error)) return;
