@@ -198,4 +198,21 @@ describe("a task call that failed while another call interrupted", () => {
       ["workflow", { message: "This operation was aborted", name: "AbortError" }, []],
     ]);
   });
+
+  it("fails the run when the error comes after the interrupt (the entrypoint keeps its interrupt)", async () => {
+    const ask = task("ask", async () => interrupt("go on?"));
+    const broken = task("broken", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error("broken");
+    });
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
+      Promise.all([ask(), broken()]),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    await expect(workflow.invoke(1, config)).rejects.toThrow("broken");
+    const state = await workflow.getState(config);
+    expect(state.tasks.map((t) => [t.name, t.error, t.interrupts.map((i) => i.value)])).toEqual([
+      ["workflow", undefined, ["go on?"]],
+    ]);
+  });
 });

@@ -75,3 +75,48 @@ describe("the order of a functional run's task events (as in LangGraph.js)", () 
     ]);
   });
 });
+
+describe("a call its caller does not await (as in LangGraph.js)", () => {
+  const later = <T>(value: () => T) =>
+    new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        try {
+          resolve(value());
+        } catch (error) {
+          reject(error);
+        }
+      }, 20),
+    );
+
+  it("is waited for: the run ends after it, with its update streamed", async () => {
+    const log: string[] = [];
+    const slow = task("slow", () =>
+      later(() => {
+        log.push("slow done");
+        return 1;
+      }),
+    );
+    const workflow = entrypoint("workflow", async () => {
+      void slow();
+      return "returned";
+    });
+    const chunks: unknown[] = [];
+    for await (const chunk of await workflow.stream(0, { streamMode: "updates" })) chunks.push(chunk);
+    log.push("run ended");
+    expect(chunks).toEqual([{ workflow: "returned" }, { slow: 1 }]);
+    expect(log).toEqual(["slow done", "run ended"]);
+  });
+
+  it("fails the run when it fails, even if its promise was caught", async () => {
+    const slowBad = task("slowBad", () =>
+      later(() => {
+        throw new Error("late");
+      }),
+    );
+    const workflow = entrypoint("workflow", async () => {
+      slowBad().catch(() => undefined);
+      return "returned";
+    });
+    await expect(workflow.invoke(0)).rejects.toThrow("late");
+  });
+});

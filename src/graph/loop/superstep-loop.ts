@@ -252,6 +252,8 @@ export class PregelLoop {
   private callLookups: Promise<void> = Promise.resolve();
   /** How many calls wait in {@link callLookups}. */
   private callLookupsPending = 0;
+  /** Functional-API calls running, each as a promise settled when it settles. */
+  private readonly callsInFlight = new Set<Promise<void>>();
   /** Functional-API calls that finished and wait for their commit, in the order they finished. */
   private readonly pendingCalls: { task: Task; error: unknown }[] = [];
   /** Values of the last checkpoint (kept up to date from changed channels). */
@@ -359,6 +361,11 @@ export class PregelLoop {
           try {
             await pending;
           } catch (error) {
+            // a task paused: the calls still running finish first (one may fail the run)
+            if (isGraphInterrupt(error) && this.callsInFlight.size > 0 && !this.abandoned) {
+              await this.waitForCalls();
+              if (this.pendingCalls.length > 0) this.flushCallCommits();
+            }
             if (this.callFailure !== undefined && !isGraphBubbleUp(this.callFailure.error)) {
               throw this.callFailureError(this.callFailure);
             }
@@ -376,6 +383,7 @@ export class PregelLoop {
           const signal = this.params.abortSignal;
           if (signal?.aborted) throw abortErrorOf(signal);
         }
+        if (this.callsInFlight.size > 0 && !this.abandoned) await this.waitForCalls();
         if (this.pendingCalls.length > 0) this.flushCallCommits();
         if (this.callFailure !== undefined) throw this.callFailureError(this.callFailure);
         this.afterTick();
@@ -1584,6 +1592,30 @@ export class PregelLoop {
    * result: a caller that goes straight on to its next call starts that call first.
    */
   private runCall(task: Task): Promise<unknown> {
+    const running = this.startCall(task);
+    // the step waits for it (see waitForCalls)
+    const settled: Promise<void> = running.then(
+      () => {
+        this.callsInFlight.delete(settled);
+      },
+      () => {
+        this.callsInFlight.delete(settled);
+      },
+    );
+    this.callsInFlight.add(settled);
+    return running;
+  }
+
+  /**
+   * As in LangGraph.js, a step ends once the calls its tasks made have settled, even those their
+   * code did not await: their updates are streamed, and a failure fails the run.
+   */
+  private async waitForCalls(): Promise<void> {
+    while (this.callsInFlight.size > 0) await Promise.all([...this.callsInFlight]);
+  }
+
+  /** Starts a call's task (see {@link runCall}). */
+  private startCall(task: Task): Promise<unknown> {
     return new Promise((resolve, reject) => {
       let aborted = false;
       this.runningCalls.set(task, (error) => {
