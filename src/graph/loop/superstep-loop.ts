@@ -367,6 +367,8 @@ export class PregelLoop {
               if (this.pendingCalls.length > 0) this.flushCallCommits();
             }
             if (this.callFailure !== undefined && !isGraphBubbleUp(this.callFailure.error)) {
+              // the calls it aborted that still retry finish first
+              if (this.callsInFlight.size > 0 && !this.abandoned) await this.waitForCalls();
               throw this.callFailureError(this.callFailure);
             }
             if (!this.finishedBeforeAbort()) throw error;
@@ -1618,10 +1620,24 @@ export class PregelLoop {
   private startCall(task: Task): Promise<unknown> {
     return new Promise((resolve, reject) => {
       let aborted = false;
+      let execution: Promise<unknown> | undefined;
       this.runningCalls.set(task, (error) => {
         aborted = true;
         task.abortedBySibling = true;
         this.runningCalls.delete(task);
+        // a call waiting to retry goes on with its retries (see recover), which the step waits
+        // for, as LangGraph.js's does
+        if (task.pendingRetry !== undefined && execution !== undefined) {
+          const retried: Promise<void> = execution.then(
+            () => {
+              this.callsInFlight.delete(retried);
+            },
+            () => {
+              this.callsInFlight.delete(retried);
+            },
+          );
+          this.callsInFlight.add(retried);
+        }
         this.commit(task, error);
         reject(error);
       });
@@ -1636,7 +1652,7 @@ export class PregelLoop {
       };
       afterTurns(() => {
         if (aborted) return;
-        promiseTry(() =>
+        execution = promiseTry(() =>
           executeTask<unknown>(task, this.params.retryPolicy, {
             done: () => {
               if (aborted) return undefined;
@@ -1651,7 +1667,8 @@ export class PregelLoop {
               throw error;
             },
           }),
-        ).then(resolve, reject);
+        );
+        execution.then(resolve, reject);
       }, CALL_START_TURNS);
     });
   }
