@@ -41,4 +41,25 @@ describe("resuming task() calls that interrupt", () => {
     // as in LangGraph.js (and as when the calls are the outer entrypoint's own)
     expect(await outer.invoke(new Command({ resume: "yes" }), config)).toEqual(["yes", "yes"]);
   });
+
+  it("a call that made calls of its own and finished while another call interrupted is not run again", async () => {
+    const ran: string[] = [];
+    const lookup = task("lookup", async (key: string) => {
+      ran.push(`lookup ${key}`);
+      return key.toUpperCase();
+    });
+    const fetchIt = task("fetchIt", async (key: string) => {
+      ran.push(`fetchIt ${key}`);
+      return `fetched ${await lookup(key)}`;
+    });
+    const ask = task("ask", async (question: string) => interrupt(question));
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
+      Promise.all([fetchIt("a"), ask("ok?")]),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    await workflow.invoke(1, config);
+    expect(await workflow.invoke(new Command({ resume: "yes" }), config)).toEqual(["fetched A", "yes"]);
+    // as in LangGraph.js: its saved result is used on resume
+    expect(ran).toEqual(["fetchIt a", "lookup a"]);
+  });
 });

@@ -1119,9 +1119,13 @@ export class PregelLoop {
     }
     if (failure === undefined) this.stepFinished++;
     // a task whose functional-API call failed failed too, even if its code caught the error
-    // (its result is not saved: the run fails, and a resumed run runs it again)
+    // (its result is not saved: the run fails, and a resumed run runs it again); another call's
+    // interrupt does not fail it: its result is saved, and a resumed run does not run it again
     let error =
-      failure === undefined && this.callFailure !== undefined && (task as Task).callCount > 0
+      failure === undefined &&
+      this.callFailure !== undefined &&
+      !isGraphBubbleUp(this.callFailure.error) &&
+      (task as Task).callCount > 0
         ? this.callFailure.error
         : failure;
     // a resumed task that sends a command to a parent graph
