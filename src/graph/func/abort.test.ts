@@ -218,3 +218,25 @@ describe("a task call that failed while another call interrupted", () => {
     ]);
   });
 });
+
+describe("a retrying task call whose own call fails", () => {
+  it("is not retried: the failure aborted it", async () => {
+    const ran: string[] = [];
+    const broken = task("broken", async () => {
+      ran.push("broken");
+      throw new Error("broken");
+    });
+    const outer = task(
+      { name: "outer", retry: { maxAttempts: 3, initialInterval: 1, jitter: false, logWarning: false } },
+      async () => {
+        ran.push("outer");
+        return broken();
+      },
+    );
+    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () => outer());
+    await expect(workflow.invoke(1, { configurable: { thread_id: "t" } })).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // as in LangGraph.js, where the caller's attempt is aborted with the step
+    expect(ran).toEqual(["outer", "broken"]);
+  });
+});

@@ -295,6 +295,11 @@ async function recover(
       throw failure;
     }
     attempts += 1;
+    // a call another call's failure aborted while it ran: its attempt counts as aborted, as in
+    // LangGraph.js (where the attempt is raced with the step's signal)
+    if (task.abortedBySibling && !(failure instanceof AbortError)) {
+      failure = new AbortError("This operation was aborted");
+    }
     if (
       attempts >= (policy.maxAttempts ?? 3) ||
       !(policy.retryOn ?? defaultRetryOn)(failure) ||

@@ -1489,6 +1489,7 @@ export class PregelLoop {
       writes: [],
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
+    if (isCallPath(parent.path)) task.callingTask = parent;
     const sink = this.params.sink;
     if (sink?.wants("custom", this.depth) === true) {
       // a call's custom chunks come from its caller's namespace, as in LangGraph.js
@@ -1667,6 +1668,10 @@ export class PregelLoop {
             },
             failed: (_task, error) => {
               if (!aborted) settle(error);
+              // the failure aborts the step (see callFailed) and so the call that made this one,
+              // at once as in LangGraph.js: its attempt counts as aborted (see recover)
+              if (!isGraphBubbleUp(error) && task.callingTask !== undefined)
+                task.callingTask.abortedBySibling = true;
               reject(error);
               throw error;
             },

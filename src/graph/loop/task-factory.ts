@@ -50,6 +50,8 @@ export class Task implements RunningTask {
   clock: AttemptClock | undefined = undefined;
   pendingRetry: unknown = undefined;
   abortedBySibling = false;
+  /** The functional-API call that made this call (a call made by a call). */
+  callingTask: Task | undefined = undefined;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;
   private readonly caller: CallScheduler;
