@@ -308,6 +308,39 @@ describe("summarizationMiddleware summary", () => {
     expect(promptOf(summarizer, 1)).toContain("Human: hi\nAI: ");
   });
 
+  it("trims the summarized span message by message, as the reference does", async () => {
+    // a tool result whose call is cut off is still shown; the message at the cut keeps its last lines
+    const span = () => [
+      new SystemMessage({ id: "s0", content: "sys" }),
+      new HumanMessage({ id: "h1", content: "hi" }),
+      new AIMessage({
+        id: "a1",
+        content: "",
+        tool_calls: [{ name: "t", args: { x: 1 }, id: "c1", type: "tool_call" }],
+      }),
+      new ToolMessage({ id: "t1", content: "res", tool_call_id: "c1" }),
+      new AIMessage({ id: "a2", content: "line one\nline two\nline three" }),
+      new HumanMessage({ id: "h2", content: "more" }),
+    ];
+    const byLength = (messages: BaseMessage[]) => messages.reduce((n, m) => n + m.text.length + 1, 0);
+    const shown = async (trimTokensToSummarize: number, tokenCounter: (m: BaseMessage[]) => number) => {
+      const summarizer = new FakeChatModel({ responses: ["S"] });
+      await hookOf({
+        model: summarizer,
+        trigger: { messages: 1 },
+        keep: { messages: 1 },
+        trimTokensToSummarize,
+        tokenCounter,
+      })({ messages: span() }, runtime());
+      return promptOf(summarizer).split("Messages to summarize:\n")[1];
+    };
+    expect(await shown(3, (m) => m.length)).toBe(
+      "System: sys\nTool: res\nAI: line one\nline two\nline three\n</messages>",
+    );
+    expect(await shown(30, byLength)).toBe("System: sys\nAI: line two\nline three\n</messages>");
+    expect(await shown(12, byLength)).toBe("System: sys\n</messages>");
+  });
+
   it("answers the fallback texts when the trimmed span is empty or the summarizer fails", async () => {
     const empty = new FakeChatModel({ responses: [] });
     const update = await hookOf({

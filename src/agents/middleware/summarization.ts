@@ -8,7 +8,6 @@ import {
   isToolMessage,
   REMOVE_ALL_MESSAGES,
   RemoveMessage,
-  trimMessages,
 } from "../../messages/index.js";
 import { initChatModel } from "../../models/index.js";
 import { InvalidArgumentError, randomId } from "../../shared/index.js";
@@ -27,6 +26,7 @@ import {
 } from "./context-size.js";
 import { contentText } from "./message-copy.js";
 import { DEFAULT_SUMMARY_PROMPT } from "./summarization-prompt.js";
+import { trimHistoryForSummary } from "./summarization-trim.js";
 
 export { DEFAULT_SUMMARY_PROMPT };
 
@@ -375,13 +375,7 @@ async function summarize(
   if (messages.length === 0) return "No previous conversation history.";
   let trimmed: BaseMessage[];
   try {
-    trimmed = await trimMessages(messages, {
-      maxTokens: settings.trimTokensToSummarize,
-      tokenCounter: (msgs) => settings.tokenCounter(msgs),
-      strategy: "last",
-      allowPartial: true,
-      includeSystem: true,
-    });
+    trimmed = await trimHistoryForSummary(messages, settings.trimTokensToSummarize, settings.tokenCounter);
   } catch {
     trimmed = messages.slice(-15);
   }
