@@ -712,31 +712,14 @@ export class StateGraph<
   /** @internal Fails with a clear error for every malformed part of the graph. */
   validate(options: CompileOptions<Nodes> = {}): void {
     const known = (n: string) => Object.hasOwn(this.nodes, n);
-    for (const [from, to] of this.edges) {
+    // LangGraph.js's order: unknown sources, then unreachable nodes, then unknown targets
+    for (const [from] of this.edges) {
       if (from !== START && !known(from))
         throw new InvalidGraphError(`Found edge starting at unknown node \`${from}\``);
-      if (to !== END && !known(to))
-        throw new InvalidGraphError(`Found edge ending at unknown node \`${to}\``);
     }
-    for (const [source, branches] of Object.entries(this.branches)) {
+    for (const source of Object.keys(this.branches)) {
       if (source !== START && !known(source)) {
         throw new InvalidGraphError(`Found edge starting at unknown node \`${source}\``);
-      }
-      for (const branch of Object.values(branches)) {
-        for (const target of Object.values(branch.pathMap ?? {})) {
-          if (target !== END && !known(target)) {
-            throw new InvalidGraphError(`Found edge ending at unknown node \`${target}\``);
-          }
-        }
-      }
-    }
-    for (const [name, node] of Object.entries(this.nodes)) {
-      for (const target of node.ends ?? []) {
-        if (target !== END && !known(target)) {
-          throw new InvalidGraphError(
-            `Found edge ending at unknown node \`${target}\` (in the "ends" of node "${name}")`,
-          );
-        }
       }
     }
     // (a graph without nodes compiles, as in LangGraph.js: it returns its input)
@@ -757,6 +740,28 @@ export class StateGraph<
     for (const [name, node] of Object.entries(this.nodes)) {
       if (node.isErrorHandler || withHandlers) continue;
       if (!targets.has(name)) throw unreachable(name, hasEntry);
+    }
+    for (const [, to] of this.edges) {
+      if (to !== END && !known(to))
+        throw new InvalidGraphError(`Found edge ending at unknown node \`${to}\``);
+    }
+    for (const branches of Object.values(this.branches)) {
+      for (const branch of Object.values(branches)) {
+        for (const target of Object.values(branch.pathMap ?? {})) {
+          if (target !== END && !known(target)) {
+            throw new InvalidGraphError(`Found edge ending at unknown node \`${target}\``);
+          }
+        }
+      }
+    }
+    for (const [name, node] of Object.entries(this.nodes)) {
+      for (const target of node.ends ?? []) {
+        if (target !== END && !known(target)) {
+          throw new InvalidGraphError(
+            `Found edge ending at unknown node \`${target}\` (in the "ends" of node "${name}")`,
+          );
+        }
+      }
     }
     for (const key of ["interruptBefore", "interruptAfter"] as const) {
       const list = options[key];

@@ -147,6 +147,34 @@ describe("edges", () => {
     ).toThrow(/^Found edge ending at unknown node `zz`/);
   });
 
+  it("checks unknown sources, then unreachable nodes, then unknown targets, as the reference does", () => {
+    // an unknown target and an unreachable node: the reference reports the unreachable node
+    const unreachableFirst = errorOf(() =>
+      base()
+        .addEdge(START, "x")
+        .addEdge("x", "zz" as never)
+        .compile(),
+    );
+    expect(unreachableFirst).toBeInstanceOf(UnreachableNodeError);
+    expect(unreachableFirst.message).toMatch(/^Node `y` is not reachable\./);
+    // an unknown target listed before an unknown source: the source is reported
+    expect(() =>
+      base()
+        .addEdge(START, "x")
+        .addEdge("x", "y")
+        .addEdge("y", "zz" as never)
+        .addEdge("qq" as never, "y")
+        .compile(),
+    ).toThrow(/^Found edge starting at unknown node `qq`/);
+    // an unknown source and an unreachable node: the source is reported
+    expect(() =>
+      base()
+        .addEdge(START, "x")
+        .addEdge("qq" as never, "x")
+        .compile(),
+    ).toThrow(/^Found edge starting at unknown node `qq`/);
+  });
+
   it("rejects unknown nodes in a node's ends", () => {
     expect(() =>
       new StateGraph(State)
