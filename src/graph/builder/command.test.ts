@@ -7,6 +7,7 @@ import {
   InvalidUpdateError,
   isCommand,
   isSend,
+  MemorySaver,
   Overwrite,
   Send,
   START,
@@ -176,6 +177,31 @@ describe("Command returned by a node", () => {
       .addEdge(START, "a")
       .compile();
     await expect(graph.invoke({})).rejects.toThrow(/^Invalid node name "zz" in Send packet/);
+  });
+
+  it("a Send to an unknown node fails the task that sends it, as the reference does", async () => {
+    const graph = new StateGraph(State)
+      .addNode("a", () => new Command({ update: { out: ["a"] }, goto: new Send("zz", {}) }))
+      .addEdge(START, "a")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" }, recursionLimit: 1 };
+    const chunks: unknown[] = [];
+    const error = await (async () => {
+      try {
+        for await (const chunk of await graph.stream({ out: ["in"] }, { ...config, streamMode: "updates" }))
+          chunks.push(chunk);
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error("expected the run to fail");
+    })();
+    // the node's task fails (not the next step, which the recursion limit would stop first)
+    expect(error).toBeInstanceOf(InvalidUpdateError);
+    expect(error.message).toMatch(/^Invalid node name "zz" in Send packet/);
+    expect(chunks).toEqual([]);
+    const state = await graph.getState(config);
+    expect(state.values).toEqual({ out: ["in"] });
+    expect(state.next).toEqual(["a"]);
   });
 });
 

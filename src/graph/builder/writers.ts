@@ -138,6 +138,16 @@ export function writeRouting(
           `Cannot send a packet to the END node: ${origin} sent one. To end this branch, route to END instead of sending to it.`,
         );
       }
+      if (!spec.nodes.has(target.node)) {
+        // LangGraph.js checks this as the node's writes are made, so the node's task fails
+        throw new InvalidUpdateError(
+          `Invalid node name ${JSON.stringify(target.node)} in Send packet. Send to one of the graph's nodes: ${[
+            ...spec.nodes,
+          ]
+            .map((n) => `"${n}"`)
+            .join(", ")}.`,
+        );
+      }
       writes.push([TASKS, target]);
     } else if (target === END || target === null || target === undefined) {
       // routing to END (or nowhere) ends this branch
