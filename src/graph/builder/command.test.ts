@@ -179,6 +179,25 @@ describe("Command returned by a node", () => {
     await expect(graph.invoke({})).rejects.toThrow(/^Invalid node name "zz" in Send packet/);
   });
 
+  it.each([
+    ["null", [null]],
+    ["undefined", ["a", undefined]],
+  ])(
+    "a goto list holding %s fails as a router's null destination does in the reference",
+    async (_kind, goto) => {
+      const graph = new StateGraph(State)
+        .addNode("a", () => new Command({ goto: goto as never }))
+        .addEdge(START, "a")
+        .compile();
+      const error = await graph.invoke({}).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error).toBeInstanceOf(InvalidUpdateError);
+      expect(error?.message).toMatch(/^Branch condition returned unknown or null destination/);
+    },
+  );
+
   it("a Send to an unknown node fails the task that sends it, as the reference does", async () => {
     const graph = new StateGraph(State)
       .addNode("a", () => new Command({ update: { out: ["a"] }, goto: new Send("zz", {}) }))

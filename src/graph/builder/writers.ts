@@ -149,8 +149,13 @@ export function writeRouting(
         );
       }
       writes.push([TASKS, target]);
-    } else if (target === END || target === null || target === undefined) {
-      // routing to END (or nowhere) ends this branch
+    } else if (target === END) {
+      // routing to END ends this branch
+    } else if (!target) {
+      // as LangGraph.js, whose routing treats a Command's goto list like a router's result
+      throw new InvalidUpdateError(
+        `Branch condition returned unknown or null destination: ${origin} lists ${describeRouted(target)}. Name a node, END or a Send.`,
+      );
     } else if (typeof target === "string" && spec.nodes.has(target)) {
       writes.push([BRANCH_PREFIX + target, null]);
     } else {
