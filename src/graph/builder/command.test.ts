@@ -198,6 +198,19 @@ describe("Command returned by a node", () => {
     },
   );
 
+  it.each([
+    ["null", null],
+    ["an empty string", ""],
+  ])("a goto of %s means no goto, as in the reference", async (_kind, goto) => {
+    const command = new Command({ update: { n: 1 }, goto: goto as never });
+    expect(command.goto).toEqual([]);
+    const graph = new StateGraph(State)
+      .addNode("a", () => command)
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({})).toEqual({ out: [], n: 1 });
+  });
+
   it("a Send to an unknown node fails the task that sends it, as the reference does", async () => {
     const graph = new StateGraph(State)
       .addNode("a", () => new Command({ update: { out: ["a"] }, goto: new Send("zz", {}) }))

@@ -76,8 +76,12 @@ export class Command<
     if (params.resume !== undefined) this.resume = params.resume;
     if (params.graph !== undefined) this.graph = params.graph;
     const goto = params.goto;
-    const list: (Node | Send<Node> | SendInterface<Node>)[] =
-      goto === undefined ? [] : Array.isArray(goto) ? goto : [goto];
+    // as LangGraph.js: a falsy goto (null, "", 0) means no goto
+    const list: (Node | Send<Node> | SendInterface<Node>)[] = !goto
+      ? []
+      : Array.isArray(goto)
+        ? goto
+        : [goto];
     this.goto = list.some(isPlainSendShape) ? list.map(asGotoTarget) : (list as (Node | Send<Node>)[]);
   }
 
