@@ -213,7 +213,7 @@ describe("Command returned by a node", () => {
 
   it("a Send to an unknown node fails the task that sends it, as the reference does", async () => {
     const graph = new StateGraph(State)
-      .addNode("a", () => new Command({ update: { out: ["a"] }, goto: new Send("zz", {}) }))
+      .addNode("a", () => new Command({ goto: new Send("zz", {}) }))
       .addEdge(START, "a")
       .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" }, recursionLimit: 1 };
