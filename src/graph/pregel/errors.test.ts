@@ -290,6 +290,17 @@ describe("recursionLimit", () => {
     );
   });
 
+  it("takes a numeric string as its number and refuses null, as LangGraph.js does", async () => {
+    const counter = { n: 0 };
+    const error = await rejection(selfLoop(counter).invoke({ i: 0 }, { recursionLimit: "3" as never }));
+    expect(error).toBeInstanceOf(GraphRecursionError);
+    expect(error.message).toMatch(/^Recursion limit of 3 reached without hitting a stop condition\./);
+    expect(counter.n).toBe(3);
+    await expect(single(() => ({})).invoke({ i: 0 }, { recursionLimit: null as never })).rejects.toThrow(
+      /^Passed "recursionLimit" must be at least 1/,
+    );
+  });
+
   it("takes any number from 1 up, as LangGraph.js does: Infinity means no limit", async () => {
     const chain = new StateGraph(State)
       .addSequence({ a: () => ({}), b: () => ({}), c: () => ({ i: 3 }) })

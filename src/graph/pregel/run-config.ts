@@ -146,10 +146,13 @@ export function resolveRunConfig(
   }
   config.metadata = metadata;
 
-  const limit = config.recursionLimit ?? DEFAULT_RECURSION_LIMIT;
-  // any number from 1 up, as in LangGraph.js (`Infinity`: no limit)
-  if (typeof limit !== "number" || limit < 1) {
-    throw new GraphValueError(`Passed "recursionLimit" must be at least 1. It was ${String(limit)}.`);
+  const given: unknown = config.recursionLimit;
+  // any number from 1 up, as in LangGraph.js (`Infinity`: no limit), which compares the value
+  // with `<`: a numeric string counts as its number, and null as 0
+  const limit =
+    given === undefined ? DEFAULT_RECURSION_LIMIT : typeof given === "number" ? given : Number(given);
+  if (Number.isNaN(limit) || limit < 1) {
+    throw new GraphValueError(`Passed "recursionLimit" must be at least 1. It was ${String(given)}.`);
   }
   config.recursionLimit = limit;
 
