@@ -1600,7 +1600,12 @@ export class PregelLoop {
    */
   private runCall(task: Task): Promise<unknown> {
     const running = this.startCall(task);
-    // the step waits for it (see waitForCalls)
+    this.trackCall(running);
+    return running;
+  }
+
+  /** Keeps a call's promise among {@link callsInFlight} until it settles: the step waits for it. */
+  private trackCall(running: Promise<unknown>): void {
     const settled: Promise<void> = running.then(
       () => {
         this.callsInFlight.delete(settled);
@@ -1610,7 +1615,6 @@ export class PregelLoop {
       },
     );
     this.callsInFlight.add(settled);
-    return running;
   }
 
   /**
@@ -1632,17 +1636,7 @@ export class PregelLoop {
         this.runningCalls.delete(task);
         // a call waiting to retry goes on with its retries (see recover), which the step waits
         // for, as LangGraph.js's does
-        if (task.pendingRetry !== undefined && execution !== undefined) {
-          const retried: Promise<void> = execution.then(
-            () => {
-              this.callsInFlight.delete(retried);
-            },
-            () => {
-              this.callsInFlight.delete(retried);
-            },
-          );
-          this.callsInFlight.add(retried);
-        }
+        if (task.pendingRetry !== undefined && execution !== undefined) this.trackCall(execution);
         this.commit(task, error);
         reject(error);
       });
