@@ -228,15 +228,12 @@ function channelsOf(schema: unknown, what: string, allowEmpty = false): Record<s
 }
 
 /**
- * Whether two declarations of a state key make the same channel, as LangGraph.js's `equals`
- * decides: the same channel object, two aggregates with the same reducer, or two delta channels
- * with the same reducer and snapshot frequency.
+ * Whether two declarations of a state key make the same channel, as the channel's `equals`
+ * decides (LangGraph.js's check): the same channel, or channels of one kind with the same
+ * settings. A channel of another copy of the library without `equals` matches only itself.
  */
 function sameChannel(a: BaseChannel, b: BaseChannel): boolean {
   if (a === b) return true;
-  if (a.lc_graph_name === "BinaryOperatorAggregate" && b.lc_graph_name === "BinaryOperatorAggregate") {
-    return (a as { operator?: unknown }).operator === (b as { operator?: unknown }).operator;
-  }
   const equals = (a as { equals?: unknown }).equals;
   return typeof equals === "function" && (equals as (other: BaseChannel) => boolean).call(a, b) === true;
 }

@@ -63,6 +63,15 @@ export abstract class BaseChannel<Value = unknown, Update = unknown, Snapshot = 
   finish(): boolean {
     return false;
   }
+
+  /**
+   * Whether `other` is the same channel as this one, as a state key declared twice (by the state
+   * and by an input, output or node-input schema) must be: by default only this very channel;
+   * channels with settings (a reducer) compare those.
+   */
+  equals(other: BaseChannel): boolean {
+    return other === this;
+  }
 }
 
 /**

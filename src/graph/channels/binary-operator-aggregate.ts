@@ -56,6 +56,14 @@ export class BinaryOperatorAggregate<Value = unknown, Update = Value> extends Si
     return false;
   }
 
+  /** Whether `other` is a `BinaryOperatorAggregate` with the same reducer. */
+  override equals(other: BaseChannel): boolean {
+    if (other === this) return true;
+    if ((other as { lc_graph_name?: unknown } | null)?.lc_graph_name !== "BinaryOperatorAggregate")
+      return false;
+    return (other as BinaryOperatorAggregate<Value, Update>).operator === this.operator;
+  }
+
   /** See {@link rememberUpdate}. */
   private remembered: RememberedFold<Value, Update> | undefined;
 

@@ -171,7 +171,7 @@ export class DeltaChannel<Value = unknown, Update = unknown> extends SingleValue
   }
 
   /** Whether `other` is a `DeltaChannel` with the same reducer and `snapshotFrequency`. */
-  equals(other: BaseChannel): boolean {
+  override equals(other: BaseChannel): boolean {
     if (other === this) return true;
     if ((other as { lc_graph_name?: unknown } | null)?.lc_graph_name !== "DeltaChannel") return false;
     const delta = other as DeltaChannel<Value, Update>;
