@@ -135,14 +135,15 @@ export function taskStartPayload(task: RunningTask): Record<string, unknown> {
   return payload;
 }
 
-/** The `tasks`-mode payload of a finished task. */
+/** The `tasks`-mode payload of a finished task (its result made of `writes`, by default its own). */
 export function taskResultPayload(
   task: RunningTask,
   streamChannels: string | readonly string[],
   error: unknown,
+  writes: readonly (readonly [string, unknown])[] = task.writes,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [key, value] of task.writes) {
+  for (const [key, value] of writes) {
     const streamed =
       typeof streamChannels === "string" ? key === streamChannels : streamChannels.includes(key);
     if (!streamed) continue;
@@ -158,7 +159,7 @@ export function taskResultPayload(
       result[key] = value;
     }
   }
-  const interrupts = task.writes.filter(([key]) => key === INTERRUPT).flatMap(([, v]) => v as unknown[]);
+  const interrupts = writes.filter(([key]) => key === INTERRUPT).flatMap(([, v]) => v as unknown[]);
   const payload: Record<string, unknown> = {
     id: task.id,
     name: task.name,
@@ -188,11 +189,7 @@ export function savedTaskResult(
   if (returned !== undefined) return returned[1];
   // a graph with one output channel (an entrypoint): the value the task wrote there
   if (typeof streamChannels === "string") return output.find(([c]) => c === streamChannels)?.[1];
-  const result = taskResultPayload(
-    { ...task, writes: output } as unknown as RunningTask,
-    streamChannels,
-    undefined,
-  ).result;
+  const result = taskResultPayload(task, streamChannels, undefined, output).result;
   if (typeof result !== "object" || result === null) return result;
   for (const _ in result) return result;
   return undefined;

@@ -1075,11 +1075,12 @@ export class PregelLoop {
   /** Streams the `tasks`/`debug` result of a node or entrypoint aborted by its call's failure. */
   private streamAbortedCaller(task: RunningTask): void {
     if (task.node.hidden || !(this.wantsTasks || this.wantsDebug)) return;
-    const aborted = { ...task, writes: [] } as unknown as RunningTask;
+    // its writes are not its result: the run it made was aborted
     const payload = taskResultPayload(
-      aborted,
+      task,
       this.params.graph.streamChannels,
       new AbortError(ABORTED_SIBLING.message),
+      [],
     );
     if (this.wantsTasks) this.push("tasks", payload);
     if (this.wantsDebug)
