@@ -20,6 +20,15 @@ import { CURRENT_TASK, type LangGraphRunnableConfig, type RunningTask } from "./
 /** "No value": distinct from `undefined`, which is a legal resume value. */
 export const NO_RESUME: unique symbol = Symbol("no resume");
 
+/** A task's way to the scalar answer it may take: `take()` uses it up, `peek()` only looks ({@link NO_RESUME}: none). */
+export interface ScalarAnswer {
+  take(): unknown;
+  peek(): unknown;
+}
+
+/** No scalar answer. */
+export const NO_SCALAR_ANSWER: ScalarAnswer = { take: () => NO_RESUME, peek: () => NO_RESUME };
+
 /**
  * What a task knows about answers to its interrupts: the answers given so far (in order), a
  * scalar answer waiting for the first unanswered interrupt, and answers addressed by id.
@@ -29,29 +38,25 @@ export class Scratchpad {
   readonly resume: unknown[];
   /** How many `interrupt()` calls this attempt has made. */
   interruptCounter = 0;
-  private readonly nullResume: () => unknown;
+  private readonly scalar: ScalarAnswer;
   private readonly resumeMap: Readonly<Record<string, unknown>> | undefined;
   /** The scratchpad of the task running this task's graph (answers given to a parent reach subgraphs). */
   private readonly parent: Scratchpad | undefined;
   /** Whether the parent's scalar answer applies here too (not when the step has its own). */
   private readonly parentScalar: boolean;
-  /** The scalar answer `nullResume` would give, without using it up. */
-  private readonly peekNull: (() => unknown) | undefined;
 
   constructor(
     resume: unknown[],
-    nullResume: () => unknown,
+    scalar: ScalarAnswer,
     resumeMap: Readonly<Record<string, unknown>> | undefined,
     parent?: Scratchpad,
     parentScalar = true,
-    peekNull?: () => unknown,
   ) {
     this.resume = resume;
-    this.nullResume = nullResume;
+    this.scalar = scalar;
     this.resumeMap = resumeMap;
     this.parent = parent;
     this.parentScalar = parentScalar;
-    this.peekNull = peekNull;
   }
 
   /**
@@ -59,7 +64,7 @@ export class Scratchpad {
    * or {@link NO_RESUME}: what a subgraph this task runs starts its resumed step with.
    */
   peekScalar(): unknown {
-    const own = this.peekNull === undefined ? NO_RESUME : this.peekNull();
+    const own = this.scalar.peek();
     if (own !== NO_RESUME || this.parent === undefined || !this.parentScalar) return own;
     return this.parent.peekScalar();
   }
@@ -76,7 +81,7 @@ export class Scratchpad {
 
   /** The scalar answer of this task, else of its parents (when theirs applies here), or {@link NO_RESUME}. */
   private scalarAnswer(): unknown {
-    const own = this.nullResume();
+    const own = this.scalar.take();
     if (own !== NO_RESUME || this.parent === undefined || !this.parentScalar) return own;
     return this.parent.scalarAnswer();
   }

@@ -77,9 +77,11 @@ import {
 import {
   CONFIG_KEY_STRICT_RESUME,
   NO_RESUME,
+  NO_SCALAR_ANSWER,
   pendingInterruptIds,
   refuseUnmatchedResume,
   SCRATCHPAD,
+  type ScalarAnswer,
   Scratchpad,
 } from "./interrupts.js";
 import {
@@ -833,20 +835,13 @@ export class PregelLoop {
           tasks.push(this.makeErrorHandlerTask(task, error));
         }
       }
-      let nullAvailable = shared !== undefined;
-      const stepShared = shared;
       task[SCRATCHPAD] = new Scratchpad(
         answers,
-        () => {
-          if (!nullAvailable || stepShared === undefined) return NO_RESUME;
-          nullAvailable = false;
-          stepShared.available = false;
-          return stepShared.value;
-        },
+        // (most steps have no scalar answer: no call for them)
+        shared === undefined ? NO_SCALAR_ANSWER : shareOf(shared, true, false),
         this.resumeMap,
         this.parentScratchpad(),
         parentScalar && !ownParentScalar,
-        () => (nullAvailable && stepShared !== undefined ? stepShared.value : NO_RESUME),
       );
       if (resumingStep) (task.config as Record<symbol, unknown>)[RESUMING] = true;
     }
@@ -1023,7 +1018,7 @@ export class PregelLoop {
   private errorHandlerTask = (failed: RunningTask, error: unknown): RunningTask => {
     const task = this.makeErrorHandlerTask(failed, error);
     if (this.params.persistence !== undefined) {
-      task[SCRATCHPAD] = new Scratchpad([], () => NO_RESUME, undefined, this.parentScratchpad());
+      task[SCRATCHPAD] = new Scratchpad([], NO_SCALAR_ANSWER, undefined, this.parentScratchpad());
     }
     this.tasks.push(task);
     this.params.link.messagesHandler?.taskStarted(task.input, task.config.metadata);
@@ -1516,21 +1511,12 @@ export class PregelLoop {
       // the step's scalar answer, if no task has used it yet: calls made together (Promise.all)
       // all get it, a call made after one used it does not (nor does it take its caller's)
       const shared = this.stepNullResume;
-      let nullAvailable = shared?.available === true;
       task[SCRATCHPAD] = new Scratchpad(
         Array.isArray(resume) ? [...(resume as unknown[])] : [],
-        () => {
-          if (!nullAvailable || shared === undefined) return NO_RESUME;
-          nullAvailable = false;
-          queueMicrotask(() => {
-            shared.available = false;
-          });
-          return shared.value;
-        },
+        shareOf(shared, shared?.available === true, true),
         undefined,
         (parent as Task)[SCRATCHPAD],
         shared === undefined,
-        () => (nullAvailable && shared !== undefined ? shared.value : NO_RESUME),
       );
     }
     // every call is announced, even one whose result is replayed or cached (as in LangGraph.js),
@@ -1781,6 +1767,33 @@ export function shouldInterrupt(
 /** Whether a task path is a functional-API call's (`[PUSH, parentPath, index, true]`). */
 function isCallPath(path: readonly unknown[]): boolean {
   return path[0] === PUSH && path[path.length - 1] === true;
+}
+
+/**
+ * A task's share of its step's scalar answer: it can take it once, if `available` to it; taking
+ * it uses it up for the step's later tasks, at once or (`usedUpLater`, calls made together with
+ * `Promise.all`) after the current turn.
+ */
+function shareOf(
+  shared: { readonly value: unknown; available: boolean } | undefined,
+  available: boolean,
+  usedUpLater: boolean,
+): ScalarAnswer {
+  if (shared === undefined) return NO_SCALAR_ANSWER;
+  let mine = available;
+  return {
+    take: () => {
+      if (!mine) return NO_RESUME;
+      mine = false;
+      if (usedUpLater)
+        queueMicrotask(() => {
+          shared.available = false;
+        });
+      else shared.available = false;
+      return shared.value;
+    },
+    peek: () => (mine ? shared.value : NO_RESUME),
+  };
 }
 
 /** Whether some channel of `checkpoint` has a version (was ever written). */
