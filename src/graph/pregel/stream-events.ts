@@ -132,7 +132,20 @@ interface RunInfo {
 }
 
 /** Turns model and tool callbacks into events, reported through the run's stream (so they keep their order). */
-class EventsHandler implements CallbackHandler {
+/** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
+export interface NestedGraphEvents {
+  nestedGraphStart(
+    runId: string,
+    name: string,
+    tags: string[],
+    metadata: Record<string, unknown>,
+    input: unknown,
+  ): void;
+  nestedGraphEnd(runId: string, output: unknown): void;
+  nestedGraphStopped(runId: string): void;
+}
+
+class EventsHandler implements CallbackHandler, NestedGraphEvents {
   readonly name = "StreamEventsHandler";
   readonly lc_prefer_streaming = true;
   private readonly runs = new Map<string, RunInfo>();
@@ -278,19 +291,6 @@ class EventsHandler implements CallbackHandler {
     this.runs.delete(runId);
     this.emit("on_tool_error", runId, info, { input: info.input, error: errorText(error) });
   }
-}
-
-/** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
-export interface NestedGraphEvents {
-  nestedGraphStart(
-    runId: string,
-    name: string,
-    tags: string[],
-    metadata: Record<string, unknown>,
-    input: unknown,
-  ): void;
-  nestedGraphEnd(runId: string, output: unknown): void;
-  nestedGraphStopped(runId: string): void;
 }
 
 /** The `streamEvents` handler among a nested run's callbacks, which reports that run (else `undefined`). */
