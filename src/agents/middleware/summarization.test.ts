@@ -310,18 +310,12 @@ describe("summarizationMiddleware summary", () => {
 
   it("trims the summarized span message by message, as the reference does", async () => {
     // a tool result whose call is cut off is still shown; the message at the cut keeps its last lines
-    const span = () => [
-      new SystemMessage({ id: "s0", content: "sys" }),
-      new HumanMessage({ id: "h1", content: "hi" }),
-      new AIMessage({
-        id: "a1",
-        content: "",
-        tool_calls: [{ name: "t", args: { x: 1 }, id: "c1", type: "tool_call" }],
-      }),
-      new ToolMessage({ id: "t1", content: "res", tool_call_id: "c1" }),
-      new AIMessage({ id: "a2", content: "line one\nline two\nline three" }),
-      new HumanMessage({ id: "h2", content: "more" }),
-    ];
+    // a system message, then history() with an answer a2 of three lines
+    const span = () => {
+      const messages = history();
+      messages[3] = new AIMessage({ id: "a2", content: "line one\nline two\nline three" });
+      return [new SystemMessage({ id: "s0", content: "sys" }), ...messages];
+    };
     const byLength = (messages: BaseMessage[]) => messages.reduce((n, m) => n + m.text.length + 1, 0);
     const shown = async (trimTokensToSummarize: number, tokenCounter: (m: BaseMessage[]) => number) => {
       const summarizer = new FakeChatModel({ responses: ["S"] });

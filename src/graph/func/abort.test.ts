@@ -184,14 +184,20 @@ describe("a task call retrying when another call fails", () => {
 });
 
 describe("a task call that failed while another call interrupted", () => {
-  it("fails the run: the error outranks the interrupt, and the caller is saved as aborted", async () => {
+  /** An entrypoint calling, together, a task that interrupts and one that fails (after `delayMs`). */
+  const askAndBreak = (delayMs: number) => {
     const ask = task("ask", async () => interrupt("go on?"));
     const broken = task("broken", async () => {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       throw new Error("broken");
     });
-    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
+    return entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
       Promise.all([ask(), broken()]),
     );
+  };
+
+  it("fails the run: the error outranks the interrupt, and the caller is saved as aborted", async () => {
+    const workflow = askAndBreak(0);
     const config = { configurable: { thread_id: "t" } };
     await expect(workflow.invoke(1, config)).rejects.toThrow("broken");
     const state = await workflow.getState(config);
@@ -202,14 +208,7 @@ describe("a task call that failed while another call interrupted", () => {
   });
 
   it("fails the run when the error comes after the interrupt (the entrypoint keeps its interrupt)", async () => {
-    const ask = task("ask", async () => interrupt("go on?"));
-    const broken = task("broken", async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      throw new Error("broken");
-    });
-    const workflow = entrypoint({ name: "workflow", checkpointer: new MemorySaver() }, async () =>
-      Promise.all([ask(), broken()]),
-    );
+    const workflow = askAndBreak(10);
     const config = { configurable: { thread_id: "t" } };
     await expect(workflow.invoke(1, config)).rejects.toThrow("broken");
     const state = await workflow.getState(config);

@@ -33,6 +33,18 @@ class RecordingCache extends InMemoryCache {
   }
 }
 
+/** A node body logging "a", and how many times it ran. */
+function countedNode() {
+  const counted = {
+    runs: 0,
+    node: () => {
+      counted.runs += 1;
+      return { log: ["a"] };
+    },
+  };
+  return counted;
+}
+
 describe("node cache keys", () => {
   it("keeps a node's entries under [__pregel_ns_writes, __dynamic__, node] and a task's under [__pregel_ns_writes, name]", async () => {
     const cache = new RecordingCache();
@@ -70,14 +82,11 @@ describe("node cache keys", () => {
   });
 
   it("fails a run whose keyFunc returns no string, as LangGraph.js does (its hash throws a TypeError)", async () => {
-    let runs = 0;
+    const a = countedNode();
     const graph = new StateGraph(State)
       .addNode(
         "a",
-        () => {
-          runs += 1;
-          return { log: ["a"] };
-        },
+        a.node,
         // JavaScript callers can return anything; a number must not give all inputs one entry
         { cachePolicy: { keyFunc: ((args: [{ n: number }]) => args[0].n) as unknown as () => string } },
       )
@@ -85,7 +94,7 @@ describe("node cache keys", () => {
       .compile({ cache: new InMemoryCache() });
     await expect(graph.invoke({ n: 1 })).rejects.toThrow(TypeError);
     await expect(graph.invoke({ n: 2 })).rejects.toThrow('The cachePolicy keyFunc of "a" returned number');
-    expect(runs).toBe(0);
+    expect(a.runs).toBe(0);
 
     const half = task(
       { name: "half", cachePolicy: { keyFunc: (() => null) as unknown as () => string } },
@@ -98,16 +107,9 @@ describe("node cache keys", () => {
   });
 
   it("serves a node that runs again in the next step from what its first run stored", async () => {
-    let runs = 0;
+    const a = countedNode();
     const graph = new StateGraph(State)
-      .addNode(
-        "a",
-        () => {
-          runs += 1;
-          return { log: ["a"] };
-        },
-        { cachePolicy: { keyFunc: () => "same" } },
-      )
+      .addNode("a", a.node, { cachePolicy: { keyFunc: () => "same" } })
       .addEdge(START, "a")
       // the route is among the cached writes, so the served steps loop on "a" as well
       .addConditionalEdges("a", () => "a")
@@ -118,7 +120,7 @@ describe("node cache keys", () => {
         chunks.push(chunk);
     };
     await expect(run()).rejects.toThrow(GraphRecursionError);
-    expect(runs).toBe(1);
+    expect(a.runs).toBe(1);
     expect(chunks).toStrictEqual([
       { a: { log: ["a"] } },
       { a: { log: ["a"] }, __metadata__: { cached: true } },
