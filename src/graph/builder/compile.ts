@@ -152,6 +152,27 @@ function invokeAlone(bound: PregelNode["bound"]): CompiledStateGraphNode["invoke
   return async (input, config) => bound(input, (config ?? {}) as LangGraphRunnableConfig<unknown>);
 }
 
+/** The hidden `__start__` node: `bound` reads the graph's input, `writers` write it to the state. */
+export function startNode(
+  bound: PregelNode["bound"],
+  writers: CompiledStateGraphNode["writers"],
+): CompiledStateGraphNode {
+  return {
+    name: START,
+    triggers: [START],
+    channels: [START],
+    bound,
+    writers,
+    retryPolicy: undefined,
+    cachePolicy: undefined,
+    metadata: undefined,
+    tags: [TAG_HIDDEN],
+    hidden: true,
+    subgraphs: undefined,
+    invoke: invokeAlone(bound),
+  };
+}
+
 interface PartialSchema {
   safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown };
 }
@@ -407,21 +428,8 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
   // the graph input: parsed by a Zod `input` schema when there is one, else by the Zod state's partial schema
   const inputSchema = inputSchemaOf(builder.inputSchema) ?? partial;
   const nodes: Record<string, CompiledStateGraphNode> = {};
-  nodes[START] = {
-    name: START,
-    triggers: [START],
-    channels: [START],
-    // a Zod input was parsed before the run started (`validateInput`)
-    bound: startBound,
-    writers: makeWriters(spec(START, new Set(builder.inputKeys))),
-    retryPolicy: undefined,
-    cachePolicy: undefined,
-    metadata: undefined,
-    tags: [TAG_HIDDEN],
-    hidden: true,
-    subgraphs: undefined,
-    invoke: invokeAlone(startBound),
-  };
+  // a Zod input was parsed before the run started (`validateInput`)
+  nodes[START] = startNode(startBound, makeWriters(spec(START, new Set(builder.inputKeys))));
   for (const [name, def] of definitions) {
     const triggers = [BRANCH_PREFIX + name];
     for (const [sources, target] of builder.waitingEdges) {

@@ -5,13 +5,12 @@ import {
   InvalidUpdateError,
   isSend,
   START,
-  TAG_HIDDEN,
   TASKS,
   UnreachableNodeError,
 } from "../core/index.js";
 import type { LangGraphRunnableConfig, PregelNode, RunningTask } from "../loop/index.js";
 import { isPregel } from "../pregel/index.js";
-import type { CompileOptions } from "./compile.js";
+import { type CompileOptions, startNode } from "./compile.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
 import type { DrawableRunnable } from "./draw.js";
 import {
@@ -398,21 +397,10 @@ export class CompiledGraph<
     // the START node a conditional entry needs comes after the graph's nodes, as in LangGraph.js
     const startBranch = builder.branches[START]?.[CONDITION];
     if (startBranch !== undefined) {
-      const identity = (input: unknown) => input;
-      nodes[START] = {
-        name: START,
-        triggers: [START],
-        channels: [START],
-        bound: identity,
-        invoke: async (input) => input,
-        writers: graphWriters(START, false, startBranch, branchTargets.get(START) ?? new Set()),
-        retryPolicy: undefined,
-        cachePolicy: undefined,
-        metadata: undefined,
-        tags: [TAG_HIDDEN],
-        hidden: true,
-        subgraphs: undefined,
-      };
+      nodes[START] = startNode(
+        (input: unknown) => input,
+        graphWriters(START, false, startBranch, branchTargets.get(START) ?? new Set()),
+      );
     }
     if (!Object.values(nodes).some((node) => node.triggers.includes(START))) {
       throw new InvalidGraphError(
