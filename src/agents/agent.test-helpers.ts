@@ -51,12 +51,15 @@ export class RecordingModel extends FakeChatModel {
   }
 }
 
-/** A middleware named "Once" whose `beforeModel` hook jumps to the model the first time it runs. */
-export function jumpToModelOnce() {
+/**
+ * A middleware (named `name`) whose `beforeModel` or `afterModel` hook jumps to the model the
+ * first time it runs.
+ */
+export function jumpToModelOnce(hook: "beforeModel" | "afterModel" = "beforeModel", name = "Once") {
   let jumped = false;
   return createMiddleware({
-    name: "Once",
-    beforeModel: {
+    name,
+    [hook]: {
       canJumpTo: ["model"],
       hook: () => {
         if (jumped) return undefined;

@@ -22,22 +22,6 @@ import {
   ToolInvocationError,
 } from "./index.js";
 
-/** A middleware whose afterModel hook jumps back to the model once. */
-function jumpBackOnce() {
-  let retried = false;
-  return createMiddleware({
-    name: "Again",
-    afterModel: {
-      canJumpTo: ["model"],
-      hook: () => {
-        if (retried) return undefined;
-        retried = true;
-        return { jumpTo: "model" as const };
-      },
-    },
-  });
-}
-
 describe("middleware: hook order", () => {
   it("runs before-hooks in order and after-hooks in reverse, once per agent or per model call", async () => {
     const log: string[] = [];
@@ -155,14 +139,14 @@ describe("middleware: jumpTo", () => {
   });
 
   it("jumps back to the model from afterModel", async () => {
-    const again = jumpBackOnce();
+    const again = jumpToModelOnce("afterModel", "Again");
     const model = new FakeChatModel({ responses: ["first", "second"] });
     const { messages } = await createAgent({ model, middleware: [again] }).invoke(question());
     expect(outline(messages)).toEqual(["human:hi", "ai:first", "ai:second"]);
   });
 
   it("streams model_request after a jump from afterModel as { messages } only, as LangChain.js does", async () => {
-    const again = jumpBackOnce();
+    const again = jumpToModelOnce("afterModel", "Again");
     const model = new FakeChatModel({ responses: ["first", "second"] });
     const updates: Array<[string, string[]]> = [];
     for await (const chunk of await createAgent({ model, middleware: [again] }).stream(question())) {
