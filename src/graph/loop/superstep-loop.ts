@@ -251,7 +251,7 @@ export class PregelLoop {
    * With a cache, the cache lookups of the functional-API calls made so far, one after the other:
    * each call starts once the calls made before it looked theirs up (see {@link callTask}).
    */
-  private callLookups: Promise<void> = Promise.resolve();
+  private callLookups: Promise<void> | undefined;
   /** How many calls wait in {@link callLookups}. */
   private callLookupsPending = 0;
   /** Functional-API calls running, each as a promise settled when it settles. */
@@ -857,11 +857,12 @@ export class PregelLoop {
    * LangGraph.js queues them): a step's lookup sees what the steps before it stored, so a node
    * that runs again later in the run with the same key is served from the cache.
    */
-  private cacheQueue: Promise<unknown> = Promise.resolve();
+  private cacheQueue: Promise<unknown> | undefined;
 
   /** Runs a cache operation after those queued before it. */
   private queueCacheOperation<T>(operation: () => Promise<T>): Promise<T> {
-    const result = this.cacheQueue.then(operation);
+    // (made on first use: a run without a cache makes no promise for it)
+    const result = (this.cacheQueue ?? Promise.resolve()).then(operation);
     this.cacheQueue = result.catch(() => undefined);
     return result;
   }
@@ -1548,7 +1549,7 @@ export class PregelLoop {
       // LangGraph.js, a call waits for the lookups of the cached calls made before it, so calls
       // start in the order they were made (a plain call does not overtake a cached one)
       this.callLookupsPending++;
-      const lookup = this.callLookups.then(() =>
+      const lookup = (this.callLookups ?? Promise.resolve()).then(() =>
         key === undefined ? undefined : cache.get([key]).then((found) => found[0]?.value),
       );
       this.callLookups = lookup.then(
