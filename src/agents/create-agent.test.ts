@@ -803,3 +803,40 @@ describe("handoffs to the parent graph", () => {
     expect(result.messages.map((m) => m.content)).toEqual(["hi", "to carl", "carl ran"]);
   });
 });
+
+describe("an agent invoked inside a graph node", () => {
+  async function nestedCheckpointMetadata(passConfig: boolean) {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hi"] }), tools: [] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("n", async (state, config) => {
+        const input = { messages: state.messages };
+        const result = passConfig ? await agent.invoke(input, config) : await agent.invoke(input);
+        return { messages: result.messages };
+      })
+      .addEdge(START, "n")
+      .compile({ checkpointer: new MemorySaver() });
+    const seen: Record<string, unknown>[] = [];
+    for await (const [namespace, , chunk] of await graph.stream(
+      { messages: [new HumanMessage("q")] },
+      { configurable: { thread_id: "t" }, streamMode: ["checkpoints"], subgraphs: true },
+    )) {
+      const metadata = (chunk as { config: { metadata: Record<string, unknown> } }).config.metadata;
+      if (namespace.length > 0) seen.push(metadata);
+    }
+    return seen[0];
+  }
+
+  it("runs with the agent's metadata instead of the node's when given no config (as in LangChain.js)", async () => {
+    const metadata = await nestedCheckpointMetadata(false);
+    expect(metadata).toEqual({
+      ls_integration: "langchain_create_agent",
+      thread_id: "t",
+      checkpoint_ns: expect.stringMatching(/^n:/),
+    });
+  });
+
+  it("merges the agent's metadata into the node's config when given it", async () => {
+    const metadata = await nestedCheckpointMetadata(true);
+    expect(metadata).toMatchObject({ ls_integration: "langgraph", langgraph_node: "n", thread_id: "t" });
+  });
+});

@@ -392,9 +392,10 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   }
 
   #merged(config: PregelOptions<unknown> | undefined): PregelOptions<unknown> {
-    const rest = this.#runDefaults;
-    if (rest === undefined) return config ?? {};
-    return config === undefined ? rest : { ...rest, ...config };
+    // LangChain.js passes the agent's metadata with every run, so an agent invoked inside a graph
+    // node takes it instead of the node's (a run's own `metadata` replaces the ambient one)
+    const metadata = { ...this.#defaults.metadata, ...config?.metadata };
+    return { ...this.#runDefaults, ...config, metadata };
   }
 
   /** Fills in middleware state defaults the input and the thread lack (LangChain.js's behaviour). */

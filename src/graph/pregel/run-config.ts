@@ -125,7 +125,15 @@ export function resolveRunConfig(
   const inherited = parentLink !== undefined && explicitLink === undefined ? ambient : undefined;
 
   const config: LangGraphRunnableConfig<unknown> = {};
-  for (const source of [inherited, defaults, options] as (LangGraphRunnableConfig<unknown> | undefined)[]) {
+  if (inherited !== undefined) {
+    mergeInto(config, inherited);
+    // a graph run inside a node with its own `metadata` or `tags` takes them instead of the
+    // node's, as in LangGraph.js (LangChain.js's `ensureConfig` replaces those keys of the ambient
+    // config; `configurable` is merged)
+    if (options?.metadata !== undefined) delete config.metadata;
+    if (options?.tags !== undefined) delete config.tags;
+  }
+  for (const source of [defaults, options] as (LangGraphRunnableConfig<unknown> | undefined)[]) {
     if (source === undefined) continue;
     mergeInto(config, source);
   }

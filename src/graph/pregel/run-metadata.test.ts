@@ -111,3 +111,41 @@ describe("a run's runId", () => {
     for (const config of configs) expect(config).not.toHaveProperty("run_id");
   });
 });
+
+describe("a graph invoked inside a node with its own metadata or tags", () => {
+  async function nested(options: { metadata?: Record<string, unknown>; tags?: string[] }) {
+    let seen: { metadata?: Record<string, unknown>; tags?: string[] | undefined } = {};
+    const inner = new StateGraph(Value)
+      .addNode("leaf", (_state, config) => {
+        seen = { metadata: { ...config.metadata }, tags: config.tags };
+        return { value: "leaf" };
+      })
+      .addEdge(START, "leaf")
+      .compile();
+    const graph = new StateGraph(Value)
+      .addNode("call", async () => inner.invoke({ value: "" }, options))
+      .addEdge(START, "call")
+      .compile();
+    await graph.invoke({ value: "" }, { tags: ["outer"], metadata: { outer: 1 } });
+    return seen;
+  }
+
+  it("takes the given metadata instead of the node's (LangGraph.js replaces, not merges, it)", async () => {
+    const { metadata, tags } = await nested({ metadata: { mine: 2 } });
+    expect(metadata).toMatchObject({ mine: 2, langgraph_node: "leaf" });
+    expect(metadata).not.toHaveProperty("outer");
+    expect(tags).toEqual(["outer"]);
+  });
+
+  it("takes the given tags instead of the node's", async () => {
+    const { metadata, tags } = await nested({ tags: ["t"] });
+    expect(tags).toEqual(["t"]);
+    expect(metadata).toMatchObject({ outer: 1 });
+  });
+
+  it("keeps the node's metadata and tags when it is given neither", async () => {
+    const { metadata, tags } = await nested({});
+    expect(tags).toEqual(["outer"]);
+    expect(metadata).toMatchObject({ outer: 1 });
+  });
+});
