@@ -802,6 +802,34 @@ describe("handoffs to the parent graph", () => {
     const result = await graph.invoke({ messages: [new HumanMessage("hi")] });
     expect(result.messages.map((m) => m.content)).toEqual(["hi", "to carl", "carl ran"]);
   });
+
+  it("reaches the parent from an agent compiled with checkpointer: true (LangGraph.js loses it)", async () => {
+    const toBob = tool(
+      async (_args, runtime) =>
+        new Command({
+          goto: "bob",
+          graph: Command.PARENT,
+          update: { messages: [new ToolMessage({ content: "to bob", tool_call_id: runtime.toolCallId })] },
+        }),
+      { name: "to_bob", description: "hand off to bob", schema: z.object({}) },
+    );
+    const alice = createAgent({
+      model: new FakeChatModel({
+        responses: [new AIMessage({ content: "", tool_calls: [{ name: "to_bob", args: {}, id: "h1" }] })],
+      }),
+      tools: [toBob],
+      checkpointer: true,
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("alice", alice.graph as never, { ends: ["bob"] })
+      .addNode("bob", () => ({ messages: [new AIMessage("bob ran")] }))
+      .addEdge(START, "alice")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    const result = await graph.invoke({ messages: [new HumanMessage("hi")] }, config);
+    expect(result.messages.map((m) => m.content)).toEqual(["hi", "to bob", "bob ran"]);
+    expect((await graph.getState(config)).next).toEqual([]);
+  });
 });
 
 describe("an agent invoked inside a graph node", () => {

@@ -9,6 +9,7 @@ import {
   thenOrElse,
 } from "../../shared/index.js";
 import {
+  CHECKPOINT_NAMESPACE_END,
   CHECKPOINT_NAMESPACE_SEPARATOR,
   Command,
   isGraphBubbleUp,
@@ -157,6 +158,14 @@ function fusedSettling(
 /** The promise the last {@link finishAsync} given a settlement returned (see executeTask). */
 let settledPromise: Promise<unknown> | undefined;
 
+/** `ns` with the task id of each segment removed (`a:1|b:2` → `a|b`). */
+function withoutTaskIds(ns: string): string {
+  return ns
+    .split(CHECKPOINT_NAMESPACE_SEPARATOR)
+    .map((part) => part.split(CHECKPOINT_NAMESPACE_END)[0])
+    .join(CHECKPOINT_NAMESPACE_SEPARATOR);
+}
+
 /** The namespace of the graph that runs the task at `ns` (the task's own segment removed). */
 function parentNamespace(ns: string): string {
   const cut = ns.lastIndexOf(CHECKPOINT_NAMESPACE_SEPARATOR);
@@ -171,7 +180,9 @@ function parentNamespace(ns: string): string {
 async function handleParentCommand(task: RunningTask, error: ParentCommand): Promise<boolean> {
   const command = error.command as Command;
   const ns = task.checkpointNs;
-  if (command.graph === ns) {
+  // a `checkpointer: true` subgraph runs under its namespace without task ids, so the command it
+  // addresses to its parent names this task's namespace without them
+  if (command.graph === ns || (command.graph !== Command.PARENT && command.graph === withoutTaskIds(ns))) {
     task.resetAttempt();
     if (task.node.writers !== undefined) await task.node.writers(command, task);
     return true;
