@@ -192,6 +192,36 @@ describe("Command.PARENT", () => {
     ]);
   });
 
+  it("returned in a list with other updates, streams those as the node's update before going up", async () => {
+    const handoff = () => new Command({ graph: Command.PARENT, goto: "p3", update: { shared: ["handoff"] } });
+    const sub = new StateGraph(Child)
+      .addNode("c1", () => [handoff(), { shared: ["c1"] }])
+      .addNode("c2", () => ({ shared: ["c2"] }))
+      .addEdge(START, "c1")
+      .addEdge("c1", "c2")
+      .compile();
+    const graph = new StateGraph(Parent)
+      .addNode("sub", sub, { ends: ["p3"] })
+      .addNode("p3", () => ({ shared: ["p3"] }))
+      .addEdge(START, "sub")
+      .compile();
+    const chunks = await collect(
+      graph.stream({ shared: [] }, { subgraphs: true, streamMode: ["updates", "tasks"] }),
+    );
+    const results = chunks.filter(
+      ([ns, mode, chunk]) => ns.length > 0 && (mode === "updates" || "result" in chunk),
+    );
+    expect(anonymise(results)).toEqual([
+      [["sub:<id>"], "updates", { c1: { shared: ["c1"] } }],
+      [
+        ["sub:<id>"],
+        "tasks",
+        { id: expect.any(String), name: "c1", error: null, result: { shared: ["c1"] }, interrupts: [] },
+      ],
+    ]);
+    expect(await graph.invoke({ shared: [] })).toEqual({ shared: ["handoff", "p3"] });
+  });
+
   it("from a grandchild, addresses the middle graph", async () => {
     const grand = new StateGraph(Child)
       .addNode(

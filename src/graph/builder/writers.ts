@@ -57,14 +57,20 @@ export function writeUpdate(
   if (Array.isArray(output)) {
     if (!output.some(isCommand)) throw invalidReturn(spec.node, output);
     const goto: (string | Send)[] = [];
+    // a command for the parent graph goes up once the list's other updates are written (they
+    // are the node's writes, as in LangGraph.js)
+    let parent: Command | undefined;
     for (const item of output) {
-      if (isCommand(item)) goto.push(...writeCommand(item, spec, writes));
-      else if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+      if (isCommand(item)) {
+        if (item.graph === Command.PARENT) parent ??= item;
+        else goto.push(...writeCommand(item, spec, writes));
+      } else if (typeof item === "object" && item !== null && !Array.isArray(item)) {
         const validate = spec.validate;
         const update = validate === undefined ? item : validate(item as Record<string, unknown>);
         writeEntries(Object.entries(update as Record<string, unknown>), spec, writes);
       } else if (item) throw invalidReturn(spec.node, item);
     }
+    if (parent !== undefined) throw new ParentCommand(parent);
     return goto;
   }
   if (typeof output !== "object") throw invalidReturn(spec.node, output);

@@ -53,6 +53,7 @@ import {
   isGraphDrained,
   isGraphInterrupt,
   isoNow,
+  isParentCommand,
   isSend,
   NO_WRITES,
   NodeError,
@@ -1127,7 +1128,19 @@ export class PregelLoop {
         : failure;
     // a resumed task that sends a command to a parent graph
     let answered = false;
-    if (error !== undefined) {
+    // a node that returned a command for the parent graph with other updates: as LangGraph.js,
+    // those are saved and streamed as its writes (a result with no error) as the command goes up
+    let handedOff = false;
+    if (
+      error !== undefined &&
+      isParentCommand(error) &&
+      task.writes.some(([channel]) => channel !== RESUME)
+    ) {
+      error = undefined;
+      answered = true;
+      handedOff = true;
+      DeltaChannel.prepareWrites(this.channels, task.writes);
+    } else if (error !== undefined) {
       const resume = task.writes.filter(([channel]) => channel === RESUME);
       task.writes.length = 0;
       if (isGraphDrained(error)) {
@@ -1175,7 +1188,8 @@ export class PregelLoop {
       }
     }
     if (task.node.hidden) return;
-    if (error === undefined && this.params.link.messagesHandler !== undefined) this.reportFinished(task);
+    if (error === undefined && !handedOff && this.params.link.messagesHandler !== undefined)
+      this.reportFinished(task);
     if (error === undefined) {
       // after the messages stream (which names a node's tool messages after the run), as the
       // messages reducer would before a consumer reads the chunk in LangGraph.js; only for a
