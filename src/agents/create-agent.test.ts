@@ -863,6 +863,47 @@ describe("an agent invoked inside a graph node", () => {
     });
   });
 
+  it("streams its answer as the agent's run when the node is named after it (messages mode)", async () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hi"] }), tools: [], name: "alice" });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("alice", async (state) => ({
+        messages: (await agent.invoke({ messages: state.messages })).messages,
+      }))
+      .addEdge(START, "alice")
+      .compile();
+    const seen: unknown[] = [];
+    for await (const [message, metadata] of await graph.stream(
+      { messages: [new HumanMessage("q")] },
+      { streamMode: "messages" },
+    )) {
+      const { langgraph_node, lc_agent_name, ls_integration, tags, name } = metadata as Record<
+        string,
+        unknown
+      >;
+      seen.push([message.content, langgraph_node, lc_agent_name, ls_integration, tags, name]);
+    }
+    expect(seen).toEqual([["hi", "alice", "alice", "langchain_create_agent", [], "alice"]]);
+  });
+
+  it("streams its model's tokens with the run's metadata under the agent's (messages mode, subgraphs)", async () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hi"] }), tools: [], name: "alice" });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("n", async (state) => ({
+        messages: (await agent.invoke({ messages: state.messages })).messages,
+      }))
+      .addEdge(START, "n")
+      .compile();
+    const seen: unknown[] = [];
+    for await (const [namespace, [message, metadata]] of await graph.stream(
+      { messages: [new HumanMessage("q")] },
+      { streamMode: "messages", subgraphs: true, metadata: { team: "blue" } },
+    )) {
+      const { langgraph_node, lc_agent_name, team } = metadata as Record<string, unknown>;
+      seen.push([namespace.length, message.content, langgraph_node, lc_agent_name, team]);
+    }
+    expect(seen).toEqual([[1, "hi", "model_request", "alice", "blue"]]);
+  });
+
   it("merges the agent's metadata into the node's config when given it", async () => {
     const metadata = await nestedCheckpointMetadata(true);
     expect(metadata).toMatchObject({ ls_integration: "langgraph", langgraph_node: "n", thread_id: "t" });

@@ -1,5 +1,6 @@
 import type { CallbackHandler } from "../../shared/index.js";
 import {
+  CHECKPOINT_NAMESPACE_SEPARATOR,
   commandUpdateEntries,
   isCommand,
   TAG_HIDDEN,
@@ -64,6 +65,8 @@ export class MessagesStreamHandler implements CallbackHandler {
   private readonly seen = new Set<string>();
   /** The id the chunks of each model call stream under (see {@link withStableId}). */
   private readonly stableIds = new Map<string, string>();
+  /** The node metadata that runs given their own replaced, by the namespace they run under. */
+  private inherited: Map<string, Record<string, unknown>> | undefined;
 
   private readonly subgraphs: boolean;
   /** Depth of the graph the stream was opened on (non-zero for a graph streamed inside a node). */
@@ -90,7 +93,25 @@ export class MessagesStreamHandler implements CallbackHandler {
     if (ns === "") return undefined;
     const graphNs = graphNamespace(ns, metadata.langgraph_path);
     if (this.outside(graphNs)) return undefined;
-    return [graphNs, { tags: tags ?? [], name, ...metadata }];
+    let heard = metadata;
+    if (this.inherited !== undefined) {
+      for (const [prefix, inherited] of this.inherited) {
+        if (ns === prefix || ns.startsWith(`${prefix}${CHECKPOINT_NAMESPACE_SEPARATOR}`)) {
+          heard = { ...inherited, ...heard };
+        }
+      }
+    }
+    return [graphNs, { tags: tags ?? [], name, ...heard }];
+  }
+
+  /**
+   * A graph runs under `ns` inside a node with its own `metadata`, which replaced the node's:
+   * LangChain.js's callbacks still hear what happens in it with the node's metadata under the
+   * run's own (callback managers inherit it), so its chunks show both.
+   */
+  inheritMetadata(ns: string, metadata: Record<string, unknown>): void {
+    this.inherited ??= new Map();
+    this.inherited.set(ns, metadata);
   }
 
   private emit(meta: Meta, message: MessageLike, dedupe: boolean): void {

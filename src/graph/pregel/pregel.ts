@@ -319,7 +319,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       if (loop.interrupts === undefined) events?.nestedGraphEnd(eventsRunId, output);
       else events?.nestedGraphStopped(eventsRunId);
     }
-    if (link !== undefined && loop.interrupts === undefined) this.reportAsNode(run.config, output);
+    if (link !== undefined && loop.interrupts === undefined) {
+      this.reportAsNode(run.config, output, run.nodeMetadata);
+    }
     if (loop.interrupts === undefined) return output as Output;
     const values = typeof output === "object" && output !== null && !Array.isArray(output) ? output : {};
     return { ...values, [INTERRUPT]: loop.interrupts } as Output;
@@ -332,19 +334,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    * graph's own, such as an agent's `lc_agent_name`), not the node's step tag. The node's own
    * report then finds them streamed already.
    */
-  private reportAsNode(config: LangGraphRunnableConfig<unknown>, output: unknown): void {
+  private reportAsNode(
+    config: LangGraphRunnableConfig<unknown>,
+    output: unknown,
+    nodeMetadata: Record<string, unknown> | undefined,
+  ): void {
     const name = this.config?.runName ?? this.name;
-    if (name === undefined || config.metadata?.langgraph_node !== name) return;
+    // a run given its own metadata (an agent's) is heard with the node's under it
+    const metadata = nodeMetadata === undefined ? config.metadata : { ...nodeMetadata, ...config.metadata };
+    if (name === undefined || metadata?.langgraph_node !== name) return;
     const handler = config.callbacks?.find((h) => h instanceof MessagesStreamHandler);
     if (handler === undefined) return;
-    (handler as MessagesStreamHandler).nodeFinished(
-      config.metadata,
-      config.tags,
-      name,
-      output,
-      randomId(),
-      false,
-    );
+    (handler as MessagesStreamHandler).nodeFinished(metadata, config.tags, name, output, randomId(), false);
   }
 
   /**

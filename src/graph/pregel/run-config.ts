@@ -8,6 +8,7 @@ import {
   type RetryPolicy,
 } from "../loop/index.js";
 import type { StreamMode } from "../stream/index.js";
+import { MessagesStreamHandler } from "./messages-stream.js";
 
 /** Default number of supersteps a run may take. */
 export const DEFAULT_RECURSION_LIMIT = 25;
@@ -64,6 +65,11 @@ export interface ResolvedRun {
   readonly runId: string | undefined;
   /** The task a nested run's config comes from (see {@link nestedRunNamespace}). */
   readonly task?: object | undefined;
+  /**
+   * The metadata of the node a nested run was given its own `metadata` in (which replaced it):
+   * LangChain.js's callbacks still hear the run with the node's metadata under its own.
+   */
+  readonly nodeMetadata?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -125,12 +131,16 @@ export function resolveRunConfig(
   const inherited = parentLink !== undefined && explicitLink === undefined ? ambient : undefined;
 
   const config: LangGraphRunnableConfig<unknown> = {};
+  let nodeMetadata: Record<string, unknown> | undefined;
   if (inherited !== undefined) {
     mergeInto(config, inherited);
     // a graph run inside a node with its own `metadata` or `tags` takes them instead of the
     // node's, as in LangGraph.js (LangChain.js's `ensureConfig` replaces those keys of the ambient
     // config; `configurable` is merged)
-    if (options?.metadata !== undefined) delete config.metadata;
+    if (options?.metadata !== undefined) {
+      nodeMetadata = config.metadata;
+      delete config.metadata;
+    }
     if (options?.tags !== undefined) delete config.tags;
   }
   for (const source of [defaults, options] as (LangGraphRunnableConfig<unknown> | undefined)[]) {
@@ -173,6 +183,11 @@ export function resolveRunConfig(
   }
 
   const parentNs = parentLink === undefined ? "" : String(configurable.checkpoint_ns ?? "");
+  if (nodeMetadata !== undefined) {
+    for (const handler of config.callbacks ?? []) {
+      if (handler instanceof MessagesStreamHandler) handler.inheritMetadata(parentNs, nodeMetadata);
+    }
+  }
   const source = explicitLink === undefined ? ambient : options;
   const task =
     parentLink === undefined ? undefined : (source as Record<symbol, unknown> | undefined)?.[CURRENT_TASK];
@@ -195,6 +210,7 @@ export function resolveRunConfig(
     parentLink,
     runId: options?.runId,
     task: typeof task === "object" && task !== null ? task : undefined,
+    nodeMetadata,
   };
 }
 
