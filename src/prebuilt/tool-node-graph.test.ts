@@ -239,6 +239,42 @@ describe("ToolNode in a StateGraph", () => {
 
 type Interrupted = { messages: BaseMessage[]; __interrupt__?: { id: string; value: unknown }[] };
 
+describe("a handoff next to another tool call", () => {
+  it("streams the other tool's message as the tools node's update, without an id, as it hands off", async () => {
+    const toDesk = tool(
+      async (_args, runtime) =>
+        new Command({
+          graph: Command.PARENT,
+          goto: "desk",
+          update: { messages: [new ToolMessage({ content: "to desk", tool_call_id: runtime.toolCallId })] },
+        }),
+      { name: "to_desk", description: "Hand off to the desk.", schema: z.object({}) },
+    );
+    const inner = agentGraph(
+      new FakeChatModel({
+        responses: [aiCalling(call("to_desk", "h1"), call("get_weather", "w1", { city: "Oslo" }))],
+      }),
+      [toDesk, weather],
+    ).compile();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("front", inner, { ends: ["desk"] })
+      .addNode("desk", () => ({ messages: [new AIMessage("desk here")] }))
+      .addEdge(START, "front")
+      .compile();
+    const updates: unknown[] = [];
+    for await (const [namespace, chunk] of await graph.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "updates", subgraphs: true },
+    )) {
+      const tools = (chunk as { tools?: { messages: ToolMessage[] } }).tools;
+      if (namespace.length > 0 && tools !== undefined) {
+        updates.push(tools.messages.map((m) => [m.content, m.tool_call_id, m.id]));
+      }
+    }
+    expect(updates).toEqual([[["It's sunny in Oslo.", "w1", undefined]]]);
+  });
+});
+
 describe("interrupts inside tools", () => {
   it("pause the run (not turned into an error message) and resume with the answer", async () => {
     let runs = 0;

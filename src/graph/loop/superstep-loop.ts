@@ -1193,8 +1193,9 @@ export class PregelLoop {
     if (error === undefined) {
       // after the messages stream (which names a node's tool messages after the run), as the
       // messages reducer would before a consumer reads the chunk in LangGraph.js; only for a
-      // stream that shows the writes before the step's end (the reducer stamps them then)
-      if (this.wantsUpdates || this.wantsTasks || this.wantsDebug)
+      // stream that shows the writes before the step's end (the reducer stamps them then); not
+      // for a task that handed off to the parent graph (its step never ends)
+      if (!handedOff && (this.wantsUpdates || this.wantsTasks || this.wantsDebug))
         BinaryOperatorAggregate.stampMessageIds(this.channels, task.writes);
       if (this.wantsUpdates) {
         const payload = updatesPayload(task, this.valuesChannels);
