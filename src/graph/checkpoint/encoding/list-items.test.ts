@@ -1,7 +1,20 @@
 // What a list channel's items read back as, where the saver stores each item on its own.
 // Expected values: @langchain/langgraph 1.7.3 with its MemorySaver and SqliteSaver.
 import { describe, expect, it } from "vitest";
-import { Annotation, emptyCheckpoint, MemorySaver, START, StateGraph } from "../../../index.js";
+import { z } from "zod";
+import {
+  Annotation,
+  emptyCheckpoint,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../../../index.js";
+import { AIMessage, HumanMessage, type ToolMessage } from "../../../messages/index.js";
+import { createReactAgent } from "../../../prebuilt/index.js";
+import { FakeChatModel } from "../../../testing/index.js";
+import { tool } from "../../../tools/index.js";
 
 describe("list items that JSON has no text for", () => {
   it("stores a function or symbol item of a list as null, as inside any other array", async () => {
@@ -30,5 +43,51 @@ describe("list items that JSON has no text for", () => {
     const config = { configurable: { thread_id: "t" } };
     await graph.invoke({ v: [] }, config);
     expect((await graph.getState(config)).values).toEqual({ v: [null, "x"] });
+  });
+});
+
+describe("a message written before the messages reducer gave it its id", () => {
+  it("keeps the ids of a subgraph's tool messages when a sibling subgraph interrupts", async () => {
+    const echo = tool(async ({ text }: { text: string }) => `echo:${text}`, {
+      name: "echo",
+      description: "echo",
+      schema: z.object({ text: z.string() }),
+    });
+    const ask = tool(async ({ text }: { text: string }) => `answer:${String(interrupt(text))}`, {
+      name: "ask",
+      description: "ask",
+      schema: z.object({ text: z.string() }),
+    });
+    const calling = (...calls: [string, string][]) =>
+      new AIMessage({
+        content: "",
+        tool_calls: calls.map(([name, id]) => ({ name, args: { text: id }, id })),
+      });
+    const worker = createReactAgent({
+      llm: new FakeChatModel({ responses: [calling(["echo", "e1"], ["echo", "e2"]), "done"] }),
+      tools: [echo],
+    });
+    const asker = createReactAgent({
+      llm: new FakeChatModel({ responses: [calling(["ask", "a1"])] }),
+      tools: [ask],
+    });
+    const saver = new MemorySaver();
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("worker", worker)
+      .addNode("asker", asker)
+      .addEdge(START, "worker")
+      .addEdge(START, "asker")
+      .compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ messages: [new HumanMessage("hi")] }, config);
+    const writes = (await saver.getTuple(config))?.pendingWrites ?? [];
+    const messages = writes
+      .filter(([, channel]) => channel === "messages")
+      .flatMap(([, , value]) => value as ToolMessage[]);
+    const tools = messages.filter((m) => m.getType() === "tool");
+    expect(tools.map((m) => [m.tool_call_id, typeof m.id])).toEqual([
+      ["e1", "string"],
+      ["e2", "string"],
+    ]);
   });
 });
