@@ -136,7 +136,10 @@ export async function snapshotOf(
       error === undefined
         ? { id: task.id, name: task.name, path: task.path, interrupts }
         : { id: task.id, name: task.name, path: task.path, error, interrupts };
-    if (error === undefined && task.node.subgraphs !== undefined && task.node.subgraphs.length > 0) {
+    // a subgraph compiled with `checkpointer: false` keeps no state to point to (LangGraph.js
+    // lists no `state` for its task)
+    const subgraph = task.node.subgraphs?.[0] as { checkpointer?: unknown } | undefined;
+    if (error === undefined && subgraph !== undefined && subgraph.checkpointer !== false) {
       const childConfig: RunnableConfig = {
         configurable: { thread_id: threadId, checkpoint_ns: task.checkpointNs },
       };

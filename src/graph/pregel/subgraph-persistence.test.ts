@@ -506,3 +506,38 @@ describe("several graphs run by one node function", () => {
     });
   });
 });
+
+describe("getState of a step with a subgraph compiled with checkpointer: false", () => {
+  it("lists no subgraph state for its task (it keeps none), as LangGraph.js", async () => {
+    const build = (checkpointer: false | undefined) => {
+      const sub = new StateGraph(LogState)
+        .addNode("s", () => ({ v: ["s"] }))
+        .addEdge(START, "s")
+        .compile(checkpointer === undefined ? {} : { checkpointer });
+      return new StateGraph(LogState)
+        .addNode("sub", sub)
+        .addNode("ask", () => ({ v: [String(interrupt("q"))] }))
+        .addEdge(START, "sub")
+        .addEdge(START, "ask")
+        .compile({ checkpointer: new MemorySaver() });
+    };
+    const states = [];
+    for (const checkpointer of [false, undefined] as const) {
+      const graph = build(checkpointer);
+      const config = thread("t");
+      await graph.invoke({ v: [] }, config);
+      const { tasks } = await graph.getState(config);
+      states.push(tasks.map((t) => [t.name, t.state === undefined ? "none" : "state"]));
+    }
+    expect(states).toEqual([
+      [
+        ["sub", "none"],
+        ["ask", "none"],
+      ],
+      [
+        ["sub", "state"],
+        ["ask", "none"],
+      ],
+    ]);
+  });
+});
