@@ -1167,7 +1167,17 @@ export class PregelLoop {
       else task.writes.push([ERROR, errorRecord(error)]);
     } else if (task.writes.length === 0) {
       task.writes.push([NO_WRITES, null]);
-    } else DeltaChannel.prepareWrites(this.channels, task.writes);
+    } else {
+      DeltaChannel.prepareWrites(this.channels, task.writes);
+      if (this.params.persistence !== undefined) {
+        // a saver encodes the writes before the step's end (at once with `sync`, as soon as its
+        // queue runs with `async`, which can be while a sibling still runs), and stores a message
+        // object once: it must have the id the messages reducer gives it by then. The messages
+        // stream sees the task first, as it would before the reducer in LangGraph.js.
+        this.reportFinished(task);
+        BinaryOperatorAggregate.stampMessageIds(this.channels, task.writes);
+      }
+    }
     const persistence = this.params.persistence;
     if (persistence !== undefined) {
       const writes = this.trackedWrites(task.writes);
@@ -1193,9 +1203,14 @@ export class PregelLoop {
     if (error === undefined) {
       // after the messages stream (which names a node's tool messages after the run), as the
       // messages reducer would before a consumer reads the chunk in LangGraph.js; only for a
-      // stream that shows the writes before the step's end (the reducer stamps them then); not
-      // for a task that handed off to the parent graph (its step never ends)
-      if (!handedOff && (this.wantsUpdates || this.wantsTasks || this.wantsDebug))
+      // stream that shows the writes before the step's end (the reducer stamps them then; with a
+      // checkpointer they were stamped as the task was committed); not for a task that handed
+      // off to the parent graph (its step never ends)
+      if (
+        persistence === undefined &&
+        !handedOff &&
+        (this.wantsUpdates || this.wantsTasks || this.wantsDebug)
+      )
         BinaryOperatorAggregate.stampMessageIds(this.channels, task.writes);
       if (this.wantsUpdates) {
         const payload = updatesPayload(task, this.valuesChannels);

@@ -9,9 +9,11 @@ import {
   type Durability,
   interrupt,
   MemorySaver,
+  MessagesAnnotation,
   START,
   StateGraph,
 } from "../../index.js";
+import { AIMessage, ToolMessage } from "../../messages/index.js";
 import {
   historyOf,
   interruptsOf,
@@ -198,6 +200,34 @@ describe("durability", () => {
       expect((state.tasks[0]!.error as { message?: string }).message).toBe("boom");
     },
   );
+});
+
+describe("messages written without an id", () => {
+  // LangGraph.js 1.7.3 stores every message with the id its messages reducer gave it, in every
+  // mode; the saver used to encode a finished task's writes before the step's end gave the ids
+  it.each(MODES)("are stored with their ids when a sibling finishes later (%s)", async (durability) => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("fast", () => ({ messages: [new ToolMessage({ content: "t", tool_call_id: "c1" })] }))
+      .addNode("slow", async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { messages: [new AIMessage("slow")] };
+      })
+      .addEdge(START, "fast")
+      .addEdge(START, "slow")
+      .compile({ checkpointer: new MemorySaver() });
+    const output = await graph.invoke(
+      { messages: [{ role: "user", content: "hi" }] },
+      { ...thread("m"), durability },
+    );
+    const ids = output.messages.map((message) => message.id);
+    expect(ids.every((id) => typeof id === "string")).toBe(true);
+    const stored = (await graph.getState(thread("m"))).values.messages;
+    expect(stored.map((message) => [message.getType(), message.id])).toEqual([
+      ["human", ids[0]],
+      ["tool", ids[1]],
+      ["ai", ids[2]],
+    ]);
+  });
 });
 
 describe("async durability with a saver that has no putBatch", () => {
