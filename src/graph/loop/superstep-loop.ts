@@ -268,6 +268,12 @@ export class PregelLoop {
   private nullResume: { value: unknown } | undefined;
   /** Writes saved for the tasks of the current step (functional-API calls look theirs up here). */
   private stepSaved: Map<string, PendingWrite[]> | undefined;
+  /**
+   * What the thread's latest checkpoint, made by updateState or a fork and named by id, saved for
+   * its tasks: they run again from scratch, but the checkpoints/debug streams describe that
+   * checkpoint as it was saved (its tasks' errors, interrupts and results), as LangGraph.js does.
+   */
+  private rerunSaved: Map<string, PendingWrite[]> | undefined;
   /** Whether a checkpoint was loaded (the thread has history). */
   private restored = false;
   /** The next step is the one a resume runs again. */
@@ -608,7 +614,10 @@ export class PregelLoop {
           // The thread's latest checkpoint named by id re-runs its tasks, answers and all, when
           // updateState or a fork made it (as in LangGraph.js); one a step made is resumed.
           const source = this.loaded?.metadata.source;
-          if (source === "update" || source === "fork") this.saved = undefined;
+          if (source === "update" || source === "fork") {
+            if (this.unreported !== undefined) this.rerunSaved = this.saved?.byTask;
+            this.saved = undefined;
+          }
         }
       }
       if (this.graphHandlers !== undefined) this.resumedFrom = this.checkpoint.id;
@@ -1308,6 +1317,8 @@ export class PregelLoop {
     this.unreported = undefined;
     const persistence = this.params.persistence as LoopPersistence;
     const checkpointId = String(persistence.config.configurable?.checkpoint_id ?? "");
+    const stepSaved = this.stepSaved ?? this.rerunSaved;
+    this.rerunSaved = undefined;
     const payload: Record<string, unknown> = {
       config: this.formatConfig(checkpointId),
       values: this.readStream(this.params.graph.streamChannels),
@@ -1317,7 +1328,7 @@ export class PregelLoop {
         // a checkpoint resumed from lists the interrupts its tasks saved, as getState does, and
         // what its finished tasks saved (their result, or their error); keys in LangGraph.js's
         // order, a failed task without the subgraph `state`
-        const saved = this.stepSaved?.get(task.id);
+        const saved = stepSaved?.get(task.id);
         const error = saved?.find(([c]) => c === ERROR);
         const description: Record<string, unknown> = { id: task.id, name: task.name, path: task.path };
         if (error !== undefined) description.error = error[1];

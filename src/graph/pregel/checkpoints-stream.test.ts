@@ -19,7 +19,7 @@ interface CheckpointChunk {
   metadata: { source: string; step: number; parents: Record<string, string> };
   values: unknown;
   next: string[];
-  tasks: { id: string; name: string; path: unknown[]; interrupts: unknown[] }[];
+  tasks: { id: string; name: string; path: unknown[]; interrupts: unknown[]; error?: unknown }[];
   parentConfig?: { configurable: Record<string, unknown> };
 }
 
@@ -174,6 +174,36 @@ describe("streamMode: checkpoints", () => {
     );
     expect(chunks.map((c) => [c.metadata.step, c.metadata.source, c.next])).toEqual([[2, "fork", ["ask"]]]);
     expect(chunks[0]!.parentConfig?.configurable.checkpoint_id).toBe(checkpointIdOf(atAsk.config));
+  });
+
+  it("describes a fork at the thread's head as saved, with its task's error, though the task runs again", async () => {
+    let failures = 1;
+    const graph = new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("b", () => {
+        if (failures-- > 0) throw new Error("boom");
+        return { v: ["b"] };
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile({ checkpointer: new MemorySaver() });
+    failures = 0;
+    await graph.invoke({ v: ["in"] }, thread("c6"));
+    const atB = (await historyOf(graph, thread("c6"))).find((s) => s.next[0] === "b")!;
+    failures = 1;
+    await expect(graph.invoke(null, atB.config)).rejects.toThrow("boom");
+    const head = await graph.getState(thread("c6"));
+    expect([head.metadata?.source, head.tasks.map((t) => t.error)]).toEqual([
+      "fork",
+      [{ message: "boom", name: "Error" }],
+    ]);
+    const chunks = await collectAs<CheckpointChunk>(
+      graph.stream(null, { ...head.config, streamMode: "checkpoints" }),
+    );
+    expect(chunks.map((c) => [c.metadata.source, c.next, c.tasks.map((t) => t.error)])).toEqual([
+      ["fork", ["b"], [{ message: "boom", name: "Error" }]],
+      ["loop", [], []],
+    ]);
   });
 
   it("with durability exit still yields every checkpoint, though only the last is stored", async () => {
