@@ -581,6 +581,28 @@ describe("createAgent: persistence and interrupts", () => {
     expect(outline(done.messages)).toEqual(["human:hi", "ai:", "tool:deploy: yes", "ai:deployed"]);
   });
 
+  it("stores parallel tools' messages with their ids, whatever the durability (as LangChain.js does)", async () => {
+    const quick = tool(async () => "quick", { name: "quick", description: "Fast.", schema: z.object({}) });
+    const slow = tool(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return "slow";
+      },
+      { name: "slow", description: "Slow.", schema: z.object({}) },
+    );
+    for (const durability of ["sync", "async", "exit"] as const) {
+      const model = new FakeChatModel({
+        responses: [asking("a1", call("quick", {}, "c1"), call("slow", {}, "c2")), answer("a2", "done")],
+      });
+      const agent = createAgent({ model, tools: [quick, slow], checkpointer: new MemorySaver() });
+      const config = { configurable: { thread_id: durability } };
+      const { messages } = await agent.invoke(question(), { ...config, durability });
+      const stored = ((await agent.getState(config)).values as { messages: ToolMessage[] }).messages;
+      expect(stored.map((m) => [m.getType(), m.id])).toEqual(messages.map((m) => [m.getType(), m.id]));
+      expect(stored.every((m) => typeof m.id === "string")).toBe(true);
+    }
+  });
+
   it("supports interruptAfter and updateState", async () => {
     const model = new FakeChatModel({ responses: [answer("a1", "draft")] });
     const agent = createAgent({ model, checkpointer: new MemorySaver(), interruptAfter: ["model_request"] });
