@@ -99,6 +99,11 @@ interface ListState {
    * cache holds one thread's elements at most.
    */
   values?: unknown[];
+  /**
+   * The thread's {@link ThreadCache.changes} when {@link values} were taken: once a task writes
+   * an object back changed in place, the elements no longer stand for their references.
+   */
+  changes?: number;
 }
 
 /**
@@ -163,6 +168,36 @@ class ThreadCache {
    * while the storage's count agrees.
    */
   storedCount: number | undefined;
+  /**
+   * How many times a task of the thread wrote back an object whose stored form changed since it
+   * was stored (changed in place): list states taken before the last such write find their
+   * elements by reference again (see {@link ListState.changes}).
+   */
+  changes = 0;
+  /**
+   * List states whose elements were read back and not yet recorded as stored under their
+   * references (see {@link registerValues}).
+   */
+  unregistered: ListState[] = [];
+
+  /**
+   * Records the elements of the list states read back under their references, so that a task
+   * that writes one of them back changed in place is seen to have changed it. Done before a
+   * task's writes are stored rather than on every read: a read alone never needs it.
+   */
+  registerValues(): void {
+    for (const state of this.unregistered) {
+      const values = state.values;
+      if (values === undefined) continue;
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (typeof value === "object" && value !== null && !itemRefs.has(value)) {
+          itemRefs.set(value, state.refs[i] as string);
+        }
+      }
+    }
+    this.unregistered.length = 0;
+  }
 
   /** The cached state of the list channel `slot` ({@link listSlot}) at `version`, if it is the one cached. */
   list(slot: string, version: string): ListState | undefined {
@@ -179,7 +214,8 @@ class ThreadCache {
     const cached = this.listSlots.get(slot);
     if (cached === undefined || cached.version !== version || cached.state.length !== values.length) return;
     const { refs, length, depth } = cached.state;
-    cached.state = { refs, length, depth, values };
+    cached.state = { refs, length, depth, values, changes: this.changes };
+    this.unregistered.push(cached.state);
   }
 
   /** Lets go of the elements the list states keep (see {@link ListState.values}) and of the items' texts. */
@@ -189,6 +225,7 @@ class ThreadCache {
       const { refs, length, depth } = slot.state;
       slot.state = { refs, length, depth };
     }
+    this.unregistered.length = 0;
     this.texts = undefined;
   }
 }
@@ -993,11 +1030,17 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
             prev.depth + 1,
           ),
         );
-        state = { refs, length, depth: prev.depth + 1, values: keptValues(value, prev, kept) };
+        state = {
+          refs,
+          length,
+          depth: prev.depth + 1,
+          values: keptValues(value, prev, kept),
+          changes: cache.changes,
+        };
       } else {
         const full = upTo(refs, length);
         rows.blobs.push(blobRow(threadId, ns, channel, versionKey, "list", JSON.stringify(full), null, 0));
-        state = { refs, length, depth: 0, values: keptValues(value, prev, kept) };
+        state = { refs, length, depth: 0, values: keptValues(value, prev, kept), changes: cache.changes };
       }
       const slot = listSlot(ns, channel);
       pending.lists.set(pendingListKey(threadId, slot, versionKey), {
@@ -1082,14 +1125,16 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       };
       if (Array.isArray(value)) {
         row.kind = "list";
-        row.data = JSON.stringify(this.itemize(value, threadId, cache, rows.items, sending));
+        row.data = JSON.stringify(this.itemizeWritten(value, threadId, cache, rows.items, sending));
       } else {
         row.data = this.codec.encode(value);
         if (row.data.length > this.writeItemMin && typeof value === "object" && value !== null) {
           // a larger object is stored once as an item: a Send written by a task is also an
           // element of the next checkpoint's tasks channel, which then shares it
           row.kind = "list";
-          row.data = JSON.stringify({ item: this.itemize([value], threadId, cache, rows.items, sending)[0] });
+          row.data = JSON.stringify({
+            item: this.itemizeWritten([value], threadId, cache, rows.items, sending)[0],
+          });
         }
       }
       rows.writes.push(row);
@@ -1387,7 +1432,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     items: ItemRow[],
     sending: Set<string>,
   ): { refs: string[]; length: number; kept: number; appended?: string[] } {
-    const before = prev?.values;
+    // elements taken before a task wrote an object back changed in place no longer stand for
+    // their references (that object's is new): the list is itemized by reference
+    const before = prev?.changes === cache.changes ? prev.values : undefined;
     const length = prev === undefined ? 0 : prev.length;
     if (prev === undefined || before === undefined || before.length < length) {
       const refs = this.itemize(values, threadId, cache, items, sending, prev?.refs, length);
@@ -1449,6 +1496,44 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       }
       if (!cache.items.has(ref) && !sending.has(ref)) {
         items.push({ threadId, hash: ref, data: data ?? this.codec.encode(value) });
+        sending.add(ref);
+      }
+      refs[i] = ref;
+    }
+    return refs;
+  }
+
+  /**
+   * {@link itemize} for the values a task wrote: each is encoded as it is now, not found by
+   * identity, because a node may write back an object of the state it changed in place
+   * (`message.content = …; return { messages: [message] }`). Such an object gets its new
+   * reference, and the thread's list states taken before find their elements by reference
+   * again ({@link ThreadCache.changes}), so the change is stored as LangGraph.js stores it.
+   * A task's writes are mostly new objects, which are encoded either way.
+   */
+  private itemizeWritten(
+    values: readonly unknown[],
+    threadId: string,
+    cache: ThreadCache,
+    items: ItemRow[],
+    sending: Set<string>,
+  ): string[] {
+    if (cache.unregistered.length > 0) cache.registerValues();
+    const refs: string[] = new Array(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      const isObject = typeof value === "object" && value !== null;
+      const data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
+      const ref = itemHash(data);
+      if (isObject && !isUnstampedMessage(value)) {
+        const known = itemRefs.get(value);
+        if (known !== ref) {
+          if (known !== undefined) cache.changes += 1;
+          itemRefs.set(value, ref);
+        }
+      }
+      if (!cache.items.has(ref) && !sending.has(ref)) {
+        items.push({ threadId, hash: ref, data });
         sending.add(ref);
       }
       refs[i] = ref;

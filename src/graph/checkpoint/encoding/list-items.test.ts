@@ -91,3 +91,64 @@ describe("a message written before the messages reducer gave it its id", () => {
     ]);
   });
 });
+
+describe("a message a node changes in place and writes back", () => {
+  // node "b" edits the message "a" wrote (same object) and returns it: LangGraph.js stores the
+  // edit, and each earlier checkpoint keeps the value it had when saved
+  const editingGraph = () =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("a", () => ({ messages: [new AIMessage({ content: "a", id: "m1" })] }))
+      .addNode("b", (state: { messages: AIMessage[] }) => {
+        const message = state.messages[1] as AIMessage;
+        message.content = "b";
+        return { messages: [message] };
+      })
+      .addNode("c", () => ({ messages: [new AIMessage({ content: "c", id: "m2" })] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", "c")
+      .compile({ checkpointer: new MemorySaver() });
+  const contents = (messages: readonly { content: unknown }[]) => messages.map((m) => m.content).join(",");
+  const input = () => ({ messages: [new HumanMessage({ content: "hi", id: "h" })] });
+
+  it("is stored with the change, each earlier checkpoint as it was (durability sync)", async () => {
+    const graph = editingGraph();
+    const config = { configurable: { thread_id: "t" }, durability: "sync" as const };
+    await graph.invoke(input(), config);
+    expect(contents((await graph.getState(config)).values.messages)).toBe("hi,b,c");
+    const history: string[] = [];
+    for await (const snapshot of graph.getStateHistory(config))
+      history.push(contents(snapshot.values.messages ?? []));
+    expect(history).toEqual(["hi,b,c", "hi,b", "hi,a", "hi", ""]);
+  });
+
+  it.each(["async", "sync"] as const)(
+    "is stored with the change when a later run changes a message read back (durability %s)",
+    async (durability) => {
+      const saver = new MemorySaver();
+      const build = () =>
+        new StateGraph(MessagesAnnotation)
+          .addNode("b", (state: { messages: AIMessage[] }) => {
+            const message = state.messages[1] as AIMessage;
+            message.content = `${String(message.content)}!`;
+            return { messages: [message] };
+          })
+          .addEdge(START, "b")
+          .compile({ checkpointer: saver });
+      const graph = build();
+      const config = { configurable: { thread_id: "t" }, durability };
+      await graph.invoke(
+        {
+          messages: [new HumanMessage({ content: "hi", id: "h" }), new AIMessage({ content: "x", id: "m1" })],
+        },
+        config,
+      );
+      for (let i = 0; i < 3; i++) {
+        await graph.invoke({ messages: [new HumanMessage({ content: `again${i}`, id: `h${i}` })] }, config);
+      }
+      expect(contents((await build().getState(config)).values.messages)).toBe(
+        "hi,x!!!!,again0,again1,again2",
+      );
+    },
+  );
+});
