@@ -1,14 +1,14 @@
 import { Command, commandUpdateEntries, isCommand, isSend, type Send } from "../graph/index.js";
 import { isToolMessage, type ToolCall, ToolMessage } from "../messages/index.js";
-import { toMessageContent } from "../tools/index.js";
 import type { ToolCallResult } from "./tool-node-wrap.js";
 
 /**
  * What a tool's `invoke` returned, as a result answering `call`: a `Command` passes through;
  * a `ToolMessage` passes through (its call id filled in when missing; its name left as the tool
  * set it, as LangGraph.js does); anything
- * else (a tool not built with `tool()` may return raw values) becomes the content of a
- * `ToolMessage` — strings and content blocks as they are, other values as JSON.
+ * else (what a tool returns for a call without an id, or a tool not built with `tool()`) becomes
+ * the content of a `ToolMessage`: a string as it is, any other value (content blocks too) as its
+ * JSON text, as LangGraph.js writes it (`undefined` gives empty content).
  */
 export function toToolCallResult(output: unknown, call: ToolCall, toolName: string): ToolCallResult {
   if (isCommand(output)) return output;
@@ -17,7 +17,8 @@ export function toToolCallResult(output: unknown, call: ToolCall, toolName: stri
     return output;
   }
   return new ToolMessage({
-    content: toMessageContent(output),
+    // JSON.stringify(undefined) is undefined: the message's content is then empty, as there
+    content: typeof output === "string" ? output : (JSON.stringify(output) as string),
     name: toolName,
     // a call without an id is answered without one (null reads as no id), as in LangGraph.js;
     // its error answers carry ""

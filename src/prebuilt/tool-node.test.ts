@@ -278,6 +278,26 @@ describe("ToolNode and calls without an id (as LangGraph.js)", () => {
     expect([missing?.tool_call_id, missing?.status]).toEqual(["", "error"]);
   });
 
+  it("writes what the tool returned for such a call as JSON unless it is a string", async () => {
+    // without a call id the tool hands back its raw value; the node writes the message itself
+    const returning = (name: string, value: unknown) =>
+      tool(async () => value, { name, description: "", schema: z.object({}) });
+    const node = new ToolNode([
+      returning("blocks", [{ type: "text", text: "hi" }]),
+      returning("nothing", undefined),
+      returning("str", "plain"),
+    ]);
+    const ai = aiCalling(
+      ...["blocks", "nothing", "str"].map((name) => ({ name, args: {}, type: "tool_call" }) as ToolCall),
+    );
+    const out = (await node.invoke({ messages: [ai] })) as Messages;
+    expect(out.messages.map((m) => [m.content, m.status])).toEqual([
+      ['[{"type":"text","text":"hi"}]', "success"],
+      [[], "success"],
+      ["plain", "success"],
+    ]);
+  });
+
   it("stores and reads back that answer with a checkpointer", async () => {
     const graph = new StateGraph(MessagesAnnotation)
       .addNode("tools", new ToolNode([weather]))
