@@ -116,6 +116,31 @@ describe("the messages stream mode", () => {
     for (const m of plain.messages) expect(m.id).toMatch(new RegExp(`^${uuid}$`));
   });
 
+  it("streams both answers of two tool calls sharing an id, though they get the same stream id", async () => {
+    const echo = tool(async ({ x }: { x: string }) => `got ${x}`, {
+      name: "echo",
+      description: "Echoes.",
+      schema: z.object({ x: z.string() }),
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([echo]))
+      .addEdge(START, "tools")
+      .compile();
+    const asking = new AIMessage({
+      content: "",
+      id: "a",
+      tool_calls: [
+        { name: "echo", args: { x: "1" }, id: "c1", type: "tool_call" },
+        { name: "echo", args: { x: "2" }, id: "c1", type: "tool_call" },
+      ],
+    });
+    const chunks = await streamed(graph.stream({ messages: [asking] }, { streamMode: "messages" }));
+    // LangGraph.js checks for a message streamed already before naming it
+    expect(chunks.map(([m]) => [m.content, (m.id ?? "").replace(/^run-[0-9a-f-]{36}-/, "run-*-")])).toEqual([
+      ["got 1", "run-*-tool-c1"],
+      ["got 2", "run-*-tool-c1"],
+    ]);
+  });
   it("does not stream the tokens of a call tagged nostream, but still reports the node's output", async () => {
     const model = new FakeChatModel({ responses: ["quiet answer"] });
     const graph = new StateGraph(MessagesAnnotation)

@@ -242,14 +242,17 @@ export class MessagesStreamHandler implements CallbackHandler {
       if (isCommand(value)) {
         for (const [, v] of commandUpdateEntries(value)) visit(v);
       } else if (isMessageLike(value)) {
-        if (value.id == null) {
+        // only a message that came with an id can have been streamed already: one named here is
+        // streamed even when its name is taken (two answers to calls sharing an id), as there
+        const named = value.id != null;
+        if (!named) {
           value.id =
             value.getType() === "tool"
               ? `run-${runId}-tool-${value.tool_call_id}`
               : `run-${runId}-out-${outputIndex}`;
         }
         outputIndex += 1;
-        this.emit(meta, value, true);
+        this.emit(meta, value, named);
       } else if (Array.isArray(value)) {
         for (const item of value) visit(item);
       } else if (
