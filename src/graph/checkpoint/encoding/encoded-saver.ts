@@ -1194,7 +1194,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     }
     // `forEach` and indexed loops over the items: a long history is a thousand references, and
     // each `for…of` step of a first read (before the engine optimizes this code) allocates
+    let referenced = 0;
     const need = (refs: readonly string[]): void => {
+      referenced += refs.length;
       for (let i = 0; i < refs.length; i++) needed.add(refs[i] as string);
     };
     lists.forEach(need);
@@ -1219,6 +1221,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     if (rebase) cache.items = needed;
     else for (const ref of needed) cache.items.add(ref);
 
+    // equal items are stored once; each place that holds one gets an object of its own
+    const take = this.itemTaker(items, referenced > needed.size);
     const channelValues: Record<string, unknown> = {};
     for (const channel in inline) {
       const data = inline[channel];
@@ -1232,7 +1236,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       if (row?.kind === "value") {
         channelValues[channel] = this.decode(row.data ?? "", threadId, ns, head.id, `channel "${channel}"`);
       } else {
-        const values = (lists.get(channel) ?? []).map((ref) => items.get(ref));
+        const values = (lists.get(channel) ?? []).map(take);
         channelValues[channel] = values;
         // the next save of this list (a run resumed from here) finds these elements by identity
         cache.attachValues(listSlot(ns, channel), version, values.slice());
@@ -1243,7 +1247,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const data = record.loose[channel] as string;
       channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
     }
-    const pendingWrites = this.decodeWrites(writeRows, writeRefs, items, threadId, ns, head.id);
+    const pendingWrites = this.decodeWrites(writeRows, writeRefs, take, threadId, ns, head.id);
     const extra =
       record.extra === undefined
         ? undefined
@@ -1804,10 +1808,31 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return { refs: [item], single: true };
   }
 
+  /**
+   * How a read turns item references into values: the decoded item, and, when the read meets an
+   * item again (`repeats`: equal values in two places, such as two equal messages without an id
+   * written by two tasks), a copy of its own for each later place, as separately stored values
+   * would be. Two places sharing one object would otherwise change together: the messages
+   * reducer naming the first would name the second, which then replaced it.
+   */
+  private itemTaker(items: Map<string, unknown>, repeats: boolean): (ref: string) => unknown {
+    if (!repeats) return (ref) => items.get(ref);
+    const taken = new Set<string>();
+    const codec = this.codec;
+    return (ref) => {
+      const value = items.get(ref);
+      if (!taken.has(ref)) {
+        taken.add(ref);
+        return value;
+      }
+      return codec.decode(codec.encode(value));
+    };
+  }
+
   private decodeWrites(
     rows: WriteRow[],
     refs: Map<WriteRow, WriteRefs>,
-    items: Map<string, unknown>,
+    take: (ref: string) => unknown,
     threadId: string,
     ns: string,
     checkpointId: string,
@@ -1822,8 +1847,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         stored === undefined
           ? this.decode(row.data, threadId, ns, checkpointId, `a write of task ${row.taskId}`)
           : stored.single
-            ? items.get(stored.refs[0] as string)
-            : stored.refs.map((ref) => items.get(ref));
+            ? take(stored.refs[0] as string)
+            : stored.refs.map(take);
       return [row.taskId, row.channel, value];
     });
   }
@@ -1848,7 +1873,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const items = await this.loadItems(threadId, needed, ns, parentId);
     const cache = this.caches.get(threadId);
     for (const ref of needed) cache.items.add(ref);
-    const sends = this.decodeWrites(rows, refs, items, threadId, ns, parentId).map(([, , value]) => value);
+    const sends = this.decodeWrites(rows, refs, this.itemTaker(items, true), threadId, ns, parentId).map(
+      ([, , value]) => value,
+    );
     checkpoint.channel_values[TASKS] = sends;
     // as LangGraph.js's savers: the newest version the checkpoint has (a new one if it has none)
     checkpoint.channel_versions[TASKS] =

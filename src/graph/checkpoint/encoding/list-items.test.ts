@@ -4,14 +4,16 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
+  Command,
   emptyCheckpoint,
   interrupt,
   MemorySaver,
   MessagesAnnotation,
+  Send,
   START,
   StateGraph,
 } from "../../../index.js";
-import { AIMessage, HumanMessage, type ToolMessage } from "../../../messages/index.js";
+import { AIMessage, HumanMessage, ToolMessage } from "../../../messages/index.js";
 import { createReactAgent } from "../../../prebuilt/index.js";
 import { FakeChatModel } from "../../../testing/index.js";
 import { tool } from "../../../tools/index.js";
@@ -151,4 +153,53 @@ describe("a message a node changes in place and writes back", () => {
       );
     },
   );
+});
+
+describe("equal items in several places", () => {
+  it("read back as objects of their own, in a list and in pending writes", async () => {
+    const saver = new MemorySaver();
+    const config = { configurable: { thread_id: "t", checkpoint_ns: "" } };
+    await saver.put(
+      config,
+      {
+        ...emptyCheckpoint(),
+        id: "c1",
+        channel_values: { list: [{ a: 1 }, { a: 1 }] },
+        channel_versions: { list: 1 },
+      },
+      { source: "loop", step: 0, parents: {} },
+      { list: 1 },
+    );
+    const saved = { configurable: { ...config.configurable, checkpoint_id: "c1" } };
+    await saver.putWrites(saved, [["list", [{ a: 1 }]]], "task-1");
+    await saver.putWrites(saved, [["list", [{ a: 1 }]]], "task-2");
+    const tuple = await saver.getTuple(config);
+    const list = tuple?.checkpoint.channel_values.list as { a: number }[];
+    expect(list).toEqual([{ a: 1 }, { a: 1 }]);
+    const written = (tuple?.pendingWrites ?? []).map(([, , value]) => (value as { a: number }[])[0]);
+    const all = [...list, ...written];
+    expect(all).toHaveLength(4);
+    expect(new Set(all).size).toBe(4);
+  });
+
+  it("two tasks writing equal messages without an id before an interrupt keep both", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("fan", () => ({}))
+      .addNode("work", (input: { i: number }) => {
+        if (input.i === 9) interrupt("wait");
+        return { messages: [new ToolMessage({ content: "same", tool_call_id: "c2", name: "t" })] };
+      })
+      .addEdge(START, "fan")
+      .addConditionalEdges("fan", () => [
+        new Send("work", { i: 1 }),
+        new Send("work", { i: 1 }),
+        new Send("work", { i: 9 }),
+      ])
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ messages: [] }, config);
+    expect((await graph.getState(config)).values.messages.map((m) => m.content)).toEqual(["same", "same"]);
+    const resumed = await graph.invoke(new Command({ resume: "go" }), config);
+    expect(resumed.messages.map((m) => m.content)).toEqual(["same", "same", "same"]);
+  });
 });
