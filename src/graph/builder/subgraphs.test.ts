@@ -250,6 +250,48 @@ describe("Command.PARENT", () => {
     ]);
   });
 
+  it("sent in a list with updates of the subgraph, streams those updates as the node's", async () => {
+    // what a ToolNode returns when one tool hands off to the parent and another answers
+    const sub = new StateGraph(Child)
+      .addNode("c1", () => [
+        new Command({ graph: Command.PARENT, goto: "p3", update: { shared: ["from-child"] } }),
+        { priv: "kept" },
+      ])
+      .addEdge(START, "c1")
+      .compile();
+    const graph = new StateGraph(Parent)
+      .addNode("sub", sub, { ends: ["p3"] })
+      .addNode("p3", () => ({ shared: ["p3"] }))
+      .addEdge(START, "sub")
+      .compile();
+    const chunks = await collect(
+      graph.stream({ shared: [] }, { streamMode: ["updates", "tasks"], subgraphs: true }),
+    );
+    const shown = (anonymise(chunks) as [string[], string, Record<string, unknown>][]).map(
+      ([ns, mode, chunk]) => [
+        ns,
+        mode,
+        mode === "tasks"
+          ? "result" in chunk
+            ? { result: chunk.result, error: chunk.error }
+            : chunk.name
+          : chunk,
+      ],
+    );
+    // LangGraph.js 1.7.3
+    expect(shown).toEqual([
+      [[], "tasks", "sub"],
+      [["sub:<id>"], "tasks", "c1"],
+      [["sub:<id>"], "updates", { c1: { priv: "kept" } }],
+      [["sub:<id>"], "tasks", { result: { priv: "kept" }, error: null }],
+      [[], "updates", { sub: { shared: ["from-child"] } }],
+      [[], "tasks", { result: { shared: ["from-child"] }, error: null }],
+      [[], "tasks", "p3"],
+      [[], "updates", { p3: { shared: ["p3"] } }],
+      [[], "tasks", { result: { shared: ["p3"] }, error: null }],
+    ]);
+  });
+
   it("to a node the parent does not have fails (deliberate: the reference ignores it)", async () => {
     const sub = new StateGraph(Child)
       .addNode("c1", () => new Command({ graph: Command.PARENT, goto: "zz" }))
