@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, InvalidUpdateError, START, StateGraph } from "../index.js";
+import { Annotation, Command, InvalidUpdateError, MemorySaver, START, StateGraph } from "../index.js";
 
 const appendList = () => Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] });
 const Parent = Annotation.Root({ shared: appendList(), parentOnly: Annotation<string> });
@@ -290,6 +290,24 @@ describe("Command.PARENT", () => {
       [[], "updates", { p3: { shared: ["p3"] } }],
       [[], "tasks", { result: { shared: ["p3"] }, error: null }],
     ]);
+  });
+
+  it("from a subgraph compiled with checkpointer: true, routes and updates the parent (deliberate: the reference drops it)", async () => {
+    const sub = new StateGraph(Child)
+      .addNode(
+        "c1",
+        () => new Command({ graph: Command.PARENT, goto: "p3", update: { shared: ["from-child"] } }),
+      )
+      .addEdge(START, "c1")
+      .compile({ checkpointer: true });
+    const graph = new StateGraph(Parent)
+      .addNode("sub", sub, { ends: ["p3"] })
+      .addNode("p3", () => ({ shared: ["p3"] }))
+      .addEdge(START, "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    expect(await graph.invoke({ shared: [] }, { configurable: { thread_id: "t" } })).toEqual({
+      shared: ["from-child", "p3"],
+    });
   });
 
   it("to a node the parent does not have fails (deliberate: the reference ignores it)", async () => {
