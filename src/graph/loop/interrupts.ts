@@ -169,7 +169,9 @@ export function interruptTask<Value = unknown, Resume = unknown>(
   const schema = options?.responseSchema;
   const index = scratchpad.interruptCounter++;
   if (index < scratchpad.resume.length) return parseResume(schema, scratchpad.resume[index]) as Resume;
-  const id = interruptId(task.checkpointNs, index);
+  // numbered by the answers so far, as in LangGraph.js (not by this call's place: an earlier
+  // interrupt of this attempt the node caught leaves the count unchanged)
+  const id = interruptId(task.checkpointNs, scratchpad.resume.length);
   const answer = scratchpad.answerFor(id);
   if (answer !== NO_RESUME) {
     const parsed = parseResume(schema, answer);

@@ -216,6 +216,28 @@ describe("several interrupts in one node", () => {
     expect(log).toEqual(replayLog);
   });
 
+  it("are numbered by the answers so far, not by calls whose interrupt the node caught", async () => {
+    // a wrapper that retries a failed call (a tool's interrupt caught and the tool run again)
+    const graph = new StateGraph(LogState)
+      .addNode("ask", () => {
+        try {
+          interrupt("caught");
+        } catch {
+          // swallowed
+        }
+        return { v: [String(interrupt("asked"))] };
+      })
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const first = await graph.invoke({ v: [] }, thread("c"));
+    const again = await graph.invoke(new Command({ resume: "A" }), thread("c"));
+    const [pending] = interruptsOf(first);
+    const [next] = interruptsOf(again);
+    // LangGraph.js: the first pause is numbered 0 (no answers yet), the second 1
+    expect([pending?.value, next?.value]).toEqual(["asked", "asked"]);
+    expect(next?.id).not.toBe(pending?.id);
+  });
+
   it("keep the node in next while it waits for its second answer (documented difference)", async () => {
     const graph = threeQuestions([]);
     await graph.invoke({ v: [] }, thread("m"));
