@@ -397,7 +397,10 @@ export abstract class StructuredTool<
         try {
           formatted = finish(output);
         } catch (error) {
-          return failed(error);
+          // an output the response format rejects fails the call without a tool error callback
+          // (nor an end), as in LangChain.js, which checks it after the tool's run
+          if (onError === undefined) throw error;
+          return onError(error);
         }
         return then === undefined ? formatted : then(formatted);
       }, failed);

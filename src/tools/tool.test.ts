@@ -400,6 +400,20 @@ describe("tool callbacks", () => {
     ]);
   });
 
+  it("reports neither end nor error for an output its response format rejects (as LangChain.js)", async () => {
+    const { events, handler } = recorder();
+    const t = tool(async () => "no pair", {
+      name: "p",
+      description: "d",
+      schema: z.object({}),
+      responseFormat: "content_and_artifact",
+    });
+    await expect(t.invoke(call({}, "p", "call_p"), { callbacks: [handler], runId: "run-p" })).rejects.toThrow(
+      ToolOutputFormatError,
+    );
+    expect(events).toEqual([["start", "p", "{}", "run-p", [], {}, "p", "call_p"]]);
+  });
+
   it("stops waiting when the signal aborts", async () => {
     const slow = tool(() => new Promise<string>(() => {}), {
       name: "s",
