@@ -195,6 +195,119 @@ describe("validateJsonSchema", () => {
   });
 });
 
+describe("validateJsonSchema accepts what LangChain.js's validator (@cfworker/json-schema) accepts", () => {
+  const fits = (schema: Record<string, unknown>, value: unknown) =>
+    validateJsonSchema(schema, value).length === 0;
+
+  it("reads tuples: prefixItems, then items; a list of items, then additionalItems", () => {
+    const pair = { type: "array", prefixItems: [{ const: 1 }, {}], items: false };
+    expect([fits(pair, [1, [1]]), fits(pair, [1]), fits(pair, [2, 3]), fits(pair, [1, 2, 3])]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const listed = { type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } };
+    expect([fits(listed, ["a", 1, 2]), fits(listed, [1]), fits(listed, ["a", "b"])]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("takes oneOf as exactly one, and reads not and if / then / else", () => {
+    const one = { oneOf: [{ type: "number" }, { type: "integer" }] };
+    expect([fits(one, 1.5), fits(one, 1)]).toEqual([true, false]);
+    expect([fits({ not: { type: "string" } }, 1), fits({ not: { type: "string" } }, "a")]).toEqual([
+      true,
+      false,
+    ]);
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+    const branch = { if: { type: "string" }, then: { minLength: 2 }, else: { type: "number" } };
+    expect([fits(branch, "ab"), fits(branch, "a"), fits(branch, 3), fits(branch, true)]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+  });
+
+  it("checks object keywords: patternProperties, propertyNames, property counts, dependencies", () => {
+    const patterned = {
+      type: "object",
+      patternProperties: { "^x": { type: "string" } },
+      additionalProperties: false,
+    };
+    expect([fits(patterned, { x1: "s" }), fits(patterned, { x1: 1 }), fits(patterned, { y: "s" })]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(fits({ propertyNames: { pattern: "^[a-c]$" } }, { d: 1 })).toBe(false);
+    expect([fits({ minProperties: 1 }, {}), fits({ maxProperties: 1 }, { a: 1, b: 2 })]).toEqual([
+      false,
+      false,
+    ]);
+    expect(fits({ dependentRequired: { a: ["b"] } }, { a: 1 })).toBe(false);
+    expect(fits({ dependencies: { a: { required: ["c"] } } }, { a: 1, c: 2 })).toBe(true);
+  });
+
+  it("checks array and number keywords: contains, uniqueItems, exclusive bounds, multipleOf", () => {
+    const some = { type: "array", contains: { type: "number" }, minContains: 2, maxContains: 3 };
+    expect([fits(some, [1, "a", 2]), fits(some, [1, "a"]), fits(some, [1, 2, 3, 4])]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(fits({ type: "array", contains: { type: "number" } }, [])).toBe(false);
+    expect(
+      fits({ uniqueItems: true }, [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ]),
+    ).toBe(false);
+    expect([fits({ exclusiveMinimum: 2 }, 2), fits({ exclusiveMaximum: 5 }, 4.5)]).toEqual([false, true]);
+    expect([fits({ multipleOf: 0.1 }, 0.3), fits({ multipleOf: 2 }, 3)]).toEqual([true, false]);
+  });
+
+  it("compares const and enum values by content, whatever the key order", () => {
+    expect(fits({ const: { a: 1, b: 2 } }, { b: 2, a: 1 })).toBe(true);
+    expect(fits({ enum: [[1, 2], { a: 1 }] }, [2, 1])).toBe(false);
+  });
+
+  it("counts string lengths in code points and checks the common formats", () => {
+    expect([fits({ maxLength: 1 }, "😀"), fits({ minLength: 2 }, "😀")]).toEqual([true, false]);
+    const format = (name: string, value: string) => fits({ type: "string", format: name }, value);
+    expect([
+      format("date", "2024-02-29"),
+      format("date", "2023-02-29"),
+      format("date", "2024-04-31"),
+    ]).toEqual([true, false, false]);
+    expect([format("date-time", "2024-01-01T12:00:00Z"), format("date-time", "2024-01-01T12:00:00")]).toEqual(
+      [true, false],
+    );
+    expect([format("email", "a@b.co"), format("email", "a..b@c.d"), format("email", "a@-x.com")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([
+      format("ipv4", "256.1.1.1"),
+      format("ipv6", "::ffff:1.2.3.4"),
+      format("ipv6", "1::2::3"),
+    ]).toEqual([false, true, false]);
+    expect([format("uuid", "123e4567-e89b-12d3-a456-426614174000"), format("uri", "x:")]).toEqual([
+      true,
+      false,
+    ]);
+    expect([
+      format("duration", "P1Y2M3DT4H5M6S"),
+      format("duration", "P1Y2D"),
+      format("color", "red"),
+    ]).toEqual([true, false, true]);
+  });
+});
+
 describe("validateArgs and formatting", () => {
   it("validates with any Standard Schema and returns the parsed value", async () => {
     expect(await validateArgs(z.object({ n: z.coerce.number() }), { n: "4" })).toEqual({
