@@ -93,6 +93,52 @@ describe("toJsonSchema", () => {
     });
   });
 
+  it("writes Zod 3 fields as LangChain.js's converter does: required unless undefined passes, type lists for plain primitives only", () => {
+    const schema = z3.object({
+      flag: z3.coerce.boolean(),
+      anything: z3.any(),
+      n: z3
+        .number()
+        .refine((x) => x < 3)
+        .nullable(),
+      s: z3.string().min(1).nullable(),
+      either: z3.union([z3.string().min(2), z3.number()]),
+      colour: z3.union([z3.enum(["red", "green"]), z3.enum(["green", "blue"])]),
+      tagged: z3.union([z3.literal("a").describe("A"), z3.literal("b")]),
+    });
+    expect(toJsonSchema(schema)).toStrictEqual({
+      type: "object",
+      properties: {
+        flag: { type: "boolean" },
+        anything: {},
+        n: { anyOf: [{ type: "number" }, { type: "null" }] },
+        s: { anyOf: [{ type: "string", minLength: 1 }, { type: "null" }] },
+        either: { anyOf: [{ type: "string", minLength: 2 }, { type: "number" }] },
+        colour: { type: "string", enum: ["red", "green", "blue"] },
+        tagged: {
+          anyOf: [
+            { type: "string", const: "a", description: "A" },
+            { type: "string", const: "b" },
+          ],
+        },
+      },
+      required: ["n", "s", "either", "colour", "tagged"],
+    });
+  });
+
+  it("lists a Zod 3 schema's issues in the order of its async parse, as LangChain.js does", async () => {
+    const schema = z3.object({
+      items: z3.union([z3.string(), z3.enum(["a", "b"])]),
+      count: z3.literal(1),
+      flag: z3.boolean(),
+    });
+    const outcome = await validateArgs(schema, { a: 1 });
+    expect(outcome.success).toBe(false);
+    expect(formatIssues(outcome.success ? [] : outcome.issues)).toBe(
+      "✖ Invalid literal value, expected 1\n  → at count\n✖ Required\n  → at flag\n✖ Invalid input\n  → at items",
+    );
+  });
+
   it("keeps open Zod 3 objects open: passthrough and catchall", () => {
     const shape = { a: z3.string() };
     expect(toJsonSchema(z3.object(shape).passthrough())).toStrictEqual({

@@ -1,5 +1,6 @@
 import { validateJsonSchema } from "./json-schema-validator.js";
 import { isStandardSchema, type StandardIssue } from "./standard-schema.js";
+import { isZod3Schema } from "./zod3-def-to-json-schema.js";
 
 /**
  * The outcome of {@link validateArgs}: the parsed value, or the issues found.
@@ -41,6 +42,12 @@ export function validateArgsNow(schema: unknown, args: unknown): ArgsValidation 
   if (isStandardSchema(schema)) {
     const result = schema["~standard"].validate(args);
     if (result instanceof Promise) return result.then(toValidation);
+    // a Zod 3 schema's issues in the order its async parse (LangChain.js's) lists them, which
+    // can differ from the synchronous parse's (a union's issue comes last there)
+    if (result.issues !== undefined && isZod3Schema(schema)) {
+      const parseAsync = (schema as { safeParseAsync?: unknown }).safeParseAsync;
+      if (typeof parseAsync === "function") return zod3Issues(parseAsync.call(schema, args), result.issues);
+    }
     return toValidation(result);
   }
   if (typeof schema === "object" && schema !== null) {
@@ -57,4 +64,11 @@ function toValidation(result: {
   return result.issues === undefined
     ? { success: true, value: result.value }
     : { success: false, issues: result.issues };
+}
+
+/** The issues of a Zod 3 `safeParseAsync`, or `fallback` when it does not report any. */
+async function zod3Issues(parsed: unknown, fallback: ReadonlyArray<StandardIssue>): Promise<ArgsValidation> {
+  const result = (await parsed) as { success?: boolean; error?: { issues?: ReadonlyArray<StandardIssue> } };
+  const issues = result.success === false ? result.error?.issues : undefined;
+  return { success: false, issues: issues ?? fallback };
 }

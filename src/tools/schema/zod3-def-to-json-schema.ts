@@ -2,6 +2,8 @@ import type { JsonSchema } from "./standard-schema.js";
 
 interface Zod3Node {
   _def: Zod3Def;
+  isOptional?: () => boolean;
+  description?: string;
 }
 
 interface Zod3Check {
@@ -72,13 +74,40 @@ function convert(node: Zod3Node): JsonSchema {
   return out;
 }
 
-/** True when an object property may be left out (optional, or with a default). */
+/**
+ * True when an object property may be left out: when the schema accepts `undefined` (Zod 3's
+ * `isOptional()`, so `z.any()` and `z.coerce.boolean()` too), as zod-to-json-schema decides; a
+ * schema whose check throws counts as optional there too.
+ */
 function isOptional(node: Zod3Node): boolean {
+  if (typeof node.isOptional === "function") {
+    try {
+      return node.isOptional();
+    } catch {
+      return true;
+    }
+  }
   const name = node._def.typeName;
   if (name === "ZodOptional" || name === "ZodDefault") return true;
   if (name === "ZodEffects" && node._def.schema !== undefined) return isOptional(node._def.schema);
   return false;
 }
+
+/** The JSON type of a Zod 3 primitive without checks (`ZodString` → `"string"`), else undefined. */
+function plainPrimitive(node: Zod3Node): string | undefined {
+  const type = PRIMITIVE_TYPES[node._def.typeName];
+  return type !== undefined && (node._def.checks === undefined || node._def.checks.length === 0)
+    ? type
+    : undefined;
+}
+
+const PRIMITIVE_TYPES: Record<string, string> = {
+  ZodString: "string",
+  ZodNumber: "number",
+  ZodBigInt: "integer",
+  ZodBoolean: "boolean",
+  ZodNull: "null",
+};
 
 function convertDef(def: Zod3Def): JsonSchema {
   switch (def.typeName) {
@@ -148,15 +177,17 @@ function convertDef(def: Zod3Def): JsonSchema {
     case "ZodUnion":
     case "ZodDiscriminatedUnion": {
       const options = def.options instanceof Map ? [...def.options.values()] : (def.options ?? []);
-      return unionOf(options.map(convert));
+      return unionOf(options);
     }
     case "ZodOptional":
       return def.innerType === undefined ? {} : convert(def.innerType);
     case "ZodNullable": {
       if (def.innerType === undefined) return {};
-      const inner = convert(def.innerType);
-      // a bare primitive type becomes a type list, as zod-to-json-schema writes it
-      return isBareType(inner) ? { type: [inner.type, "null"] } : { anyOf: [inner, { type: "null" }] };
+      // a primitive without checks becomes a type list, as zod-to-json-schema writes it
+      const type = plainPrimitive(def.innerType);
+      return type !== undefined
+        ? { type: [type, "null"] }
+        : { anyOf: [convert(def.innerType), { type: "null" }] };
     }
     case "ZodDefault": {
       const inner: JsonSchema = def.innerType === undefined ? {} : convert(def.innerType);
@@ -179,31 +210,43 @@ function convertDef(def: Zod3Def): JsonSchema {
   }
 }
 
-/** `{ type: "string" }` and the like: a single type name and nothing else. */
-function isBareType(schema: JsonSchema): schema is { type: string } {
-  return typeof schema.type === "string" && Object.keys(schema).length === 1;
-}
-
 /**
- * A union as zod-to-json-schema (LangChain.js's converter) writes it: bare primitive types
- * become one type list, literals one `enum`, anything else `anyOf`.
+ * A union as zod-to-json-schema (LangChain.js's converter) writes it: primitives without checks
+ * become one type list, literals without descriptions one `enum`, enums one merged `enum`,
+ * anything else `anyOf`.
  */
-function unionOf(options: JsonSchema[]): JsonSchema {
+function unionOf(options: Zod3Node[]): JsonSchema {
   const single = (types: unknown[]) => {
     const unique = [...new Set(types)];
     return unique.length === 1 ? unique[0] : unique;
   };
-  if (options.length > 0 && options.every(isBareType))
-    return { type: single(options.map((option) => option.type)) };
-  const literal = (option: JsonSchema) =>
-    typeof option.type === "string" && "const" in option && Object.keys(option).length === 2;
-  if (options.length > 0 && options.every(literal)) {
-    return {
-      type: single(options.map((option) => option.type)),
-      enum: options.map((option) => option.const),
-    };
+  const types = options.map(plainPrimitive);
+  if (types.every((type) => type !== undefined)) return { type: single(types) };
+  if (options.every((option) => option._def.typeName === "ZodLiteral" && option.description === undefined)) {
+    const values = options.map((option) => option._def.value);
+    const literalTypes = values.map(literalType);
+    if (literalTypes.every((type) => type !== undefined)) {
+      return { type: single(literalTypes), enum: [...new Set(values)] };
+    }
+  } else if (options.every((option) => option._def.typeName === "ZodEnum")) {
+    const values = options.flatMap((option) => option._def.values as string[]);
+    return { type: "string", enum: [...new Set(values)] };
   }
-  return { anyOf: options };
+  return { anyOf: options.map(convert) };
+}
+
+/** The JSON type of a literal's value, as zod-to-json-schema names it (`undefined`: none). */
+function literalType(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return typeof value;
+    case "bigint":
+      return "integer";
+    default:
+      return value === null ? "null" : undefined;
+  }
 }
 
 function withStringChecks(out: JsonSchema, checks: Zod3Check[]): JsonSchema {
