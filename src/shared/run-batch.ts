@@ -37,7 +37,9 @@ export async function runBatch<Input, Options, Output>(
       try {
         results[i] = await invoke(inputs[i] as Input, optionsAt(i));
       } catch (error) {
-        if (batchOptions?.returnExceptions !== true) throw error;
+        // LangChain.js's batch rejects with an Error made from a thrown non-Error's text
+        if (batchOptions?.returnExceptions !== true)
+          throw error instanceof Error ? error : new Error(String(error));
         results[i] = error as Error;
       }
     }

@@ -138,6 +138,19 @@ describe("tools as in LangChain.js", () => {
     await expect(double.batch([{ a: 1 }, { a: "no" }])).rejects.toBeInstanceOf(ToolInputParsingException);
   });
 
+  it("batch rejects with an Error made from a thrown non-Error, and returns it as thrown when asked", async () => {
+    const boom = tool(
+      async () => {
+        throw "boom";
+      },
+      { name: "boom", schema: z.object({}) },
+    );
+    const error = await boom.batch([{}]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe("boom");
+    expect(await boom.batch([{}], undefined, { returnExceptions: true })).toEqual(["boom"]);
+  });
+
   it("streams one value: what invoke returns", async () => {
     const t = tool(async ({ q }: { q: string }) => `got ${q}`, {
       name: "t",
