@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../shared/index.js";
 import { isStandardSchema, type JsonSchema } from "./schema/standard-schema.js";
 import { toJsonSchema, toStrictJsonSchema } from "./schema/to-json-schema.js";
-import { isStructuredTool, type StructuredToolInterface } from "./structured-tool.js";
+import { isStructuredTool, isStructuredToolParams, type StructuredToolInterface } from "./structured-tool.js";
 
 /**
  * A tool as a plain object, the forms `bindTools` accepts besides tool instances:
@@ -204,9 +204,15 @@ export function convertToOpenAITool(
   if (isProviderTool(input)) return input as ProviderToolDescriptor;
   const def = toToolDefinition(input);
   const strict = options.strict ?? def.strict;
+  // LangChain.js writes a tool's own description, an empty one included
+  const description =
+    def.description ??
+    (isStructuredTool(input) || isStructuredToolParams(input)
+      ? (input as { description?: unknown }).description
+      : undefined);
   const fn: OpenAIFunctionTool["function"] = {
     name: def.name,
-    ...(def.description === undefined ? {} : { description: def.description }),
+    ...(typeof description === "string" ? { description } : {}),
     parameters: strict === true ? toStrictJsonSchema(def.parameters) : def.parameters,
   };
   if (strict !== undefined) fn.strict = strict;

@@ -4,6 +4,7 @@ import { ToolMessage } from "../messages/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
 import { isLangChainTool, isStructuredToolParams } from "./structured-tool.js";
 import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
+import { convertToOpenAITool } from "./tool-definition.js";
 import type { ToolRuntime } from "./types.js";
 
 // Observable behaviour of @langchain/core 1.4 tools, checked against the reference.
@@ -17,6 +18,21 @@ describe("tools as in LangChain.js", () => {
       tool(async () => "", { name: "s", schema: z.object({}).describe("From schema") }).description,
     ).toBe("From schema");
     expect(tool(async () => "", { name: "plain" }).description).toBe("plain tool");
+  });
+
+  it("leaves a constructed tool's missing description undefined, and converts an empty one as it is", () => {
+    const structured = new DynamicStructuredTool({
+      name: "s",
+      schema: z.object({}).describe("From schema"),
+      func: async () => "",
+    });
+    expect(structured.description).toBeUndefined();
+    expect(new DynamicTool({ name: "d", func: async () => "" }).description).toBeUndefined();
+    const empty = tool(async () => "", { name: "e", description: "", schema: z.object({}) });
+    expect(convertToOpenAITool(empty)).toEqual({
+      type: "function",
+      function: { name: "e", description: "", parameters: { type: "object", properties: {} } },
+    });
   });
 
   it("makes a string tool from a string schema, taking a bare string or `{ input }`", async () => {

@@ -100,7 +100,8 @@ export class DynamicStructuredTool<
   constructor(fields: DynamicStructuredToolInput<SchemaT, Output>) {
     super(fields);
     this.name = fields.name;
-    this.description = fields.description ?? describeSchema(fields.schema) ?? "";
+    // as given: LangChain.js leaves a missing description undefined here (tool() fills one in)
+    this.description = fields.description as string;
     this.schema = fields.schema;
     this.func = fields.func;
   }
@@ -232,7 +233,8 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
   ) {
     super(fields);
     this.name = fields.name;
-    this.description = fields.description ?? "";
+    // as given, as in LangChain.js (tool() fills a missing one in)
+    this.description = fields.description as string;
     this.func = fields.func;
   }
 
