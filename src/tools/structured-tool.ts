@@ -328,6 +328,14 @@ export abstract class StructuredTool<
     return promiseTry(() => this.validated(arg, config));
   }
 
+  /**
+   * What `handleToolStart` receives as the tool's input (as JSON text unless a string): the
+   * arguments as given. A string-input tool reports `{ input }`, as LangChain.js does.
+   */
+  protected callbackInput(arg: unknown): unknown {
+    return arg;
+  }
+
   /** `call` without its promise: throws at once what fails before the tool runs. */
   private validated<R>(
     arg: unknown,
@@ -366,7 +374,7 @@ export abstract class StructuredTool<
       throw error;
     };
     try {
-      run = startToolRun(config, this, arg, toolCallId, this.constructor.name);
+      run = startToolRun(config, this, this.callbackInput(arg), toolCallId, this.constructor.name);
       // a subclass's `_call` may return a plain value
       const finish = (output: unknown) => {
         const formatted = formatToolOutput({

@@ -52,6 +52,37 @@ describe("tools as in LangChain.js", () => {
     expect(await jsonString.invoke("abc")).toBe(3);
   });
 
+  it("reports a string tool's input to handleToolStart as the `{ input }` its schema reads", async () => {
+    const seen: unknown[] = [];
+    const handler = {
+      handleToolStart: (_tool: unknown, input: unknown) => {
+        seen.push(input);
+      },
+    };
+    const echo = new DynamicTool({ name: "d", description: "x", func: async (s) => `got ${s}` });
+    await echo.invoke("hi", { callbacks: [handler] });
+    await echo.invoke(undefined, { callbacks: [handler] });
+    await echo.invoke({ input: "x", extra: 1 }, { callbacks: [handler] });
+    await echo.invoke(call("d", "raw", "c1"), { callbacks: [handler] });
+    expect(seen).toEqual(['{"input":"hi"}', "{}", '{"input":"x","extra":1}', '{"input":"raw"}']);
+  });
+
+  it("shows a string tool's zod/v3 issue after `Details:` with verboseParsingErrors", async () => {
+    const echo = new DynamicTool({
+      name: "d",
+      description: "x",
+      func: async (s) => s,
+      verboseParsingErrors: true,
+    });
+    const messages = await Promise.all(
+      [5, { input: 3 }].map((input) => echo.invoke(input).catch((e: Error) => e.message)),
+    );
+    expect(messages).toEqual([
+      'Received tool input did not match expected schema\nDetails: [\n  {\n    "code": "invalid_type",\n    "expected": "object",\n    "received": "number",\n    "path": [],\n    "message": "Expected object, received number"\n  }\n]\n\n✖ Expected object, received number',
+      'Received tool input did not match expected schema\nDetails: [\n  {\n    "code": "invalid_type",\n    "expected": "string",\n    "received": "number",\n    "path": [\n      "input"\n    ],\n    "message": "Expected string, received number"\n  }\n]\n\n✖ Expected string, received number\n  → at input',
+    ]);
+  });
+
   it("calls constructor functions with (args, runManager, config)", async () => {
     let seen: unknown[] = [];
     const structured = new DynamicStructuredTool({

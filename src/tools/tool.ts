@@ -150,38 +150,46 @@ export abstract class Tool<Output = unknown> extends StructuredTool<JsonSchema, 
     return "Tool";
   }
 
+  /** LangChain.js reports a string (or no input) as `{ input }`, the object its schema reads. */
+  protected override callbackInput(arg: unknown): unknown {
+    return typeof arg === "string" || arg === undefined || arg === null ? { input: arg } : arg;
+  }
+
   protected override async parseArgs(arg: unknown): Promise<string> {
     if (typeof arg === "string") return arg;
     // no input at all reaches `_call` as `undefined`, as in LangChain.js
     if (arg === undefined) return arg as unknown as string;
     // LangChain.js reads `null` as `{ input: null }`, which its schema then refuses
     const args = arg === null ? { input: null } : arg;
-    if (this.verboseParsingErrors) {
-      const input = await super.parseArgs(args);
-      return (input as unknown as { input: string }).input;
-    }
-    const problem = stringInputProblem(args);
-    if (problem !== undefined) {
-      throw new ToolInputParsingException(
-        `Received tool input did not match expected schema\n\n✖ ${problem}`,
-        jsonOrText(args),
-      );
-    }
-    return (args as { input?: string }).input as string;
+    const issue = stringInputIssue(args);
+    if (issue === undefined) return (args as { input?: string }).input as string;
+    let message = "Received tool input did not match expected schema";
+    // the verbose form shows the `zod/v3` issue as its error's message does
+    if (this.verboseParsingErrors) message += `\nDetails: ${JSON.stringify([issue], null, 2)}`;
+    message += `\n\n✖ ${issue.message}`;
+    if (issue.path.length > 0) message += "\n  → at input";
+    throw new ToolInputParsingException(message, jsonOrText(args));
   }
 }
 
 /**
- * What is wrong with the arguments of a string-input tool, in the words LangChain.js shows
- * (its schema for these tools is a `zod/v3` one): `Expected object, received number`, or
- * `Expected string, received number` with the path (`→ at input`); `undefined` when they fit.
+ * What is wrong with the arguments of a string-input tool, as the `zod/v3` issue LangChain.js's
+ * schema for these tools reports (`Expected object, received number`, or `Expected string,
+ * received number` at `input`); `undefined` when they fit.
  */
-function stringInputProblem(args: unknown): string | undefined {
+function stringInputIssue(
+  args: unknown,
+): { code: "invalid_type"; expected: string; received: string; path: string[]; message: string } | undefined {
   const kind = zod3Kind(args);
-  if (kind !== "object") return `Expected object, received ${kind}`;
+  if (kind !== "object") return zod3TypeIssue("object", kind, []);
   const input = (args as { input?: unknown }).input;
   if (input === undefined || typeof input === "string") return undefined;
-  return `Expected string, received ${zod3Kind(input)}\n  → at input`;
+  return zod3TypeIssue("string", zod3Kind(input), ["input"]);
+}
+
+function zod3TypeIssue(expected: string, received: string, path: string[]) {
+  const message = `Expected ${expected}, received ${received}`;
+  return { code: "invalid_type" as const, expected, received, path, message };
 }
 
 /** The name Zod 3 gives a value's type in its messages (`nan`, `array`, `null`, `date`, …). */
