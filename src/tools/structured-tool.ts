@@ -309,7 +309,10 @@ export abstract class StructuredTool<
     resolved.tags ??= [];
     resolved.metadata ??= {};
     resolved.recursionLimit ??= 25;
-    resolved.runName ??= this.name;
+    if (resolved.runName === undefined) {
+      const runName = this.defaultRunName();
+      if (runName !== undefined) resolved.runName = runName;
+    }
     let args = input;
     // as in LangChain.js, `type: "tool_call"` alone marks a call (its `args` may be missing)
     if (isToolCallTyped(input)) {
@@ -325,7 +328,20 @@ export abstract class StructuredTool<
    * `config.toolCall` has an id). Prefer {@link invoke}.
    */
   call(arg: unknown, config: ToolRunnableConfig = {}): Promise<unknown> {
-    return promiseTry(() => this.validated(arg, config));
+    let resolved = config;
+    if (config.runName === undefined) {
+      const runName = this.defaultRunName();
+      if (runName !== undefined) resolved = { ...config, runName };
+    }
+    return promiseTry(() => this.validated(arg, resolved));
+  }
+
+  /**
+   * The run name a call gets when its config has none: `undefined` here (a subclass's runs are
+   * reported without one, as in LangChain.js), the tool's name for the `Dynamic…Tool`s.
+   */
+  protected defaultRunName(): string | undefined {
+    return undefined;
   }
 
   /**

@@ -73,7 +73,7 @@ export function startToolRun(
     undefined,
     tags,
     metadata,
-    config.runName ?? toolName,
+    config.runName,
     toolCallId,
   );
   return run;
@@ -91,7 +91,8 @@ function mergeTags(
   inherited: readonly string[] | undefined,
   own: readonly string[] | undefined,
 ): string[] | undefined {
-  if (own === undefined || own.length === 0) return inherited as string[] | undefined;
+  // no tags at all: `[]`, as LangChain.js's callback manager reports them
+  if (own === undefined || own.length === 0) return inherited === undefined ? [] : (inherited as string[]);
   if (inherited === undefined || inherited.length === 0) return [...own];
   const out = [...inherited];
   for (const tag of own) if (!out.includes(tag)) out.push(tag);

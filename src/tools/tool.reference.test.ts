@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolMessage } from "../messages/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
-import { isLangChainTool, isStructuredToolParams } from "./structured-tool.js";
+import { isLangChainTool, isStructuredToolParams, StructuredTool } from "./structured-tool.js";
 import { DynamicStructuredTool, DynamicTool, tool } from "./tool.js";
 import { convertToOpenAITool } from "./tool-definition.js";
-import type { ToolRuntime } from "./types.js";
+import type { ToolRunnableConfig, ToolRuntime } from "./types.js";
 
 // Observable behaviour of @langchain/core 1.4 tools, checked against the reference.
 
@@ -222,6 +222,51 @@ describe("tools as in LangChain.js", () => {
     expect(isLangChainTool({})).toBe(false);
     expect(isStructuredToolParams({ name: "p", schema: z.object({}) })).toBe(true);
     expect(isStructuredToolParams({ name: "p", schema: { properties: {} } })).toBe(false);
+  });
+});
+
+describe("run names and defaults, as LangChain.js gives them", () => {
+  it("names the runs of the Dynamic tools only, through invoke and call", async () => {
+    const seen: unknown[] = [];
+    const handler = {
+      handleToolStart: (...args: unknown[]) => {
+        seen.push([args[4], args[6]]);
+      },
+    };
+    class Sub extends StructuredTool {
+      name = "sub";
+      description = "d";
+      schema = z.object({});
+      protected async _call(_args: unknown, _run: unknown, config?: ToolRunnableConfig) {
+        return String(config?.runName);
+      }
+    }
+    expect(await new Sub().invoke({}, { callbacks: [handler] })).toBe("undefined");
+    const dst = new DynamicStructuredTool({
+      name: "dst",
+      description: "d",
+      schema: z.object({}),
+      func: async (_args, _run, runtime) => String(runtime.runName),
+    });
+    expect(await dst.call({}, { callbacks: [handler] })).toBe("dst");
+    expect(await dst.call({})).toBe("dst");
+    expect(seen).toEqual([
+      [[], undefined],
+      [[], "dst"],
+    ]);
+  });
+
+  it("gives a tool() function the config defaults through call() too", async () => {
+    let seen: ToolRuntime | undefined;
+    const probe = tool(
+      async (_args: Record<string, never>, runtime) => {
+        seen = runtime;
+        return "ok";
+      },
+      { name: "t", schema: z.object({}) },
+    );
+    await probe.call({});
+    expect([seen?.tags, seen?.metadata, seen?.recursionLimit, seen?.runName]).toEqual([[], {}, 25, "t"]);
   });
 });
 

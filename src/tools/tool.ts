@@ -106,6 +106,10 @@ export class DynamicStructuredTool<
     this.func = fields.func;
   }
 
+  protected override defaultRunName(): string {
+    return this.name;
+  }
+
   protected _call(
     arg: InferSchemaOutput<SchemaT>,
     runManager?: ToolRunManager,
@@ -246,6 +250,10 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
     this.func = fields.func;
   }
 
+  protected override defaultRunName(): string {
+    return this.name;
+  }
+
   protected async _call(
     arg: string,
     runManager?: ToolRunManager,
@@ -269,18 +277,29 @@ const TOOL_FUNCTIONS = new WeakSet<object>();
  * `tool()` whose run is reported to callbacks, the run name names that run only too: left out,
  * so that a model invoked with the config is reported under its own name (LangChain.js's
  * `tool()` patches the config with the run's child callbacks, which drops it; without callbacks,
- * or for a `DynamicStructuredTool` made directly, it is kept). A key left undefined reads as
- * absent.
+ * or for a `DynamicStructuredTool` made directly, it is kept). A `tool()` function's config also
+ * gets the defaults (`tags: []`, `metadata: {}`, `recursionLimit: 25`) it lacks, as LangChain.js's
+ * patch adds them. A key left undefined reads as absent.
  */
 function childConfig(
   config: ToolRunnableConfig,
   runManager: ToolRunManager | undefined,
   func: object,
 ): ToolRunnableConfig {
-  const dropName = runManager !== undefined && config.runName !== undefined && TOOL_FUNCTIONS.has(func);
-  if (!dropName && config.runId === undefined) return config;
+  const patched = TOOL_FUNCTIONS.has(func);
+  const dropName = patched && runManager !== undefined && config.runName !== undefined;
+  // a `tool()` function's config has LangChain.js's defaults even when `call()` was given none
+  const fill =
+    patched &&
+    (config.tags === undefined || config.metadata === undefined || config.recursionLimit === undefined);
+  if (!dropName && !fill && config.runId === undefined) return config;
   const out = copyOf(config) as unknown as Record<string, unknown>;
   if (dropName) out.runName = undefined;
+  if (fill) {
+    out.tags ??= [];
+    out.metadata ??= {};
+    out.recursionLimit ??= 25;
+  }
   // the run id was the tool run's own (LangChain.js deletes it once the run has started)
   out.runId = undefined;
   return out as ToolRunnableConfig;
