@@ -127,6 +127,28 @@ describe("tools as in LangChain.js", () => {
     );
   });
 
+  it("reports a content_and_artifact mismatch to no tool callback but handleToolStart", async () => {
+    const events: string[] = [];
+    const handler = {
+      handleToolStart: () => {
+        events.push("start");
+      },
+      handleToolEnd: () => {
+        events.push("end");
+      },
+      handleToolError: () => {
+        events.push("error");
+      },
+    };
+    const bad = tool(async () => "notarray", {
+      name: "bad",
+      schema: z.object({}),
+      responseFormat: "content_and_artifact",
+    });
+    await expect(bad.invoke({}, { callbacks: [handler] })).rejects.toThrow(/not a two-tuple/);
+    expect(events).toEqual(["start"]);
+  });
+
   it("exposes tags [] and metadata {} by default, and the given ones otherwise", () => {
     const plain = tool(async () => "", { name: "p", schema: z.object({}) });
     expect(plain.tags).toEqual([]);
