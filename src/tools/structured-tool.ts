@@ -309,6 +309,7 @@ export abstract class StructuredTool<
     resolved.tags ??= [];
     resolved.metadata ??= {};
     resolved.recursionLimit ??= 25;
+    resolved.metadata = withModelMetadata(resolved.metadata, resolved.configurable);
     if (resolved.runName === undefined) {
       const runName = this.defaultRunName();
       if (runName !== undefined) resolved.runName = runName;
@@ -487,6 +488,20 @@ export abstract class StructuredTool<
     message += `\n\n${formatIssues(result.issues)}`;
     throw new ToolInputParsingException(message, received);
   }
+}
+
+/**
+ * The metadata with `model` added from `configurable.model` when it is a string and the
+ * metadata has none (what LangChain.js's `ensureConfig` adds); the same object otherwise.
+ *
+ * @internal
+ */
+export function withModelMetadata(
+  metadata: Record<string, unknown>,
+  configurable: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const model = configurable?.model;
+  return typeof model === "string" && metadata.model === undefined ? { ...metadata, model } : metadata;
 }
 
 function safeJson(value: unknown, indent?: number): string {

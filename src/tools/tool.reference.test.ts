@@ -278,6 +278,29 @@ describe("run names and defaults, as LangChain.js gives them", () => {
     ]);
   });
 
+  it("adds configurable.model to the run's metadata, as LangChain.js's ensureConfig does", async () => {
+    const started: unknown[] = [];
+    const handler = {
+      handleToolStart: (...args: unknown[]) => {
+        started.push(args[5]);
+      },
+    };
+    let seen: ToolRuntime | undefined;
+    const probe = tool(
+      async (_args: Record<string, never>, runtime) => {
+        seen = runtime;
+        return "ok";
+      },
+      { name: "t", schema: z.object({}) },
+    );
+    const metadata = { m: 1 };
+    await probe.invoke({}, { configurable: { model: "gpt-x" }, metadata, callbacks: [handler] });
+    expect(started).toEqual([{ m: 1, model: "gpt-x" }]);
+    expect(seen?.metadata).toEqual({ m: 1, model: "gpt-x" });
+    await probe.call({}, { configurable: { model: "gpt-y" } });
+    expect(seen?.metadata).toEqual({ model: "gpt-y" });
+  });
+
   it("gives a tool() function the config defaults through call() too", async () => {
     let seen: ToolRuntime | undefined;
     const probe = tool(

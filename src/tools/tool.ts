@@ -6,7 +6,7 @@ import {
   type JsonSchema,
   type StandardSchemaLike,
 } from "./schema/standard-schema.js";
-import { StructuredTool, type ToolParams, type ToolSchema } from "./structured-tool.js";
+import { StructuredTool, type ToolParams, type ToolSchema, withModelMetadata } from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
 import { buildToolRuntime } from "./tool-runtime.js";
 import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js";
@@ -291,13 +291,16 @@ function childConfig(
   // a `tool()` function's config has LangChain.js's defaults even when `call()` was given none
   const fill =
     patched &&
-    (config.tags === undefined || config.metadata === undefined || config.recursionLimit === undefined);
+    (config.tags === undefined ||
+      config.metadata === undefined ||
+      config.recursionLimit === undefined ||
+      (typeof config.configurable?.model === "string" && config.metadata.model === undefined));
   if (!dropName && !fill && config.runId === undefined) return config;
   const out = copyOf(config) as unknown as Record<string, unknown>;
   if (dropName) out.runName = undefined;
   if (fill) {
     out.tags ??= [];
-    out.metadata ??= {};
+    out.metadata = withModelMetadata((out.metadata ?? {}) as Record<string, unknown>, config.configurable);
     out.recursionLimit ??= 25;
   }
   // the run id was the tool run's own (LangChain.js deletes it once the run has started)
