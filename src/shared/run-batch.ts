@@ -11,7 +11,8 @@ export interface BatchOptions {
  * (LangChain.js's `Runnable.batch`, which models, tools and compiled graphs all offer). `options`
  * is one set of options for every input, or one per input; the first input's `maxConcurrency`
  * wins over the batch option's, as in LangChain.js. With `returnExceptions` a failed input's
- * error (what it threw) takes its place.
+ * error (what it threw) takes its place. A list of options must have one per input, and a
+ * `runId` in shared options names the first input's run only (with LangChain.js's warning).
  *
  * @example
  * ```ts
@@ -24,8 +25,24 @@ export async function runBatch<Input, Options, Output>(
   batchOptions: BatchOptions | undefined,
   invoke: (input: Input, options: Options | undefined) => Promise<Output>,
 ): Promise<(Output | Error)[]> {
+  if (Array.isArray(options) && options.length !== inputs.length) {
+    throw new Error(
+      `Passed "options" must be an array with the same length as the inputs, but got ${options.length} options for ${inputs.length} inputs`,
+    );
+  }
+  // one run id names one run: the first input's, as in LangChain.js
+  let rest: Options | undefined;
+  const runId = (options as { runId?: unknown } | undefined)?.runId;
+  if (!Array.isArray(options) && inputs.length > 1 && runId) {
+    console.warn("Provided runId will be used only for the first element of the batch.");
+    rest = { ...(options as object), runId: undefined } as Options;
+  }
   const optionsAt = (i: number): Options | undefined =>
-    Array.isArray(options) ? (options as readonly Options[])[i] : (options as Options | undefined);
+    Array.isArray(options)
+      ? (options as readonly Options[])[i]
+      : i > 0 && rest !== undefined
+        ? rest
+        : (options as Options | undefined);
   const first = optionsAt(0) as { maxConcurrency?: number | undefined } | undefined;
   const requested = first?.maxConcurrency ?? batchOptions?.maxConcurrency;
   const limit = Math.max(1, Number(requested ?? inputs.length));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ToolMessage } from "../messages/index.js";
 import { ToolInputParsingException, ToolOutputFormatError } from "./errors.js";
@@ -218,6 +218,26 @@ describe("tools as in LangChain.js", () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe("boom");
     expect(await boom.batch([{}], undefined, { returnExceptions: true })).toEqual(["boom"]);
+  });
+
+  it("batch wants one config per input when given a list, and names only the first run with a shared runId", async () => {
+    const t = tool(async () => "x", { name: "t", schema: z.object({}) });
+    await expect(t.batch([{}, {}], [{}])).rejects.toThrow(
+      'Passed "options" must be an array with the same length as the inputs, but got 1 options for 2 inputs',
+    );
+    const runIds: unknown[] = [];
+    const handler = {
+      handleToolStart: (...args: unknown[]) => {
+        runIds.push(args[2]);
+      },
+    };
+    const runId = "11111111-2222-4333-8444-555555555555";
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await t.batch([{}, {}], { runId, callbacks: [handler] });
+    expect(warn).toHaveBeenCalledWith("Provided runId will be used only for the first element of the batch.");
+    warn.mockRestore();
+    expect(runIds[0]).toBe(runId);
+    expect(runIds[1]).not.toBe(runId);
   });
 
   it("streams one value: what invoke returns", async () => {
