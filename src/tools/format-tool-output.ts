@@ -112,11 +112,10 @@ function hasKeys(value: Record<string, unknown> | undefined): value is Record<st
   return false;
 }
 
-/** The JSON text of a wrong output, as LangChain.js prints it after `Result:`. */
+/**
+ * The JSON text of a wrong output, as LangChain.js prints it after `Result:`. An output JSON
+ * cannot hold (a bigint, a cycle) throws `JSON.stringify`'s `TypeError`, as it does there.
+ */
 function resultText(value: unknown): string {
-  try {
-    return String(JSON.stringify(value));
-  } catch {
-    return String(value);
-  }
+  return String(JSON.stringify(value));
 }

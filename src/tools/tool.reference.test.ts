@@ -127,6 +127,17 @@ describe("tools as in LangChain.js", () => {
     );
   });
 
+  it("fails a content_and_artifact mismatch it cannot print with JSON.stringify's TypeError", async () => {
+    const bad = tool(async () => 10n, {
+      name: "bad",
+      schema: z.object({}),
+      responseFormat: "content_and_artifact",
+    });
+    const error = await bad.invoke({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("Do not know how to serialize a BigInt");
+  });
+
   it("reports a content_and_artifact mismatch to no tool callback but handleToolStart", async () => {
     const events: string[] = [];
     const handler = {
