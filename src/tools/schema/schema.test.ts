@@ -126,6 +126,14 @@ describe("toJsonSchema", () => {
     });
   });
 
+  it("converts Zod 3 lazy schemas through their getter", () => {
+    expect(toJsonSchema(z3.object({ a: z3.lazy(() => z3.string()).nullable() }))).toStrictEqual({
+      type: "object",
+      properties: { a: { anyOf: [{ type: "string" }, { type: "null" }] } },
+      required: ["a"],
+    });
+  });
+
   it("lists a Zod 3 schema's issues in the order of its async parse, as LangChain.js does", async () => {
     const schema = z3.object({
       items: z3.union([z3.string(), z3.enum(["a", "b"])]),

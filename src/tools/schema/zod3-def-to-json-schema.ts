@@ -32,6 +32,7 @@ interface Zod3Def {
   defaultValue?: () => unknown;
   unknownKeys?: string;
   catchall?: Zod3Node;
+  getter?: () => Zod3Node;
 }
 
 /**
@@ -54,7 +55,7 @@ export function isZod3Schema(value: unknown): boolean {
  * `zod-to-json-schema`), on the input side like Zod 4 schemas: objects, strings (with length,
  * pattern and format checks), numbers (integers, bounds), booleans, dates (as `date-time`
  * strings), null, enums, native enums, literals, arrays, tuples, records, unions, optional /
- * nullable / default wrappers, effects and pipes, with descriptions. Anything else becomes
+ * nullable / default wrappers, effects, pipes and lazy schemas, with descriptions. Anything else becomes
  * `{}` (any value).
  *
  * @example
@@ -108,6 +109,9 @@ const PRIMITIVE_TYPES: Record<string, string> = {
   ZodBoolean: "boolean",
   ZodNull: "null",
 };
+
+/** The lazy schemas being converted, so that a recursive one ends. */
+const LAZY_IN_PROGRESS = new Set<Zod3Def>();
 
 function convertDef(def: Zod3Def): JsonSchema {
   switch (def.typeName) {
@@ -195,6 +199,16 @@ function convertDef(def: Zod3Def): JsonSchema {
     }
     case "ZodEffects":
       return def.schema === undefined ? {} : convert(def.schema);
+    case "ZodLazy": {
+      // a recursive schema stops at its second visit (any value there)
+      if (typeof def.getter !== "function" || LAZY_IN_PROGRESS.has(def)) return {};
+      LAZY_IN_PROGRESS.add(def);
+      try {
+        return convert(def.getter());
+      } finally {
+        LAZY_IN_PROGRESS.delete(def);
+      }
+    }
     case "ZodPipeline":
       return def.in === undefined ? {} : convert(def.in);
     case "ZodReadonly":
