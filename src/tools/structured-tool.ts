@@ -113,6 +113,7 @@ export function isStructuredTool(value: unknown): value is StructuredToolInterfa
   return typeof v.name === "string" && typeof v.invoke === "function" && typeof v.schema === "object";
 }
 
+/** The JSON Schema types LangChain.js's `isStructuredToolParams` recognises (not `integer`). */
 const JSON_SCHEMA_TYPES: ReadonlySet<string> = new Set([
   "null",
   "boolean",
@@ -120,7 +121,6 @@ const JSON_SCHEMA_TYPES: ReadonlySet<string> = new Set([
   "array",
   "number",
   "string",
-  "integer",
 ]);
 
 /**

@@ -275,6 +275,9 @@ describe("tools as in LangChain.js", () => {
     expect(isLangChainTool({})).toBe(false);
     expect(isStructuredToolParams({ name: "p", schema: z.object({}) })).toBe(true);
     expect(isStructuredToolParams({ name: "p", schema: { properties: {} } })).toBe(false);
+    // LangChain.js's list of JSON Schema types leaves `integer` out
+    expect(isStructuredToolParams({ name: "p", schema: { type: "integer" } })).toBe(false);
+    expect(isStructuredToolParams({ name: "p", schema: { type: "number" } })).toBe(true);
   });
 });
 
