@@ -5,6 +5,7 @@ import {
   type CallbackHandler,
   failedBeforeThen,
   INVOKE_THEN,
+  InvalidArgumentError,
   promiseTry,
   raceSignal,
   resolveConfig,
@@ -310,6 +311,7 @@ export abstract class StructuredTool<
     resolved.metadata ??= {};
     resolved.recursionLimit ??= 25;
     resolved.metadata = withModelMetadata(resolved.metadata, resolved.configurable);
+    if (resolved.timeout !== undefined) applyTimeout(resolved);
     if (resolved.runName === undefined) {
       const runName = this.defaultRunName();
       if (runName !== undefined) resolved.runName = runName;
@@ -502,6 +504,24 @@ export function withModelMetadata(
 ): Record<string, unknown> {
   const model = configurable?.model;
   return typeof model === "string" && metadata.model === undefined ? { ...metadata, model } : metadata;
+}
+
+/**
+ * A call's `timeout` (milliseconds) becomes part of its `signal`, recorded as
+ * `metadata.timeoutMs` unless set there, and is not passed on, as LangChain.js's `ensureConfig`
+ * does; a timeout that is not a positive number is refused.
+ */
+function applyTimeout(config: ToolRunnableConfig): void {
+  const ms = config.timeout;
+  if (typeof ms !== "number" || !(ms > 0)) {
+    throw new InvalidArgumentError(
+      `Timeout must be a positive number (got ${String(ms)}): \`timeout\` is the call's time limit in milliseconds; leave it out for no limit.`,
+    );
+  }
+  const timer = AbortSignal.timeout(ms);
+  config.signal = config.signal === undefined ? timer : AbortSignal.any([config.signal, timer]);
+  if (config.metadata?.timeoutMs === undefined) config.metadata = { ...config.metadata, timeoutMs: ms };
+  (config as { timeout?: number | undefined }).timeout = undefined;
 }
 
 function safeJson(value: unknown, indent?: number): string {

@@ -335,6 +335,39 @@ describe("run names and defaults, as LangChain.js gives them", () => {
     expect(seen?.metadata).toEqual({ model: "gpt-y" });
   });
 
+  it("turns a call's timeout into its signal and metadata.timeoutMs, and refuses one that is not positive", async () => {
+    const started: unknown[] = [];
+    const handler = {
+      handleToolStart: (...args: unknown[]) => {
+        started.push(args[5]);
+      },
+    };
+    let seen: ToolRuntime | undefined;
+    const quick = tool(
+      async (_args: Record<string, never>, runtime) => {
+        seen = runtime;
+        return "ok";
+      },
+      { name: "t", schema: z.object({}) },
+    );
+    expect(await quick.invoke({}, { timeout: 1000, callbacks: [handler] })).toBe("ok");
+    expect(started).toEqual([{ timeoutMs: 1000 }]);
+    expect([seen?.metadata, seen?.timeout, seen?.signal instanceof AbortSignal]).toEqual([
+      { timeoutMs: 1000 },
+      undefined,
+      true,
+    ]);
+    const slow = tool(async () => new Promise((resolve) => setTimeout(() => resolve("late"), 200)), {
+      name: "slow",
+      schema: z.object({}),
+    });
+    const timedOut = await slow.invoke({}, { timeout: 20 }).catch((e: unknown) => e);
+    expect((timedOut as Error & { cause?: Error }).cause?.name).toBe("TimeoutError");
+    const refused = await quick.invoke({}, { timeout: 0 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toMatch(/^Timeout must be a positive number/);
+  });
+
   it("gives a tool() function the config defaults through call() too", async () => {
     let seen: ToolRuntime | undefined;
     const probe = tool(
