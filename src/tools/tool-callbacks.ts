@@ -68,7 +68,8 @@ export function startToolRun(
     handlers,
     "handleToolStart",
     { id: ["langchain", "tools", className], name: toolName },
-    input ?? "",
+    // no arguments at all: `undefined`, as LangChain.js passes `JSON.stringify(undefined)`
+    input as string,
     runId,
     undefined,
     tags,

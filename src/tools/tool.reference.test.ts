@@ -52,6 +52,19 @@ describe("tools as in LangChain.js", () => {
     expect(await jsonString.invoke("abc")).toBe(3);
   });
 
+  it("reports no arguments to handleToolStart as undefined, what JSON.stringify makes of them", async () => {
+    const inputs: unknown[] = [];
+    const handler = {
+      handleToolStart: (_tool: unknown, input: unknown) => {
+        inputs.push(input);
+      },
+    };
+    const anything = tool(async () => "ok", { name: "a", schema: z.any() });
+    await anything.invoke(undefined, { callbacks: [handler] });
+    expect(inputs).toEqual([undefined]);
+    expect(inputs).toHaveLength(1);
+  });
+
   it("reports a string tool's input to handleToolStart as the `{ input }` its schema reads", async () => {
     const seen: unknown[] = [];
     const handler = {
