@@ -14,7 +14,7 @@ import {
 import { AIMessage, type BaseMessage, HumanMessage } from "./messages/index.js";
 import { ToolNode, toolsCondition } from "./prebuilt/index.js";
 import { FakeChatModel } from "./testing/index.js";
-import { tool } from "./tools/index.js";
+import { StructuredTool, tool } from "./tools/index.js";
 
 const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, {
   name: "lookup",
@@ -244,6 +244,33 @@ describe("streamEvents", () => {
       langgraph_path: ["__pregel_pull", "n"],
       checkpoint_ns: expect.stringMatching(/^n:/),
     });
+  });
+
+  it("names a StructuredTool subclass's run after its class, and a tool()'s after the tool", async () => {
+    class Sub extends StructuredTool {
+      name = "sub";
+      description = "d";
+      schema = z.object({ q: z.string() });
+      protected async _call() {
+        return "r";
+      }
+    }
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([new Sub(), lookup]))
+      .addEdge(START, "tools")
+      .compile();
+    const ai = new AIMessage({
+      content: "",
+      tool_calls: [
+        { name: "sub", args: { q: "a" }, id: "c1", type: "tool_call" },
+        { name: "lookup", args: { q: "b" }, id: "c2", type: "tool_call" },
+      ],
+    });
+    const names: string[] = [];
+    for await (const event of graph.streamEvents({ messages: [ai] }, { version: "v2" })) {
+      if (event.event === "on_tool_start") names.push(event.name);
+    }
+    expect(names).toEqual(["Sub", "lookup"]);
   });
 
   it("filters by type and name, and needs a schema version", async () => {

@@ -269,7 +269,9 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
       // a string-input tool's input is its text
     }
     const info: RunInfo = {
-      name: runName ?? tool.name ?? "tool",
+      // LangChain.js names a run without a run name after the tool's class (a StructuredTool
+      // subclass; the Dynamic tools' runs carry the tool's name)
+      name: runName ?? tool.id[tool.id.length - 1] ?? tool.name ?? "tool",
       tags: tags ?? [],
       metadata: metadata ?? {},
       input: parsed,
