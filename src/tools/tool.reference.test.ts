@@ -96,6 +96,17 @@ describe("tools as in LangChain.js", () => {
     ]);
   });
 
+  it("reads a JSON Schema allOf with a string-only part as a string schema, and a non-list enum as not", () => {
+    const kind = (schema: Record<string, unknown>) =>
+      tool(async () => "", { name: "t", schema }).constructor.name;
+    expect(kind({ allOf: [{ oneOf: [{ type: "boolean" }, {}] }, { type: "string", minLength: 2 }] })).toBe(
+      "DynamicTool",
+    );
+    expect(kind({ allOf: [{ type: "number" }] })).toBe("DynamicStructuredTool");
+    expect(kind({ enum: "x", const: "y" })).toBe("DynamicStructuredTool");
+    expect(kind({ $ref: "#/$defs/s", $defs: { s: { type: "string" } } })).toBe("DynamicStructuredTool");
+  });
+
   it("calls constructor functions with (args, runManager, config)", async () => {
     let seen: unknown[] = [];
     const structured = new DynamicStructuredTool({

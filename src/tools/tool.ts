@@ -399,7 +399,8 @@ export function tool(
 
 /**
  * True for a schema that accepts only strings: a zod string (without refinements of its
- * type) or a JSON Schema of `type: "string"`, a string enum or const, or a union of those.
+ * type) or a JSON Schema of `type: "string"`, a string enum or const, a union of those, an
+ * `allOf` with one of those (LangChain.js's `validatesOnlyStrings`, whose `$ref`s never resolve).
  */
 function acceptsOnlyStrings(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
@@ -413,8 +414,12 @@ function acceptsOnlyStrings(schema: unknown): boolean {
     if (typeof json.type === "string") return json.type === "string";
     return Array.isArray(json.type) && json.type.every((t) => t === "string");
   }
-  if (Array.isArray(json.enum)) return json.enum.length > 0 && json.enum.every((v) => typeof v === "string");
+  if ("enum" in json) {
+    return Array.isArray(json.enum) && json.enum.length > 0 && json.enum.every((v) => typeof v === "string");
+  }
   if ("const" in json) return typeof json.const === "string";
+  // as LangChain.js reads them: one string-only part of an allOf is enough
+  if (Array.isArray(json.allOf)) return json.allOf.some(acceptsOnlyStrings);
   const union = Array.isArray(json.anyOf) ? json.anyOf : Array.isArray(json.oneOf) ? json.oneOf : undefined;
   if (union !== undefined) return union.length > 0 && union.every(acceptsOnlyStrings);
   return false;
