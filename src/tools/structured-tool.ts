@@ -510,8 +510,10 @@ export function withModelMetadata(
  * A call's `timeout` (milliseconds) becomes part of its `signal`, recorded as
  * `metadata.timeoutMs` unless set there, and is not passed on, as LangChain.js's `ensureConfig`
  * does; a timeout that is not a positive number is refused.
+ *
+ * @internal
  */
-function applyTimeout(config: ToolRunnableConfig): void {
+export function applyTimeout(config: ToolRunnableConfig): void {
   const ms = config.timeout;
   if (typeof ms !== "number" || !(ms > 0)) {
     throw new InvalidArgumentError(

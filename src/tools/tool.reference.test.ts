@@ -403,6 +403,12 @@ describe("run names and defaults, as LangChain.js gives them", () => {
     );
     await probe.call({});
     expect([seen?.tags, seen?.metadata, seen?.recursionLimit, seen?.runName]).toEqual([[], {}, 25, "t"]);
+    await probe.call({}, { timeout: 1000 });
+    expect([seen?.metadata, seen?.timeout, seen?.signal instanceof AbortSignal]).toEqual([
+      { timeoutMs: 1000 },
+      undefined,
+      true,
+    ]);
   });
 });
 

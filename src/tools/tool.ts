@@ -6,7 +6,13 @@ import {
   type JsonSchema,
   type StandardSchemaLike,
 } from "./schema/standard-schema.js";
-import { StructuredTool, type ToolParams, type ToolSchema, withModelMetadata } from "./structured-tool.js";
+import {
+  applyTimeout,
+  StructuredTool,
+  type ToolParams,
+  type ToolSchema,
+  withModelMetadata,
+} from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
 import { buildToolRuntime } from "./tool-runtime.js";
 import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js";
@@ -278,8 +284,8 @@ const TOOL_FUNCTIONS = new WeakSet<object>();
  * so that a model invoked with the config is reported under its own name (LangChain.js's
  * `tool()` patches the config with the run's child callbacks, which drops it; without callbacks,
  * or for a `DynamicStructuredTool` made directly, it is kept). A `tool()` function's config also
- * gets the defaults (`tags: []`, `metadata: {}`, `recursionLimit: 25`) it lacks, as LangChain.js's
- * patch adds them. A key left undefined reads as absent.
+ * gets the defaults (`tags: []`, `metadata: {}`, `recursionLimit: 25`) it lacks, and a `timeout`
+ * (given to `call()`) as its signal, as LangChain.js's patch adds them. A key left undefined reads as absent.
  */
 function childConfig(
   config: ToolRunnableConfig,
@@ -294,6 +300,7 @@ function childConfig(
     (config.tags === undefined ||
       config.metadata === undefined ||
       config.recursionLimit === undefined ||
+      config.timeout !== undefined ||
       (typeof config.configurable?.model === "string" && config.metadata.model === undefined));
   if (!dropName && !fill && config.runId === undefined) return config;
   const out = copyOf(config) as unknown as Record<string, unknown>;
@@ -302,6 +309,7 @@ function childConfig(
     out.tags ??= [];
     out.metadata = withModelMetadata((out.metadata ?? {}) as Record<string, unknown>, config.configurable);
     out.recursionLimit ??= 25;
+    if (out.timeout !== undefined) applyTimeout(out as ToolRunnableConfig);
   }
   // the run id was the tool run's own (LangChain.js deletes it once the run has started)
   out.runId = undefined;
