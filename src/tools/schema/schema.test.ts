@@ -126,6 +126,14 @@ describe("toJsonSchema", () => {
     });
   });
 
+  it("writes a Zod 3 array of z.any() without items, as zod-to-json-schema does", () => {
+    expect(toJsonSchema(z3.object({ list: z3.array(z3.any()), nums: z3.array(z3.number()) }))).toStrictEqual({
+      type: "object",
+      properties: { list: { type: "array" }, nums: { type: "array", items: { type: "number" } } },
+      required: ["list", "nums"],
+    });
+  });
+
   it("converts Zod 3 lazy schemas through their getter", () => {
     expect(toJsonSchema(z3.object({ a: z3.lazy(() => z3.string()).nullable() }))).toStrictEqual({
       type: "object",

@@ -164,7 +164,11 @@ function convertDef(def: Zod3Def): JsonSchema {
       return { type: typeof value === "number" ? "number" : typeof value, const: value };
     }
     case "ZodArray": {
-      const out: JsonSchema = { type: "array", items: def.type === undefined ? {} : convert(def.type) };
+      // an array of z.any() says nothing of its items, as zod-to-json-schema writes it
+      const out: JsonSchema =
+        def.type === undefined || def.type._def.typeName === "ZodAny"
+          ? { type: "array" }
+          : { type: "array", items: convert(def.type) };
       if (def.minLength) out.minItems = def.minLength.value;
       if (def.maxLength) out.maxItems = def.maxLength.value;
       return out;
