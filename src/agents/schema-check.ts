@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "../shared/index.js";
+import { InvalidArgumentError, isMultipleOf } from "../shared/index.js";
 import type { JsonSchema } from "../tools/index.js";
 
 /**
@@ -310,23 +310,6 @@ function checkNumber(instance: number, s: Schema, errors: string[]): void {
   if (typeof s.multipleOf === "number" && !isMultipleOf(instance, s.multipleOf)) {
     errors.push(`${instance} is not a multiple of ${s.multipleOf}.`);
   }
-}
-
-/** Exact decimal divisibility (`0.3` is a multiple of `0.1`). */
-function isMultipleOf(value: number, divisor: number): boolean {
-  if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor <= 0) return false;
-  const [a, ea] = decimal(value);
-  const [b, eb] = decimal(divisor);
-  const shift = ea - eb;
-  return shift >= 0 ? (a * 10n ** BigInt(shift)) % b === 0n : a % (b * 10n ** BigInt(-shift)) === 0n;
-}
-
-/** A number as an integer coefficient and a power of ten. */
-function decimal(value: number): [bigint, number] {
-  const [mantissa = "0", exponent = "0"] = Math.abs(value).toString().split("e");
-  const point = mantissa.indexOf(".");
-  const fraction = point < 0 ? 0 : mantissa.length - point - 1;
-  return [BigInt(mantissa.replace(".", "")), Number(exponent) - fraction];
 }
 
 function checkString(instance: string, s: Schema, errors: string[]): void {

@@ -1,3 +1,4 @@
+import { isMultipleOf } from "../../shared/index.js";
 import type { JsonSchema } from "./standard-schema.js";
 import { isFormat } from "./string-formats.js";
 
@@ -325,22 +326,6 @@ function matchesType(type: unknown, value: unknown): boolean {
     default:
       return true;
   }
-}
-
-/** `multipleOf` on the numbers' decimal forms, so `0.3` is a multiple of `0.1`. */
-function isMultipleOf(value: number, divisor: number): boolean {
-  if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor <= 0) return false;
-  const [a, aExp] = decimal(value);
-  const [b, bExp] = decimal(divisor);
-  const shift = aExp - bExp;
-  return shift >= 0 ? (a * 10n ** BigInt(shift)) % b === 0n : a % (b * 10n ** BigInt(-shift)) === 0n;
-}
-
-/** A finite number as an integer and a power of ten: `1.5` is `[15n, -1]`. */
-function decimal(value: number): [bigint, number] {
-  const [mantissa = "0", exponent = "0"] = value.toExponential().split("e");
-  const [whole = "0", fraction = ""] = mantissa.split(".");
-  return [BigInt(whole + fraction), Number(exponent) - fraction.length];
 }
 
 /** A string's length in code points, as JSON Schema counts it (an emoji is one). */
