@@ -1,4 +1,4 @@
-import { InvalidArgumentError, isMultipleOf } from "../shared/index.js";
+import { InvalidArgumentError, isMultipleOf, sameJsonValue } from "../shared/index.js";
 import type { JsonSchema } from "../tools/index.js";
 
 /**
@@ -54,10 +54,10 @@ function check(instance: unknown, node: unknown, root: JsonSchema): string[] {
     if (inner.length > 0) errors.push("A subschema had errors.", ...inner);
   }
   checkType(s.type, instance, kind, errors);
-  if (s.const !== undefined && !sameValue(instance, s.const)) {
+  if (s.const !== undefined && !sameJsonValue(instance, s.const)) {
     errors.push(`Instance does not match ${JSON.stringify(s.const)}.`);
   }
-  if (Array.isArray(s.enum) && !s.enum.some((option) => sameValue(instance, option))) {
+  if (Array.isArray(s.enum) && !s.enum.some((option) => sameJsonValue(instance, option))) {
     errors.push(`Instance does not match any of ${JSON.stringify(s.enum)}.`);
   }
   if (s.not !== undefined && check(instance, s.not, root).length === 0) {
@@ -255,7 +255,7 @@ function checkArray(instance: unknown[], s: Schema, root: JsonSchema, errors: st
   if (s.uniqueItems === true) {
     for (let a = 0; a < length; a += 1) {
       for (let b = 0; b < length; b += 1) {
-        if (a !== b && sameValue(instance[a], instance[b])) {
+        if (a !== b && sameJsonValue(instance[a], instance[b])) {
           errors.push(`Duplicate items at indexes ${a} and ${b}.`);
           return;
         }
@@ -418,25 +418,4 @@ function resolveRef(root: JsonSchema, ref: string): unknown {
     if (node !== undefined) return node;
   }
   throw new InvalidArgumentError(`Unresolved $ref "${ref}".`);
-}
-
-/** Structural equality of JSON values (`const`, `enum`, `uniqueItems`). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => sameValue(item, other[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return (
-    ka.length === kb.length &&
-    ka.every(
-      (key) =>
-        Object.hasOwn(b, key) &&
-        sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
-  );
 }

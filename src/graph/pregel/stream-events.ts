@@ -131,7 +131,6 @@ interface RunInfo {
   input: unknown;
 }
 
-/** Turns model and tool callbacks into events, reported through the run's stream (so they keep their order). */
 /** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
 export interface NestedGraphEvents {
   nestedGraphStart(
@@ -145,6 +144,7 @@ export interface NestedGraphEvents {
   nestedGraphStopped(runId: string): void;
 }
 
+/** Turns model and tool callbacks into events, reported through the run's stream (so they keep their order). */
 class EventsHandler implements CallbackHandler, NestedGraphEvents {
   readonly name = "StreamEventsHandler";
   readonly lc_prefer_streaming = true;

@@ -1,4 +1,4 @@
-import { isMultipleOf } from "../../shared/index.js";
+import { isMultipleOf, sameJsonValue } from "../../shared/index.js";
 import type { JsonSchema } from "./standard-schema.js";
 import { isFormat } from "./string-formats.js";
 
@@ -61,11 +61,11 @@ function check(
     issues.push({ message: `Invalid input: expected ${expected}, received ${typeName(value)}`, path });
     return;
   }
-  if (Array.isArray(s.enum) && !s.enum.some((option) => sameValue(option, value))) {
+  if (Array.isArray(s.enum) && !s.enum.some((option) => sameJsonValue(option, value))) {
     const options = s.enum.map((option) => JSON.stringify(option)).join("|");
     issues.push({ message: `Invalid option: expected one of ${options}`, path });
   }
-  if (s.const !== undefined && !sameValue(s.const, value)) {
+  if (s.const !== undefined && !sameJsonValue(s.const, value)) {
     issues.push({ message: `Invalid input: expected ${JSON.stringify(s.const)}`, path });
   }
   checkCombinators(s, value, path, root, issues);
@@ -207,7 +207,7 @@ function checkArray(
   }
   if (s.contains !== undefined) checkContains(s, value, path, root, issues);
   if (s.uniqueItems === true) {
-    const twice = value.findIndex((item, j) => value.findIndex((other) => sameValue(other, item)) !== j);
+    const twice = value.findIndex((item, j) => value.findIndex((other) => sameJsonValue(other, item)) !== j);
     if (twice >= 0)
       issues.push({ message: "Invalid input: array items must be unique", path: [...path, twice] });
   }
@@ -352,22 +352,4 @@ function typeName(value: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** JSON equality: primitives by `===`, arrays item by item, objects key by key in any order. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => sameValue(item, other[i]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  return (
-    keys.length === Object.keys(right).length &&
-    keys.every((key) => Object.hasOwn(right, key) && sameValue(left[key], right[key]))
-  );
 }
