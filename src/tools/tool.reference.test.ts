@@ -11,6 +11,25 @@ import type { ToolRunnableConfig, ToolRuntime } from "./types.js";
 
 const call = (name: string, args: unknown, id = "call_1") => ({ name, args, id, type: "tool_call" }) as const;
 
+/** A tool that records the runtime it ran with, and a handler that records handleToolStart's metadata. */
+function metadataProbe() {
+  const started: unknown[] = [];
+  const handler = {
+    handleToolStart: (...args: unknown[]) => {
+      started.push(args[5]);
+    },
+  };
+  let seen: ToolRuntime | undefined;
+  const probe = tool(
+    async (_args: Record<string, never>, runtime) => {
+      seen = runtime;
+      return "ok";
+    },
+    { name: "t", schema: z.object({}) },
+  );
+  return { started, handler, runtime: () => seen, tool: probe };
+}
+
 describe("tools as in LangChain.js", () => {
   it("defaults the description to the schema's, then to `<name> tool`", () => {
     expect(tool(async () => "", { name: "nd", schema: z.object({}) }).description).toBe("nd tool");
@@ -160,28 +179,6 @@ describe("tools as in LangChain.js", () => {
     const error = await bad.invoke({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe("Do not know how to serialize a BigInt");
-  });
-
-  it("reports a content_and_artifact mismatch to no tool callback but handleToolStart", async () => {
-    const events: string[] = [];
-    const handler = {
-      handleToolStart: () => {
-        events.push("start");
-      },
-      handleToolEnd: () => {
-        events.push("end");
-      },
-      handleToolError: () => {
-        events.push("error");
-      },
-    };
-    const bad = tool(async () => "notarray", {
-      name: "bad",
-      schema: z.object({}),
-      responseFormat: "content_and_artifact",
-    });
-    await expect(bad.invoke({}, { callbacks: [handler] })).rejects.toThrow(/not a two-tuple/);
-    expect(events).toEqual(["start"]);
   });
 
   it("exposes tags [] and metadata {} by default, and the given ones otherwise", () => {
@@ -337,50 +334,24 @@ describe("run names and defaults, as LangChain.js gives them", () => {
   });
 
   it("adds configurable.model to the run's metadata, as LangChain.js's ensureConfig does", async () => {
-    const started: unknown[] = [];
-    const handler = {
-      handleToolStart: (...args: unknown[]) => {
-        started.push(args[5]);
-      },
-    };
-    let seen: ToolRuntime | undefined;
-    const probe = tool(
-      async (_args: Record<string, never>, runtime) => {
-        seen = runtime;
-        return "ok";
-      },
-      { name: "t", schema: z.object({}) },
-    );
+    const { started, handler, runtime: seenRuntime, tool: probe } = metadataProbe();
     const metadata = { m: 1 };
     await probe.invoke({}, { configurable: { model: "gpt-x" }, metadata, callbacks: [handler] });
     expect(started).toEqual([{ m: 1, model: "gpt-x" }]);
-    expect(seen?.metadata).toEqual({ m: 1, model: "gpt-x" });
+    expect(seenRuntime()?.metadata).toEqual({ m: 1, model: "gpt-x" });
     await probe.call({}, { configurable: { model: "gpt-y" } });
-    expect(seen?.metadata).toEqual({ model: "gpt-y" });
+    expect(seenRuntime()?.metadata).toEqual({ model: "gpt-y" });
   });
 
   it("turns a call's timeout into its signal and metadata.timeoutMs, and refuses one that is not positive", async () => {
-    const started: unknown[] = [];
-    const handler = {
-      handleToolStart: (...args: unknown[]) => {
-        started.push(args[5]);
-      },
-    };
-    let seen: ToolRuntime | undefined;
-    const quick = tool(
-      async (_args: Record<string, never>, runtime) => {
-        seen = runtime;
-        return "ok";
-      },
-      { name: "t", schema: z.object({}) },
-    );
+    const { started, handler, runtime: seenRuntime, tool: quick } = metadataProbe();
     expect(await quick.invoke({}, { timeout: 1000, callbacks: [handler] })).toBe("ok");
     expect(started).toEqual([{ timeoutMs: 1000 }]);
-    expect([seen?.metadata, seen?.timeout, seen?.signal instanceof AbortSignal]).toEqual([
-      { timeoutMs: 1000 },
-      undefined,
-      true,
-    ]);
+    expect([
+      seenRuntime()?.metadata,
+      seenRuntime()?.timeout,
+      seenRuntime()?.signal instanceof AbortSignal,
+    ]).toEqual([{ timeoutMs: 1000 }, undefined, true]);
     const slow = tool(async () => new Promise((resolve) => setTimeout(() => resolve("late"), 200)), {
       name: "slow",
       schema: z.object({}),
@@ -393,22 +364,16 @@ describe("run names and defaults, as LangChain.js gives them", () => {
   });
 
   it("gives a tool() function the config defaults through call() too", async () => {
-    let seen: ToolRuntime | undefined;
-    const probe = tool(
-      async (_args: Record<string, never>, runtime) => {
-        seen = runtime;
-        return "ok";
-      },
-      { name: "t", schema: z.object({}) },
-    );
+    const { runtime: seenRuntime, tool: probe } = metadataProbe();
     await probe.call({});
+    const seen = seenRuntime();
     expect([seen?.tags, seen?.metadata, seen?.recursionLimit, seen?.runName]).toEqual([[], {}, 25, "t"]);
     await probe.call({}, { timeout: 1000 });
-    expect([seen?.metadata, seen?.timeout, seen?.signal instanceof AbortSignal]).toEqual([
-      { timeoutMs: 1000 },
-      undefined,
-      true,
-    ]);
+    expect([
+      seenRuntime()?.metadata,
+      seenRuntime()?.timeout,
+      seenRuntime()?.signal instanceof AbortSignal,
+    ]).toEqual([{ timeoutMs: 1000 }, undefined, true]);
   });
 });
 

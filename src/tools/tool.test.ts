@@ -408,9 +408,11 @@ describe("tool callbacks", () => {
       schema: z.object({}),
       responseFormat: "content_and_artifact",
     });
-    await expect(t.invoke(call({}, "p", "call_p"), { callbacks: [handler], runId: "run-p" })).rejects.toThrow(
-      ToolOutputFormatError,
-    );
+    const error = await t
+      .invoke(call({}, "p", "call_p"), { callbacks: [handler], runId: "run-p" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolOutputFormatError);
+    expect((error as Error).message).toMatch(/not a two-tuple/);
     expect(events).toEqual([["start", "p", "{}", "run-p", [], {}, "p", "call_p"]]);
   });
 
