@@ -306,12 +306,7 @@ export abstract class StructuredTool<
     // outside any graph task resolveConfig hands back the caller's own object: copied then
     let resolved: ToolRunnableConfig = resolveConfig(config);
     if (resolved === config) resolved = { ...resolved };
-    // the defaults LangChain.js's ensureConfig gives every call
-    resolved.tags ??= [];
-    resolved.metadata ??= {};
-    resolved.recursionLimit ??= 25;
-    resolved.metadata = withModelMetadata(resolved.metadata, resolved.configurable);
-    if (resolved.timeout !== undefined) applyTimeout(resolved);
+    applyConfigDefaults(resolved);
     if (resolved.runName === undefined) {
       const runName = this.defaultRunName();
       if (runName !== undefined) resolved.runName = runName;
@@ -493,12 +488,24 @@ export abstract class StructuredTool<
 }
 
 /**
- * The metadata with `model` added from `configurable.model` when it is a string and the
- * metadata has none (what LangChain.js's `ensureConfig` adds); the same object otherwise.
+ * What LangChain.js's `ensureConfig` gives every tool call, set on `config` (an object of the
+ * caller's own): `tags` `[]`, `metadata` `{}`, `recursionLimit` 25 when missing, `metadata.model`
+ * from `configurable.model`, and the `timeout` made part of the signal.
  *
  * @internal
  */
-export function withModelMetadata(
+export function applyConfigDefaults(config: ToolRunnableConfig): void {
+  config.tags ??= [];
+  config.metadata = withModelMetadata(config.metadata ?? {}, config.configurable);
+  config.recursionLimit ??= 25;
+  if (config.timeout !== undefined) applyTimeout(config);
+}
+
+/**
+ * The metadata with `model` added from `configurable.model` when it is a string and the
+ * metadata has none (what LangChain.js's `ensureConfig` adds); the same object otherwise.
+ */
+function withModelMetadata(
   metadata: Record<string, unknown>,
   configurable: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
@@ -510,10 +517,8 @@ export function withModelMetadata(
  * A call's `timeout` (milliseconds) becomes part of its `signal`, recorded as
  * `metadata.timeoutMs` unless set there, and is not passed on, as LangChain.js's `ensureConfig`
  * does; a timeout that is not a positive number is refused.
- *
- * @internal
  */
-export function applyTimeout(config: ToolRunnableConfig): void {
+function applyTimeout(config: ToolRunnableConfig): void {
   const ms = config.timeout;
   if (typeof ms !== "number" || !(ms > 0)) {
     throw new InvalidArgumentError(

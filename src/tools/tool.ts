@@ -6,13 +6,7 @@ import {
   type JsonSchema,
   type StandardSchemaLike,
 } from "./schema/standard-schema.js";
-import {
-  applyTimeout,
-  StructuredTool,
-  type ToolParams,
-  type ToolSchema,
-  withModelMetadata,
-} from "./structured-tool.js";
+import { applyConfigDefaults, StructuredTool, type ToolParams, type ToolSchema } from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
 import { buildToolRuntime } from "./tool-runtime.js";
 import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js";
@@ -305,12 +299,7 @@ function childConfig(
   if (!dropName && !fill && config.runId === undefined) return config;
   const out = copyOf(config) as unknown as Record<string, unknown>;
   if (dropName) out.runName = undefined;
-  if (fill) {
-    out.tags ??= [];
-    out.metadata = withModelMetadata((out.metadata ?? {}) as Record<string, unknown>, config.configurable);
-    out.recursionLimit ??= 25;
-    if (out.timeout !== undefined) applyTimeout(out as ToolRunnableConfig);
-  }
+  if (fill) applyConfigDefaults(out as ToolRunnableConfig);
   // the run id was the tool run's own (LangChain.js deletes it once the run has started)
   out.runId = undefined;
   return out as ToolRunnableConfig;
