@@ -569,3 +569,31 @@ describe("String(message) and console.log(message)", () => {
     expect(inspect({ messages: mine }, { depth: 1 })).toBe(inspect({ messages: theirs }, { depth: 1 }));
   });
 });
+
+describe("message kinds given as classes", () => {
+  it("a class that is no message class fails with LangChain.js's text first", async () => {
+    const build = (m: typeof ours | typeof lc) => [new m.HumanMessage("a"), new m.AIMessage("b")];
+    for (const kind of [Date, Object]) {
+      const theirs = outcome(() => lc.filterMessages(build(lc) as Loose, { includeTypes: [kind as Loose] }));
+      expect(theirs).toStrictEqual({ error: "Invalid type provided." });
+      const mine = outcome(() => ours.filterMessages(build(ours), { excludeTypes: [kind as Loose] }));
+      expect(mine).toStrictEqual({
+        error: `Invalid type provided. ${kind.name} is not a message type: use a type string ("human", "ai", "system", "tool") or a message class.`,
+      });
+      await expect(
+        lc.trimMessages(build(lc) as Loose, {
+          maxTokens: 9,
+          tokenCounter: (m) => m.length,
+          endOn: [kind as Loose],
+        }),
+      ).rejects.toThrow(/^Invalid type provided\.$/);
+      await expect(
+        ours.trimMessages(build(ours), {
+          maxTokens: 9,
+          tokenCounter: (m) => m.length,
+          endOn: [kind as Loose],
+        }),
+      ).rejects.toThrow(/^Invalid type provided\. /);
+    }
+  });
+});

@@ -36,8 +36,9 @@ function typeOf(kind: MessageTypeOrClass | string): string {
   const name = typeof lcName === "function" ? (lcName as () => unknown).call(kind) : undefined;
   if (typeof name === "string" && Object.hasOwn(TYPE_BY_CLASS_NAME, name))
     return TYPE_BY_CLASS_NAME[name] as string;
+  // LangChain.js's text first ("Invalid type provided."), then what is wrong and what to pass
   throw new InvalidArgumentError(
-    `Invalid message type ${String(kind.name || kind)}: use a type string ("human", "ai", "system", "tool") or a message class.`,
+    `Invalid type provided. ${String(kind.name || kind)} is not a message type: use a type string ("human", "ai", "system", "tool") or a message class.`,
   );
 }
 

@@ -300,7 +300,7 @@ describe("trimMessages", () => {
     await expect(
       trimMessages(messages, { maxTokens: 3, tokenCounter: count, endOn: Date as never }),
     ).rejects.toThrow(
-      'Invalid message type Date: use a type string ("human", "ai", "system", "tool") or a message class.',
+      'Invalid type provided. Date is not a message type: use a type string ("human", "ai", "system", "tool") or a message class.',
     );
     expect(() =>
       trimMessages({ maxTokens: 1, tokenCounter: count, strategy: "first", includeSystem: true }),
