@@ -120,9 +120,19 @@ function alignStandardBlocks(message: AIMessage, fields: AIMessageFields): void 
   const v1Content = fields.content !== undefined && message.response_metadata.output_version === "v1";
   const given = v1Content ? message.content : fields.contentBlocks;
   if (given === undefined) return;
-  // the given array itself unless calls must be appended (then a copy: the caller's is kept)
+  // the given array itself unless calls must be appended (then a copy: the caller's is kept);
+  // as in LangChain.js, a string is one text block, `null` none and a single block a list of one
+  const loose = given as ContentBlock[] | ContentBlock | string | null;
   let blocks: ContentBlock[] =
-    typeof given === "string" ? (given.length > 0 ? [{ type: "text", text: given }] : []) : given;
+    typeof loose === "string"
+      ? loose.length > 0
+        ? [{ type: "text", text: loose }]
+        : []
+      : Array.isArray(loose)
+        ? loose
+        : loose === null
+          ? []
+          : [loose];
   const sameCall = (block: ContentBlock, call: ToolCall) =>
     block.type === "tool_call" && block.id === call.id && block.name === call.name;
   // each call is looked for among the given blocks only, so two alike calls are both appended

@@ -219,6 +219,23 @@ describe("AIMessage built from standard blocks", () => {
     const message = new AIMessage({ content: "hi", response_metadata: { output_version: "v1" } });
     expect(message.content).toEqual([{ type: "text", text: "hi" }]);
   });
+
+  it("reads null blocks as none and a single block as a list of one, as LangChain.js does", () => {
+    const tool_calls = [{ type: "tool_call", id: "c2", name: "other", args: {} }] as const;
+    const none = new AIMessage({ contentBlocks: null as never, tool_calls: [...tool_calls] });
+    expect(none.content).toEqual([{ type: "tool_call", id: "c2", name: "other", args: {} }]);
+    expect(new AIMessage({ contentBlocks: null as never }).content).toEqual([]);
+    const single = new AIMessage({
+      contentBlocks: { type: "text", text: "x" } as never,
+      tool_calls: [...tool_calls],
+    });
+    expect(single.content).toEqual([
+      { type: "text", text: "x" },
+      { type: "tool_call", id: "c2", name: "other", args: {} },
+    ]);
+    expect(single.tool_calls).toEqual([...tool_calls]);
+    expect(single.response_metadata).toEqual({ output_version: "v1" });
+  });
 });
 
 describe("contentBlocks of AI message chunks", () => {
