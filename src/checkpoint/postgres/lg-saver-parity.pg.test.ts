@@ -56,6 +56,42 @@ describe("PostgresSaver as LangGraph.js's PostgresSaver", () => {
     });
   });
 
+  it("answers tuples with a parentConfig key, undefined at a root, before pendingWrites", async () => {
+    const saver = await freshSaver();
+    const first = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0", {}), meta(0));
+    await saver.put(first, checkpointAt("c1", {}), meta(1));
+    const keys = ["config", "checkpoint", "metadata", "parentConfig", "pendingWrites"];
+    const root = await saver.getTuple(first);
+    expect(Object.keys(root ?? {})).toEqual(keys);
+    expect(root?.parentConfig).toBeUndefined();
+    const latest = await saver.getTuple({ configurable: { thread_id: "t" } });
+    expect(Object.keys(latest ?? {})).toEqual(keys);
+    expect(latest?.parentConfig).toEqual({
+      configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "c0" },
+    });
+    const listed = await all(saver.list({ configurable: { thread_id: "t" } }));
+    expect(listed.map((t) => Object.keys(t))).toEqual([keys, keys]);
+  });
+
+  it("list filters metadata by containment (metadata @> filter)", async () => {
+    const saver = await freshSaver();
+    const put = (id: string, metadata: Record<string, unknown>) =>
+      saver.put({ configurable: { thread_id: "f" } }, checkpointAt(id, {}), metadata as never);
+    await put("c0", { source: "input", step: -1, parents: {}, tags: ["a", "b"], deep: { x: [[1, 2], 3] } });
+    await put("c1", { source: "loop", step: 0, parents: { "": "c0" }, tags: ["b"], deep: { x: 1, y: null } });
+    const ids = async (filter: Record<string, unknown>) =>
+      (await all(saver.list({ configurable: { thread_id: "f" } }, { filter }))).map((t) => t.checkpoint.id);
+    expect(await ids({ parents: {} })).toEqual(["c1", "c0"]);
+    expect(await ids({ parents: { "": "c0" } })).toEqual(["c1"]);
+    expect(await ids({ tags: ["b"] })).toEqual(["c1", "c0"]);
+    expect(await ids({ tags: ["b", "a", "a"] })).toEqual(["c0"]);
+    expect(await ids({ tags: "b" })).toEqual([]);
+    expect(await ids({ deep: { x: [[1]] } })).toEqual(["c0"]);
+    expect(await ids({ deep: { y: null } })).toEqual(["c1"]);
+    expect(await ids({ deep: {}, step: 0 })).toEqual(["c1"]);
+    expect(await ids({ missing: undefined, source: "input" })).toEqual(["c0"]);
+  });
+
   it("list narrows to a checkpoint_id in the config, and a limit of 0 lists nothing", async () => {
     const saver = await freshSaver();
     let config = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0", {}), meta(0));

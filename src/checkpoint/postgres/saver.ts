@@ -75,6 +75,9 @@ export class PostgresSaver extends EncodedCheckpointSaver {
     this.ownsPool = false;
   }
 
+  /** As LangGraph.js's `PostgresSaver` (`metadata @> filter`): `list`'s filter matches values that contain its own. */
+  protected override readonly filtersByContainment: boolean = true;
+
   /**
    * LangGraph.js's `PostgresSaver`'s text for a config without `configurable` starts that error;
    * the others start with its `MemorySaver`'s (its `PostgresSaver` leaves them to the database).

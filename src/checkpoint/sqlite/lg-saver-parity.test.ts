@@ -55,6 +55,51 @@ describe("SqliteSaver as LangGraph.js's SqliteSaver", () => {
     });
   });
 
+  it("answers tuples with a parentConfig key, undefined at a root; getTuple's with checkpoint first", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    await chain(saver, 2);
+    const root = await saver.getTuple({ configurable: { thread_id: "chain", checkpoint_id: "c0" } });
+    expect(Object.keys(root ?? {})).toEqual([
+      "checkpoint",
+      "config",
+      "metadata",
+      "parentConfig",
+      "pendingWrites",
+    ]);
+    expect(root?.parentConfig).toBeUndefined();
+    const latest = await saver.getTuple({ configurable: { thread_id: "chain" } });
+    expect(Object.keys(latest ?? {})).toEqual([
+      "checkpoint",
+      "config",
+      "metadata",
+      "parentConfig",
+      "pendingWrites",
+    ]);
+    expect(latest?.parentConfig).toEqual({
+      configurable: { thread_id: "chain", checkpoint_ns: "", checkpoint_id: "c0" },
+    });
+    const listed = await all(saver.list({ configurable: { thread_id: "chain" } }));
+    expect(listed.map((t) => Object.keys(t))).toEqual([
+      ["config", "checkpoint", "metadata", "parentConfig", "pendingWrites"],
+      ["config", "checkpoint", "metadata", "parentConfig", "pendingWrites"],
+    ]);
+    expect(listed[1]?.parentConfig).toBeUndefined();
+  });
+
+  it("keeps a node that saw nothing in versions_seen", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const first = await saver.put(
+      { configurable: { thread_id: "seen" } },
+      checkpointAt("s0", { n: 0 }),
+      meta(0),
+    );
+    const next = { ...checkpointAt("s1", { n: 1 }), versions_seen: { a: {}, b: { n: 1 } } };
+    const config = await saver.put(first, next, meta(1));
+    // read back from storage (another checkpoint written since), not from what the saver just saved
+    await saver.put({ configurable: { thread_id: "seen" } }, checkpointAt("s2", { n: 2 }), meta(0));
+    expect((await saver.getTuple(config))?.checkpoint.versions_seen).toStrictEqual({ a: {}, b: { n: 1 } });
+  });
+
   it("getState of a past checkpoint returns the config it was called with", async () => {
     const State = Annotation.Root({ x: Annotation<number>() });
     const graph = new StateGraph(State)

@@ -70,6 +70,9 @@ export class SqliteSaver extends EncodedCheckpointSaver {
   /** As LangGraph.js's `SqliteSaver`: `getTuple` with a `checkpoint_id` answers with the config it got. */
   protected override readonly returnsRequestedConfig: boolean = true;
 
+  /** As LangGraph.js's `SqliteSaver`: `getTuple` answers `{ checkpoint, config, metadata, parentConfig, pendingWrites }`. */
+  protected override readonly tupleLayout: "memory" | "sql" | "sqlite" = "sqlite";
+
   /** As LangGraph.js's `SqliteSaver`: only the checkpoint format's fields are saved. */
   protected override readonly keepsExtraFields: boolean = false;
 

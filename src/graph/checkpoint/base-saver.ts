@@ -16,8 +16,8 @@ export interface CheckpointTuple {
   config: RunnableConfig;
   checkpoint: Checkpoint;
   metadata?: CheckpointMetadata;
-  /** Config of the checkpoint this one was made from. */
-  parentConfig?: RunnableConfig;
+  /** Config of the checkpoint this one was made from (the SQL savers answer `undefined` without one). */
+  parentConfig?: RunnableConfig | undefined;
   /** Writes of the tasks that ran (or started) from this checkpoint: `[taskId, channel, value]`. */
   pendingWrites?: CheckpointPendingWrite[];
 }

@@ -35,6 +35,8 @@ export class MemorySaver extends EncodedCheckpointSaver {
   protected override readonly checksIds: boolean = true;
   /** As LangGraph.js's `MemorySaver`: `getTuple` with a `checkpoint_id` answers with the config it got. */
   protected override readonly returnsRequestedConfig: boolean = true;
+  /** As LangGraph.js's `MemorySaver`: `parentConfig` only when there is a parent, last. */
+  protected override readonly tupleLayout: "memory" | "sql" | "sqlite" = "memory";
   /** As LangGraph.js's `MemorySaver`: only the checkpoint format's fields are saved. */
   protected override readonly keepsExtraFields: boolean = false;
   /** As LangGraph.js's `MemorySaver`: a pre-v4 checkpoint always gets a tasks channel. */

@@ -495,14 +495,40 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Whether checkpoint metadata has every `filter` entry (values compared structurally, so
- * `{ parents: { "": id } }` matches; an `undefined` filter value is no condition), as the
- * SQL savers of LangGraph.js compare them.
+ * Whether JSON-like `a` contains `b` as PostgreSQL's `jsonb @>` has it: an object the entries of
+ * `b` (values contained in turn), an array an element containing each element of `b` (order and
+ * repeats aside), any other value only an equal one.
  */
-function metadataMatches(metadata: Record<string, unknown>, filter: Record<string, unknown>): boolean {
+function containsJson(a: unknown, b: unknown): boolean {
+  if (typeof b !== "object" || b === null) return a === b;
+  if (typeof a !== "object" || a === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(b)) {
+    const elements = a as unknown[];
+    return b.every((wanted) => elements.some((element) => containsJson(element, wanted)));
+  }
+  for (const key in b) {
+    const wanted = (b as Record<string, unknown>)[key];
+    if (wanted === undefined) continue;
+    if (!Object.hasOwn(a, key) || !containsJson((a as Record<string, unknown>)[key], wanted)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether checkpoint metadata has every `filter` entry (an `undefined` filter value is no
+ * condition): values compared structurally, so `{ parents: { "": id } }` matches, as LangGraph.js's
+ * SqliteSaver compares them; or, with `contains`, as LangGraph.js's PostgresSaver compares them
+ * (`metadata @> filter`, so `{ parents: {} }` matches any parents).
+ */
+function metadataMatches(
+  metadata: Record<string, unknown>,
+  filter: Record<string, unknown>,
+  contains: boolean,
+): boolean {
   for (const key in filter) {
     const wanted = filter[key];
-    if (wanted !== undefined && !sameJson(metadata[key], wanted)) return false;
+    if (wanted === undefined) continue;
+    if (contains ? !containsJson(metadata[key], wanted) : !sameJson(metadata[key], wanted)) return false;
   }
   return true;
 }
@@ -705,6 +731,23 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly returnsRequestedConfig: boolean = false;
 
   /**
+   * The fields of the tuples {@link getTuple} and {@link list} answer, in their order, as each of
+   * LangGraph.js's savers builds them: `"memory"` (`MemorySaver`: `config`, `checkpoint`,
+   * `metadata`, `pendingWrites`, then `parentConfig` when there is a parent, and the latest
+   * checkpoint's config as `{ thread_id, checkpoint_id, checkpoint_ns }`), `"sql"`
+   * (`PostgresSaver`: `parentConfig` always a key, `undefined` without a parent, before
+   * `pendingWrites`) or `"sqlite"` (`SqliteSaver`: as `"sql"`, with `checkpoint` first in
+   * `getTuple`'s answers).
+   */
+  protected readonly tupleLayout: "memory" | "sql" | "sqlite" = "sql";
+
+  /**
+   * Whether `list`'s `filter` matches metadata values that contain the filter's (PostgreSQL's
+   * `jsonb @>`, as LangGraph.js's `PostgresSaver` filters) rather than equal ones.
+   */
+  protected readonly filtersByContainment: boolean = false;
+
+  /**
    * Whether fields a checkpoint carries beyond the format's (an older format's `pending_sends`,
    * fields of its own) are saved and read back, as LangGraph.js's `PostgresSaver` does; its
    * `MemorySaver` and `SqliteSaver` save only the format's fields.
@@ -778,7 +821,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const threadId = configurable?.thread_id;
     if (threadId !== undefined) checkStorageKey("thread_id", threadId, false);
     const ns = configurable?.checkpoint_ns;
-    if (ns !== undefined) checkStorageKey("checkpoint_ns", ns, true);
+    // writes (a `taskId`) need a namespace: LangGraph.js's MemorySaver does not default it there
+    // (once it has the thread and checkpoint ids it needs anyway)
+    if (
+      ns !== undefined ||
+      (taskId !== undefined && threadId !== undefined && configurable?.checkpoint_id !== undefined)
+    )
+      checkStorageKey("checkpoint_ns", ns, true);
     const id = checkpointId ?? configurable?.checkpoint_id;
     if (id !== undefined && id !== null && id !== "") checkStorageKey("checkpoint_id", id, false);
     if (taskId !== undefined) checkStorageKey("task_id", taskId, false);
@@ -1263,20 +1312,23 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     };
     if (record.v < 4 && head.parentId !== null)
       await this.migratePendingSends(checkpoint, threadId, ns, head.parentId);
-    const tuple: CheckpointTuple = {
-      config:
-        this.returnsRequestedConfig && id !== undefined
-          ? config
-          : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } },
-      checkpoint,
-      metadata: this.decodeMetadata(head.metadata, threadId, ns, head.id),
-      pendingWrites,
-    };
-    if (head.parentId !== null) {
-      tuple.parentConfig = {
-        configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.parentId },
-      };
-    }
+    const layout = this.tupleLayout;
+    const tupleConfig: RunnableConfig =
+      this.returnsRequestedConfig && id !== undefined
+        ? config
+        : layout === "memory"
+          ? { configurable: { thread_id: threadId, checkpoint_id: head.id, checkpoint_ns: ns } }
+          : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } };
+    const metadata = this.decodeMetadata(head.metadata, threadId, ns, head.id);
+    const parentConfig: RunnableConfig | undefined =
+      head.parentId === null
+        ? undefined
+        : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.parentId } };
+    if (layout === "sqlite")
+      return { checkpoint, config: tupleConfig, metadata, parentConfig, pendingWrites };
+    if (layout === "sql") return { config: tupleConfig, checkpoint, metadata, parentConfig, pendingWrites };
+    const tuple: CheckpointTuple = { config: tupleConfig, checkpoint, metadata, pendingWrites };
+    if (parentConfig !== undefined) tuple.parentConfig = parentConfig;
     return tuple;
   }
 
@@ -1323,7 +1375,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           listing.ns,
           listing.id,
         ) as unknown as Record<string, unknown>;
-        if (!metadataMatches(metadata, options.filter)) continue;
+        if (!metadataMatches(metadata, options.filter, this.filtersByContainment)) continue;
       }
       if (remaining !== undefined) {
         if (remaining <= 0) return;
@@ -1332,7 +1384,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const tuple = await this.getTuple({
         configurable: { thread_id: listing.threadId, checkpoint_ns: listing.ns, checkpoint_id: listing.id },
       });
-      if (tuple !== undefined) yield tuple;
+      if (tuple === undefined) continue;
+      // LangGraph.js's SqliteSaver lists its tuples with `config` first
+      yield this.tupleLayout === "sqlite" ? Object.assign({ config: tuple.config }, tuple) : tuple;
     }
   }
 

@@ -35,6 +35,12 @@ interface ThreadData {
 export class MemoryCheckpointStorage implements CheckpointStorage {
   readonly inlineShortLists: boolean;
   private readonly threads = new Map<string, ThreadData>();
+  /**
+   * The threads that hold checkpoints, in the order of their first checkpoint: the order
+   * `list` without a thread goes through them, as LangGraph.js's MemorySaver does (a thread that
+   * only has writes so far is not listed, and does not take its place yet).
+   */
+  private readonly listed = new Set<string>();
 
   constructor(options: { inlineShortLists?: boolean } = {}) {
     this.inlineShortLists = options.inlineShortLists === true;
@@ -58,6 +64,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   write(batch: StorageBatch): void {
     for (const row of batch.checkpoints) {
       const data = this.thread(row.threadId);
+      this.listed.add(row.threadId);
       let byId = data.checkpoints.get(row.ns);
       if (byId === undefined) {
         byId = new Map();
@@ -138,7 +145,7 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
   /** Thread by thread, namespace by namespace in the order first written, each newest first (as MemorySaver lists). */
   listCheckpoints(query: ListQuery): CheckpointListing[] {
     const out: CheckpointListing[] = [];
-    const threadIds = query.threadId === undefined ? [...this.threads.keys()] : [query.threadId];
+    const threadIds = query.threadId === undefined ? [...this.listed] : [query.threadId];
     for (const threadId of threadIds) {
       const data = this.threads.get(threadId);
       if (data === undefined) continue;
@@ -159,10 +166,13 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
 
   deleteThread(threadId: string): void {
     this.threads.delete(threadId);
+    this.listed.delete(threadId);
   }
 
   replaceThread(threadId: string, batch: StorageBatch): void {
     this.threads.delete(threadId);
+    // the thread keeps its place in listings unless no checkpoint is left
+    if (batch.checkpoints.length === 0) this.listed.delete(threadId);
     this.write(batch);
   }
 

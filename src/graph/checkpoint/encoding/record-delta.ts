@@ -46,8 +46,11 @@ export function diffBookkeeping(parent: Bookkeeping, next: Bookkeeping): Bookkee
   const versions = diffVersions(parent.versions, next.versions) ?? {};
   const seen: BookkeepingDelta["seen"] = {};
   for (const node in next.seen) {
-    const changed = diffVersions(parent.seen[node], next.seen[node] as ChannelVersions);
+    const before = parent.seen[node];
+    const changed = diffVersions(before, next.seen[node] as ChannelVersions);
+    // a node new to the checkpoint is named even when it saw nothing (`{ node: {} }` is kept)
     if (changed !== undefined) seen[node] = changed;
+    else if (!Object.hasOwn(parent.seen, node)) seen[node] = {};
   }
   for (const node in parent.seen) if (!(node in next.seen)) seen[node] = null;
   return { versions, seen };

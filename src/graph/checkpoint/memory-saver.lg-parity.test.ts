@@ -1,0 +1,91 @@
+// Behaviours of LangGraph.js's MemorySaver (@langchain/langgraph 1.7.3) that a program ported to
+// agentgraph can observe through the saver's methods (found by differential testing).
+import { describe, expect, it } from "vitest";
+import { type Checkpoint, type CheckpointTuple, emptyCheckpoint, MemorySaver } from "../../index.js";
+
+const meta = (step: number) => ({ source: "loop" as const, step, parents: {} });
+
+function checkpointAt(id: string, seen: Record<string, Record<string, number>> = {}): Checkpoint {
+  return {
+    ...emptyCheckpoint(),
+    id,
+    channel_values: { n: 1 },
+    channel_versions: { n: 1 },
+    versions_seen: seen,
+  };
+}
+
+async function all(iterable: AsyncIterable<CheckpointTuple>): Promise<CheckpointTuple[]> {
+  const out: CheckpointTuple[] = [];
+  for await (const tuple of iterable) out.push(tuple);
+  return out;
+}
+
+describe("MemorySaver as LangGraph.js's MemorySaver", () => {
+  it("answers the latest checkpoint with { thread_id, checkpoint_id, checkpoint_ns }, in that order", async () => {
+    const saver = new MemorySaver();
+    const first = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0"), meta(0));
+    expect(Object.keys(first.configurable ?? {})).toEqual(["thread_id", "checkpoint_ns", "checkpoint_id"]);
+    await saver.put(first, checkpointAt("c1"), meta(1));
+    const latest = await saver.getTuple({ configurable: { thread_id: "t" } });
+    expect(Object.keys(latest?.config.configurable ?? {})).toEqual([
+      "thread_id",
+      "checkpoint_id",
+      "checkpoint_ns",
+    ]);
+    expect(Object.keys(latest ?? {})).toEqual([
+      "config",
+      "checkpoint",
+      "metadata",
+      "pendingWrites",
+      "parentConfig",
+    ]);
+    // listed tuples name the namespace before the checkpoint, and a root has no parentConfig key
+    const listed = await all(saver.list({ configurable: { thread_id: "t" } }));
+    expect(Object.keys(listed[0]?.config.configurable ?? {})).toEqual([
+      "thread_id",
+      "checkpoint_ns",
+      "checkpoint_id",
+    ]);
+    expect(Object.keys(listed[1] ?? {})).toEqual(["config", "checkpoint", "metadata", "pendingWrites"]);
+  });
+
+  it("lists the threads in the order of their first checkpoint, whatever writes came before", async () => {
+    const saver = new MemorySaver();
+    await saver.putWrites(
+      { configurable: { thread_id: "c", checkpoint_ns: "", checkpoint_id: "x" } },
+      [["a", 1]],
+      "task",
+    );
+    await saver.put({ configurable: { thread_id: "a" } }, checkpointAt("c9"), meta(0));
+    await saver.put({ configurable: { thread_id: "b" } }, checkpointAt("c1"), meta(0));
+    await saver.put({ configurable: { thread_id: "c" } }, checkpointAt("c5"), meta(0));
+    await saver.deleteThread("a");
+    await saver.put({ configurable: { thread_id: "a" } }, checkpointAt("c2"), meta(0));
+    const threads = (await all(saver.list({}))).map((t) => t.config.configurable?.thread_id);
+    expect(threads).toEqual(["b", "c", "a"]);
+  });
+
+  it("keeps a node that saw nothing in versions_seen", async () => {
+    const saver = new MemorySaver();
+    const first = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0"), meta(0));
+    const config = await saver.put(first, checkpointAt("c1", { a: {}, b: { n: 1 } }), meta(1));
+    // read back from storage (another checkpoint written since), not from what the saver just saved
+    await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c2"), meta(0));
+    expect((await saver.getTuple(config))?.checkpoint.versions_seen).toStrictEqual({ a: {}, b: { n: 1 } });
+  });
+
+  it("refuses writes whose config has no checkpoint_ns, with LangGraph.js's message", async () => {
+    const saver = new MemorySaver();
+    await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0"), meta(0));
+    await expect(
+      saver.putWrites({ configurable: { thread_id: "t", checkpoint_id: "c0" } }, [["a", 1]], "task"),
+    ).rejects.toThrow(
+      'Invalid configurable value for key "checkpoint_ns": expected a string identifier (got undefined). This guard protects MemorySaver from prototype pollution.',
+    );
+    // without a checkpoint id, that is what it reports
+    await expect(saver.putWrites({ configurable: { thread_id: "t" } }, [["a", 1]], "task")).rejects.toThrow(
+      /^Failed to put writes\. .*"checkpoint_id"/,
+    );
+  });
+});
