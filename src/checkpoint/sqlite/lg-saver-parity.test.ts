@@ -100,6 +100,25 @@ describe("SqliteSaver as LangGraph.js's SqliteSaver", () => {
     expect((await saver.getTuple(config))?.checkpoint.versions_seen).toStrictEqual({ a: {}, b: { n: 1 } });
   });
 
+  it("takes a checkpoint put again with its own config as its parent", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const values = (x: number): Checkpoint => ({
+      ...emptyCheckpoint(),
+      id: "A",
+      channel_values: { x, y: "same" },
+      channel_versions: { x, y: 1 },
+    });
+    const config = await saver.put({ configurable: { thread_id: "t" } }, values(1), meta(0));
+    await saver.put(config, values(2), meta(1), { x: 2 });
+    // read back from storage (another checkpoint written since), not from what the saver just saved
+    await saver.put({ configurable: { thread_id: "t" } }, { ...emptyCheckpoint(), id: "0" }, meta(0));
+    const tuple = await saver.getTuple({ configurable: { thread_id: "t", checkpoint_id: "A" } });
+    expect(tuple?.checkpoint.channel_values).toEqual({ x: 2, y: "same" });
+    expect(tuple?.parentConfig).toEqual({
+      configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "A" },
+    });
+  });
+
   it("getState of a past checkpoint returns the config it was called with", async () => {
     const State = Annotation.Root({ x: Annotation<number>() });
     const graph = new StateGraph(State)

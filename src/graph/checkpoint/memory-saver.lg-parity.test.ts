@@ -1,7 +1,13 @@
 // Behaviours of LangGraph.js's MemorySaver (@langchain/langgraph 1.7.3) that a program ported to
 // agentgraph can observe through the saver's methods (found by differential testing).
 import { describe, expect, it } from "vitest";
-import { type Checkpoint, type CheckpointTuple, emptyCheckpoint, MemorySaver } from "../../index.js";
+import {
+  type Checkpoint,
+  CheckpointCorruptError,
+  type CheckpointTuple,
+  emptyCheckpoint,
+  MemorySaver,
+} from "../../index.js";
 
 const meta = (step: number) => ({ source: "loop" as const, step, parents: {} });
 
@@ -73,6 +79,36 @@ describe("MemorySaver as LangGraph.js's MemorySaver", () => {
     // read back from storage (another checkpoint written since), not from what the saver just saved
     await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c2"), meta(0));
     expect((await saver.getTuple(config))?.checkpoint.versions_seen).toStrictEqual({ a: {}, b: { n: 1 } });
+  });
+
+  it("takes a checkpoint put again with its own config as its parent", async () => {
+    const saver = new MemorySaver();
+    const values = (x: number) => ({
+      ...emptyCheckpoint(),
+      id: "A",
+      channel_values: { x, y: "same" },
+      channel_versions: { x, y: 1 },
+    });
+    const config = await saver.put({ configurable: { thread_id: "t" } }, values(1), meta(0));
+    // only x changed: y is found at its version, as for any parent
+    await saver.put(config, values(2), meta(1), { x: 2 });
+    // read back from storage (another checkpoint written since), not from what the saver just saved
+    await saver.put({ configurable: { thread_id: "t" } }, { ...emptyCheckpoint(), id: "0" }, meta(0));
+    const tuple = await saver.getTuple({ configurable: { thread_id: "t", checkpoint_id: "A" } });
+    expect(tuple?.checkpoint.channel_values).toEqual({ x: 2, y: "same" });
+    expect(tuple?.metadata).toEqual(meta(1));
+    expect(tuple?.parentConfig).toEqual({
+      configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "A" },
+    });
+  });
+
+  it("reports a cycle of parents as a corrupt checkpoint instead of walking it forever", async () => {
+    const saver = new MemorySaver();
+    const a = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("A"), meta(0));
+    const b = await saver.put(a, checkpointAt("B"), meta(1));
+    await saver.put(b, checkpointAt("A"), meta(2));
+    await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("C"), meta(0));
+    await expect(saver.getTuple(a)).rejects.toBeInstanceOf(CheckpointCorruptError);
   });
 
   it("refuses writes whose config has no checkpoint_ns, with LangGraph.js's message", async () => {

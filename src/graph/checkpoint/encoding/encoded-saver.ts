@@ -957,8 +957,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         ? undefined
         : String(parentValue);
     const cache = this.caches.get(threadId);
-    const known =
-      parentId === undefined ? undefined : knownBookkeeping(threadId, ns, parentId, cache, pending);
+    // A checkpoint put again with itself as its parent (its own config) is stored in full, every
+    // value included: the row it replaces, which held some of them, is no base to build on.
+    const base = parentId === String(checkpoint.id) ? undefined : parentId;
+    if (base === undefined && parentId !== undefined) newVersions = checkpoint.channel_versions;
+    const known = base === undefined ? undefined : knownBookkeeping(threadId, ns, base, cache, pending);
     const encode = (parent: LastCheckpoint | undefined): RunnableConfig | Promise<RunnableConfig> => {
       const { found, missing } = previousLists(threadId, ns, checkpoint, newVersions, parent, cache, pending);
       const write = () =>
@@ -977,8 +980,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         ? write()
         : this.loadListStates(threadId, ns, missing, cache, found).then(write);
     };
-    if (parentId !== undefined && known === undefined) {
-      return this.bookkeepingOf(threadId, ns, parentId, cache).then(encode);
+    if (base !== undefined && known === undefined) {
+      return this.bookkeepingOf(threadId, ns, base, cache).then(encode);
     }
     return encode(known);
   }

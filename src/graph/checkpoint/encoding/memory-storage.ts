@@ -1,3 +1,4 @@
+import { CHECKPOINT_CHAIN_LIMIT } from "./record-delta.js";
 import type {
   BlobRow,
   CheckpointListing,
@@ -8,6 +9,9 @@ import type {
   StorageBatch,
   WriteRow,
 } from "./storage.js";
+
+/** Bound of a chain walk, as the SQL savers': only a damaged (cyclic) chain reaches it. */
+const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
 
 interface ThreadData {
   /** ns → id → row */
@@ -106,6 +110,8 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     while (current !== undefined) {
       chain.push({ ...current });
       if (current.depth === 0 || current.parentId === null || current.id === stopAt) break;
+      // a cycle: the chain found is reported as not reaching a full record
+      if (chain.length >= CHAIN_WALK_LIMIT) break;
       current = byId.get(current.parentId);
     }
     return chain;
