@@ -92,6 +92,18 @@ describe("PostgresSaver as LangGraph.js's PostgresSaver", () => {
     expect(await ids({ missing: undefined, source: "input" })).toEqual(["c0"]);
   });
 
+  it("reads back only the values of channels the checkpoint has a version for", async () => {
+    const saver = await freshSaver();
+    const checkpoint: Checkpoint = {
+      ...emptyCheckpoint(),
+      id: "c0",
+      channel_values: { a: 1, b: [], c: "x" },
+      channel_versions: { a: 1 },
+    };
+    const config = await saver.put({ configurable: { thread_id: "t" } }, checkpoint, meta(-1), { a: 1 });
+    expect((await saver.getTuple(config))?.checkpoint.channel_values).toStrictEqual({ a: 1 });
+  });
+
   it("list narrows to a checkpoint_id in the config, and a limit of 0 lists nothing", async () => {
     const saver = await freshSaver();
     let config = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0", {}), meta(0));

@@ -75,6 +75,9 @@ export class PostgresSaver extends EncodedCheckpointSaver {
     this.ownsPool = false;
   }
 
+  /** As LangGraph.js's `PostgresSaver`: values are saved by channel version, so those without a version are not. */
+  protected override readonly keepsUnversionedValues: boolean = false;
+
   /** As LangGraph.js's `PostgresSaver` (`metadata @> filter`): `list`'s filter matches values that contain its own. */
   protected override readonly filtersByContainment: boolean = true;
 

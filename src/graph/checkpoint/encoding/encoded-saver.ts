@@ -755,6 +755,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   protected readonly keepsExtraFields: boolean = true;
 
   /**
+   * Whether values of channels a checkpoint has no version for (a checkpoint put by hand, or by
+   * LangGraph.js's engine for channels nothing wrote yet) are saved with it, as LangGraph.js's
+   * `MemorySaver` and `SqliteSaver` save them; its `PostgresSaver` saves values by version only,
+   * so it reads them back without those.
+   */
+  protected readonly keepsUnversionedValues: boolean = true;
+
+  /**
    * Whether a checkpoint of a format before v4 whose parent saved no sends still gets an (empty)
    * tasks channel, as LangGraph.js's `MemorySaver` and `SqliteSaver` give it; its
    * `PostgresSaver` leaves such a checkpoint as it is.
@@ -1107,11 +1115,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       record.inline = stored;
       break;
     }
-    for (const channel in checkpoint.channel_values) {
-      if (Object.hasOwn(checkpoint.channel_versions, channel)) continue;
-      // a value without a version (a checkpoint put by hand) is kept with this checkpoint
-      record.loose ??= {};
-      record.loose[channel] = this.codec.encode(checkpoint.channel_values[channel]);
+    if (this.keepsUnversionedValues) {
+      for (const channel in checkpoint.channel_values) {
+        if (Object.hasOwn(checkpoint.channel_versions, channel)) continue;
+        // a value without a version (a checkpoint put by hand) is kept with this checkpoint
+        record.loose ??= {};
+        record.loose[channel] = this.codec.encode(checkpoint.channel_values[channel]);
+      }
     }
     let extra: Record<string, unknown> | undefined;
     for (const field in checkpoint) {
