@@ -124,4 +124,63 @@ describe("MemorySaver as LangGraph.js's MemorySaver", () => {
       /^Failed to put writes\. .*"checkpoint_id"/,
     );
   });
+
+  it("checks ids where and in the order LangGraph.js's MemorySaver checks them", async () => {
+    const saver = new MemorySaver();
+    const outcome = (call: () => Promise<unknown>) =>
+      call().then(
+        (value) => ({ ok: (value as CheckpointTuple | undefined)?.config ?? value }),
+        (error: Error) => ({ error: error.message.split(". ")[0] }),
+      );
+    const at = (id: string): Checkpoint => ({
+      ...emptyCheckpoint(),
+      id,
+      channel_values: { x: 1 },
+      channel_versions: { x: 1 },
+    });
+    // a missing thread is reported before the checkpoint's own id is looked at
+    expect(
+      await outcome(() => saver.put({ configurable: { checkpoint_id: "x" } }, at("prototype"), meta(0))),
+    ).toEqual({
+      error: "Failed to put checkpoint",
+    });
+    expect(await outcome(() => saver.put({ configurable: { thread_id: "t" } }, at(""), meta(0)))).toEqual({
+      error:
+        'Invalid configurable value for key "checkpoint_id": empty string is not permitted as an in-memory storage key.',
+    });
+    // a null namespace is "" for put and getTuple, and refused by list and putWrites
+    const ids = { thread_id: "t", checkpoint_ns: "", checkpoint_id: "c1" };
+    expect(
+      await outcome(() =>
+        saver.put({ configurable: { thread_id: "t", checkpoint_ns: null } }, at("c1"), meta(0)),
+      ),
+    ).toEqual({
+      ok: { configurable: ids },
+    });
+    expect(
+      await outcome(() => saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: null } })),
+    ).toEqual({
+      ok: { configurable: { thread_id: "t", checkpoint_id: "c1", checkpoint_ns: "" } },
+    });
+    const nullNs = {
+      error: 'Invalid configurable value for key "checkpoint_ns": expected a string identifier (got null)',
+    };
+    expect(
+      await outcome(() => all(saver.list({ configurable: { thread_id: "t", checkpoint_ns: null } }))),
+    ).toEqual(nullNs);
+    expect(
+      await outcome(() =>
+        saver.putWrites({ configurable: { ...ids, checkpoint_ns: null } }, [["a", 1]], "task"),
+      ),
+    ).toEqual(nullNs);
+    // putWrites reports a missing checkpoint id before it looks at the task id, and a null thread id is not missing
+    const noCheckpoint = { error: "Failed to put writes" };
+    expect(
+      await outcome(() => saver.putWrites({ configurable: { thread_id: "t" } }, [["a", 1]], "__proto__")),
+    ).toEqual(noCheckpoint);
+    const nullThread = await saver
+      .putWrites({ configurable: { thread_id: null } }, [["a", 1]], "task")
+      .catch((e: Error) => e.message);
+    expect(nullThread).toMatch(/^Failed to put writes\. .*"checkpoint_id"/);
+  });
 });

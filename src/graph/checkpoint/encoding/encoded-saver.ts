@@ -823,22 +823,37 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
    */
   protected readonly checksIds: boolean = false;
 
-  /** Throws for an id LangGraph.js's MemorySaver refuses (the savers store any id safely). */
-  protected checkIds(config: RunnableConfig | undefined, checkpointId?: unknown, taskId?: unknown): void {
+  /**
+   * Throws for an id LangGraph.js's MemorySaver refuses (the savers store any id safely), checked
+   * where and in the order its methods check them: `put` and `putWrites` first report a missing
+   * thread (or checkpoint) id as a missing field; `getTuple` and `put` take a `null` namespace for
+   * `""`, `list` and `putWrites` refuse it; `put` refuses an empty checkpoint id.
+   */
+  protected checkIds(
+    config: RunnableConfig | undefined,
+    operation: "put" | "writes" | "read" | "list",
+    checkpointId?: unknown,
+    taskId?: unknown,
+  ): void {
     const configurable = config?.configurable;
     const threadId = configurable?.thread_id;
+    const configId = configurable?.checkpoint_id;
+    if ((operation === "put" || operation === "writes") && threadId === undefined) return;
+    if (operation === "writes" && configId === undefined) {
+      // a thread id that is there but no text (null) is not reported missing
+      if (threadId === null)
+        throw new CheckpointConfigError(this.configErrorText("putWrites", "checkpoint_id"));
+      return;
+    }
     if (threadId !== undefined) checkStorageKey("thread_id", threadId, false);
     const ns = configurable?.checkpoint_ns;
-    // writes (a `taskId`) need a namespace: LangGraph.js's MemorySaver does not default it there
-    // (once it has the thread and checkpoint ids it needs anyway)
-    if (
-      ns !== undefined ||
-      (taskId !== undefined && threadId !== undefined && configurable?.checkpoint_id !== undefined)
-    )
-      checkStorageKey("checkpoint_ns", ns, true);
-    const id = checkpointId ?? configurable?.checkpoint_id;
-    if (id !== undefined && id !== null && id !== "") checkStorageKey("checkpoint_id", id, false);
-    if (taskId !== undefined) checkStorageKey("task_id", taskId, false);
+    if (operation === "put" || operation === "read") checkStorageKey("checkpoint_ns", ns ?? "", true);
+    else if (operation === "writes" || ns !== undefined) checkStorageKey("checkpoint_ns", ns, true);
+    if (operation === "put") checkStorageKey("checkpoint_id", checkpointId, false);
+    else if (operation === "writes") checkStorageKey("checkpoint_id", configId, false);
+    else if (configId !== undefined && configId !== null && configId !== "")
+      checkStorageKey("checkpoint_id", configId, false);
+    if (operation === "writes") checkStorageKey("task_id", taskId, false);
   }
 
   /**
@@ -851,7 +866,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     metadata: CheckpointMetadata,
     newVersions?: ChannelVersions,
   ): Promise<RunnableConfig> {
-    if (this.checksIds) this.checkIds(config, checkpoint.id);
+    if (this.checksIds) this.checkIds(config, "put", checkpoint.id);
     const pending = new PendingBatch();
     const saved = await this.prepareCheckpoint(
       pending,
@@ -870,7 +885,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     taskId: string,
     taskPath = "",
   ): Promise<void> {
-    if (this.checksIds) this.checkIds(config, undefined, taskId);
+    if (this.checksIds) this.checkIds(config, "writes", undefined, taskId);
     const pending = new PendingBatch();
     this.prepareWrites(pending, config, writes, taskId, taskPath);
     await this.commit(pending);
@@ -896,8 +911,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i] as SaverBatchOp;
       if (this.checksIds) {
-        if (op.kind === "checkpoint") this.checkIds(op.config, op.checkpoint.id);
-        else this.checkIds(op.config, undefined, op.taskId);
+        if (op.kind === "checkpoint") this.checkIds(op.config, "put", op.checkpoint.id);
+        else this.checkIds(op.config, "writes", undefined, op.taskId);
       }
       if (op.kind === "checkpoint") {
         const prepared = this.prepareCheckpoint(
@@ -1204,7 +1219,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    if (this.checksIds) this.checkIds(config);
+    if (this.checksIds) this.checkIds(config, "read");
     const threadValue = config.configurable?.thread_id;
     if (threadValue === undefined || threadValue === null) return undefined;
     const threadId = String(threadValue);
@@ -1350,7 +1365,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     options: CheckpointListOptions = {},
   ): AsyncGenerator<CheckpointTuple> {
     if (this.checksIds) {
-      this.checkIds(config);
+      this.checkIds(config, "list");
       const before = options.before?.configurable?.checkpoint_id;
       if (before !== undefined && before !== null && before !== "")
         checkStorageKey("checkpoint_id", before, false);
