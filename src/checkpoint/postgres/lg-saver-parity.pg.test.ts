@@ -104,7 +104,7 @@ describe("PostgresSaver as LangGraph.js's PostgresSaver", () => {
     expect((await saver.getTuple(config))?.checkpoint.channel_values).toStrictEqual({ a: 1 });
   });
 
-  it("list narrows to a checkpoint_id in the config, and a limit of 0 lists nothing", async () => {
+  it("list narrows to a checkpoint_id in the config, a limit of 0 lists nothing, a fractional one is cut", async () => {
     const saver = await freshSaver();
     let config = await saver.put({ configurable: { thread_id: "t" } }, checkpointAt("c0", {}), meta(0));
     config = await saver.put(config, checkpointAt("c1", {}), meta(1));
@@ -113,6 +113,10 @@ describe("PostgresSaver as LangGraph.js's PostgresSaver", () => {
       (await all(saver.list(config, limit === undefined ? {} : { limit }))).map((t) => t.checkpoint.id);
     expect(await ids({ configurable: { thread_id: "t", checkpoint_id: "c1" } })).toEqual(["c1"]);
     expect(await ids({ configurable: { thread_id: "t" } }, 0)).toEqual([]);
+    // a fractional limit (or text) is cut as parseInt cuts it
+    expect(await ids({ configurable: { thread_id: "t" } }, 0.5)).toEqual([]);
+    expect(await ids({ configurable: { thread_id: "t" } }, 1.9)).toEqual(["c2"]);
+    expect(await ids({ configurable: { thread_id: "t" } }, "2" as unknown as number)).toEqual(["c2", "c1"]);
   });
 
   it("list without a config, or with an empty thread id, lists every thread", async () => {

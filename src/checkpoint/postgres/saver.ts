@@ -1,5 +1,7 @@
 import pg from "pg";
 import {
+  type CheckpointListOptions,
+  type CheckpointTuple,
   codecOf,
   EncodedCheckpointSaver,
   type MissingConfigField,
@@ -7,6 +9,7 @@ import {
   type SaverWriteOperation,
   type SerializerProtocol,
 } from "../../graph/index.js";
+import type { RunnableConfig } from "../../shared/index.js";
 import { PostgresCheckpointStorage } from "./saver-storage.js";
 
 /**
@@ -89,6 +92,19 @@ export class PostgresSaver extends EncodedCheckpointSaver {
     if (missing === "configurable" && operation === "put")
       return 'Missing "configurable" field in "config" param.';
     return super.configErrorText(operation, missing);
+  }
+
+  /**
+   * Lists checkpoints, newest first; a `limit` is cut to an integer as LangGraph.js's
+   * `PostgresSaver` cuts it (`parseInt`: `1.5` lists one, `0.5` none, `"2"` two).
+   */
+  override list(
+    config: RunnableConfig | undefined,
+    options: CheckpointListOptions = {},
+  ): AsyncGenerator<CheckpointTuple> {
+    const limit = options.limit;
+    if (limit === undefined || Number.isInteger(limit)) return super.list(config, options);
+    return super.list(config, { ...options, limit: Number.parseInt(String(limit), 10) });
   }
 
   /**
