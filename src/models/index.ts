@@ -41,7 +41,11 @@ export {
 } from "./errors/model-call-error.js";
 export { type InitChatModelOptions, inferModelProvider, initChatModel } from "./init-chat-model.js";
 export type { AnthropicClientOptions } from "./providers/anthropic/anthropic-client.js";
-export { ChatAnthropic, type ChatAnthropicFields } from "./providers/anthropic/chat-anthropic.js";
+export {
+  ChatAnthropic,
+  type ChatAnthropicCallOptions,
+  type ChatAnthropicFields,
+} from "./providers/anthropic/chat-anthropic.js";
 export { DemoChatModel, type DemoChatModelFields } from "./providers/demo/demo-chat-model.js";
 export { ChatOpenAI, type ChatOpenAIFields } from "./providers/openai/chat-openai.js";
 export type { OpenAIClientOptions } from "./providers/openai/openai-client.js";

@@ -1,4 +1,4 @@
-import type { ChatModelV1StreamPart, ChatModelV1Usage } from "../../spec/index.js";
+import type { ChatModelV1StreamPart, ChatModelV1Usage, JSONValue } from "../../spec/index.js";
 import type { AnthropicStreamEvent, AnthropicWireUsage } from "./anthropic-wire.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { mapAnthropicUsage } from "./map-anthropic-usage.js";
@@ -24,6 +24,7 @@ type OpenBlock =
 export class AnthropicStreamParts {
   private readonly blocks = new Map<number, OpenBlock>();
   private startUsage: AnthropicWireUsage | undefined;
+  private startFields: Record<string, JSONValue> = {};
   private endUsage: AnthropicWireUsage | undefined;
   private stopReason: string | null | undefined;
   private stopSequence: string | null | undefined;
@@ -33,6 +34,12 @@ export class AnthropicStreamParts {
     switch (event.type) {
       case "message_start": {
         this.startUsage = event.message.usage;
+        // the message's own fields (id, type, role, model), without the empty ones
+        for (const [key, value] of Object.entries(event.message)) {
+          if (key !== "content" && key !== "usage" && value !== undefined && value !== null) {
+            this.startFields[key] = value as JSONValue;
+          }
+        }
         const meta: ChatModelV1StreamPart = { type: "response-metadata" };
         if (event.message.id !== undefined) meta.id = event.message.id;
         if (event.message.model !== undefined) meta.modelId = event.message.model;
@@ -74,7 +81,13 @@ export class AnthropicStreamParts {
       finishReason: mapAnthropicStopReason(this.stopReason),
       usage: this.usage(),
       providerMetadata: {
-        anthropic: { stop_reason: this.stopReason ?? null, stop_sequence: this.stopSequence ?? null },
+        anthropic: {
+          stop_reason: this.stopReason ?? null,
+          stop_sequence: this.stopSequence ?? null,
+          // read by ChatAnthropic to give the streamed message @langchain/anthropic's metadata
+          message_start: this.startFields,
+          start_usage: (this.startUsage ?? {}) as Record<string, JSONValue>,
+        },
       },
     };
   }

@@ -103,6 +103,7 @@ describe("ChatAnthropic request format", () => {
     expect(request?.body).toEqual({
       model: "claude-sonnet-4-6",
       max_tokens: 2048,
+      stream: false,
       temperature: 0,
       system: "You are a helpful assistant\n\nAnswer briefly.",
       tools: [
@@ -242,12 +243,39 @@ describe("ChatAnthropic responses", () => {
       total_tokens: 42,
       input_token_details: { cache_read: 5, cache_creation: 0 },
     });
-    expect(reply.response_metadata).toMatchObject({
-      finish_reason: "tool_use",
+    // @langchain/anthropic's metadata: the response's fields other than `content`
+    const fields = {
+      id: "msg_01XFDUDYJgAACzvnptvVoYEL",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-6-20260101",
       stop_reason: "tool_use",
-      model_name: "claude-sonnet-4-6-20260101",
-      model_provider: "anthropic",
+      stop_sequence: null,
+      usage: {
+        input_tokens: 25,
+        output_tokens: 12,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 5,
+      },
+    };
+    expect(reply.response_metadata).toEqual({ ...fields, model_provider: "anthropic" });
+    expect(reply.additional_kwargs).toEqual(fields);
+  });
+
+  it("reports cache token details as 0 when the usage leaves them out", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "text", text: "Hi" }], { usage: { input_tokens: 7, output_tokens: 2 } }),
     });
+    const reply = await model().invoke("Hi", { headers: { "x-trace": "t1" } });
+    expect(reply.usage_metadata).toEqual({
+      input_tokens: 7,
+      output_tokens: 2,
+      total_tokens: 9,
+      input_token_details: { cache_creation: 0, cache_read: 0 },
+    });
+    // a call's headers go with the request
+    expect(server.requests[0]?.headers["x-trace"]).toBe("t1");
   });
 
   it("returns parallel tool_use blocks as tool calls in order", async () => {
@@ -279,7 +307,7 @@ describe("ChatAnthropic responses", () => {
     expect(reply).toBeInstanceOf(AIMessage);
     expect(reply.text).toBe("I can't help with that.");
     expect(reply.tool_calls).toEqual([]);
-    expect(reply.response_metadata).toMatchObject({ stop_reason: "refusal", finish_reason: "refusal" });
+    expect(reply.response_metadata).toMatchObject({ stop_reason: "refusal", model_provider: "anthropic" });
   });
 
   it("keeps thinking blocks with their signature and sends them back", async () => {
@@ -393,9 +421,15 @@ describe("ChatAnthropic streaming", () => {
       { name: "get_weather", args: { city: "Oslo" }, id: "toolu_s", type: "tool_call" },
     ]);
     expect(whole.usage_metadata).toMatchObject({ input_tokens: 40, output_tokens: 30, total_tokens: 70 });
-    expect(whole.response_metadata).toMatchObject({
-      finish_reason: "tool_use",
-      model_name: "claude-sonnet-4-6-20260101",
+    // the metadata @langchain/anthropic's chunks join to
+    expect(whole.response_metadata).toEqual({ model_provider: "anthropic", usage: {} });
+    expect(whole.additional_kwargs).toEqual({
+      id: "msg_stream",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-6-20260101",
+      stop_reason: "tool_use",
+      stop_sequence: null,
     });
   });
 

@@ -1,5 +1,7 @@
 import type { BaseMessage } from "../../../messages/index.js";
-import type { ModelProfile } from "../../chat-model/types.js";
+import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
+import type { ChatModelRun } from "../../chat-model/llm-run.js";
+import type { BaseChatModelCallOptions, ChatResult, ModelProfile } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
@@ -45,6 +47,20 @@ export interface ChatAnthropicFields extends SpecChatModelParams {
 }
 
 /**
+ * Call options of {@link ChatAnthropic}: the base ones, plus extra HTTP `headers` for the
+ * request and a top-level `cache_control` (as in `@langchain/anthropic`).
+ *
+ * @example
+ * ```ts
+ * await model.invoke("Hi", { headers: { "anthropic-beta": "files-api-2025-04-14" } });
+ * ```
+ */
+export interface ChatAnthropicCallOptions extends BaseChatModelCallOptions {
+  headers?: Record<string, string> | undefined;
+  cache_control?: { type: "ephemeral"; ttl?: "5m" | "1h" } | undefined;
+}
+
+/**
  * Anthropic Claude models through the Messages API, on the official `@anthropic-ai/sdk`
  * (loaded on first use). System messages go to the top-level `system` field (several are
  * joined), tool results are sent as `tool_result` blocks in one user turn, and thinking
@@ -57,7 +73,7 @@ export interface ChatAnthropicFields extends SpecChatModelParams {
  * const reply = await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
  * ```
  */
-export class ChatAnthropic extends SpecChatModel {
+export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** The SDK client options this model uses. */
   readonly clientOptions: AnthropicClientOptions;
   private readonly client: () => Promise<AnthropicClientLike>;
@@ -113,15 +129,76 @@ export class ChatAnthropic extends SpecChatModel {
   }
 
   /**
+   * The answer's metadata as `@langchain/anthropic` gives it: the response's fields other than
+   * `content` (`id`, `type`, `role`, `model`, `stop_reason`, `stop_sequence`, `usage`) in both
+   * `additional_kwargs` and `response_metadata`, the latter with `model_provider`.
+   */
+  override async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
+    const result = await super._generate(messages, options, runManager);
+    for (const generation of result.generations) {
+      const {
+        model_provider: _p,
+        model_name: _n,
+        finish_reason: _f,
+        ...fields
+      } = generation.message.response_metadata;
+      generation.message.additional_kwargs = { ...generation.message.additional_kwargs, ...fields };
+      generation.message.response_metadata = { ...fields, model_provider: "anthropic" };
+    }
+    return result;
+  }
+
+  /**
+   * Streamed answers end with a chunk whose metadata joins to what `@langchain/anthropic`'s
+   * chunks join to: `additional_kwargs` has the `message_start` fields (`id`, `type`, `role`,
+   * `model`) and the final `stop_reason` and `stop_sequence`; `response_metadata` has
+   * `model_provider` and the `message_start` usage fields other than the token counts.
+   */
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    for await (const chunk of super._streamResponseChunks(messages, options, runManager)) {
+      const metadata = chunk.message.response_metadata;
+      if (metadata.model_provider === "anthropic") {
+        const start = (metadata.message_start ?? {}) as Record<string, unknown>;
+        const {
+          input_tokens: _i,
+          output_tokens: _o,
+          ...usage
+        } = (metadata.start_usage ?? {}) as Record<string, unknown>;
+        chunk.message.additional_kwargs = {
+          ...chunk.message.additional_kwargs,
+          ...start,
+          stop_reason: metadata.stop_reason ?? null,
+          stop_sequence: metadata.stop_sequence ?? null,
+        };
+        chunk.message.response_metadata = { model_provider: "anthropic", usage };
+      }
+      yield chunk;
+    }
+  }
+
+  /**
    * The call's `cache_control` (what `anthropicPromptCachingMiddleware` sets) is sent as the
-   * request's top-level `cache_control`, as `@langchain/anthropic` sends it.
+   * request's top-level `cache_control`, as `@langchain/anthropic` sends it; the call's
+   * `headers` are sent with the request.
    */
   protected override specCallOptions(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions = super.specCallOptions(messages, options);
-    const cacheControl = (options as { cache_control?: unknown }).cache_control;
+    const { headers } = options;
+    if (typeof headers === "object" && headers !== null) {
+      callOptions.headers = { ...callOptions.headers, ...headers };
+    }
+    const cacheControl = options.cache_control;
     if (cacheControl !== undefined && cacheControl !== null) {
       const anthropic = { ...callOptions.providerOptions?.anthropic, cache_control: cacheControl };
       callOptions.providerOptions = { ...callOptions.providerOptions, anthropic };

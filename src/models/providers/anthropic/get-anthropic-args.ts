@@ -20,7 +20,7 @@ export interface AnthropicChatSettings {
  * @example
  * ```ts
  * getAnthropicArgs("claude-sonnet-4-6", { maxTokens: 2048 }, { prompt }, false);
- * // { model: "claude-sonnet-4-6", max_tokens: 2048, messages: [...] }
+ * // { model: "claude-sonnet-4-6", max_tokens: 2048, messages: [...], stream: false }
  * ```
  */
 export function getAnthropicArgs(
@@ -37,7 +37,8 @@ export function getAnthropicArgs(
     ...prepareAnthropicTools(options),
   };
   if (system !== undefined) body.system = system;
-  if (stream) body.stream = true;
+  // `stream: false` is sent too, as @langchain/anthropic sends it
+  body.stream = stream;
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;
   if (settings.topK !== undefined) body.top_k = settings.topK;

@@ -1,7 +1,21 @@
-import type { ChatModelV1Content, ChatModelV1GenerateResult } from "../../spec/index.js";
+import type { ChatModelV1Content, ChatModelV1GenerateResult, JSONValue } from "../../spec/index.js";
 import type { AnthropicResponse } from "./anthropic-wire.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { mapAnthropicUsage } from "./map-anthropic-usage.js";
+
+/**
+ * The response's fields other than `content` (`id`, `type`, `role`, `model`, `stop_reason`,
+ * `stop_sequence`, `usage`, …), which `@langchain/anthropic` keeps in both `additional_kwargs`
+ * and `response_metadata`.
+ */
+function responseFields(response: AnthropicResponse): Record<string, JSONValue> {
+  const { content: _content, ...rest } = response;
+  return {
+    ...(rest as Record<string, JSONValue>),
+    stop_reason: response.stop_reason ?? null,
+    stop_sequence: response.stop_sequence ?? null,
+  };
+}
 
 /**
  * Maps a non-streaming Messages API response to the spec result: text, thinking (with its
@@ -41,8 +55,6 @@ export function mapAnthropicResponse(response: AnthropicResponse): ChatModelV1Ge
     finishReason: mapAnthropicStopReason(response.stop_reason),
     usage: mapAnthropicUsage(response.usage),
     response: response_,
-    providerMetadata: {
-      anthropic: { stop_reason: response.stop_reason ?? null, stop_sequence: response.stop_sequence ?? null },
-    },
+    providerMetadata: { anthropic: responseFields(response) },
   };
 }
