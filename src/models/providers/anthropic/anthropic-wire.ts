@@ -45,8 +45,8 @@ export type AnthropicWireToolChoice =
 export interface AnthropicRequest {
   model: string;
   max_tokens: number;
-  messages: AnthropicWireMessage[];
-  system?: string;
+  messages: AnthropicWireMessage[] | Array<{ role: "user" | "assistant"; content: unknown }>;
+  system?: string | Array<Record<string, unknown>>;
   stream?: boolean;
   tools?: AnthropicWireTool[];
   tool_choice?: AnthropicWireToolChoice;

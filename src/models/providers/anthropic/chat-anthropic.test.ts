@@ -105,7 +105,11 @@ describe("ChatAnthropic request format", () => {
       max_tokens: 2048,
       stream: false,
       temperature: 0,
-      system: "You are a helpful assistant\n\nAnswer briefly.",
+      // several system messages: one list of text blocks, as @langchain/anthropic sends them
+      system: [
+        { type: "text", text: "You are a helpful assistant" },
+        { type: "text", text: "Answer briefly." },
+      ],
       tools: [
         {
           name: "get_weather",
@@ -128,9 +132,56 @@ describe("ChatAnthropic request format", () => {
           content: [
             { type: "tool_result", tool_use_id: "toolu_1", content: "Sunny in Paris" },
             { type: "tool_result", tool_use_id: "toolu_2", content: "Error: no data", is_error: true },
-            { type: "text", text: "And in short?" },
           ],
         },
+        // only tool results are merged into one turn, as @langchain/anthropic merges them
+        { role: "user", content: "And in short?" },
+      ],
+    });
+  });
+
+  it("keeps content blocks with their cache_control, as @langchain/anthropic sends them", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model({ maxTokens: 100 }).invoke([
+      new SystemMessage({
+        content: [{ type: "text", text: "Long instructions", cache_control: { type: "ephemeral" } }],
+      }),
+      new HumanMessage({
+        content: [
+          { type: "text", text: "Describe", cache_control: { type: "ephemeral" } },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          { type: "file", mimeType: "application/pdf", data: "JVBERi0=" },
+        ],
+      }),
+      new AIMessage({
+        content: "",
+        tool_calls: [{ name: "get_weather", args: { city: "Paris" }, id: "toolu_1", type: "tool_call" }],
+      }),
+      new ToolMessage({ content: "Sunny", tool_call_id: "toolu_1" }),
+      new HumanMessage("Thanks"),
+      new HumanMessage({ content: [{ type: "text", text: "And Rome?" }] }),
+    ]);
+    expect(server.requests[0]?.body).toEqual({
+      model: "claude-sonnet-4-6",
+      stream: false,
+      max_tokens: 100,
+      system: [{ type: "text", text: "Long instructions", cache_control: { type: "ephemeral" } }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Describe", cache_control: { type: "ephemeral" } },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+            { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" } },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } }],
+        },
+        { role: "user", content: [{ type: "tool_result", content: "Sunny", tool_use_id: "toolu_1" }] },
+        { role: "user", content: "Thanks" },
+        { role: "user", content: [{ type: "text", text: "And Rome?" }] },
       ],
     });
   });

@@ -15,6 +15,8 @@ import {
   lazyAnthropicClient,
 } from "./anthropic-client.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
+import { formatAnthropicMessages } from "./format-anthropic-messages.js";
+import { ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
 
 const DEFAULT_MODEL = "claude-sonnet-4-6";
 const DEFAULT_MAX_TOKENS = 2048;
@@ -187,13 +189,19 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /**
    * The call's `cache_control` (what `anthropicPromptCachingMiddleware` sets) is sent as the
    * request's top-level `cache_control`, as `@langchain/anthropic` sends it; the call's
-   * `headers` are sent with the request.
+   * `headers` are sent with the request. The messages are converted by
+   * {@link formatAnthropicMessages}, which keeps what the neutral prompt has no place for
+   * (`cache_control`, citations, block contents).
    */
   protected override specCallOptions(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions = super.specCallOptions(messages, options);
+    callOptions.providerOptions = {
+      ...callOptions.providerOptions,
+      [ANTHROPIC_PAYLOAD]: { ...formatAnthropicMessages(messages) },
+    };
     const { headers } = options;
     if (typeof headers === "object" && headers !== null) {
       callOptions.headers = { ...callOptions.headers, ...headers };

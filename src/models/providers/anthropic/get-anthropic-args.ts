@@ -1,7 +1,11 @@
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import type { AnthropicPayload } from "./format-anthropic-messages.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
+
+/** The `providerOptions` key under which ChatAnthropic passes its formatted messages. */
+export const ANTHROPIC_PAYLOAD = "anthropicPayload";
 
 /** Model-level settings of the Anthropic chat model. */
 export interface AnthropicChatSettings {
@@ -29,7 +33,9 @@ export function getAnthropicArgs(
   options: ChatModelV1CallOptions,
   stream: boolean,
 ): AnthropicRequest {
-  const { system, messages } = convertToAnthropicMessages(options.prompt);
+  // ChatAnthropic converts its messages itself (formatAnthropicMessages), keeping block fields
+  const formatted = options.providerOptions?.[ANTHROPIC_PAYLOAD] as AnthropicPayload | undefined;
+  const { system, messages } = formatted ?? convertToAnthropicMessages(options.prompt);
   const body: AnthropicRequest = {
     model: modelId,
     max_tokens: options.maxOutputTokens ?? settings.maxTokens,

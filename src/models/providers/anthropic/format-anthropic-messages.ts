@@ -1,0 +1,267 @@
+import {
+  type BaseMessage,
+  isAIMessage,
+  isChatMessage,
+  isFunctionMessage,
+  isHumanMessage,
+  isSystemMessage,
+  isToolMessage,
+  type MessageContent,
+  parseBase64DataUrl,
+  type ToolCall,
+} from "../../../messages/index.js";
+import { InvalidArgumentError } from "../../../shared/index.js";
+
+type Block = Record<string, unknown>;
+type WireContent = string | Block[];
+type Turn = { role: "user" | "assistant"; content: WireContent };
+
+/** The `system` field and `messages` of a Messages API request. */
+export interface AnthropicPayload {
+  system?: WireContent;
+  messages: Turn[];
+}
+
+/** Block types sent back as they are (tool use and results, server tool blocks). */
+const TOOL_BLOCK_TYPES = new Set([
+  "bash_code_execution_tool_result",
+  "input_json_delta",
+  "server_tool_use",
+  "text_editor_code_execution_tool_result",
+  "tool_result",
+  "tool_search_tool_result",
+  "tool_search_tool_bm25_tool_result",
+  "tool_search_tool_regex_tool_result",
+  "tool_use",
+  "web_search_result",
+  "web_search_tool_result",
+]);
+
+const isRecord = (value: unknown): value is Block => typeof value === "object" && value !== null;
+
+/**
+ * Converts messages to the Messages API payload the way `@langchain/anthropic` does, so that
+ * the request body is the same: leading system messages become `system` (one message's content
+ * as given, a string or blocks; several as one list of text blocks); string contents stay
+ * strings and block contents keep their blocks with `cache_control` and `citations`; an AI
+ * message's tool calls become `tool_use` blocks after its content; tool messages become
+ * `tool_result` blocks, and consecutive user turns made only of tool results are merged (other
+ * consecutive turns are sent as they are, which the API accepts). agentgraph also marks a tool
+ * result `is_error` when its message has `status: "error"`, and appends a system message that
+ * comes later in the conversation to `system` (`@langchain/anthropic` sends it as a
+ * `"system"` turn, which the API rejects).
+ *
+ * @example
+ * ```ts
+ * formatAnthropicMessages([new SystemMessage("Be brief."), new HumanMessage("Hi")]);
+ * // { system: "Be brief.", messages: [{ role: "user", content: "Hi" }] }
+ * ```
+ */
+export function formatAnthropicMessages(messages: readonly BaseMessage[]): AnthropicPayload {
+  let leading = 0;
+  while (leading < messages.length && isSystemMessage(messages[leading])) leading += 1;
+  const systemParts = messages.slice(0, leading).map((m) => systemContent(m.content));
+  const later: WireContent[] = [];
+  const turns: Turn[] = [];
+  for (const message of messages.slice(leading)) {
+    if (isSystemMessage(message)) later.push(systemContent(message.content));
+    else if (isToolMessage(message)) {
+      const result: Block = { type: "tool_result", tool_use_id: message.tool_call_id };
+      if (typeof message.content === "string") result.content = message.content;
+      else if (message.content !== undefined && message.content !== null) {
+        result.content = formatBlocks(message.content, undefined);
+      }
+      if (message.status === "error") result.is_error = true;
+      const last = turns.at(-1);
+      if (last !== undefined && isToolResultTurn(last)) (last.content as Block[]).push(result);
+      else turns.push({ role: "user", content: [result] });
+    } else if (isAIMessage(message)) {
+      turns.push({ role: "assistant", content: assistantContent(message.content, message.tool_calls) });
+    } else if (isHumanMessage(message)) {
+      const content = message.content;
+      turns.push({ role: "user", content: typeof content === "string" ? content : formatBlocks(content) });
+    } else if (isChatMessage(message)) {
+      throw new InvalidArgumentError(
+        `Message type "generic" is not supported by ChatAnthropic: the Messages API has no role ` +
+          `${JSON.stringify(message.role)} (a ChatMessage). Send a HumanMessage, AIMessage, ` +
+          "SystemMessage or ToolMessage instead.",
+      );
+    } else if (isFunctionMessage(message)) {
+      throw new InvalidArgumentError(
+        `Message type "function" is not supported by ChatAnthropic (a FunctionMessage with the result of ` +
+          `${JSON.stringify(message.name ?? "")}). Answer tool calls with a ToolMessage instead.`,
+      );
+    }
+  }
+  const payload: AnthropicPayload = { messages: turns };
+  const all = [...systemParts, ...later];
+  if (all.length === 1 && later.length === 0) payload.system = all[0] as WireContent;
+  else if (all.length > 0) {
+    payload.system = all.flatMap((c) => (typeof c === "string" ? [{ type: "text", text: c }] : c));
+  }
+  return payload;
+}
+
+function isToolResultTurn(turn: Turn): boolean {
+  return (
+    turn.role === "user" &&
+    Array.isArray(turn.content) &&
+    turn.content.length > 0 &&
+    turn.content.every((block) => block.type === "tool_result")
+  );
+}
+
+function systemContent(content: MessageContent): WireContent {
+  if (typeof content === "string") return content;
+  return content.map((block): Block => {
+    if (block.type !== "text" || typeof block.text !== "string") return block;
+    return {
+      type: "text",
+      text: block.text,
+      ...(block.cache_control ? { cache_control: block.cache_control } : {}),
+      ...(block.citations ? { citations: block.citations } : {}),
+    };
+  });
+}
+
+function toolUse(call: ToolCall): Block {
+  if (call.id === undefined)
+    throw new InvalidArgumentError('Anthropic requires all tool calls to have an "id".');
+  return { type: "tool_use", id: call.id, name: call.name, input: call.args };
+}
+
+function assistantContent(content: MessageContent, toolCalls: readonly ToolCall[]): WireContent {
+  if (toolCalls.length === 0) return typeof content === "string" ? content : formatBlocks(content, toolCalls);
+  if (typeof content === "string") {
+    const uses = toolCalls.map(toolUse);
+    return content === "" ? uses : [{ type: "text", text: content }, ...uses];
+  }
+  // tool calls that the content does not already hold as blocks go after it
+  const inContent = new Set(
+    content
+      .filter((b) => b.type === "tool_use" || b.type === "input_json_delta" || b.type === "server_tool_use")
+      .map((b) => b.id),
+  );
+  const missing = toolCalls.filter((call) => !inContent.has(call.id));
+  return [...formatBlocks(content, toolCalls), ...missing.map(toolUse)];
+}
+
+/** An image URL as an Anthropic image source: a base64 data URL or an http(s) URL. */
+function imageSource(url: string): Block {
+  const parsed = parseBase64DataUrl({ dataUrl: url });
+  if (parsed) return { type: "base64", media_type: parsed.mime_type, data: parsed.data };
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new InvalidArgumentError(
+      `Malformed image URL: ${JSON.stringify(url)}. Content blocks of type 'image_url' must be a valid http, https, or base64-encoded data URL.`,
+    );
+  }
+  if (protocol === "http:" || protocol === "https:") return { type: "url", url };
+  throw new InvalidArgumentError(
+    `Invalid image URL protocol: ${JSON.stringify(protocol)}. Anthropic only supports images as http, https, or base64-encoded data URLs on 'image_url' content blocks.`,
+  );
+}
+
+function dataOf(block: Block): string | undefined {
+  const data = block.data;
+  if (typeof data === "string") return data;
+  if (data instanceof Uint8Array) return Buffer.from(data).toString("base64");
+  return undefined;
+}
+
+/** A standard `image` or `file` block's source (URL, inline data or file id). */
+function standardSource(block: Block, kind: "image" | "file"): Block | undefined {
+  if (typeof block.url === "string")
+    return kind === "image" ? imageSource(block.url) : { type: "url", url: block.url };
+  const data = dataOf(block);
+  if (data !== undefined) {
+    const fallback = kind === "image" ? "image/jpeg" : "application/pdf";
+    return {
+      type: "base64",
+      media_type: typeof block.mimeType === "string" ? block.mimeType : fallback,
+      data,
+    };
+  }
+  if (typeof block.fileId === "string") return { type: "file", file_id: block.fileId };
+  return undefined;
+}
+
+function isAnthropicImage(block: Block): boolean {
+  const source = block.source;
+  if (!isRecord(source)) return false;
+  if (source.type === "base64")
+    return typeof source.media_type === "string" && typeof source.data === "string";
+  return source.type === "url" && typeof source.url === "string";
+}
+
+/** Content blocks in the Messages API form; blocks it has no form for are left out. */
+function formatBlocks(content: readonly Block[], toolCalls?: readonly ToolCall[]): Block[] {
+  const out: Block[] = [];
+  for (const block of content) {
+    const cache = block.cache_control ? { cache_control: block.cache_control } : {};
+    const type = block.type;
+    if (type === "image_url") {
+      const image = block.image_url;
+      const url = typeof image === "string" ? image : isRecord(image) ? image.url : undefined;
+      if (typeof url === "string") out.push({ type: "image", source: imageSource(url), ...cache });
+    } else if (type === "image" && isAnthropicImage(block)) {
+      out.push(block);
+    } else if (type === "image" || type === "file") {
+      const source = standardSource(block, type);
+      if (source !== undefined) out.push({ type: type === "image" ? "image" : "document", source, ...cache });
+    } else if (type === "document" || type === "container_upload") {
+      out.push({ ...block, ...cache });
+    } else if (type === "thinking") {
+      out.push({ type: "thinking", thinking: block.thinking, signature: block.signature, ...cache });
+    } else if (type === "redacted_thinking") {
+      out.push({ type: "redacted_thinking", data: block.data, ...cache });
+    } else if (type === "compaction") {
+      out.push({ type: "compaction", content: block.content, ...cache });
+    } else if (type === "search_result") {
+      out.push({
+        type: "search_result",
+        title: block.title,
+        source: block.source,
+        ...cache,
+        ...(block.citations ? { citations: block.citations } : {}),
+        content: block.content,
+      });
+    } else if ((type === "text" || type === "text_delta") && "text" in block) {
+      out.push({
+        type: "text",
+        text: block.text,
+        ...cache,
+        ...(block.citations ? { citations: block.citations } : {}),
+      });
+    } else if (typeof type === "string" && TOOL_BLOCK_TYPES.has(type) && type !== "input_json_delta") {
+      out.push({ ...toolBlock(block, content, toolCalls), ...cache });
+    }
+  }
+  return out;
+}
+
+/** A tool block sent back: without its stream `index`, its `input` an object. */
+function toolBlock(block: Block, content: readonly Block[], toolCalls?: readonly ToolCall[]): Block {
+  const copy: Block = { ...block };
+  if (copy.type === "tool_use" && typeof copy.input === "string") {
+    const call = toolCalls?.find((c) => c.id === copy.id);
+    if (call !== undefined) copy.input = call.args;
+    else {
+      // a streamed block: its input is the joined input_json_delta fragments of its index
+      copy.input = content
+        .filter((b) => b.index === copy.index && b.type === "input_json_delta" && typeof b.input === "string")
+        .reduce((text, b) => text + (b.input as string), copy.input);
+    }
+  }
+  delete copy.index;
+  if (typeof copy.input === "string") {
+    try {
+      copy.input = JSON.parse(copy.input);
+    } catch {
+      copy.input = {};
+    }
+  }
+  return copy;
+}
