@@ -412,6 +412,91 @@ describe("ChatAnthropic responses", () => {
     expect(person).toEqual({ name: "Ada", age: 36 });
     expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "extract" } });
   });
+
+  it("withStructuredOutput takes a schema in Anthropic's tool form as the tool, named by it", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "tool_use", id: "toolu_x", name: "person_tool", input: { name: "Ada" } }], {
+        stop_reason: "tool_use",
+      }),
+    });
+    const schema = {
+      name: "person_tool",
+      description: "Extract a person",
+      input_schema: { type: "object", properties: { name: { type: "string" } } },
+    };
+    const person = await model().withStructuredOutput(schema, { name: "ignored" }).invoke("Ada");
+    expect(person).toEqual({ name: "Ada" });
+    expect(server.requests[0]?.body).toMatchObject({
+      tools: [schema],
+      tool_choice: { type: "tool", name: "person_tool" },
+    });
+  });
+
+  it("withStructuredOutput does not force the tool when thinking is enabled", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "tool_use", id: "toolu_x", name: "extract", input: { name: "Ada" } }], {
+        stop_reason: "tool_use",
+      }),
+    });
+    const schema = { type: "object", description: "A person", properties: { name: { type: "string" } } };
+    const person = await model({ maxTokens: 100, thinking: { type: "enabled", budget_tokens: 1024 } })
+      .withStructuredOutput(schema)
+      .invoke("Ada");
+    expect(person).toEqual({ name: "Ada" });
+    expect(server.requests[0]?.body).toEqual({
+      model: "claude-sonnet-4-6",
+      stream: false,
+      max_tokens: 100,
+      tools: [{ name: "extract", description: "A person", input_schema: schema }],
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [{ role: "user", content: "Ada" }],
+    });
+  });
+});
+
+describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () => {
+  it("refuses a tool_choice no bound tool satisfies, before any request", async () => {
+    const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };
+    await expect(model().bindTools([lookup], { tool_choice: "missing" }).invoke("x")).rejects.toThrow(
+      'Anthropic tool_choice references "missing", but that tool is not available.',
+    );
+    await expect(model().bindTools([], { tool_choice: "any" }).invoke("x")).rejects.toThrow(
+      "Anthropic tool_choice requires at least one available tool.",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses stop sequences given both to the model and to the call", async () => {
+    await expect(model({ stopSequences: ["S"] }).invoke("x", { stop: ["T"] })).rejects.toThrow(
+      '"stopSequence" parameter found in input and default params',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("sends no sampling settings with thinking and refuses those the API refuses", async () => {
+    const thinking = { type: "enabled" as const, budget_tokens: 1024 };
+    await expect(model({ thinking, topK: 3 }).invoke("x")).rejects.toThrow(
+      "topK is not supported when thinking is enabled",
+    );
+    await expect(model({ thinking, topP: 0.5 }).invoke("x")).rejects.toThrow(
+      "topP is not supported when thinking is enabled",
+    );
+    await expect(model({ thinking, temperature: 0.5 }).invoke("x")).rejects.toThrow(
+      "temperature is not supported when thinking is enabled",
+    );
+    expect(server.requests).toHaveLength(0);
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model({ thinking, temperature: 1, maxTokens: 100 }).invoke("x");
+    expect(server.requests[0]?.body).toEqual({
+      model: "claude-sonnet-4-6",
+      stream: false,
+      max_tokens: 100,
+      thinking,
+      messages: [{ role: "user", content: "x" }],
+    });
+  });
 });
 
 describe("ChatAnthropic streaming", () => {

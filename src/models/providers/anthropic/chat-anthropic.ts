@@ -1,7 +1,19 @@
-import type { BaseMessage } from "../../../messages/index.js";
+import type { AIMessage, BaseMessage } from "../../../messages/index.js";
+import { InvalidArgumentError } from "../../../shared/index.js";
+import { isStandardSchema, type JsonSchema, type StandardSchemaLike } from "../../../tools/index.js";
 import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../../chat-model/llm-run.js";
-import type { BaseChatModelCallOptions, ChatResult, ModelProfile } from "../../chat-model/types.js";
+import {
+  type StructuredOutputModel,
+  type StructuredOutputRunnable,
+  structuredOutputFor,
+} from "../../chat-model/structured-output.js";
+import type {
+  BaseChatModelCallOptions,
+  ChatResult,
+  ModelProfile,
+  StructuredOutputOptions,
+} from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
@@ -78,6 +90,10 @@ export interface ChatAnthropicCallOptions extends BaseChatModelCallOptions {
 export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** The SDK client options this model uses. */
   readonly clientOptions: AnthropicClientOptions;
+  /** Top-k sampling. */
+  readonly topK: number | undefined;
+  /** Extended thinking settings (`{ type: "disabled" }` unless given), as in LangChain.js. */
+  readonly thinking: NonNullable<AnthropicRequest["thinking"]>;
   private readonly client: () => Promise<AnthropicClientLike>;
 
   constructor(fields: ChatAnthropicFields = {}) {
@@ -112,6 +128,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     });
     super(spec, { ...fields, maxTokens: fields.maxTokens ?? DEFAULT_MAX_TOKENS });
     this.clientOptions = clientOptions;
+    this.thinking = fields.thinking ?? { type: "disabled" };
+    this.topK = fields.topK;
     this.client = client;
     this.displayName = "Anthropic";
     this.reasoningFormat = "content-blocks";
@@ -131,6 +149,59 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   }
 
   /**
+   * Structured output by function calling, with `@langchain/anthropic`'s tool: a schema in
+   * Anthropic's tool form (`{ name, description, input_schema }`) is the tool itself, a JSON
+   * Schema without a description is described `""`, and with thinking enabled the tool is
+   * offered but not forced (the API refuses a forced tool with thinking).
+   */
+  override withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options?: StructuredOutputOptions<false>,
+  ): StructuredOutputRunnable<RunOutput>;
+  override withStructuredOutput<RunOutput = Record<string, unknown>>(
+    schema: StandardSchemaLike<RunOutput> | JsonSchema,
+    options: StructuredOutputOptions<true>,
+  ): StructuredOutputRunnable<{ raw: AIMessage; parsed: RunOutput | null; parsing_error?: unknown }>;
+  override withStructuredOutput(
+    schema: StandardSchemaLike | JsonSchema,
+    options: StructuredOutputOptions = {},
+  ): StructuredOutputRunnable<unknown> {
+    let input: StandardSchemaLike | JsonSchema = schema;
+    let settings = options;
+    const candidate = schema as { name?: unknown; description?: unknown; input_schema?: unknown };
+    if (
+      !isStandardSchema(schema) &&
+      typeof candidate.name === "string" &&
+      typeof candidate.description === "string" &&
+      typeof candidate.input_schema === "object" &&
+      candidate.input_schema !== null
+    ) {
+      input = {
+        name: candidate.name,
+        description: candidate.description,
+        parameters: candidate.input_schema,
+      };
+      settings = { ...options, name: candidate.name };
+    } else if (
+      !isStandardSchema(schema) &&
+      candidate.description === undefined &&
+      (schema as { parameters?: unknown }).parameters === undefined
+    ) {
+      input = { name: options.name ?? "extract", description: "", parameters: schema };
+    }
+    const thinking = this.thinking.type !== "disabled";
+    const model: StructuredOutputModel = thinking
+      ? {
+          getName: () => this.getName(),
+          invoke: (messages, callOptions) => this.invoke(messages, callOptions),
+          bindTools: (tools, bindOptions) =>
+            this.bindTools(tools, { ...bindOptions, tool_choice: undefined }),
+        }
+      : this;
+    return structuredOutputFor(model, input, settings, this.structuredOutputDefaults());
+  }
+
+  /**
    * The answer's metadata as `@langchain/anthropic` gives it: the response's fields other than
    * `content` (`id`, `type`, `role`, `model`, `stop_reason`, `stop_sequence`, `usage`) in both
    * `additional_kwargs` and `response_metadata`, the latter with `model_provider`.
@@ -140,6 +211,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: this["ParsedCallOptions"],
     runManager?: ChatModelRun,
   ): Promise<ChatResult> {
+    if (this.stop !== undefined && options.stop) {
+      // @langchain/anthropic refuses both when not streaming
+      throw new InvalidArgumentError('"stopSequence" parameter found in input and default params');
+    }
     const result = await super._generate(messages, options, runManager);
     for (const generation of result.generations) {
       const {
@@ -198,6 +273,20 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions = super.specCallOptions(messages, options);
+    checkToolChoice(callOptions);
+    if (this.thinking.type !== "disabled") {
+      // sampling settings do not go with thinking: refused as @langchain/anthropic refuses them
+      // (a temperature of 1 is the API's own), and not sent
+      if (this.topK !== undefined)
+        throw new InvalidArgumentError("topK is not supported when thinking is enabled");
+      if (this.topP !== undefined)
+        throw new InvalidArgumentError("topP is not supported when thinking is enabled");
+      if (this.temperature !== undefined && this.temperature !== 1) {
+        throw new InvalidArgumentError("temperature is not supported when thinking is enabled");
+      }
+      delete callOptions.temperature;
+      delete callOptions.topP;
+    }
     callOptions.providerOptions = {
       ...callOptions.providerOptions,
       [ANTHROPIC_PAYLOAD]: { ...formatAnthropicMessages(messages) },
@@ -217,6 +306,25 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** The `@anthropic-ai/sdk` client (created on first use). */
   async getClient(): Promise<AnthropicClientLike> {
     return this.client();
+  }
+}
+
+/**
+ * Refuses a `tool_choice` that no bound tool can satisfy, before any request, with
+ * `@langchain/anthropic`'s messages.
+ */
+function checkToolChoice(options: ChatModelV1CallOptions): void {
+  const choice = options.toolChoice;
+  const names = (options.tools ?? []).map((tool) =>
+    tool.type === "provider" ? (tool.tool as { name?: unknown }).name : tool.name,
+  );
+  if (choice?.type === "tool" && !names.includes(choice.toolName)) {
+    throw new InvalidArgumentError(
+      `Anthropic tool_choice references "${choice.toolName}", but that tool is not available.`,
+    );
+  }
+  if (choice?.type === "required" && names.length === 0) {
+    throw new InvalidArgumentError("Anthropic tool_choice requires at least one available tool.");
   }
 }
 

@@ -47,7 +47,12 @@ export function getAnthropicArgs(
   body.stream = stream;
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;
-  if (settings.topK !== undefined) body.top_k = settings.topK;
+  if (
+    settings.topK !== undefined &&
+    (settings.thinking === undefined || settings.thinking.type === "disabled")
+  ) {
+    body.top_k = settings.topK;
+  }
   if (options.stopSequences !== undefined && options.stopSequences.length > 0) {
     body.stop_sequences = options.stopSequences;
   }
