@@ -158,8 +158,8 @@ export class AnthropicStreamParts {
       delta.type === "input_json_delta" &&
       typeof delta.partial_json === "string"
     ) {
-      if (delta.partial_json !== "")
-        yield { type: "tool-input-delta", id: block.id, index, delta: delta.partial_json };
+      // an empty fragment is a chunk too, as in @langchain/anthropic
+      yield { type: "tool-input-delta", id: block.id, index, delta: delta.partial_json };
     }
   }
 

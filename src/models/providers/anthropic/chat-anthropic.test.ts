@@ -602,6 +602,43 @@ describe("ChatAnthropic streaming", () => {
     expect(whole.text).toBe("4");
   });
 
+  it("streams tool call chunks as @langchain/anthropic does: no type, an empty fragment too", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_s", name: "get_weather", input: {} },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "" } },
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: '{"city":"Oslo"}' },
+        },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "tool_use", stop_sequence: null },
+          usage: { output_tokens: 5 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const chunks = await collect(await model().bindTools([getWeather]).stream("Oslo?"));
+    expect(chunks.map((c) => c.tool_call_chunks)).toEqual([
+      [{ id: "toolu_s", index: 0, name: "get_weather", args: "" }],
+      [{ index: 0, args: "" }],
+      [{ index: 0, args: '{"city":"Oslo"}' }],
+      [],
+    ]);
+    expect(join(chunks).tool_calls).toEqual([
+      { name: "get_weather", args: { city: "Oslo" }, id: "toolu_s", type: "tool_call" },
+    ]);
+  });
+
   it("keeps malformed streamed tool input as an invalid tool call", async () => {
     server.reply({
       kind: "sse",

@@ -241,6 +241,12 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     runManager?: ChatModelRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     for await (const chunk of super._streamResponseChunks(messages, options, runManager)) {
+      // @langchain/anthropic's tool call chunks have no `type`
+      if (chunk.message.tool_call_chunks.length > 0) {
+        chunk.message.tool_call_chunks = chunk.message.tool_call_chunks.map(
+          ({ type: _type, ...rest }) => rest,
+        );
+      }
       const metadata = chunk.message.response_metadata;
       if (metadata.model_provider === "anthropic") {
         const start = (metadata.message_start ?? {}) as Record<string, unknown>;
