@@ -329,6 +329,34 @@ describe("ChatAnthropic responses", () => {
     expect(server.requests[0]?.headers["x-trace"]).toBe("t1");
   });
 
+  it("keeps server tool blocks and cited text in the content, as @langchain/anthropic does", async () => {
+    const blocks = [
+      { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "weather Oslo" } },
+      {
+        type: "web_search_tool_result",
+        tool_use_id: "srvtoolu_1",
+        content: [{ type: "web_search_result", url: "https://e.com", title: "E", encrypted_content: "xx" }],
+      },
+      {
+        type: "text",
+        text: "Sunny.",
+        citations: [
+          {
+            type: "web_search_result_location",
+            url: "https://e.com",
+            title: "E",
+            encrypted_index: "1",
+            cited_text: "sunny",
+          },
+        ],
+      },
+    ];
+    server.reply({ kind: "json", body: message(blocks) });
+    const reply = await model().invoke("Weather in Oslo?");
+    expect(reply.content).toEqual(blocks);
+    expect(reply.text).toBe("Sunny.");
+  });
+
   it("returns parallel tool_use blocks as tool calls in order", async () => {
     server.reply({
       kind: "json",

@@ -1,4 +1,4 @@
-import type { AIMessage, BaseMessage } from "../../../messages/index.js";
+import type { AIMessage, BaseMessage, ContentBlock } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
 import { isStandardSchema, type JsonSchema, type StandardSchemaLike } from "../../../tools/index.js";
 import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
@@ -29,6 +29,7 @@ import {
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
 import { ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
+import { RESPONSE_CONTENT } from "./map-anthropic-response.js";
 
 const DEFAULT_MODEL = "claude-sonnet-4-6";
 const DEFAULT_MAX_TOKENS = 2048;
@@ -221,8 +222,11 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
         model_provider: _p,
         model_name: _n,
         finish_reason: _f,
+        [RESPONSE_CONTENT]: raw,
         ...fields
       } = generation.message.response_metadata;
+      const blocks = Array.isArray(raw) ? (raw as ContentBlock[]) : [];
+      if (keepsBlocks(blocks)) generation.message.content = blocks.filter((b) => b.type !== "tool_use");
       generation.message.additional_kwargs = { ...generation.message.additional_kwargs, ...fields };
       generation.message.response_metadata = { ...fields, model_provider: "anthropic" };
     }
@@ -313,6 +317,19 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   async getClient(): Promise<AnthropicClientLike> {
     return this.client();
   }
+}
+
+/**
+ * Whether an answer's content stays a list of blocks: when it has blocks other than text and
+ * tool use (thinking, server tool use and results, …) or cited text among several blocks, which
+ * `@langchain/anthropic` keeps in the content (a string would lose them).
+ */
+function keepsBlocks(blocks: readonly ContentBlock[]): boolean {
+  return blocks.some(
+    (b) =>
+      (b.type !== "text" && b.type !== "tool_use") ||
+      (b.type === "text" && b.citations !== undefined && b.citations !== null && blocks.length > 1),
+  );
 }
 
 /**

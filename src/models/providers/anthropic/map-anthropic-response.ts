@@ -3,6 +3,9 @@ import type { AnthropicResponse } from "./anthropic-wire.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { mapAnthropicUsage } from "./map-anthropic-usage.js";
 
+/** The provider-metadata key under which the response's own content blocks travel. */
+export const RESPONSE_CONTENT = "__response_content";
+
 /**
  * The response's fields other than `content` (`id`, `type`, `role`, `model`, `stop_reason`,
  * `stop_sequence`, `usage`, …), which `@langchain/anthropic` keeps in both `additional_kwargs`
@@ -55,6 +58,8 @@ export function mapAnthropicResponse(response: AnthropicResponse): ChatModelV1Ge
     finishReason: mapAnthropicStopReason(response.stop_reason),
     usage: mapAnthropicUsage(response.usage),
     response: response_,
-    providerMetadata: { anthropic: responseFields(response) },
+    providerMetadata: {
+      anthropic: { ...responseFields(response), [RESPONSE_CONTENT]: response.content as JSONValue },
+    },
   };
 }
