@@ -168,7 +168,7 @@ export class SpecChatModel<
         { ...this.retrySettings(scope.signal, options as Record<string, unknown>), keepLinked: true },
       );
       iterator = opened.it;
-      const mapper = new StreamPartsToChunks(this.messageContext());
+      const mapper = this.streamChunkMapper();
       for (let next = opened.first; next.done !== true; next = await iterator.next()) {
         const chunk = mapper.map(next.value);
         if (chunk !== undefined) yield chunk;
@@ -194,6 +194,11 @@ export class SpecChatModel<
     const stop = Array.isArray(options.stop) ? (options.stop as string[]) : this.stop;
     if (stop !== undefined) callOptions.stopSequences = stop;
     return callOptions;
+  }
+
+  /** What turns this model's stream parts into chunks (a provider may shape its chunks). */
+  protected streamChunkMapper(): StreamPartsToChunks {
+    return new StreamPartsToChunks(this.messageContext());
   }
 
   protected messageContext() {

@@ -106,7 +106,8 @@ export class StreamPartsToChunks {
     return index;
   }
 
-  private chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
+  /** A chunk of this answer (with its id). */
+  protected chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
     return new ChatGenerationChunk({ text, message: new AIMessageChunk({ ...fields, id: this.id }) });
   }
 }

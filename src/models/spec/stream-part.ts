@@ -16,7 +16,13 @@ import type { ChatModelV1Usage } from "./usage.js";
  * ```
  */
 export type ChatModelV1StreamPart =
-  | { type: "response-metadata"; id?: string; modelId?: string; timestamp?: Date }
+  | {
+      type: "response-metadata";
+      id?: string;
+      modelId?: string;
+      timestamp?: Date;
+      providerMetadata?: ChatModelV1ProviderMetadata;
+    }
   | { type: "text-start"; id: string }
   | { type: "text-delta"; id: string; delta: string }
   | { type: "text-end"; id: string }

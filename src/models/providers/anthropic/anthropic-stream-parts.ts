@@ -40,7 +40,15 @@ export class AnthropicStreamParts {
             this.startFields[key] = value as JSONValue;
           }
         }
-        const meta: ChatModelV1StreamPart = { type: "response-metadata" };
+        const meta: ChatModelV1StreamPart = {
+          type: "response-metadata",
+          providerMetadata: {
+            anthropic: {
+              message: this.startFields,
+              usage: (this.startUsage ?? null) as JSONValue,
+            },
+          },
+        };
         if (event.message.id !== undefined) meta.id = event.message.id;
         if (event.message.model !== undefined) meta.modelId = event.message.model;
         yield meta;
@@ -84,9 +92,9 @@ export class AnthropicStreamParts {
         anthropic: {
           stop_reason: this.stopReason ?? null,
           stop_sequence: this.stopSequence ?? null,
-          // read by ChatAnthropic to give the streamed message @langchain/anthropic's metadata
-          message_start: this.startFields,
-          start_usage: (this.startUsage ?? {}) as Record<string, JSONValue>,
+          // read by AnthropicStreamChunks, which counts output tokens once
+          start_usage: (this.startUsage ?? null) as JSONValue,
+          delta_usage: (this.endUsage ?? null) as JSONValue,
         },
       },
     };

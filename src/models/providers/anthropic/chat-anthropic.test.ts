@@ -630,6 +630,86 @@ describe("ChatAnthropic streaming", () => {
     expect(whole.text).toBe("4");
   });
 
+  it("streams chunks as @langchain/anthropic does, counting output tokens once", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        {
+          ...start,
+          message: {
+            ...start.message,
+            usage: {
+              input_tokens: 40,
+              output_tokens: 1,
+              cache_creation_input_tokens: 2,
+              cache_read_input_tokens: 3,
+            },
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: { output_tokens: 6 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const chunks = await collect(await model().stream("Hi"));
+    const shape = chunks.map((c) => ({
+      content: c.content,
+      additional_kwargs: c.additional_kwargs,
+      response_metadata: c.response_metadata,
+      usage_metadata: c.usage_metadata,
+    }));
+    expect(shape).toEqual([
+      {
+        content: "",
+        additional_kwargs: {
+          id: "msg_stream",
+          type: "message",
+          role: "assistant",
+          model: "claude-sonnet-4-6-20260101",
+        },
+        response_metadata: {
+          model_provider: "anthropic",
+          usage: { cache_creation_input_tokens: 2, cache_read_input_tokens: 3 },
+        },
+        usage_metadata: {
+          input_tokens: 45,
+          output_tokens: 1,
+          total_tokens: 46,
+          input_token_details: { cache_creation: 2, cache_read: 3 },
+        },
+      },
+      {
+        content: "",
+        additional_kwargs: {},
+        response_metadata: { model_provider: "anthropic" },
+        usage_metadata: undefined,
+      },
+      { content: "Hi", additional_kwargs: {}, response_metadata: {}, usage_metadata: undefined },
+      {
+        content: "",
+        additional_kwargs: { stop_reason: "end_turn", stop_sequence: null },
+        response_metadata: {},
+        // @langchain/anthropic reports 6 here, and so 7 in all
+        usage_metadata: { input_tokens: 0, output_tokens: 5, total_tokens: 5 },
+      },
+    ]);
+    expect(join(chunks).usage_metadata).toMatchObject({
+      input_tokens: 45,
+      output_tokens: 6,
+      total_tokens: 51,
+    });
+    server.reply({ kind: "sse", events: anthropicEvents([start, { type: "message_stop" }]) });
+    const quiet = await collect(await model({ streamUsage: false }).stream("Hi"));
+    expect(quiet).toHaveLength(2);
+    expect(quiet.every((c) => c.usage_metadata === undefined)).toBe(true);
+  });
+
   it("streams tool call chunks as @langchain/anthropic does: no type, an empty fragment too", async () => {
     server.reply({
       kind: "sse",
@@ -657,6 +737,7 @@ describe("ChatAnthropic streaming", () => {
     });
     const chunks = await collect(await model().bindTools([getWeather]).stream("Oslo?"));
     expect(chunks.map((c) => c.tool_call_chunks)).toEqual([
+      [],
       [{ id: "toolu_s", index: 0, name: "get_weather", args: "" }],
       [{ index: 0, args: "" }],
       [{ index: 0, args: '{"city":"Oslo"}' }],

@@ -1,7 +1,6 @@
 import type { AIMessage, BaseMessage, ContentBlock } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
 import { isStandardSchema, type JsonSchema, type StandardSchemaLike } from "../../../tools/index.js";
-import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../../chat-model/llm-run.js";
 import {
   type StructuredOutputModel,
@@ -20,12 +19,14 @@ import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
+import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { AnthropicChatLanguageModel } from "./anthropic-chat-language-model.js";
 import {
   type AnthropicClientLike,
   type AnthropicClientOptions,
   lazyAnthropicClient,
 } from "./anthropic-client.js";
+import { AnthropicStreamChunks } from "./anthropic-stream-chunks.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
 import { ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
@@ -59,6 +60,8 @@ export interface ChatAnthropicFields extends SpecChatModelParams {
   thinking?: AnthropicRequest["thinking"] | undefined;
   /** Extra request-body fields sent with every call. */
   invocationKwargs?: Record<string, unknown> | undefined;
+  /** Report token usage on streamed chunks (default true). */
+  streamUsage?: boolean | undefined;
 }
 
 /**
@@ -91,6 +94,8 @@ export interface ChatAnthropicCallOptions extends BaseChatModelCallOptions {
 export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** The SDK client options this model uses. */
   readonly clientOptions: AnthropicClientOptions;
+  /** Report token usage on streamed chunks (default true). */
+  readonly streamUsage: boolean;
   /** Top-k sampling. */
   readonly topK: number | undefined;
   /** Extended thinking settings (`{ type: "disabled" }` unless given), as in LangChain.js. */
@@ -131,6 +136,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     this.clientOptions = clientOptions;
     this.thinking = fields.thinking ?? { type: "disabled" };
     this.topK = fields.topK;
+    this.streamUsage = fields.streamUsage ?? true;
     this.client = client;
     this.displayName = "Anthropic";
     this.reasoningFormat = "content-blocks";
@@ -233,42 +239,9 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     return result;
   }
 
-  /**
-   * Streamed answers end with a chunk whose metadata joins to what `@langchain/anthropic`'s
-   * chunks join to: `additional_kwargs` has the `message_start` fields (`id`, `type`, `role`,
-   * `model`) and the final `stop_reason` and `stop_sequence`; `response_metadata` has
-   * `model_provider` and the `message_start` usage fields other than the token counts.
-   */
-  override async *_streamResponseChunks(
-    messages: BaseMessage[],
-    options: this["ParsedCallOptions"],
-    runManager?: ChatModelRun,
-  ): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of super._streamResponseChunks(messages, options, runManager)) {
-      // @langchain/anthropic's tool call chunks have no `type`
-      if (chunk.message.tool_call_chunks.length > 0) {
-        chunk.message.tool_call_chunks = chunk.message.tool_call_chunks.map(
-          ({ type: _type, ...rest }) => rest,
-        );
-      }
-      const metadata = chunk.message.response_metadata;
-      if (metadata.model_provider === "anthropic") {
-        const start = (metadata.message_start ?? {}) as Record<string, unknown>;
-        const {
-          input_tokens: _i,
-          output_tokens: _o,
-          ...usage
-        } = (metadata.start_usage ?? {}) as Record<string, unknown>;
-        chunk.message.additional_kwargs = {
-          ...chunk.message.additional_kwargs,
-          ...start,
-          stop_reason: metadata.stop_reason ?? null,
-          stop_sequence: metadata.stop_sequence ?? null,
-        };
-        chunk.message.response_metadata = { model_provider: "anthropic", usage };
-      }
-      yield chunk;
-    }
+  /** The chunks are shaped as `@langchain/anthropic` shapes them (see {@link AnthropicStreamChunks}). */
+  protected override streamChunkMapper(): StreamPartsToChunks {
+    return new AnthropicStreamChunks(this.messageContext(), this.streamUsage);
   }
 
   /**
