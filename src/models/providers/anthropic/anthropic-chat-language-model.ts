@@ -10,8 +10,8 @@ import type {
 import { sdkRequestOptions, sdkStream } from "../sdk-call.js";
 import type { AnthropicClientLike } from "./anthropic-client.js";
 import { AnthropicStreamParts } from "./anthropic-stream-parts.js";
-import type { AnthropicResponse, AnthropicStreamEvent } from "./anthropic-wire.js";
-import { type AnthropicChatSettings, getAnthropicArgs } from "./get-anthropic-args.js";
+import type { AnthropicRequest, AnthropicResponse, AnthropicStreamEvent } from "./anthropic-wire.js";
+import { ANTHROPIC_BETAS, type AnthropicChatSettings, getAnthropicArgs } from "./get-anthropic-args.js";
 import { mapAnthropicResponse } from "./map-anthropic-response.js";
 
 /** How {@link AnthropicChatLanguageModel} reaches its server. */
@@ -45,7 +45,7 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, false);
     try {
       const client = await this.config.client();
-      const response = await client.messages.create(body, sdkRequestOptions(options));
+      const response = await create(client, body, options);
       return mapAnthropicResponse(response as AnthropicResponse);
     } catch (error) {
       throw modelErrorFromSdk(error, this.config.errorContext);
@@ -58,14 +58,19 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
     const parts = new AnthropicStreamParts();
     const events = sdkStream(async () => {
       const client = await this.config.client();
-      return (await client.messages.create(
-        body,
-        sdkRequestOptions(options),
-      )) as AsyncIterable<AnthropicStreamEvent>;
+      return (await create(client, body, options)) as AsyncIterable<AnthropicStreamEvent>;
     }, this.config.errorContext);
     for await (const event of events) yield* parts.push(event);
     yield* parts.finish();
   }
+}
+
+/** Sends the request, on the beta endpoint when the call has beta features. */
+function create(client: AnthropicClientLike, body: AnthropicRequest, options: ChatModelV1CallOptions) {
+  const betas = (options.providerOptions?.[ANTHROPIC_BETAS] as { betas?: string[] } | undefined)?.betas;
+  return betas !== undefined && betas.length > 0
+    ? client.beta.messages.create({ ...body, betas }, sdkRequestOptions(options))
+    : client.messages.create(body, sdkRequestOptions(options));
 }
 
 function unsupportedResponseFormat(): Error {

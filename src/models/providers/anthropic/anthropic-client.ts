@@ -8,6 +8,15 @@ export interface AnthropicClientLike {
       options?: { signal?: AbortSignal | undefined; headers?: Record<string, string> | undefined },
     ): PromiseLike<unknown>;
   };
+  /** The beta endpoint (`betas` in the body become the `anthropic-beta` header). */
+  beta: {
+    messages: {
+      create(
+        body: unknown,
+        options?: { signal?: AbortSignal | undefined; headers?: Record<string, string> | undefined },
+      ): PromiseLike<unknown>;
+    };
+  };
 }
 
 /**

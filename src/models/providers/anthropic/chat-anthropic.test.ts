@@ -484,6 +484,46 @@ describe("ChatAnthropic responses", () => {
   });
 });
 
+describe("ChatAnthropic request fields (as @langchain/anthropic sends them)", () => {
+  it("sends betas (the model's, the call's, and those server tools need) in anthropic-beta", async () => {
+    const reply = { kind: "json" as const, body: message([{ type: "text", text: "ok" }]) };
+    server.reply(reply, reply);
+    await model({ betas: ["files-api-2025-04-14"] }).invoke("x", { betas: ["x-beta"] });
+    await model()
+      .bindTools([{ type: "code_execution_20250825", name: "code_execution" }])
+      .invoke("x");
+    expect(server.requests[0]?.headers["anthropic-beta"]).toBe("files-api-2025-04-14,x-beta");
+    expect(server.requests[0]?.body).not.toHaveProperty("betas");
+    expect(server.requests[1]?.headers["anthropic-beta"]).toBe("code-execution-2025-08-25");
+  });
+
+  it("sends context_management, output_config, inference_geo, container and mcp_servers", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const mcp = [{ type: "url", url: "https://mcp.example.com", name: "docs" }];
+    await model({
+      maxTokens: 10,
+      contextManagement: { edits: [{ type: "clear_tool_uses_20250919" }] },
+      outputConfig: { effort: "low" },
+      inferenceGeo: "us",
+    }).invoke("x", {
+      container: "cont_1",
+      mcp_servers: mcp,
+      outputFormat: { type: "json_schema", schema: {} },
+    });
+    expect(server.requests[0]?.body).toEqual({
+      model: "claude-sonnet-4-6",
+      stream: false,
+      max_tokens: 10,
+      messages: [{ role: "user", content: "x" }],
+      context_management: { edits: [{ type: "clear_tool_uses_20250919" }] },
+      output_config: { effort: "low", format: { type: "json_schema", schema: {} } },
+      inference_geo: "us",
+      container: "cont_1",
+      mcp_servers: mcp,
+    });
+  });
+});
+
 describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () => {
   it("refuses a tool_choice no bound tool satisfies, before any request", async () => {
     const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };

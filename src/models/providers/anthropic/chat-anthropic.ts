@@ -29,7 +29,7 @@ import {
 import { AnthropicStreamChunks } from "./anthropic-stream-chunks.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
-import { ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
+import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
 import { RESPONSE_CONTENT } from "./map-anthropic-response.js";
 
 const DEFAULT_MODEL = "claude-sonnet-4-6";
@@ -62,6 +62,14 @@ export interface ChatAnthropicFields extends SpecChatModelParams {
   invocationKwargs?: Record<string, unknown> | undefined;
   /** Report token usage on streamed chunks (default true). */
   streamUsage?: boolean | undefined;
+  /** Beta features for every call (sent in `anthropic-beta`, on the beta endpoint). */
+  betas?: string[] | undefined;
+  /** `context_management` of every request. */
+  contextManagement?: { edits?: Array<{ type: string; [key: string]: unknown }> } | undefined;
+  /** `output_config` of every request (`{ effort: "low" }`, …). */
+  outputConfig?: Record<string, unknown> | undefined;
+  /** `inference_geo` of every request. */
+  inferenceGeo?: string | undefined;
 }
 
 /**
@@ -76,6 +84,17 @@ export interface ChatAnthropicFields extends SpecChatModelParams {
 export interface ChatAnthropicCallOptions extends BaseChatModelCallOptions {
   headers?: Record<string, string> | undefined;
   cache_control?: { type: "ephemeral"; ttl?: "5m" | "1h" } | undefined;
+  /** Beta features for this call (sent in `anthropic-beta`, on the beta endpoint). */
+  betas?: string[] | undefined;
+  /** A code-execution container to reuse. */
+  container?: string | undefined;
+  /** MCP servers the API connects to. */
+  mcp_servers?: Array<Record<string, unknown>> | undefined;
+  /** Merged over the model's `outputConfig`. */
+  outputConfig?: Record<string, unknown> | undefined;
+  /** `output_config.format`, unless `outputConfig` has one. */
+  outputFormat?: Record<string, unknown> | undefined;
+  inferenceGeo?: string | undefined;
 }
 
 /**
@@ -96,6 +115,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   readonly clientOptions: AnthropicClientOptions;
   /** Report token usage on streamed chunks (default true). */
   readonly streamUsage: boolean;
+  readonly betas: string[] | undefined;
+  readonly contextManagement: ChatAnthropicFields["contextManagement"];
+  readonly outputConfig: Record<string, unknown> | undefined;
+  readonly inferenceGeo: string | undefined;
   /** Top-k sampling. */
   readonly topK: number | undefined;
   /** Extended thinking settings (`{ type: "disabled" }` unless given), as in LangChain.js. */
@@ -137,6 +160,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     this.thinking = fields.thinking ?? { type: "disabled" };
     this.topK = fields.topK;
     this.streamUsage = fields.streamUsage ?? true;
+    this.betas = fields.betas;
+    this.contextManagement = fields.contextManagement;
+    this.outputConfig = fields.outputConfig;
+    this.inferenceGeo = fields.inferenceGeo;
     this.client = client;
     this.displayName = "Anthropic";
     this.reasoningFormat = "content-blocks";
@@ -278,11 +305,29 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     if (typeof headers === "object" && headers !== null) {
       callOptions.headers = { ...callOptions.headers, ...headers };
     }
-    const cacheControl = options.cache_control;
-    if (cacheControl !== undefined && cacheControl !== null) {
-      const anthropic = { ...callOptions.providerOptions?.anthropic, cache_control: cacheControl };
-      callOptions.providerOptions = { ...callOptions.providerOptions, anthropic };
+    // request fields of the model and of the call, as @langchain/anthropic sends them
+    const outputConfig: Record<string, unknown> = { ...this.outputConfig, ...options.outputConfig };
+    if (options.outputFormat !== undefined && outputConfig.format === undefined) {
+      outputConfig.format = options.outputFormat;
     }
+    const extra: Record<string, unknown> = {
+      context_management: this.contextManagement,
+      container: options.container,
+      output_config: Object.keys(outputConfig).length > 0 ? outputConfig : undefined,
+      inference_geo: options.inferenceGeo ?? this.inferenceGeo,
+      mcp_servers: options.mcp_servers,
+      cache_control: options.cache_control ?? undefined,
+    };
+    const anthropic = { ...callOptions.providerOptions?.anthropic };
+    for (const [key, value] of Object.entries(extra)) if (value !== undefined) anthropic[key] = value;
+    const compaction = this.contextManagement?.edits?.some((e) => e.type === "compact_20260112")
+      ? ["compact-2026-01-12"]
+      : [];
+    const betas = [
+      ...new Set([...(this.betas ?? []), ...(options.betas ?? []), ...toolBetas(callOptions), ...compaction]),
+    ];
+    callOptions.providerOptions = { ...callOptions.providerOptions, anthropic };
+    if (betas.length > 0) callOptions.providerOptions[ANTHROPIC_BETAS] = { betas };
     return callOptions;
   }
 
@@ -290,6 +335,28 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   async getClient(): Promise<AnthropicClientLike> {
     return this.client();
   }
+}
+
+/** The beta each server tool needs, as `@langchain/anthropic` adds them. */
+const TOOL_BETAS: Record<string, string> = {
+  tool_search_tool_regex_20251119: "advanced-tool-use-2025-11-20",
+  tool_search_tool_bm25_20251119: "advanced-tool-use-2025-11-20",
+  memory_20250818: "context-management-2025-06-27",
+  web_fetch_20250910: "web-fetch-2025-09-10",
+  code_execution_20250825: "code-execution-2025-08-25",
+  computer_20251124: "computer-use-2025-11-24",
+  computer_20250124: "computer-use-2025-01-24",
+  mcp_toolset: "mcp-client-2025-11-20",
+};
+
+function toolBetas(options: ChatModelV1CallOptions): string[] {
+  const betas: string[] = [];
+  for (const tool of options.tools ?? []) {
+    const type = tool.type === "provider" ? (tool.tool as { type?: unknown }).type : undefined;
+    const beta = typeof type === "string" ? TOOL_BETAS[type] : undefined;
+    if (beta !== undefined) betas.push(beta);
+  }
+  return betas;
 }
 
 /**

@@ -6,6 +6,8 @@ import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
 /** The `providerOptions` key under which ChatAnthropic passes its formatted messages. */
 export const ANTHROPIC_PAYLOAD = "anthropicPayload";
+/** The `providerOptions` key of a call's beta features (`{ betas: [...] }`). */
+export const ANTHROPIC_BETAS = "anthropicBetas";
 
 /** Model-level settings of the Anthropic chat model. */
 export interface AnthropicChatSettings {
