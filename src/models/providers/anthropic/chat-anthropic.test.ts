@@ -140,6 +140,36 @@ describe("ChatAnthropic request format", () => {
     });
   });
 
+  it("sends an AI message in the standard (v1) form back as Anthropic blocks, thinking included", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const ai = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "hm", signature: "sig" },
+        { type: "text", text: "Checking." },
+        { type: "tool_call", id: "toolu_1", name: "get_weather", args: { city: "Oslo" } },
+      ],
+      tool_calls: [{ id: "toolu_1", name: "get_weather", args: { city: "Oslo" }, type: "tool_call" }],
+      response_metadata: { output_version: "v1", model_provider: "anthropic" },
+    });
+    await model().invoke([
+      new HumanMessage("Weather?"),
+      ai,
+      new ToolMessage({ content: "Sunny", tool_call_id: "toolu_1" }),
+    ]);
+    expect((server.requests[0]?.body as { messages: unknown }).messages).toEqual([
+      { role: "user", content: "Weather?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "hm", signature: "sig" },
+          { type: "text", text: "Checking." },
+          { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", content: "Sunny", tool_use_id: "toolu_1" }] },
+    ]);
+  });
+
   it("keeps content blocks with their cache_control, as @langchain/anthropic sends them", async () => {
     server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
     await model({ maxTokens: 100 }).invoke([

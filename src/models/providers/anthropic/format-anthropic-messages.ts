@@ -76,7 +76,14 @@ export function formatAnthropicMessages(messages: readonly BaseMessage[]): Anthr
       if (last !== undefined && isToolResultTurn(last)) (last.content as Block[]).push(result);
       else turns.push({ role: "user", content: [result] });
     } else if (isAIMessage(message)) {
-      turns.push({ role: "assistant", content: assistantContent(message.content, message.tool_calls) });
+      const content =
+        message.response_metadata.output_version === "v1"
+          ? standardContent(
+              message.contentBlocks as Block[],
+              message.response_metadata.model_provider === "anthropic",
+            )
+          : assistantContent(message.content, message.tool_calls);
+      turns.push({ role: "assistant", content });
     } else if (isHumanMessage(message)) {
       const content = message.content;
       turns.push({ role: "user", content: typeof content === "string" ? content : formatBlocks(content) });
@@ -264,4 +271,78 @@ function toolBlock(block: Block, content: readonly Block[], toolCalls?: readonly
     }
   }
   return copy;
+}
+
+/**
+ * An AI message in the standard (`outputVersion: "v1"`) form, back in Anthropic's: text, tool
+ * calls (and streamed tool call chunks) as `tool_use`; from an Anthropic answer also reasoning
+ * as `thinking`, server tool calls and their results, and `non_standard` blocks as they were;
+ * images and files by file id, URL or data.
+ */
+function standardContent(blocks: readonly Block[], fromAnthropic: boolean): Block[] {
+  const out: Block[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case "text":
+        out.push({ type: "text", text: block.text });
+        break;
+      case "tool_call":
+        out.push({ type: "tool_use", id: block.id ?? "", name: block.name, input: block.args });
+        break;
+      case "tool_call_chunk": {
+        let input: unknown = block.args;
+        if (typeof input === "string") {
+          try {
+            input = JSON.parse(input);
+          } catch {
+            input = {};
+          }
+        }
+        out.push({ type: "tool_use", id: block.id ?? "", name: block.name ?? "", input });
+        break;
+      }
+      case "reasoning":
+        if (fromAnthropic) {
+          out.push({ type: "thinking", thinking: block.reasoning, signature: String(block.signature) });
+        }
+        break;
+      case "server_tool_call":
+        if (fromAnthropic && (block.name === "web_search" || block.name === "code_execution")) {
+          out.push({ type: "server_tool_use", name: block.name, id: block.id ?? "", input: block.args });
+        }
+        break;
+      case "server_tool_call_result": {
+        if (!fromAnthropic) break;
+        const toolUseId = block.toolCallId ?? "";
+        const output = record(block.output);
+        if (block.name === "web_search" && Array.isArray(output.urls)) {
+          const content = output.urls.map((url) => ({
+            type: "web_search_result",
+            title: "",
+            encrypted_content: "",
+            url,
+          }));
+          out.push({ type: "web_search_tool_result", tool_use_id: toolUseId, content });
+        } else if (block.name === "code_execution" || block.name === "mcp_tool_result") {
+          const type = block.name === "code_execution" ? "code_execution_tool_result" : "mcp_tool_result";
+          out.push({ type, tool_use_id: toolUseId, content: block.output });
+        }
+        break;
+      }
+      case "non_standard":
+        if (fromAnthropic) out.push(record(block.value));
+        break;
+      case "image":
+      case "file": {
+        const source = standardSource(block, block.type);
+        if (source !== undefined) out.push({ type: block.type === "image" ? "image" : "document", source });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function record(value: unknown): Block {
+  return isRecord(value) ? value : {};
 }
