@@ -156,18 +156,20 @@ describe("ChatAnthropic request format", () => {
       ai,
       new ToolMessage({ content: "Sunny", tool_call_id: "toolu_1" }),
     ]);
-    expect((server.requests[0]?.body as { messages: unknown }).messages).toEqual([
-      { role: "user", content: "Weather?" },
-      {
-        role: "assistant",
-        content: [
-          { type: "thinking", thinking: "hm", signature: "sig" },
-          { type: "text", text: "Checking." },
-          { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } },
-        ],
-      },
-      { role: "user", content: [{ type: "tool_result", content: "Sunny", tool_use_id: "toolu_1" }] },
-    ]);
+    expect(server.requests[0]?.body).toMatchObject({
+      messages: [
+        { role: "user", content: "Weather?" },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hm", signature: "sig" },
+            { type: "text", text: "Checking." },
+            { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } },
+          ],
+        },
+        { role: "user", content: [{ type: "tool_result", content: "Sunny", tool_use_id: "toolu_1" }] },
+      ],
+    });
   });
 
   it("keeps content blocks with their cache_control, as @langchain/anthropic sends them", async () => {
