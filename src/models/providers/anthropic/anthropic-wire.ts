@@ -34,6 +34,8 @@ export interface AnthropicWireTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  strict?: boolean;
+  [field: string]: unknown;
 }
 
 /** `tool_choice` in the request. */

@@ -556,6 +556,52 @@ describe("ChatAnthropic request fields (as @langchain/anthropic sends them)", ()
   });
 });
 
+describe("ChatAnthropic tools (as @langchain/anthropic sends them)", () => {
+  it("sends strict per tool with the schema as given, Anthropic's extras only, a provider tool definition", async () => {
+    const reply = { kind: "json" as const, body: message([{ type: "text", text: "ok" }]) };
+    server.reply(reply, reply, reply);
+    const lookup = { name: "lookup", description: "d", input_schema: { type: "object", properties: {} } };
+    await model().bindTools([lookup], { strict: true }).invoke("x");
+    const search = tool(async () => "x", {
+      name: "search",
+      description: "Search",
+      schema: z.object({ q: z.string() }),
+      extras: { foo: 1, defer_loading: true },
+    });
+    const proxy = tool(async () => "x", {
+      name: "proxy",
+      description: "Proxy",
+      schema: z.object({ q: z.string() }),
+      extras: { providerToolDefinition: { type: "web_search_20250305", name: "web_search" } },
+    });
+    await model().bindTools([search, proxy]).invoke("x");
+    const composite = { name: "either", description: "d", input_schema: { anyOf: [{ type: "object" }] } };
+    await model()
+      .bindTools([composite, lookup], {
+        tool_choice: { type: "tool", name: "lookup", disable_parallel_tool_use: true },
+      })
+      .invoke("x");
+    const tools = server.requests.map((r) => (r.body as { tools?: unknown }).tools);
+    expect(tools).toEqual([
+      [{ ...lookup, strict: true }],
+      [
+        {
+          name: "search",
+          description: "Search",
+          input_schema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+          defer_loading: true,
+        },
+        { type: "web_search_20250305", name: "web_search" },
+      ],
+      // a top-level anyOf schema is left out
+      [lookup],
+    ]);
+    expect(server.requests[2]?.body).toMatchObject({
+      tool_choice: { type: "tool", name: "lookup", disable_parallel_tool_use: true },
+    });
+  });
+});
+
 describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () => {
   it("refuses a tool_choice no bound tool satisfies, before any request", async () => {
     const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };

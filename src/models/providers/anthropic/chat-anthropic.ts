@@ -1,6 +1,12 @@
 import type { AIMessage, BaseMessage, ContentBlock } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
-import { isStandardSchema, type JsonSchema, type StandardSchemaLike } from "../../../tools/index.js";
+import {
+  type BindToolsInput,
+  isStandardSchema,
+  type JsonSchema,
+  type StandardSchemaLike,
+} from "../../../tools/index.js";
+import { ConfiguredChatModel } from "../../chat-model/configured-chat-model.js";
 import type { ChatModelRun } from "../../chat-model/llm-run.js";
 import {
   type StructuredOutputModel,
@@ -9,6 +15,7 @@ import {
 } from "../../chat-model/structured-output.js";
 import type {
   BaseChatModelCallOptions,
+  BindToolsOptions,
   ChatResult,
   ModelProfile,
   StructuredOutputOptions,
@@ -183,6 +190,20 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   }
 
   /**
+   * Binds tools as `@langchain/anthropic` does: with `strict`, each tool is sent with
+   * `strict: true` and its schema as it is (not closed as for OpenAI).
+   */
+  override bindTools(
+    tools: BindToolsInput[],
+    options: BindToolsOptions = {},
+  ): ConfiguredChatModel<ChatAnthropicCallOptions> {
+    const { strict, ...rest } = options;
+    const bound = super.bindTools(tools, rest);
+    if (strict === undefined) return bound;
+    return new ConfiguredChatModel(this, { ...bound.kwargs, strict }, bound.config, bound.boundTools);
+  }
+
+  /**
    * Structured output by function calling, with `@langchain/anthropic`'s tool: a schema in
    * Anthropic's tool form (`{ name, description, input_schema }`) is the tool itself, a JSON
    * Schema without a description is described `""`, and with thinking enabled the tool is
@@ -283,6 +304,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions = super.specCallOptions(messages, options);
+    const choice = options.tool_choice as { disable_parallel_tool_use?: unknown } | undefined;
+    if (typeof choice === "object" && choice !== null && choice.disable_parallel_tool_use === true) {
+      callOptions.parallelToolCalls = false;
+    }
     checkToolChoice(callOptions);
     if (this.thinking.type !== "disabled") {
       // sampling settings do not go with thinking: refused as @langchain/anthropic refuses them
