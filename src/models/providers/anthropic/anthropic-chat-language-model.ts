@@ -41,7 +41,9 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
   ) {}
 
   async doGenerate(options: ChatModelV1CallOptions): Promise<ChatModelV1GenerateResult> {
-    if (options.responseFormat?.type === "json") throw unsupportedResponseFormat();
+    if (options.responseFormat?.type === "json" && options.responseFormat.schema === undefined) {
+      throw unsupportedResponseFormat();
+    }
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, false);
     try {
       const client = await this.config.client();
@@ -53,7 +55,9 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
   }
 
   async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {
-    if (options.responseFormat?.type === "json") throw unsupportedResponseFormat();
+    if (options.responseFormat?.type === "json" && options.responseFormat.schema === undefined) {
+      throw unsupportedResponseFormat();
+    }
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, true);
     const parts = new AnthropicStreamParts();
     const events = sdkStream(async () => {
@@ -75,7 +79,7 @@ function create(client: AnthropicClientLike, body: AnthropicRequest, options: Ch
 
 function unsupportedResponseFormat(): Error {
   return new InvalidArgumentError(
-    "ChatAnthropic does not support a JSON response format; use withStructuredOutput(schema) " +
-      '(method "functionCalling") instead.',
+    "ChatAnthropic does not support a JSON response format without a schema; use " +
+      "withStructuredOutput(schema) instead.",
   );
 }

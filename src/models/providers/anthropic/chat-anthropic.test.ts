@@ -473,6 +473,52 @@ describe("ChatAnthropic responses", () => {
     expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "extract" } });
   });
 
+  it('withStructuredOutput "jsonSchema" (and "jsonMode") sends the closed schema in output_config.format', async () => {
+    const reply = {
+      kind: "json" as const,
+      body: message([{ type: "text", text: '{"name":"Ada","age":36}' }]),
+    };
+    server.reply(reply, reply);
+    const schema = {
+      type: "object",
+      title: "Person",
+      properties: {
+        name: { type: "string", minLength: 2 },
+        kind: { oneOf: [{ type: "string" }, { type: "null" }] },
+      },
+      required: ["name"],
+    };
+    for (const method of ["jsonSchema", "jsonMode"] as const) {
+      expect(await model().withStructuredOutput(schema, { method }).invoke("Ada is 36")).toEqual({
+        name: "Ada",
+        age: 36,
+      });
+    }
+    for (const request of server.requests) {
+      expect(request.body).toMatchObject({
+        output_config: {
+          format: {
+            type: "json_schema",
+            schema: {
+              type: "object",
+              title: "Person",
+              properties: {
+                name: { type: "string", description: "{minLength: 2}" },
+                kind: { anyOf: [{ type: "string" }, { type: "null" }] },
+              },
+              additionalProperties: false,
+              required: ["name"],
+            },
+          },
+        },
+      });
+      expect(request.body).not.toHaveProperty("tools");
+    }
+    expect(() => model().withStructuredOutput(schema, { method: "jsonSchema", strict: true })).toThrow(
+      'Argument `strict` is only supported for `method` = "functionCalling" on Anthropic models. Got method = "jsonSchema".',
+    );
+  });
+
   it("withStructuredOutput takes a schema in Anthropic's tool form as the tool, named by it", async () => {
     server.reply({
       kind: "json",

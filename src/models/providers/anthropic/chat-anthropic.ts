@@ -204,7 +204,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   }
 
   /**
-   * Structured output by function calling, with `@langchain/anthropic`'s tool: a schema in
+   * Structured output as `@langchain/anthropic` gives it. `"jsonSchema"` (and `"jsonMode"`, read
+   * as it) uses Anthropic's structured outputs: the schema, closed, goes in
+   * `output_config.format` and the answer's JSON text is parsed. `"functionCalling"` (the
+   * default) offers the schema as a tool: a schema in
    * Anthropic's tool form (`{ name, description, input_schema }`) is the tool itself, a JSON
    * Schema without a description is described `""`, and with thinking enabled the tool is
    * offered but not forced (the API refuses a forced tool with thinking).
@@ -221,6 +224,26 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     schema: StandardSchemaLike | JsonSchema,
     options: StructuredOutputOptions = {},
   ): StructuredOutputRunnable<unknown> {
+    const method = options.method ?? "functionCalling";
+    if (options.strict !== undefined && method !== "functionCalling") {
+      throw new InvalidArgumentError(
+        `Argument \`strict\` is only supported for \`method\` = "functionCalling" on Anthropic models. Got method = "${method}".`,
+      );
+    }
+    if (method === "jsonSchema" || method === "jsonMode") {
+      // Anthropic's structured outputs (output_config.format); "jsonMode" is read as
+      // "jsonSchema", as @langchain/anthropic reads it
+      const { name: _name, ...rest } = options;
+      return structuredOutputFor(
+        this,
+        schema,
+        { ...rest, method: "jsonSchema" },
+        {
+          method: "jsonSchema",
+          supported: ["jsonSchema"],
+        },
+      );
+    }
     let input: StandardSchemaLike | JsonSchema = schema;
     let settings = options;
     const candidate = schema as { name?: unknown; description?: unknown; input_schema?: unknown };

@@ -1,5 +1,6 @@
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
+import { closeJsonSchema } from "./close-json-schema.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import type { AnthropicPayload } from "./format-anthropic-messages.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
@@ -59,6 +60,13 @@ export function getAnthropicArgs(
     body.stop_sequences = options.stopSequences;
   }
   if (settings.thinking !== undefined) body.thinking = settings.thinking;
+
   Object.assign(body, settings.invocationKwargs, options.providerOptions?.anthropic);
+  // a JSON Schema response format is Anthropic's structured output (output_config.format)
+  const format = options.responseFormat;
+  if (format?.type === "json" && format.schema !== undefined) {
+    const schema = closeJsonSchema(format.schema);
+    body.output_config = { ...(body.output_config as object), format: { type: "json_schema", schema } };
+  }
   return body;
 }
