@@ -648,6 +648,47 @@ describe("ChatAnthropic tools (as @langchain/anthropic sends them)", () => {
   });
 });
 
+describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () => {
+  it("invocationParams and getLsParams", () => {
+    const chat = model({ temperature: 0.5, stopSequences: ["S"], maxTokens: 100 });
+    const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };
+    expect(chat.invocationParams({ stop: ["T"], tools: [lookup], tool_choice: "any" })).toStrictEqual({
+      model: "claude-sonnet-4-6",
+      stop_sequences: ["T"],
+      stream: false,
+      max_tokens: 100,
+      tools: [lookup],
+      tool_choice: { type: "any" },
+      thinking: undefined,
+      context_management: undefined,
+      container: undefined,
+      betas: [],
+      output_config: undefined,
+      inference_geo: undefined,
+      mcp_servers: undefined,
+      cache_control: undefined,
+      temperature: 0.5,
+    });
+    expect(chat.getLsParams({})).toStrictEqual({
+      ls_provider: "anthropic",
+      ls_model_name: "claude-sonnet-4-6",
+      ls_model_type: "chat",
+      ls_temperature: 0.5,
+      ls_max_tokens: 100,
+      ls_stop: undefined,
+    });
+    const thinking = model({
+      temperature: 1,
+      thinking: { type: "enabled", budget_tokens: 1000 },
+      maxTokens: 5000,
+    });
+    expect(thinking.getLsParams({ stop: ["X"] })).toMatchObject({
+      ls_temperature: undefined,
+      ls_stop: ["X"],
+    });
+  });
+});
+
 describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () => {
   it("refuses a tool_choice no bound tool satisfies, before any request", async () => {
     const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };

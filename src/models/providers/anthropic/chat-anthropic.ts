@@ -25,6 +25,7 @@ import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
+import { toolOptionsToSpec } from "../../spec-adapter/call-options-to-spec.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { AnthropicChatLanguageModel } from "./anthropic-chat-language-model.js";
@@ -38,6 +39,7 @@ import type { AnthropicRequest } from "./anthropic-wire.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
 import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
 import { RESPONSE_CONTENT } from "./map-anthropic-response.js";
+import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
 const DEFAULT_MODEL = "claude-sonnet-4-6";
 const DEFAULT_MAX_TOKENS = 2048;
@@ -126,6 +128,9 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   readonly contextManagement: ChatAnthropicFields["contextManagement"];
   readonly outputConfig: Record<string, unknown> | undefined;
   readonly inferenceGeo: string | undefined;
+  private readonly thinkingGiven: boolean;
+  /** Extra request-body fields sent with every call. */
+  readonly invocationKwargs: Record<string, unknown> | undefined;
   /** Top-k sampling. */
   readonly topK: number | undefined;
   /** Extended thinking settings (`{ type: "disabled" }` unless given), as in LangChain.js. */
@@ -165,6 +170,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     super(spec, { ...fields, maxTokens: fields.maxTokens ?? DEFAULT_MAX_TOKENS });
     this.clientOptions = clientOptions;
     this.thinking = fields.thinking ?? { type: "disabled" };
+    this.thinkingGiven = fields.thinking !== undefined;
+    this.invocationKwargs = fields.invocationKwargs;
     this.topK = fields.topK;
     this.streamUsage = fields.streamUsage ?? true;
     this.betas = fields.betas;
@@ -187,6 +194,57 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
 
   protected override defaultProfile(): ModelProfile {
     return modelProfile("anthropic", this.model);
+  }
+
+  /**
+   * The request parameters of a call, as `@langchain/anthropic` reports them (tools in
+   * Anthropic's form; unset fields present as `undefined`); passed to callbacks as
+   * `invocation_params`.
+   */
+  override invocationParams(options?: this["ParsedCallOptions"]): Record<string, unknown> {
+    const call = (options ?? {}) as this["ParsedCallOptions"];
+    const spec = toolOptionsToSpec(call as Record<string, unknown>);
+    const { tools, tool_choice } = prepareAnthropicTools({ prompt: [], ...spec });
+    const outputConfig: Record<string, unknown> = { ...this.outputConfig, ...call.outputConfig };
+    if (call.outputFormat !== undefined && outputConfig.format === undefined)
+      outputConfig.format = call.outputFormat;
+    const thinking = this.thinking.type !== "disabled";
+    const params: Record<string, unknown> = {
+      model: this.model,
+      stop_sequences: call.stop ?? this.stop,
+      stream: this.streaming,
+      max_tokens: this.maxTokens,
+      tools,
+      tool_choice,
+      thinking: this.thinkingGiven ? this.thinking : undefined,
+      context_management: this.contextManagement,
+      ...this.invocationKwargs,
+      container: call.container,
+      betas: [...new Set([...(this.betas ?? []), ...(call.betas ?? [])])],
+      output_config: Object.keys(outputConfig).length > 0 ? outputConfig : undefined,
+      inference_geo: call.inferenceGeo ?? this.inferenceGeo,
+      mcp_servers: call.mcp_servers,
+      cache_control: call.cache_control,
+    };
+    if (!thinking) {
+      if (this.temperature !== undefined) params.temperature = this.temperature;
+      if (this.topK !== undefined) params.top_k = this.topK;
+      if (this.topP !== undefined) params.top_p = this.topP;
+    }
+    return params;
+  }
+
+  /** The LangSmith parameters, as `@langchain/anthropic` gives them (`ls_stop` is the call's). */
+  override getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
+    const params = this.invocationParams(options);
+    return {
+      ls_provider: "anthropic",
+      ls_model_name: this.model,
+      ls_model_type: "chat",
+      ls_temperature: params.temperature ?? undefined,
+      ls_max_tokens: params.max_tokens ?? undefined,
+      ls_stop: options.stop,
+    };
   }
 
   /**
