@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelErrorFromSdk } from "../../errors/from-sdk-error.js";
+import { ModelCallError } from "../../errors/model-call-error.js";
 import type {
   ChatModelV1,
   ChatModelV1CallOptions,
@@ -50,7 +51,7 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
       const response = await create(client, body, options);
       return mapAnthropicResponse(response as AnthropicResponse);
     } catch (error) {
-      throw modelErrorFromSdk(error, this.config.errorContext);
+      throw withAnthropicCode(modelErrorFromSdk(error, this.config.errorContext));
     }
   }
 
@@ -64,9 +65,29 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
       const client = await this.config.client();
       return (await create(client, body, options)) as AsyncIterable<AnthropicStreamEvent>;
     }, this.config.errorContext);
-    for await (const event of events) yield* parts.push(event);
+    try {
+      for await (const event of events) yield* parts.push(event);
+    } catch (error) {
+      throw withAnthropicCode(error);
+    }
     yield* parts.finish();
   }
+}
+
+/**
+ * Gives a 400 the LangChain error code `@langchain/anthropic` gives it: `CONTEXT_OVERFLOW` when
+ * the prompt is too long, `INVALID_TOOL_RESULTS` when the API's message is about tools.
+ */
+function withAnthropicCode(error: unknown): unknown {
+  if (!(error instanceof ModelCallError) || error.status !== 400) return error;
+  const body = JSON.stringify(error.responseBody ?? "");
+  const code = body.includes("prompt is too long")
+    ? "CONTEXT_OVERFLOW"
+    : body.includes("tool")
+      ? "INVALID_TOOL_RESULTS"
+      : undefined;
+  if (code !== undefined) (error as { code: string }).code = code;
+  return error;
 }
 
 /** Sends the request, on the beta endpoint when the call has beta features. */

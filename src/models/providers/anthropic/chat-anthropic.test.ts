@@ -1000,6 +1000,28 @@ describe("ChatAnthropic streaming", () => {
 });
 
 describe("ChatAnthropic errors", () => {
+  it("gives a 400 @langchain/anthropic's error code: CONTEXT_OVERFLOW, INVALID_TOOL_RESULTS", async () => {
+    const error = (message: string) => ({
+      kind: "json" as const,
+      status: 400,
+      body: { type: "error", error: { type: "invalid_request_error", message } },
+    });
+    server.reply(
+      error("prompt is too long: 300000 tokens > 200000 maximum"),
+      error("tool_use ids must be unique"),
+      error("messages: at least one message is required"),
+    );
+    const codes = [];
+    for (let i = 0; i < 3; i++) {
+      codes.push(
+        await model()
+          .invoke("x")
+          .catch((e: ModelCallError) => e.lc_error_code),
+      );
+    }
+    expect(codes).toEqual(["CONTEXT_OVERFLOW", "INVALID_TOOL_RESULTS", "MODEL_CALL_FAILED"]);
+  });
+
   it("does not retry a 401 and names ANTHROPIC_API_KEY", async () => {
     server.reply({
       kind: "json",
