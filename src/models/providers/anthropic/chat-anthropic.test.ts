@@ -649,6 +649,12 @@ describe("ChatAnthropic tools (as @langchain/anthropic sends them)", () => {
 });
 
 describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () => {
+  it("exposes stopSequences and invocationKwargs ({} by default)", () => {
+    expect(model({ stopSequences: ["S"] }).stopSequences).toEqual(["S"]);
+    expect(model().stopSequences).toBeUndefined();
+    expect(model().invocationKwargs).toEqual({});
+  });
+
   it("invocationParams and getLsParams", () => {
     const chat = model({ temperature: 0.5, stopSequences: ["S"], maxTokens: 100 });
     const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };

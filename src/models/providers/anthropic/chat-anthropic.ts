@@ -129,8 +129,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   readonly outputConfig: Record<string, unknown> | undefined;
   readonly inferenceGeo: string | undefined;
   private readonly thinkingGiven: boolean;
-  /** Extra request-body fields sent with every call. */
-  readonly invocationKwargs: Record<string, unknown> | undefined;
+  /** Extra request-body fields sent with every call (`{}` unless given). */
+  readonly invocationKwargs: Record<string, unknown>;
   /** Top-k sampling. */
   readonly topK: number | undefined;
   /** Extended thinking settings (`{ type: "disabled" }` unless given), as in LangChain.js. */
@@ -171,7 +171,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     this.clientOptions = clientOptions;
     this.thinking = fields.thinking ?? { type: "disabled" };
     this.thinkingGiven = fields.thinking !== undefined;
-    this.invocationKwargs = fields.invocationKwargs;
+    this.invocationKwargs = fields.invocationKwargs ?? {};
     this.topK = fields.topK;
     this.streamUsage = fields.streamUsage ?? true;
     this.betas = fields.betas;
@@ -190,6 +190,11 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** @deprecated Use `model`. */
   get modelName(): string {
     return this.model;
+  }
+
+  /** The model's stop sequences (the `stopSequences` option), as LangChain.js names them. */
+  get stopSequences(): string[] | undefined {
+    return this.stop;
   }
 
   protected override defaultProfile(): ModelProfile {
