@@ -46,7 +46,7 @@ describe("initChatModel profile option", () => {
 
   it("the reported profile cannot be changed by mutating what was passed or returned", async () => {
     const given = { maxInputTokens: 10 };
-    const model = new ChatAnthropic({ model: "claude-haiku-4-5", profile: given });
+    const model = new ChatAnthropic({ model: "claude-haiku-4-5", apiKey: "sk-ant-test", profile: given });
     given.maxInputTokens = 20;
     const reported = model.profile;
     reported.maxInputTokens = 30;

@@ -1150,12 +1150,10 @@ describe("ChatAnthropic errors", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("needs an API key", async () => {
+  it("needs an API key when it is made, as in LangChain.js", () => {
     vi.stubEnv("ANTHROPIC_API_KEY", "");
-    const error = await new ChatAnthropic({ model: "claude-sonnet-4-6" })
-      .invoke("hi")
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MissingApiKeyError);
-    expect((error as Error).message).toContain("ANTHROPIC_API_KEY");
+    expect(() => new ChatAnthropic({ model: "claude-sonnet-4-6" })).toThrow(MissingApiKeyError);
+    expect(() => new ChatAnthropic({ model: "claude-sonnet-4-6" })).toThrow("Anthropic API key not found");
+    expect(() => new ChatAnthropic({ model: "claude-sonnet-4-6" })).toThrow("ANTHROPIC_API_KEY");
   });
 });

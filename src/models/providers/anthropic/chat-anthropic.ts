@@ -149,12 +149,11 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       model,
       baseURL,
     };
+    // the key is needed when the model is made, as in LangChain.js
+    const apiKey = resolveApiKey(fields.apiKey ?? fields.anthropicApiKey);
     let factory: (() => Promise<AnthropicClientLike>) | undefined;
     const client = () => {
-      factory ??= lazyAnthropicClient({
-        ...clientOptions,
-        apiKey: resolveApiKey(fields.apiKey ?? fields.anthropicApiKey),
-      });
+      factory ??= lazyAnthropicClient({ ...clientOptions, apiKey });
       return factory();
     };
     const spec = new AnthropicChatLanguageModel(model, {
