@@ -33,6 +33,8 @@ export interface MessageContext {
   /** Model name used when the response does not say. */
   modelName: string;
   reasoningFormat: ReasoningFormat;
+  /** `usage_metadata` always has `input_token_details` and `output_token_details` (`{}` when none). */
+  emptyTokenDetails?: boolean | undefined;
 }
 
 /**
@@ -94,7 +96,7 @@ export function resultToMessage(result: ChatModelV1GenerateResult, ctx: MessageC
     tool_calls: toolCalls,
     invalid_tool_calls: invalid,
     additional_kwargs: additional,
-    usage_metadata: usageToMetadata(result.usage),
+    usage_metadata: usageToMetadata(result.usage, { emptyDetails: ctx.emptyTokenDetails }),
     response_metadata: responseMetadataOf(
       ctx,
       result.finishReason,

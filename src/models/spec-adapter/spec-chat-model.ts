@@ -68,6 +68,8 @@ export class SpecChatModel<
   stop: string[] | undefined;
   /** Where reasoning text goes in messages. */
   protected reasoningFormat: ReasoningFormat = "additional-kwargs";
+  /** Whether `usage_metadata` always carries (possibly empty) token-detail objects. */
+  protected emptyTokenDetails = false;
   /** Human provider name, for error messages. */
   protected displayName: string;
   /** The `profile` option, when given: reported instead of {@link defaultProfile}. */
@@ -206,6 +208,7 @@ export class SpecChatModel<
       provider: this.spec.provider,
       modelName: this.spec.modelId,
       reasoningFormat: this.reasoningFormat,
+      emptyTokenDetails: this.emptyTokenDetails,
     };
   }
 

@@ -86,7 +86,7 @@ export class StreamPartsToChunks {
             part.providerMetadata,
           ),
         };
-        const usage = usageToMetadata(part.usage);
+        const usage = usageToMetadata(part.usage, { emptyDetails: this.ctx.emptyTokenDetails });
         if (usage !== undefined) fields.usage_metadata = usage;
         return this.chunk(fields);
       }

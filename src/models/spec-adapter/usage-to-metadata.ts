@@ -4,7 +4,8 @@ import type { ChatModelV1Usage } from "../spec/index.js";
 /**
  * Spec usage → `usage_metadata` (`input_tokens`, `output_tokens`, `total_tokens`, and the
  * cache / reasoning / audio details that were reported). `undefined` when the provider
- * reported no counts.
+ * reported no counts. With `emptyDetails`, `input_token_details` and `output_token_details`
+ * are present even when no detail was reported (`{}`), as LangChain.js's ChatOpenAI reports them.
  *
  * @example
  * ```ts
@@ -12,7 +13,10 @@ import type { ChatModelV1Usage } from "../spec/index.js";
  * // { input_tokens: 10, output_tokens: 2, total_tokens: 12, input_token_details: { cache_read: 4 } }
  * ```
  */
-export function usageToMetadata(usage: ChatModelV1Usage): UsageMetadata | undefined {
+export function usageToMetadata(
+  usage: ChatModelV1Usage,
+  { emptyDetails = false }: { emptyDetails?: boolean | undefined } = {},
+): UsageMetadata | undefined {
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
@@ -25,10 +29,10 @@ export function usageToMetadata(usage: ChatModelV1Usage): UsageMetadata | undefi
   if (usage.cacheReadTokens !== undefined) inputDetails.cache_read = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) inputDetails.cache_creation = usage.cacheWriteTokens;
   if (usage.audioInputTokens !== undefined) inputDetails.audio = usage.audioInputTokens;
-  if (Object.keys(inputDetails).length > 0) metadata.input_token_details = inputDetails;
+  if (emptyDetails || Object.keys(inputDetails).length > 0) metadata.input_token_details = inputDetails;
   const outputDetails: NonNullable<UsageMetadata["output_token_details"]> = {};
   if (usage.reasoningTokens !== undefined) outputDetails.reasoning = usage.reasoningTokens;
   if (usage.audioOutputTokens !== undefined) outputDetails.audio = usage.audioOutputTokens;
-  if (Object.keys(outputDetails).length > 0) metadata.output_token_details = outputDetails;
+  if (emptyDetails || Object.keys(outputDetails).length > 0) metadata.output_token_details = outputDetails;
   return metadata;
 }

@@ -83,13 +83,22 @@ describe("ChatOpenAI over HTTP: the weather round trip of seed 004", () => {
         type: "tool_call",
       },
     ]);
-    expect(first.response_metadata).toMatchObject({
+    // @langchain/openai 1.6.0 gives this metadata for the seed's response (no `system_fingerprint`
+    // key when the server sends null, a copy of the raw `usage`, empty token-detail objects).
+    expect(first.response_metadata).toEqual({
+      tokenUsage: { promptTokens: 61, completionTokens: 18, totalTokens: 79 },
       finish_reason: "tool_calls",
-      model_name: "gpt-5.2-chat-2025-12-11",
       model_provider: "openai",
-      system_fingerprint: null,
+      model_name: "gpt-5.2-chat-2025-12-11",
+      usage: { completion_tokens: 18, prompt_tokens: 61, total_tokens: 79 },
     });
-    expect(first.usage_metadata).toEqual({ input_tokens: 61, output_tokens: 18, total_tokens: 79 });
+    expect(first.usage_metadata).toEqual({
+      input_tokens: 61,
+      output_tokens: 18,
+      total_tokens: 79,
+      input_token_details: {},
+      output_token_details: {},
+    });
 
     const call = first.tool_calls[0];
     if (call === undefined) throw new Error("no tool call");
@@ -148,6 +157,51 @@ describe("ChatOpenAI request and response mapping", () => {
       model_name: "gpt-4.1-mini-2025-04-14",
       system_fingerprint: "fp_1",
       tokenUsage: { promptTokens: 20, completionTokens: 10, totalTokens: 30 },
+    });
+  });
+
+  it("reports logprobs, the raw usage and cache writes in the metadata, as @langchain/openai does", async () => {
+    const logprobs = {
+      content: [{ token: "Hi", logprob: -0.5, bytes: [72, 105], top_logprobs: [] }],
+      refusal: null,
+    };
+    const usage = {
+      prompt_tokens: 20,
+      completion_tokens: 1,
+      total_tokens: 21,
+      prompt_tokens_details: { cached_tokens: 8, cache_write_tokens: 4 },
+    };
+    server.reply({
+      kind: "json",
+      body: {
+        id: "chatcmpl-lp",
+        object: "chat.completion",
+        created: 1,
+        model: "gpt-4.1-mini-2025-04-14",
+        system_fingerprint: "fp_9",
+        choices: [
+          { index: 0, finish_reason: "stop", logprobs, message: { role: "assistant", content: "Hi" } },
+        ],
+        usage,
+      },
+    });
+    const reply = await model({ model: "gpt-4.1-mini" }).invoke("Hi");
+    // Expected values are @langchain/openai 1.6.0's for the same response.
+    expect(reply.usage_metadata).toEqual({
+      input_tokens: 20,
+      output_tokens: 1,
+      total_tokens: 21,
+      input_token_details: { cache_read: 8, cache_creation: 4 },
+      output_token_details: {},
+    });
+    expect(reply.response_metadata).toEqual({
+      tokenUsage: { promptTokens: 20, completionTokens: 1, totalTokens: 21 },
+      finish_reason: "stop",
+      logprobs,
+      model_provider: "openai",
+      model_name: "gpt-4.1-mini-2025-04-14",
+      usage,
+      system_fingerprint: "fp_9",
     });
   });
 

@@ -110,6 +110,8 @@ export class ChatOpenAI extends SpecChatModel {
     this.configuration = { ...configuration, baseURL };
     this.client = client;
     this.displayName = context.displayName;
+    // LangChain.js's ChatOpenAI always reports both token-detail objects.
+    this.emptyTokenDetails = true;
   }
 
   override _llmType(): string {

@@ -33,15 +33,19 @@ export function mapOpenAIResponse(response: OpenAIChatResponse, provider: string
     });
   }
   const usage = mapOpenAIUsage(response.usage);
+  // LangChain.js's keys: `tokenUsage`, the choice's `logprobs`, a copy of the raw `usage`, and
+  // `system_fingerprint` only when the server set one.
   const metadata: Record<string, JSONValue> = {};
-  if (response.system_fingerprint !== undefined) metadata.system_fingerprint = response.system_fingerprint;
-  if (response.usage) {
-    metadata.tokenUsage = {
-      promptTokens: response.usage.prompt_tokens ?? 0,
-      completionTokens: response.usage.completion_tokens ?? 0,
-      totalTokens: response.usage.total_tokens ?? 0,
-    };
-  }
+  metadata.tokenUsage = response.usage
+    ? {
+        promptTokens: response.usage.prompt_tokens ?? 0,
+        completionTokens: response.usage.completion_tokens ?? 0,
+        totalTokens: response.usage.total_tokens ?? 0,
+      }
+    : {};
+  if (choice?.logprobs) metadata.logprobs = choice.logprobs;
+  metadata.usage = { ...(response.usage as Record<string, JSONValue> | null | undefined) };
+  if (response.system_fingerprint) metadata.system_fingerprint = response.system_fingerprint;
   const result: ChatModelV1GenerateResult = {
     content,
     finishReason: mapOpenAIFinishReason(choice?.finish_reason),

@@ -18,6 +18,8 @@ export function mapOpenAIUsage(usage: OpenAIWireUsage | null | undefined): ChatM
   if (usage.total_tokens !== undefined) out.totalTokens = usage.total_tokens;
   const cached = usage.prompt_tokens_details?.cached_tokens;
   if (cached !== undefined) out.cacheReadTokens = cached;
+  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens;
+  if (cacheWrite !== undefined && cacheWrite !== null) out.cacheWriteTokens = cacheWrite;
   const audioIn = usage.prompt_tokens_details?.audio_tokens;
   if (audioIn !== undefined) out.audioInputTokens = audioIn;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;

@@ -1,3 +1,5 @@
+import type { JSONValue } from "../../spec/index.js";
+
 /**
  * The parts of the OpenAI Chat Completions wire format this provider reads and writes —
  * deliberately limited to the fields used, so unrelated API changes cannot break it.
@@ -75,7 +77,11 @@ export interface OpenAIWireUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   total_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null;
+  prompt_tokens_details?: {
+    cached_tokens?: number;
+    audio_tokens?: number;
+    cache_write_tokens?: number | null;
+  } | null;
   completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
 }
 
@@ -85,9 +91,11 @@ export interface OpenAIChatResponse {
   model?: string;
   created?: number;
   system_fingerprint?: string | null;
+  service_tier?: string | null;
   choices: Array<{
     index?: number;
     finish_reason?: string | null;
+    logprobs?: JSONValue;
     message: {
       content?: string | null;
       refusal?: string | null;
@@ -109,9 +117,11 @@ export interface OpenAIChatChunk {
   model?: string;
   created?: number;
   system_fingerprint?: string | null;
+  service_tier?: string | null;
   choices: Array<{
     index?: number;
     finish_reason?: string | null;
+    logprobs?: JSONValue;
     delta?: {
       content?: string | null;
       refusal?: string | null;
