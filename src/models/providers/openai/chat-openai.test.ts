@@ -257,6 +257,79 @@ describe("ChatOpenAI request and response mapping", () => {
     expect(server.requests[0]?.body).not.toHaveProperty("max_tokens");
   });
 
+  it("sends LangChain.js's model fields and call options, reasoning ones to reasoning models only", async () => {
+    const bodyOf = async (fields: ChatOpenAIFields, options: Record<string, unknown> = {}) => {
+      server.reply({ kind: "json", body: completion({ content: "ok" }) });
+      await model(fields).invoke("Hi", options);
+      const { messages: _messages, ...rest } = server.requests.at(-1)?.body as Record<string, unknown>;
+      return rest;
+    };
+    // Expected bodies are what @langchain/openai 1.6.0 sends for the same calls.
+    expect(
+      await bodyOf(
+        {
+          model: "gpt-4.1-mini",
+          reasoning: { effort: "low" },
+          maxCompletionTokens: 30,
+          maxTokens: 99,
+          logprobs: true,
+          topLogprobs: 2,
+          n: 1,
+          logitBias: { "50256": -100 },
+          stopSequences: ["SEQ"],
+          stop: ["END"],
+        },
+        { seed: 7 },
+      ),
+    ).toEqual({
+      model: "gpt-4.1-mini",
+      logprobs: true,
+      top_logprobs: 2,
+      n: 1,
+      logit_bias: { "50256": -100 },
+      stop: ["SEQ"],
+      stream: false,
+      seed: 7,
+      max_tokens: 30,
+    });
+    expect(await bodyOf({ model: "gpt-5-chat-latest", maxTokens: 10, reasoning: { effort: "low" } })).toEqual(
+      {
+        model: "gpt-5-chat-latest",
+        stream: false,
+        max_tokens: 10,
+      },
+    );
+    expect(await bodyOf({ model: "gpt-6", maxTokens: 5 })).toEqual({
+      model: "gpt-6",
+      stream: false,
+      max_completion_tokens: 5,
+    });
+    expect(
+      await bodyOf(
+        { model: "o3-mini", reasoning: { effort: "low" } },
+        { reasoning: { effort: "high" }, stream_options: { include_usage: false } },
+      ),
+    ).toEqual({
+      model: "o3-mini",
+      stream: false,
+      stream_options: { include_usage: false },
+      reasoning_effort: "high",
+    });
+    expect(
+      await bodyOf(
+        { model: "o3-mini" },
+        { reasoningEffort: "medium", promptCacheKey: "k", verbosity: "low", service_tier: "flex" },
+      ),
+    ).toEqual({
+      model: "o3-mini",
+      stream: false,
+      prompt_cache_key: "k",
+      verbosity: "low",
+      service_tier: "flex",
+      reasoning_effort: "medium",
+    });
+  });
+
   it("returns parallel tool calls in order", async () => {
     server.reply({
       kind: "json",

@@ -1,10 +1,13 @@
+import type { BaseMessage } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ModelProfile } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
+import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
+import { isReasoningModel } from "./get-openai-args.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
 
@@ -36,8 +39,19 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
   streamUsage?: boolean | undefined;
   /** Extra request-body fields sent with every call. */
   modelKwargs?: Record<string, unknown> | undefined;
-  /** Reasoning models: `{ effort: "low" | "medium" | "high" }`. */
+  /** Reasoning models: `{ effort: "low" | "medium" | "high" }` (not sent to other models). */
   reasoning?: { effort?: string | undefined } | undefined;
+  /** Same as `maxTokens` (sent as `max_completion_tokens` to reasoning models); wins over it. */
+  maxCompletionTokens?: number | undefined;
+  /** Ask for token log probabilities; they come back in `response_metadata.logprobs`. */
+  logprobs?: boolean | undefined;
+  topLogprobs?: number | undefined;
+  /** Choices to generate (`n`). */
+  n?: number | undefined;
+  logitBias?: Record<string, number> | undefined;
+  promptCacheKey?: string | undefined;
+  verbosity?: string | undefined;
+  service_tier?: string | undefined;
   /** Only the Chat Completions API is implemented: leave unset or `false`. */
   useResponsesApi?: boolean | undefined;
   /** Provider name reported in `response_metadata.model_provider` (`initChatModel` sets `"ollama"`). */
@@ -65,6 +79,7 @@ export class ChatOpenAI extends SpecChatModel {
   /** The SDK client options this model uses. */
   readonly configuration: OpenAIClientOptions;
   private readonly client: () => Promise<OpenAIClientLike>;
+  private readonly reasoningEffort: string | undefined;
 
   constructor(fields: ChatOpenAIFields = {}) {
     if (fields.useResponsesApi === true) {
@@ -104,11 +119,24 @@ export class ChatOpenAI extends SpecChatModel {
         streamUsage: fields.streamUsage,
         modelKwargs: fields.modelKwargs,
         reasoningEffort: fields.reasoning?.effort,
+        logprobs: fields.logprobs,
+        topLogprobs: fields.topLogprobs,
+        n: fields.n,
+        logitBias: fields.logitBias,
+        promptCacheKey: fields.promptCacheKey,
+        verbosity: fields.verbosity,
+        serviceTier: fields.service_tier,
       },
     });
-    super(spec, fields);
+    // As in LangChain.js: `maxCompletionTokens` wins over `maxTokens`, `stopSequences` over `stop`.
+    super(spec, {
+      ...fields,
+      maxTokens: fields.maxCompletionTokens ?? fields.maxTokens,
+      stop: fields.stopSequences ?? fields.stop,
+    });
     this.configuration = { ...configuration, baseURL };
     this.client = client;
+    this.reasoningEffort = fields.reasoning?.effort;
     this.displayName = context.displayName;
     // LangChain.js's ChatOpenAI always reports both token-detail objects.
     this.emptyTokenDetails = true;
@@ -132,6 +160,35 @@ export class ChatOpenAI extends SpecChatModel {
     return this.client();
   }
 
+  /**
+   * Adds the OpenAI call options LangChain.js's ChatOpenAI takes per call: `seed`,
+   * `stream_options`, `service_tier`, `promptCacheKey`, `verbosity`, `prediction`, `audio`,
+   * `modalities`, and `reasoning` / `reasoningEffort` (reasoning models only).
+   */
+  protected override specCallOptions(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): ChatModelV1CallOptions {
+    const callOptions = super.specCallOptions(messages, options);
+    const call = options as Record<string, unknown>;
+    const extra: Record<string, unknown> = {};
+    for (const [option, field] of CALL_OPTION_FIELDS) {
+      if (call[option] !== undefined) extra[field] = call[option];
+    }
+    const reasoning = call.reasoning as { effort?: unknown } | undefined;
+    // `reasoningEffort` counts only when neither the call's nor the model's `reasoning` has an effort.
+    const effort = reasoning?.effort ?? this.reasoningEffort ?? call.reasoningEffort;
+    if (effort !== undefined && effort !== this.reasoningEffort && isReasoningModel(this.model)) {
+      extra.reasoning_effort = effort;
+    }
+    if (Object.keys(extra).length === 0) return callOptions;
+    const providerOptions = callOptions.providerOptions ?? {};
+    return {
+      ...callOptions,
+      providerOptions: { ...providerOptions, openai: { ...providerOptions.openai, ...extra } },
+    };
+  }
+
   protected override structuredOutputDefaults() {
     return {
       method: "jsonSchema" as const,
@@ -139,6 +196,18 @@ export class ChatOpenAI extends SpecChatModel {
     };
   }
 }
+
+/** Call options sent as request-body fields: option name → field name. */
+const CALL_OPTION_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ["seed", "seed"],
+  ["stream_options", "stream_options"],
+  ["service_tier", "service_tier"],
+  ["promptCacheKey", "prompt_cache_key"],
+  ["verbosity", "verbosity"],
+  ["prediction", "prediction"],
+  ["audio", "audio"],
+  ["modalities", "modalities"],
+];
 
 /** The explicit key, else OPENAI_API_KEY; local servers (a non-OpenAI baseURL) need none. */
 function resolveApiKey(explicit: string | undefined, baseURL: string | undefined): string {

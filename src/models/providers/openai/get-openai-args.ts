@@ -8,19 +8,33 @@ export interface OpenAIChatSettings {
   frequencyPenalty?: number | undefined;
   presencePenalty?: number | undefined;
   seed?: number | undefined;
-  /** `reasoning_effort` for reasoning models (`"low" | "medium" | "high"`, …). */
+  /** `reasoning_effort` for reasoning models (`"low" | "medium" | "high"`, …); not sent to others. */
   reasoningEffort?: string | undefined;
   /** End-user id (`user`). */
   user?: string | undefined;
   /** Ask for usage on streamed calls (`stream_options.include_usage`); default true. */
   streamUsage?: boolean | undefined;
+  /** Return token log probabilities (`logprobs`, `top_logprobs`). */
+  logprobs?: boolean | undefined;
+  topLogprobs?: number | undefined;
+  /** Number of choices to generate (`n`); the answer is the first. */
+  n?: number | undefined;
+  logitBias?: Record<string, number> | undefined;
+  /** `prompt_cache_key`, `verbosity` and `service_tier`. */
+  promptCacheKey?: string | undefined;
+  verbosity?: string | undefined;
+  serviceTier?: string | undefined;
   /** Extra request-body fields, sent as given (e.g. vLLM's `top_k`). */
   modelKwargs?: Record<string, unknown> | undefined;
 }
 
-/** Reasoning models take `max_completion_tokens` instead of `max_tokens`. */
-function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model);
+/**
+ * Reasoning models take `max_completion_tokens` instead of `max_tokens` and `reasoning_effort`:
+ * the o-series, and `gpt-5…` / `gpt-6…` except their `-chat` variants (LangChain.js's rule).
+ */
+export function isReasoningModel(model: string): boolean {
+  if (/^o\d/.test(model)) return true;
+  return /^gpt-[56]/.test(model) && !/^gpt-[56]-chat/.test(model);
 }
 
 /**
@@ -56,9 +70,18 @@ export function getOpenAIArgs(
     body.stop = options.stopSequences;
   if (settings.frequencyPenalty !== undefined) body.frequency_penalty = settings.frequencyPenalty;
   if (settings.presencePenalty !== undefined) body.presence_penalty = settings.presencePenalty;
+  if (settings.logprobs !== undefined) body.logprobs = settings.logprobs;
+  if (settings.topLogprobs !== undefined) body.top_logprobs = settings.topLogprobs;
+  if (settings.n !== undefined) body.n = settings.n;
+  if (settings.logitBias !== undefined) body.logit_bias = settings.logitBias;
   if (settings.seed !== undefined) body.seed = settings.seed;
-  if (settings.reasoningEffort !== undefined) body.reasoning_effort = settings.reasoningEffort;
+  if (settings.reasoningEffort !== undefined && isReasoningModel(modelId)) {
+    body.reasoning_effort = settings.reasoningEffort;
+  }
   if (settings.user !== undefined) body.user = settings.user;
+  if (settings.promptCacheKey !== undefined) body.prompt_cache_key = settings.promptCacheKey;
+  if (settings.verbosity !== undefined) body.verbosity = settings.verbosity;
+  if (settings.serviceTier !== undefined) body.service_tier = settings.serviceTier;
   const format = options.responseFormat;
   if (format?.type === "json") {
     if (format.schema === undefined) {
