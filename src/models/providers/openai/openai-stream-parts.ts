@@ -31,7 +31,9 @@ export class OpenAIStreamParts {
   private readonly toolCalls = new Map<number, ToolCallState>();
   private finishReason: string | null | undefined;
   private usage: ChatModelV1Usage = {};
+  private rawUsage: Record<string, JSONValue> = {};
   private systemFingerprint: string | null | undefined;
+  private serviceTier: string | null | undefined;
 
   constructor(private readonly provider: string) {}
 
@@ -41,7 +43,11 @@ export class OpenAIStreamParts {
       yield { type: "response-metadata", ...responseMetadata(chunk) };
     }
     if (chunk.system_fingerprint !== undefined) this.systemFingerprint = chunk.system_fingerprint;
-    if (chunk.usage) this.usage = mapOpenAIUsage(chunk.usage);
+    if (chunk.service_tier !== undefined) this.serviceTier = chunk.service_tier;
+    if (chunk.usage) {
+      this.usage = mapOpenAIUsage(chunk.usage);
+      this.rawUsage = { ...(chunk.usage as Record<string, JSONValue>) };
+    }
     const choice = chunk.choices[0];
     if (choice === undefined) return;
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -90,8 +96,11 @@ export class OpenAIStreamParts {
         yield { type: "tool-input-end", id: state.id, index };
       }
     }
-    const metadata: Record<string, JSONValue> = {};
+    // The keys LangChain.js's streamed answer ends up with: the choice's `prompt` / `completion`
+    // indexes, a copy of the raw `usage`, `system_fingerprint` and `service_tier`.
+    const metadata: Record<string, JSONValue> = { prompt: 0, completion: 0, usage: this.rawUsage };
     if (this.systemFingerprint !== undefined) metadata.system_fingerprint = this.systemFingerprint;
+    if (this.serviceTier !== undefined) metadata.service_tier = this.serviceTier;
     yield {
       type: "finish",
       finishReason: mapOpenAIFinishReason(this.finishReason),
