@@ -146,6 +146,10 @@ function filePart(block: ContentBlock): ChatModelV1FilePart | undefined {
     if (typeof detail === "string") part.detail = detail;
     return part;
   }
+  if (block.type === "input_audio") return openAIAudioPart(block.input_audio);
+  if (block.type === "file" && typeof block.file === "object" && block.file !== null) {
+    return openAIFilePart(block.file as { file_data?: unknown; filename?: unknown });
+  }
   if (
     block.type !== "image" &&
     block.type !== "file" &&
@@ -154,23 +158,53 @@ function filePart(block: ContentBlock): ChatModelV1FilePart | undefined {
   ) {
     return undefined;
   }
+  const filename = filenameOf(block.metadata);
   const fallback =
     block.type === "image" ? "image/*" : block.type === "audio" ? "audio/wav" : "application/pdf";
   const source = block.source as
     | { type?: unknown; media_type?: unknown; data?: unknown; url?: unknown }
     | undefined;
+  const named = (part: ChatModelV1FilePart): ChatModelV1FilePart =>
+    filename === undefined ? part : { ...part, filename };
   if (source !== undefined && typeof source === "object") {
     const mediaType = typeof source.media_type === "string" ? source.media_type : fallback;
-    if (typeof source.data === "string") return { type: "file", mediaType, base64: source.data };
-    if (typeof source.url === "string") return { type: "file", mediaType, url: source.url };
+    if (typeof source.data === "string") return named({ type: "file", mediaType, base64: source.data });
+    if (typeof source.url === "string") return named({ type: "file", mediaType, url: source.url });
   }
   const mime = [block.mimeType, block.mime_type].find((m): m is string => typeof m === "string");
   if (typeof block.data === "string")
-    return { type: "file", mediaType: mime ?? fallback, base64: block.data };
+    return named({ type: "file", mediaType: mime ?? fallback, base64: block.data });
   if (typeof block.url === "string") {
-    return { type: "file", mediaType: mime ?? mediaTypeOfUrl(block.url) ?? fallback, url: block.url };
+    return named({ type: "file", mediaType: mime ?? mediaTypeOfUrl(block.url) ?? fallback, url: block.url });
   }
   return undefined;
+}
+
+/** A standard block's file name: `metadata.filename`, `.name` or `.title`, as LangChain.js reads it. */
+function filenameOf(metadata: unknown): string | undefined {
+  if (typeof metadata !== "object" || metadata === null) return undefined;
+  const m = metadata as { filename?: unknown; name?: unknown; title?: unknown };
+  const name = [m.filename, m.name, m.title].find((n) => typeof n === "string" && n !== "");
+  return name as string | undefined;
+}
+
+/** OpenAI's own `{ type: "input_audio", input_audio: { data, format } }` block. */
+function openAIAudioPart(audio: unknown): ChatModelV1FilePart | undefined {
+  const a = audio as { data?: unknown; format?: unknown } | undefined;
+  if (typeof a?.data !== "string" || typeof a.format !== "string") return undefined;
+  return { type: "file", mediaType: a.format === "mp3" ? "audio/mpeg" : `audio/${a.format}`, base64: a.data };
+}
+
+/** OpenAI's own `{ type: "file", file: { file_data, filename } }` block (a data URL). */
+function openAIFilePart(file: { file_data?: unknown; filename?: unknown }): ChatModelV1FilePart | undefined {
+  if (typeof file.file_data !== "string") return undefined;
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(file.file_data);
+  const part: ChatModelV1FilePart =
+    match?.[1] !== undefined && match[2] !== undefined
+      ? { type: "file", mediaType: match[1], base64: match[2] }
+      : { type: "file", mediaType: "application/pdf", url: file.file_data };
+  if (typeof file.filename === "string") part.filename = file.filename;
+  return part;
 }
 
 function mediaTypeOfUrl(url: string): string | undefined {

@@ -15,4 +15,6 @@ export interface ChatModelV1FilePart {
   base64?: string;
   /** Provider hint such as OpenAI's image `detail`. */
   detail?: string;
+  /** The file's name, when the content block gives one (OpenAI wants it for `file_data`). */
+  filename?: string;
 }
