@@ -420,10 +420,14 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return structuredOutputFor(this, schema, options, this.structuredOutputDefaults());
   }
 
-  /** The default method of `withStructuredOutput`, and which methods this model supports. */
+  /**
+   * The default method of `withStructuredOutput`, which methods this model supports, and
+   * whether `"jsonSchema"` asks for strict schema adherence unless told `strict: false`.
+   */
   protected structuredOutputDefaults(): {
     method: "functionCalling" | "jsonSchema";
     supported: ReadonlyArray<"functionCalling" | "jsonSchema" | "jsonMode">;
+    strictJsonSchema?: boolean;
   } {
     return { method: "functionCalling", supported: ["functionCalling"] };
   }

@@ -122,7 +122,7 @@ export function structuredOutputFor(
   model: StructuredOutputModel,
   schema: StandardSchemaLike | JsonSchema,
   options: StructuredOutputOptions,
-  defaults: { method: Method; supported: ReadonlyArray<Method> },
+  defaults: { method: Method; supported: ReadonlyArray<Method>; strictJsonSchema?: boolean },
 ): StructuredOutputRunnable<unknown> {
   let method = options.method ?? defaults.method;
   const baseOnly = defaults.supported.length === 1 && defaults.supported[0] === "functionCalling";
@@ -201,6 +201,7 @@ export function structuredOutputFor(
     };
     return new StructuredOutputRunnable((input, opts) => bound.invoke(input, opts), parse, includeRaw);
   }
+  const strict = options.strict ?? (defaults.strictJsonSchema === true ? true : undefined);
   const responseFormat =
     method === "jsonMode"
       ? { type: "json_object" }
@@ -209,8 +210,8 @@ export function structuredOutputFor(
           json_schema: {
             name,
             ...(typeof schemaDescription === "string" ? { description: schemaDescription } : {}),
-            schema: options.strict === true ? toStrictJsonSchema(jsonSchema) : jsonSchema,
-            ...(options.strict === undefined ? {} : { strict: options.strict }),
+            schema: strict === true ? toStrictJsonSchema(jsonSchema) : jsonSchema,
+            ...(strict === undefined ? {} : { strict }),
           },
         };
   const parse = async (message: AIMessage) => {

@@ -564,6 +564,35 @@ describe("ChatOpenAI structured output", () => {
     });
   });
 
+  it("asks for strict json_schema output when strict is not given, as @langchain/openai does", async () => {
+    server.reply(
+      { kind: "json", body: completion({ content: '{"name":"Ada","age":36}' }) },
+      { kind: "json", body: completion({ content: '{"name":"Ada","age":36}' }) },
+    );
+    expect(await model().withStructuredOutput(Person.describe("A person")).invoke("Ada is 36")).toEqual({
+      name: "Ada",
+      age: 36,
+    });
+    // @langchain/openai 1.6.0 sends the same, plus `$schema` and `title` keys (see docs/differences.md).
+    expect((server.requests[0]?.body as { response_format?: unknown }).response_format).toEqual({
+      type: "json_schema",
+      json_schema: {
+        name: "extract",
+        description: "A person",
+        strict: true,
+        schema: {
+          type: "object",
+          description: "A person",
+          properties: { name: { type: "string" }, age: { type: "number" } },
+          required: ["name", "age"],
+          additionalProperties: false,
+        },
+      },
+    });
+    await model().withStructuredOutput(Person, { strict: false }).invoke("Ada is 36");
+    expect(server.requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: false } } });
+  });
+
   it("supports functionCalling (forced tool) and jsonMode, and reports bad output", async () => {
     server.reply(
       {

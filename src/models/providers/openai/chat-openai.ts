@@ -189,10 +189,12 @@ export class ChatOpenAI extends SpecChatModel {
     };
   }
 
+  /** As in LangChain.js, `"jsonSchema"` output is strict unless `strict: false` is given. */
   protected override structuredOutputDefaults() {
     return {
       method: "jsonSchema" as const,
       supported: ["jsonSchema", "functionCalling", "jsonMode"] as const,
+      strictJsonSchema: true,
     };
   }
 }
