@@ -417,14 +417,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     schema: StandardSchemaLike | JsonSchema,
     options: StructuredOutputOptions = {},
   ): StructuredOutputRunnable<unknown> {
-    return structuredOutputFor(this, schema, options, this.structuredOutputDefaults());
+    return structuredOutputFor(this, schema, options, this.structuredOutputDefaults(options));
   }
 
   /**
    * The default method of `withStructuredOutput`, which methods this model supports, and
-   * whether `"jsonSchema"` asks for strict schema adherence unless told `strict: false`.
+   * whether `"jsonSchema"` asks for strict schema adherence unless told `strict: false`. A
+   * model may reject options it cannot honour here (it is called with the caller's options).
    */
-  protected structuredOutputDefaults(): {
+  protected structuredOutputDefaults(_options: StructuredOutputOptions = {}): {
     method: "functionCalling" | "jsonSchema";
     supported: ReadonlyArray<"functionCalling" | "jsonSchema" | "jsonMode">;
     strictJsonSchema?: boolean;

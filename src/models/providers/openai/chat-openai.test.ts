@@ -315,6 +315,22 @@ describe("ChatOpenAI request and response mapping", () => {
       stream_options: { include_usage: false },
       reasoning_effort: "high",
     });
+    // maxTokens and reasoning.effort win over the same fields in modelKwargs
+    expect(
+      await bodyOf({
+        model: "gpt-4.1-mini",
+        maxTokens: 256,
+        temperature: 1,
+        modelKwargs: { max_tokens: 10, temperature: 0.3 },
+      }),
+    ).toEqual({ model: "gpt-4.1-mini", temperature: 0.3, stream: false, max_tokens: 256 });
+    expect(
+      await bodyOf({
+        model: "o3-mini",
+        reasoning: { effort: "low" },
+        modelKwargs: { reasoning_effort: "high" },
+      }),
+    ).toEqual({ model: "o3-mini", stream: false, reasoning_effort: "low" });
     expect(
       await bodyOf(
         { model: "o3-mini" },
@@ -591,6 +607,38 @@ describe("ChatOpenAI structured output", () => {
     });
     await model().withStructuredOutput(Person, { strict: false }).invoke("Ada is 36");
     expect(server.requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: false } } });
+  });
+
+  it("refuses strict with jsonMode, and uses function calling for models without JSON Schema output", async () => {
+    // @langchain/openai 1.6.0's rules and texts.
+    expect(() => model().withStructuredOutput(Person, { method: "jsonMode", strict: true })).toThrow(
+      "Argument `strict` is only supported for `method` = 'function_calling'",
+    );
+    expect(() =>
+      model({ model: "gpt-4-turbo" }).withStructuredOutput(Person, { method: "jsonSchema" }),
+    ).toThrow(
+      'JSON Schema is not supported for model "gpt-4-turbo". Please use a different method, e.g. "functionCalling" or "jsonMode".',
+    );
+    server.reply({
+      kind: "json",
+      body: completion({
+        content: null,
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "extract", arguments: '{"name":"Ada","age":36}' },
+          },
+        ],
+      }),
+    });
+    expect(await model({ model: "gpt-4-turbo" }).withStructuredOutput(Person).invoke("Ada is 36")).toEqual({
+      name: "Ada",
+      age: 36,
+    });
+    expect(server.requests[0]?.body).toMatchObject({
+      tool_choice: { type: "function", function: { name: "extract" } },
+    });
   });
 
   it("supports functionCalling (forced tool) and jsonMode, and reports bad output", async () => {

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
-import type { ModelProfile } from "../../chat-model/types.js";
+import type { ModelProfile, StructuredOutputOptions } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
@@ -189,8 +189,24 @@ export class ChatOpenAI extends SpecChatModel {
     };
   }
 
-  /** As in LangChain.js, `"jsonSchema"` output is strict unless `strict: false` is given. */
-  protected override structuredOutputDefaults() {
+  /**
+   * As in LangChain.js: `"jsonSchema"` output is strict unless `strict: false` is given; `strict`
+   * with `"jsonMode"` is refused; models without JSON Schema output (`gpt-3…`, `gpt-4`,
+   * `gpt-4-…`) default to function calling and refuse `"jsonSchema"`.
+   */
+  protected override structuredOutputDefaults(options: StructuredOutputOptions = {}) {
+    if (options.strict !== undefined && options.method === "jsonMode") {
+      throw new InvalidArgumentError("Argument `strict` is only supported for `method` = 'function_calling'");
+    }
+    const model = this.model;
+    if (model.startsWith("gpt-3") || model.startsWith("gpt-4-") || model === "gpt-4") {
+      if (options.method === "jsonSchema") {
+        throw new InvalidArgumentError(
+          `JSON Schema is not supported for model "${model}". Please use a different method, e.g. "functionCalling" or "jsonMode".`,
+        );
+      }
+      return { method: "functionCalling" as const, supported: ["functionCalling", "jsonMode"] as const };
+    }
     return {
       method: "jsonSchema" as const,
       supported: ["jsonSchema", "functionCalling", "jsonMode"] as const,

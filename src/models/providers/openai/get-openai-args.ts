@@ -102,5 +102,17 @@ export function getOpenAIArgs(
     }
   }
   Object.assign(body, settings.modelKwargs, options.providerOptions?.openai);
+  // As in LangChain.js, the token limit and reasoning effort the model was given win over
+  // `modelKwargs`.
+  if (options.maxOutputTokens !== undefined) {
+    body[isReasoningModel(modelId) ? "max_completion_tokens" : "max_tokens"] = options.maxOutputTokens;
+  }
+  if (
+    settings.reasoningEffort !== undefined &&
+    isReasoningModel(modelId) &&
+    options.providerOptions?.openai?.reasoning_effort === undefined
+  ) {
+    body.reasoning_effort = settings.reasoningEffort;
+  }
   return body;
 }
