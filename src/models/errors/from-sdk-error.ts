@@ -19,6 +19,12 @@ export interface ProviderErrorContext {
   apiKeyHint: string;
   model: string;
   baseURL?: string | undefined;
+  /**
+   * Start an HTTP error's message with the SDK error's own message (`"401 Incorrect API key
+   * provided…"`), as the LangChain.js provider does, instead of "<displayName> request failed
+   * with status …".
+   */
+  sdkMessageFirst?: boolean | undefined;
 }
 
 interface SdkErrorShape {
@@ -93,7 +99,8 @@ export function modelErrorFromSdk(error: unknown, ctx: ProviderErrorContext): Er
   const requestId =
     typeof e.requestID === "string" ? e.requestID : (headers["x-request-id"] ?? headers["request-id"]);
   if (requestId !== undefined) options.requestId = requestId;
-  return statusError(e.status, serverMessage(e), options, ctx);
+  const sdkMessage = ctx.sdkMessageFirst === true && typeof e.message === "string" ? e.message : "";
+  return statusError(e.status, serverMessage(e), options, ctx, sdkMessage);
 }
 
 function statusError(
@@ -101,8 +108,12 @@ function statusError(
   detail: string,
   options: ModelCallErrorOptions,
   ctx: ProviderErrorContext,
+  sdkMessage = "",
 ) {
-  const prefix = `${ctx.displayName} request failed with status ${status}: ${detail}`;
+  const prefix =
+    sdkMessage !== ""
+      ? sdkMessage.replace(/[.\s]+$/, "")
+      : `${ctx.displayName} request failed with status ${status}: ${detail}`;
   if (status === 401) {
     return new ModelAuthenticationError(`${prefix}. The API key was rejected: check ${ctx.apiKeyHint}.`, {
       ...options,

@@ -58,8 +58,9 @@ describe("ChatOpenAI retries", () => {
     expect(e.code).toBe("MODEL_AUTHENTICATION");
     expect(e.isRetryable).toBe(false);
     expect(e.attempts).toBe(1);
+    // Starts with @langchain/openai's message ("401 Incorrect API key provided: sk-test").
     expect(e.message).toBe(
-      "OpenAI request failed with status 401: Incorrect API key provided: sk-test. The API key was rejected: " +
+      "401 Incorrect API key provided: sk-test. The API key was rejected: " +
         "check the `apiKey` option or the OPENAI_API_KEY environment variable.",
     );
     expect(server.requests).toHaveLength(1);
@@ -106,7 +107,7 @@ describe("ChatOpenAI retries", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelRateLimitError);
     expect((error as ModelRateLimitError).attempts).toBe(2);
-    expect((error as Error).message).toMatch(/status 429: Rate limit reached[\s\S]*Gave up after 2 attempts/);
+    expect((error as Error).message).toMatch(/^429 Rate limit reached[\s\S]*Gave up after 2 attempts/);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -125,7 +126,7 @@ describe("ChatOpenAI retries", () => {
     const e = error as ModelCallError;
     expect([e.status, e.attempts, e.isRetryable, e.provider]).toEqual([500, 3, true, "openai"]);
     expect(e.message).toBe(
-      "OpenAI request failed with status 500: The server had an error. The provider had a server error. " +
+      "500 The server had an error. The provider had a server error. " +
         "Gave up after 3 attempts (raise `maxRetries` to try longer).",
     );
     expect(server.requests).toHaveLength(3);

@@ -97,6 +97,8 @@ export class ChatOpenAI extends SpecChatModel {
       apiKeyHint: "the `apiKey` option or the OPENAI_API_KEY environment variable",
       model,
       baseURL,
+      // @langchain/openai rethrows the SDK's errors, whose message is "<status> <message>"
+      sdkMessageFirst: true,
     };
     let factory: (() => Promise<OpenAIClientLike>) | undefined;
     const client = () => {
