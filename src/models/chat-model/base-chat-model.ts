@@ -422,7 +422,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
 
   /**
    * The default method of `withStructuredOutput`, which methods this model supports, and
-   * whether `"jsonSchema"` asks for strict schema adherence unless told `strict: false`. A
+   * whether `"jsonSchema"` asks for strict schema adherence for a schema object (Zod, Standard
+   * Schema) unless told `strict: false`. A
    * model may reject options it cannot honour here (it is called with the caller's options).
    */
   protected structuredOutputDefaults(_options: StructuredOutputOptions = {}): {

@@ -201,7 +201,9 @@ export function structuredOutputFor(
     };
     return new StructuredOutputRunnable((input, opts) => bound.invoke(input, opts), parse, includeRaw);
   }
-  const strict = options.strict ?? (defaults.strictJsonSchema === true ? true : undefined);
+  // A model's strict default applies to schema objects (Zod, Standard Schema), not to plain JSON Schema.
+  const strict =
+    options.strict ?? (defaults.strictJsonSchema === true && isStandardSchema(schema) ? true : undefined);
   const responseFormat =
     method === "jsonMode"
       ? { type: "json_object" }

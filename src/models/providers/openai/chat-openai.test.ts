@@ -609,6 +609,20 @@ describe("ChatOpenAI structured output", () => {
     expect(server.requests[1]?.body).toMatchObject({ response_format: { json_schema: { strict: false } } });
   });
 
+  it("sends a plain JSON Schema without strict, as @langchain/openai does", async () => {
+    server.reply({ kind: "json", body: completion({ content: '{"name":"Ada","age":36}' }) });
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string" }, age: { type: "number" } },
+      required: ["name", "age"],
+    };
+    await model().withStructuredOutput(schema).invoke("Ada is 36");
+    expect((server.requests[0]?.body as { response_format?: unknown }).response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "extract", schema },
+    });
+  });
+
   it("refuses strict with jsonMode, and uses function calling for models without JSON Schema output", async () => {
     // @langchain/openai 1.6.0's rules and texts.
     expect(() => model().withStructuredOutput(Person, { method: "jsonMode", strict: true })).toThrow(

@@ -192,7 +192,8 @@ export class ChatOpenAI extends SpecChatModel {
   }
 
   /**
-   * As in LangChain.js: `"jsonSchema"` output is strict unless `strict: false` is given; `strict`
+   * As in LangChain.js: `"jsonSchema"` output of a Zod schema is strict unless `strict: false` is
+   * given (a plain JSON Schema is sent without `strict`); `strict`
    * with `"jsonMode"` is refused; models without JSON Schema output (`gpt-3…`, `gpt-4`,
    * `gpt-4-…`) default to function calling and refuse `"jsonSchema"`.
    */
