@@ -26,6 +26,7 @@ export class StreamPartsToChunks {
   private modelId: string | undefined;
   private blocksMode = false;
   private readonly blockIndexes = new Map<string, number>();
+  private pending: ChatGenerationChunk | undefined;
 
   constructor(private readonly ctx: MessageContext) {}
 
@@ -87,7 +88,12 @@ export class StreamPartsToChunks {
           ),
         };
         const usage = usageToMetadata(part.usage, { emptyDetails: this.ctx.emptyTokenDetails });
-        if (usage !== undefined) fields.usage_metadata = usage;
+        if (usage !== undefined && this.ctx.usageChunk === true) {
+          this.pending = new ChatGenerationChunk({
+            text: "",
+            message: new AIMessageChunk({ content: "", usage_metadata: usage }),
+          });
+        } else if (usage !== undefined) fields.usage_metadata = usage;
         return this.chunk(fields);
       }
       case "error":
@@ -95,6 +101,13 @@ export class StreamPartsToChunks {
       default:
         return undefined;
     }
+  }
+
+  /** The chunk held back until the stream has ended (the usage chunk), if any. */
+  flush(): ChatGenerationChunk | undefined {
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending;
   }
 
   private blockIndex(partId: string): number {
@@ -106,9 +119,14 @@ export class StreamPartsToChunks {
     return index;
   }
 
-  /** A chunk of this answer (with its id). */
+  /** A chunk of this answer (with its id and the stream's shared metadata). */
   protected chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
-    return new ChatGenerationChunk({ text, message: new AIMessageChunk({ ...fields, id: this.id }) });
+    const shared = this.ctx.chunkMetadata;
+    const withShared =
+      shared === undefined
+        ? fields
+        : { ...fields, response_metadata: { ...shared, ...fields.response_metadata } };
+    return new ChatGenerationChunk({ text, message: new AIMessageChunk({ ...withShared, id: this.id }) });
   }
 }
 

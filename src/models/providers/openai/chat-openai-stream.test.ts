@@ -81,8 +81,23 @@ describe("ChatOpenAI streaming over SSE", () => {
       stream: true,
       stream_options: { include_usage: true },
     });
-    expect(chunks.map((c) => c.content)).toEqual(["Hello", ", wor", "ld!", ""]);
-    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set(["chatcmpl-stream"]));
+    // As @langchain/openai 1.6.0 streams it: a chunk per event (the opening role delta and the
+    // finish_reason one included), then the usage on a chunk of its own, without the id.
+    expect(chunks.map((c) => c.content)).toEqual(["", "Hello", ", wor", "ld!", "", ""]);
+    expect(chunks.map((c) => c.id)).toEqual([...Array(5).fill("chatcmpl-stream"), undefined]);
+    expect(chunks[1]?.response_metadata).toEqual({
+      prompt: 0,
+      completion: 0,
+      model_provider: "openai",
+      usage: {},
+    });
+    expect(chunks.at(-1)?.usage_metadata).toEqual({
+      input_tokens: 11,
+      output_tokens: 4,
+      total_tokens: 15,
+      input_token_details: {},
+      output_token_details: {},
+    });
     expect(chunks.every((c) => c instanceof ChunkClass)).toBe(true);
     const whole = join(chunks);
     expect(whole.content).toBe("Hello, world!");
@@ -239,7 +254,7 @@ describe("ChatOpenAI callbacks", () => {
       }),
     ]);
     const tokens = rest.filter((e) => e[0] === "token");
-    expect(tokens.map((e) => e[1])).toEqual(["Hello", ", wor", "ld!", ""]);
+    expect(tokens.map((e) => e[1])).toEqual(["", "Hello", ", wor", "ld!", "", ""]);
     expect(tokens.every((e) => e[2] === "run-123" && e[3] instanceof ChunkClass)).toBe(true);
     const [kind, final] = rest.at(-1) ?? [];
     expect(kind).toBe("end");

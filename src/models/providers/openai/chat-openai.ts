@@ -140,8 +140,11 @@ export class ChatOpenAI extends SpecChatModel {
     this.client = client;
     this.reasoningEffort = fields.reasoning?.effort;
     this.displayName = context.displayName;
-    // LangChain.js's ChatOpenAI always reports both token-detail objects.
+    // LangChain.js's ChatOpenAI always reports both token-detail objects, and streams a chunk per
+    // server event, each with this metadata, then the usage on a chunk of its own.
     this.emptyTokenDetails = true;
+    this.streamChunkMetadata = { prompt: 0, completion: 0, model_provider: provider, usage: {} };
+    this.separateUsageChunk = true;
   }
 
   override _llmType(): string {

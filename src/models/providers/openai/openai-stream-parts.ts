@@ -53,6 +53,7 @@ export class OpenAIStreamParts {
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const delta = choice.delta;
     if (delta === undefined) return;
+    let emitted = false;
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") {
       if (!this.reasoningOpen) {
@@ -60,6 +61,7 @@ export class OpenAIStreamParts {
         yield { type: "reasoning-start", id: "reasoning-0" };
       }
       yield { type: "reasoning-delta", id: "reasoning-0", delta: reasoning };
+      emitted = true;
     }
     if (typeof delta.content === "string" && delta.content !== "") {
       if (!this.textOpen) {
@@ -67,9 +69,11 @@ export class OpenAIStreamParts {
         yield { type: "text-start", id: "text-0" };
       }
       yield { type: "text-delta", id: "text-0", delta: delta.content };
+      emitted = true;
     }
     if (typeof delta.refusal === "string" && delta.refusal !== "") {
       yield { type: "refusal-delta", delta: delta.refusal };
+      emitted = true;
     }
     for (const [position, call] of (delta.tool_calls ?? []).entries()) {
       const index = call.index ?? position;
@@ -84,6 +88,16 @@ export class OpenAIStreamParts {
       if (typeof args === "string" && args !== "") {
         yield { type: "tool-input-delta", id: state.id, index, delta: args };
       }
+      emitted = true;
+    }
+    // LangChain.js yields a chunk for every event with a delta (the opening `role` one too); the
+    // event that carries `finish_reason` is the finish part.
+    if (!emitted && !choice.finish_reason) {
+      if (!this.textOpen) {
+        this.textOpen = true;
+        yield { type: "text-start", id: "text-0" };
+      }
+      yield { type: "text-delta", id: "text-0", delta: "" };
     }
   }
 
