@@ -120,6 +120,26 @@ describe("ChatOpenAI streaming over SSE", () => {
     });
   });
 
+  it("streaming: false makes stream() send one non-streaming request, as @langchain/openai does", async () => {
+    server.reply({
+      kind: "json",
+      body: {
+        id: "chatcmpl-whole",
+        object: "chat.completion",
+        created: 1,
+        model: "gpt-4.1-mini-2025-04-14",
+        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "Hello" } }],
+      },
+    });
+    const chunks = await collect(await model({ streaming: false }).stream("Say hello"));
+    expect(server.requests[0]?.body).toEqual({
+      model: "gpt-4.1-mini",
+      messages: [{ role: "user", content: "Say hello" }],
+      stream: false,
+    });
+    expect(chunks.map((c) => [c.content, c.id])).toEqual([["Hello", "chatcmpl-whole"]]);
+  });
+
   it("merges streamed tool-call deltas by index, including parallel interleaved calls", async () => {
     server.reply({
       kind: "sse",

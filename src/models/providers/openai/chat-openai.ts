@@ -135,6 +135,8 @@ export class ChatOpenAI extends SpecChatModel {
       ...fields,
       maxTokens: fields.maxCompletionTokens ?? fields.maxTokens,
       stop: fields.stopSequences ?? fields.stop,
+      // `streaming: false` also turns streaming off for `stream()`, as in LangChain.js.
+      disableStreaming: fields.disableStreaming === true || fields.streaming === false,
     });
     this.configuration = { ...configuration, baseURL };
     this.client = client;
