@@ -47,7 +47,11 @@ export {
   type ChatAnthropicFields,
 } from "./providers/anthropic/chat-anthropic.js";
 export { DemoChatModel, type DemoChatModelFields } from "./providers/demo/demo-chat-model.js";
-export { ChatOpenAI, type ChatOpenAIFields } from "./providers/openai/chat-openai.js";
+export {
+  ChatOpenAI,
+  type ChatOpenAICallOptions,
+  type ChatOpenAIFields,
+} from "./providers/openai/chat-openai.js";
 export type { OpenAIClientOptions } from "./providers/openai/openai-client.js";
 export { retryDelayMs, serverHintMs } from "./retry/retry-delay.js";
 export type * from "./spec/index.js";

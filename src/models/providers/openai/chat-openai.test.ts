@@ -346,6 +346,53 @@ describe("ChatOpenAI request and response mapping", () => {
     });
   });
 
+  it("reports the request parameters in invocationParams(), as @langchain/openai does", () => {
+    const chat = model({
+      model: "gpt-4.1-mini",
+      temperature: 0.2,
+      maxTokens: 50,
+      topP: 0.9,
+      stop: ["X"],
+      frequencyPenalty: 0.1,
+      n: 1,
+      user: "u",
+      modelKwargs: { top_k: 3 },
+      streaming: true,
+    });
+    // @langchain/openai 1.6.0's values for the same model and call options.
+    expect(chat.invocationParams()).toEqual({
+      model: "gpt-4.1-mini",
+      temperature: 0.2,
+      top_p: 0.9,
+      frequency_penalty: 0.1,
+      n: 1,
+      stop: ["X"],
+      user: "u",
+      stream: true,
+      stream_options: { include_usage: true },
+      top_k: 3,
+      max_tokens: 50,
+    });
+    const tool = {
+      type: "function",
+      function: { name: "f", parameters: { type: "object", properties: {} } },
+    };
+    expect(chat.invocationParams({ tools: [tool], tool_choice: "any", seed: 3, stop: ["Y"] })).toMatchObject({
+      stop: ["Y"],
+      tools: [tool],
+      tool_choice: "required",
+      seed: 3,
+    });
+    expect(
+      model({ model: "o3-mini", reasoning: { effort: "low" }, maxTokens: 5 }).invocationParams(),
+    ).toEqual({
+      model: "o3-mini",
+      stream: false,
+      reasoning_effort: "low",
+      max_completion_tokens: 5,
+    });
+  });
+
   it("returns parallel tool calls in order", async () => {
     server.reply({
       kind: "json",

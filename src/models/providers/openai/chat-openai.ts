@@ -1,13 +1,17 @@
 import type { BaseMessage } from "../../../messages/index.js";
 import { InvalidArgumentError } from "../../../shared/index.js";
-import type { ModelProfile, StructuredOutputOptions } from "../../chat-model/types.js";
+import type {
+  BaseChatModelCallOptions,
+  ModelProfile,
+  StructuredOutputOptions,
+} from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
-import { isReasoningModel } from "./get-openai-args.js";
+import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
 
@@ -59,6 +63,30 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
 }
 
 /**
+ * Call options of {@link ChatOpenAI}: the base ones plus the OpenAI request fields LangChain.js
+ * takes per call.
+ *
+ * @example
+ * ```ts
+ * await model.invoke("Hi", { seed: 7, reasoning: { effort: "low" } } satisfies ChatOpenAICallOptions);
+ * ```
+ */
+export interface ChatOpenAICallOptions extends BaseChatModelCallOptions {
+  seed?: number;
+  stream_options?: { include_usage?: boolean };
+  service_tier?: string;
+  promptCacheKey?: string;
+  verbosity?: string;
+  prediction?: Record<string, unknown>;
+  audio?: Record<string, unknown>;
+  modalities?: string[];
+  /** Reasoning models only. */
+  reasoning?: { effort?: string };
+  /** Reasoning models only; used when `reasoning.effort` is not set. */
+  reasoningEffort?: string;
+}
+
+/**
  * OpenAI chat models through the Chat Completions API, on the official `openai` SDK
  * (loaded on first use). Works with any OpenAI-compatible server through
  * `configuration.baseURL` (Ollama, vLLM, llama.cpp, LM Studio); no API key is needed there.
@@ -75,11 +103,12 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
  * const reply = await model.bindTools([getWeather]).invoke("What is the weather in Suzhou?");
  * ```
  */
-export class ChatOpenAI extends SpecChatModel {
+export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   /** The SDK client options this model uses. */
   readonly configuration: OpenAIClientOptions;
   private readonly client: () => Promise<OpenAIClientLike>;
   private readonly reasoningEffort: string | undefined;
+  private readonly settings: OpenAIChatSettings;
 
   constructor(fields: ChatOpenAIFields = {}) {
     if (fields.useResponsesApi === true) {
@@ -109,27 +138,23 @@ export class ChatOpenAI extends SpecChatModel {
       });
       return factory();
     };
-    const spec = new OpenAIChatLanguageModel(model, {
-      provider,
-      client,
-      errorContext: context,
-      settings: {
-        frequencyPenalty: fields.frequencyPenalty,
-        presencePenalty: fields.presencePenalty,
-        seed: fields.seed,
-        user: fields.user,
-        streamUsage: fields.streamUsage,
-        modelKwargs: fields.modelKwargs,
-        reasoningEffort: fields.reasoning?.effort,
-        logprobs: fields.logprobs,
-        topLogprobs: fields.topLogprobs,
-        n: fields.n,
-        logitBias: fields.logitBias,
-        promptCacheKey: fields.promptCacheKey,
-        verbosity: fields.verbosity,
-        serviceTier: fields.service_tier,
-      },
-    });
+    const settings: OpenAIChatSettings = {
+      frequencyPenalty: fields.frequencyPenalty,
+      presencePenalty: fields.presencePenalty,
+      seed: fields.seed,
+      user: fields.user,
+      streamUsage: fields.streamUsage,
+      modelKwargs: fields.modelKwargs,
+      reasoningEffort: fields.reasoning?.effort,
+      logprobs: fields.logprobs,
+      topLogprobs: fields.topLogprobs,
+      n: fields.n,
+      logitBias: fields.logitBias,
+      promptCacheKey: fields.promptCacheKey,
+      verbosity: fields.verbosity,
+      serviceTier: fields.service_tier,
+    };
+    const spec = new OpenAIChatLanguageModel(model, { provider, client, errorContext: context, settings });
     // As in LangChain.js: `maxCompletionTokens` wins over `maxTokens`, `stopSequences` over `stop`.
     super(spec, {
       ...fields,
@@ -141,6 +166,7 @@ export class ChatOpenAI extends SpecChatModel {
     this.configuration = { ...configuration, baseURL };
     this.client = client;
     this.reasoningEffort = fields.reasoning?.effort;
+    this.settings = settings;
     this.displayName = context.displayName;
     // LangChain.js's ChatOpenAI always reports both token-detail objects, and streams a chunk per
     // server event, each with this metadata, then the usage on a chunk of its own.
@@ -165,6 +191,21 @@ export class ChatOpenAI extends SpecChatModel {
   /** The `openai` SDK client (created on first use). */
   async getClient(): Promise<OpenAIClientLike> {
     return this.client();
+  }
+
+  /**
+   * The request-body fields a call with these options sends (everything but `messages`), as
+   * LangChain.js's ChatOpenAI reports them; callbacks get them as `invocation_params`.
+   */
+  override invocationParams(options?: this["ParsedCallOptions"]): Record<string, unknown> {
+    const callOptions = this.specCallOptions([], options ?? ({} as this["ParsedCallOptions"]));
+    const { messages: _messages, ...params } = getOpenAIArgs(
+      this.model,
+      this.settings,
+      callOptions,
+      this.streaming,
+    );
+    return params;
   }
 
   /**
