@@ -29,7 +29,8 @@ export function toolOptionsToSpec(
       const def = toToolDefinition(input as BindToolsInput);
       const tool: ChatModelV1FunctionTool = { type: "function", name: def.name, inputSchema: def.parameters };
       if (def.description !== undefined) tool.description = def.description;
-      const toolStrict = def.strict ?? strict;
+      // A call's own `strict` wins over the one baked into the tool (LangChain.js's order).
+      const toolStrict = strict ?? def.strict;
       if (toolStrict !== undefined) tool.strict = toolStrict;
       if (def.extras !== undefined) tool.extras = def.extras;
       return tool;

@@ -521,6 +521,19 @@ describe("ChatOpenAI request and response mapping", () => {
     expect(bodies[1]?.tools).toMatchObject([{ type: "function", function: { strict: true } }]);
   });
 
+  it("lets a call's strict override the strict the tools were bound with, as @langchain/openai does", async () => {
+    server.reply(
+      { kind: "json", body: completion({ content: "a" }) },
+      { kind: "json", body: completion({ content: "b" }) },
+    );
+    const bound = model().bindTools([getWeather], { strict: true });
+    await bound.invoke("x", { strict: false });
+    await bound.invoke("x");
+    const tools = server.requests.map((r) => (r.body as { tools?: unknown[] }).tools);
+    expect(tools[0]).toMatchObject([{ type: "function", function: { name: "get_weather", strict: false } }]);
+    expect(tools[1]).toMatchObject([{ type: "function", function: { name: "get_weather", strict: true } }]);
+  });
+
   it("converts names, images and tool errors to the wire format", async () => {
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     await model().invoke([
