@@ -261,7 +261,10 @@ describe("ChatOpenAI request and response mapping", () => {
     const bodyOf = async (fields: ChatOpenAIFields, options: Record<string, unknown> = {}) => {
       server.reply({ kind: "json", body: completion({ content: "ok" }) });
       await model(fields).invoke("Hi", options);
-      const { messages: _messages, ...rest } = server.requests.at(-1)?.body as Record<string, unknown>;
+      const { messages: _messages, ...rest } = (server.requests.at(-1)?.body ?? {}) as Record<
+        string,
+        unknown
+      >;
       return rest;
     };
     // Expected bodies are what @langchain/openai 1.6.0 sends for the same calls.
@@ -650,7 +653,7 @@ describe("ChatOpenAI structured output", () => {
       age: 36,
     });
     // @langchain/openai 1.6.0 sends the same, plus `$schema` and `title` keys (see docs/differences.md).
-    expect((server.requests[0]?.body as { response_format?: unknown }).response_format).toEqual({
+    expect((server.requests[0]?.body as { response_format?: unknown } | undefined)?.response_format).toEqual({
       type: "json_schema",
       json_schema: {
         name: "extract",
@@ -677,7 +680,7 @@ describe("ChatOpenAI structured output", () => {
       required: ["name", "age"],
     };
     await model().withStructuredOutput(schema).invoke("Ada is 36");
-    expect((server.requests[0]?.body as { response_format?: unknown }).response_format).toEqual({
+    expect((server.requests[0]?.body as { response_format?: unknown } | undefined)?.response_format).toEqual({
       type: "json_schema",
       json_schema: { name: "extract", schema },
     });
