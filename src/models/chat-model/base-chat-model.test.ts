@@ -202,6 +202,7 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
       tool_choice: "search",
       parallel_tool_calls: false,
       stop: ["!"],
+      promptIndex: 0,
     });
   });
 
@@ -640,6 +641,91 @@ describe("BaseChatModel streaming and callbacks", () => {
     }
     const reply = await new Meta({}).invoke("x");
     expect(reply.response_metadata).toEqual({ tokenUsage: { totalTokens: 3 }, finish_reason: "stop" });
+  });
+
+  it("reports every generation to handleLLMEnd, with its own text; llmOutput joins the metadata of a lone one only", async () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    class Several extends BaseChatModel {
+      _llmType() {
+        return "several";
+      }
+      async _generate(): Promise<ChatResult> {
+        return {
+          generations: [
+            { text: "T", message: new AIMessage("first"), generationInfo: { finish_reason: "stop" } },
+            {
+              text: "second",
+              message: new AIMessage({ content: "second", id: "m2" }),
+              generationInfo: { x: 1 },
+            },
+            { text: "third", message: new AIMessage("third") },
+          ],
+          llmOutput: { model: "m" },
+        };
+      }
+    }
+    const ends: Array<{ generations: Array<Array<Record<string, unknown>>>; llmOutput?: unknown }> = [];
+    let runId = "";
+    const reply = await new Several({}).invoke("x", {
+      callbacks: [
+        {
+          handleChatModelStart: (_llm, _messages, id) => {
+            runId = id;
+          },
+          handleLLMEnd: (output) => ends.push(output as never),
+        },
+      ],
+    });
+    expect(reply.text).toBe("first");
+    expect(reply.response_metadata).toEqual({ finish_reason: "stop" });
+    const [end] = ends;
+    expect(end?.llmOutput).toEqual({ model: "m" });
+    const generations = end?.generations[0] ?? [];
+    expect(generations.map((g) => g.text)).toEqual(["T", "second", "third"]);
+    expect(generations.map((g) => g.generationInfo)).toEqual([
+      { finish_reason: "stop" },
+      { x: 1 },
+      undefined,
+    ]);
+    const messages = generations.map((g) => g.message as AIMessage);
+    expect(messages.map((m) => m.id)).toEqual([`run-${runId}`, "m2", `run-${runId}`]);
+    expect(messages.map((m) => m.response_metadata)).toEqual([{ finish_reason: "stop" }, { x: 1 }, {}]);
+  });
+
+  it("gives _generate the promptIndex 0, as LangChain.js's generate() does", async () => {
+    const model = new RecordingModel();
+    await model.invoke("x", { stop: ["\n"] });
+    expect(model.seen[0]?.options).toEqual({ stop: ["\n"], promptIndex: 0 });
+  });
+
+  it("_identifyingParams() is {} unless overridden (LangChain.js)", () => {
+    expect(new RecordingModel()._identifyingParams()).toEqual({});
+  });
+
+  it("merges a streamed chunk's generationInfo into its response_metadata in stream() only, not when invoke streams", async () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    class InfoStream extends BaseChatModel {
+      _llmType() {
+        return "info";
+      }
+      async _generate(): Promise<ChatResult> {
+        throw new Error("should stream");
+      }
+      override async *_streamResponseChunks() {
+        yield new ChatGenerationChunk({
+          text: "A",
+          message: new AIMessageChunk({ content: "A", id: "s1" }),
+          generationInfo: { finish_reason: "stop" },
+        });
+      }
+    }
+    const model = new InfoStream({});
+    const streamed: AIMessageChunk[] = [];
+    for await (const chunk of await model.stream("x")) streamed.push(chunk);
+    expect(streamed.map((c) => c.response_metadata)).toEqual([{ finish_reason: "stop" }]);
+    const { handler } = tokenRecorder(true);
+    const reply = await model.invoke("x", { callbacks: [handler] });
+    expect(reply.response_metadata).toEqual({});
   });
 });
 

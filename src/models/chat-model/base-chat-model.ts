@@ -40,6 +40,7 @@ import type {
   BaseChatModelParams,
   BaseLanguageModelInput,
   BindToolsOptions,
+  ChatGeneration,
   ChatResult,
   ModelProfile,
   StructuredOutputOptions,
@@ -392,6 +393,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return {};
   }
 
+  /** The parameters that identify the model (LangChain.js `_identifyingParams`); `{}` unless overridden. */
+  _identifyingParams(): Record<string, unknown> {
+    return {};
+  }
+
   /**
    * Returns a runnable whose `invoke` answers with data matching `schema` (a Zod 4 schema or
    * JSON Schema). The default method is function calling: the schema is offered as a tool
@@ -521,9 +527,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         return then === undefined ? streamed : streamed.then(then, onError);
       }
       // a subclass's `_generate` may return a plain value
-      const generated = Promise.resolve(this._generate(call.messages, call.parsed, call.run));
+      // `promptIndex`: the input's place in the batch LangChain.js's generate() runs, always 0 here
+      const generated = Promise.resolve(
+        this._generate(call.messages, { ...call.parsed, promptIndex: 0 }, call.run),
+      );
       const answer = (result: ChatResult): AIMessage => {
-        const generation = result.generations[0];
+        const [generation, ...others] = result.generations;
         if (generation === undefined) {
           throw new Error(
             `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
@@ -531,9 +540,24 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         }
         const message = toAIMessage(generation.message);
         const llmOutput = result.llmOutput;
-        // merged with mergeOf rather than spreads (see object-copy.ts in shared/)
-        message.response_metadata = mergeOf(llmOutput, generation.generationInfo, message.response_metadata);
-        return this.finishCall(call, message, llmOutput, generation.generationInfo);
+        // merged with mergeOf rather than spreads (see object-copy.ts in shared/); as in
+        // LangChain.js, llmOutput joins the metadata only when there is one generation
+        message.response_metadata = mergeOf(
+          others.length === 0 ? llmOutput : undefined,
+          generation.generationInfo,
+          message.response_metadata,
+        );
+        // the other generations reach handleLLMEnd only, completed as LangChain.js completes them
+        if (call.run !== undefined) {
+          for (const other of others) {
+            other.message.response_metadata = mergeOf(other.generationInfo, other.message.response_metadata);
+            if (other.message.id === undefined) other.message.id = call.fallbackId();
+          }
+        }
+        return this.finishCall(call, message, llmOutput, generation.generationInfo, undefined, {
+          text: generation.text,
+          others,
+        });
       };
       // the caller's `then` (if any) in the same continuation; its errors are the caller's
       return raceWithSignal(generated, call.signal).then((result) => {
@@ -566,13 +590,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
     streamed?: AIMessageChunk,
+    generated?: { text: string; others: ChatGeneration[] },
   ): AIMessage {
     const standard = this.standardContentFor(call);
     const message = standard ? toStandardContent(answer) : answer;
     if (message.id === undefined) message.id = call.fallbackId();
     const run = call.run;
     if (run !== undefined) {
-      if (streamed === undefined) run.end(message, llmOutput, generationInfo);
+      if (streamed === undefined)
+        run.end(message, llmOutput, generationInfo, generated?.text ?? message.text, generated?.others);
       else {
         // the joined chunks as the answer's chunk form: its content and id
         const chunk = standard ? messageToChunk(message) : streamed;
@@ -599,7 +625,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
       const standard = this.standardContentFor(call);
-      for await (const chunk of this.streamChunks(call)) {
+      for await (const chunk of this.streamChunks(call, true)) {
         whole = whole === undefined ? chunk : whole.concat(chunk);
         yield standard ? toStandardContent(chunk) : chunk;
       }
@@ -625,8 +651,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return false;
   }
 
-  /** Runs `_streamResponseChunks`, giving chunks the call's id (see {@link reportsStreamedChunks}). */
-  private async *streamChunks(call: PreparedCall<this["ParsedCallOptions"]>): AsyncGenerator<AIMessageChunk> {
+  /**
+   * Runs `_streamResponseChunks`, giving chunks the call's id (see {@link reportsStreamedChunks}).
+   * With `withInfo` (`stream()`), each generation's `generationInfo` is merged under its chunk's
+   * `response_metadata`; `invoke` leaves the chunks as they are (both as in LangChain.js).
+   */
+  private async *streamChunks(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+    withInfo = false,
+  ): AsyncGenerator<AIMessageChunk> {
     const report = call.run !== undefined && this.reportsStreamedChunks();
     if (call.run !== undefined) call.run.baseReportsTokens = report;
     const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
@@ -637,7 +670,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         const generation = next.value;
         const chunk = generation.message;
         if (chunk.id === undefined) chunk.id = call.fallbackId();
-        if (generation.generationInfo !== undefined) {
+        if (withInfo && generation.generationInfo !== undefined) {
           chunk.response_metadata = { ...generation.generationInfo, ...chunk.response_metadata };
         }
         if (call.run !== undefined) {

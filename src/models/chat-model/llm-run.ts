@@ -159,11 +159,14 @@ export class ChatModelRun {
     message: AIMessage | AIMessageChunk,
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
+    text: string = message.text,
+    others: readonly EndGeneration[] = [],
   ): void {
-    const generation: EndGeneration = { text: message.text, message };
+    // the generation's own text (what `_generate` returned), as LangChain.js reports it
+    const generation: EndGeneration = { text, message };
     if (generationInfo !== undefined) generation.generationInfo = generationInfo;
     const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
-      generations: [[generation]],
+      generations: [[generation, ...others]],
     };
     if (llmOutput !== undefined) output.llmOutput = llmOutput;
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
