@@ -38,6 +38,23 @@ describe("withRetry", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 
+  it("tags each retried call's run retry:attempt:<n>, before the call's and the model's tags (as LangChain.js)", async () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    const model = new Flaky(1);
+    model.tags = ["ct"];
+    const tags: Array<string[] | undefined> = [];
+    await model.withRetry({ stopAfterAttempt: 2 }).invoke("hi", {
+      tags: ["t1"],
+      callbacks: [
+        { handleChatModelStart: (_llm, _messages, _runId, _parent, _extra, runTags) => tags.push(runTags) },
+      ],
+    });
+    expect(tags).toEqual([
+      ["t1", "ct"],
+      ["retry:attempt:2", "t1", "ct"],
+    ]);
+  });
+
   it("stops after stopAfterAttempt calls, and at once for a TypeError", async () => {
     const once = new Flaky(5);
     await expect(once.withRetry({ stopAfterAttempt: 1 }).invoke("x")).rejects.toThrow("fail 1");

@@ -82,7 +82,15 @@ export class ChatModelWithRetry<CallOptions extends BaseChatModelCallOptions = B
     const signal = options?.signal;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.bound.invoke(input, options);
+        // a retried call's run is tagged `retry:attempt:<n>` before its other tags, as in LangChain.js
+        const tagged =
+          attempt === 1
+            ? options
+            : ({
+                ...options,
+                tags: [`retry:attempt:${attempt}`, ...(options?.tags ?? [])],
+              } as Partial<CallOptions>);
+        return await this.bound.invoke(input, tagged);
       } catch (caught) {
         const error = asError(caught);
         await this.onFailedAttempt(error, input);
