@@ -801,6 +801,36 @@ describe("BaseChatModel outputVersion", () => {
     expect(reply.tool_calls).toEqual([{ name: "f", args: { a: 1 }, id: "c1" }]);
   });
 
+  it('stream() with "v1" yields standard blocks but reports the chunks as yielded to handleLLMEnd (LangChain.js)', async () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    class V1Stream extends BaseChatModel {
+      _llmType() {
+        return "v1-stream";
+      }
+      async _generate(): Promise<ChatResult> {
+        throw new Error("should stream");
+      }
+      override async *_streamResponseChunks() {
+        for (const text of ["hel", "lo"])
+          yield new ChatGenerationChunk({ text, message: new AIMessageChunk({ content: text, id: "s1" }) });
+      }
+    }
+    const ends: unknown[] = [];
+    const chunks: AIMessageChunk[] = [];
+    const stream = await new V1Stream({ outputVersion: "v1" }).stream("x", {
+      callbacks: [{ handleLLMEnd: (output) => ends.push(output.generations[0]?.[0]?.message) }],
+    });
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((c) => c.content)).toEqual([
+      [{ type: "text", text: "hel" }],
+      [{ type: "text", text: "lo" }],
+    ]);
+    const [end] = ends as AIMessageChunk[];
+    expect(end).toBeInstanceOf(AIMessageChunk);
+    expect(end?.content).toBe("hello");
+    expect(end?.response_metadata).toEqual({});
+  });
+
   it('defaults to "v0" and takes the version per call too', async () => {
     const model = new Calls({});
     expect(model.outputVersion).toBe("v0");

@@ -634,10 +634,10 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       throw error;
     }
     if (call.run !== undefined) {
-      // callbacks get the joined chunks, as in LangChain.js
+      // callbacks get the joined chunks as the model yielded them (not in the v1 form the
+      // caller got), as in LangChain.js
       if (whole === undefined) call.run.end(new AIMessage({ content: "", id: call.fallbackId() }));
-      else
-        call.run.endStreamed(this.standardContentFor(call) ? toStandardContent(toAIMessage(whole)) : whole);
+      else call.run.endStreamed(whole);
     }
   }
 
