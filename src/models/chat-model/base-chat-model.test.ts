@@ -368,6 +368,25 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
       },
     ]);
   });
+
+  it("names the tool after a JSON Schema's own name even when options.name is given (LangChain.js's base implementation)", async () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    const model = new RecordingModel(
+      new AIMessage({
+        content: "",
+        tool_calls: [{ name: "named", args: { n: 1 }, id: "c", type: "tool_call" }],
+      }),
+    );
+    const result = await model
+      .withStructuredOutput(
+        { name: "named", type: "object", properties: { n: { type: "number" } } },
+        { name: "person" },
+      )
+      .invoke("x");
+    expect(result).toEqual({ n: 1 });
+    const tools = model.seen[0]?.options.tools as Array<{ function: { name: string } }>;
+    expect(tools.map((t) => t.function.name)).toEqual(["named"]);
+  });
 });
 
 describe("BaseChatModel streaming and callbacks", () => {

@@ -34,7 +34,11 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
-import { type StructuredOutputRunnable, structuredOutputFor } from "./structured-output.js";
+import {
+  type StructuredOutputDefaults,
+  type StructuredOutputRunnable,
+  structuredOutputFor,
+} from "./structured-output.js";
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
@@ -427,17 +431,14 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   }
 
   /**
-   * The default method of `withStructuredOutput`, which methods this model supports, and
-   * whether `"jsonSchema"` asks for strict schema adherence for a schema object (Zod, Standard
-   * Schema) unless told `strict: false`. A
-   * model may reject options it cannot honour here (it is called with the caller's options).
+   * The default method of `withStructuredOutput`, which methods this model supports, whether
+   * `"jsonSchema"` asks for strict schema adherence for a schema object (Zod, Standard Schema)
+   * unless told `strict: false`, and `nameFromSchema`: a JSON Schema's own `name` names the tool
+   * even over `options.name`, as in LangChain.js's base implementation. A model may reject
+   * options it cannot honour here (it is called with the caller's options).
    */
-  protected structuredOutputDefaults(_options: StructuredOutputOptions = {}): {
-    method: "functionCalling" | "jsonSchema";
-    supported: ReadonlyArray<"functionCalling" | "jsonSchema" | "jsonMode">;
-    strictJsonSchema?: boolean;
-  } {
-    return { method: "functionCalling", supported: ["functionCalling"] };
+  protected structuredOutputDefaults(_options: StructuredOutputOptions = {}): StructuredOutputDefaults {
+    return { method: "functionCalling", supported: ["functionCalling"], nameFromSchema: true };
   }
 
   private prepareCall(

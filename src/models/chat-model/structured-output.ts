@@ -111,6 +111,18 @@ export class StructuredOutputRunnable<RunOutput> {
 type Method = "functionCalling" | "jsonSchema" | "jsonMode";
 
 /**
+ * A model's `withStructuredOutput` defaults: the default method, the methods it supports, and
+ * whether a JSON Schema's own `name` names the tool even over `options.name` (LangChain.js's
+ * base implementation, used by custom models).
+ */
+export interface StructuredOutputDefaults {
+  method: Method;
+  supported: ReadonlyArray<Method>;
+  strictJsonSchema?: boolean;
+  nameFromSchema?: boolean;
+}
+
+/**
  * Builds the structured-output runnable of a model (see `BaseChatModel.withStructuredOutput`).
  *
  * @example
@@ -122,7 +134,7 @@ export function structuredOutputFor(
   model: StructuredOutputModel,
   schema: StandardSchemaLike | JsonSchema,
   options: StructuredOutputOptions,
-  defaults: { method: Method; supported: ReadonlyArray<Method>; strictJsonSchema?: boolean },
+  defaults: StructuredOutputDefaults,
 ): StructuredOutputRunnable<unknown> {
   let method = options.method ?? defaults.method;
   const baseOnly = defaults.supported.length === 1 && defaults.supported[0] === "functionCalling";
@@ -142,16 +154,23 @@ export function structuredOutputFor(
   const fn = asFunctionDefinition(schema);
   const jsonSchema = fn === undefined ? toJsonSchema(schema) : fn.parameters;
   const schemaDescription = fn === undefined ? jsonSchema.description : fn.description;
-  // LangChain.js's base implementation names the tool "extract" unless told otherwise (or the
-  // JSON Schema has a `name`); provider models take a JSON Schema's title
+  // LangChain.js's base implementation names the tool "extract" unless told otherwise, and a
+  // JSON Schema's own `name` wins even over `options.name` (`nameFromSchema`, custom models
+  // only); provider models take a JSON Schema's title
   const ownName =
     !isStandardSchema(schema) && typeof (schema as { name?: unknown }).name === "string"
       ? (schema as { name: string }).name
       : undefined;
   const name =
-    options.name ??
-    fn?.name ??
-    (baseOnly ? (ownName ?? "extract") : typeof jsonSchema.title === "string" ? jsonSchema.title : "extract");
+    baseOnly && defaults.nameFromSchema === true
+      ? (ownName ?? options.name ?? "extract")
+      : (options.name ??
+        fn?.name ??
+        (baseOnly
+          ? (ownName ?? "extract")
+          : typeof jsonSchema.title === "string"
+            ? jsonSchema.title
+            : "extract"));
   const validate = async (value: unknown, raw: string) => {
     if (!isStandardSchema(schema)) return value;
     const result = await validateArgs(schema, value);

@@ -2,11 +2,13 @@ import type { BaseMessage, ResponseMetadata } from "../../messages/index.js";
 import { BaseChatModel } from "../chat-model/base-chat-model.js";
 import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../chat-model/llm-run.js";
+import type { StructuredOutputDefaults } from "../chat-model/structured-output.js";
 import type {
   BaseChatModelCallOptions,
   BaseChatModelParams,
   ChatResult,
   ModelProfile,
+  StructuredOutputOptions,
 } from "../chat-model/types.js";
 import { callWithRetry, type RetrySettings } from "../retry/call-with-retry.js";
 import type { ChatModelV1, ChatModelV1CallOptions, ChatModelV1StreamPart } from "../spec/index.js";
@@ -124,6 +126,13 @@ export class SpecChatModel<
     const stop = Array.isArray(options.stop) ? options.stop : this.stop;
     if (stop !== undefined) params.ls_stop = stop;
     return params;
+  }
+
+  /** Provider models name the structured-output tool by `options.name` first. */
+  protected override structuredOutputDefaults(
+    options: StructuredOutputOptions = {},
+  ): StructuredOutputDefaults {
+    return { ...super.structuredOutputDefaults(options), nameFromSchema: false };
   }
 
   protected override streamsInInvoke(): boolean {
