@@ -267,6 +267,19 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(new Named().getName()).toBe("field-name");
   });
 
+  it("getName takes a suffix; getLsParams lists ls_model_type, ls_stop, ls_provider (LangChain.js)", () => {
+    // expected values: @langchain/core 1.4.0 (found by differential testing)
+    class ChatMine extends RecordingModel {}
+    const model = new ChatMine();
+    expect(model.getName("Sfx")).toBe("ChatMineSfx");
+    expect(Object.keys(model.getLsParams({}))).toEqual(["ls_model_type", "ls_stop", "ls_provider"]);
+    expect(model.getLsParams({ stop: ["s"] })).toStrictEqual({
+      ls_model_type: "chat",
+      ls_stop: ["s"],
+      ls_provider: "Mine",
+    });
+  });
+
   it("is serialized as LangChain.js serializes a model that does not opt in, in toJSON() and handleChatModelStart", async () => {
     const model = new RecordingModel();
     const serialized = {

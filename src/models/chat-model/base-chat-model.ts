@@ -223,22 +223,23 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /**
    * The model's name (LangChain.js `Runnable.getName`): its own `name` when it has one, else its
    * class's `lc_name()` (the class name unless a subclass overrides it). `ls_provider` derives
-   * from it.
+   * from it. A `suffix` is appended, as in LangChain.js.
    */
-  getName(): string {
+  getName(suffix?: string): string {
     const own: unknown = (this as { name?: unknown }).name;
-    return typeof own === "string" ? own : classNameOf(this);
+    const name = typeof own === "string" ? own : classNameOf(this);
+    return suffix ? `${name}${suffix}` : name;
   }
 
   /** LangSmith-style parameters reported in the start callback's metadata. */
   getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
     const name = this.getName();
-    const params: Record<string, unknown> = {
+    // LangChain.js's keys in its order; `ls_stop` is there (undefined) when the call has no stop
+    return {
       ls_model_type: "chat",
+      ls_stop: options.stop,
       ls_provider: name.startsWith("Chat") ? name.replace("Chat", "") : name,
     };
-    if (Array.isArray(options.stop)) params.ls_stop = options.stop;
-    return params;
   }
 
   /** True when `_streamResponseChunks` is implemented and streaming is not disabled. */
