@@ -92,9 +92,9 @@ export interface ChatOpenAICallOptions extends BaseChatModelCallOptions {
  * `configuration.baseURL` (Ollama, vLLM, llama.cpp, LM Studio); no API key is needed there.
  *
  * Failed requests are retried `maxRetries` times (default 2) on 408/409/429/5xx and network
- * errors, with exponential backoff and jitter, honouring `retry-after` / `retry-after-ms` —
- * unlike LangChain.js, which fails a 429 at once. 400/401/403/404/422 fail at once with a
- * typed error.
+ * errors, with exponential backoff and jitter, honouring `retry-after` / `retry-after-ms`, as
+ * the official SDK does (LangChain.js's caller has its own rule: see docs/models.md).
+ * 400/401/403/404/422 fail at once with a typed error.
  *
  * @example
  * ```ts
