@@ -140,7 +140,8 @@ function withExtras(def: ToolDefinition, extras: unknown): ToolDefinition {
 
 function definition(name: string, description: string | undefined, parameters: JsonSchema, strict?: boolean) {
   const out: ToolDefinition = { name, parameters };
-  if (description !== undefined && description !== "") out.description = description;
+  // an empty description is sent as given, as LangChain.js sends it
+  if (description !== undefined) out.description = description;
   if (strict !== undefined) out.strict = strict;
   return out;
 }

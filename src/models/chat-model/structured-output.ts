@@ -161,16 +161,18 @@ export function structuredOutputFor(
     !isStandardSchema(schema) && typeof (schema as { name?: unknown }).name === "string"
       ? (schema as { name: string }).name
       : undefined;
+  // a provider model's tool: a plain JSON Schema's title names it even over `options.name`, as
+  // LangChain.js's ChatOpenAI names it; its json_schema output is named by `options.name` only
+  const title = typeof jsonSchema.title === "string" ? jsonSchema.title : undefined;
+  const plainTitle = fn === undefined && !isStandardSchema(schema) ? title : undefined;
   const name =
     baseOnly && defaults.nameFromSchema === true
       ? (ownName ?? options.name ?? "extract")
-      : (options.name ??
-        fn?.name ??
-        (baseOnly
-          ? (ownName ?? "extract")
-          : typeof jsonSchema.title === "string"
-            ? jsonSchema.title
-            : "extract"));
+      : baseOnly
+        ? (options.name ?? fn?.name ?? ownName ?? "extract")
+        : method === "functionCalling"
+          ? (plainTitle ?? options.name ?? fn?.name ?? title ?? "extract")
+          : (options.name ?? fn?.name ?? "extract");
   const validate = async (value: unknown, raw: string) => {
     if (!isStandardSchema(schema)) return value;
     const result = await validateArgs(schema, value);
@@ -182,7 +184,13 @@ export function structuredOutputFor(
   };
   const includeRaw = options.includeRaw === true;
   if (method === "functionCalling") {
-    const description = typeof schemaDescription === "string" ? schemaDescription : undefined;
+    // a plain JSON Schema without a description is described "" to a provider, as LangChain.js does
+    const description =
+      typeof schemaDescription === "string"
+        ? schemaDescription
+        : !baseOnly && fn === undefined && !isStandardSchema(schema)
+          ? ""
+          : undefined;
     // the base implementation binds the tool in OpenAI's form, described as LangChain.js
     // describes it, so a custom model's own bindTools gets what it gets there
     const tool: BindToolsInput = baseOnly

@@ -473,6 +473,24 @@ describe("ChatAnthropic responses", () => {
     expect(server.requests[0]?.body).toMatchObject({ tool_choice: { type: "tool", name: "extract" } });
   });
 
+  it('withStructuredOutput describes a JSON Schema without a description as "", as @langchain/anthropic does', async () => {
+    const answer = (name: string) => ({
+      kind: "json" as const,
+      body: message([{ type: "tool_use", id: "toolu_x", name, input: { a: 1 } }], {
+        stop_reason: "tool_use",
+      }),
+    });
+    server.reply(answer("extract"), answer("N"));
+    const schema = { title: "T", type: "object", properties: { a: { type: "number" } } };
+    expect(await model().withStructuredOutput(schema).invoke("x")).toEqual({ a: 1 });
+    expect(await model().withStructuredOutput(schema, { name: "N" }).invoke("x")).toEqual({ a: 1 });
+    const sent = server.requests.map((r) => r.body as { tools?: unknown; tool_choice?: unknown });
+    expect(sent.map((b) => [b.tools, b.tool_choice])).toEqual([
+      [[{ name: "extract", description: "", input_schema: schema }], { type: "tool", name: "extract" }],
+      [[{ name: "N", description: "", input_schema: schema }], { type: "tool", name: "N" }],
+    ]);
+  });
+
   it('withStructuredOutput "jsonSchema" (and "jsonMode") sends the closed schema in output_config.format', async () => {
     const reply = {
       kind: "json" as const,

@@ -510,6 +510,25 @@ describe("ChatOpenAI request and response mapping", () => {
     ]);
   });
 
+  it("sends a tool's empty description as given, as @langchain/openai does", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    const empty = tool(async () => "x", { name: "c", description: "", schema: z.object({}) });
+    const openAiForm = {
+      type: "function" as const,
+      function: { name: "d", description: "", parameters: { type: "object", properties: {} } },
+    };
+    const described = { name: "e", description: "", schema: z.object({}) };
+    await model().bindTools([empty, openAiForm, described]).invoke("x");
+    const tools = (
+      server.requests[0]?.body as { tools?: { function: Record<string, unknown> }[] } | undefined
+    )?.tools;
+    expect(tools?.map((t) => [t.function.name, t.function.description])).toEqual([
+      ["c", ""],
+      ["d", ""],
+      ["e", ""],
+    ]);
+  });
+
   it("accepts the camelCase bindTools options toolChoice and parallelToolCalls", async () => {
     server.reply(
       { kind: "json", body: completion({ content: "a" }) },
@@ -716,6 +735,30 @@ describe("ChatOpenAI structured output", () => {
     expect(server.requests[0]?.body).toMatchObject({
       tool_choice: { type: "function", function: { name: "extract" } },
     });
+  });
+
+  it('names a plain JSON Schema\'s tool by its title and describes it "" when it has no description, as @langchain/openai does', async () => {
+    const call = (name: string) => ({
+      kind: "json" as const,
+      body: completion({
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name, arguments: '{"a":1}' } }],
+      }),
+    });
+    server.reply(call("T"), call("extract"), { kind: "json", body: completion({ content: '{"a":1}' }) });
+    const titled = { title: "T", type: "object", properties: { a: { type: "number" } } };
+    const untitled = { type: "object", properties: { a: { type: "number" } } };
+    await model().withStructuredOutput(titled, { name: "N", method: "functionCalling" }).invoke("x");
+    await model().withStructuredOutput(untitled, { method: "functionCalling" }).invoke("x");
+    // json_schema output is named by options.name (or "extract"), not by the title
+    await model().withStructuredOutput(titled, { method: "jsonSchema" }).invoke("x");
+    const bodies = server.requests.map(
+      (r) => r.body as { tools?: { function: Record<string, unknown> }[]; tool_choice?: unknown },
+    );
+    expect(bodies[0]?.tools?.[0]?.function).toMatchObject({ name: "T", description: "" });
+    expect(bodies[0]?.tool_choice).toEqual({ type: "function", function: { name: "T" } });
+    expect(bodies[1]?.tools?.[0]?.function).toMatchObject({ name: "extract", description: "" });
+    expect(server.requests[2]?.body).toMatchObject({ response_format: { json_schema: { name: "extract" } } });
   });
 
   it("supports functionCalling (forced tool) and jsonMode, and reports bad output", async () => {
