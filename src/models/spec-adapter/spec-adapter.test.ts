@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage } from "../../messages/index.js";
 import { ModelCallError } from "../errors/model-call-error.js";
-import { convertToAnthropicMessages } from "../providers/anthropic/convert-to-anthropic-messages.js";
+import { formatAnthropicMessages } from "../providers/anthropic/format-anthropic-messages.js";
 import { OpenAIStreamParts } from "../providers/openai/openai-stream-parts.js";
 import { toolChoiceToSpec } from "./call-options-to-spec.js";
 import { messagesToPrompt } from "./messages-to-prompt.js";
@@ -80,14 +80,13 @@ describe("messagesToPrompt", () => {
 
 describe("provider converters", () => {
   it("Anthropic: data URLs become base64 sources, PDFs documents", () => {
-    const { messages } = convertToAnthropicMessages([
-      {
-        role: "user",
+    const { messages } = formatAnthropicMessages([
+      new HumanMessage({
         content: [
-          { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBOR" },
-          { type: "file", mediaType: "application/pdf", url: "https://example.com/a.pdf" },
+          { type: "image", url: "data:image/png;base64,iVBOR" },
+          { type: "file", mimeType: "application/pdf", url: "https://example.com/a.pdf" },
         ],
-      },
+      }),
     ]);
     expect(messages).toEqual([
       {

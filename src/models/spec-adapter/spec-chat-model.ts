@@ -11,7 +11,12 @@ import type {
   StructuredOutputOptions,
 } from "../chat-model/types.js";
 import { callWithRetry, type RetrySettings } from "../retry/call-with-retry.js";
-import type { ChatModelV1, ChatModelV1CallOptions, ChatModelV1StreamPart } from "../spec/index.js";
+import type {
+  ChatModelV1,
+  ChatModelV1CallOptions,
+  ChatModelV1Prompt,
+  ChatModelV1StreamPart,
+} from "../spec/index.js";
 import { toolOptionsToSpec } from "./call-options-to-spec.js";
 import { messagesToPrompt } from "./messages-to-prompt.js";
 import { type ReasoningFormat, resultToMessage } from "./result-to-message.js";
@@ -195,13 +200,18 @@ export class SpecChatModel<
     }
   }
 
+  /** The provider-neutral prompt of one call's messages. */
+  protected specPrompt(messages: BaseMessage[]): ChatModelV1Prompt {
+    return messagesToPrompt(messages);
+  }
+
   /** The spec call options of one call. */
   protected specCallOptions(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions: ChatModelV1CallOptions = {
-      prompt: messagesToPrompt(messages),
+      prompt: this.specPrompt(messages),
       ...toolOptionsToSpec(options as Record<string, unknown>),
     };
     if (this.temperature !== undefined) callOptions.temperature = this.temperature;

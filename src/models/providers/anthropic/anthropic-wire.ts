@@ -3,32 +3,6 @@
  * limited to the fields used.
  */
 
-/** A source of an image or document block. */
-export type AnthropicSource =
-  | { type: "base64"; media_type: string; data: string }
-  | { type: "url"; url: string };
-
-/** A content block in a request message. */
-export type AnthropicRequestBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; source: AnthropicSource }
-  | { type: "document"; source: AnthropicSource }
-  | { type: "thinking"; thinking: string; signature: string }
-  | { type: "redacted_thinking"; data: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | {
-      type: "tool_result";
-      tool_use_id: string;
-      content: string | Array<{ type: "text"; text: string } | { type: "image"; source: AnthropicSource }>;
-      is_error?: boolean;
-    };
-
-/** A message of the request. */
-export interface AnthropicWireMessage {
-  role: "user" | "assistant";
-  content: string | AnthropicRequestBlock[];
-}
-
 /** A tool definition. */
 export interface AnthropicWireTool {
   name: string;
@@ -47,7 +21,8 @@ export type AnthropicWireToolChoice =
 export interface AnthropicRequest {
   model: string;
   max_tokens: number;
-  messages: AnthropicWireMessage[] | Array<{ role: "user" | "assistant"; content: unknown }>;
+  /** As `formatAnthropicMessages` converts them. */
+  messages: Array<{ role: "user" | "assistant"; content: string | Array<Record<string, unknown>> }>;
   system?: string | Array<Record<string, unknown>>;
   stream?: boolean;
   tools?: AnthropicWireTool[];

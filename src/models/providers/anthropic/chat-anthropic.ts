@@ -24,7 +24,7 @@ import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
-import type { ChatModelV1CallOptions } from "../../spec/index.js";
+import type { ChatModelV1CallOptions, ChatModelV1Prompt } from "../../spec/index.js";
 import { toolOptionsToSpec } from "../../spec-adapter/call-options-to-spec.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
@@ -375,6 +375,14 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** The chunks are shaped as `@langchain/anthropic` shapes them (see {@link AnthropicStreamChunks}). */
   protected override streamChunkMapper(): StreamPartsToChunks {
     return new AnthropicStreamChunks(this.messageContext(), this.streamUsage);
+  }
+
+  /**
+   * None: {@link formatAnthropicMessages} converts the messages (in {@link specCallOptions}), so
+   * the neutral prompt would be built only to be thrown away.
+   */
+  protected override specPrompt(): ChatModelV1Prompt {
+    return [];
   }
 
   /**

@@ -1,7 +1,7 @@
+import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { closeJsonSchema } from "./close-json-schema.js";
-import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import type { AnthropicPayload } from "./format-anthropic-messages.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
@@ -26,7 +26,7 @@ export interface AnthropicChatSettings {
  *
  * @example
  * ```ts
- * getAnthropicArgs("claude-sonnet-4-6", { maxTokens: 2048 }, { prompt }, false);
+ * getAnthropicArgs("claude-sonnet-4-6", { maxTokens: 2048 }, { prompt: [], providerOptions: { [ANTHROPIC_PAYLOAD]: formatAnthropicMessages(messages) } }, false);
  * // { model: "claude-sonnet-4-6", max_tokens: 2048, messages: [...], stream: false }
  * ```
  */
@@ -37,8 +37,14 @@ export function getAnthropicArgs(
   stream: boolean,
 ): AnthropicRequest {
   // ChatAnthropic converts its messages itself (formatAnthropicMessages), keeping block fields
+  // the neutral prompt has no place for; it sends no neutral prompt
   const formatted = options.providerOptions?.[ANTHROPIC_PAYLOAD] as AnthropicPayload | undefined;
-  const { system, messages } = formatted ?? convertToAnthropicMessages(options.prompt);
+  if (formatted === undefined) {
+    throw new InvalidArgumentError(
+      "An Anthropic request needs the messages ChatAnthropic formats (providerOptions[ANTHROPIC_PAYLOAD]); call the model through ChatAnthropic.",
+    );
+  }
+  const { system, messages } = formatted;
   const body: AnthropicRequest = {
     model: modelId,
     max_tokens: options.maxOutputTokens ?? settings.maxTokens,
