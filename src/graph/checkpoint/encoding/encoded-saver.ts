@@ -381,16 +381,6 @@ const itemHash = (data: string): string => contentHash(data).slice(0, 16);
 /** Item references of objects already hashed (objects in state are treated as immutable). */
 const itemRefs = new WeakMap<object, string>();
 
-/**
- * A message without an id (a task's write the messages reducer has not stamped yet): the reducer
- * gives it its id in place when the step's writes are applied, so its hash is not remembered.
- */
-function isUnstampedMessage(value: object): boolean {
-  return (
-    (value as { id?: unknown }).id == null && typeof (value as { getType?: unknown }).getType === "function"
-  );
-}
-
 /** A function or symbol: JSON has no text for either. */
 function isUnstorable(value: unknown): boolean {
   return typeof value === "function" || typeof value === "symbol";
@@ -1574,7 +1564,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         // inside an array; alone it would be stored as undefined
         data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
         ref = itemHash(data);
-        if (isObject && !isUnstampedMessage(value)) itemRefs.set(value, ref);
+        if (isObject) itemRefs.set(value, ref);
       } else if (before !== undefined && i < beforeLength && before[i] === ref) {
         // where the previous version of the list had it: stored, or being stored
         refs[i] = ref;
@@ -1611,7 +1601,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const isObject = typeof value === "object" && value !== null;
       const data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
       const ref = itemHash(data);
-      if (isObject && !isUnstampedMessage(value)) {
+      if (isObject) {
         const known = itemRefs.get(value);
         if (known !== ref) {
           if (known !== undefined) cache.changes += 1;
