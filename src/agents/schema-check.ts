@@ -1,4 +1,4 @@
-import { InvalidArgumentError, isMultipleOf, sameJsonValue } from "../shared/index.js";
+import { InvalidArgumentError, isCalendarDate, isMultipleOf, sameJsonValue } from "../shared/index.js";
 import type { JsonSchema } from "../tools/index.js";
 
 /**
@@ -331,7 +331,6 @@ function checkString(instance: string, s: Schema, errors: string[]): void {
   }
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const DURATION = /^P(?!$)((\d+Y)?(\d+M)?(\d+W)?(\d+D)?)(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 const EMAIL =
@@ -341,17 +340,6 @@ const HOSTNAME =
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const URI = /^[a-z][a-z0-9+.-]*:[^\s]*$/i;
-
-function validDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (m === null) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return days !== undefined && day >= 1 && day <= days;
-}
 
 function validTime(text: string): boolean {
   const m = TIME.exec(text);
@@ -372,11 +360,11 @@ function validIpv6(text: string): boolean {
 }
 
 const FORMATS: Record<string, (text: string) => boolean> = {
-  date: validDate,
+  date: isCalendarDate,
   time: validTime,
   "date-time": (text) => {
     const at = text.search(/[tT ]/);
-    return at > 0 && validDate(text.slice(0, at)) && validTime(text.slice(at + 1));
+    return at > 0 && isCalendarDate(text.slice(0, at)) && validTime(text.slice(at + 1));
   },
   duration: (text) => DURATION.test(text),
   email: (text) => EMAIL.test(text),

@@ -1,4 +1,4 @@
-// Comparisons of JSON values that both schema validators (tool arguments, structured output) make.
+// Checks of JSON values that both schema validators (tool arguments, structured output) make.
 
 /**
  * JSON Schema's `multipleOf` on numbers' decimal forms, so that `0.3` is a multiple of `0.1`
@@ -38,4 +38,20 @@ export function sameJsonValue(a: unknown, b: unknown): boolean {
     keys.length === Object.keys(right).length &&
     keys.every((key) => Object.hasOwn(right, key) && sameJsonValue(left[key], right[key]))
   );
+}
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A `YYYY-MM-DD` date that exists (JSON Schema's `date` format): `2024-02-29` is, `2023-02-29` is not. */
+export function isCalendarDate(text: string): boolean {
+  const match = CALENDAR_DATE.exec(text);
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+  return day >= 1 && day <= days;
 }

@@ -1,3 +1,5 @@
+import { isCalendarDate } from "../../shared/index.js";
+
 /**
  * Whether `value` is a string of the JSON Schema `format` named (RFC 3339 dates and times, ISO
  * 8601 durations, e-mail addresses, host names, IP addresses, UUIDs, absolute URIs, regular
@@ -16,7 +18,7 @@ export function isFormat(format: string, value: string): boolean | undefined {
 }
 
 const FORMATS: Record<string, (value: string) => boolean> = {
-  date: isDate,
+  date: isCalendarDate,
   time: isTime,
   "date-time": isDateTime,
   duration: (value) => DURATION.test(value),
@@ -31,9 +33,7 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   "relative-json-pointer": (value) => RELATIVE_JSON_POINTER.test(value),
 };
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:z|([+-])(\d{2}):(\d{2}))$/i;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** RFC 3339's duration grammar: a year runs on to months and days, an hour to minutes and seconds. */
 const DURATION =
   /^P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))$/;
@@ -44,18 +44,6 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const LOCAL_PART = /^(?:"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)$/i;
 /** An absolute URI: a scheme, then a non-empty rest of URI characters and `%` escapes. */
 const URI = /^[a-z][a-z0-9+.-]*:(?:[a-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9a-f]{2})+$/i;
-
-function isDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (match === null) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number);
-  return day >= 1 && day <= days;
-}
 
 /** A full time (`hh:mm:ss`, optional fraction, then `Z` or an offset); a leap second only at 23:59 UTC. */
 function isTime(value: string): boolean {
@@ -75,7 +63,7 @@ function isTime(value: string): boolean {
 
 function isDateTime(value: string): boolean {
   const parts = value.split(/t|\s/i);
-  return parts.length === 2 && isDate(parts[0] as string) && isTime(parts[1] as string);
+  return parts.length === 2 && isCalendarDate(parts[0] as string) && isTime(parts[1] as string);
 }
 
 function isHostname(value: string): boolean {
