@@ -35,10 +35,6 @@ export interface MessageContext {
   reasoningFormat: ReasoningFormat;
   /** `usage_metadata` always has `input_token_details` and `output_token_details` (`{}` when none). */
   emptyTokenDetails?: boolean | undefined;
-  /** Streaming: `response_metadata` every chunk of the answer carries. */
-  chunkMetadata?: ResponseMetadata | undefined;
-  /** Streaming: usage comes on a chunk of its own after the finish chunk, without the answer's id. */
-  usageChunk?: boolean | undefined;
 }
 
 /**

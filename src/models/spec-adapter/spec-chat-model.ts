@@ -1,4 +1,4 @@
-import type { BaseMessage, ResponseMetadata } from "../../messages/index.js";
+import type { BaseMessage } from "../../messages/index.js";
 import { BaseChatModel } from "../chat-model/base-chat-model.js";
 import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../chat-model/llm-run.js";
@@ -77,9 +77,6 @@ export class SpecChatModel<
   protected reasoningFormat: ReasoningFormat = "additional-kwargs";
   /** Whether `usage_metadata` always carries (possibly empty) token-detail objects. */
   protected emptyTokenDetails = false;
-  /** Streaming: metadata on every chunk, and whether usage comes on a chunk of its own. */
-  protected streamChunkMetadata: ResponseMetadata | undefined;
-  protected separateUsageChunk = false;
   /** Human provider name, for error messages. */
   protected displayName: string;
   /** The `profile` option, when given: reported instead of {@link defaultProfile}. */
@@ -233,8 +230,6 @@ export class SpecChatModel<
       modelName: this.spec.modelId,
       reasoningFormat: this.reasoningFormat,
       emptyTokenDetails: this.emptyTokenDetails,
-      chunkMetadata: this.streamChunkMetadata,
-      usageChunk: this.separateUsageChunk,
     };
   }
 

@@ -87,14 +87,10 @@ export class StreamPartsToChunks {
             part.providerMetadata,
           ),
         };
-        const usage = usageToMetadata(part.usage, { emptyDetails: this.ctx.emptyTokenDetails });
-        if (usage !== undefined && this.ctx.usageChunk === true) {
-          this.pending = new ChatGenerationChunk({
-            text: "",
-            message: new AIMessageChunk({ content: "", usage_metadata: usage }),
-          });
-        } else if (usage !== undefined) fields.usage_metadata = usage;
-        return this.chunk(fields);
+        return this.finishChunk(
+          fields,
+          usageToMetadata(part.usage, { emptyDetails: this.ctx.emptyTokenDetails }),
+        );
       }
       case "error":
         throw streamError(part.error, this.ctx.provider);
@@ -103,11 +99,22 @@ export class StreamPartsToChunks {
     }
   }
 
-  /** The chunk held back until the stream has ended (the usage chunk), if any. */
+  /** The chunk held back until the stream has ended (see {@link hold}), if any. */
   flush(): ChatGenerationChunk | undefined {
     const pending = this.pending;
     this.pending = undefined;
     return pending;
+  }
+
+  /** The answer's last chunk: its metadata, with the usage when there is one. */
+  protected finishChunk(fields: AIMessageChunkFields, usage: AIMessageChunkFields["usage_metadata"]) {
+    if (usage !== undefined) fields.usage_metadata = usage;
+    return this.chunk(fields);
+  }
+
+  /** Holds `chunk` back until the stream has ended ({@link flush}). */
+  protected hold(chunk: ChatGenerationChunk): void {
+    this.pending = chunk;
   }
 
   private blockIndex(partId: string): number {
@@ -119,14 +126,9 @@ export class StreamPartsToChunks {
     return index;
   }
 
-  /** A chunk of this answer (with its id and the stream's shared metadata). */
+  /** A chunk of this answer (with its id). */
   protected chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
-    const shared = this.ctx.chunkMetadata;
-    const withShared =
-      shared === undefined
-        ? fields
-        : { ...fields, response_metadata: { ...shared, ...fields.response_metadata } };
-    return new ChatGenerationChunk({ text, message: new AIMessageChunk({ ...withShared, id: this.id }) });
+    return new ChatGenerationChunk({ text, message: new AIMessageChunk({ ...fields, id: this.id }) });
   }
 }
 

@@ -11,9 +11,11 @@ import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
+import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
+import { OpenAIStreamChunks } from "./openai-stream-chunks.js";
 
 const DEFAULT_MODEL = "gpt-4.1-mini";
 
@@ -168,11 +170,13 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.reasoningEffort = fields.reasoning?.effort;
     this.settings = settings;
     this.displayName = context.displayName;
-    // LangChain.js's ChatOpenAI always reports both token-detail objects, and streams a chunk per
-    // server event, each with this metadata, then the usage on a chunk of its own.
+    // LangChain.js's ChatOpenAI always reports both token-detail objects
     this.emptyTokenDetails = true;
-    this.streamChunkMetadata = { prompt: 0, completion: 0, model_provider: provider, usage: {} };
-    this.separateUsageChunk = true;
+  }
+
+  /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
+  protected override streamChunkMapper(): StreamPartsToChunks {
+    return new OpenAIStreamChunks(this.messageContext());
   }
 
   override _llmType(): string {
