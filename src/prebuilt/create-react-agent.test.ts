@@ -577,6 +577,22 @@ describe("createReactAgent: structured response", () => {
     expect(outline(llm.calls[1] ?? [])).toEqual(["human:hi", "ai:It is sunny."]);
   });
 
+  it("tags the structured-output model call as step 1 of its model-then-parser sequence (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({
+      responses: [answer("a1", "It is sunny."), asking("s1", call("extract", { summary: "sunny" }, "x1"))],
+    });
+    const agent = createReactAgent({ llm, tools: [], responseFormat: Weather });
+    const seen = new Set<string>();
+    for await (const [, metadata] of await agent.stream(question(), { streamMode: "messages" })) {
+      const { langgraph_node, tags } = metadata as { langgraph_node?: unknown; tags?: unknown };
+      seen.add(JSON.stringify([langgraph_node, tags]));
+    }
+    expect([...seen]).toEqual([
+      JSON.stringify(["agent", ["seq:step:2"]]),
+      JSON.stringify(["generate_structured_response", ["seq:step:1"]]),
+    ]);
+  });
+
   it("puts the prompt of { prompt, schema } first in that call only", async () => {
     const llm = new FakeChatModel({
       responses: [answer("a1", "It is sunny."), asking("s1", call("weather", { summary: "sunny" }, "x1"))],

@@ -363,7 +363,8 @@ export function createReactAgent<
     } else {
       runnable = model.withStructuredOutput(format);
     }
-    const response = await runnable.invoke(messages, modelCallConfig(config));
+    // (the model is step 1 of LangGraph.js's structured-output sequence, model then parser)
+    const response = await runnable.invoke(messages, modelCallConfig(config, 1));
     if (response == null) {
       throw new InvalidArgumentError(
         "Failed to parse structured response against the provided `responseFormat` schema: the structured-output parser returned null/undefined, which usually means the model output did not satisfy the schema.",
