@@ -367,6 +367,34 @@ describe("createReactAgent: models", () => {
     ]);
   });
 
+  it("gives a dynamic model the state itself, not the preModelHook's llmInputMessages as messages (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({ responses: ["ok"] });
+    const seen: unknown[] = [];
+    const agent = createReactAgent({
+      llm: (state) => {
+        const { llmInputMessages } = state as { llmInputMessages?: BaseMessage[] };
+        seen.push([outline(state.messages), llmInputMessages && outline(llmInputMessages)]);
+        return llm;
+      },
+      tools: [],
+      preModelHook: (state) => ({
+        llmInputMessages: [new SystemMessage("short"), ...state.messages.slice(-1)],
+      }),
+    });
+    const out = await agent.invoke({
+      messages: [new HumanMessage("one"), new AIMessage("two"), new HumanMessage("three")],
+    });
+    expect(seen).toEqual([
+      [
+        ["human:one", "ai:two", "human:three"],
+        ["system:short", "human:three"],
+      ],
+    ]);
+    // the model itself still sees the hook's messages
+    expect(outline(llm.calls[0] ?? [])).toEqual(["system:short", "human:three"]);
+    expect(outline(out.messages)).toEqual(["human:one", "ai:two", "human:three", "ai:ok"]);
+  });
+
   it("keeps a model whose tools are already bound", async () => {
     const llm = new FakeChatModel({ responses: ["ok"] });
     const bound = llm.bindTools([search]);

@@ -331,7 +331,11 @@ export function createReactAgent<
       dynamic === undefined
         ? boundStaticModel()
         : withInlineAgentName(
-            await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(view, config),
+            // (it sees the state itself, `messages` and `llmInputMessages` apart, as in LangGraph.js)
+            await (dynamic as DynamicReactAgentModel<AgentState, unknown>)(
+              withRemainingSteps(state, config),
+              config,
+            ),
             includeAgentName,
           );
     // (the prompt is step 1 of LangGraph.js's `prompt.pipe(model)`: the model call is tagged step 2)
