@@ -444,6 +444,24 @@ describe("createReactAgent: models", () => {
     }
   });
 
+  it("tags the model call as step 3 after a runnable messageModifier (step 4 with inline names), as LangGraph.js", async () => {
+    const tagsOf = async (includeAgentName?: "inline") => {
+      const agent = createReactAgent({
+        llm: new FakeChatModel({ responses: ["hello"] }),
+        tools: [],
+        messageModifier: { invoke: async (messages: BaseMessage[]) => messages },
+        ...(includeAgentName === undefined ? {} : { includeAgentName, name: "bot" }),
+      });
+      const tags = new Set<string>();
+      for await (const [, metadata] of await agent.stream(question(), { streamMode: "messages" })) {
+        tags.add(JSON.stringify((metadata as { tags?: unknown }).tags));
+      }
+      return [...tags];
+    };
+    expect(await tagsOf()).toEqual([JSON.stringify(["seq:step:3"])]);
+    expect(await tagsOf("inline")).toEqual([JSON.stringify(["seq:step:4"])]);
+  });
+
   it("rejects an unknown version and a state without messages", () => {
     const llm = new FakeChatModel({ responses: [] });
     expect(() => createReactAgent({ llm, tools: [], version: "v3" as never })).toThrow(

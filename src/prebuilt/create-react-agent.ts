@@ -19,6 +19,7 @@ import {
   type AIMessage,
   type BaseMessage,
   isAIMessage,
+  isBaseMessage,
   type Messages,
   SystemMessage,
 } from "../messages/index.js";
@@ -300,6 +301,18 @@ export function createReactAgent<
   const prompt: PromptStep = promptStep(
     chooseReactAgentPrompt(params.prompt, params.stateModifier, params.messageModifier),
   );
+  // LangGraph.js pipes the prompt into the model: the model is step 2 of that sequence (with
+  // inline names, step 2 of the name-handling sequence nested there). A runnable
+  // messageModifier makes the prompt a two-step sequence (read the messages, then it), which
+  // the model follows as step 3, or, with inline names, whose steps the name-handling
+  // sequence joins: its model is then step 4.
+  const mm = params.messageModifier as unknown;
+  const twoStepPrompt =
+    typeof mm === "object" &&
+    mm !== null &&
+    !isBaseMessage(mm) &&
+    typeof (mm as { invoke?: unknown }).invoke === "function";
+  const modelStep = twoStepPrompt ? (includeAgentName === "inline" ? 4 : 3) : 2;
   const dynamic =
     typeof llm === "function" ? (llm as unknown as DynamicReactAgentModel<AgentState, unknown>) : undefined;
   // bound at the first model call and kept, as LangGraph.js does (so a model bound to other
@@ -338,10 +351,10 @@ export function createReactAgent<
             ),
             includeAgentName,
           );
-    // (the prompt is step 1 of LangGraph.js's `prompt.pipe(model)`: the model call is tagged step 2)
+    // (tagged as the model step of LangGraph.js's `prompt.pipe(model)`, see `modelStep`)
     const response = (await model.invoke(
       await prompt(view, config),
-      modelCallConfig(config, 2),
+      modelCallConfig(config, modelStep),
     )) as AIMessage;
     response.name = name;
     if (!isAIMessage(response)) return { messages: [response] };
