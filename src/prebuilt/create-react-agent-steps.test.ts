@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Annotation, GraphRecursionError, START, StateGraph } from "../graph/index.js";
+import { MemorySaver } from "../index.js";
 import { AIMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
-import { createReactAgent } from "./create-react-agent.js";
+import { type CreateReactAgentParams, createReactAgent } from "./create-react-agent.js";
 import {
   answer,
   asking,
@@ -129,7 +130,7 @@ describe("createReactAgent: remaining steps", () => {
     await expect(agent.invoke(question(), { recursionLimit: 1 })).rejects.toThrow(GraphRecursionError);
   });
 
-  it("needs one step fewer when every call is return-direct", async () => {
+  it("needs one step fewer when a call is return-direct (its result ends the run, as in LangGraph.js)", async () => {
     const direct = new FakeChatModel({ responses: [asking("a1", call("lookup", { key: "k" }, "c1"))] });
     const out = await createReactAgent({ llm: direct, tools: [search, lookup] }).invoke(question(), {
       recursionLimit: 3,
@@ -141,7 +142,7 @@ describe("createReactAgent: remaining steps", () => {
     const out2 = await createReactAgent({ llm: mixed, tools: [search, lookup] }).invoke(question(), {
       recursionLimit: 3,
     });
-    expect(outline(out2.messages).at(-1)).toBe(`ai:${NEED_MORE_STEPS}`);
+    expect(outline(out2.messages)).toEqual(["human:hi", "ai:", "tool:value of k", "tool:results for q"]);
     const tooFew = new FakeChatModel({ responses: [asking("a1", call("lookup", { key: "k" }, "c1"))] });
     const out3 = await createReactAgent({ llm: tooFew, tools: [lookup] }).invoke(question(), {
       recursionLimit: 2,
@@ -196,6 +197,57 @@ describe("createReactAgent: remaining steps", () => {
       expect(outline(out.messages).at(-1)).toBe(`ai:${NEED_MORE_STEPS}`);
       expect(out.structuredResponse).toEqual({ ok: true });
       expect(llm.calls).toHaveLength(modelCalls + 1);
+    }
+  });
+
+  it("keeps the answer when the apology cannot end the run in time either (fails as LangGraph.js, resumable)", async () => {
+    // limit 1: the agent runs at the last step; limit 2 with a post hook: the hook would run at it
+    for (const [limit, postModelHook] of [
+      [1, undefined],
+      [2, () => ({})],
+    ] as const) {
+      const llm = new FakeChatModel({
+        responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "ok")],
+      });
+      const agent = createReactAgent({
+        llm,
+        tools: [search],
+        checkpointer: new MemorySaver(),
+        ...(postModelHook === undefined ? {} : { postModelHook }),
+      });
+      const thread = { configurable: { thread_id: `t${limit}` }, recursionLimit: limit };
+      await expect(agent.invoke(question(), thread)).rejects.toThrow(GraphRecursionError);
+      const state = await agent.getState(thread);
+      expect(outline(state.values.messages)).toEqual(["human:hi", "ai:"]);
+      const out = await agent.invoke(null, { ...thread, recursionLimit: 25 });
+      expect(outline(out.messages)).toEqual(["human:hi", "ai:", "tool:results for q", "ai:ok"]);
+    }
+  });
+
+  it("counts only the steps before a static interrupt, which ends the run (as LangGraph.js, whose resumed run has a fresh limit)", async () => {
+    const cases: Array<Pick<CreateReactAgentParams, "interruptBefore" | "interruptAfter">> = [
+      { interruptBefore: ["tools"] },
+      { interruptAfter: ["tools"] },
+      { interruptAfter: ["agent"] },
+    ];
+    for (const interrupts of cases) {
+      const llm = new FakeChatModel({
+        responses: [asking("a1", call("search", { query: "q" }, "c1")), answer("a2", "ok")],
+      });
+      const agent = createReactAgent({
+        llm,
+        tools: [search],
+        checkpointer: new MemorySaver(),
+        ...interrupts,
+      });
+      const thread = { configurable: { thread_id: "t" }, recursionLimit: 2 };
+      await agent.invoke(question(), thread);
+      let state = await agent.getState(thread);
+      while (state.next.length > 0) {
+        await agent.invoke(null, thread);
+        state = await agent.getState(thread);
+      }
+      expect(outline(state.values.messages)).toEqual(["human:hi", "ai:", "tool:results for q", "ai:ok"]);
     }
   });
 

@@ -50,20 +50,48 @@ export interface LoopShape {
   readonly postModelHook: boolean;
   readonly structuredResponse: boolean;
   readonly returnDirect: ReadonlySet<string>;
+  /** The graph's static interrupts (`interruptBefore` / `interruptAfter`), which end a run early. */
+  readonly interruptBefore?: readonly string[] | "*";
+  readonly interruptAfter?: readonly string[] | "*";
+}
+
+function pausesAt(nodes: readonly string[] | "*" | undefined, node: string): boolean {
+  return nodes === "*" || nodes?.includes(node) === true;
+}
+
+/**
+ * The supersteps a run needs after the agent's step to go through `way` (the nodes that run
+ * next, in order) and end: one per node, and one more for the loop to find nothing left, but
+ * a static interrupt ends the run early (a resumed run has a fresh limit): before a node, the
+ * step that would run it is the last; after a node, that node's step is.
+ */
+function stepsFor(way: readonly string[], shape: LoopShape): number {
+  for (const [index, node] of way.entries()) {
+    if (pausesAt(shape.interruptBefore, node) || pausesAt(shape.interruptAfter, node)) return index + 1;
+  }
+  return way.length + 1;
 }
 
 /**
  * The supersteps the agent's tool calls need after the agent's own step: the post-model hook
- * (if any) and the tools; then, unless every call is return-direct (which ends the run), the
- * pre-model hook, the agent again, and what follows its next answer (the post-model hook, the
- * structured response). Python counts only tools and agent; the other nodes are steps too.
+ * (if any) and the tools; then, unless a call goes to a return-direct tool (whose result ends
+ * the run, as the tools node's route sees it), the pre-model hook, the agent again, and what
+ * follows its next answer (the post-model hook, the structured response); then the step that
+ * finds nothing left. A static interrupt on that way ends the run there. Python counts only
+ * tools and agent; the other nodes are steps too.
  */
 export function stepsNeeded(calls: readonly ToolCall[], shape: LoopShape): number {
   if (calls.length === 0) return 0;
-  const post = shape.postModelHook ? 1 : 0;
-  if (calls.every((call) => shape.returnDirect.has(call.name))) return post + 1;
-  const afterNextAnswer = post + (shape.structuredResponse ? 1 : 0);
-  return post + 1 + (shape.preModelHook ? 1 : 0) + 1 + afterNextAnswer;
+  const way: string[] = [];
+  if (shape.postModelHook) way.push("post_model_hook");
+  way.push("tools");
+  if (!calls.some((call) => shape.returnDirect.has(call.name))) {
+    if (shape.preModelHook) way.push("pre_model_hook");
+    way.push("agent");
+    if (shape.postModelHook) way.push("post_model_hook");
+    if (shape.structuredResponse) way.push("generate_structured_response");
+  }
+  return stepsFor(way, shape);
 }
 
 /**
@@ -71,11 +99,13 @@ export function stepsNeeded(calls: readonly ToolCall[], shape: LoopShape): numbe
  * its tool calls could not finish within the limit, an apology under the response's id, so the
  * run ends normally instead of failing with `GraphRecursionError`.
  *
- * A run fails when its last task ran at the last step the limit allows (`remainingSteps` 0):
- * the loop checks the limit before it finds that nothing is left to run. So the last node of
- * the loop must run with at least one step remaining, and the tool calls may go on only when
- * `remainingSteps >= stepsNeeded + 1` (3 for a plain tool round trip, 2 when every call is
- * return-direct).
+ * A run fails when the loop reaches a step beyond the limit, and it checks the limit before
+ * it finds that nothing is left to run, so the tool calls may go on only when
+ * `remainingSteps >= stepsNeeded` (3 for a plain tool round trip, 2 when a call is
+ * return-direct). The apology is given only when it lets the run end within the limit (the
+ * nodes after an answer without tools fit); otherwise the response is kept and the run fails
+ * as LangGraph.js's does, with the same state to resume from. An interrupt after the agent
+ * ends the run at once, so the response is always kept then.
  */
 export function answerWithinSteps(
   response: AIMessage,
@@ -83,7 +113,12 @@ export function answerWithinSteps(
   shape: LoopShape,
 ): AIMessage {
   if (remainingSteps === undefined || response.tool_calls.length === 0) return response;
-  if (remainingSteps > stepsNeeded(response.tool_calls, shape)) return response;
+  if (pausesAt(shape.interruptAfter, "agent")) return response;
+  if (remainingSteps >= stepsNeeded(response.tool_calls, shape)) return response;
+  const afterAnswer: string[] = [];
+  if (shape.postModelHook) afterAnswer.push("post_model_hook");
+  if (shape.structuredResponse) afterAnswer.push("generate_structured_response");
+  if (remainingSteps < stepsFor(afterAnswer, shape)) return response;
   return new AIMessage({ id: response.id, content: NEED_MORE_STEPS, name: response.name });
 }
 

@@ -297,6 +297,8 @@ export function createReactAgent<
     postModelHook: postModelHook !== undefined,
     structuredResponse: responseFormat !== undefined,
     returnDirect,
+    ...(params.interruptBefore === undefined ? {} : { interruptBefore: params.interruptBefore }),
+    ...(params.interruptAfter === undefined ? {} : { interruptAfter: params.interruptAfter }),
   };
   const prompt: PromptStep = promptStep(
     chooseReactAgentPrompt(params.prompt, params.stateModifier, params.messageModifier),
