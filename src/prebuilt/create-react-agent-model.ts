@@ -151,18 +151,21 @@ export function chooseReactAgentPrompt(
  * The graph-only fields (`store`, `writer`, `context`, …) stay out, so a chat model never
  * takes them for call options. For agentgraph's own models this is the ambient config they
  * would inherit anyway; a hand-written model or structured-output runnable gets it as its
- * second argument. `sequenceStep` adds the `seq:step:<n>` tag of a step of a runnable sequence.
+ * second argument. `stepTag` adds the tag LangChain.js gives a runnable inside a composition
+ * (`seq:step:<n>` for a step of a sequence, `map:key:<key>` for a branch of a map), in place
+ * of any such tag the node's config carries.
  */
-export function modelCallConfig(config: LangGraphRunnableConfig, sequenceStep?: number): RunnableConfig {
+export function modelCallConfig(config: LangGraphRunnableConfig, stepTag?: string): RunnableConfig {
   const out: RunnableConfig = {};
   if (config.configurable !== undefined) out.configurable = config.configurable;
   if (config.signal !== undefined) out.signal = config.signal;
   if (config.callbacks !== undefined) out.callbacks = config.callbacks;
-  if (sequenceStep !== undefined) {
-    // LangGraph.js runs the model as a step of a `prompt.pipe(model)` sequence, which tags it
+  if (stepTag !== undefined) {
+    // LangGraph.js runs the model inside a composition (`prompt.pipe(model)`, the structured-
+    // output pipeline), which tags it
     out.tags = [
-      ...(config.tags ?? []).filter((tag) => !tag.startsWith("seq:step:")),
-      `seq:step:${sequenceStep}`,
+      ...(config.tags ?? []).filter((tag) => !tag.startsWith("seq:step:") && !tag.startsWith("map:key:")),
+      stepTag,
     ];
   } else if (config.tags !== undefined) out.tags = config.tags;
   if (config.metadata !== undefined) out.metadata = config.metadata;

@@ -639,6 +639,26 @@ describe("createReactAgent: structured response", () => {
     ]);
   });
 
+  it("tags it map:key:raw with includeRaw, the raw branch of LangGraph.js's pipeline (as LangGraph.js)", async () => {
+    const llm = new FakeChatModel({
+      responses: [answer("a1", "It is sunny."), asking("s1", call("extract", { summary: "sunny" }, "x1"))],
+    });
+    const agent = createReactAgent({ llm, tools: [], responseFormat: { schema: Weather, includeRaw: true } });
+    const seen = new Set<string>();
+    let structured: unknown;
+    for await (const [mode, chunk] of await agent.stream(question(), {
+      streamMode: ["messages", "values"],
+    })) {
+      if (mode === "values") structured = (chunk as { structuredResponse?: unknown }).structuredResponse;
+      else {
+        const { langgraph_node, tags } = chunk[1] as { langgraph_node?: unknown; tags?: unknown };
+        if (langgraph_node === "generate_structured_response") seen.add(JSON.stringify(tags));
+      }
+    }
+    expect([...seen]).toEqual([JSON.stringify(["map:key:raw"])]);
+    expect((structured as { parsed?: unknown }).parsed).toEqual({ summary: "sunny" });
+  });
+
   it("puts the prompt of { prompt, schema } first in that call only", async () => {
     const llm = new FakeChatModel({
       responses: [answer("a1", "It is sunny."), asking("s1", call("weather", { summary: "sunny" }, "x1"))],

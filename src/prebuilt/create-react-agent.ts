@@ -356,7 +356,7 @@ export function createReactAgent<
     // (tagged as the model step of LangGraph.js's `prompt.pipe(model)`, see `modelStep`)
     const response = (await model.invoke(
       await prompt(view, config),
-      modelCallConfig(config, modelStep),
+      modelCallConfig(config, `seq:step:${modelStep}`),
     )) as AIMessage;
     response.name = name;
     if (!isAIMessage(response)) return { messages: [response] };
@@ -382,8 +382,13 @@ export function createReactAgent<
     } else {
       runnable = model.withStructuredOutput(format);
     }
-    // (the model is step 1 of LangGraph.js's structured-output sequence, model then parser)
-    const response = await runnable.invoke(messages, modelCallConfig(config, 1));
+    // (the model is step 1 of LangGraph.js's structured-output sequence, model then parser;
+    // with `includeRaw` it is the `raw` branch of a map that step 1 runs)
+    const includeRaw = isFormatWithSchema(format) && (format as { includeRaw?: unknown }).includeRaw === true;
+    const response = await runnable.invoke(
+      messages,
+      modelCallConfig(config, includeRaw ? "map:key:raw" : "seq:step:1"),
+    );
     if (response == null) {
       throw new InvalidArgumentError(
         "Failed to parse structured response against the provided `responseFormat` schema: the structured-output parser returned null/undefined, which usually means the model output did not satisfy the schema.",
