@@ -472,6 +472,31 @@ describe("createReactAgent: models", () => {
       "Missing required `messages` key in state schema.",
     );
   });
+
+  it("treats null hooks and a null responseFormat as none (as LangGraph.js's routing does)", async () => {
+    const llm = new FakeChatModel({ responses: ["done"] });
+    const agent = createReactAgent({
+      llm,
+      tools: [search],
+      preModelHook: null as never,
+      postModelHook: null as never,
+      responseFormat: null as never,
+    });
+    expect(Object.keys(agent.getGraph().nodes).sort()).toEqual(["__end__", "__start__", "agent", "tools"]);
+    const out = await agent.invoke(question());
+    expect(outline(out.messages)).toEqual(["human:hi", "ai:done"]);
+    expect(out.structuredResponse).toBeUndefined();
+  });
+
+  it("rejects a hook of another type with LangGraph.js's message first", () => {
+    const llm = new FakeChatModel({ responses: [] });
+    expect(() => createReactAgent({ llm, tools: [], preModelHook: 5 as never })).toThrow(
+      /^Expected a Runnable, function or object\./,
+    );
+    expect(() => createReactAgent({ llm, tools: [], postModelHook: "x" as never })).toThrow(
+      /^Expected a Runnable, function or object\./,
+    );
+  });
 });
 
 describe("createReactAgent: names", () => {

@@ -231,7 +231,7 @@ function hookNode(hook: unknown): NodeFn | SubgraphLike {
       (await runnable.invoke(state, config)) as NodeReturn<Record<string, unknown>>;
   }
   throw new InvalidArgumentError(
-    `A model hook must be a function, a compiled graph or an object with invoke(); got ${hook === null ? "null" : typeof hook}.`,
+    `Expected a Runnable, function or object. A model hook must be a function, a compiled graph or an object with invoke(); got ${hook === null ? "null" : typeof hook}.`,
   );
 }
 
@@ -293,9 +293,9 @@ export function createReactAgent<
       .map((t) => (t as { name: string }).name),
   );
   const shape: LoopShape = {
-    preModelHook: preModelHook !== undefined,
-    postModelHook: postModelHook !== undefined,
-    structuredResponse: responseFormat !== undefined,
+    preModelHook: preModelHook != null,
+    postModelHook: postModelHook != null,
+    structuredResponse: responseFormat != null,
     returnDirect,
     ...(params.interruptBefore === undefined ? {} : { interruptBefore: params.interruptBefore }),
     ...(params.interruptAfter === undefined ? {} : { interruptAfter: params.interruptAfter }),
@@ -405,7 +405,7 @@ export function createReactAgent<
   if (!("messages" in channels))
     throw new InvalidArgumentError("Missing required `messages` key in state schema.");
   // Nodes other than the agent read the state schema only (not the agent's `llmInputMessages`).
-  const stateOnly = preModelHook === undefined ? undefined : { input: { ...channels } };
+  const stateOnly = preModelHook == null ? undefined : { input: { ...channels } };
 
   // drawn as LangGraph.js draws its tools node (a `ToolNode`), with the names of the tools it
   // runs: the drawing reads them from the node's `tools` (kept out of the node's metadata, which
@@ -418,7 +418,7 @@ export function createReactAgent<
   workflow.addNode("tools", runTools, stateOnly);
   let entrypoint = "agent";
   let agentInput: { input: Record<string, BaseChannel> } | undefined;
-  if (preModelHook !== undefined) {
+  if (preModelHook != null) {
     workflow
       .addNode("pre_model_hook", hookNode(preModelHook) as NodeFn, stateOnly)
       .addEdge("pre_model_hook", "agent");
@@ -427,7 +427,9 @@ export function createReactAgent<
   }
   workflow.addNode("agent", callModel, agentInput).addEdge(START, entrypoint);
 
-  const withFormat = responseFormat !== undefined;
+  // (a null responseFormat is none, as LangGraph.js's routing reads it; its builder still adds
+  // the node and fails to compile, `generate_structured_response` not being reachable)
+  const withFormat = responseFormat != null;
   const finish = withFormat ? "generate_structured_response" : END;
   const pathMap = (entries: Record<string, string | null>) =>
     Object.fromEntries(
@@ -436,7 +438,7 @@ export function createReactAgent<
   const sendEach = (state: AgentState, calls: ReturnType<typeof pendingToolCalls>) =>
     calls.map((call) => new Send("tools", { ...state, lg_tool_call: call }));
 
-  if (postModelHook !== undefined) {
+  if (postModelHook != null) {
     workflow
       .addNode("post_model_hook", hookNode(postModelHook) as NodeFn, stateOnly)
       .addEdge("agent", "post_model_hook")
@@ -462,7 +464,7 @@ export function createReactAgent<
       .addNode("generate_structured_response", generateStructuredResponse, stateOnly)
       .addEdge("generate_structured_response", END);
   }
-  if (postModelHook === undefined) {
+  if (postModelHook == null) {
     workflow.addConditionalEdges(
       "agent",
       (state: AgentState) => {
