@@ -306,3 +306,30 @@ describe("Command.PARENT", () => {
     expect(error?.message).toContain("Command.PARENT");
   });
 });
+
+describe("a subgraph compiled with a checkpointer of its own", () => {
+  it("saves with the parent's checkpointer, which the parent's getState then reads (as LangGraph.js)", async () => {
+    const own = new MemorySaver();
+    const sub = new StateGraph(Child)
+      .addNode("c1", () => ({ shared: ["c1"] }))
+      .addNode("c2", () => ({ shared: ["c2"] }))
+      .addEdge(START, "c1")
+      .addEdge("c1", "c2")
+      .compile({ checkpointer: own, interruptBefore: ["c2"] });
+    const parentSaver = new MemorySaver();
+    const graph = new StateGraph(Parent)
+      .addNode("sub", sub)
+      .addEdge(START, "sub")
+      .compile({ checkpointer: parentSaver });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ shared: [] }, config);
+    const state = await graph.getState(config, { subgraphs: true });
+    const nested = state.tasks[0]?.state as { values?: unknown; next?: unknown } | undefined;
+    expect(nested?.values).toEqual({ shared: ["c1"] });
+    expect(nested?.next).toEqual(["c2"]);
+    let ownCheckpoints = 0;
+    for await (const _ of own.list({ configurable: { thread_id: "t" } })) ownCheckpoints += 1;
+    expect(ownCheckpoints).toBe(0);
+    expect(await graph.invoke(null, config)).toEqual({ shared: ["c1", "c2"] });
+  });
+});

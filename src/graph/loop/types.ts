@@ -178,7 +178,7 @@ export interface ParentRunLink {
   readonly messagesHandler: MessagesObserver | undefined;
   /** Recursion limit of the root run, inherited by nested graphs. */
   readonly recursionLimit: number;
-  /** The checkpointer of the root run, which nested graphs without their own use too. */
+  /** The checkpointer of the root run, which nested graphs use too (even one compiled with its own). */
   readonly checkpointer: unknown;
   /** The root run's queue of `async` saves, shared by nested graphs on the same checkpointer. */
   readonly saveQueue?: SaveQueue | undefined;

@@ -583,9 +583,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   /** The checkpointer of this graph, or of the run it is nested in. */
   private saverFor(parentLink: ParentRunLink | undefined): BaseCheckpointSaver | undefined {
     if (this.checkpointer === false) return undefined;
-    if (isCheckpointSaver(this.checkpointer)) return this.checkpointer;
+    // a run's saver is lent to the graphs it runs, even to one compiled with a saver of its own
+    // (as LangGraph.js resolves it), so a subgraph's checkpoints sit with its parent's
     const inherited = parentLink?.checkpointer;
-    return isCheckpointSaver(inherited) ? inherited : undefined;
+    if (isCheckpointSaver(inherited)) return inherited;
+    return isCheckpointSaver(this.checkpointer) ? this.checkpointer : undefined;
   }
 
   /** `checkpointer: true` borrows the parent's saver: run where there is none, it is an error. */
