@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { interrupt } from "../../index.js";
 import { Annotation, Command, InvalidUpdateError, MemorySaver, START, StateGraph } from "../index.js";
 
 const appendList = () => Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] });
@@ -331,5 +332,28 @@ describe("a subgraph compiled with a checkpointer of its own", () => {
     for await (const _ of own.list({ configurable: { thread_id: "t" } })) ownCheckpoints += 1;
     expect(ownCheckpoints).toBe(0);
     expect(await graph.invoke(null, config)).toEqual({ shared: ["c1", "c2"] });
+  });
+
+  it("lends its own checkpointer to the graphs it runs when its parent has none (as LangGraph.js)", async () => {
+    // parent without a saver > middle graph with its own > inner graph that interrupts
+    const inner = new StateGraph(Child)
+      .addNode("ask", () => ({ shared: [`answer:${String(interrupt("q?"))}`] }))
+      .addEdge(START, "ask")
+      .compile();
+    const own = new MemorySaver();
+    const middle = new StateGraph(Child)
+      .addNode("m1", () => ({ shared: ["m1"] }))
+      .addNode("inner", inner)
+      .addEdge(START, "m1")
+      .addEdge("m1", "inner")
+      .compile({ checkpointer: own });
+    const graph = new StateGraph(Parent).addNode("middle", middle).addEdge(START, "middle").compile();
+    const config = { configurable: { thread_id: "t" } };
+    const out = await graph.invoke({ shared: [] }, config);
+    expect(out.__interrupt__?.map((i) => i.value)).toEqual(["q?"]);
+    const namespaces = new Set<string>();
+    for await (const tuple of own.list({ configurable: { thread_id: "t" } }))
+      namespaces.add(String(tuple.config.configurable?.checkpoint_ns).replace(/:[^|]*/g, ""));
+    expect([...namespaces].sort()).toEqual(["middle", "middle|inner"]);
   });
 });

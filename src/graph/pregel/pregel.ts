@@ -814,16 +814,19 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         runConfigurable: configurable,
       });
     }
-    const link: ParentRunLink = parentLink ?? {
-      sink,
-      namespace: [],
-      messagesHandler: messages,
-      recursionLimit: run.recursionLimit,
-      checkpointer: saver,
-      saveQueue: persistence?.queue,
-      durability: options?.durability,
-      control: config.control,
-    };
+    const link: ParentRunLink =
+      parentLink === undefined
+        ? {
+            sink,
+            namespace: [],
+            messagesHandler: messages,
+            recursionLimit: run.recursionLimit,
+            checkpointer: saver,
+            saveQueue: persistence?.queue,
+            durability: options?.durability,
+            control: config.control,
+          }
+        : lendSaver(parentLink, saver, persistence);
     const given = options?.store ?? config.store ?? this.store;
     // an AsyncBatchedStore is unwrapped (as LangGraph.js does): the run batches on its own
     const store = given instanceof AsyncBatchedStore ? given.store : given;
@@ -897,6 +900,35 @@ export function isPregel(value: unknown): value is Pregel {
   return (
     typeof value === "object" && value !== null && (value as { lg_is_pregel?: unknown }).lg_is_pregel === true
   );
+}
+
+/**
+ * The link a nested graph passes on to the graphs it runs: its parent's, unless that run has no
+ * saver and this graph has one of its own, which it then lends to them (as LangGraph.js lends a
+ * run's saver through its config), so a graph nested under it can save and `interrupt()`.
+ */
+function lendSaver(
+  parent: ParentRunLink,
+  saver: BaseCheckpointSaver | undefined,
+  persistence: LoopPersistence | undefined,
+): ParentRunLink {
+  if (saver === undefined || isCheckpointSaver(parent.checkpointer)) return parent;
+  return {
+    sink: parent.sink,
+    namespace: parent.namespace,
+    messagesHandler: parent.messagesHandler,
+    recursionLimit: parent.recursionLimit,
+    checkpointer: saver,
+    saveQueue: persistence?.queue,
+    durability: parent.durability,
+    // one drain control for the whole run, wherever a node first asks for it
+    get control() {
+      return parent.control;
+    },
+    set control(control) {
+      parent.control = control;
+    },
+  };
 }
 
 /** A `checkpointer: true` subgraph keeps one history per thread: its namespace without task ids. */
