@@ -397,6 +397,12 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
     const callOptions = super.specCallOptions(messages, options);
+    // A call that gives `output_config.format` itself (createAgent's providerStrategy passes it
+    // beside an OpenAI-style `response_format`) has that format sent as given, as
+    // @langchain/anthropic (which reads no `response_format`) sends it.
+    if (options.outputConfig?.format !== undefined || options.outputFormat !== undefined) {
+      delete callOptions.responseFormat;
+    }
     const choice = options.tool_choice as { disable_parallel_tool_use?: unknown } | undefined;
     if (typeof choice === "object" && choice !== null && choice.disable_parallel_tool_use === true) {
       callOptions.parallelToolCalls = false;

@@ -1,3 +1,4 @@
+import { toStrictJsonSchema } from "../../../tools/index.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 import type { OpenAIChatRequest } from "./openai-wire.js";
@@ -113,6 +114,23 @@ export function getOpenAIArgs(
     options.providerOptions?.openai?.reasoning_effort === undefined
   ) {
     body.reasoning_effort = settings.reasoningEffort;
+  }
+  // As @langchain/openai: a request that is not streamed and asks for a JSON Schema answer sends
+  // its function tools strict (closed schemas), unless the call or the tool says `strict: false`
+  // (createAgent's providerStrategy with tools asks for both).
+  if (!stream && body.response_format?.type === "json_schema" && body.tools !== undefined) {
+    body.tools = body.tools.map((tool) =>
+      tool.type === "function" && tool.function.strict === undefined
+        ? {
+            ...tool,
+            function: {
+              ...tool.function,
+              parameters: toStrictJsonSchema(tool.function.parameters),
+              strict: true,
+            },
+          }
+        : tool,
+    );
   }
   return body;
 }

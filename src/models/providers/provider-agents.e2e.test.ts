@@ -1,0 +1,164 @@
+/**
+ * `createAgent` driven by the provider clients over HTTP (a local fake provider server): what
+ * the agent makes each client send, checked against what LangChain.js (langchain 1.5.14 with
+ * @langchain/openai 1.6.0 and @langchain/anthropic 1.5.11) sends for the same program.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+// the root entry's Node set-up lets model calls in nodes reach the `messages` stream
+import "../../index.js";
+import { createAgent, providerStrategy } from "../../agents/index.js";
+import { tool } from "../../tools/index.js";
+import { FixtureServer } from "../__tests__/fixture-server.js";
+import { ChatAnthropic, ChatOpenAI } from "../index.js";
+
+let server: FixtureServer;
+beforeEach(async () => {
+  server = await FixtureServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const getWeather = tool(async ({ city }) => `Sunny in ${city}`, {
+  name: "get_weather",
+  description: "Get weather for a city.",
+  schema: z.object({ city: z.string() }),
+});
+const Sum = z.object({ total: z.number() }).meta({ title: "Sum", description: "A sum" });
+
+const openAI = () =>
+  new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test", configuration: { baseURL: `${server.url}/v1` } });
+const anthropic = () =>
+  new ChatAnthropic({
+    model: "claude-sonnet-4-6",
+    apiKey: "test",
+    clientOptions: { baseURL: server.url },
+    maxTokens: 100,
+  });
+
+const openAIAnswer = (content: string) => ({
+  kind: "json" as const,
+  body: {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4o-mini",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+  },
+});
+const anthropicAnswer = (text: string) => ({
+  kind: "json" as const,
+  body: {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-6",
+    content: [{ type: "text", text }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 5, output_tokens: 3 },
+  },
+});
+const body = (i: number) => server.requests[i]?.body as Record<string, unknown>;
+
+describe("createAgent with providerStrategy and tools", () => {
+  it("ChatOpenAI sends the tools strict beside the json_schema response_format", async () => {
+    server.reply(openAIAnswer('{"total":3}'));
+    const agent = createAgent({
+      model: openAI(),
+      tools: [getWeather],
+      responseFormat: providerStrategy(Sum),
+    });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+    expect(result.structuredResponse).toEqual({ total: 3 });
+    // @langchain/openai 1.6.0: a non-streamed call with a json_schema response_format makes its
+    // tools strict
+    expect(body(0).tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Get weather for a city.",
+          parameters: {
+            type: "object",
+            properties: { city: { type: "string" } },
+            required: ["city"],
+            additionalProperties: false,
+          },
+          strict: true,
+        },
+      },
+    ]);
+  });
+
+  it("ChatOpenAI leaves the tools as bound when the call is streamed", async () => {
+    server.reply({
+      kind: "sse",
+      events: [
+        {
+          data: {
+            id: "chatcmpl-1",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "gpt-4o-mini",
+            choices: [
+              { index: 0, delta: { role: "assistant", content: '{"total":3}' }, finish_reason: "stop" },
+            ],
+          },
+        },
+        { data: "[DONE]" },
+      ],
+    });
+    const agent = createAgent({
+      model: openAI(),
+      tools: [getWeather],
+      responseFormat: providerStrategy(Sum),
+    });
+    for await (const _ of await agent.stream(
+      { messages: [{ role: "user", content: "hi" }] },
+      { streamMode: "messages" },
+    )) {
+      // drain
+    }
+    expect(body(0).stream).toBe(true);
+    expect(body(0).tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Get weather for a city.",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
+      },
+    ]);
+  });
+
+  it("ChatAnthropic sends the strategy's schema in output_config as given", async () => {
+    server.reply(anthropicAnswer('{"total":3}'));
+    const agent = createAgent({
+      model: anthropic(),
+      tools: [getWeather],
+      responseFormat: providerStrategy(Sum),
+    });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+    expect(result.structuredResponse).toEqual({ total: 3 });
+    // @langchain/anthropic reads no response_format: the agent's outputConfig is sent as it is
+    // (its $schema is not moved into the description)
+    expect(body(0).output_config).toEqual({
+      format: {
+        type: "json_schema",
+        schema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: { total: { type: "number" } },
+          required: ["total"],
+          additionalProperties: false,
+          title: "Sum",
+          description: "A sum",
+        },
+      },
+    });
+  });
+});
