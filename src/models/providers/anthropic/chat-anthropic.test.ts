@@ -578,6 +578,20 @@ describe("ChatAnthropic responses", () => {
       messages: [{ role: "user", content: "Ada" }],
     });
   });
+
+  it("withStructuredOutput with thinking fails with @langchain/anthropic's text when the answer calls no tool", async () => {
+    const reply = { kind: "json" as const, body: message([{ type: "text", text: '{"name":"Ada"}' }]) };
+    server.reply(reply, reply);
+    const thinking = model({ maxTokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 } });
+    const text =
+      "Anthropic structured output relies on forced tool calling, which is not supported when `thinking` is enabled. This method will raise OutputParserException if tool calls are not generated. Consider disabling `thinking` or adjust your prompt to ensure the tool is called.";
+    const schema = z.object({ name: z.string() });
+    await expect(thinking.withStructuredOutput(schema).invoke("Ada")).rejects.toThrow(text);
+    // before the raw answer is split from the parsed one, so includeRaw does not catch it
+    await expect(thinking.withStructuredOutput(schema, { includeRaw: true }).invoke("Ada")).rejects.toThrow(
+      text,
+    );
+  });
 });
 
 describe("ChatAnthropic request fields (as @langchain/anthropic sends them)", () => {

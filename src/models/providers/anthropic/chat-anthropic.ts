@@ -21,7 +21,7 @@ import type {
   StructuredOutputOptions,
 } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
-import { MissingApiKeyError } from "../../errors/configuration-errors.js";
+import { MissingApiKeyError, OutputParserException } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions, ChatModelV1Prompt } from "../../spec/index.js";
@@ -43,6 +43,10 @@ import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
 const DEFAULT_MODEL = "claude-sonnet-4-6";
 const DEFAULT_MAX_TOKENS = 2048;
+
+/** What `@langchain/anthropic` throws when, with thinking on, a structured-output answer calls no tool. */
+const THINKING_TOOL_CALLING =
+  "Anthropic structured output relies on forced tool calling, which is not supported when `thinking` is enabled. This method will raise OutputParserException if tool calls are not generated. Consider disabling `thinking` or adjust your prompt to ensure the tool is called.";
 
 /**
  * Options of {@link ChatAnthropic} (LangChain.js names).
@@ -334,8 +338,20 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       ? {
           getName: () => this.getName(),
           invoke: (messages, callOptions) => this.invoke(messages, callOptions),
-          bindTools: (tools, bindOptions) =>
-            this.bindTools(tools, { ...bindOptions, tool_choice: undefined }),
+          bindTools: (tools, bindOptions) => {
+            const bound = this.bindTools(tools, { ...bindOptions, tool_choice: undefined });
+            return {
+              // as @langchain/anthropic: the tool cannot be forced, so an answer that does not
+              // call it fails (with its text) before any parsing, `includeRaw` or not
+              invoke: async (input, callOptions) => {
+                const answer = await bound.invoke(input, callOptions);
+                if (answer.tool_calls === undefined || answer.tool_calls.length === 0) {
+                  throw new OutputParserException(THINKING_TOOL_CALLING, answer.text);
+                }
+                return answer;
+              },
+            };
+          },
         }
       : this;
     return structuredOutputFor(model, input, settings, this.structuredOutputDefaults());
