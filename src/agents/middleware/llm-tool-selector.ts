@@ -152,6 +152,9 @@ export function llmToolSelectorMiddleware(
         response = await structured?.invoke([new SystemMessage(instruction), lastHuman], {
           metadata: { lc_source: "llmToolSelector" },
           tags: ["nostream"],
+          // as LangChain.js: no callbacks, so the selection call is neither streamed nor reported
+          // (streamEvents, handlers); the summarization middleware's call keeps them
+          callbacks: [],
         });
       } catch (error) {
         response = namesOutsideSchema(error);

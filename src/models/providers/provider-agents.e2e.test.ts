@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 // the root entry's Node set-up lets model calls in nodes reach the `messages` stream
 import "../../index.js";
-import { createAgent, providerStrategy } from "../../agents/index.js";
+import { createAgent, llmToolSelectorMiddleware, providerStrategy } from "../../agents/index.js";
 import { tool } from "../../tools/index.js";
 import { FixtureServer } from "../__tests__/fixture-server.js";
 import { ChatAnthropic, ChatOpenAI } from "../index.js";
@@ -62,6 +62,26 @@ const anthropicAnswer = (text: string) => ({
   },
 });
 const body = (i: number) => server.requests[i]?.body as Record<string, unknown>;
+const openAIStream = (content: string) => ({
+  kind: "sse" as const,
+  events: [
+    {
+      data: {
+        id: "chatcmpl-2",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "gpt-4o-mini",
+        choices: [{ index: 0, delta: { role: "assistant", content }, finish_reason: "stop" }],
+      },
+    },
+    { data: "[DONE]" },
+  ],
+});
+const add = tool(async ({ a, b }) => String(a + b), {
+  name: "add",
+  description: "Add two numbers.",
+  schema: z.object({ a: z.number(), b: z.number() }),
+});
 
 describe("createAgent with providerStrategy and tools", () => {
   it("ChatOpenAI sends the tools strict beside the json_schema response_format", async () => {
@@ -160,5 +180,44 @@ describe("createAgent with providerStrategy and tools", () => {
         },
       },
     });
+  });
+});
+
+describe("llmToolSelectorMiddleware through a provider model", () => {
+  const agent = () =>
+    createAgent({
+      model: openAI(),
+      tools: [getWeather, add],
+      middleware: [llmToolSelectorMiddleware({ model: openAI(), maxTools: 1 })],
+    });
+
+  it("makes the selection call without callbacks: not streamed in a messages stream", async () => {
+    server.reply(openAIAnswer('{"tools":["add"]}'), openAIStream("Hi"));
+    const chunks: string[] = [];
+    for await (const [chunk] of await agent().stream(
+      { messages: [{ role: "user", content: "hi" }] },
+      { streamMode: "messages" },
+    )) {
+      chunks.push(chunk.text);
+    }
+    // LangChain.js sends the selection request unstreamed, then streams the main call
+    expect(server.requests.map((r) => (r.body as { stream: boolean }).stream)).toEqual([false, true]);
+    expect((body(1).tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual([
+      "add",
+    ]);
+    expect(chunks.join("")).toBe("Hi");
+  });
+
+  it("keeps the selection call out of streamEvents", async () => {
+    server.reply(openAIAnswer('{"tools":["add"]}'), openAIStream("Hi"));
+    const starts: unknown[] = [];
+    for await (const event of agent().streamEvents(
+      { messages: [{ role: "user", content: "hi" }] },
+      { version: "v2" },
+    )) {
+      if (event.event === "on_chat_model_start")
+        starts.push(event.metadata.lc_source ?? event.metadata.langgraph_node);
+    }
+    expect(starts).toEqual(["model_request"]);
   });
 });
