@@ -35,7 +35,6 @@ import type {
 } from "./types.js";
 
 /** The answer itself: the continuation of a model call whose caller awaits the message. */
-const answered = (message: AIMessage): AIMessage => message;
 
 /** What the model node is built from. */
 export interface ModelNodeOptions {
@@ -81,6 +80,8 @@ type NodeResult = Record<string, unknown> | Command[];
 /** Internal: what the innermost handler last used, so structured output is parsed with the same strategies. */
 interface CallRecord {
   strategies: readonly ResponseStrategy[] | undefined;
+  /** The model's own (last) answer inside the `wrapModelCall` onion. */
+  answer?: AIMessage | undefined;
 }
 
 /** How many structured-output tool names an agent keeps for routing (bare schemas get new ones at every call). */
@@ -128,7 +129,12 @@ export function createModelNode(options: ModelNodeOptions) {
    * Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
    */
   const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> =>
-    promiseTry(() => invokeModel(request, record, answered));
+    promiseTry(() =>
+      invokeModel(request, record, (message: AIMessage) => {
+        record.answer = message;
+        return message;
+      }),
+    );
   /**
    * `then` runs on the checked answer in the same continuation (the node's update, when no
    * middleware wraps the call), rather than on a second promise.
@@ -282,7 +288,11 @@ export function createModelNode(options: ModelNodeOptions) {
         state,
       );
     }
-    return applyStructuredOutput(wrapped.message, strategies).then((outcome) => {
+    // an answer a middleware made instead of the model's (say modelRetryMiddleware's failure
+    // message) is not held to the provider strategy's schema: LangChain.js parses only the
+    // model's own answers, inside the onion
+    const madeByMiddleware = options.wraps.length > 0 && record.answer !== wrapped.message;
+    return applyStructuredOutput(wrapped.message, strategies, madeByMiddleware).then((outcome) => {
       if (!outcome.hasStructuredResponse) wrapped.message.name = options.messageName;
       return toUpdate(outcome, wrapped, state);
     });

@@ -19,7 +19,8 @@ export interface StructuredOutcome {
  * Applies the response strategies to the model's answer, as LangChain.js does:
  *
  * - provider strategy: the answer's JSON text, when valid, is the structured response; an
- *   answer without tool calls that is not valid throws {@link StructuredOutputParsingError};
+ *   answer without tool calls that is not valid throws {@link StructuredOutputParsingError}
+ *   (unless `lenient`: an answer a middleware made, which is then a plain answer);
  * - tool strategy, one structured call: a valid call gives `[answer, ToolMessage(json),
  *   AIMessage("Returning structured response: …")]`; an invalid one an error `ToolMessage` for
  *   the model to retry (or a throw, per `handleError`);
@@ -29,6 +30,7 @@ export interface StructuredOutcome {
 export async function applyStructuredOutput(
   message: AIMessage,
   strategies: readonly ResponseStrategy[],
+  lenient = false,
 ): Promise<StructuredOutcome> {
   const plain: StructuredOutcome = { messages: [message], hasStructuredResponse: false };
   if (strategies.length === 0) return plain;
@@ -38,7 +40,7 @@ export async function applyStructuredOutput(
     const parsed = strategy.parse(message);
     if (parsed !== undefined)
       return { messages: [message], structuredResponse: parsed, hasStructuredResponse: true };
-    if (message.tool_calls.length === 0) {
+    if (message.tool_calls.length === 0 && !lenient) {
       const title = strategy.jsonSchema.title;
       throw new StructuredOutputParsingError(typeof title === "string" ? title : "providerStrategy", [
         "Model output did not satisfy the provided response schema.",

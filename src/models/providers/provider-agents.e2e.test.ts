@@ -7,7 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 // the root entry's Node set-up lets model calls in nodes reach the `messages` stream
 import "../../index.js";
-import { createAgent, llmToolSelectorMiddleware, providerStrategy } from "../../agents/index.js";
+import {
+  createAgent,
+  llmToolSelectorMiddleware,
+  modelRetryMiddleware,
+  providerStrategy,
+} from "../../agents/index.js";
 import { tool } from "../../tools/index.js";
 import { FixtureServer } from "../__tests__/fixture-server.js";
 import { ChatAnthropic, ChatOpenAI } from "../index.js";
@@ -219,5 +224,45 @@ describe("llmToolSelectorMiddleware through a provider model", () => {
         starts.push(event.metadata.lc_source ?? event.metadata.langgraph_node);
     }
     expect(starts).toEqual(["model_request"]);
+  });
+});
+
+describe("modelRetryMiddleware's failure answer with a providerStrategy", () => {
+  it("ends the run with that answer (it is not held to the schema)", async () => {
+    server.reply({
+      kind: "json",
+      status: 400,
+      body: { error: { message: "bad request", type: "invalid_request_error" } },
+    });
+    const agent = createAgent({
+      model: openAI(),
+      tools: [],
+      responseFormat: providerStrategy(Sum),
+      middleware: [modelRetryMiddleware({ maxRetries: 0 })],
+    });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "hi" }] });
+    // LangChain.js parses the model's own answers only: the middleware's message is the last one
+    expect(result.messages.map((m) => [m.type, m.name])).toEqual([
+      ["human", undefined],
+      ["ai", "model"],
+    ]);
+    expect(result.messages[1]?.text).toMatch(/^Model call failed after 1 attempt with \w+: 400 bad request/);
+    expect(result.structuredResponse).toBeUndefined();
+  });
+
+  // agentgraph's own rule (docs/differences.md): the model's answer is parsed after the onion, so
+  // its parsing error reaches the caller; LangChain.js's ChatOpenAI fails the call itself (the
+  // SDK's SyntaxError), which the middleware turns into its failure message
+  it("still fails when the model's own answer does not satisfy the schema", async () => {
+    server.reply(openAIAnswer("not json"));
+    const agent = createAgent({
+      model: openAI(),
+      tools: [],
+      responseFormat: providerStrategy(Sum),
+      middleware: [modelRetryMiddleware({ maxRetries: 0 })],
+    });
+    await expect(agent.invoke({ messages: [{ role: "user", content: "hi" }] })).rejects.toThrow(
+      "Failed to parse structured output for tool 'Sum'",
+    );
   });
 });
