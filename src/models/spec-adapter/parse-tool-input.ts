@@ -4,6 +4,9 @@ import type { InvalidToolCall, ToolCall } from "../../messages/index.js";
  * Parses the raw argument text of a tool call: a JSON object (or empty text, read as `{}`)
  * gives a tool call; anything else an invalid tool call that keeps the raw text and says why
  * (the LangChain.js wording: `Function "<name>" arguments: … are not valid JSON.`). Never throws.
+ * With `typeFirst` a tool call lists its keys as LangChain.js's OpenAI parser writes them
+ * (`name`, `args`, `type`, `id`), which shows wherever the call is written out as JSON (say a
+ * summarization prompt); otherwise as `@langchain/anthropic` writes them (`id` before `type`).
  *
  * @example
  * ```ts
@@ -15,13 +18,16 @@ export function parseToolInput(
   id: string,
   name: string,
   input: string,
+  typeFirst = false,
 ): { toolCall: ToolCall } | { invalidToolCall: InvalidToolCall } {
-  if (input.trim() === "") return { toolCall: { name, args: {}, id, type: "tool_call" } };
+  const call = (args: Record<string, unknown>): ToolCall =>
+    typeFirst ? { name, args, type: "tool_call", id } : { name, args, id, type: "tool_call" };
+  if (input.trim() === "") return { toolCall: call({}) };
   let reason: string;
   try {
     const value: unknown = JSON.parse(input);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      return { toolCall: { name, args: value as Record<string, unknown>, id, type: "tool_call" } };
+      return { toolCall: call(value as Record<string, unknown>) };
     }
     reason = "the arguments must be a JSON object";
   } catch (error) {

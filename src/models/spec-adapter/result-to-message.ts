@@ -35,6 +35,8 @@ export interface MessageContext {
   reasoningFormat: ReasoningFormat;
   /** `usage_metadata` always has `input_token_details` and `output_token_details` (`{}` when none). */
   emptyTokenDetails?: boolean | undefined;
+  /** Tool calls list `type` before `id` (LangChain.js's OpenAI parser's key order). */
+  toolCallTypeFirst?: boolean | undefined;
 }
 
 /**
@@ -82,7 +84,7 @@ export function resultToMessage(result: ChatModelV1GenerateResult, ctx: MessageC
         additional.refusal = part.text;
         break;
       case "tool-call": {
-        const parsed = parseToolInput(part.toolCallId, part.toolName, part.input);
+        const parsed = parseToolInput(part.toolCallId, part.toolName, part.input, ctx.toolCallTypeFirst);
         if ("toolCall" in parsed) toolCalls.push(parsed.toolCall);
         else invalid.push(parsed.invalidToolCall);
         break;

@@ -77,6 +77,8 @@ export class SpecChatModel<
   protected reasoningFormat: ReasoningFormat = "additional-kwargs";
   /** Whether `usage_metadata` always carries (possibly empty) token-detail objects. */
   protected emptyTokenDetails = false;
+  /** Whether an answer's tool calls list `type` before `id` (LangChain.js's OpenAI key order). */
+  protected toolCallTypeFirst = false;
   /** Human provider name, for error messages. */
   protected displayName: string;
   /** The `profile` option, when given: reported instead of {@link defaultProfile}. */
@@ -230,6 +232,7 @@ export class SpecChatModel<
       modelName: this.spec.modelId,
       reasoningFormat: this.reasoningFormat,
       emptyTokenDetails: this.emptyTokenDetails,
+      toolCallTypeFirst: this.toolCallTypeFirst,
     };
   }
 

@@ -459,6 +459,19 @@ describe("ChatAnthropic responses", () => {
     });
   });
 
+  it("writes an answer's tool calls in @langchain/anthropic's key order (id before type)", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "tool_use", id: "toolu_x", name: "get_weather", input: { city: "Paris" } }], {
+        stop_reason: "tool_use",
+      }),
+    });
+    const reply = await model().bindTools([getWeather]).invoke("Paris?");
+    expect(JSON.stringify(reply.tool_calls[0])).toBe(
+      '{"name":"get_weather","args":{"city":"Paris"},"id":"toolu_x","type":"tool_call"}',
+    );
+  });
+
   it("withStructuredOutput forces the extract tool and returns its input", async () => {
     server.reply({
       kind: "json",

@@ -434,6 +434,10 @@ describe("ChatOpenAI request and response mapping", () => {
       ["call_a", { city: "Paris" }],
       ["call_b", { city: "Rome" }],
     ]);
+    // @langchain/openai's key order, which JSON of the calls shows (summarization prompts)
+    expect(JSON.stringify(reply.tool_calls[0])).toBe(
+      '{"name":"get_weather","args":{"city":"Paris"},"type":"tool_call","id":"call_a"}',
+    );
     expect(reply.usage_metadata).toBeUndefined();
   });
 

@@ -172,6 +172,8 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.displayName = context.displayName;
     // LangChain.js's ChatOpenAI always reports both token-detail objects
     this.emptyTokenDetails = true;
+    // and writes an answer's tool calls as { name, args, type, id } (seen in JSON of them)
+    this.toolCallTypeFirst = true;
   }
 
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
