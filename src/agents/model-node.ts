@@ -34,8 +34,6 @@ import type {
   WrapModelCallHook,
 } from "./types.js";
 
-/** The answer itself: the continuation of a model call whose caller awaits the message. */
-
 /** What the model node is built from. */
 export interface ModelNodeOptions {
   readonly model: string | AgentChatModel;
@@ -126,7 +124,8 @@ export function createModelNode(options: ModelNodeOptions) {
 
   /**
    * Calls the model of `request` (a continuation on its answer, not an `async` layer: under
-   * Node's `AsyncLocalStorage` every promise and every resumption runs hooks).
+   * Node's `AsyncLocalStorage` every promise and every resumption runs hooks), and remembers
+   * the answer in `record` as the model's own (told apart from one a middleware made).
    */
   const callModel = (request: ModelRequest, record: CallRecord): Promise<AIMessage> =>
     promiseTry(() =>
