@@ -6,7 +6,9 @@ import type { ChatModelV1Usage } from "./usage.js";
  * One event of a streamed call. Blocks of text, reasoning and tool input each go
  * `*-start` → `*-delta`… → `*-end` under an `id`, so interleaved blocks stay apart; tool
  * input also carries the provider's `index`. A stream ends with one `finish` part. Errors the
- * provider reports inside the stream arrive as `error` parts (transport failures throw).
+ * provider reports inside the stream arrive as `error` parts (transport failures throw). A
+ * provider may also pass each of its own events on, as it came, in a `raw` part sent before
+ * the parts made from it, for a chunk mapper of its own; other consumers ignore them.
  *
  * @example
  * ```ts
@@ -39,4 +41,5 @@ export type ChatModelV1StreamPart =
       usage: ChatModelV1Usage;
       providerMetadata?: ChatModelV1ProviderMetadata;
     }
-  | { type: "error"; error: unknown };
+  | { type: "error"; error: unknown }
+  | { type: "raw"; rawValue: unknown };

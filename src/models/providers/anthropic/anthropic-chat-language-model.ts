@@ -10,7 +10,7 @@ import type {
 } from "../../spec/index.js";
 import { sdkRequestOptions, sdkStream } from "../sdk-call.js";
 import type { AnthropicClientLike } from "./anthropic-client.js";
-import { AnthropicStreamParts } from "./anthropic-stream-parts.js";
+import { AnthropicStreamParts, streamsContentBlocks } from "./anthropic-stream-parts.js";
 import type { AnthropicRequest, AnthropicResponse, AnthropicStreamEvent } from "./anthropic-wire.js";
 import { ANTHROPIC_BETAS, type AnthropicChatSettings, getAnthropicArgs } from "./get-anthropic-args.js";
 import { mapAnthropicResponse } from "./map-anthropic-response.js";
@@ -60,7 +60,7 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
       throw unsupportedResponseFormat();
     }
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, true);
-    const parts = new AnthropicStreamParts();
+    const parts = new AnthropicStreamParts(streamsContentBlocks(body));
     const events = sdkStream(async () => {
       const client = await this.config.client();
       return (await create(client, body, options)) as AsyncIterable<AnthropicStreamEvent>;

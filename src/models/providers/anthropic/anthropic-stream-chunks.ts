@@ -24,6 +24,11 @@ const record = (value: unknown): Record<string, unknown> =>
  * ```
  */
 export class AnthropicStreamChunks extends StreamPartsToChunks {
+  /** Whether the chunks keep the answer's blocks in their content (set at `message_start`). */
+  private blocks = false;
+  /** The last `message_delta`'s `delta`, for the last chunk's `additional_kwargs`. */
+  private messageDelta: Record<string, unknown> | undefined;
+
   constructor(
     ctx: MessageContext,
     private readonly streamUsage: boolean,
@@ -32,13 +37,15 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
   }
 
   override map(part: ChatModelV1StreamPart): ChatGenerationChunk | undefined {
+    if (part.type === "raw") return this.mapEvent(record(part.rawValue));
     if (part.type === "response-metadata") {
       super.map(part);
       const anthropic = record(part.providerMetadata?.anthropic);
+      this.blocks = anthropic.content_blocks === true;
       const usage = anthropic.usage as AnthropicWireUsage | null | undefined;
       const { input_tokens: _i, output_tokens: _o, ...rest } = record(usage);
       const fields: AIMessageChunkFields = {
-        content: "",
+        content: this.blocks ? [] : "",
         additional_kwargs: { ...record(anthropic.message) },
         response_metadata: { model_provider: "anthropic", usage: rest },
       };
@@ -52,8 +59,8 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
       const startOutput = typeof start.output_tokens === "number" ? start.output_tokens : 0;
       const output = typeof delta.output_tokens === "number" ? delta.output_tokens - startOutput : 0;
       const fields: AIMessageChunkFields = {
-        content: "",
-        additional_kwargs: {
+        content: this.blocks ? [] : "",
+        additional_kwargs: this.messageDelta ?? {
           stop_reason: anthropic.stop_reason ?? null,
           stop_sequence: anthropic.stop_sequence ?? null,
         },
@@ -64,6 +71,8 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
       }
       return this.chunk(fields);
     }
+    // with blocks kept, the content chunks are made from the raw events (mapEvent)
+    if (this.blocks && part.type !== "error") return undefined;
     // a text block's start is a chunk of its own
     if (part.type === "text-start")
       return this.chunk({ content: "", response_metadata: { model_provider: "anthropic" } });
@@ -74,7 +83,86 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
     }
     return chunk;
   }
+
+  /**
+   * A chunk for a content event when the blocks are kept, as `@langchain/anthropic` makes it:
+   * the block (or its delta) with its `index` as the content — a text or thinking delta as a
+   * `text`/`thinking` block, a citation as `citations: [citation]`, a tool input fragment as an
+   * `input_json_delta` block and a tool call chunk. Block kinds it does not stream (code
+   * execution results, MCP blocks, …) give no chunk.
+   */
+  private mapEvent(event: Record<string, unknown>): ChatGenerationChunk | undefined {
+    if (event.type === "message_delta") {
+      this.messageDelta = { ...record(event.delta) };
+      return undefined;
+    }
+    if (!this.blocks) return undefined;
+    const index = event.index;
+    if (event.type === "content_block_start") {
+      const block = record(event.content_block);
+      if (block.type === "tool_use" || block.type === "server_tool_use") {
+        const content = [{ index, ...block, input: "" }];
+        const tool_call_chunks =
+          block.type === "tool_use"
+            ? [{ id: block.id as string, index: index as number, name: block.name as string, args: "" }]
+            : [];
+        return this.blockChunk(content, "", tool_call_chunks);
+      }
+      if (STREAMED_BLOCKS.has(String(block.type))) {
+        const text = block.type === "text" && typeof block.text === "string" ? block.text : "";
+        return this.blockChunk([{ index, ...block }], text);
+      }
+      return undefined;
+    }
+    if (event.type !== "content_block_delta") return undefined;
+    const { type, ...delta } = record(event.delta);
+    if (type === "text_delta" || type === "citations_delta") {
+      const { citation, ...rest } = delta;
+      const block = {
+        index,
+        type: "text",
+        ...rest,
+        ...(citation === undefined ? {} : { citations: [citation] }),
+      };
+      return this.blockChunk([block], typeof delta.text === "string" ? delta.text : "");
+    }
+    if (type === "thinking_delta" || type === "signature_delta") {
+      return this.blockChunk([{ index, type: "thinking", ...delta }], "");
+    }
+    if (type === "compaction_delta") return this.blockChunk([{ index, type: "compaction", ...delta }], "");
+    if (type === "input_json_delta") {
+      const args = typeof delta.partial_json === "string" ? delta.partial_json : "";
+      return this.blockChunk([{ index, input: args, type }], args, [{ index: index as number, args }]);
+    }
+    return undefined;
+  }
+
+  private blockChunk(
+    content: Array<Record<string, unknown>>,
+    text: string,
+    tool_call_chunks?: AIMessageChunkFields["tool_call_chunks"],
+  ): ChatGenerationChunk {
+    const fields: AIMessageChunkFields = {
+      content: content as AIMessageChunkFields["content"],
+      response_metadata: { model_provider: "anthropic" },
+    };
+    if (tool_call_chunks !== undefined) fields.tool_call_chunks = tool_call_chunks;
+    return this.chunk(fields, text);
+  }
 }
+
+/** The blocks `@langchain/anthropic` streams as they start, besides tool calls. */
+const STREAMED_BLOCKS = new Set([
+  "text",
+  "thinking",
+  "redacted_thinking",
+  "compaction",
+  "document",
+  "web_search_tool_result",
+  "tool_search_tool_result",
+  "tool_search_tool_bm25_tool_result",
+  "tool_search_tool_regex_tool_result",
+]);
 
 /** The usage of `message_start`: input tokens with cache reads and writes, details always given. */
 function startUsage(usage: AnthropicWireUsage): UsageMetadata {

@@ -1,5 +1,5 @@
 import type { ChatModelV1StreamPart, ChatModelV1Usage, JSONValue } from "../../spec/index.js";
-import type { AnthropicStreamEvent, AnthropicWireUsage } from "./anthropic-wire.js";
+import type { AnthropicRequest, AnthropicStreamEvent, AnthropicWireUsage } from "./anthropic-wire.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { mapAnthropicUsage } from "./map-anthropic-usage.js";
 
@@ -13,11 +13,12 @@ type OpenBlock =
  * Turns Messages API stream events (`message_start`, `content_block_start/delta/stop`,
  * `message_delta`, `message_stop`) into spec stream parts. Blocks are told apart by their
  * `index`; `input_json_delta` fragments become tool-input deltas; a thinking block's
- * `signature_delta` is delivered on its `reasoning-end`.
+ * `signature_delta` is delivered on its `reasoning-end`. Each event is also passed on as it
+ * came, in a `raw` part before the parts made from it, for {@link AnthropicStreamChunks}.
  *
  * @example
  * ```ts
- * const parts = new AnthropicStreamParts();
+ * const parts = new AnthropicStreamParts(streamsContentBlocks(body));
  * for await (const event of sdkStream) yield* parts.push(event);
  * ```
  */
@@ -30,7 +31,14 @@ export class AnthropicStreamParts {
   private stopSequence: string | null | undefined;
   private finished = false;
 
+  /**
+   * @param contentBlocks whether the chunks keep the answer's blocks in their content (see
+   *   {@link streamsContentBlocks}); passed on in the `message_start` metadata.
+   */
+  constructor(private readonly contentBlocks = false) {}
+
   *push(event: AnthropicStreamEvent): Generator<ChatModelV1StreamPart> {
+    yield { type: "raw", rawValue: event };
     switch (event.type) {
       case "message_start": {
         this.startUsage = event.message.usage;
@@ -45,6 +53,7 @@ export class AnthropicStreamParts {
           providerMetadata: {
             anthropic: {
               message: this.startFields,
+              content_blocks: this.contentBlocks,
               usage: (this.startUsage ?? null) as JSONValue,
             },
           },
@@ -183,4 +192,29 @@ export class AnthropicStreamParts {
         : { type: "reasoning-end", id: block.id, signature: block.signature };
     }
   }
+}
+
+/**
+ * Whether a streamed answer keeps its blocks in the chunks' content, as `@langchain/anthropic`
+ * decides it: when the request has tools, thinking, a document with citations enabled, or
+ * context compaction (otherwise the content is the text, as a string).
+ */
+export function streamsContentBlocks(body: AnthropicRequest): boolean {
+  if (Array.isArray(body.tools) && body.tools.length > 0) return true;
+  const thinking = body.thinking as { type?: unknown } | undefined;
+  if (thinking?.type === "enabled" || thinking?.type === "adaptive") return true;
+  const edits = (body.context_management as { edits?: unknown } | undefined)?.edits;
+  if (Array.isArray(edits) && edits.some((edit) => (edit as { type?: unknown })?.type === "compact_20260112"))
+    return true;
+  return body.messages.some(
+    (message) =>
+      Array.isArray(message.content) &&
+      message.content.some(
+        (block) =>
+          block.type === "document" &&
+          typeof block.citations === "object" &&
+          block.citations !== null &&
+          (block.citations as { enabled?: unknown }).enabled === true,
+      ),
+  );
 }

@@ -836,7 +836,13 @@ describe("ChatAnthropic streaming", () => {
     expect(server.requests[0]?.body).toMatchObject({ stream: true });
     expect(new Set(chunks.map((c) => c.id))).toEqual(new Set(["msg_stream"]));
     const whole = join(chunks);
-    expect(whole.content).toBe("Checking now.");
+    // with tools bound the content keeps the blocks, as @langchain/anthropic streams them
+    expect(whole.content).toEqual([
+      { index: 0, type: "text", text: "Checking now." },
+      { index: 1, type: "tool_use", id: "toolu_s", name: "get_weather", input: "" },
+      { index: 1, input: '{"city": "Oslo"}', type: "input_json_delta" },
+    ]);
+    expect(whole.text).toBe("Checking now.");
     expect(whole.tool_calls).toEqual([
       { name: "get_weather", args: { city: "Oslo" }, id: "toolu_s", type: "tool_call" },
     ]);
@@ -1002,6 +1008,67 @@ describe("ChatAnthropic streaming", () => {
     expect(join(chunks).tool_calls).toEqual([
       { name: "get_weather", args: { city: "Oslo" }, id: "toolu_s", type: "tool_call" },
     ]);
+  });
+
+  it("keeps server tool blocks in the streamed content, as @langchain/anthropic does", async () => {
+    const result = {
+      type: "web_search_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: [{ type: "web_search_result", url: "https://x.test", title: "X", encrypted_content: "e" }],
+    };
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Checking" } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 1,
+          delta: { type: "input_json_delta", partial_json: '{"query":"oslo"}' },
+        },
+        { type: "content_block_stop", index: 1 },
+        { type: "content_block_start", index: 2, content_block: result },
+        { type: "content_block_stop", index: 2 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: { output_tokens: 5 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const webSearch = { type: "web_search_20250305", name: "web_search" };
+    const chunks = await collect(await model().bindTools([webSearch]).stream("Oslo?"));
+    expect(chunks.map((c) => c.content)).toEqual([
+      [],
+      [{ index: 0, type: "text", text: "" }],
+      [{ index: 0, type: "text", text: "Checking" }],
+      [{ index: 1, type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: "" }],
+      [{ index: 1, input: '{"query":"oslo"}', type: "input_json_delta" }],
+      [{ index: 2, ...result }],
+      [],
+    ]);
+    // every content chunk has the provider in its metadata
+    expect(chunks.slice(1, -1).map((c) => c.response_metadata)).toEqual(
+      Array(5).fill({ model_provider: "anthropic" }),
+    );
+    // the server tool's input is a tool call chunk without a name, as in @langchain/anthropic
+    expect(chunks[4]?.tool_call_chunks).toEqual([{ index: 1, args: '{"query":"oslo"}' }]);
+    const whole = join(chunks);
+    expect(whole.content).toEqual([
+      { index: 0, type: "text", text: "Checking" },
+      { index: 1, type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: "" },
+      { index: 1, input: '{"query":"oslo"}', type: "input_json_delta" },
+      { index: 2, ...result },
+    ]);
+    expect(whole.additional_kwargs).toMatchObject({ stop_reason: "end_turn", stop_sequence: null });
   });
 
   it("keeps malformed streamed tool input as an invalid tool call", async () => {
