@@ -84,6 +84,25 @@ export class AbortError extends AgentGraphError {
   }
 }
 
+/**
+ * The message of an error for an aborted call, as LangChain.js gives it (it throws the signal's
+ * reason): the reason's message when it is an `Error` (`This operation was aborted` for a plain
+ * `abort()`, `The operation was aborted due to timeout` for `AbortSignal.timeout`), the reason
+ * itself when it is a string, else `Aborted`.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * controller.abort();
+ * abortReasonMessage(controller.signal.reason); // "This operation was aborted"
+ * ```
+ */
+export function abortReasonMessage(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (typeof reason === "string") return reason;
+  return "Aborted";
+}
+
 /** True for errors that mean "cancelled": our {@link AbortError} and the platform's. */
 export function isAbortError(error: unknown): boolean {
   if (error instanceof AbortError) return true;

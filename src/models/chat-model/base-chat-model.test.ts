@@ -547,7 +547,7 @@ describe("BaseChatModel streaming and callbacks", () => {
     await expect(new Stuck({}).invoke("x", { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
     const already = AbortSignal.abort();
     await expect(new Stuck({}).invoke("x", { signal: already })).rejects.toThrow(
-      "The model call was aborted.",
+      "This operation was aborted",
     );
   });
 

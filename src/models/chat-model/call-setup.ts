@@ -1,5 +1,6 @@
 import {
   AbortError,
+  abortReasonMessage,
   type CallbackHandler,
   hasHandlers,
   type RunnableConfig,
@@ -78,16 +79,12 @@ export function runIdOf(config: RunnableConfig): string {
   return config.runId ?? randomId();
 }
 
-/** The error to throw when `signal` aborted: ours, with the reason as cause. */
-export function abortErrorFor(signal: AbortSignal, what = "The model call"): AbortError {
-  const reason: unknown = signal.reason;
-  const timedOut = reason instanceof Error && reason.name === "TimeoutError";
-  return new AbortError(
-    timedOut ? `${what} timed out (the call's \`timeout\` passed).` : `${what} was aborted.`,
-    {
-      cause: reason,
-    },
-  );
+/**
+ * The error to throw when `signal` aborted: ours, with the message of the error LangChain.js's
+ * provider models fail with then (see {@link abortReasonMessage}), the signal's reason as its cause.
+ */
+export function abortErrorFor(signal: AbortSignal): AbortError {
+  return new AbortError(abortReasonMessage(signal.reason), { cause: signal.reason });
 }
 
 /**

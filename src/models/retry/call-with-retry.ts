@@ -1,4 +1,4 @@
-import { AbortError, abortableSleep } from "../../shared/index.js";
+import { AbortError, abortableSleep, abortReasonMessage } from "../../shared/index.js";
 import { ModelCallError, ModelTimeoutError } from "../errors/model-call-error.js";
 import { withAttempts } from "../errors/with-attempts.js";
 import { retryDelayMs } from "./retry-delay.js";
@@ -80,7 +80,8 @@ async function runAttempt<T>(
   } catch (error) {
     if (timedOut && !outer?.aborted) {
       throw new ModelTimeoutError(
-        `${settings.displayName} did not respond within ${settings.timeoutMs} ms. ` +
+        // the SDKs' text first, as LangChain.js's ChatOpenAI throws it
+        `Request timed out. ${settings.displayName} did not respond within ${settings.timeoutMs} ms. ` +
           "Raise `timeout` (milliseconds) or check that the server is reachable.",
         { provider: settings.provider, isRetryable: true, code: "MODEL_TIMEOUT", cause: error },
       );
@@ -95,10 +96,7 @@ async function runAttempt<T>(
 function toAbortError(signal: AbortSignal, error: unknown): Error {
   if (error instanceof AbortError) return error;
   const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === "TimeoutError") {
-    return new AbortError(`The model call was cancelled by its signal: ${reason.message}`, { cause: reason });
-  }
-  return new AbortError("The model call was aborted.", { cause: reason ?? error });
+  return new AbortError(abortReasonMessage(reason), { cause: reason ?? error });
 }
 
 /** The shared abortable wait, failing with this module's abort error. */

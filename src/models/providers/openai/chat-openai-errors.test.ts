@@ -273,7 +273,8 @@ describe("ChatOpenAI timeouts and aborts", () => {
       .invoke("hi")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelTimeoutError);
-    expect((error as Error).message).toContain("did not respond within 100 ms");
+    // @langchain/openai's text ("Request timed out."), then what to fix
+    expect((error as Error).message).toMatch(/^Request timed out\. OpenAI did not respond within 100 ms/);
   });
 
   it("retries a timed-out attempt", async () => {
@@ -291,7 +292,31 @@ describe("ChatOpenAI timeouts and aborts", () => {
       .invoke("hi", { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
+    // the signal's reason's message (@langchain/openai says "Request was aborted." for a
+    // non-streamed call, see docs/differences.md)
+    expect((error as Error).message).toBe("This operation was aborted");
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("aborting mid-stream fails with the signal's reason's message, as @langchain/openai does", async () => {
+    const chunk = (content: string) => ({
+      id: "chatcmpl-s",
+      object: "chat.completion.chunk",
+      model: "m",
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    });
+    server.reply({ kind: "sse", events: openAIEvents([chunk("a"), chunk("b")]), hang: true });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const c of await model().stream("hi", { signal: controller.signal })) {
+        seen.push(c.text);
+        if (c.text === "b") controller.abort("stop now");
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as Error).message).toBe("stop now");
+    expect(seen).toContain("b");
   });
 
   it("the call option `timeout` bounds the whole call", async () => {
@@ -300,7 +325,8 @@ describe("ChatOpenAI timeouts and aborts", () => {
       .invoke("hi", { timeout: 80 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    expect((error as Error).message).toContain("timed out");
+    // the message of AbortSignal.timeout's reason, which @langchain/openai throws
+    expect((error as Error).message).toBe("The operation was aborted due to timeout");
   });
 });
 
