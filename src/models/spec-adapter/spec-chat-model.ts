@@ -139,7 +139,7 @@ export class SpecChatModel<
     return { ...super.structuredOutputDefaults(options), nameFromSchema: false };
   }
 
-  protected override streamsInInvoke(): boolean {
+  protected override streamsInInvoke(_options: this["ParsedCallOptions"]): boolean {
     return this.streaming;
   }
 

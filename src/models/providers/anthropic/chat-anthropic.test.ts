@@ -756,7 +756,15 @@ describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () =>
     await expect(model({ stopSequences: ["S"] }).invoke("x", { stop: ["T"] })).rejects.toThrow(
       '"stopSequence" parameter found in input and default params',
     );
+    // invoke of a streaming model too, as @langchain/anthropic's _generate refuses them
+    await expect(
+      model({ stopSequences: ["S"], streaming: true }).invoke("x", { stop: ["T"] }),
+    ).rejects.toThrow('"stopSequence" parameter found in input and default params');
     expect(server.requests).toHaveLength(0);
+    // stream() is not checked: the call's stop sequences are sent
+    server.reply({ kind: "sse", events: anthropicEvents([{ type: "message_stop" }]) });
+    await collect(await model({ stopSequences: ["S"] }).stream("x", { stop: ["T"] }));
+    expect(server.requests[0]?.body).toMatchObject({ stop_sequences: ["T"] });
   });
 
   it("sends no sampling settings with thinking and refuses those the API refuses", async () => {

@@ -367,10 +367,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: this["ParsedCallOptions"],
     runManager?: ChatModelRun,
   ): Promise<ChatResult> {
-    if (this.stop !== undefined && options.stop) {
-      // @langchain/anthropic refuses both when not streaming
-      throw new InvalidArgumentError('"stopSequence" parameter found in input and default params');
-    }
+    this.checkStop(options);
     const result = await super._generate(messages, options, runManager);
     for (const generation of result.generations) {
       const {
@@ -386,6 +383,24 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       generation.message.response_metadata = { ...fields, model_provider: "anthropic" };
     }
     return result;
+  }
+
+  /**
+   * `invoke` of a `streaming: true` model streams through the same check as a non-streamed
+   * call, as `@langchain/anthropic`'s `_generate` does (a stream() call, or an invoke that
+   * streams for a `messages` stream mode, is not checked there either).
+   */
+  protected override streamsInInvoke(options: this["ParsedCallOptions"]): boolean {
+    const streams = super.streamsInInvoke(options);
+    if (streams) this.checkStop(options);
+    return streams;
+  }
+
+  /** `@langchain/anthropic` refuses stop sequences given both to the model and to the call. */
+  private checkStop(options: this["ParsedCallOptions"]): void {
+    if (this.stop !== undefined && options.stop) {
+      throw new InvalidArgumentError('"stopSequence" parameter found in input and default params');
+    }
   }
 
   /** The chunks are shaped as `@langchain/anthropic` shapes them (see {@link AnthropicStreamChunks}). */
