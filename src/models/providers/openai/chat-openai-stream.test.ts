@@ -345,3 +345,45 @@ describe("ChatOpenAI abort", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("ChatOpenAI streamed logprobs", () => {
+  const logprobs = (token: string) => ({
+    content: [{ token, logprob: -0.5, bytes: [1], top_logprobs: [] }],
+    refusal: null,
+  });
+  const withLogprobs = (delta: Record<string, unknown>, finish: string | null, lp: unknown) => {
+    const event = chunk(delta, finish);
+    return { ...event, choices: [{ ...event.choices[0], logprobs: lp }] };
+  };
+  const stream = openAIEvents([
+    withLogprobs({ role: "assistant", content: "" }, null, null),
+    withLogprobs({ content: "Hel" }, null, logprobs("Hel")),
+    withLogprobs({ content: "lo" }, null, logprobs("lo")),
+    withLogprobs({}, "stop", null),
+    usageChunk,
+  ]);
+
+  it("gives every chunk its event's logprobs when the model asks for them, as @langchain/openai does", async () => {
+    server.reply({ kind: "sse", events: stream });
+    const chunks = await collect(await model({ logprobs: true }).stream("hi"));
+    expect(server.requests[0]?.body).toMatchObject({ logprobs: true });
+    expect(chunks.map((c) => c.response_metadata.logprobs)).toEqual([
+      null,
+      logprobs("Hel"),
+      logprobs("lo"),
+      null,
+      undefined,
+    ]);
+    expect("logprobs" in (chunks[4]?.response_metadata ?? {})).toBe(false);
+    expect(join(chunks).response_metadata.logprobs).toEqual({
+      content: [...logprobs("Hel").content, ...logprobs("lo").content],
+      refusal: null,
+    });
+  });
+
+  it("leaves logprobs off the chunks when the model does not ask for them", async () => {
+    server.reply({ kind: "sse", events: stream });
+    const chunks = await collect(await model().stream("hi"));
+    expect(chunks.every((c) => !("logprobs" in c.response_metadata))).toBe(true);
+  });
+});

@@ -178,7 +178,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
 
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
   protected override streamChunkMapper(): StreamPartsToChunks {
-    return new OpenAIStreamChunks(this.messageContext());
+    return new OpenAIStreamChunks(this.messageContext(), this.settings.logprobs === true);
   }
 
   override _llmType(): string {
