@@ -580,7 +580,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   /** The streamed chunks of a call, concatenated. */
   private async invokeStreaming(call: PreparedCall<this["ParsedCallOptions"]>): Promise<AIMessageChunk> {
     let whole: AIMessageChunk | undefined;
-    for await (const chunk of this.streamChunks(call))
+    // a model that streams in `invoke` of its own accord (`streaming: true`) answers with its
+    // generations' info in the metadata, as LangChain.js's providers do; an invoke streamed for a
+    // handler (the `messages` stream mode) joins the chunks as they are, as LangChain.js does
+    const withInfo = call.run?.prefersStreaming !== true;
+    for await (const chunk of this.streamChunks(call, withInfo))
       whole = whole === undefined ? chunk : whole.concat(chunk);
     if (whole === undefined) throw new Error("Received empty response from chat model call.");
     return whole;

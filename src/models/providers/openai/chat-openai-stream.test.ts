@@ -387,3 +387,55 @@ describe("ChatOpenAI streamed logprobs", () => {
     expect(chunks.every((c) => !("logprobs" in c.response_metadata))).toBe(true);
   });
 });
+
+describe("ChatOpenAI generation info (as @langchain/openai reports it)", () => {
+  const events = openAIEvents([
+    chunk({ role: "assistant", content: "" }),
+    chunk({ content: "Hel" }),
+    chunk({}, "stop"),
+    usageChunk,
+  ]);
+
+  it("keeps prompt, completion and the finish fields off the chunks a token handler sees and off the answer", async () => {
+    server.reply({ kind: "sse", events });
+    const seen: Record<string, unknown>[] = [];
+    const handler: CallbackHandler = {
+      lc_prefer_streaming: true,
+      handleLLMNewToken: (_token, _idx, _runId, _parent, _tags, fields) => {
+        const message = (fields?.chunk as { message?: AIMessageChunk } | undefined)?.message;
+        if (message !== undefined) seen.push({ ...message.response_metadata });
+      },
+    };
+    const reply = await model().invoke("hi", { callbacks: [handler] });
+    // (the raw usage copy is on the finish chunk rather than the usage chunk: docs/differences.md)
+    expect(seen).toEqual([
+      { model_provider: "openai", usage: {} },
+      { model_provider: "openai", usage: {} },
+      { model_provider: "openai", usage: usageChunk.usage },
+      {},
+    ]);
+    expect(reply.response_metadata).toEqual({ model_provider: "openai", usage: usageChunk.usage });
+  });
+
+  it("merges them into what stream() yields and what a streaming: true invoke answers", async () => {
+    server.reply({ kind: "sse", events });
+    const chunks = await collect(await model().stream("hi"));
+    expect(chunks[2]?.response_metadata).toMatchObject({
+      prompt: 0,
+      completion: 0,
+      finish_reason: "stop",
+      model_name: "gpt-4.1-mini-2025-04-14",
+      system_fingerprint: "fp_s",
+    });
+    server.reply({ kind: "sse", events });
+    const reply = await model({ streaming: true }).invoke("hi");
+    expect(reply.response_metadata).toMatchObject({
+      prompt: 0,
+      completion: 0,
+      finish_reason: "stop",
+      model_name: "gpt-4.1-mini-2025-04-14",
+      system_fingerprint: "fp_s",
+      model_provider: "openai",
+    });
+  });
+});

@@ -6,13 +6,26 @@ import type { MessageContext } from "../../spec-adapter/result-to-message.js";
 import { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import type { OpenAIChatChunk } from "./openai-wire.js";
 
+/** What `@langchain/openai` reports in a stream chunk's `generationInfo` rather than its message. */
+const GENERATION_INFO = new Set([
+  "prompt",
+  "completion",
+  "finish_reason",
+  "system_fingerprint",
+  "model_name",
+  "service_tier",
+]);
+
 /**
  * ChatOpenAI's stream chunks, shaped as `@langchain/openai` shapes them: every chunk of the
- * answer carries `{ prompt: 0, completion: 0, model_provider, usage: {} }` in its
- * `response_metadata`, and the usage comes on a chunk of its own after the finish chunk,
- * without the answer's id. With `logprobs` set on the model, every chunk but the usage one also
- * has the `logprobs` of the server event it came from (the finish chunk those of the event with
- * the `finish_reason`), as `@langchain/openai` reports them.
+ * answer carries `{ model_provider, usage: {} }` in its `response_metadata` and `{ prompt: 0,
+ * completion: 0 }` in its `generationInfo` (with the finish chunk's `finish_reason`,
+ * `model_name`, `system_fingerprint` and `service_tier`; `stream()` merges it under the
+ * metadata, token callbacks and so the `messages` stream mode do not see it), and the usage
+ * comes on a chunk of its own after the finish chunk, without the answer's id. With `logprobs`
+ * set on the model, every chunk's `generationInfo` but the usage one's also has the `logprobs`
+ * of the server event it came from (the finish chunk those of the event with the
+ * `finish_reason`).
  *
  * @example
  * ```ts
@@ -22,7 +35,7 @@ import type { OpenAIChatChunk } from "./openai-wire.js";
  * ```
  */
 export class OpenAIStreamChunks extends StreamPartsToChunks {
-  private readonly shared: ResponseMetadata;
+  private readonly provider: string;
   /** The `logprobs` of the latest event's choice, and of the event that finished the answer. */
   private eventLogprobs: unknown;
   private finishLogprobs: unknown;
@@ -33,7 +46,7 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     private readonly logprobs: boolean,
   ) {
     super(ctx);
-    this.shared = { prompt: 0, completion: 0, model_provider: ctx.provider, usage: {} };
+    this.provider = ctx.provider;
   }
 
   override map(part: ChatModelV1StreamPart): ChatGenerationChunk | undefined {
@@ -64,12 +77,17 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   }
 
   protected override chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
-    const metadata: ResponseMetadata = { ...this.shared, ...fields.response_metadata };
-    if (this.logprobs) {
-      metadata.logprobs = (
-        this.finishing ? this.finishLogprobs : this.eventLogprobs
-      ) as ResponseMetadata[string];
+    // the generation's fields go to `generationInfo`, which `stream()` merges under each chunk's
+    // `response_metadata` and a `messages` stream or token callback does not see
+    const info: Record<string, unknown> = { prompt: 0, completion: 0 };
+    const metadata: ResponseMetadata = { model_provider: this.provider, usage: {} };
+    for (const [key, value] of Object.entries(fields.response_metadata ?? {})) {
+      if (GENERATION_INFO.has(key)) info[key] = value;
+      else metadata[key] = value;
     }
-    return super.chunk({ ...fields, response_metadata: metadata }, text);
+    if (this.logprobs) info.logprobs = this.finishing ? this.finishLogprobs : this.eventLogprobs;
+    const generation = super.chunk({ ...fields, response_metadata: metadata }, text);
+    generation.generationInfo = info;
+    return generation;
   }
 }
