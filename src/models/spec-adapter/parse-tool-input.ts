@@ -1,9 +1,15 @@
 import type { InvalidToolCall, ToolCall } from "../../messages/index.js";
 
+/** What LangChain.js's `OutputParserException` appends to its message. */
+const OUTPUT_PARSING_FAILURE_URL =
+  "\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/OUTPUT_PARSING_FAILURE/\n";
+
 /**
  * Parses the raw argument text of a tool call: a JSON object (or empty text, read as `{}`)
  * gives a tool call; anything else an invalid tool call that keeps the raw text and says why
- * (the LangChain.js wording: `Function "<name>" arguments: … are not valid JSON.`). Never throws.
+ * (the LangChain.js wording: `Function "<name>" arguments: … are not valid JSON.`, followed for
+ * text that is not JSON by the troubleshooting URL of the `OutputParserException` LangChain.js
+ * takes that message from). Never throws.
  * With `typeFirst` a tool call lists its keys as LangChain.js's OpenAI parser writes them
  * (`name`, `args`, `type`, `id`), which shows wherever the call is written out as JSON (say a
  * summarization prompt); otherwise as `@langchain/anthropic` writes them (`id` before `type`).
@@ -31,7 +37,7 @@ export function parseToolInput(
     }
     reason = "the arguments must be a JSON object";
   } catch (error) {
-    reason = (error as Error).message;
+    reason = `${(error as Error).message}${OUTPUT_PARSING_FAILURE_URL}`;
   }
   return {
     invalidToolCall: {

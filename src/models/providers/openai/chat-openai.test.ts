@@ -467,7 +467,19 @@ describe("ChatOpenAI request and response mapping", () => {
       args: '{"city": "Os',
       type: "invalid_tool_call",
     });
-    expect(reply.invalid_tool_calls[0]?.error).toContain('Function "get_weather" arguments');
+    // @langchain/openai's text: its OutputParserException's message, troubleshooting URL included
+    const reason = (() => {
+      try {
+        JSON.parse('{"city": "Os');
+        return "";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(reply.invalid_tool_calls[0]?.error).toBe(
+      `Function "get_weather" arguments:\n\n{"city": "Os\n\nare not valid JSON.\nError: ${reason}` +
+        "\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/OUTPUT_PARSING_FAILURE/\n",
+    );
   });
 
   it("surfaces a refusal as additional_kwargs.refusal", async () => {
