@@ -1079,6 +1079,67 @@ describe("ChatAnthropic streaming", () => {
     expect(whole.additional_kwargs).toMatchObject({ stop_reason: "end_turn", stop_sequence: null });
   });
 
+  it("streams thinking, redacted thinking and citations as @langchain/anthropic does with thinking on", async () => {
+    const citation = {
+      type: "char_location",
+      cited_text: "c",
+      document_index: 0,
+      start_char_index: 0,
+      end_char_index: 1,
+    };
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "thinking", thinking: "", signature: "" },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Two." } },
+        { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "EqQ" } },
+        { type: "content_block_stop", index: 0 },
+        { type: "content_block_start", index: 1, content_block: { type: "redacted_thinking", data: "xyz" } },
+        { type: "content_block_stop", index: 1 },
+        { type: "content_block_start", index: 2, content_block: { type: "text", text: "", citations: [] } },
+        { type: "content_block_delta", index: 2, delta: { type: "text_delta", text: "4" } },
+        { type: "content_block_delta", index: 2, delta: { type: "citations_delta", citation } },
+        { type: "content_block_stop", index: 2 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null, container: null },
+          usage: { output_tokens: 9 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const thinking = { type: "enabled" as const, budget_tokens: 1024 };
+    const chunks = await collect(await model({ thinking }).stream("2+2?"));
+    expect(chunks.map((c) => c.content)).toEqual([
+      [],
+      [{ index: 0, type: "thinking", thinking: "", signature: "" }],
+      [{ index: 0, type: "thinking", thinking: "Two." }],
+      [{ index: 0, type: "thinking", signature: "EqQ" }],
+      [{ index: 1, type: "redacted_thinking", data: "xyz" }],
+      [{ index: 2, type: "text", text: "", citations: [] }],
+      [{ index: 2, type: "text", text: "4" }],
+      [{ index: 2, type: "text", citations: [citation] }],
+      [],
+    ]);
+    const whole = join(chunks);
+    expect(whole.content).toEqual([
+      { index: 0, type: "thinking", thinking: "Two.", signature: "EqQ" },
+      { index: 1, type: "redacted_thinking", data: "xyz" },
+      { index: 2, type: "text", text: "4", citations: [citation] },
+    ]);
+    // the last chunk's additional_kwargs is message_delta's delta, as given
+    expect(chunks.at(-1)?.additional_kwargs).toEqual({
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      container: null,
+    });
+  });
+
   it("keeps malformed streamed tool input as an invalid tool call", async () => {
     server.reply({
       kind: "sse",
