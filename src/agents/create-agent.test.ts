@@ -251,6 +251,38 @@ describe("createAgent: returnDirect", () => {
     expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:value of a", "tool:value of b"]);
   });
 
+  it("goes back to the model after a jump to tools that finds every call answered", async () => {
+    // a later turn of a thread whose last tool was returnDirect: the jump runs no tool, so the
+    // earlier answer does not end the run (LangChain.js 1.5.14 calls the model: "ai:done")
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("lookup", { key: "k" }, "c1")), answer("a2", "done")],
+    });
+    let jumped = false;
+    const jumper = createMiddleware({
+      name: "Jumper",
+      beforeModel: {
+        canJumpTo: ["tools"],
+        hook: (state) => {
+          const last = state.messages.at(-1);
+          if (jumped || !HumanMessage.isInstance(last) || last.content !== "again") return undefined;
+          jumped = true;
+          return { jumpTo: "tools" as const };
+        },
+      },
+    });
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      middleware: [jumper],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t" } };
+    await agent.invoke(question(), config);
+    const { messages } = await agent.invoke({ messages: [new HumanMessage("again")] }, config);
+    expect(jumped).toBe(true);
+    expect(outline(messages)).toEqual(["human:hi", "ai:", "tool:value of k", "human:again", "ai:done"]);
+  });
+
   it("draws the tools → exit edge only when a returnDirect tool exists", () => {
     const model = new FakeChatModel({ responses: [] });
     expect(edges(createAgent({ model, tools: [search] }))).toContain("tools->model_request");

@@ -127,6 +127,14 @@ describe("toolsRouter", () => {
     expect(route({ messages: [human, ai, toolMessage("c1", "lookup")] })).toBe("M.after_agent");
   });
 
+  it("loops when the step answered nothing (a jump to tools after a returnDirect answer)", () => {
+    // LangChain.js reads the last message only: a human message after the answer loops
+    const ai = asking("a", call("lookup", {}, "c1"));
+    expect(route({ messages: [human, ai, toolMessage("c1", "lookup"), new HumanMessage("again")] })).toBe(
+      "M.before_model",
+    );
+  });
+
   it("loops to the entry without an AI message", () => {
     expect(route({ messages: [human] })).toBe("M.before_model");
   });

@@ -164,13 +164,19 @@ export function modelRouter(
  * The router after the tools node: exit when every client tool call of the last AI message is
  * `returnDirect` (all of them, not only the last one: each parallel tools task decides the same
  * way, from the whole message), or when a structured-output tool was answered; otherwise back
- * to the loop entry.
+ * to the loop entry. A step that answered nothing (the last message is not a `ToolMessage`)
+ * goes back to the loop entry.
  */
 export function toolsRouter(anchors: AgentAnchors, kinds: ToolKinds) {
   return readOnly((state: RouterState): string => {
     const messages = state.messages;
     const index = lastAIIndex(messages);
     if (index < 0) return anchors.loopEntry;
+    // no tool answered in this step (a jump to "tools" with every call already answered): the
+    // answers after the AI message are an earlier step's, so they decide nothing, as in
+    // LangChain.js, whose rule reads the last message only
+    const last = messages[messages.length - 1];
+    if (last === undefined || !isToolMessage(last)) return anchors.loopEntry;
     const ai = messages[index] as AIMessage;
     const answers = new Map<string, BaseMessage>();
     for (let i = index + 1; i < messages.length; i += 1) {
