@@ -967,7 +967,10 @@ export class PregelLoop {
         commit: this.commit,
         settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
-        abandon: this.params.persistence === undefined ? undefined : this.abandon,
+        abandon:
+          this.params.persistence === undefined && !(this.wantsTasks || this.wantsDebug)
+            ? undefined
+            : this.abandonRunning,
       });
     } catch (error) {
       if (controller !== undefined) releaseController(controller);
@@ -1070,16 +1073,23 @@ export class PregelLoop {
 
   /**
    * A task aborted because a sibling failed: saved with an `AbortError` as its error, as
-   * LangGraph.js saves it (what `getState().tasks[i].error` shows; a resumed run runs it again).
-   * Nothing is streamed for it here (a caller of the failed call is, see `streamAbortedCaller`).
+   * LangGraph.js saves it (what `getState().tasks[i].error` shows; a resumed run runs it again),
+   * and, when the runner gave it up (`streamed`), its `tasks`/`debug` result is that error, as
+   * LangGraph.js streams it once the abort reaches the task.
    */
-  private abandon = (task: RunningTask): void => {
+  private abandon = (task: RunningTask, streamed = false): void => {
     if (this.abandoned) return;
     this.params.persistence?.saveWrites(task.id, [[ERROR, ABORTED_SIBLING]], taskPathKey(task.path));
+    if (streamed) this.streamAborted(task);
   };
 
-  /** Streams the `tasks`/`debug` result of a node or entrypoint aborted by its call's failure. */
-  private streamAbortedCaller(task: RunningTask): void {
+  /** The runner gives up a task still running when its step fails (see {@link abandon}). */
+  private abandonRunning = (task: RunningTask): void => {
+    this.abandon(task, true);
+  };
+
+  /** Streams the `tasks`/`debug` result of a task aborted by a sibling's or its call's failure. */
+  private streamAborted(task: RunningTask): void {
     if (task.node.hidden || !(this.wantsTasks || this.wantsDebug)) return;
     // its writes are not its result: the run it made was aborted
     const payload = taskResultPayload(
@@ -1121,7 +1131,7 @@ export class PregelLoop {
       // and the caller's result is an `AbortError` (LangGraph.js aborts the caller's run as the
       // call fails, and streams that, even when the caller's code caught the error)
       this.abandon(task);
-      if ((task as Task).callCount > 0 && !this.abandoned) this.streamAbortedCaller(task);
+      if ((task as Task).callCount > 0 && !this.abandoned) this.streamAborted(task);
       return;
     }
     if (failure === undefined) this.stepFinished++;

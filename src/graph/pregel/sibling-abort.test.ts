@@ -164,8 +164,9 @@ describe("siblings still running when a task fails, with a checkpointer", () => 
         for await (const chunk of stream) if ("result" in chunk) tasks.push(String(chunk.name));
       })
       .catch(() => undefined);
-    // nothing is streamed for the aborted sibling
-    expect(tasks).toEqual(["broken"]);
+    // the aborted sibling's result is its AbortError (LangGraph.js makes it too, but its stream,
+    // closed as the run fails, drops it when the failure comes at the step's start)
+    expect(tasks).toEqual(["broken", "slow"]);
     const state = await graph.getState(config);
     expect(state.next).toEqual(["slow", "broken"]);
     expect(state.tasks.map((t) => [t.name, t.error])).toEqual([
@@ -181,6 +182,52 @@ describe("siblings still running when a task fails, with a checkpointer", () => 
     failing = false;
     expect(await graph.invoke(null, config)).toEqual({ n: 2 });
     expect(slowRuns).toBe(2);
+  });
+});
+
+describe("the tasks and debug results of siblings a failure aborted", () => {
+  /** `broken` fails a turn after the step started, while `slow` waits for a timer. */
+  const failing = (checkpointer: MemorySaver | undefined) =>
+    new StateGraph(State)
+      .addNode("slow", async () => {
+        await new Promise((r) => setTimeout(r, 30));
+        return { n: 2 };
+      })
+      .addNode("broken", async () => {
+        await new Promise((r) => setImmediate(r));
+        throw new Error("broken node");
+      })
+      .addEdge(START, "slow")
+      .addEdge(START, "broken")
+      .compile({ checkpointer });
+
+  it("are their AbortErrors, streamed after the failure, with or without a checkpointer", async () => {
+    for (const checkpointer of [new MemorySaver(), undefined]) {
+      const config = { configurable: { thread_id: "t" } };
+      const tasks: unknown[] = [];
+      const debug: unknown[] = [];
+      const read = async (mode: "tasks" | "debug") => {
+        const stream = await failing(checkpointer).stream({ n: 1 }, { ...config, streamMode: mode });
+        for await (const chunk of stream) {
+          if (mode === "tasks" && "result" in chunk) tasks.push([chunk.name, chunk.error, chunk.result]);
+          if (mode === "debug" && chunk.type === "task_result") {
+            const payload = chunk.payload as { name: string; error: unknown };
+            debug.push([payload.name, payload.error]);
+          }
+        }
+      };
+      expect(await read("tasks").catch((error: Error) => error.message)).toBe("broken node");
+      expect(await read("debug").catch((error: Error) => error.message)).toBe("broken node");
+      // as LangGraph.js 1.7.3 streams them
+      expect(tasks).toEqual([
+        ["broken", { message: "broken node", name: "Error" }, {}],
+        ["slow", { message: "This operation was aborted", name: "AbortError" }, {}],
+      ]);
+      expect(debug).toEqual([
+        ["broken", { message: "broken node", name: "Error" }],
+        ["slow", { message: "This operation was aborted", name: "AbortError" }],
+      ]);
+    }
   });
 });
 
