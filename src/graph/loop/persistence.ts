@@ -133,12 +133,27 @@ export class SaveQueue implements Unwritten {
   /** The first failed save (then nothing more is written). */
   failure: { error: unknown } | undefined;
 
+  /**
+   * The saver's `preserve` (agentgraph's savers): encodes a queued save at once, so that nodes
+   * of later steps that change state objects in place do not change what it stores.
+   */
+  private readonly preserve: ((op: SaverBatchOp) => void) | undefined;
+
   constructor(saver: BaseCheckpointSaver) {
     this.saver = saver;
+    const preserve = (saver as { preserve?: unknown }).preserve;
+    this.preserve = typeof preserve === "function" ? (preserve as (op: SaverBatchOp) => void) : undefined;
   }
 
   push(op: SaverBatchOp): void {
     if (this.failure !== undefined) return;
+    if (this.preserve !== undefined) {
+      try {
+        this.preserve.call(this.saver, op);
+      } catch {
+        // a value that cannot be encoded fails the save when it is written, as before
+      }
+    }
     this.queued.push(op);
     this.pushed++;
     if (this.draining === undefined) {

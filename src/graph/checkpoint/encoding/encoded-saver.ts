@@ -175,6 +175,17 @@ class ThreadCache {
    */
   changes = 0;
   /**
+   * The last list of each list channel (by namespace, then channel) a save queued for this thread
+   * held (see {@link EncodedCheckpointSaver.preserve}): the elements the next one shares with it,
+   * from the start, are not looked at again.
+   */
+  readonly preserved = new Map<string, Map<string, { list: readonly unknown[]; length: number }>>();
+  /**
+   * The encodings {@link EncodedCheckpointSaver.preserve} took of list elements and written
+   * objects of this thread not stored yet, until they are (then dropped).
+   */
+  readonly heldItems = new Map<object, string>();
+  /**
    * List states whose elements were read back and not yet recorded as stored under their
    * references (see {@link registerValues}).
    */
@@ -381,6 +392,20 @@ const itemHash = (data: string): string => contentHash(data).slice(0, 16);
 /** Item references of objects already hashed (objects in state are treated as immutable). */
 const itemRefs = new WeakMap<object, string>();
 
+/**
+ * What {@link EncodedCheckpointSaver.preserve} took of a save when it was queued, kept on the
+ * queued save itself (under a symbol: a weak map keyed by each step's objects would cost more
+ * than the encodings): the encodings of a checkpoint's other values and the lengths of its lists,
+ * by channel, or those of a task's writes (for each write, its encoding or its elements').
+ */
+interface Held {
+  values?: Record<string, string>;
+  lengths?: Record<string, number>;
+  writes?: (string | string[])[];
+}
+const HELD = Symbol("agentgraph.saver.held");
+const heldOf = (op: SaverBatchOp): Held | undefined => (op as { [HELD]?: Held })[HELD];
+
 /** A function or symbol: JSON has no text for either. */
 function isUnstorable(value: unknown): boolean {
   return typeof value === "function" || typeof value === "symbol";
@@ -573,6 +598,8 @@ interface CheckpointSave {
   cache: ThreadCache;
   /** The state of the previous version of each list channel it changes, where there is one (by channel). */
   prevLists: Map<string, ListState>;
+  /** What was encoded when the save was queued (see {@link EncodedCheckpointSaver.preserve}). */
+  held?: Held | undefined;
 }
 
 /** A checkpoint's bookkeeping if a batch prepared it or the cache holds it (no storage read). */
@@ -882,6 +909,100 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   }
 
   /**
+   * Encodes now what a save queued for a later {@link putBatch} stores (`async` durability queues
+   * a step's saves and writes them after the next steps have started): a node that changes an
+   * object of the state in place then cannot change what the checkpoints saved before it hold,
+   * as LangGraph.js's savers copy a checkpoint's values when it is put. Only what the saver has
+   * not stored yet is encoded (the new elements of a list, the other values that changed, a
+   * task's writes), once: `putBatch` uses these encodings. Synchronous.
+   */
+  preserve(op: SaverBatchOp): void {
+    const threadValue = op.config.configurable?.thread_id;
+    if (threadValue === undefined || threadValue === null) return;
+    const cache = this.caches.get(String(threadValue));
+    // elements read back are known by reference once registered: they are not encoded again
+    if (cache.unregistered.length > 0) cache.registerValues();
+    if (op.kind === "writes") {
+      const encoded: (string | string[])[] = new Array(op.writes.length);
+      for (let i = 0; i < op.writes.length; i++) {
+        const value = (op.writes[i] as PendingWrite)[1];
+        if (Array.isArray(value)) {
+          const items: string[] = new Array(value.length);
+          for (let j = 0; j < value.length; j++) items[j] = this.holdItem(value[j], cache);
+          encoded[i] = items;
+        } else {
+          const data = this.codec.encode(value);
+          encoded[i] = data;
+          // the next checkpoint may list it (a Send): it is not encoded again before then
+          if (typeof value === "object" && value !== null) cache.heldItems.set(value, data);
+        }
+      }
+      (op as { [HELD]?: Held })[HELD] = { writes: encoded };
+      return;
+    }
+    const values = op.checkpoint.channel_values;
+    const ns = String(op.config.configurable?.checkpoint_ns ?? "");
+    let preserved = cache.preserved.get(ns);
+    if (preserved === undefined) {
+      preserved = new Map();
+      cache.preserved.set(ns, preserved);
+    }
+    let held: Record<string, string> | undefined;
+    let lengths: Record<string, number> | undefined;
+    for (const channel in op.newVersions) {
+      if (!Object.hasOwn(values, channel)) continue;
+      const value = values[channel];
+      if (Array.isArray(value) && !(this.inlineShortLists && value.length <= INLINE_LIST_MAX)) {
+        // its length, not a copy (a copy at every step would allocate the whole history each
+        // time): what a node appends to the list in place is left out when it is stored
+        const length = value.length;
+        lengths ??= {};
+        lengths[channel] = length;
+        // the elements a list shares with the last one queued were looked at then
+        const before = preserved.get(channel);
+        preserved.set(channel, { list: value, length });
+        let start = 0;
+        if (before !== undefined) {
+          const max = Math.min(before.length, length);
+          const list = before.list;
+          while (start < max && value[start] === list[start]) start++;
+        }
+        for (let i = start; i < length; i++) {
+          const item: unknown = value[i];
+          // known, or encoded with the task writes that brought it
+          if (typeof item !== "object" || item === null || itemRefs.has(item) || cache.heldItems.has(item))
+            continue;
+          const data = this.codec.encode(item);
+          itemRefs.set(item, itemHash(data));
+          cache.heldItems.set(item, data);
+        }
+      } else {
+        held ??= {};
+        held[channel] = this.codec.encode(value);
+      }
+    }
+    if (held !== undefined || lengths !== undefined) {
+      const kept: Held = {};
+      if (held !== undefined) kept.values = held;
+      if (lengths !== undefined) kept.lengths = lengths;
+      (op as { [HELD]?: Held })[HELD] = kept;
+    }
+  }
+
+  /** A list element's encoding (a function or symbol as null, see {@link itemize}). */
+  private encodeItem(value: unknown): string {
+    const isObject = typeof value === "object" && value !== null;
+    return this.codec.encode(isObject || !isUnstorable(value) ? value : null);
+  }
+
+  /** {@link encodeItem}, the encoding of an object kept for when it is stored. */
+  private holdItem(value: unknown, cache: ThreadCache): string {
+    const data = this.encodeItem(value);
+    if (typeof value === "object" && value !== null) cache.heldItems.set(value, data);
+    return data;
+  }
+
+  /**
    * Saves the checkpoints and writes of `ops`, in order, in one storage write (one transaction):
    * each checkpoint may be the parent of the next, as the steps of a run are.
    */
@@ -911,10 +1032,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           op.checkpoint,
           op.metadata,
           op.newVersions,
+          heldOf(op),
         );
         if (prepared instanceof Promise) await prepared;
       } else {
-        this.prepareWrites(pending, op.config, op.writes, op.taskId, op.taskPath);
+        this.prepareWrites(pending, op.config, op.writes, op.taskId, op.taskPath, heldOf(op));
       }
     }
     await this.commit(pending);
@@ -961,6 +1083,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    held?: Held,
   ): RunnableConfig | Promise<RunnableConfig> {
     const threadId = this.requireThreadId(config, "put");
     const ns = String(config.configurable?.checkpoint_ns ?? "");
@@ -988,6 +1111,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           newVersions,
           cache,
           prevLists: found,
+          held,
         });
       return missing.length === 0
         ? write()
@@ -1015,6 +1139,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
 
   private encodeCheckpoint(pending: PendingBatch, save: CheckpointSave): RunnableConfig {
     const { threadId, ns, parentId, parent, checkpoint, metadata, newVersions, cache, prevLists } = save;
+    const held = save.held?.values;
+    const heldLength = save.held?.lengths;
     const bookkeeping: Bookkeeping = {
       versions: checkpoint.channel_versions,
       seen: checkpoint.versions_seen,
@@ -1044,7 +1170,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         // a short list is a value like any other (a step's one `Send`); the choice depends on the
         // value alone, so a version is stored in the same form whoever stores it (a prune's rebuild)
         if (Array.isArray(value) && (!this.inlineShortLists || value.length > INLINE_LIST_MAX)) return false;
-        data = this.codec.encode(value);
+        data = held?.[channel] ?? this.codec.encode(value);
         if (data.length > INLINE_LIMIT) return false;
       }
       inline[channel] = data;
@@ -1058,11 +1184,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const version = checkpoint.channel_versions[channel] ?? (newVersions[channel] as ChannelVersion);
       const versionKey = String(version);
       if (inlineValue(channel)) continue;
-      const value = checkpoint.channel_values[channel];
+      let value = checkpoint.channel_values[channel];
+      const queuedLength = heldLength?.[channel];
+      // grown in place since it was queued (see preserve)
+      if (queuedLength !== undefined && Array.isArray(value) && value.length > queuedLength)
+        value = value.slice(0, queuedLength);
       if (!Array.isArray(value)) {
-        rows.blobs.push(
-          blobRow(threadId, ns, channel, versionKey, "value", this.codec.encode(value), null, 0),
-        );
+        const data = held?.[channel] ?? this.codec.encode(value);
+        rows.blobs.push(blobRow(threadId, ns, channel, versionKey, "value", data, null, 0));
         continue;
       }
       const prevVersion = parent?.bookkeeping.versions[channel];
@@ -1164,6 +1293,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     writes: PendingWrite[],
     taskId: string,
     taskPath: string,
+    kept?: Held,
   ): void {
     const threadId = this.requireThreadId(config, "putWrites");
     const checkpointId = config.configurable?.checkpoint_id;
@@ -1174,9 +1304,11 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const cache = this.caches.get(threadId);
     const rows = pending.rows;
     const sending = pending.sendingFor(threadId);
+    const held = kept?.writes;
     // the pair read by index, not destructured (each destructuring steps an iterator before the
     // engine optimizes this code)
     writes.forEach((write, index) => {
+      const heldWrite = held?.[index];
       const channel = write[0];
       const value = write[1];
       const row: WriteRow = {
@@ -1192,15 +1324,18 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       };
       if (Array.isArray(value)) {
         row.kind = "list";
-        row.data = JSON.stringify(this.itemizeWritten(value, threadId, cache, rows.items, sending));
+        const encoded = Array.isArray(heldWrite) ? heldWrite : undefined;
+        row.data = JSON.stringify(this.itemizeWritten(value, threadId, cache, rows.items, sending, encoded));
       } else {
-        row.data = this.codec.encode(value);
+        row.data = typeof heldWrite === "string" ? heldWrite : this.codec.encode(value);
+        if (heldWrite !== undefined && typeof value === "object" && value !== null)
+          cache.heldItems.delete(value);
         if (row.data.length > this.writeItemMin && typeof value === "object" && value !== null) {
           // a larger object is stored once as an item: a Send written by a task is also an
           // element of the next checkpoint's tasks channel, which then shares it
           row.kind = "list";
           row.data = JSON.stringify({
-            item: this.itemizeWritten([value], threadId, cache, rows.items, sending)[0],
+            item: this.itemizeWritten([value], threadId, cache, rows.items, sending, [row.data])[0],
           });
         }
       }
@@ -1558,11 +1693,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       const value = values[i];
       const isObject = typeof value === "object" && value !== null;
       let ref = isObject ? itemRefs.get(value) : undefined;
-      let data: string | undefined;
+      // encoded when its save was queued (see preserve), as it was then
+      let data = isObject ? cache.heldItems.get(value as object) : undefined;
+      if (data !== undefined) cache.heldItems.delete(value as object);
       if (ref === undefined) {
         // a function or symbol in a list is stored as null, as JSON (and LangGraph.js) stores it
         // inside an array; alone it would be stored as undefined
-        data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
+        data ??= this.codec.encode(isObject || !isUnstorable(value) ? value : null);
         ref = itemHash(data);
         if (isObject) itemRefs.set(value, ref);
       } else if (before !== undefined && i < beforeLength && before[i] === ref) {
@@ -1593,15 +1730,17 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     cache: ThreadCache,
     items: ItemRow[],
     sending: Set<string>,
+    encoded?: readonly string[],
   ): string[] {
     if (cache.unregistered.length > 0) cache.registerValues();
     const refs: string[] = new Array(values.length);
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       const isObject = typeof value === "object" && value !== null;
-      const data = this.codec.encode(isObject || !isUnstorable(value) ? value : null);
+      const data = encoded?.[i] ?? this.encodeItem(value);
       const ref = itemHash(data);
       if (isObject) {
+        cache.heldItems.delete(value);
         const known = itemRefs.get(value);
         if (known !== ref) {
           if (known !== undefined) cache.changes += 1;

@@ -2,6 +2,7 @@
 // Expected values: @langchain/langgraph 1.7.3 with its MemorySaver and SqliteSaver.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { SqliteSaver } from "../../../checkpoint/sqlite/index.js";
 import {
   Annotation,
   Command,
@@ -123,6 +124,47 @@ describe("a message a node changes in place and writes back", () => {
       history.push(contents(snapshot.values.messages ?? []));
     expect(history).toEqual(["hi,b,c", "hi,b", "hi,a", "hi", ""]);
   });
+
+  it.each(["memory", "sqlite"] as const)(
+    "leaves the checkpoints saved before the node as they were with async durability (%s)",
+    async (kind) => {
+      // async durability writes a step's checkpoint after later nodes have run: what they change
+      // in place (the message, a list pushed onto) must not reach it
+      const Items = Annotation.Root({
+        ...MessagesAnnotation.spec,
+        items: Annotation<{ v: number }[]>({ reducer: (_, b) => b, default: () => [] }),
+      });
+      const checkpointer = kind === "memory" ? new MemorySaver() : SqliteSaver.fromConnString(":memory:");
+      const graph = new StateGraph(Items)
+        .addNode("a", () => ({ messages: [new AIMessage({ content: "a", id: "m1" })], items: [{ v: 1 }] }))
+        .addNode("b", (state: { messages: AIMessage[]; items: { v: number }[] }) => {
+          const message = state.messages[1] as AIMessage;
+          message.content = "b";
+          (state.items[0] as { v: number }).v = 2;
+          state.items.push({ v: 3 });
+          return { messages: [message], items: state.items };
+        })
+        .addNode("c", () => ({}))
+        .addEdge(START, "a")
+        .addEdge("a", "b")
+        .addEdge("b", "c")
+        .compile({ checkpointer });
+      const config = { configurable: { thread_id: "t" }, durability: "async" as const };
+      await graph.invoke(input(), config);
+      const history: string[] = [];
+      for await (const snapshot of graph.getStateHistory(config)) {
+        history.push(`${contents(snapshot.values.messages ?? [])}|${JSON.stringify(snapshot.values.items)}`);
+      }
+      // as LangGraph.js 1.7.3 saves them
+      expect(history).toEqual([
+        'hi,b|[{"v":2},{"v":3}]',
+        'hi,b|[{"v":2},{"v":3}]',
+        'hi,a|[{"v":1}]',
+        "hi|[]",
+        "|[]",
+      ]);
+    },
+  );
 
   it.each(["async", "sync"] as const)(
     "is stored with the change when a later run changes a message read back (durability %s)",
