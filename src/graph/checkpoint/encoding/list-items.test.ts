@@ -166,6 +166,43 @@ describe("a message a node changes in place and writes back", () => {
     },
   );
 
+  it.each(["memory", "sqlite"] as const)(
+    "leaves a task's writes and the values it wrote as they were when not written back (async, %s)",
+    async (kind) => {
+      const State = Annotation.Root({
+        items: Annotation<{ v: number }[]>({ reducer: (_, b) => b, default: () => [] }),
+        other: Annotation<{ w: number }>,
+      });
+      const checkpointer = kind === "memory" ? new MemorySaver() : SqliteSaver.fromConnString(":memory:");
+      const graph = new StateGraph(State)
+        .addNode("a", () => ({ items: [{ v: 1 }, { v: 10 }], other: { w: 1 } }))
+        .addNode("b", (state: { items: { v: number }[]; other: { w: number } }) => {
+          (state.items[0] as { v: number }).v = 2;
+          state.other.w = 2;
+          return {};
+        })
+        .addEdge(START, "a")
+        .addEdge("a", "b")
+        .compile({ checkpointer });
+      const config = { configurable: { thread_id: "t" }, durability: "async" as const };
+      await graph.invoke({ items: [] }, config);
+      const history: string[] = [];
+      for await (const snapshot of graph.getStateHistory(config)) {
+        const results = snapshot.tasks.map((task) => task.result);
+        history.push(`${JSON.stringify(snapshot.values)}|${JSON.stringify(results)}`);
+      }
+      // the first three as LangGraph.js 1.7.3 saves them; the change b made in place and did not
+      // write back is not stored (LangGraph.js stores it with the last checkpoint, see
+      // docs/differences.md)
+      expect(history.reverse()).toEqual([
+        '{"items":[]}|[{"items":[]}]',
+        '{"items":[]}|[{"items":[{"v":1},{"v":10}],"other":{"w":1}}]',
+        '{"items":[{"v":1},{"v":10}],"other":{"w":1}}|[null]',
+        '{"items":[{"v":1},{"v":10}],"other":{"w":1}}|[]',
+      ]);
+    },
+  );
+
   it.each(["async", "sync"] as const)(
     "is stored with the change when a later run changes a message read back (durability %s)",
     async (durability) => {
