@@ -175,12 +175,6 @@ class ThreadCache {
    */
   changes = 0;
   /**
-   * The last list of each list channel (by namespace, then channel) a save queued for this thread
-   * held (see {@link EncodedCheckpointSaver.preserve}): the elements the next one shares with it,
-   * from the start, are not looked at again.
-   */
-  readonly preserved = new Map<string, Map<string, { list: readonly unknown[]; length: number }>>();
-  /**
    * The encodings {@link EncodedCheckpointSaver.preserve} took of list elements and written
    * objects of this thread not stored yet, until they are (then dropped).
    */
@@ -941,12 +935,6 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       return;
     }
     const values = op.checkpoint.channel_values;
-    const ns = String(op.config.configurable?.checkpoint_ns ?? "");
-    let preserved = cache.preserved.get(ns);
-    if (preserved === undefined) {
-      preserved = new Map();
-      cache.preserved.set(ns, preserved);
-    }
     let held: Record<string, string> | undefined;
     let lengths: Record<string, number> | undefined;
     for (const channel in op.newVersions) {
@@ -958,20 +946,14 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         const length = value.length;
         lengths ??= {};
         lengths[channel] = length;
-        // the elements a list shares with the last one queued were looked at then
-        const before = preserved.get(channel);
-        preserved.set(channel, { list: value, length });
-        let start = 0;
-        if (before !== undefined) {
-          const max = Math.min(before.length, length);
-          const list = before.list;
-          while (start < max && value[start] === list[start]) start++;
-        }
-        for (let i = start; i < length; i++) {
+        // the new elements are the list's tail: walked back to the first element known (stored,
+        // or encoded with the task writes that brought it) or not an object, so a step costs
+        // what it added, not the length of the history; an element that is new elsewhere (one
+        // replaced in the middle) is encoded when it is stored, as every element was before
+        for (let i = length - 1; i >= 0; i--) {
           const item: unknown = value[i];
-          // known, or encoded with the task writes that brought it
           if (typeof item !== "object" || item === null || itemRefs.has(item) || cache.heldItems.has(item))
-            continue;
+            break;
           const data = this.codec.encode(item);
           itemRefs.set(item, itemHash(data));
           cache.heldItems.set(item, data);
