@@ -7,8 +7,14 @@
  */
 import { expect, vi } from "vitest";
 import type { BaseCheckpointSaver } from "../index.js";
-import { CheckpointCorruptError, type CheckpointStorage } from "../index.js";
-import { HumanMessage } from "../messages/index.js";
+import {
+  CheckpointCorruptError,
+  type CheckpointStorage,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../index.js";
+import { AIMessage, HumanMessage, RemoveMessage } from "../messages/index.js";
 
 const storageOf = (saver: BaseCheckpointSaver) =>
   (saver as unknown as { storage: CheckpointStorage }).storage;
@@ -28,6 +34,43 @@ export async function checkOwnReads(
   expect(contents(await read(saver))).toHaveLength(20);
   await deleteOneItem(lost);
   await expect(read(saver)).rejects.toBeInstanceOf(CheckpointCorruptError);
+  await checkPrunedBehindItsBack(saver, other);
+}
+
+/**
+ * Another saver prunes the thread while this one knows an item only the pruned checkpoints held;
+ * this one then writes that item again (an update of a checkpoint named by id, which reads no
+ * latest checkpoint first): the item is stored again, so every saver reads the thread back.
+ */
+async function checkPrunedBehindItsBack(saver: BaseCheckpointSaver, other: () => BaseCheckpointSaver) {
+  const graphOf = (checkpointer: BaseCheckpointSaver) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("reply", (s) => ({
+        messages: [new AIMessage({ content: `reply ${s.messages.length}`, id: `r-${s.messages.length}` })],
+      }))
+      .addEdge(START, "reply")
+      .compile({ checkpointer });
+  const graph = graphOf(saver);
+  const config = { configurable: { thread_id: "own-reads-pruned" } };
+  await graph.invoke({ messages: [new HumanMessage({ content: "old text", id: "old" })] }, config);
+  await graph.updateState(config, { messages: [new RemoveMessage({ id: "old" })] });
+  await graph.invoke({ messages: [new HumanMessage({ content: "next", id: "next" })] }, config);
+  const latest = await graph.getState(config);
+  // reading the history teaches the saver that the "old text" item is stored
+  for await (const past of graph.getStateHistory(config)) void past;
+  // another process keeps only the latest checkpoint: the "old text" item goes with the others
+  await (other() as unknown as { prune(ids: string[], o: { keepLast: number }): Promise<void> }).prune(
+    ["own-reads-pruned"],
+    { keepLast: 1 },
+  );
+  await graph.updateState(latest.config, {
+    messages: [new HumanMessage({ content: "old text", id: "old" })],
+  });
+  const want = ["reply 1", "next", "reply 2", "old text"];
+  const text = (values: unknown) =>
+    (values as { messages: HumanMessage[] }).messages.map((m) => String(m.content));
+  expect(text((await graph.getState(config)).values)).toEqual(want);
+  expect(text((await graphOf(other()).getState(config)).values)).toEqual(want);
 }
 
 /** A thread of `count` checkpoints, each adding a message, written by `saver` from empty. */

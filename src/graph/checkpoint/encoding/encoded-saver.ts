@@ -1392,17 +1392,19 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       need(refs.refs);
     }
     let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
+    const fromStorage = items === undefined;
     if (items === undefined) {
-      if (rebase) cache.items.clear();
       // read from storage: the saver no longer knows how many items the storage holds, and the
       // texts it keeps could not be used again (see itemsFromTexts)
       cache.storedCount = undefined;
       cache.texts?.clear();
       items = await this.loadItems(threadId, needed, ns, head.id);
     }
-    // What the checkpoint references is stored. A rebase leaves the saver knowing just that (the
-    // set itself: it is not used again here); another read adds to what it knows.
-    if (rebase) cache.items = needed;
+    // What the checkpoint references is stored. A rebase, or any read the storage answered (the
+    // texts could not: another saver may have pruned or deleted items this one knew of since),
+    // leaves the saver knowing just that (the set itself: it is not used again here), so that
+    // it stores such an item again when it writes it; a read from the texts adds to what it knows.
+    if (rebase || fromStorage) cache.items = needed;
     else for (const ref of needed) cache.items.add(ref);
 
     // equal items are stored once; each place that holds one gets an object of its own
