@@ -38,9 +38,11 @@ export async function checkOwnReads(
 }
 
 /**
- * Another saver prunes the thread while this one knows an item only the pruned checkpoints held;
- * this one then writes that item again (an update of a checkpoint named by id, which reads no
- * latest checkpoint first): the item is stored again, so every saver reads the thread back.
+ * Another saver prunes or deletes the thread while this one knows an item only the pruned
+ * checkpoints held, and the checkpoint it wrote last; this one then writes that item again (an
+ * update of a checkpoint named by id, which reads no latest checkpoint first): it stores the
+ * item, and a deleted parent's values, again, so every saver reads the thread back (after a
+ * delete, the update's values alone, as LangGraph.js's savers give them).
  */
 async function checkPrunedBehindItsBack(saver: BaseCheckpointSaver, other: () => BaseCheckpointSaver) {
   const graphOf = (checkpointer: BaseCheckpointSaver) =>
@@ -51,26 +53,30 @@ async function checkPrunedBehindItsBack(saver: BaseCheckpointSaver, other: () =>
       .addEdge(START, "reply")
       .compile({ checkpointer });
   const graph = graphOf(saver);
-  const config = { configurable: { thread_id: "own-reads-pruned" } };
-  await graph.invoke({ messages: [new HumanMessage({ content: "old text", id: "old" })] }, config);
-  await graph.updateState(config, { messages: [new RemoveMessage({ id: "old" })] });
-  await graph.invoke({ messages: [new HumanMessage({ content: "next", id: "next" })] }, config);
-  const latest = await graph.getState(config);
-  // reading the history teaches the saver that the "old text" item is stored
-  for await (const past of graph.getStateHistory(config)) void past;
-  // another process keeps only the latest checkpoint: the "old text" item goes with the others
-  await (other() as unknown as { prune(ids: string[], o: { keepLast: number }): Promise<void> }).prune(
-    ["own-reads-pruned"],
-    { keepLast: 1 },
-  );
-  await graph.updateState(latest.config, {
-    messages: [new HumanMessage({ content: "old text", id: "old" })],
-  });
-  const want = ["reply 1", "next", "reply 2", "old text"];
   const text = (values: unknown) =>
     (values as { messages: HumanMessage[] }).messages.map((m) => String(m.content));
-  expect(text((await graph.getState(config)).values)).toEqual(want);
-  expect(text((await graphOf(other()).getState(config)).values)).toEqual(want);
+  for (const [threadId, behind, want] of [
+    ["own-reads-pruned", "prune", ["reply 1", "next", "reply 2", "old text"]],
+    ["own-reads-deleted", "delete", ["old text"]],
+  ] as const) {
+    const config = { configurable: { thread_id: threadId } };
+    await graph.invoke({ messages: [new HumanMessage({ content: "old text", id: "old" })] }, config);
+    await graph.updateState(config, { messages: [new RemoveMessage({ id: "old" })] });
+    await graph.invoke({ messages: [new HumanMessage({ content: "next", id: "next" })] }, config);
+    const latest = await graph.getState(config);
+    // reading the history teaches the saver that the "old text" item is stored
+    for await (const past of graph.getStateHistory(config)) void past;
+    // another process keeps only the latest checkpoint (the "old text" item goes with the
+    // others), or deletes the thread
+    const remover = other() as unknown as { prune(ids: string[], o: { keepLast: number }): Promise<void> };
+    if (behind === "prune") await remover.prune([threadId], { keepLast: 1 });
+    else await other().deleteThread(threadId);
+    await graph.updateState(latest.config, {
+      messages: [new HumanMessage({ content: "old text", id: "old" })],
+    });
+    expect(text((await graph.getState(config)).values)).toEqual(want);
+    expect(text((await graphOf(other()).getState(config)).values)).toEqual(want);
+  }
 }
 
 /** A thread of `count` checkpoints, each adding a message, written by `saver` from empty. */

@@ -1347,6 +1347,12 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         this.caches.drop(threadId);
         // a thread without checkpoints holds no items: what this saver writes next is all of them
         this.caches.get(threadId).storedCount = 0;
+      } else if (id !== undefined) {
+        // A checkpoint named by id is gone: another saver deleted or pruned the thread since this
+        // one cached it (what it knows of the thread's items and of the checkpoints it wrote last
+        // may be gone too). A save on top of it (an updateState of that config) then stores its
+        // values and items in full.
+        this.caches.drop(threadId);
       }
       return undefined;
     }
