@@ -106,6 +106,38 @@ const RUN_ONLY_KEYS = [
 ] as const;
 
 /**
+ * The keys of a call's (or `withConfig`'s) config a run keeps, as LangGraph.js lists them: any other
+ * key (say a model's call option such as `stop`) is not passed on to the nodes. `timeout` is
+ * read from the call's options (see {@link applyRunTimeout}).
+ */
+const CONFIG_KEYS = new Set([
+  "tags",
+  "metadata",
+  "callbacks",
+  "runName",
+  "maxConcurrency",
+  "recursionLimit",
+  "configurable",
+  "runId",
+  "outputKeys",
+  "streamMode",
+  "store",
+  "writer",
+  "interrupt",
+  "context",
+  "interruptBefore",
+  "interruptAfter",
+  "checkpointDuring",
+  "durability",
+  "signal",
+  "heartbeat",
+  "executionInfo",
+  "serverInfo",
+  "control",
+  "timeout",
+]);
+
+/**
  * Resolves the config of a run: the ambient task config (when this graph runs inside another
  * graph's node), then the graph's `withConfig` defaults, then the explicit options, as
  * LangChain.js merges configs (tags concatenated, metadata and configurable merged).
@@ -146,6 +178,17 @@ export function resolveRunConfig(
   for (const source of [defaults, options] as (LangGraphRunnableConfig<unknown> | undefined)[]) {
     if (source === undefined) continue;
     mergeInto(config, source);
+  }
+  for (const source of [defaults, options] as (Record<string, unknown> | undefined)[]) {
+    if (source === undefined) continue;
+    for (const key of Object.keys(source)) {
+      if (CONFIG_KEYS.has(key)) continue;
+      // a key of no config (the ambient task config's own keys stay, as in LangGraph.js)
+      const kept = config as Record<string, unknown>;
+      if (inherited !== undefined && Object.hasOwn(inherited, key))
+        kept[key] = (inherited as Record<string, unknown>)[key];
+      else delete kept[key];
+    }
   }
   for (const key of RUN_ONLY_KEYS) delete (config as Record<string, unknown>)[key];
   // the run's name is the call's or the graph's `withConfig` one, never a parent node's

@@ -149,3 +149,24 @@ describe("a graph invoked inside a node with its own metadata or tags", () => {
     expect(metadata).toMatchObject({ outer: 1 });
   });
 });
+
+describe("keys of no config given to a run", () => {
+  it("are not passed on to the nodes (a model option such as stop stays out), as LangGraph.js keeps only config keys", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const graph = new StateGraph(Value)
+      .addNode("n", (_state, config) => {
+        seen.push({ ...config });
+        return { value: "n" };
+      })
+      .addEdge(START, "n")
+      .compile()
+      .withConfig({ tags: ["bound"], foo: "bound" } as Record<string, unknown>);
+    await graph.invoke({ value: "" }, { stop: ["X"], bar: 1, tags: ["t"] } as Record<string, unknown>);
+    const [config] = seen;
+    expect(config).toBeDefined();
+    expect(config).not.toHaveProperty("stop");
+    expect(config).not.toHaveProperty("bar");
+    expect(config).not.toHaveProperty("foo");
+    expect(config?.tags).toEqual(["bound", "t"]);
+  });
+});
