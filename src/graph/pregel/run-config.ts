@@ -88,17 +88,17 @@ export function nestedRunNamespace(run: ResolvedRun, claim: boolean): string {
 /** How many graphs each task (the task a nested run's config comes from) has run so far. */
 const nestedRunCounts = new WeakMap<object, number>();
 
+/**
+ * The config keys a run reads for itself (from its options, or a parent node's config), which
+ * its nodes never get. Keys of no config (`subgraphs`, `debug`, `retryPolicy`, `cache`,
+ * `encoding`, a model option) are not kept in the first place (see {@link CONFIG_KEYS}).
+ */
 const RUN_ONLY_KEYS = [
   "streamMode",
   "outputKeys",
-  "subgraphs",
-  "debug",
-  "retryPolicy",
   "interruptBefore",
   "interruptAfter",
   "durability",
-  "cache",
-  "encoding",
   "runName",
   "runId",
   "executionInfo",
@@ -179,17 +179,8 @@ export function resolveRunConfig(
     if (source === undefined) continue;
     mergeInto(config, source);
   }
-  for (const source of [defaults, options] as (Record<string, unknown> | undefined)[]) {
-    if (source === undefined) continue;
-    for (const key of Object.keys(source)) {
-      if (CONFIG_KEYS.has(key)) continue;
-      // a key of no config (the ambient task config's own keys stay, as in LangGraph.js)
-      const kept = config as Record<string, unknown>;
-      if (inherited !== undefined && Object.hasOwn(inherited, key))
-        kept[key] = (inherited as Record<string, unknown>)[key];
-      else delete kept[key];
-    }
-  }
+  dropForeignKeys(config, defaults, inherited);
+  dropForeignKeys(config, options, inherited);
   for (const key of RUN_ONLY_KEYS) delete (config as Record<string, unknown>)[key];
   // the run's name is the call's or the graph's `withConfig` one, never a parent node's
   const runName = options?.runName ?? defaults?.runName;
@@ -333,6 +324,25 @@ function mergeInto(target: LangGraphRunnableConfig<unknown>, source: LangGraphRu
     target.callbacks = [...callbacks, ...source.callbacks.filter((h) => !callbacks.includes(h))];
   } else if (callbacks !== undefined) {
     target.callbacks = callbacks;
+  }
+}
+
+/**
+ * Takes out of `config` the keys of `source` that are no config keys ({@link CONFIG_KEYS}), as
+ * LangGraph.js skips them; the ambient task config's own value of such a key stays.
+ */
+function dropForeignKeys(
+  config: LangGraphRunnableConfig<unknown>,
+  source: LangGraphRunnableConfig<unknown> | undefined,
+  inherited: LangGraphRunnableConfig<unknown> | undefined,
+): void {
+  if (source === undefined) return;
+  const kept = config as Record<string, unknown>;
+  for (const key in source) {
+    if (CONFIG_KEYS.has(key)) continue;
+    if (inherited !== undefined && Object.hasOwn(inherited, key))
+      kept[key] = (inherited as Record<string, unknown>)[key];
+    else delete kept[key];
   }
 }
 
