@@ -81,9 +81,11 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     // `response_metadata` and a `messages` stream or token callback does not see
     const info: Record<string, unknown> = { prompt: 0, completion: 0 };
     const metadata: ResponseMetadata = { model_provider: this.provider, usage: {} };
-    for (const [key, value] of Object.entries(fields.response_metadata ?? {})) {
-      if (GENERATION_INFO.has(key)) info[key] = value;
-      else metadata[key] = value;
+    const given = fields.response_metadata;
+    // `for…in`, not entries: this runs for every token of a streamed answer
+    for (const key in given) {
+      if (GENERATION_INFO.has(key)) info[key] = given[key];
+      else metadata[key] = given[key];
     }
     if (this.logprobs) info.logprobs = this.finishing ? this.finishLogprobs : this.eventLogprobs;
     const generation = super.chunk({ ...fields, response_metadata: metadata }, text);
