@@ -9,4 +9,5 @@ export {
   type PostgresSearchOptions,
   PostgresStore,
   type PostgresStoreConfig,
+  PostgresStoreError,
 } from "./store.js";

@@ -26,7 +26,7 @@ import {
   quoteSchema,
   type WriteDbRow,
 } from "./saver-sql.js";
-import { inTransaction, runMigrations } from "./transactions.js";
+import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
 
 /**
  * The PostgreSQL database under a `PostgresSaver` failed (unreachable, missing tables, no
@@ -49,37 +49,6 @@ export class PostgresSaverError extends AgentGraphError {
 /** Bounds of the recursive walks: far above the encoder's chain limits, so only a damaged (cyclic) chain hits them. */
 const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
 const LIST_WALK_LIMIT = LIST_CHAIN_MAX * 4 + 16;
-
-function hintFor(code: string, message: string): string {
-  switch (code) {
-    case "ECONNREFUSED":
-    case "ENOTFOUND":
-    case "ETIMEDOUT":
-    case "ECONNRESET":
-      return "Check that PostgreSQL is running and reachable at the connection string's host and port.";
-    case "28P01":
-    case "28000":
-      return "The server rejected the credentials: check the user and password of the connection string.";
-    case "3D000":
-      return "The database does not exist: create it, or fix the database name in the connection string.";
-    case "42P01":
-    case "3F000":
-      return "The saver's tables are missing (was the schema dropped?): call saver.setup() on a new PostgresSaver.";
-    case "42501":
-      return "The database user lacks a privilege on the saver's schema: grant it, or use a schema the user owns.";
-    case "53300":
-      return "The server has no free connection slots: lower the pool's max, or raise max_connections.";
-    case "40001":
-    case "40P01":
-      return "A concurrent transaction conflicted with this one: retry the operation.";
-    case "22021":
-      return "PostgreSQL text cannot hold the NUL character (\\u0000): remove it from thread ids, namespaces and task ids.";
-    default:
-      if (/after calling end/i.test(message))
-        return "The saver's pool was ended: create a new PostgresSaver.";
-      return "Check the database connection and the saver's schema.";
-  }
-}
 
 /** A short, stable name for a prepared statement (by its text, so that different texts never share one). */
 function statementName(text: string): string {
@@ -450,7 +419,12 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     return runMigrations(
       this.pool,
       this.sql,
-      `agentgraph_checkpoint_migrations:${this.schema}`,
+      {
+        schema: this.schema,
+        lockKey: `agentgraph_checkpoint_migrations:${this.schema}`,
+        component: "PostgresSaver",
+        error: (message) => new PostgresSaverError(message),
+      },
       checkpointMigrations(quoteSchema(this.schema)),
     );
   }
@@ -479,7 +453,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
         ? ""
         : ` of thread "${threadId}"${checkpointId === undefined ? "" : ` (checkpoint ${checkpointId})`}`;
     return new PostgresSaverError(
-      `PostgresSaver (schema "${this.schema}") could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${hintFor(code, message)}`,
+      `PostgresSaver (schema "${this.schema}") could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${postgresHint(code, message, "PostgresSaver")}`,
       { cause: error },
     );
   }

@@ -113,6 +113,47 @@ describe("PostgresSaver specifics", () => {
     expect(rows).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }, { v: 5 }, { v: 6 }]);
   });
 
+  it("a schema set up by a newer version is refused with a PostgresSaverError saying so", async () => {
+    const schema = freshSchema();
+    await new PostgresSaver(pool, undefined, { schema }).setup();
+    await pool.query(`INSERT INTO "${schema}".agentgraph_checkpoint_migrations (v) VALUES (99)`);
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    const error = await saver.getTuple({ configurable: { thread_id: "t" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresSaverError);
+    expect((error as Error).message).toBe(
+      `PostgresSaver: the tables in schema "${schema}" were set up by a newer version of agentgraph (migration 99; this version knows 0 to 6). Upgrade agentgraph in this process, or use another schema.`,
+    );
+  });
+
+  it("sets up in an existing schema its user owns without the right to create schemas", async () => {
+    const database = `${base}_owned`;
+    const role = `${base}_owner`;
+    await pool.query(`CREATE DATABASE "${database}"`);
+    await pool.query(`CREATE ROLE "${role}" LOGIN`);
+    const adminUrl = new URL(url);
+    adminUrl.pathname = `/${database}`;
+    const admin = new pg.Client({ connectionString: adminUrl.href });
+    await admin.connect();
+    try {
+      await admin.query(`REVOKE CREATE ON DATABASE "${database}" FROM PUBLIC`);
+      await admin.query(`CREATE SCHEMA agents AUTHORIZATION "${role}"`);
+      const roleUrl = new URL(adminUrl.href);
+      roleUrl.username = role;
+      roleUrl.password = "";
+      const saver = PostgresSaver.fromConnString(roleUrl.href, { schema: "agents" });
+      try {
+        await saver.setup();
+        expect(await saver.getTuple({ configurable: { thread_id: "t" } })).toBeUndefined();
+      } finally {
+        await saver.end();
+      }
+    } finally {
+      await admin.end();
+      await pool.query(`DROP DATABASE "${database}" WITH (FORCE)`);
+      await pool.query(`DROP ROLE "${role}"`);
+    }
+  });
+
   it("reads long lists on forked branches whose versions interleave", async () => {
     const schema = freshSchema();
     const saver = new PostgresSaver(pool, undefined, { schema });

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BaseStore } from "../../graph/index.js";
 import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
-import { PostgresStore } from "./index.js";
+import { PostgresSaver, PostgresStore, PostgresStoreError } from "./index.js";
 
 const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const base = `agentgraph_store_test_${process.pid}_${Date.now()}`;
@@ -61,6 +61,60 @@ describe("PostgresStore specifics", () => {
     await Promise.all(stores.map((store) => store.setup()));
     await Promise.all(stores.map((store, i) => store.put(["a"], `k${i}`, { i })));
     expect((await stores[0]?.search(["a"]))?.length).toBe(4);
+  });
+
+  it("a store and a saver setting up a new schema at once both succeed", async () => {
+    for (let round = 0; round < 5; round++) {
+      const schema = freshSchema();
+      const saver = new PostgresSaver(pool, undefined, { schema });
+      const store = new PostgresStore({ pool, schema });
+      await Promise.all([store.setup(), saver.setup()]);
+      await store.put(["a"], "k", { round });
+      expect(await saver.getTuple({ configurable: { thread_id: "t" } })).toBeUndefined();
+    }
+  });
+
+  it("a schema set up by a newer version is refused with a PostgresStoreError saying so", async () => {
+    const schema = freshSchema();
+    await new PostgresStore({ pool, schema }).setup();
+    await pool.query(`INSERT INTO "${schema}".agentgraph_store_migrations (v) VALUES (42)`);
+    const store = new PostgresStore({ pool, schema });
+    const error = await store.get(["a"], "k").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostgresStoreError);
+    expect((error as Error).message).toBe(
+      `PostgresStore: the tables in schema "${schema}" were set up by a newer version of agentgraph (migration 42; this version knows 0 to 2). Upgrade agentgraph in this process, or use another schema.`,
+    );
+  });
+
+  it("database failures give a PostgresStoreError naming the operation and what to check", async () => {
+    const offline = PostgresStore.fromConnString("postgresql://postgres@127.0.0.1:1/postgres", {
+      schema: "nowhere",
+    });
+    const unreachable = await offline.put(["a"], "k", { v: 1 }).catch((e: unknown) => e);
+    expect(unreachable).toBeInstanceOf(PostgresStoreError);
+    expect((unreachable as Error).message).toMatch(
+      /^PostgresStore \(schema "nowhere"\) could not set up its tables: .*PostgreSQL is running and reachable/,
+    );
+    await offline.end();
+
+    const schema = freshSchema();
+    const ended = PostgresStore.fromConnString(url, { schema });
+    await ended.put(["users", "u1"], "prefs", { theme: "dark" });
+    await ended.end();
+    const afterEnd = await ended.get(["users", "u1"], "prefs").catch((e: unknown) => e);
+    expect(afterEnd).toBeInstanceOf(PostgresStoreError);
+    expect((afterEnd as Error).message).toMatch(
+      `PostgresStore (schema "${schema}") could not get item "prefs" of namespace ["users","u1"]: Cannot use a pool after calling end on the pool. The store's pool was ended: create a new PostgresStore.`,
+    );
+
+    const dropped = new PostgresStore({ pool, schema: freshSchema() });
+    await dropped.setup();
+    await pool.query(`DROP SCHEMA "${dropped.schema}" CASCADE`);
+    const missing = await dropped.search(["users"]).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(PostgresStoreError);
+    expect((missing as Error).message).toMatch(
+      /could not search namespace \["users"\]: .*\(42P01\).*store\.setup\(\)/,
+    );
   });
 
   it("a store on a shared pool leaves it open on stop()", async () => {

@@ -20,11 +20,42 @@ import {
   selectNamespaces,
   type TTLConfig,
 } from "../../graph/index.js";
-import { InvalidArgumentError } from "../../shared/index.js";
+import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
 import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
 import { storeMigrations } from "./store-migrations.js";
 import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
-import { inTransaction, runMigrations } from "./transactions.js";
+import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
+
+/**
+ * The PostgreSQL database under a `PostgresStore` failed (unreachable, connection lost, missing
+ * tables, no permission, pool ended, …). The message names the operation and the namespace, and
+ * how to fix the cause; `cause` is the driver's error. The batch that failed was rolled back.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.put(["users", "u1"], "prefs", { theme: "dark" });
+ * } catch (e) {
+ *   if (e instanceof PostgresStoreError) console.error(e.message, e.cause);
+ * }
+ * ```
+ */
+export class PostgresStoreError extends AgentGraphError {
+  static override readonly brandName: string = "PostgresStoreError";
+}
+
+/** What a batch does, for its errors: its operation when it has one, else how many it has. */
+function describeBatch(operations: readonly Operation[]): string {
+  const op = operations[0];
+  if (operations.length !== 1 || op === undefined) return `run a batch of ${operations.length} operations`;
+  if ("namespacePrefix" in op) return `search namespace ${JSON.stringify(op.namespacePrefix)}`;
+  if ("value" in op) {
+    const verb = op.value === null ? "delete" : "put";
+    return `${verb} item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  }
+  if ("key" in op) return `get item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  return "list namespaces";
+}
 
 /**
  * Settings of {@link PostgresStore}, as LangGraph.js names them.
@@ -214,7 +245,7 @@ export class PostgresStore extends BaseStore {
   async setup(): Promise<void> {
     this.settingUp ??= this.migrate().catch((error: unknown) => {
       this.settingUp = undefined;
-      throw error;
+      throw this.failure(error, "set up its tables");
     });
     await this.settingUp;
     this.ttl.startSweeper(() => this.sweepExpiredItems());
@@ -241,8 +272,12 @@ export class PostgresStore extends BaseStore {
   /** Deletes expired items now; returns how many. (Expired items are never returned anyway.) */
   async sweepExpiredItems(): Promise<number> {
     await this.ready();
-    const result = await this.pool.query(this.sql.sweep, [new Date()]);
-    return result.rowCount ?? 0;
+    try {
+      const result = await this.pool.query(this.sql.sweep, [new Date()]);
+      return result.rowCount ?? 0;
+    } catch (error) {
+      throw this.failure(error, "delete expired items");
+    }
   }
 
   /**
@@ -269,13 +304,28 @@ export class PostgresStore extends BaseStore {
     const results: unknown[] = new Array(operations.length).fill(undefined);
     if (operations.length === 0) return results as OperationResults<Op>;
     await this.ready();
-    const client = await this.pool.connect();
-    await inTransaction(client, async () => {
-      const now = new Date();
-      for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
-      for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
-    });
+    try {
+      const client = await this.pool.connect();
+      await inTransaction(client, async () => {
+        const now = new Date();
+        for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
+        for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
+      });
+    } catch (error) {
+      throw this.failure(error, describeBatch(operations));
+    }
     return results as OperationResults<Op>;
+  }
+
+  /** A typed error for a driver error (errors of agentgraph's own pass as they are). */
+  private failure(error: unknown, action: string): AgentGraphError {
+    if (error instanceof AgentGraphError) return error;
+    const code = String((error as { code?: unknown } | null)?.code ?? "");
+    const message = error instanceof Error ? error.message : String(error);
+    return new PostgresStoreError(
+      `PostgresStore (schema "${this.schema}") could not ${action}: ${message}${code === "" ? "" : ` (${code})`}. ${postgresHint(code, message, "PostgresStore")}`,
+      { cause: error },
+    );
   }
 
   private async ready(): Promise<void> {
@@ -286,7 +336,12 @@ export class PostgresStore extends BaseStore {
     return runMigrations(
       this.pool,
       this.sql,
-      `agentgraph_store:${this.schema}`,
+      {
+        schema: this.schema,
+        lockKey: `agentgraph_store:${this.schema}`,
+        component: "PostgresStore",
+        error: (message) => new PostgresStoreError(message),
+      },
       storeMigrations(quoteIdentifier(this.schema)),
     );
   }

@@ -18,6 +18,54 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<
   }
 }
 
+/**
+ * How to fix the cause of a driver error (by its code: a Node network error's or PostgreSQL's
+ * SQLSTATE), for the errors of `component` (`PostgresSaver` or `PostgresStore`).
+ */
+export function postgresHint(
+  code: string,
+  message: string,
+  component: "PostgresSaver" | "PostgresStore",
+): string {
+  const noun = component === "PostgresSaver" ? "saver" : "store";
+  switch (code) {
+    case "ECONNREFUSED":
+    case "ENOTFOUND":
+    case "ETIMEDOUT":
+    case "ECONNRESET":
+      return "Check that PostgreSQL is running and reachable at the connection string's host and port.";
+    case "57P01":
+    case "57P02":
+    case "57P03":
+      return `The server ended or refused the connection (terminated by an administrator, restarting or shutting down): retry once it is back; the ${noun}'s pool opens new connections.`;
+    case "28P01":
+    case "28000":
+      return "The server rejected the credentials: check the user and password of the connection string.";
+    case "3D000":
+      return "The database does not exist: create it, or fix the database name in the connection string.";
+    case "42P01":
+    case "3F000":
+      return `The ${noun}'s tables are missing (was the schema dropped?): call ${noun}.setup() on a new ${component}.`;
+    case "42501":
+      return `The database user lacks a privilege on the ${noun}'s schema: grant it, or use a schema the user owns.`;
+    case "53300":
+      return "The server has no free connection slots: lower the pool's max, or raise max_connections.";
+    case "40001":
+    case "40P01":
+      return "A concurrent transaction conflicted with this one: retry the operation.";
+    case "22021":
+      return component === "PostgresSaver"
+        ? "PostgreSQL text cannot hold the NUL character (\\u0000): remove it from thread ids, namespaces and task ids."
+        : "PostgreSQL text cannot hold the NUL character (\\u0000): remove it from namespaces and keys.";
+    default:
+      if (/after calling end/i.test(message))
+        return `The ${noun}'s pool was ended: create a new ${component}.`;
+      if (/connection terminated/i.test(message))
+        return "The connection to PostgreSQL was lost: retry once the server is reachable.";
+      return `Check the database connection and the ${noun}'s schema.`;
+  }
+}
+
 /** The statements {@link runMigrations} needs (both the saver's and the store's SQL have them). */
 export interface MigrationSql {
   lockMigrations: string;
@@ -27,24 +75,88 @@ export interface MigrationSql {
   insertMigrationVersion: string;
 }
 
+/** Whether a schema exists (what `CREATE SCHEMA IF NOT EXISTS` would need the database's CREATE privilege to find out). */
+const SCHEMA_EXISTS = "SELECT 1 FROM pg_namespace WHERE nspname = $1";
+
+/**
+ * Whether `error` is the loss of a race to create a schema: another transaction (the other
+ * component's setup, another app) created it while this one tried to, which PostgreSQL reports
+ * on its catalog's unique index (23505) or as a duplicate schema (42P06).
+ */
+function lostSchemaRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "42P06";
+}
+
+/** How many times {@link runMigrations} starts over after losing a race to create the schema. */
+const SCHEMA_RACE_RETRIES = 3;
+
+/** What {@link runMigrations} sets up, to name it in its errors. */
+export interface MigrationTarget {
+  /** The database schema (unquoted). */
+  schema: string;
+  /** The advisory lock's name: processes setting up the same tables take the same one. */
+  lockKey: string;
+  /** The class whose errors name it (`PostgresSaver`, `PostgresStore`). */
+  component: string;
+  /** The error it throws for a schema set up by a newer version. */
+  error: (message: string) => Error;
+}
+
 /**
  * Runs the migrations a schema has not had yet, in order, in one transaction under an advisory
- * lock named `lockKey` (so that processes setting up at once run each migration once); the
- * migrations table records the versions done. A failure rolls everything back.
+ * lock (so that processes setting up at once run each migration once); the migrations table
+ * records the versions done. A failure rolls everything back. A schema with migrations this
+ * version does not know (set up by a newer version) is refused: its tables may not be what this
+ * version reads and writes.
  */
 export async function runMigrations(
   pool: pg.Pool,
   sql: MigrationSql,
-  lockKey: string,
+  target: MigrationTarget,
   migrations: readonly string[],
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const race = { lost: false };
+    try {
+      await migrateOnce(pool, sql, target, migrations, race);
+      return;
+    } catch (error) {
+      // the schema exists now: a new transaction sees it (this one's catalog cache may not)
+      if (!race.lost || attempt >= SCHEMA_RACE_RETRIES) throw error;
+    }
+  }
+}
+
+/** One attempt of {@link runMigrations}; `race.lost` tells that creating the schema lost a race. */
+async function migrateOnce(
+  pool: pg.Pool,
+  sql: MigrationSql,
+  target: MigrationTarget,
+  migrations: readonly string[],
+  race: { lost: boolean },
 ): Promise<void> {
   const client = await pool.connect();
   await inTransaction(client, async () => {
-    await client.query(sql.lockMigrations, [lockKey]);
-    await client.query(sql.createSchema);
+    await client.query(sql.lockMigrations, [target.lockKey]);
+    // a user who owns an existing schema but may not create schemas in the database gets by
+    const exists = await client.query(SCHEMA_EXISTS, [target.schema]);
+    if (exists.rows.length === 0) {
+      try {
+        await client.query(sql.createSchema);
+      } catch (error) {
+        race.lost = lostSchemaRace(error);
+        throw error;
+      }
+    }
     await client.query(sql.createMigrationsTable);
     const { rows } = await client.query<{ v: number | null }>(sql.selectMigrationVersion);
     const current = rows[0]?.v ?? -1;
+    if (current >= migrations.length) {
+      throw target.error(
+        `${target.component}: the tables in schema "${target.schema}" were set up by a newer version of agentgraph (migration ${current}; this version knows 0 to ${migrations.length - 1}). Upgrade agentgraph in this process, or use another schema.`,
+      );
+    }
     for (let v = current + 1; v < migrations.length; v++) {
       await client.query(migrations[v] as string);
       await client.query(sql.insertMigrationVersion, [v]);
