@@ -1,3 +1,3 @@
 export { SqliteSaver, type SqliteSaverOptions } from "./saver.js";
 export { SqliteCheckpointStorage, SqliteSaverError } from "./saver-storage.js";
-export { SqliteStore, type SqliteStoreOptions } from "./store.js";
+export { SqliteStore, SqliteStoreError, type SqliteStoreOptions } from "./store.js";

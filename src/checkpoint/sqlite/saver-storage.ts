@@ -96,18 +96,32 @@ const READ_STATEMENTS = [
   "items",
 ] as const satisfies readonly (keyof Statements)[];
 
-function hintFor(code: string, message: string): string {
+/**
+ * How to fix the cause of a better-sqlite3 error (by its code), for the errors of `component`
+ * (`SqliteSaver` or `SqliteStore`).
+ */
+export function sqliteHint(code: string, message: string, component: "SqliteSaver" | "SqliteStore"): string {
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return "Another connection held the database's write lock for longer than busy_timeout: raise it (db.pragma(\"busy_timeout = 10000\")) or shorten that connection's transactions.";
   }
   if (code.startsWith("SQLITE_READONLY"))
     return "Open the database file (and its directory, for the WAL files) with write access.";
-  if (code === "SQLITE_FULL")
-    return "The disk is full: free space, or prune old threads (saver.prune / saver.deleteStaleThreads).";
+  if (code === "SQLITE_FULL") {
+    return component === "SqliteSaver"
+      ? "The disk is full: free space, or prune old threads (saver.prune / saver.deleteStaleThreads)."
+      : "The disk is full: free space, or delete old items (a ttl and store.sweepExpiredItems() do it for you).";
+  }
   if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_IOERR"))
     return "Check that the database file and its directory exist and are accessible.";
-  if (/not open/i.test(message)) return "The saver (or its database) was closed: create a new SqliteSaver.";
-  return "Check the database file, or open a new SqliteSaver on a fresh file.";
+  const noun = component === "SqliteSaver" ? "saver" : "store";
+  if (/not open/i.test(message))
+    return `The ${noun} (or its database) was closed: create a new ${component}.`;
+  return `Check the database file, or open a new ${component} on a fresh file.`;
+}
+
+/** The message of the error for tables set up by a newer version (with migrations this one does not know). */
+export function newerSchemaText(component: string, current: number, known: number): string {
+  return `${component}: the tables in this database were set up by a newer version of agentgraph (migration ${current}; this version knows 0 to ${known - 1}). Upgrade agentgraph in this process, or use another database file.`;
 }
 
 /** The last migration applied to `db` (undefined: none, or no migrations table yet). */
@@ -402,6 +416,9 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
       db.transaction(() => {
         db.exec(CREATE_MIGRATIONS_TABLE);
         const current = schemaVersion(db);
+        if (current !== undefined && current >= CHECKPOINT_MIGRATIONS.length) {
+          throw new SqliteSaverError(newerSchemaText("SqliteSaver", current, CHECKPOINT_MIGRATIONS.length));
+        }
         const insert = db.prepare(INSERT_MIGRATION_VERSION);
         for (let v = current === undefined ? 0 : current + 1; v < CHECKPOINT_MIGRATIONS.length; v++) {
           db.exec(CHECKPOINT_MIGRATIONS[v] as string);
@@ -590,7 +607,7 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
           ? ""
           : ` of thread "${threadId}"${checkpointId === undefined ? "" : ` (checkpoint ${checkpointId})`}`;
       throw new SqliteSaverError(
-        `SqliteSaver could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${hintFor(code, message)}`,
+        `SqliteSaver could not ${action}${where}: ${message}${code === "" ? "" : ` (${code})`}. ${sqliteHint(code, message, "SqliteSaver")}`,
         { cause: error },
       );
     }

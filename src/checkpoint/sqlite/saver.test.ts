@@ -267,6 +267,21 @@ describe("SqliteSaver specifics", () => {
     expect((error as Error).message).toMatch(/thread "t-closed".*create a new SqliteSaver/s);
   });
 
+  it("a database set up by a newer version is refused with a SqliteSaverError saying so", async () => {
+    const file = freshFile();
+    const first = new SqliteSaver(file);
+    await first.setup();
+    first.db.prepare("INSERT INTO agentgraph_checkpoint_migrations (v) VALUES (99)").run();
+    await first.close();
+    const saver = new SqliteSaver(file);
+    const error = await saver.getTuple({ configurable: { thread_id: "t" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SqliteSaverError);
+    expect((error as Error).message).toBe(
+      `SqliteSaver: the tables in this database were set up by a newer version of agentgraph (migration 99; this version knows 0 to ${CHECKPOINT_MIGRATIONS.length - 1}). Upgrade agentgraph in this process, or use another database file.`,
+    );
+    await saver.close();
+  });
+
   it("a file that is not a database gives a CheckpointCorruptError naming the thread", async () => {
     const file = freshFile();
     writeFileSync(file, "this is not a SQLite database, just text ".repeat(200));

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BaseStore } from "../../graph/index.js";
 import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
-import { SqliteStore } from "./index.js";
+import { SqliteStore, SqliteStoreError } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,6 +48,50 @@ describe("SqliteStore specifics", () => {
     await store.stop();
     expect(db.open).toBe(true);
     expect(db.prepare("SELECT count(*) AS n FROM agentgraph_store").get()).toStrictEqual({ n: 1 });
+    db.close();
+  });
+
+  it("a store opened while another connection writes reads without waiting for its lock", async () => {
+    const path = join(dir, "busy.db");
+    const first = SqliteStore.fromConnString(path);
+    await first.put(["a"], "k", { v: 1 });
+    const writer = new Database(path);
+    writer.exec("BEGIN IMMEDIATE");
+    try {
+      // a short busy_timeout: taking the write lock would fail rather than wait
+      const reader = new SqliteStore(new Database(path, { timeout: 50 }));
+      expect((await reader.get(["a"], "k"))?.value).toStrictEqual({ v: 1 });
+      expect(await reader.search(["a"])).toHaveLength(1);
+      const error = await reader.put(["a"], "k2", { v: 2 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SqliteStoreError);
+      expect((error as Error).message).toMatch(
+        /^SqliteStore could not put item "k2" of namespace \["a"\]: database is locked \(SQLITE_BUSY\)\. .*busy_timeout/,
+      );
+      reader.db.close();
+    } finally {
+      writer.exec("ROLLBACK");
+      writer.close();
+      await first.stop();
+    }
+  });
+
+  it("a closed store, or one on a newer version's tables, gives a SqliteStoreError saying what to do", async () => {
+    const path = join(dir, "closed.db");
+    const store = SqliteStore.fromConnString(path);
+    await store.put(["a"], "k", { v: 1 });
+    await store.stop();
+    const closed = await store.get(["a"], "k").catch((e: unknown) => e);
+    expect(closed).toBeInstanceOf(SqliteStoreError);
+    expect((closed as Error).message).toBe(
+      'SqliteStore could not get item "k" of namespace ["a"]: The database connection is not open. The store (or its database) was closed: create a new SqliteStore.',
+    );
+    const db = new Database(path);
+    db.prepare("INSERT INTO agentgraph_store_migrations (v) VALUES (7)").run();
+    const newer = await new SqliteStore(db).search(["a"]).catch((e: unknown) => e);
+    expect(newer).toBeInstanceOf(SqliteStoreError);
+    expect((newer as Error).message).toBe(
+      "SqliteStore: the tables in this database were set up by a newer version of agentgraph (migration 7; this version knows 0 to 1). Upgrade agentgraph in this process, or use another database file.",
+    );
     db.close();
   });
 

@@ -19,7 +19,9 @@ import {
   selectNamespaces,
   type TTLConfig,
 } from "../../graph/index.js";
+import { AgentGraphError } from "../../shared/index.js";
 import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
+import { newerSchemaText, sqliteHint } from "./saver-storage.js";
 import { STORE_MIGRATIONS } from "./store-migrations.js";
 import {
   CREATE_MIGRATIONS_TABLE,
@@ -42,8 +44,60 @@ export interface SqliteStoreOptions {
   ttl?: TTLConfig | undefined;
 }
 
+/**
+ * The SQLite database under a `SqliteStore` failed (locked for longer than `busy_timeout`,
+ * read-only, closed, …). The message names the operation and the namespace, and how to fix the
+ * cause; `cause` is the driver's error. The batch that failed was rolled back.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.put(["users", "u1"], "prefs", { theme: "dark" });
+ * } catch (e) {
+ *   if (e instanceof SqliteStoreError) console.error(e.message, e.cause);
+ * }
+ * ```
+ */
+export class SqliteStoreError extends AgentGraphError {
+  static override readonly brandName: string = "SqliteStoreError";
+}
+
+/** What a batch does, for its errors: its operation when it has one, else how many it has. */
+function describeStoreBatch(operations: readonly Operation[]): string {
+  const op = operations[0];
+  if (operations.length !== 1 || op === undefined) return `run a batch of ${operations.length} operations`;
+  if ("namespacePrefix" in op) return `search namespace ${JSON.stringify(op.namespacePrefix)}`;
+  if ("value" in op) {
+    const verb = op.value === null ? "delete" : "put";
+    return `${verb} item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  }
+  if ("key" in op) return `get item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  return "list namespaces";
+}
+
+/** A typed error for a driver error (errors of agentgraph's own pass as they are). */
+function storeFailure(error: unknown, action: string): AgentGraphError {
+  if (error instanceof AgentGraphError) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? "");
+  const message = error instanceof Error ? error.message : String(error);
+  return new SqliteStoreError(
+    `SqliteStore could not ${action}: ${message}${code === "" ? "" : ` (${code})`}. ${sqliteHint(code, message, "SqliteStore")}`,
+    { cause: error },
+  );
+}
+
 type Statement = Database.Statement<[Record<string, unknown>]>;
 type Statements = { -readonly [K in keyof typeof SQL]: Statement };
+
+/** The last migration applied to `db` (undefined: none, or no migrations table yet). */
+function storeSchemaVersion(db: Database.Database): number | undefined {
+  const exists = db
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'agentgraph_store_migrations'")
+    .get();
+  if (exists === undefined) return undefined;
+  const v = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
+  return v === null ? undefined : Number(v);
+}
 
 /** Bindings selecting a namespace and everything under it (see store-sql.ts). */
 const under = (path: string) => ({ path, from: `${path}.`, to: `${path}/` });
@@ -97,11 +151,11 @@ export class SqliteStore extends BaseStore {
 
   /** Creates or upgrades the tables (runs pending migrations). Every operation calls it first. */
   async setup(): Promise<void> {
-    this.prepare();
+    this.prepareFor("set up its tables");
   }
 
   override async start(): Promise<void> {
-    this.prepare();
+    this.prepareFor("set up its tables");
     this.ttl.startSweeper(() => this.sweepExpiredItems());
   }
 
@@ -113,12 +167,23 @@ export class SqliteStore extends BaseStore {
 
   /** Deletes expired items now; returns how many. (Expired items are never returned anyway.) */
   async sweepExpiredItems(): Promise<number> {
-    return this.prepare().sweep.run({ now: Date.now() }).changes;
+    const action = "delete expired items";
+    const statements = this.prepareFor(action);
+    try {
+      return statements.sweep.run({ now: Date.now() }).changes;
+    } catch (error) {
+      throw storeFailure(error, action);
+    }
   }
 
   async batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const plan = planStoreBatch(operations);
-    const statements = this.prepare();
+    let statements: Statements;
+    try {
+      statements = this.prepare();
+    } catch (error) {
+      throw storeFailure(error, describeStoreBatch(operations));
+    }
     const writes = plan.puts.map((op) => ({
       op,
       path: namespaceToPath(op.namespace),
@@ -130,24 +195,45 @@ export class SqliteStore extends BaseStore {
       for (const read of plan.reads) results[read.index] = this.read(statements, read, now);
       for (const write of writes) this.write(statements, write.op, write.path, write.text, now);
     });
-    if (writes.length > 0) run.immediate();
-    else run();
+    try {
+      if (writes.length > 0) run.immediate();
+      else run();
+    } catch (error) {
+      throw storeFailure(error, describeStoreBatch(operations));
+    }
     if (writes.length > 0) this.ttl.startSweeper(() => this.sweepExpiredItems());
     return results as OperationResults<Op>;
+  }
+
+  /** {@link prepare}, its driver errors reported as failures of `action`. */
+  private prepareFor(action: string): Statements {
+    if (this.statements !== undefined) return this.statements;
+    try {
+      return this.prepare();
+    } catch (error) {
+      throw storeFailure(error, action);
+    }
   }
 
   private prepare(): Statements {
     if (this.statements !== undefined) return this.statements;
     const { db } = this;
-    db.transaction(() => {
-      db.exec(CREATE_MIGRATIONS_TABLE);
-      const current = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | null }).v ?? -1;
-      const insert = db.prepare(INSERT_MIGRATION_VERSION);
-      for (let v = current + 1; v < STORE_MIGRATIONS.length; v++) {
-        db.exec(STORE_MIGRATIONS[v] as string);
-        insert.run(v);
-      }
-    }).immediate();
+    // an up-to-date database needs no write lock (which a reader would wait for while another
+    // connection writes): only a pending migration takes it
+    if (storeSchemaVersion(db) !== STORE_MIGRATIONS.length - 1) {
+      db.transaction(() => {
+        db.exec(CREATE_MIGRATIONS_TABLE);
+        const current = storeSchemaVersion(db) ?? -1;
+        if (current >= STORE_MIGRATIONS.length) {
+          throw new SqliteStoreError(newerSchemaText("SqliteStore", current, STORE_MIGRATIONS.length));
+        }
+        const insert = db.prepare(INSERT_MIGRATION_VERSION);
+        for (let v = current + 1; v < STORE_MIGRATIONS.length; v++) {
+          db.exec(STORE_MIGRATIONS[v] as string);
+          insert.run(v);
+        }
+      }).immediate();
+    }
     const statements = {} as Statements;
     for (const [name, sql] of Object.entries(SQL)) statements[name as keyof Statements] = db.prepare(sql);
     this.statements = statements;
