@@ -117,6 +117,42 @@ describe("PostgresStore specifics", () => {
     );
   });
 
+  it("a connection terminated inside a batch rejects it, rolled back, without crashing the process", async () => {
+    const schema = freshSchema();
+    const application = `${base}_terminated`;
+    const own = new pg.Pool({ connectionString: url, application_name: application, max: 1 });
+    const store = new PostgresStore({ pool: own, schema });
+    await store.put(["a"], "k", { v: 1 });
+    // another connection locks the item, so the store's batch waits inside its transaction
+    const locker = await pool.connect();
+    await locker.query("BEGIN");
+    await locker.query(`SELECT * FROM "${schema}".agentgraph_store WHERE key = 'k' FOR UPDATE`);
+    const put = store
+      .batch([
+        { namespace: ["a"], key: "other", value: { v: 3 } },
+        { namespace: ["a"], key: "k", value: { v: 2 } },
+      ])
+      .catch((e: unknown) => e);
+    let waiting: number | undefined;
+    while (waiting === undefined) {
+      const { rows } = await pool.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+        [application],
+      );
+      waiting = rows[0]?.pid;
+    }
+    await pool.query("SELECT pg_terminate_backend($1)", [waiting]);
+    const error = await put;
+    await locker.query("ROLLBACK");
+    locker.release();
+    expect(error).toBeInstanceOf(PostgresStoreError);
+    expect((error as Error).message).toMatch(/could not run a batch of 2 operations: .*\(57P01\)/);
+    // the dead connection is not reused, and nothing of the batch was kept
+    expect((await store.get(["a"], "k"))?.value).toStrictEqual({ v: 1 });
+    expect(await store.get(["a"], "other")).toBeNull();
+    await own.end();
+  });
+
   it("a store on a shared pool leaves it open on stop()", async () => {
     const store = new PostgresStore(pool);
     await store.stop();

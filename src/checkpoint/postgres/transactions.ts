@@ -1,10 +1,20 @@
 import type pg from "pg";
 
 /**
- * Runs `fn` in a transaction on `client`: committed when `fn` resolves, rolled back when it (or
- * the commit) throws. The client is released either way.
+ * Listens to a checked-out client's 'error' events. pg emits one when the connection dies (the
+ * backend terminated, the server restarted, the network cut), after failing the query it was
+ * running; the pool listens only while the client is idle in it, so without this listener the
+ * event would crash the process. The failed query is what reports the error.
+ */
+function ignoreClientError(): void {}
+
+/**
+ * Runs `fn` in a transaction on `client` (just checked out of its pool): committed when `fn`
+ * resolves, rolled back when it (or the commit) throws. The client is released either way; a
+ * client whose connection died is then dropped by the pool rather than reused.
  */
 export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+  client.on("error", ignoreClientError);
   try {
     await client.query("BEGIN");
     const result = await fn();
@@ -14,6 +24,7 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   } finally {
+    client.removeListener("error", ignoreClientError);
     client.release();
   }
 }
