@@ -64,6 +64,16 @@ export function storeSql(schema: string) {
         expires_at = excluded.expires_at,
         ttl_minutes = excluded.ttl_minutes`,
     delete: `DELETE FROM ${table} WHERE prefix = $1 AND key = $2`,
+    /**
+     * Locks the items a batch writes (`$2` paths and `$3` keys, in pairs) for its transaction,
+     * one advisory lock each under the store's name `$1`, taken in the order of their hashes:
+     * batches writing the same items in different orders then wait for one another rather than
+     * deadlock on the rows.
+     */
+    lockItems: `SELECT pg_advisory_xact_lock(hashtext($1), h) FROM (
+        SELECT DISTINCT hashtext(p || chr(31) || k) AS h FROM unnest($2::text[], $3::text[]) AS w (p, k)
+        ORDER BY h OFFSET 0
+      ) locks`,
     refresh: `UPDATE ${table} SET expires_at = $1::timestamptz + ttl_minutes * interval '1 minute'
       WHERE seq = ANY($2::bigint[]) AND ttl_minutes IS NOT NULL`,
     sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,

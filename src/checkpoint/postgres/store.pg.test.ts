@@ -153,6 +153,34 @@ describe("PostgresStore specifics", () => {
     await own.end();
   });
 
+  it("concurrent batches writing the same items in different orders do not deadlock", async () => {
+    const schema = freshSchema();
+    const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url, max: 2 }));
+    const stores = pools.map((own) => new PostgresStore({ pool: own, schema }));
+    await stores[0]?.setup();
+    const keys = ["k0", "k1", "k2", "k3", "k4"];
+    // each batch writes every item, in an order of its own (a rotation, reversed every other time)
+    const failures = await Promise.all(
+      stores.map(async (store, w) => {
+        let failed = 0;
+        for (let round = 0; round < 20; round++) {
+          const start = (w * 2 + round) % keys.length;
+          const order = [...keys.slice(start), ...keys.slice(0, start)];
+          if (round % 2 === 1) order.reverse();
+          const ops = order.map((key, i) => ({
+            namespace: ["shared"],
+            key,
+            value: i === 4 ? null : { w, round },
+          }));
+          await store.batch(ops).catch(() => failed++);
+        }
+        return failed;
+      }),
+    );
+    expect(failures).toStrictEqual([0, 0, 0]);
+    for (const own of pools) await own.end();
+  });
+
   it("a store on a shared pool leaves it open on stop()", async () => {
     const store = new PostgresStore(pool);
     await store.stop();

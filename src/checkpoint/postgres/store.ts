@@ -159,7 +159,8 @@ function isPool(value: unknown): value is pg.Pool {
 /**
  * A store in PostgreSQL (`pg`), for apps that run on several processes or machines. Items are
  * stored with the checkpoint serializer, so Dates, Maps and registered classes come back as
- * such; each batch runs in one transaction. Search filters run in process over the items of the
+ * such; each batch runs in one transaction (batches writing the same items wait for one another
+ * rather than deadlock). Search filters run in process over the items of the
  * namespace prefix (read in pages, stopping once the result page is full). A `query` runs a
  * full-text search, as LangGraph.js's PostgresStore does without a vector index; there is no
  * vector search (`mode: "vector"` or `"hybrid"` throws). Expired items are invisible at once and deleted
@@ -307,6 +308,14 @@ export class PostgresStore extends BaseStore {
     try {
       const client = await this.pool.connect();
       await inTransaction(client, async () => {
+        // a single write cannot deadlock: it holds nothing while it waits
+        if (writes.length > 1) {
+          await client.query(this.sql.lockItems, [
+            `agentgraph_store:${this.schema}`,
+            writes.map((write) => write.path),
+            writes.map((write) => write.op.key),
+          ]);
+        }
         const now = new Date();
         for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
         for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
