@@ -154,3 +154,15 @@ describe("functional API", () => {
     for await (const [mode] of stream) expectTypeOf(mode).toEqualTypeOf<"custom" | "updates">();
   });
 });
+
+describe("streamEvents v3", () => {
+  it("types each item of run.messages as the message's stream, not as what awaiting it gives", async () => {
+    const graph = messagesGraph();
+    const run = await graph.streamEvents({ messages: [] }, { version: "v3" });
+    for await (const message of run.messages) {
+      expectTypeOf(message.node).toEqualTypeOf<string | undefined>();
+      expectTypeOf(message.text).toMatchTypeOf<AsyncIterable<string>>();
+      expectTypeOf(await message.text).toBeString();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import {
   type ProtocolEvent,
 } from "./protocol.js";
 import {
-  type ChatModelStreamHandle,
+  type ChatModelStreamItem,
   createLifecycleTransformer,
   createMessagesTransformer,
   createSubgraphDiscoveryTransformer,
@@ -77,7 +77,7 @@ export class GraphRunStream<TValues = Record<string, unknown>, TExtensions = Rec
   #finalValues: Promise<TValues>;
   #settle: ((result: { value: unknown } | { error: unknown }) => void) | undefined;
   #valuesLog: AsyncIterable<TValues> | undefined;
-  #messagesIterable: AsyncIterable<ChatModelStreamHandle> | undefined;
+  #messagesIterable: AsyncIterable<ChatModelStreamItem> | undefined;
   #lifecycleIterable: AsyncIterable<LifecycleEntry> | undefined;
   #subgraphsIterable: AsyncIterable<SubgraphRunStream> | undefined;
 
@@ -151,10 +151,10 @@ export class GraphRunStream<TValues = Record<string, unknown>, TExtensions = Rec
   }
 
   /**
-   * The messages produced by the nodes of this (sub)graph (one {@link ChatModelStreamHandle} each,
+   * The messages produced by the nodes of this (sub)graph (one {@link ChatModelStreamItem} each,
    * tool messages aside), from the start of the run.
    */
-  get messages(): AsyncIterable<ChatModelStreamHandle> {
+  get messages(): AsyncIterable<ChatModelStreamItem> {
     if (this.#messagesIterable === undefined) {
       const transformer = createMessagesTransformer(this.path);
       this.#messagesIterable = transformer.init().messages;
@@ -164,7 +164,7 @@ export class GraphRunStream<TValues = Record<string, unknown>, TExtensions = Rec
   }
 
   /** The messages produced by node `node` of this (sub)graph. */
-  messagesFrom(node: string): AsyncIterable<ChatModelStreamHandle> {
+  messagesFrom(node: string): AsyncIterable<ChatModelStreamItem> {
     const transformer = createMessagesTransformer(this.path, node);
     const { messages } = transformer.init();
     this._mux.addTransformer(transformer);
@@ -211,7 +211,7 @@ export class GraphRunStream<TValues = Record<string, unknown>, TExtensions = Rec
   /** @internal */
   wire(parts: {
     values?: AsyncIterable<TValues>;
-    messages?: AsyncIterable<ChatModelStreamHandle>;
+    messages?: AsyncIterable<ChatModelStreamItem>;
     lifecycle?: AsyncIterable<LifecycleEntry>;
     subgraphs?: AsyncIterable<SubgraphRunStream>;
   }): void {

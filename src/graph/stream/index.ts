@@ -40,6 +40,7 @@ export { EventLog, StreamChannel } from "./stream-channel.js";
 export { type ToolsStreamEvent, ToolsStreamHandler } from "./tools-stream.js";
 export {
   type ChatModelStreamHandle,
+  type ChatModelStreamItem,
   createLifecycleTransformer,
   createMessagesTransformer,
   createSubgraphDiscoveryTransformer,

@@ -32,6 +32,13 @@ export type ChatModelStreamHandle = ChatModelStreamImpl & {
   readonly node: string | undefined;
 };
 
+/**
+ * What `run.messages` yields: a {@link ChatModelStreamHandle} typed without its `then`, as in
+ * LangGraph.js. `for await` types its loop variable as the awaited value, so a thenable item would
+ * be typed as the message it resolves to instead of the stream; the object is the same.
+ */
+export type ChatModelStreamItem = Omit<ChatModelStreamHandle, "then">;
+
 /** A `lifecycle` entry, as `run.lifecycle` yields it. */
 export interface LifecycleEntry extends LifecycleData {
   readonly namespace: Namespace;
@@ -79,7 +86,7 @@ export interface ValuesTransformerProjection {
 
 /** Projection of {@link createMessagesTransformer}. */
 export interface MessagesTransformerProjection {
-  messages: AsyncIterable<ChatModelStreamHandle>;
+  messages: AsyncIterable<ChatModelStreamItem>;
 }
 
 /** Async iterable over `log` from `startAt`, keeping what `pick` maps to a value. */
