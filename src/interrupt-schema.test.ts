@@ -4,7 +4,7 @@
  * @langchain/langgraph 1.7.3 (probes /tmp/peerbench/probe-helperB/int1.ts, int2.ts, strict.ts,
  * misc.ts).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { SqliteSaver } from "./checkpoint/sqlite/index.js";
 import {
@@ -125,6 +125,15 @@ describe("interrupt(value, { responseSchema })", () => {
     expect(interruptsOf(next).map((i) => [i.value, i.response_schema])).toEqual([["json?", PLAIN_JSON]]);
     const last = await graph.invoke(new Command({ resume: { x: "not a number" } }), config);
     expect(last).toEqual({ answer: { x: "not a number" }, other: 1 });
+  });
+
+  it("types what it returns by a Standard Schema responseSchema (the schema's output)", () => {
+    const typed = () => interrupt({ q: "approve?" }, { responseSchema: ApprovalSchema });
+    expectTypeOf(typed).returns.toEqualTypeOf<{ approved: boolean; note: string }>();
+    const json = () => interrupt("json?", { responseSchema: PLAIN_JSON });
+    expectTypeOf(json).returns.toBeUnknown();
+    const explicit = () => interrupt<string, { ok: boolean }>("ok?");
+    expectTypeOf(explicit).returns.toEqualTypeOf<{ ok: boolean }>();
   });
 
   it("streams the schema with the interrupt", async () => {

@@ -13,6 +13,7 @@ import {
   INTERRUPT,
   type Interrupt,
   RESUME,
+  type StandardSchemaOutput,
   UnknownInterruptError,
 } from "../core/index.js";
 import { CURRENT_TASK, type LangGraphRunnableConfig, type RunningTask } from "./types.js";
@@ -136,9 +137,18 @@ export interface InterruptOptions {
  *   const verdict = interrupt({ question: "Approve this plan?", plan: state.plan });
  *   return { approved: verdict === "yes" };
  * };
+ * // typed by the schema: { approved: boolean }
  * const typed = () => interrupt("Approve?", { responseSchema: z.object({ approved: z.boolean() }) });
  * ```
  */
+export function interrupt<Value, Schema extends StandardSchemaLike>(
+  value: Value,
+  options: InterruptOptions & { responseSchema: Schema },
+): StandardSchemaOutput<Schema>;
+export function interrupt<Value = unknown, Resume = unknown>(
+  value: Value,
+  options?: InterruptOptions,
+): Resume;
 export function interrupt<Value = unknown, Resume = unknown>(
   value: Value,
   options?: InterruptOptions,
