@@ -222,7 +222,12 @@ export {
   FakeToolCallingModel,
   type FakeToolCallingModelFields,
 } from "./testing/fake-tool-calling-model.js";
-export { type ExpectationResult, type ExpectExtendThis, langchainMatchers } from "./testing/matchers.js";
+export {
+  type ExpectationResult,
+  type ExpectExtendThis,
+  type LangChainMatchers,
+  langchainMatchers,
+} from "./testing/matchers.js";
 export type {
   AgentChatModel,
   AgentMiddleware,

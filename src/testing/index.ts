@@ -6,6 +6,7 @@ export {
   type FakeModelCall,
   FakeToolCallingModel,
   fakeModel,
+  type LangChainMatchers,
   langchainMatchers,
 } from "../agents/index.js";
 export { CheckpointMutatedError, MemorySaverAssertImmutable } from "./assert-immutable-saver.js";

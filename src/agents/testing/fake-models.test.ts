@@ -8,24 +8,13 @@ import { humanInTheLoopMiddleware } from "../middleware/human-in-the-loop.js";
 import { toolStrategy } from "../responses.js";
 import { FakeBuiltModel, fakeModel } from "./fake-model.js";
 import { FakeToolCallingModel } from "./fake-tool-calling-model.js";
-import { langchainMatchers } from "./matchers.js";
+import { type LangChainMatchers, langchainMatchers } from "./matchers.js";
 
 expect.extend(langchainMatchers);
 
 declare module "vitest" {
   // biome-ignore lint/suspicious/noExplicitAny: must repeat vitest's own declaration
-  interface Matchers<T = any> {
-    toBeHumanMessage(expected?: string | Record<string, unknown>): T;
-    toBeAIMessage(expected?: string | Record<string, unknown>): T;
-    toBeSystemMessage(expected?: string | Record<string, unknown>): T;
-    toBeToolMessage(expected?: string | Record<string, unknown>): T;
-    toHaveToolCalls(expected: Array<Record<string, unknown>>): T;
-    toHaveToolCallCount(expected: number): T;
-    toContainToolCall(expected: Record<string, unknown>): T;
-    toHaveToolMessages(expected: Array<Record<string, unknown>>): T;
-    toHaveBeenInterrupted(expectedValue?: unknown): T;
-    toHaveStructuredResponse(expected?: Record<string, unknown>): T;
-  }
+  interface Matchers<T = any> extends LangChainMatchers<T> {}
 }
 
 const search = tool(async ({ q }) => `result ${q}`, {

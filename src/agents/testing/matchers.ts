@@ -39,6 +39,49 @@ export interface ExpectationResult {
   expected?: unknown;
 }
 
+/**
+ * The matchers of {@link langchainMatchers} as assertion methods (LangChain.js's
+ * `LangChainMatchers`), each returning `R`. After `expect.extend(langchainMatchers)`, declare them
+ * on your test framework's assertions to have them typed.
+ *
+ * @example
+ * ```ts
+ * import type { LangChainMatchers } from "agentgraph/agents";
+ *
+ * declare module "vitest" {
+ *   interface Matchers<T = any> extends LangChainMatchers<T> {}
+ * }
+ * ```
+ */
+export interface LangChainMatchers<R = unknown> {
+  toBeHumanMessage(expected?: string | { content?: string; id?: string }): R;
+  toBeAIMessage(expected?: string | { content?: string; name?: string }): R;
+  toBeSystemMessage(expected?: string | { content?: string; additional_kwargs?: object }): R;
+  toBeToolMessage(
+    expected?: string | { content?: string; name?: string; status?: string; tool_call_id?: string },
+  ): R;
+  toHaveToolCalls(expected: Array<{ name?: string; id?: string; args?: Record<string, unknown> }>): R;
+  toHaveToolCallCount(expected: number): R;
+  toContainToolCall(expected: { name?: string; id?: string; args?: Record<string, unknown> }): R;
+  toHaveToolMessages(
+    expected: Array<{ content?: string; name?: string; status?: string; tool_call_id?: string }>,
+  ): R;
+  toHaveBeenInterrupted(expectedValue?: unknown): R;
+  toHaveStructuredResponse(expected?: Record<string, unknown>): R;
+  /** The stream's text (a chat-model stream: `text`, `toolCalls`, `reasoning`, `usage`, `output`). */
+  toHaveStreamText(expected: string): R;
+  toHaveStreamReasoning(expected: string): R;
+  toHaveStreamToolCalls(expected: Array<{ name: string; args?: unknown }>): R;
+  toHaveStreamUsage(expected: Record<string, unknown>): R;
+  toHaveStreamOutput(expected: {
+    id?: string;
+    text?: string;
+    toolCalls?: Array<{ name: string; args?: unknown }>;
+    usage?: Record<string, unknown>;
+    responseMetadata?: Record<string, unknown>;
+  }): R;
+}
+
 type Fields = Record<string, unknown>;
 
 function field(value: unknown, key: string): unknown {
