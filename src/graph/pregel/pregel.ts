@@ -529,7 +529,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
    * @example
    * ```ts
    * for await (const event of graph.streamEvents(input, { version: "v2" })) {
-   *   if (event.event === "on_chat_model_stream") process.stdout.write(event.data.chunk.text);
+   *   if (event.event === "on_chat_model_stream") process.stdout.write((event.data.chunk as AIMessageChunk).text);
    * }
    * const run = await graph.streamEvents(input, { version: "v3" });
    * for await (const message of run.messages) console.log(await message.text);
