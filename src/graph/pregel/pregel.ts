@@ -220,12 +220,16 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     };
   }
 
-  /** A copy of this graph whose runs use `config` as defaults. */
-  withConfig(config: LangGraphRunnableConfig): this {
-    // LangGraph.js: `streamTransformers` given here are added to the graph's
-    const { streamTransformers, ...runConfig } = config as LangGraphRunnableConfig & {
+  /**
+   * A copy of this graph whose runs use `config` as defaults. `streamTransformers` given here are
+   * added to the graph's (those of `compile({ transformers })`), as in LangGraph.js.
+   */
+  withConfig(
+    config: LangGraphRunnableConfig & {
       streamTransformers?: ReadonlyArray<() => StreamTransformer<unknown>>;
-    };
+    },
+  ): this {
+    const { streamTransformers, ...runConfig } = config;
     const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
     Object.assign(copy, this);
     // a second withConfig adds to the first (its configurable and metadata keys, its tags)

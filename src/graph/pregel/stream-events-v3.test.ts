@@ -416,9 +416,10 @@ describe("streamEvents v3", () => {
     expect(await collect(run.extensions.counts)).toEqual([{ n: 1 }, { n: 2 }]);
     expect(await collect(run.extensions.local)).toEqual([1, 2]);
     expect(await run.extensions.total).toBe(2);
+    // typed as LangGraph.js types it: withConfig takes streamTransformers
     const withMore = graph.withConfig({
       streamTransformers: [() => ({ init: () => ({ more: 1 }), process: () => true })],
-    } as never);
+    });
     const second = await withMore.streamEvents({ a: "x" }, { version: "v3" });
     expect(Object.keys(second.extensions)).toEqual(["compiled", "more"]);
   });
