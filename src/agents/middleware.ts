@@ -36,7 +36,9 @@ export type ContextInputOfSchema<C> = [C] extends [undefined]
   ? Record<string, unknown>
   : C extends { _zod: { input: infer I } }
     ? I
-    : SchemaContext<C>;
+    : C extends { _input: infer I; shape: object } // a Zod 3 (`zod/v3`) object
+      ? I
+      : SchemaContext<C>;
 
 /**
  * A factory of a stream transformer for `streamEvents(…, { version: "v3" })` runs (LangGraph.js

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import { Annotation, MemorySaver } from "../index.js";
 import type { BaseMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
@@ -121,5 +122,26 @@ describe("createAgent types", () => {
       // @ts-expect-error n is a number
       beforeModel: () => ({ n: "one" }),
     });
+  });
+
+  it("types the context of Zod 3 (zod/v3) context schemas, in hooks and in a run's options", async () => {
+    const withUser = createMiddleware({
+      name: "WithUser",
+      contextSchema: z3.object({ userId: z3.string(), locale: z3.string().default("en") }),
+      beforeModel: (_state, runtime) => {
+        expectTypeOf(runtime.context.userId).toEqualTypeOf<string>();
+        expectTypeOf(runtime.context.locale).toEqualTypeOf<string>();
+      },
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi", "hi"] }),
+      middleware: [withUser],
+      contextSchema: z3.object({ tenant: z3.string() }),
+    });
+    await agent.invoke(question(), { context: { userId: "u1", tenant: "t1" } });
+    await agent
+      // @ts-expect-error userId is a string
+      .invoke(question(), { context: { userId: 1, tenant: "t1" } })
+      .catch(() => undefined);
   });
 });

@@ -2,6 +2,7 @@
 // against `@langchain/langgraph` must type-check against agentgraph too. Each case below is a
 // gap found by type-checking the docs' snippets against both libraries (strict mode).
 import { describe, expectTypeOf, it } from "vitest";
+import { z as z3 } from "zod/v3";
 import { z } from "zod/v4";
 import {
   Annotation,
@@ -23,7 +24,8 @@ import {
   type StreamedMessageLike,
   task,
 } from "../index.js";
-import { AIMessage, AIMessageChunk, type BaseMessage } from "../messages/index.js";
+import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "../messages/index.js";
+import { MessagesZodMeta, withLangGraph } from "../zod/index.js";
 
 const messagesGraph = () =>
   new StateGraph(MessagesAnnotation)
@@ -164,5 +166,41 @@ describe("streamEvents v3", () => {
       expectTypeOf(message.text).toMatchTypeOf<AsyncIterable<string>>();
       expectTypeOf(await message.text).toBeString();
     }
+  });
+});
+
+describe("Zod 3 (zod/v3) object schemas", () => {
+  it("type the state, the updates and the invoke input, reducer fields by their reducer", async () => {
+    const State = z3.object({
+      messages: withLangGraph(z3.custom<BaseMessage[]>(), MessagesZodMeta),
+      count: z3.number().default(0),
+      note: z3.string().optional(),
+    });
+    const node = (state: { messages: BaseMessage[]; count: number }) => ({
+      messages: "hello",
+      count: state.count + 1,
+    });
+    const graph = new StateGraph(State).addNode({ node }).addEdge(START, "node").compile();
+    const result = await graph.invoke({ messages: [new HumanMessage("hi")], count: 1 });
+    expectTypeOf(result.messages).toEqualTypeOf<BaseMessage[]>();
+    expectTypeOf(result.count).toEqualTypeOf<number>();
+    expectTypeOf(result.note).toEqualTypeOf<string | undefined>();
+    new StateGraph(State)
+      // @ts-expect-error -- count is a number
+      .addNode("bad", () => ({ count: "one" }));
+  });
+
+  it("type the context of a Zod 3 context schema", () => {
+    const State = z3.object({ out: z3.string() });
+    const Context = z3.object({ userId: z3.string() });
+    new StateGraph(State, Context).addNode("node", (_state, runtime: Runtime<z3.infer<typeof Context>>) => {
+      expectTypeOf(runtime.context?.userId).toEqualTypeOf<string | undefined>();
+      return { out: runtime.context?.userId ?? "" };
+    });
+    new StateGraph(State, Context)
+      // @ts-expect-error -- the node's context type must match the schema's
+      .addNode("node", (_state, runtime: Runtime<{ userId: number }>) => ({
+        out: String(runtime.context?.userId),
+      }));
   });
 });

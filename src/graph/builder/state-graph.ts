@@ -75,6 +75,9 @@ export interface BranchDefinition {
 
 type ZodObjectLike<Output, Input> = { _zod: { output: Output; input: Input } };
 
+/** A Zod 3 object schema (`zod/v3`), which LangGraph.js also takes as state, seen by its types and `shape`. */
+type Zod3ObjectLike<Output, Input> = { _output: Output; _input: Input; shape: object };
+
 /** What a node may write to a Zod field: a registered reducer's update (or an `Overwrite`), else the field's input. */
 type ZodFieldUpdate<F> = F extends {
   lg_reducer_schema: { _zod: { input: infer U } };
@@ -90,11 +93,25 @@ type ZodObjectUpdate<S, I> = S extends { _zod: { def: { shape: infer Shape } } }
   ? { [K in keyof Shape]?: ZodFieldUpdate<Shape[K]> }
   : Partial<I>;
 
+/** What a node may write to a Zod 3 field: as {@link ZodFieldUpdate}, read from Zod 3's types. */
+type Zod3FieldUpdate<F> = F extends {
+  lg_reducer_schema: { _zod: { input: infer U } };
+  _output: infer V;
+}
+  ? U | Overwrite<V>
+  : F extends { _input: infer I }
+    ? I
+    : never;
+
+/** The updates of a Zod 3 object state, field by field. */
+type Zod3ObjectUpdate<Shape> = { [K in keyof Shape]?: Zod3FieldUpdate<Shape[K]> };
+
 /** The schema forms `new StateGraph(...)` accepts. */
 export type StateSchemaInput =
   | StateSchema
   | AnnotationRoot<StateDefinition>
   | ZodObjectLike<unknown, unknown>
+  | Zod3ObjectLike<unknown, unknown>
   | StateDefinition;
 
 /** Object form of the `StateGraph` constructor. */
@@ -145,9 +162,11 @@ export type SchemaState<S> =
       ? StateType<SD>
       : S extends ZodObjectLike<infer O, unknown>
         ? O
-        : S extends StateDefinition
-          ? StateType<S>
-          : Record<string, unknown>;
+        : S extends Zod3ObjectLike<infer O, unknown>
+          ? O
+          : S extends StateDefinition
+            ? StateType<S>
+            : Record<string, unknown>;
 
 /** The update type described by a schema. */
 export type SchemaUpdate<S> =
@@ -157,9 +176,11 @@ export type SchemaUpdate<S> =
       ? UpdateType<SD>
       : S extends ZodObjectLike<unknown, infer I>
         ? ZodObjectUpdate<S, I>
-        : S extends StateDefinition
-          ? UpdateType<S>
-          : Record<string, unknown>;
+        : S extends Zod3ObjectLike<unknown, unknown> & { shape: infer Shape }
+          ? Zod3ObjectUpdate<Shape>
+          : S extends StateDefinition
+            ? UpdateType<S>
+            : Record<string, unknown>;
 
 /** The context type described by a context schema. */
 export type SchemaContext<C> =
@@ -169,7 +190,9 @@ export type SchemaContext<C> =
       ? StateType<SD>
       : C extends ZodObjectLike<infer O, unknown>
         ? O
-        : Record<string, unknown>;
+        : C extends Zod3ObjectLike<infer O, unknown>
+          ? O
+          : Record<string, unknown>;
 
 /**
  * A node function of a schema's state (LangGraph.js `GraphNode<typeof State>`), for writing
@@ -328,7 +351,10 @@ export class StateGraph<
     errorHandler?: NodeErrorHandler;
   } = {};
 
-  constructor(state: Schema, contextSchema: ZodObjectLike<Context, unknown>);
+  constructor(
+    state: Schema,
+    contextSchema: ZodObjectLike<Context, unknown> | Zod3ObjectLike<Context, unknown>,
+  );
   constructor(state: Schema, contextSchema?: unknown);
   constructor(state: Schema, options: StateGraphOptions);
   constructor(args: StateGraphArgs);
