@@ -22,6 +22,7 @@ import {
   StateGraph,
   type StreamedMessage,
   type StreamedMessageLike,
+  type StreamMode,
   task,
 } from "../index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "../messages/index.js";
@@ -71,6 +72,24 @@ describe("streamMode: messages", () => {
     // @ts-expect-error -- a plain object is not a streamed message
     const notAMessage: StreamedMessageLike = { content: "x" };
     void notAMessage;
+  });
+});
+
+describe("streamMode typed as one mode or a list", () => {
+  it("yields [mode, payload] pairs of every mode (custom's unknown payload no longer swallows the rest)", async () => {
+    const graph = new StateGraph(Annotation.Root({ n: Annotation<number> }))
+      .addNode("inc", (s) => ({ n: s.n + 1 }))
+      .addEdge(START, "inc")
+      .compile();
+    const streamMode = ["values", "updates"] as StreamMode | StreamMode[];
+    for await (const [mode, payload] of await graph.stream({ n: 1 }, { streamMode })) {
+      if (mode === "values") expectTypeOf(payload).toEqualTypeOf<{ n: number }>();
+      if (mode === "custom") expectTypeOf(payload).toBeUnknown();
+    }
+    for await (const [ns, mode] of await graph.stream({ n: 1 }, { streamMode, subgraphs: true })) {
+      expectTypeOf(ns).toEqualTypeOf<string[]>();
+      expectTypeOf(mode).toEqualTypeOf<StreamMode>();
+    }
   });
 });
 
@@ -154,6 +173,26 @@ describe("functional API", () => {
       { streamMode: ["custom", "updates"], configurable: { thread_id: "1" } },
     );
     for await (const [mode] of stream) expectTypeOf(mode).toEqualTypeOf<"custom" | "updates">();
+  });
+
+  it("types an entrypoint's chunks by the stream mode: updates by name, values as it returns", async () => {
+    const one = task("one", (input: string) => ({ one: `one(${input})` }));
+    const graph = entrypoint("graph", async (query: { input: string }) => ({
+      foo: [await one(query.input)],
+    }));
+    for await (const chunk of await graph.stream({ input: "x" })) {
+      expectTypeOf(chunk).toEqualTypeOf<{ [name: string]: unknown }>();
+    }
+    for await (const value of await graph.stream({ input: "x" }, { streamMode: "values" })) {
+      expectTypeOf(value.foo).toEqualTypeOf<{ one: string }[]>();
+    }
+    for await (const [ns, mode, payload] of await graph.stream(
+      { input: "x" },
+      { streamMode: ["updates", "values"], subgraphs: true },
+    )) {
+      expectTypeOf(ns).toEqualTypeOf<string[]>();
+      if (mode === "values") expectTypeOf(payload).toEqualTypeOf<{ foo: { one: string }[] }>();
+    }
   });
 });
 

@@ -74,13 +74,19 @@ export interface StreamPayloads<State, Update, Nodes extends string> {
 
 type ModeChunk<M extends StreamMode, P> = M extends StreamMode ? (M extends keyof P ? P[M] : never) : never;
 
-/** The type of one chunk of `stream()` for the given `streamMode` and `subgraphs` options. */
+/**
+ * The type of one chunk of `stream()` for the given `streamMode` and `subgraphs` options. A
+ * `streamMode` typed as one mode or a list (`StreamMode | StreamMode[]`) gives `[mode, payload]`
+ * chunks of every mode it may name, as LangGraph.js types it. (`Option` is the whole
+ * `streamMode` type, kept while `M` is taken one member at a time.)
+ */
 export type StreamChunk<
   M extends StreamMode | readonly StreamMode[],
   Subgraphs extends boolean,
   State,
   Update,
   Nodes extends string,
+  Option = M,
 > = M extends readonly StreamMode[]
   ? Subgraphs extends true
     ? {
@@ -92,9 +98,13 @@ export type StreamChunk<
       }[M[number]]
     : { [I in M[number]]: [mode: I, payload: ModeChunk<I, StreamPayloads<State, Update, Nodes>>] }[M[number]]
   : M extends StreamMode
-    ? Subgraphs extends true
-      ? [namespace: string[], payload: ModeChunk<M, StreamPayloads<State, Update, Nodes>>]
-      : ModeChunk<M, StreamPayloads<State, Update, Nodes>>
+    ? [Option] extends [StreamMode]
+      ? Subgraphs extends true
+        ? [namespace: string[], payload: ModeChunk<M, StreamPayloads<State, Update, Nodes>>]
+        : ModeChunk<M, StreamPayloads<State, Update, Nodes>>
+      : Subgraphs extends true
+        ? [namespace: string[], mode: M, payload: ModeChunk<M, StreamPayloads<State, Update, Nodes>>]
+        : [mode: M, payload: ModeChunk<M, StreamPayloads<State, Update, Nodes>>]
     : never;
 
 interface CompiledParams extends PregelParams {

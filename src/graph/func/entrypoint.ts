@@ -1,9 +1,10 @@
 import { getAsyncContext, randomId } from "../../shared/index.js";
-import { DrawableGraph } from "../builder/index.js";
+import { DrawableGraph, type StreamChunk } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
 import { type Command, END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
 import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
-import { Pregel } from "../pregel/index.js";
+import { Pregel, type PregelOptions } from "../pregel/index.js";
+import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import { isGeneratorFunction } from "./task.js";
 
 /** Options of {@link entrypoint}. */
@@ -36,14 +37,34 @@ export type EntrypointFunction<Input, Output> = (
 
 type Unwrap<Output> = Output extends EntrypointFinal<infer V, unknown> ? V : Output;
 
+/**
+ * The graph {@link entrypoint} returns. Its `stream()` chunks are typed by the `streamMode`, as
+ * LangGraph.js types them: `values` is what the function returns, `updates` (the default)
+ * `{ [entrypoint or task name]: value }`, a list of modes gives `[mode, payload]` pairs.
+ */
+export interface EntrypointGraph<Input, Output> extends Pregel<Input | Command, Output> {
+  stream(
+    input: Input | Command | null,
+    options: PregelOptions & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
+  stream<
+    const M extends StreamMode | readonly StreamMode[] = "updates",
+    const Subgraphs extends boolean = false,
+  >(
+    input: Input | Command | null,
+    options?: PregelOptions<Record<string, unknown>, M> & { streamMode?: M; subgraphs?: Subgraphs },
+  ): Promise<IterableReadableStream<StreamChunk<M, Subgraphs, Output, unknown, string>>>;
+  /** The entrypoint's structure, for drawing: `<name>Input → <name> → <name>Output`. */
+  getGraph(): DrawableGraph;
+  /** {@link getGraph}, as a promise (LangGraph.js's `getGraphAsync`). */
+  getGraphAsync(): Promise<DrawableGraph>;
+}
+
 interface EntrypointFactory {
   <Input, Output>(
     nameOrOptions: string | EntrypointOptions,
     fn: EntrypointFunction<Input, Output>,
-  ): Pregel<Input | Command, Unwrap<Awaited<Output>>> & {
-    getGraph(): DrawableGraph;
-    getGraphAsync(): Promise<DrawableGraph>;
-  };
+  ): EntrypointGraph<Input, Unwrap<Awaited<Output>>>;
   /** Returns `value` to the caller and keeps `save` as the state the next run of the thread sees. */
   final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
 }
