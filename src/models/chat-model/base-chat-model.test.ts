@@ -400,6 +400,50 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     const tools = model.seen[0]?.options.tools as Array<{ function: { name: string } }>;
     expect(tools.map((t) => t.function.name)).toEqual(["named"]);
   });
+
+  it("withStructuredOutput's stream() streams the model and yields the result once, as LangChain.js's base implementation", async () => {
+    // expected values: @langchain/core 1.4.0, a custom model with _streamResponseChunks
+    const calls: string[] = [];
+    class StreamingExtractor extends BaseChatModel {
+      _llmType() {
+        return "streaming-extractor";
+      }
+      async _generate(): Promise<ChatResult> {
+        calls.push("generate");
+        throw new Error("should stream");
+      }
+      override async *_streamResponseChunks() {
+        calls.push("stream");
+        const pieces = ['{"name": "A', 'da", "ta', 'gs": [], "age": 1}'];
+        for (const [i, args] of pieces.entries()) {
+          const fragment = i === 0 ? { id: "c1", name: "extract" } : {};
+          yield new ChatGenerationChunk({
+            text: "",
+            message: new AIMessageChunk({
+              content: "",
+              tool_call_chunks: [{ ...fragment, args, index: 0, type: "tool_call_chunk" }],
+            }),
+          });
+        }
+      }
+    }
+    const Person = z.object({ name: z.string(), tags: z.array(z.string()), age: z.number() });
+    const values = [];
+    for await (const value of await new StreamingExtractor({}).withStructuredOutput(Person).stream("x"))
+      values.push(value);
+    expect(values).toEqual([{ name: "Ada", tags: [], age: 1 }]);
+    expect(calls).toEqual(["stream"]);
+    const withRaw = [];
+    const raw = new StreamingExtractor({}).withStructuredOutput(Person, { includeRaw: true });
+    for await (const value of await raw.stream("x")) withRaw.push(value);
+    expect(withRaw.map((value) => Object.keys(value))).toEqual([["raw"], ["parsed"]]);
+    expect(withRaw[0]?.raw).toBeInstanceOf(AIMessage);
+    expect(withRaw[0]?.raw.tool_calls).toEqual([
+      { name: "extract", args: { name: "Ada", tags: [], age: 1 }, id: "c1", type: "tool_call" },
+    ]);
+    expect(withRaw[1]).toEqual({ parsed: { name: "Ada", tags: [], age: 1 } });
+    expect(calls).toEqual(["stream", "stream"]);
+  });
 });
 
 describe("BaseChatModel streaming and callbacks", () => {

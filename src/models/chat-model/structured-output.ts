@@ -1,4 +1,4 @@
-import type { AIMessage } from "../../messages/index.js";
+import { AIMessage, type AIMessageChunk, parsePartialJson } from "../../messages/index.js";
 import { type BatchOptions, InvalidArgumentError, runBatch } from "../../shared/index.js";
 import {
   type BindToolsInput,
@@ -12,21 +12,49 @@ import {
 } from "../../tools/index.js";
 import { OutputParserException } from "../errors/configuration-errors.js";
 import { mergeCallOptions } from "./merge-options.js";
+import { toAIMessage } from "./message-conversion.js";
 import type { BaseLanguageModelInput, BindToolsOptions, StructuredOutputOptions } from "./types.js";
 
-/** What structured output needs from a model. */
+/** What structured output needs from a model (`stream`, when there, is what `stream()` uses). */
 export interface StructuredOutputModel {
   getName(): string;
   invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
+  stream?(
+    input: BaseLanguageModelInput,
+    options?: Record<string, unknown>,
+  ): Promise<AsyncIterable<AIMessageChunk>>;
   bindTools(
     tools: BindToolsInput[],
     options?: BindToolsOptions,
   ): {
     invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<AIMessage>;
+    stream?(
+      input: BaseLanguageModelInput,
+      options?: Record<string, unknown>,
+    ): Promise<AsyncIterable<AIMessageChunk>>;
   };
 }
 
 type Invoker = (input: BaseLanguageModelInput, options?: Record<string, unknown>) => Promise<AIMessage>;
+type Streamer = (
+  input: BaseLanguageModelInput,
+  options?: Record<string, unknown>,
+) => Promise<AsyncIterable<AIMessageChunk>>;
+
+/**
+ * How `stream()` reads the streamed answer, as LangChain.js's parsers do: `"final"` parses the
+ * joined answer once (as `invoke`), `"toolArgs"` yields the partial arguments of the first call
+ * of the tool `name` as they arrive, `"json"` the partial JSON of the text (a Markdown fence
+ * around it is skipped). The partial forms yield a value only when it differs from the last one
+ * and do not validate it.
+ */
+export type StructuredStreamMode = { kind: "final" } | { kind: "toolArgs"; name: string } | { kind: "json" };
+
+/** How a structured-output runnable streams: the model call that streams, and how to read it. */
+export interface StructuredStreaming {
+  call: Streamer;
+  mode: StructuredStreamMode;
+}
 
 /**
  * What `withStructuredOutput` returns: a runnable whose `invoke` makes one model call and
@@ -43,19 +71,28 @@ export class StructuredOutputRunnable<RunOutput> {
     private readonly parse: (message: AIMessage) => Promise<unknown>,
     private readonly includeRaw: boolean,
     private readonly config: Record<string, unknown> = {},
+    private readonly streaming?: StructuredStreaming,
   ) {}
 
   async invoke(input: BaseLanguageModelInput, options?: Record<string, unknown>): Promise<RunOutput> {
     const raw = await this.call(input, mergeCallOptions(this.config, options));
     if (!this.includeRaw) return (await this.parse(raw)) as RunOutput;
+    return (await this.withParsed(raw, { raw })) as RunOutput;
+  }
+
+  /**
+   * `result` with `parsed` set to what `raw` parses to, or to `null` with a non-enumerable
+   * `parsing_error` when parsing fails.
+   */
+  private async withParsed<T extends object>(raw: AIMessage, result: T): Promise<T & { parsed: unknown }> {
     try {
-      return { raw, parsed: await this.parse(raw) } as RunOutput;
+      return Object.assign(result, { parsed: await this.parse(raw) });
     } catch (error) {
       // `parsing_error` is Python's field; LangChain.js answers `{ raw, parsed: null }`, so it is
       // kept out of the keys (and out of deep equality) while staying readable.
-      const result = { raw, parsed: null };
-      Object.defineProperty(result, "parsing_error", { value: error, writable: true, configurable: true });
-      return result as RunOutput;
+      const answer = Object.assign(result, { parsed: null });
+      Object.defineProperty(answer, "parsing_error", { value: error, writable: true, configurable: true });
+      return answer;
     }
   }
 
@@ -87,15 +124,78 @@ export class StructuredOutputRunnable<RunOutput> {
     );
   }
 
-  /** Yields the parsed result once (structured output is not streamed piecewise). */
+  /**
+   * Streams the model's answer and yields what LangChain.js's structured-output parsers yield:
+   * with function calling on a provider that streams arguments (`ChatOpenAI`), each new partial
+   * object as the call's arguments arrive (`{}`, `{ name: "Ad" }`, `{ name: "Ada" }`, …, not
+   * validated; nothing when the answer has no call of the tool); with a JSON method and a plain
+   * JSON Schema, each new partial value of the text; otherwise the one result `invoke` returns.
+   * With `includeRaw`, a `{ raw }` chunk (the joined answer) then a `{ parsed }` one (`null` when
+   * parsing fails). As in LangChain.js, await the call, then iterate: the first value is
+   * computed before `stream` resolves, so its errors surface there.
+   *
+   * @example
+   * ```ts
+   * for await (const partial of await model.withStructuredOutput(Person, { method: "functionCalling" }).stream("Ada is 36"))
+   *   console.log(partial); // {}, { name: "Ad" }, { name: "Ada" }, { name: "Ada", age: 36 }
+   * ```
+   */
   async stream(
     input: BaseLanguageModelInput,
     options?: Record<string, unknown>,
   ): Promise<AsyncGenerator<RunOutput>> {
-    const value = await this.invoke(input, options);
+    const streaming = this.streaming;
+    if (streaming === undefined) {
+      const value = await this.invoke(input, options);
+      return (async function* () {
+        yield value;
+      })();
+    }
+    const chunks = await streaming.call(input, mergeCallOptions(this.config, options));
+    const generator = this.read(chunks, streaming.mode);
+    const first = await generator.next();
     return (async function* () {
-      yield value;
+      if (first.done) return;
+      yield first.value;
+      yield* generator;
     })();
+  }
+
+  private async *read(
+    chunks: AsyncIterable<AIMessageChunk>,
+    mode: StructuredStreamMode,
+  ): AsyncGenerator<RunOutput> {
+    let whole: AIMessageChunk | undefined;
+    // the partial forms (LangChain.js's cumulative parsers) read the answer so far after each
+    // chunk that can change it; `includeRaw` and "final" only need the joined answer
+    const partial = this.includeRaw ? undefined : mode.kind === "final" ? undefined : mode;
+    let text = "";
+    let previous: unknown;
+    for await (const chunk of chunks) {
+      whole = whole === undefined ? chunk : whole.concat(chunk);
+      if (partial === undefined) continue;
+      let value: unknown;
+      if (partial.kind === "toolArgs") {
+        if (chunk.tool_call_chunks.length === 0 && chunk.tool_calls.length === 0) continue;
+        value = whole.tool_calls.find((call) => call.name === partial.name)?.args;
+      } else {
+        const piece = chunk.text;
+        if (piece.length === 0) continue;
+        text += piece;
+        value = parseJsonMarkdown(text);
+      }
+      if (value === undefined || value === null || jsonEqual(value, previous)) continue;
+      previous = value;
+      yield value as RunOutput;
+    }
+    if (partial !== undefined) return;
+    const raw = whole === undefined ? new AIMessage({ content: "" }) : toAIMessage(whole);
+    if (!this.includeRaw) {
+      yield (await this.parse(raw)) as RunOutput;
+      return;
+    }
+    yield { raw } as RunOutput;
+    yield (await this.withParsed(raw, {})) as RunOutput;
   }
 
   withConfig(config: Record<string, unknown>): StructuredOutputRunnable<RunOutput> {
@@ -104,6 +204,7 @@ export class StructuredOutputRunnable<RunOutput> {
       this.parse,
       this.includeRaw,
       mergeCallOptions(this.config, config),
+      this.streaming,
     );
   }
 }
@@ -111,15 +212,18 @@ export class StructuredOutputRunnable<RunOutput> {
 type Method = "functionCalling" | "jsonSchema" | "jsonMode";
 
 /**
- * A model's `withStructuredOutput` defaults: the default method, the methods it supports, and
+ * A model's `withStructuredOutput` defaults: the default method, the methods it supports,
  * whether a JSON Schema's own `name` names the tool even over `options.name` (LangChain.js's
- * base implementation, used by custom models).
+ * base implementation, used by custom models), and whether `stream()` with function calling
+ * yields the call's partial arguments (`streamsToolArgs`, as `@langchain/openai` does) rather
+ * than the one parsed result.
  */
 export interface StructuredOutputDefaults {
   method: Method;
   supported: ReadonlyArray<Method>;
   strictJsonSchema?: boolean;
   nameFromSchema?: boolean;
+  streamsToolArgs?: boolean;
 }
 
 /**
@@ -226,7 +330,19 @@ export function structuredOutputFor(
       }
       return validate(call.args, JSON.stringify(call.args));
     };
-    return new StructuredOutputRunnable((input, opts) => bound.invoke(input, opts), parse, includeRaw);
+    const stream = bound.stream;
+    return new StructuredOutputRunnable(
+      (input, opts) => bound.invoke(input, opts),
+      parse,
+      includeRaw,
+      {},
+      stream === undefined
+        ? undefined
+        : {
+            call: (input, opts) => stream.call(bound, input, opts),
+            mode: defaults.streamsToolArgs === true ? { kind: "toolArgs", name } : { kind: "final" },
+          },
+    );
   }
   // A model's strict default applies to schema objects (Zod, Standard Schema), not to plain JSON Schema.
   const strict =
@@ -261,10 +377,21 @@ export function structuredOutputFor(
     }
     return validate(value, message.text);
   };
+  const stream = model.stream;
   return new StructuredOutputRunnable(
     (input, opts) => model.invoke(input, mergeCallOptions({ response_format: responseFormat }, opts)),
     parse,
     includeRaw,
+    {},
+    stream === undefined
+      ? undefined
+      : {
+          call: (input, opts) =>
+            stream.call(model, input, mergeCallOptions({ response_format: responseFormat }, opts)),
+          // a schema object's result is validated, so it comes whole; a plain JSON Schema's
+          // streams as partial JSON (LangChain.js's JsonOutputParser)
+          mode: isStandardSchema(schema) ? { kind: "final" } : { kind: "json" },
+        },
   );
 }
 
@@ -285,4 +412,42 @@ function asFunctionDefinition(
     description: candidate.description,
     parameters: candidate.parameters as JsonSchema,
   };
+}
+
+/**
+ * The JSON value a model's text holds so far (`null` when it cannot be the start of one): the
+ * text inside the first Markdown code fence when there is one (its `json` tag dropped), parsed
+ * as partial JSON, as LangChain.js's `parseJsonMarkdown` reads it.
+ */
+function parseJsonMarkdown(text: string): unknown {
+  const trimmed = text.trim();
+  const fence = trimmed.indexOf("```");
+  if (fence === -1) return parsePartialJson(trimmed);
+  let inside = trimmed.slice(fence + 3);
+  if (inside.startsWith("json\n")) inside = inside.slice(5);
+  else if (inside.startsWith("json")) inside = inside.slice(4);
+  else if (inside.startsWith("\n")) inside = inside.slice(1);
+  const closing = inside.indexOf("```");
+  return parsePartialJson((closing === -1 ? inside : inside.slice(0, closing)).trim());
+}
+
+/** Deep equality of JSON values (key order aside). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+    count += 1;
+  }
+  for (const _ in right) count -= 1;
+  return count === 0;
 }

@@ -350,6 +350,20 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
                 }
                 return answer;
               },
+              // the streamed answer is checked the same way once it has all arrived
+              stream: async (input, callOptions) => {
+                const chunks = await bound.stream(input, callOptions);
+                return (async function* () {
+                  let text = "";
+                  let called = false;
+                  for await (const chunk of chunks) {
+                    called ||= chunk.tool_call_chunks.length > 0 || chunk.tool_calls.length > 0;
+                    text += chunk.text;
+                    yield chunk;
+                  }
+                  if (!called) throw new OutputParserException(THINKING_TOOL_CALLING, text);
+                })();
+              },
             };
           },
         }

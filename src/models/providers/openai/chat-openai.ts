@@ -260,12 +260,17 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
           `JSON Schema is not supported for model "${model}". Please use a different method, e.g. "functionCalling" or "jsonMode".`,
         );
       }
-      return { method: "functionCalling" as const, supported: ["functionCalling", "jsonMode"] as const };
+      return {
+        method: "functionCalling" as const,
+        supported: ["functionCalling", "jsonMode"] as const,
+        streamsToolArgs: true,
+      };
     }
     return {
       method: "jsonSchema" as const,
       supported: ["jsonSchema", "functionCalling", "jsonMode"] as const,
       strictJsonSchema: true,
+      streamsToolArgs: true,
     };
   }
 }
