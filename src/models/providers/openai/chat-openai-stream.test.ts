@@ -178,6 +178,74 @@ describe("ChatOpenAI streaming over SSE", () => {
     expect(chunks.some((c) => c.tool_call_chunks.some((f) => f.args === '{"ci'))).toBe(true);
   });
 
+  it("yields one chunk per server event, however many parts the event has (as @langchain/openai does)", async () => {
+    // compatible servers send a call's name with its arguments, several calls in one delta, or
+    // the last text with the finish_reason; expected chunks: @langchain/openai 1.6.0's
+    const call = (index: number, id: string, name: string, args: string) => ({
+      index,
+      id,
+      type: "function",
+      function: { name, arguments: args },
+    });
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", content: "Hi", reasoning_content: "hm" }),
+        chunk({ content: "!", tool_calls: [call(0, "call_a", "get_weather", '{"city": "Pa')] }),
+        chunk({
+          tool_calls: [
+            { index: 0, function: { arguments: 'ris"}' } },
+            call(1, "call_b", "get_weather", "{}"),
+          ],
+        }),
+        chunk({ content: "" }, "tool_calls"),
+        usageChunk,
+      ]),
+    });
+    const chunks = await collect(await model().bindTools([getWeather]).stream("Paris?"));
+    expect(chunks.map((c) => [c.content, c.additional_kwargs, c.tool_call_chunks])).toEqual([
+      ["Hi", { reasoning_content: "hm" }, []],
+      [
+        "!",
+        {},
+        [{ name: "get_weather", args: '{"city": "Pa', id: "call_a", index: 0, type: "tool_call_chunk" }],
+      ],
+      [
+        "",
+        {},
+        [
+          { args: 'ris"}', index: 0, type: "tool_call_chunk" },
+          { name: "get_weather", args: "{}", id: "call_b", index: 1, type: "tool_call_chunk" },
+        ],
+      ],
+      ["", {}, []],
+      ["", {}, []],
+    ]);
+    expect(chunks.map((c) => c.response_metadata.finish_reason)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      "tool_calls",
+      undefined,
+    ]);
+    expect(chunks.at(-1)?.usage_metadata?.total_tokens).toBe(15);
+
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", content: "" }),
+        chunk({ content: "Done" }, "stop"),
+        usageChunk,
+      ]),
+    });
+    const finishing = await collect(await model().stream("?"));
+    expect(finishing.map((c) => [c.content, c.response_metadata.finish_reason])).toEqual([
+      ["", undefined],
+      ["Done", "stop"],
+      ["", undefined],
+    ]);
+  });
+
   it("keeps malformed streamed arguments as an invalid tool call without failing", async () => {
     server.reply({
       kind: "sse",

@@ -136,6 +136,23 @@ describe("ChatOpenAI withStructuredOutput(…).stream()", () => {
     expect(await collect(await extractor.stream("Ada?"))).toEqual([{}, { name: "A" }, {}, { name: "B" }]);
   });
 
+  it("yields a call sent whole in one delta once (one chunk per server event)", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        event({
+          role: "assistant",
+          tool_calls: [
+            { index: 0, id: "a", type: "function", function: { name: "person", arguments: '{"name": "A"}' } },
+          ],
+        }),
+        event({}, "tool_calls"),
+      ]),
+    });
+    const extractor = model().withStructuredOutput(Person, { name: "person", method: "functionCalling" });
+    expect(await collect(await extractor.stream("Ada?"))).toEqual([{ name: "A" }]);
+  });
+
   it("yields the validated result once for a JSON method with a Zod schema", async () => {
     server.reply({ kind: "sse", events: textEvents() }, { kind: "sse", events: textEvents() });
     expect(

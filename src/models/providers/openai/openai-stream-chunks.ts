@@ -22,7 +22,10 @@ const GENERATION_INFO = new Set([
  * completion: 0 }` in its `generationInfo` (with the finish chunk's `finish_reason`,
  * `model_name`, `system_fingerprint` and `service_tier`; `stream()` merges it under the
  * metadata, token callbacks and so the `messages` stream mode do not see it), and the usage
- * comes on a chunk of its own after the finish chunk, without the answer's id. With `logprobs`
+ * comes on a chunk of its own after the finish chunk, without the answer's id. As in
+ * `@langchain/openai`, each server event with a delta is one chunk: the parts made from one
+ * event (a tool call's start and its first arguments, several calls, text and a call, the last
+ * text and the `finish_reason`) are joined. With `logprobs`
  * set on the model, every chunk's `generationInfo` but the usage one's also has the `logprobs`
  * of the server event it came from (the finish chunk those of the event with the
  * `finish_reason`).
@@ -36,10 +39,13 @@ const GENERATION_INFO = new Set([
  */
 export class OpenAIStreamChunks extends StreamPartsToChunks {
   private readonly provider: string;
-  /** The `logprobs` of the latest event's choice, and of the event that finished the answer. */
-  private eventLogprobs: unknown;
+  /** The `logprobs` of the event that finished the answer. */
   private finishLogprobs: unknown;
   private finishing = false;
+  /** The chunk of the server event being read (its parts come before its `raw` part). */
+  private eventChunk: ChatGenerationChunk | undefined;
+  /** Whether an event had the `finish_reason`: its chunk then waits for the finish part. */
+  private finished = false;
 
   constructor(
     ctx: MessageContext,
@@ -50,13 +56,27 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   }
 
   override map(part: ChatModelV1StreamPart): ChatGenerationChunk | undefined {
-    if (part.type !== "raw") return super.map(part);
-    const event = part.rawValue as OpenAIChatChunk;
-    const choice = event.choices?.[0];
-    if (choice !== undefined) {
-      this.eventLogprobs = choice.logprobs;
-      if (choice.finish_reason) this.finishLogprobs = choice.logprobs;
+    if (part.type === "raw") {
+      // the event's parts have all been mapped: its chunk is complete
+      const choice = (part.rawValue as OpenAIChatChunk).choices?.[0];
+      if (choice?.finish_reason) {
+        this.finished = true;
+        this.finishLogprobs = choice.logprobs;
+      }
+      const chunk = this.eventChunk;
+      if (chunk === undefined || this.finished) return undefined;
+      this.eventChunk = undefined;
+      if (this.logprobs) (chunk.generationInfo as Record<string, unknown>).logprobs = choice?.logprobs;
+      return chunk;
     }
+    const chunk = super.map(part);
+    if (chunk === undefined) return undefined;
+    const held = this.eventChunk;
+    if (part.type === "finish") {
+      this.eventChunk = undefined;
+      return held === undefined ? chunk : held.concat(chunk);
+    }
+    this.eventChunk = held === undefined ? chunk : held.concat(chunk);
     return undefined;
   }
 
@@ -87,7 +107,8 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
       if (GENERATION_INFO.has(key)) info[key] = given[key];
       else metadata[key] = given[key];
     }
-    if (this.logprobs) info.logprobs = this.finishing ? this.finishLogprobs : this.eventLogprobs;
+    // an event's chunk gets its event's `logprobs` once the event has been read
+    if (this.logprobs && this.finishing) info.logprobs = this.finishLogprobs;
     const generation = super.chunk({ ...fields, response_metadata: metadata }, text);
     generation.generationInfo = info;
     return generation;

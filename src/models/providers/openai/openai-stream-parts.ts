@@ -13,7 +13,8 @@ interface ToolCallState {
  * Turns streamed Chat Completions chunks into spec stream parts. Tool-call deltas are
  * tracked by their `index` (the id and name arrive only on the first delta of a call);
  * usage arrives on the last chunk when `stream_options.include_usage` was requested. Each
- * chunk is also passed on as it came, in a `raw` part before the parts made from it.
+ * chunk is also passed on as it came, in a `raw` part after the parts made from it (so a
+ * consumer knows where one server event's parts end).
  *
  * Feed every chunk to {@link OpenAIStreamParts.push}, then call
  * {@link OpenAIStreamParts.finish} once the stream ends.
@@ -39,7 +40,11 @@ export class OpenAIStreamParts {
   constructor(private readonly provider: string) {}
 
   *push(chunk: OpenAIChatChunk): Generator<ChatModelV1StreamPart> {
+    yield* this.partsOf(chunk);
     yield { type: "raw", rawValue: chunk };
+  }
+
+  private *partsOf(chunk: OpenAIChatChunk): Generator<ChatModelV1StreamPart> {
     if (!this.metadataSent) {
       this.metadataSent = true;
       yield { type: "response-metadata", ...responseMetadata(chunk) };
