@@ -475,12 +475,12 @@ describe("ChatOpenAI generation info (as @langchain/openai reports it)", () => {
       },
     };
     const reply = await model().invoke("hi", { callbacks: [handler] });
-    // (the raw usage copy is on the finish chunk rather than the usage chunk: docs/differences.md)
+    // the raw usage copy is on the usage chunk, as @langchain/openai 1.6.0 puts it
     expect(seen).toEqual([
       { model_provider: "openai", usage: {} },
       { model_provider: "openai", usage: {} },
-      { model_provider: "openai", usage: usageChunk.usage },
-      {},
+      { model_provider: "openai", usage: {} },
+      { usage: usageChunk.usage },
     ]);
     expect(reply.response_metadata).toEqual({ model_provider: "openai", usage: usageChunk.usage });
   });
@@ -495,6 +495,13 @@ describe("ChatOpenAI generation info (as @langchain/openai reports it)", () => {
       model_name: "gpt-4.1-mini-2025-04-14",
       system_fingerprint: "fp_s",
     });
+    // in @langchain/openai 1.6.0's order, and the raw usage on the usage chunk
+    expect(chunks.map((c) => JSON.stringify(c.response_metadata))).toEqual([
+      '{"prompt":0,"completion":0,"model_provider":"openai","usage":{}}',
+      '{"prompt":0,"completion":0,"model_provider":"openai","usage":{}}',
+      '{"prompt":0,"completion":0,"finish_reason":"stop","system_fingerprint":"fp_s","model_name":"gpt-4.1-mini-2025-04-14","model_provider":"openai","usage":{}}',
+      '{"usage":{"prompt_tokens":11,"completion_tokens":4,"total_tokens":15}}',
+    ]);
     server.reply({ kind: "sse", events });
     const reply = await model({ streaming: true }).invoke("hi");
     expect(reply.response_metadata).toMatchObject({

@@ -6,15 +6,19 @@ import type { MessageContext } from "../../spec-adapter/result-to-message.js";
 import { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import type { OpenAIChatChunk } from "./openai-wire.js";
 
-/** What `@langchain/openai` reports in a stream chunk's `generationInfo` rather than its message. */
-const GENERATION_INFO = new Set([
+/**
+ * What `@langchain/openai` reports in a stream chunk's `generationInfo` rather than its message,
+ * in the order it writes them.
+ */
+const GENERATION_INFO_ORDER = [
   "prompt",
   "completion",
   "finish_reason",
   "system_fingerprint",
   "model_name",
   "service_tier",
-]);
+] as const;
+const GENERATION_INFO = new Set<string>(GENERATION_INFO_ORDER);
 
 /**
  * ChatOpenAI's stream chunks, shaped as `@langchain/openai` shapes them: every chunk of the
@@ -22,7 +26,8 @@ const GENERATION_INFO = new Set([
  * completion: 0 }` in its `generationInfo` (with the finish chunk's `finish_reason`,
  * `model_name`, `system_fingerprint` and `service_tier`; `stream()` merges it under the
  * metadata, token callbacks and so the `messages` stream mode do not see it), and the usage
- * comes on a chunk of its own after the finish chunk, without the answer's id. As in
+ * comes on a chunk of its own after the finish chunk, without the answer's id, with the raw
+ * `usage` as its `response_metadata`. As in
  * `@langchain/openai`, each server event with a delta is one chunk: the parts made from one
  * event (a tool call's start and its first arguments, several calls, text and a call, the last
  * text and the `finish_reason`) are joined. With `logprobs`
@@ -86,10 +91,17 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   ): ChatGenerationChunk {
     this.finishing = true;
     if (usage !== undefined) {
+      // the raw `usage` copy goes with the usage, on its chunk (the finish chunk's is `{}`)
+      const { usage: raw, ...rest } = fields.response_metadata ?? {};
+      fields.response_metadata = rest;
       this.hold(
         new ChatGenerationChunk({
           text: "",
-          message: new AIMessageChunk({ content: "", usage_metadata: usage }),
+          message: new AIMessageChunk({
+            content: "",
+            usage_metadata: usage,
+            response_metadata: raw === undefined ? {} : { usage: raw },
+          }),
         }),
       );
     }
@@ -102,10 +114,11 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     const info: Record<string, unknown> = { prompt: 0, completion: 0 };
     const metadata: ResponseMetadata = { model_provider: this.provider, usage: {} };
     const given = fields.response_metadata;
-    // `for…in`, not entries: this runs for every token of a streamed answer
-    for (const key in given) {
-      if (GENERATION_INFO.has(key)) info[key] = given[key];
-      else metadata[key] = given[key];
+    // `for…in`, not entries: this runs for every token of a streamed answer (whose chunks have
+    // no metadata of their own; the finish chunk's info keys go in @langchain/openai's order)
+    if (given !== undefined) {
+      for (const key in given) if (!GENERATION_INFO.has(key)) metadata[key] = given[key];
+      for (const key of GENERATION_INFO_ORDER) if (given[key] !== undefined) info[key] = given[key];
     }
     // an event's chunk gets its event's `logprobs` once the event has been read
     if (this.logprobs && this.finishing) info.logprobs = this.finishLogprobs;
