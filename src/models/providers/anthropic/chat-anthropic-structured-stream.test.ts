@@ -145,6 +145,32 @@ describe("ChatAnthropic withStructuredOutput(…).stream()", () => {
     ).toEqual([WHOLE]);
   });
 
+  it("reads partial JSON from the text blocks of an answer with thinking", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        start,
+        { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hm" } },
+        { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } },
+        { type: "content_block_stop", index: 0 },
+        { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: '{"name": ' } },
+        { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: '"Ada"}' } },
+        { type: "content_block_stop", index: 1 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: { output_tokens: 9 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const thinking = model({ maxTokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 } });
+    const extractor = thinking.withStructuredOutput(personJsonSchema, { method: "jsonSchema" });
+    expect(await collect(await extractor.stream("Ada?"))).toEqual([{}, { name: "Ada" }]);
+  });
+
   it("with thinking, fails a streamed answer that calls no tool with @langchain/anthropic's text", async () => {
     server.reply({ kind: "sse", events: textEvents() }, { kind: "sse", events: textEvents() });
     const thinking = model({ maxTokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 } });
