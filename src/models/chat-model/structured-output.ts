@@ -58,7 +58,9 @@ export interface StructuredStreaming {
 
 /**
  * What `withStructuredOutput` returns: a runnable whose `invoke` makes one model call and
- * returns the parsed data (or `{ raw, parsed }` with `includeRaw`).
+ * returns the parsed data (or `{ raw, parsed }` with `includeRaw`), and whose `stream` streams
+ * that call (see {@link StructuredOutputRunnable.stream}). Without `streaming`, `stream`
+ * yields the `invoke` result once.
  *
  * @example
  * ```ts
