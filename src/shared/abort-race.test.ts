@@ -1,5 +1,10 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { neverAborted, onAbort, raceSignal } from "./abort-race.js";
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
 
 describe("raceSignal and onAbort", () => {
   it("does not race a signal that can never abort: the same promise, no listener", async () => {
@@ -62,5 +67,25 @@ describe("raceSignal and onAbort", () => {
     cancel();
     controller.abort();
     expect(calls).toEqual(["twice", "twice"]);
+  });
+
+  it("keeps nothing of a finished wait on a signal that stays: not even the one that installed the listener", async () => {
+    const controller = new AbortController();
+    const refs: WeakRef<object>[] = [];
+    const wait = () => {
+      const state = { big: new Array(1000).fill(0) };
+      refs.push(new WeakRef(state));
+      return raceSignal(
+        Promise.resolve(state),
+        controller.signal,
+        () => "aborted",
+        () => state,
+      );
+    };
+    await wait();
+    await wait();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(refs.map((ref) => ref.deref() === undefined)).toEqual([true, true]);
   });
 });

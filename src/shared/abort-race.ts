@@ -37,28 +37,34 @@ export function neverAborted(signal: AbortSignal): AbortSignal {
  */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   if (quiet.has(signal)) return noop;
-  let registered = waiters.get(signal);
-  if (registered === undefined) {
-    const set = new Set<() => void>();
-    registered = set;
-    waiters.set(signal, set);
-    signal.addEventListener(
-      "abort",
-      () => {
-        waiters.delete(signal);
-        for (const waiter of set) waiter();
-        set.clear();
-      },
-      { once: true },
-    );
-  }
-  const set = registered;
+  const set = waiters.get(signal) ?? listenTo(signal);
   // a wrapper of its own, so the same callback registered twice is called twice
   const waiter = () => callback();
   set.add(waiter);
   return () => {
     set.delete(waiter);
   };
+}
+
+/**
+ * Installs the one listener of `signal` that calls its waiters. Made here, not in `onAbort`, so
+ * the listener (which stays as long as the signal has not aborted) holds only the signal and its
+ * waiters, not the callback of the wait that happened to install it: a long-lived signal, or a
+ * run's `timeout` signal until its timer fires, would otherwise keep that wait's run alive.
+ */
+function listenTo(signal: AbortSignal): Set<() => void> {
+  const set = new Set<() => void>();
+  waiters.set(signal, set);
+  signal.addEventListener(
+    "abort",
+    () => {
+      waiters.delete(signal);
+      for (const waiter of set) waiter();
+      set.clear();
+    },
+    { once: true },
+  );
+  return set;
 }
 
 /**
