@@ -119,7 +119,9 @@ export function openRunStream<Chunk>(
       },
       cancel(reason) {
         cancelled = true;
-        abort.abort(reason ?? new Error("The stream was cancelled."));
+        // the consumer's reason as given: leaving a for-await loop gives none, so the nodes see
+        // the platform's AbortError, as LangGraph.js's do
+        abort.abort(reason);
         notify();
       },
     },

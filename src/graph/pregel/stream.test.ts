@@ -400,6 +400,31 @@ describe("stopping a stream", () => {
     await sleep(40);
     expect(aborted).toBe(true);
   });
+
+  it("a node sees the reason the stream was cancelled with; leaving for await gives the platform's AbortError, as in LangGraph.js", async () => {
+    const reasons: unknown[] = [];
+    const g = new StateGraph(State)
+      .addNode("a", () => ({ i: 1 }))
+      .addNode("b", async (_s, config) => {
+        const signal = config.signal as AbortSignal;
+        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        reasons.push(signal.reason);
+        return {};
+      })
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile();
+    for await (const _ of await g.stream({ i: 0 })) break;
+    const stream = await g.stream({ i: 0 });
+    const reader = stream.getReader();
+    await reader.read();
+    await reader.cancel("enough");
+    await sleep(10);
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toBeInstanceOf(Error);
+    expect(reasons[0]).toMatchObject({ name: "AbortError", message: "This operation was aborted" });
+    expect(reasons[1]).toBe("enough");
+  });
 });
 
 describe("outputKeys", () => {
