@@ -237,8 +237,15 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     )) as AgentOutput<T>;
   }
 
-  /** Streams the run (`updates` by default: one `{ [node]: update }` chunk per node). */
-  async stream<
+  /**
+   * Streams the run (`updates` by default: one `{ [node]: update }` chunk per node); with
+   * `encoding: "text/event-stream"`, the chunks of every requested mode as Server-Sent Events.
+   */
+  stream(
+    input: AgentInput<T> | Command | null,
+    config: AgentRunOptions<T, StreamMode | readonly StreamMode[]> & { encoding: "text/event-stream" },
+  ): Promise<IterableReadableStream<Uint8Array>>;
+  stream<
     const M extends StreamMode | readonly StreamMode[] = "updates",
     const Subgraphs extends boolean = false,
   >(
@@ -248,7 +255,11 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     IterableReadableStream<
       AgentStreamChunk<M, Subgraphs, AgentOutput<T>, Partial<T["state"]> & { messages?: BaseMessage[] }>
     >
-  > {
+  >;
+  async stream(
+    input: AgentInput<T> | Command | null,
+    config?: AgentRunOptions<T, StreamMode | readonly StreamMode[]>,
+  ): Promise<IterableReadableStream<unknown>> {
     const options = this.#merged(config as PregelOptions<unknown>);
     return this.#graph.stream((await this.#initialize(input, options)) as never, options as never) as never;
   }

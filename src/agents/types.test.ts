@@ -144,4 +144,18 @@ describe("createAgent types", () => {
       .invoke(question(), { context: { userId: 1, tenant: "t1" } })
       .catch(() => undefined);
   });
+
+  it("streams Server-Sent Events bytes with encoding: text/event-stream", async () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hello"] }) });
+    const stream = await agent.stream(question(), {
+      encoding: "text/event-stream",
+      streamMode: ["values", "updates"],
+    });
+    let text = "";
+    for await (const chunk of stream) {
+      expectTypeOf(chunk).toEqualTypeOf<Uint8Array>();
+      text += new TextDecoder().decode(chunk);
+    }
+    expect(text).toContain("event: updates\n");
+  });
 });
