@@ -158,4 +158,14 @@ describe("createAgent types", () => {
     }
     expect(text).toContain("event: updates\n");
   });
+
+  it("types the thread_id of a hook's runtime.configurable as a string", () => {
+    createMiddleware({
+      name: "Thread",
+      beforeAgent: (_state, runtime) => {
+        expectTypeOf(runtime.configurable?.thread_id).toEqualTypeOf<string | undefined>();
+        expectTypeOf(runtime.configurable?.other).toBeUnknown();
+      },
+    });
+  });
 });

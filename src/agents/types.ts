@@ -84,7 +84,8 @@ export type AgentTool = StructuredToolInterface | BindToolsInput | ToolFunctionL
 export interface AgentRuntime<Context = unknown> {
   readonly context: Context;
   readonly store: BaseStore | undefined;
-  readonly configurable: Record<string, unknown> | undefined;
+  /** The run's `configurable` (its `thread_id` typed as LangChain.js types it). */
+  readonly configurable: { thread_id?: string; [key: string]: unknown } | undefined;
   readonly writer: StreamWriter | undefined;
   readonly interrupt: ((value: unknown) => unknown) | undefined;
   readonly signal: AbortSignal | undefined;
