@@ -246,6 +246,29 @@ describe("ChatOpenAI streaming over SSE", () => {
     ]);
   });
 
+  it("with n above 1, streams the events after one choice has finished as they come", async () => {
+    const event = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
+      ...chunk(delta, finish),
+      choices: [{ index, delta, finish_reason: finish }],
+    });
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        event(0, { role: "assistant", content: "" }),
+        event(1, { role: "assistant", content: "" }),
+        event(0, { content: "A" }),
+        event(1, { content: "X" }),
+        event(0, { content: "B" }, "stop"),
+        event(1, { content: "Y" }),
+        event(1, {}, "stop"),
+      ]),
+    });
+    const chunks = await collect(await model({ n: 2 }).stream("?"));
+    // @langchain/openai 1.6.0 yields the same chunks (its "B" one carries the first choice's finish)
+    expect(chunks.map((c) => c.content)).toEqual(["", "", "A", "X", "B", "Y", ""]);
+    expect(join(chunks).content).toBe("AXBY");
+  });
+
   it("keeps malformed streamed arguments as an invalid tool call without failing", async () => {
     server.reply({
       kind: "sse",

@@ -49,8 +49,8 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   private finishing = false;
   /** The chunk of the server event being read (its parts come before its `raw` part). */
   private eventChunk: ChatGenerationChunk | undefined;
-  /** Whether an event had the `finish_reason`: its chunk then waits for the finish part. */
-  private finished = false;
+  /** The chunk of the event with the `finish_reason`, waiting to be joined with the finish part. */
+  private finishedChunk: ChatGenerationChunk | undefined;
 
   constructor(
     ctx: MessageContext,
@@ -64,25 +64,37 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     if (part.type === "raw") {
       // the event's parts have all been mapped: its chunk is complete
       const choice = (part.rawValue as OpenAIChatChunk).choices?.[0];
-      if (choice?.finish_reason) {
-        this.finished = true;
-        this.finishLogprobs = choice.logprobs;
-      }
+      if (choice?.finish_reason) this.finishLogprobs = choice.logprobs;
       const chunk = this.eventChunk;
-      if (chunk === undefined || this.finished) return undefined;
+      if (chunk === undefined) return undefined;
       this.eventChunk = undefined;
-      if (this.logprobs) (chunk.generationInfo as Record<string, unknown>).logprobs = choice?.logprobs;
-      return chunk;
+      if (!choice?.finish_reason) {
+        if (this.logprobs) (chunk.generationInfo as Record<string, unknown>).logprobs = choice?.logprobs;
+        return chunk;
+      }
+      // the event that finishes the answer is one chunk with the finish metadata (its
+      // `logprobs` included), which the finish part brings once the stream has ended
+      const earlier = this.finishedChunk;
+      this.finishedChunk = chunk;
+      return earlier;
     }
     const chunk = super.map(part);
     if (chunk === undefined) return undefined;
-    const held = this.eventChunk;
     if (part.type === "finish") {
-      this.eventChunk = undefined;
-      return held === undefined ? chunk : held.concat(chunk);
+      const finished = this.finishedChunk;
+      this.finishedChunk = undefined;
+      return finished === undefined ? chunk : finished.concat(chunk);
     }
-    this.eventChunk = held === undefined ? chunk : held.concat(chunk);
-    return undefined;
+    if (this.eventChunk !== undefined) {
+      this.eventChunk = this.eventChunk.concat(chunk);
+      return undefined;
+    }
+    this.eventChunk = chunk;
+    // an event after the finishing one (another choice's, with `n` above 1): the finishing
+    // event's chunk goes out as it is
+    const earlier = this.finishedChunk;
+    this.finishedChunk = undefined;
+    return earlier;
   }
 
   protected override finishChunk(
