@@ -40,11 +40,6 @@ export class OpenAIStreamParts {
   constructor(private readonly provider: string) {}
 
   *push(chunk: OpenAIChatChunk): Generator<ChatModelV1StreamPart> {
-    yield* this.partsOf(chunk);
-    yield { type: "raw", rawValue: chunk };
-  }
-
-  private *partsOf(chunk: OpenAIChatChunk): Generator<ChatModelV1StreamPart> {
     if (!this.metadataSent) {
       this.metadataSent = true;
       yield { type: "response-metadata", ...responseMetadata(chunk) };
@@ -56,56 +51,58 @@ export class OpenAIStreamParts {
       this.rawUsage = { ...(chunk.usage as Record<string, JSONValue>) };
     }
     const choice = chunk.choices[0];
-    if (choice === undefined) return;
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
-    const delta = choice.delta;
-    if (delta === undefined) return;
-    let emitted = false;
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (typeof reasoning === "string" && reasoning !== "") {
-      if (!this.reasoningOpen) {
-        this.reasoningOpen = true;
-        yield { type: "reasoning-start", id: "reasoning-0" };
+    if (choice?.finish_reason) this.finishReason = choice.finish_reason;
+    const delta = choice?.delta;
+    if (choice !== undefined && delta !== undefined) {
+      let emitted = false;
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === "string" && reasoning !== "") {
+        if (!this.reasoningOpen) {
+          this.reasoningOpen = true;
+          yield { type: "reasoning-start", id: "reasoning-0" };
+        }
+        yield { type: "reasoning-delta", id: "reasoning-0", delta: reasoning };
+        emitted = true;
       }
-      yield { type: "reasoning-delta", id: "reasoning-0", delta: reasoning };
-      emitted = true;
-    }
-    if (typeof delta.content === "string" && delta.content !== "") {
-      if (!this.textOpen) {
-        this.textOpen = true;
-        yield { type: "text-start", id: "text-0" };
+      if (typeof delta.content === "string" && delta.content !== "") {
+        if (!this.textOpen) {
+          this.textOpen = true;
+          yield { type: "text-start", id: "text-0" };
+        }
+        yield { type: "text-delta", id: "text-0", delta: delta.content };
+        emitted = true;
       }
-      yield { type: "text-delta", id: "text-0", delta: delta.content };
-      emitted = true;
-    }
-    if (typeof delta.refusal === "string" && delta.refusal !== "") {
-      yield { type: "refusal-delta", delta: delta.refusal };
-      emitted = true;
-    }
-    for (const [position, call] of (delta.tool_calls ?? []).entries()) {
-      const index = call.index ?? position;
-      let state = this.toolCalls.get(index);
-      if (state === undefined) {
-        // Some compatible servers omit the id; make one so the call can still be answered.
-        state = { id: call.id ?? `call_${index}_${crypto.randomUUID()}`, ended: false };
-        this.toolCalls.set(index, state);
-        yield { type: "tool-input-start", id: state.id, index, toolName: call.function?.name ?? "" };
+      if (typeof delta.refusal === "string" && delta.refusal !== "") {
+        yield { type: "refusal-delta", delta: delta.refusal };
+        emitted = true;
       }
-      const args = call.function?.arguments;
-      if (typeof args === "string" && args !== "") {
-        yield { type: "tool-input-delta", id: state.id, index, delta: args };
+      for (const [position, call] of (delta.tool_calls ?? []).entries()) {
+        const index = call.index ?? position;
+        let state = this.toolCalls.get(index);
+        if (state === undefined) {
+          // Some compatible servers omit the id; make one so the call can still be answered.
+          state = { id: call.id ?? `call_${index}_${crypto.randomUUID()}`, ended: false };
+          this.toolCalls.set(index, state);
+          yield { type: "tool-input-start", id: state.id, index, toolName: call.function?.name ?? "" };
+        }
+        const args = call.function?.arguments;
+        if (typeof args === "string" && args !== "") {
+          yield { type: "tool-input-delta", id: state.id, index, delta: args };
+        }
+        emitted = true;
       }
-      emitted = true;
-    }
-    // LangChain.js yields a chunk for every event with a delta (the opening `role` one too); the
-    // event that carries `finish_reason` is the finish part.
-    if (!emitted && !choice.finish_reason) {
-      if (!this.textOpen) {
-        this.textOpen = true;
-        yield { type: "text-start", id: "text-0" };
+      // LangChain.js yields a chunk for every event with a delta (the opening `role` one too); the
+      // event that carries `finish_reason` is the finish part.
+      if (!emitted && !choice.finish_reason) {
+        if (!this.textOpen) {
+          this.textOpen = true;
+          yield { type: "text-start", id: "text-0" };
+        }
+        yield { type: "text-delta", id: "text-0", delta: "" };
       }
-      yield { type: "text-delta", id: "text-0", delta: "" };
     }
+    // the event as it came, after the parts made from it
+    yield { type: "raw", rawValue: chunk };
   }
 
   *finish(): Generator<ChatModelV1StreamPart> {
