@@ -399,6 +399,72 @@ describe("streamEvents", () => {
   });
 });
 
+describe("leaving a streamEvents loop early", () => {
+  /** A tool that waits for its signal (at most `ms`), and says when it was aborted. */
+  const waiting = (aborted: string[], ms: number) =>
+    tool(
+      async (_args: Record<string, never>, config) => {
+        const signal = config?.signal as AbortSignal;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          signal.addEventListener(
+            "abort",
+            () => {
+              aborted.push(String((signal.reason as Error).name));
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
+        });
+        return "waited";
+      },
+      { name: "wait", description: "Waits.", schema: z.object({}) },
+    );
+  const calling = () =>
+    new FakeChatModel({
+      responses: [
+        new AIMessage({ content: "", id: "c1", tool_calls: [{ id: "t1", name: "wait", args: {} }] }),
+        new AIMessage({ content: "done", id: "c2" }),
+      ],
+    });
+
+  it("stops the run at once, aborting a tool in flight, though no event comes until the tool ends", async () => {
+    const aborted: string[] = [];
+    const agent = () => createAgent({ model: calling(), tools: [waiting(aborted, 2_000)] });
+    // the agent's own streamEvents, and its graph's
+    for (const events of [
+      agent().streamEvents({ messages: [{ role: "user", content: "yo" }] }, { version: "v2" }),
+      agent().graph.streamEvents({ messages: [new HumanMessage("yo")] }, { version: "v2" }),
+    ]) {
+      const started = Date.now();
+      for await (const e of events) {
+        // the consumer does something with each event, as the stream reads the next one
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        if (e.event === "on_tool_start") break;
+      }
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    expect(aborted).toEqual(["AbortError", "AbortError"]);
+  });
+
+  it("a reader cancelled while it waits for the next event stops the run too, with the reason given", async () => {
+    const aborted: string[] = [];
+    const agent = createAgent({ model: calling(), tools: [waiting(aborted, 2_000)] });
+    const reader = agent.streamEvents({ messages: [new HumanMessage("yo")] }, { version: "v2" }).getReader();
+    for (;;) {
+      const { value } = await reader.read();
+      if (value?.event === "on_tool_start") break;
+    }
+    const pending = reader.read();
+    const started = Date.now();
+    await reader.cancel(new TypeError("enough"));
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(aborted).toEqual(["TypeError"]);
+  });
+});
+
 describe("streamEvents of graphs run inside nodes", () => {
   const child = (name?: string) =>
     new StateGraph(MessagesAnnotation)

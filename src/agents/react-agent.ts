@@ -318,13 +318,27 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     }
     const options = this.#merged(config as PregelOptions<unknown>) as PregelOptions<unknown> &
       StreamEventsOptions;
-    const graph = this.#graph;
-    const initialize = () => this.#initialize(input, options);
-    return IterableReadableStream.fromAsyncGenerator(
-      (async function* (): AsyncGenerator<StreamEvent> {
-        yield* graph.streamEvents((await initialize()) as never, options, filter);
-      })(),
-    );
+    // The graph's events, read through a reader of their stream rather than a generator over
+    // them: cancelling this stream cancels the graph's at once (which stops the run), where a
+    // generator's `return()` waits for the event being read, that is for the run's next step.
+    let events: ReadableStreamDefaultReader<StreamEvent> | undefined;
+    let cancelled = false;
+    return new IterableReadableStream<StreamEvent>({
+      pull: async (controller) => {
+        if (events === undefined) {
+          const initialized = await this.#initialize(input, options);
+          if (cancelled) return;
+          events = this.#graph.streamEvents(initialized as never, options, filter).getReader();
+        }
+        const next = await events.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: async (reason) => {
+        cancelled = true;
+        await events?.cancel(reason);
+      },
+    });
   }
 
   /** The state of a thread (needs a checkpointer). */

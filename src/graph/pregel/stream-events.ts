@@ -325,8 +325,12 @@ export interface EventSource {
         configurable?: Record<string, unknown>;
       }
     | undefined;
-  stream(input: unknown, options: Record<string | symbol, unknown>): Promise<AsyncIterable<unknown>>;
+  /** The run's stream; cancelling it stops the run. */
+  stream(input: unknown, options: Record<string | symbol, unknown>): Promise<RunChunks>;
 }
+
+/** What {@link EventSource.stream} resolves to. */
+type RunChunks = AsyncIterable<unknown> & { cancel(reason?: unknown): Promise<void> };
 
 /** The handlers among `lists` that listen to chain events (`handleChainStart` / `End` / `Error`). */
 export function chainHandlersOf(
@@ -632,6 +636,10 @@ export function streamGraphEvents(
     return asked.multi ? [mode, payload] : payload;
   };
 
+  /** The run's own stream, once open; `cancelled` when the consumer left before it was. */
+  let run: RunChunks | undefined;
+  let cancelled: { reason: unknown } | undefined;
+
   async function* events(): AsyncGenerator<StreamEvent> {
     const start = root("on_chain_start", { input });
     CHAIN_ARGS.set(start, runDict(input, "input"));
@@ -647,6 +655,8 @@ export function streamGraphEvents(
       [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
       [MESSAGES_SUBGRAPHS]: askedSubgraphs,
     });
+    run = stream;
+    if (cancelled !== undefined) void stream.cancel(cancelled.reason);
     let output: unknown;
     let held: StreamEvent[] = [];
     for await (const chunk of stream) {
@@ -747,60 +757,74 @@ export function streamGraphEvents(
   }
 
   const source = events();
-  return IterableReadableStream.fromAsyncGenerator(
-    (async function* (): AsyncGenerator<StreamEvent> {
-      if (chainHandlers === undefined) {
-        for await (const event of source) if (event.event !== NODE_FAILED && keep(event, filter)) yield event;
-        return;
-      }
-      // chain callbacks hear every chain event (filters apply to the stream only); a failure
-      // ends the runs still open
-      const open: StreamEvent[] = [];
-      /** A node failed: the run fails with its error, and the nodes still running were aborted. */
-      let nodeFailed = false;
-      try {
-        for await (const event of source) {
-          if (event.event === "on_chain_start") open.push(event);
-          else if (event.event === "on_chain_end" || event.event === NODE_FAILED) {
-            const at = open.findIndex((started) => started.run_id === event.run_id);
-            if (at !== -1) open.splice(at, 1);
-          }
-          if (event.event === NODE_FAILED) {
-            if (!isGraphInterrupt(event.data.error)) nodeFailed = true;
-            notifyHandlers(
-              chainHandlers,
-              "handleChainError",
-              event.data.error,
-              event.run_id,
-              PARENT_RUN_IDS.get(event),
-              event.tags,
-              { inputs: event.data.input },
-            );
-            continue;
-          }
-          if (!NESTED_GRAPH_EVENTS.has(event)) notifyChain(chainHandlers, event, event.run_id === runId);
-          if (keep(event, filter)) yield event;
+  const generator = (async function* (): AsyncGenerator<StreamEvent> {
+    if (chainHandlers === undefined) {
+      for await (const event of source) if (event.event !== NODE_FAILED && keep(event, filter)) yield event;
+      return;
+    }
+    // chain callbacks hear every chain event (filters apply to the stream only); a failure
+    // ends the runs still open
+    const open: StreamEvent[] = [];
+    /** A node failed: the run fails with its error, and the nodes still running were aborted. */
+    let nodeFailed = false;
+    try {
+      for await (const event of source) {
+        if (event.event === "on_chain_start") open.push(event);
+        else if (event.event === "on_chain_end" || event.event === NODE_FAILED) {
+          const at = open.findIndex((started) => started.run_id === event.run_id);
+          if (at !== -1) open.splice(at, 1);
         }
-      } catch (error) {
-        // the nodes still running first, in the order they started, then the graph
-        const nodeError = nodeFailed ? siblingAbortError() : error;
-        const nodes = open.filter((started) => started.run_id !== runId);
-        const graphRun = open.filter((started) => started.run_id === runId);
-        for (const started of [...nodes, ...graphRun]) {
+        if (event.event === NODE_FAILED) {
+          if (!isGraphInterrupt(event.data.error)) nodeFailed = true;
           notifyHandlers(
             chainHandlers,
             "handleChainError",
-            started.run_id === runId ? error : nodeError,
-            started.run_id,
-            PARENT_RUN_IDS.get(started),
-            started.tags,
-            { inputs: started.data.input },
+            event.data.error,
+            event.run_id,
+            PARENT_RUN_IDS.get(event),
+            event.tags,
+            { inputs: event.data.input },
           );
+          continue;
         }
-        throw error;
+        if (!NESTED_GRAPH_EVENTS.has(event)) notifyChain(chainHandlers, event, event.run_id === runId);
+        if (keep(event, filter)) yield event;
       }
-    })(),
-  );
+    } catch (error) {
+      // the nodes still running first, in the order they started, then the graph
+      const nodeError = nodeFailed ? siblingAbortError() : error;
+      const nodes = open.filter((started) => started.run_id !== runId);
+      const graphRun = open.filter((started) => started.run_id === runId);
+      for (const started of [...nodes, ...graphRun]) {
+        notifyHandlers(
+          chainHandlers,
+          "handleChainError",
+          started.run_id === runId ? error : nodeError,
+          started.run_id,
+          PARENT_RUN_IDS.get(started),
+          started.tags,
+          { inputs: started.data.input },
+        );
+      }
+      throw error;
+    }
+  })();
+  return new IterableReadableStream<StreamEvent>({
+    async pull(controller) {
+      const next = await generator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      // The generator may be waiting for the run's next chunk (the stream reads one event ahead,
+      // and a tool can run for minutes): `return()` would wait behind that read. Cancelling the
+      // run's stream stops the run now (its nodes' signals abort with `reason`), which ends the
+      // wait.
+      if (run === undefined) cancelled = { reason };
+      else void run.cancel(reason);
+      await generator.return(undefined);
+    },
+  });
 }
 
 /**
