@@ -1325,7 +1325,41 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     });
   }
 
-  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  /**
+   * The checkpoint `config` names (or the latest of its thread and namespace). A read takes
+   * several queries, each seeing the storage as it is then; when another saver (another process)
+   * deletes or prunes the thread between them, rows the checkpoint's first row needs can be gone
+   * by the time they are read. A read that misses rows looks again whether that checkpoint is
+   * still stored: when it is not, the read answers as if it came after the deletion (the new
+   * latest checkpoint, or none) rather than reporting a damaged thread; when it is, the rows
+   * really are missing and the `CheckpointCorruptError` stands.
+   */
+  getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.readTuple(config, true);
+  }
+
+  /**
+   * What a read answers when the checkpoint it started from was deleted before it finished (see
+   * {@link getTuple}): the latest checkpoint is read again (once: the thread may have been pruned
+   * or started over); one named by id is gone.
+   */
+  private afterDeletion(
+    config: RunnableConfig,
+    threadId: string,
+    latest: boolean,
+    again: boolean,
+  ): Promise<CheckpointTuple | undefined> | undefined {
+    this.caches.drop(threadId);
+    return latest && again ? this.readTuple(config, false) : undefined;
+  }
+
+  /** Whether the checkpoint a read started from is still stored (see {@link getTuple}). */
+  private async stillStored(threadId: string, ns: string, id: string): Promise<boolean> {
+    const rows = await this.storage.checkpointChain(threadId, ns, id, id);
+    return rows.length > 0;
+  }
+
+  private async readTuple(config: RunnableConfig, again: boolean): Promise<CheckpointTuple | undefined> {
     if (this.checksIds) this.checkIds(config, "read");
     const threadValue = config.configurable?.thread_id;
     if (threadValue === undefined || threadValue === null) return undefined;
@@ -1356,123 +1390,136 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       }
       return undefined;
     }
-    const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain, known);
-    const versions = bookkeeping.versions;
-    const wanted: [string, string][] = [];
-    for (const channel in versions) {
-      if (!Object.hasOwn(inline, channel)) wanted.push([channel, String(versions[channel])]);
-    }
-    // a list version this saver knows (versions are never reused) needs no rows: only its items
-    // (copies: a save while this read waits may extend a state's arrays)
-    const lists = new Map<string, string[]>();
-    const fetch: [string, string][] = [];
-    for (const entry of wanted) {
-      const known = cache.list(listSlot(ns, entry[0]), entry[1]);
-      if (known === undefined) fetch.push(entry);
-      else lists.set(entry[0], refsOf(known));
-    }
-    const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
-    const writeRows = await this.storage.writes(threadId, ns, head.id);
-    const index = new BlobRowIndex(blobRows);
-
-    const needed = new Set<string>();
-    for (const [channel, version] of fetch) {
-      const at = listNodeAt(index, channel, version);
-      if (at === undefined) continue;
-      const state = this.rebuildList(at, index, threadId, ns, head.id, cache);
-      lists.set(channel, refsOf(state));
-    }
-    // `forEach` and indexed loops over the items: a long history is a thousand references, and
-    // each `for…of` step of a first read (before the engine optimizes this code) allocates
-    let referenced = 0;
-    const need = (refs: readonly string[]): void => {
-      referenced += refs.length;
-      for (let i = 0; i < refs.length; i++) needed.add(refs[i] as string);
-    };
-    lists.forEach(need);
-    const writeRefs = new Map<WriteRow, WriteRefs>();
-    for (const row of writeRows) {
-      if (row.kind !== "list") continue;
-      const refs = this.writeRefs(row, threadId, ns, head.id);
-      writeRefs.set(row, refs);
-      need(refs.refs);
-    }
-    let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
-    const fromStorage = items === undefined;
-    if (items === undefined) {
-      // read from storage: the saver no longer knows how many items the storage holds, and the
-      // texts it keeps could not be used again (see itemsFromTexts)
-      cache.storedCount = undefined;
-      cache.texts?.clear();
-      items = await this.loadItems(threadId, needed, ns, head.id);
-    }
-    // What the checkpoint references is stored. A rebase, or any read the storage answered (the
-    // texts could not: another saver may have pruned or deleted items this one knew of since),
-    // leaves the saver knowing just that (the set itself: it is not used again here), so that
-    // it stores such an item again when it writes it; a read from the texts adds to what it knows.
-    if (rebase || fromStorage) cache.items = needed;
-    else for (const ref of needed) cache.items.add(ref);
-
-    // equal items are stored once; each place that holds one gets an object of its own
-    const take = this.itemTaker(items, referenced > needed.size);
-    const channelValues: Record<string, unknown> = {};
-    for (const channel in inline) {
-      const data = inline[channel];
-      if (data === null || data === undefined || !Object.hasOwn(versions, channel)) continue;
-      channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
-    }
-    for (const [channel, version] of wanted) {
-      const row = lists.has(channel) ? undefined : index.row(channel, version);
-      if (row === undefined && !lists.has(channel)) continue;
-      if (row?.kind === "empty") continue;
-      if (row?.kind === "value") {
-        channelValues[channel] = this.decode(row.data ?? "", threadId, ns, head.id, `channel "${channel}"`);
-      } else {
-        const values = (lists.get(channel) ?? []).map(take);
-        channelValues[channel] = values;
-        // the next save of this list (a run resumed from here) finds these elements by identity
-        cache.attachValues(listSlot(ns, channel), version, values.slice());
+    let missing = false;
+    try {
+      const { bookkeeping, record, inline } = this.rebuildBookkeeping(chain, known);
+      const versions = bookkeeping.versions;
+      const wanted: [string, string][] = [];
+      for (const channel in versions) {
+        if (!Object.hasOwn(inline, channel)) wanted.push([channel, String(versions[channel])]);
       }
+      // a list version this saver knows (versions are never reused) needs no rows: only its items
+      // (copies: a save while this read waits may extend a state's arrays)
+      const lists = new Map<string, string[]>();
+      const fetch: [string, string][] = [];
+      for (const entry of wanted) {
+        const known = cache.list(listSlot(ns, entry[0]), entry[1]);
+        if (known === undefined) fetch.push(entry);
+        else lists.set(entry[0], refsOf(known));
+      }
+      const blobRows = fetch.length === 0 ? [] : await this.storage.blobs(threadId, ns, fetch);
+      const writeRows = await this.storage.writes(threadId, ns, head.id);
+      const index = new BlobRowIndex(blobRows);
+
+      const needed = new Set<string>();
+      for (const [channel, version] of fetch) {
+        const at = listNodeAt(index, channel, version);
+        if (at === undefined) continue;
+        const state = this.rebuildList(at, index, threadId, ns, head.id, cache);
+        lists.set(channel, refsOf(state));
+      }
+      // `forEach` and indexed loops over the items: a long history is a thousand references, and
+      // each `for…of` step of a first read (before the engine optimizes this code) allocates
+      let referenced = 0;
+      const need = (refs: readonly string[]): void => {
+        referenced += refs.length;
+        for (let i = 0; i < refs.length; i++) needed.add(refs[i] as string);
+      };
+      lists.forEach(need);
+      const writeRefs = new Map<WriteRow, WriteRefs>();
+      for (const row of writeRows) {
+        if (row.kind !== "list") continue;
+        const refs = this.writeRefs(row, threadId, ns, head.id);
+        writeRefs.set(row, refs);
+        need(refs.refs);
+      }
+      let items = await this.itemsFromTexts(threadId, needed, ns, head.id, cache);
+      const fromStorage = items === undefined;
+      if (items === undefined) {
+        // read from storage: the saver no longer knows how many items the storage holds, and the
+        // texts it keeps could not be used again (see itemsFromTexts)
+        cache.storedCount = undefined;
+        cache.texts?.clear();
+        items = await this.loadItems(threadId, needed, ns, head.id);
+      }
+      // What the checkpoint references is stored. A rebase, or any read the storage answered (the
+      // texts could not: another saver may have pruned or deleted items this one knew of since),
+      // leaves the saver knowing just that (the set itself: it is not used again here), so that
+      // it stores such an item again when it writes it; a read from the texts adds to what it knows.
+      if (rebase || fromStorage) cache.items = needed;
+      else for (const ref of needed) cache.items.add(ref);
+
+      // equal items are stored once; each place that holds one gets an object of its own
+      const take = this.itemTaker(items, referenced > needed.size);
+      const channelValues: Record<string, unknown> = {};
+      for (const channel in inline) {
+        const data = inline[channel];
+        if (data === null || data === undefined || !Object.hasOwn(versions, channel)) continue;
+        channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
+      }
+      for (const [channel, version] of wanted) {
+        const row = lists.has(channel) ? undefined : index.row(channel, version);
+        if (row === undefined && !lists.has(channel)) {
+          missing = true;
+          continue;
+        }
+        if (row?.kind === "empty") continue;
+        if (row?.kind === "value") {
+          channelValues[channel] = this.decode(row.data ?? "", threadId, ns, head.id, `channel "${channel}"`);
+        } else {
+          const values = (lists.get(channel) ?? []).map(take);
+          channelValues[channel] = values;
+          // the next save of this list (a run resumed from here) finds these elements by identity
+          cache.attachValues(listSlot(ns, channel), version, values.slice());
+        }
+      }
+      for (const channel in record.loose) {
+        if (Object.hasOwn(channelValues, channel)) continue;
+        const data = record.loose[channel] as string;
+        channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
+      }
+      // a value whose row is gone: deleted since the first row was read, or never stored
+      if (missing && !(await this.stillStored(threadId, ns, head.id)))
+        return this.afterDeletion(config, threadId, id === undefined, again);
+      const pendingWrites = this.decodeWrites(writeRows, writeRefs, take, threadId, ns, head.id);
+      const extra =
+        record.extra === undefined
+          ? undefined
+          : (this.decode(record.extra, threadId, ns, head.id, "its extra fields") as Record<string, unknown>);
+      const checkpoint: Checkpoint = {
+        ...extra,
+        v: record.v,
+        id: head.id,
+        ts: record.ts,
+        channel_values: channelValues,
+        channel_versions: versions,
+        versions_seen: bookkeeping.seen,
+      };
+      if (record.v < 4 && head.parentId !== null)
+        await this.migratePendingSends(checkpoint, threadId, ns, head.parentId);
+      const layout = this.tupleLayout;
+      const tupleConfig: RunnableConfig =
+        this.returnsRequestedConfig && id !== undefined
+          ? config
+          : layout === "memory"
+            ? { configurable: { thread_id: threadId, checkpoint_id: head.id, checkpoint_ns: ns } }
+            : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } };
+      const metadata = this.decodeMetadata(head.metadata, threadId, ns, head.id);
+      const parentConfig: RunnableConfig | undefined =
+        head.parentId === null
+          ? undefined
+          : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.parentId } };
+      if (layout === "sqlite")
+        return { checkpoint, config: tupleConfig, metadata, parentConfig, pendingWrites };
+      if (layout === "sql") return { config: tupleConfig, checkpoint, metadata, parentConfig, pendingWrites };
+      const tuple: CheckpointTuple = { config: tupleConfig, checkpoint, metadata, pendingWrites };
+      if (parentConfig !== undefined) tuple.parentConfig = parentConfig;
+      return tuple;
+    } catch (error) {
+      if (error instanceof CheckpointCorruptError && !(await this.stillStored(threadId, ns, head.id)))
+        return this.afterDeletion(config, threadId, id === undefined, again);
+      throw error;
     }
-    for (const channel in record.loose) {
-      if (Object.hasOwn(channelValues, channel)) continue;
-      const data = record.loose[channel] as string;
-      channelValues[channel] = this.decode(data, threadId, ns, head.id, `channel "${channel}"`);
-    }
-    const pendingWrites = this.decodeWrites(writeRows, writeRefs, take, threadId, ns, head.id);
-    const extra =
-      record.extra === undefined
-        ? undefined
-        : (this.decode(record.extra, threadId, ns, head.id, "its extra fields") as Record<string, unknown>);
-    const checkpoint: Checkpoint = {
-      ...extra,
-      v: record.v,
-      id: head.id,
-      ts: record.ts,
-      channel_values: channelValues,
-      channel_versions: versions,
-      versions_seen: bookkeeping.seen,
-    };
-    if (record.v < 4 && head.parentId !== null)
-      await this.migratePendingSends(checkpoint, threadId, ns, head.parentId);
-    const layout = this.tupleLayout;
-    const tupleConfig: RunnableConfig =
-      this.returnsRequestedConfig && id !== undefined
-        ? config
-        : layout === "memory"
-          ? { configurable: { thread_id: threadId, checkpoint_id: head.id, checkpoint_ns: ns } }
-          : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.id } };
-    const metadata = this.decodeMetadata(head.metadata, threadId, ns, head.id);
-    const parentConfig: RunnableConfig | undefined =
-      head.parentId === null
-        ? undefined
-        : { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: head.parentId } };
-    if (layout === "sqlite")
-      return { checkpoint, config: tupleConfig, metadata, parentConfig, pendingWrites };
-    if (layout === "sql") return { config: tupleConfig, checkpoint, metadata, parentConfig, pendingWrites };
-    const tuple: CheckpointTuple = { config: tupleConfig, checkpoint, metadata, pendingWrites };
-    if (parentConfig !== undefined) tuple.parentConfig = parentConfig;
-    return tuple;
   }
 
   async *list(
