@@ -222,6 +222,21 @@ describe("PostgresSaver specifics", () => {
     await saver.end();
   });
 
+  it("a pool with no free connection within its timeout gives a PostgresSaverError saying so", async () => {
+    const schema = freshSchema();
+    const small = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 50 });
+    const saver = new PostgresSaver(small, undefined, { schema });
+    await saver.setup();
+    const held = await small.connect();
+    const error = await saver.getTuple({ configurable: { thread_id: "t-busy" } }).catch((e: unknown) => e);
+    held.release();
+    expect(error).toBeInstanceOf(PostgresSaverError);
+    expect((error as Error).message).toMatch(
+      /thread "t-busy": timeout exceeded when trying to connect\. No connection of the pool came free .*connectionTimeoutMillis/,
+    );
+    await small.end();
+  });
+
   it("tables dropped under a running saver give a PostgresSaverError naming thread and fix", async () => {
     const schema = freshSchema();
     const saver = new PostgresSaver(pool, undefined, { schema });

@@ -71,6 +71,8 @@ export function postgresHint(
     default:
       if (/after calling end/i.test(message))
         return `The ${noun}'s pool was ended: create a new ${component}.`;
+      if (/timeout exceeded when trying to connect/i.test(message))
+        return "No connection of the pool came free (or the server did not answer) within the pool's connectionTimeoutMillis: raise the pool's max or that timeout, or keep fewer connections checked out elsewhere.";
       if (/connection terminated/i.test(message))
         return "The connection to PostgreSQL was lost: retry once the server is reachable.";
       return `Check the database connection and the ${noun}'s schema.`;
