@@ -1,5 +1,6 @@
-// A checkpoint read takes several storage calls; another process may delete the thread between
-// them. The read then answers as if it came after the deletion, never with a damaged thread.
+// A checkpoint read, or a prune, takes several storage calls; another process may delete or write
+// the thread between them. A read then answers as if it came after the deletion, never with a
+// damaged thread; a prune never deletes a checkpoint written while it read the thread.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +12,7 @@ import {
 import { CheckpointCorruptError, emptyCheckpoint } from "../index.js";
 import { SqliteCheckpointStorage } from "./sqlite/index.js";
 
-type ReadStep = "blobs" | "writes" | "items";
+type ReadStep = "blobs" | "writes" | "items" | "replaceThread";
 
 /** `storage`, but the first call of `step` first runs `before` (what another process does meanwhile). */
 function interrupting(
@@ -142,5 +143,92 @@ describe.each(backends)("a thread deleted while a read is under way (%s)", (_nam
       codec,
     );
     await expect(reader.getTuple(thread("t"))).rejects.toBeInstanceOf(CheckpointCorruptError);
+  });
+});
+
+describe.each(backends)("a prune racing a run on the same thread (%s)", (_name, open) => {
+  const codec = codecOf(undefined);
+
+  it("keeps the checkpoint the run wrote while the prune read the thread, and the run goes on", async () => {
+    const storage = open();
+    const runner = new EncodedCheckpointSaver(storage, codec);
+    const ids = await storeThread(runner, "t", "a");
+    const latest = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: ids[2] } };
+    const next = async (config: typeof latest, step: number, label: string) => {
+      const messages = Array.from({ length: 30 + step }, (_, i) => ({ text: `a message ${i} `.repeat(8) }));
+      const checkpoint = {
+        ...emptyCheckpoint(),
+        id: `1f000000-0000-6000-8000-${label}${String(step).padStart(11, "0")}`,
+        channel_values: { messages, summary: { label, step } },
+        channel_versions: { messages: step + 1, summary: step + 1 },
+      };
+      const versions = { messages: step + 1, summary: step + 1 };
+      return (await runner.put(
+        config,
+        checkpoint,
+        { source: "loop", step, parents: {} },
+        versions,
+      )) as typeof latest;
+    };
+    let written: typeof latest | undefined;
+    const pruner = new EncodedCheckpointSaver(
+      interrupting(storage, "replaceThread", async () => {
+        written = await next(latest, 3, "c");
+      }),
+      codec,
+    );
+    await pruner.prune(["t"], { keepLast: 2 });
+    // the run's checkpoint is kept (the prune read the thread again), and so is its parent
+    const listed: string[] = [];
+    for await (const tuple of runner.list(thread("t"))) listed.push(tuple.checkpoint.id);
+    expect(listed).toStrictEqual([written?.configurable.checkpoint_id, ids[2]]);
+    // the run writes on top of what it knows, and every checkpoint reads back whole
+    const after = await next(written as typeof latest, 4, "d");
+    const reader = new EncodedCheckpointSaver(storage, codec);
+    const tuple = await reader.getTuple(thread("t"));
+    expect(tuple?.checkpoint.id).toBe(after.configurable.checkpoint_id);
+    expect(tuple?.checkpoint.channel_values.messages).toHaveLength(34);
+    expect(tuple?.checkpoint.channel_values.summary).toStrictEqual({ label: "d", step: 4 });
+    expect(
+      (await reader.getTuple(written as typeof latest))?.checkpoint.channel_values.messages,
+    ).toHaveLength(33);
+  });
+
+  it("gives up with a CheckpointConfigError on a thread that gets a checkpoint at every attempt", async () => {
+    const storage = open();
+    const runner = new EncodedCheckpointSaver(storage, codec);
+    await storeThread(runner, "t", "a");
+    let step = 10;
+    const busy = new Proxy(storage, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (key === "replaceThread") {
+            const checkpoint = {
+              ...emptyCheckpoint(),
+              id: `1f000000-0000-6000-8000-e${String(step).padStart(11, "0")}`,
+              channel_values: { summary: { step } },
+              channel_versions: { summary: step },
+            };
+            await runner.put(
+              thread("t"),
+              checkpoint,
+              { source: "loop", step, parents: {} },
+              { summary: step },
+            );
+            step += 1;
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const pruner = new EncodedCheckpointSaver(busy, codec);
+    await expect(pruner.prune(["t"], { keepLast: 1 })).rejects.toThrow(
+      /^prune\(\) could not prune thread "t": new checkpoints were written to it while it was pruned, 5 times\. Prune threads that are not running\.$/,
+    );
+    const listed: string[] = [];
+    for await (const tuple of runner.list(thread("t"))) listed.push(tuple.checkpoint.id);
+    expect(listed).toHaveLength(8);
   });
 });

@@ -184,6 +184,16 @@ export function checkpointSql(schema: string) {
       b AS (DELETE FROM ${blobs} WHERE thread_id = $1),
       c AS (DELETE FROM ${items} WHERE thread_id = $1)
     DELETE FROM ${writes} WHERE thread_id = $1`,
+    /**
+     * {@link deleteThread} for a replacement: answers the ids of the checkpoints it deleted (those
+     * committed before it started; one committed later is kept, and so are its rows).
+     */
+    deleteThreadReturning: `WITH
+      a AS (DELETE FROM ${checkpoints} WHERE thread_id = $1 RETURNING checkpoint_id),
+      b AS (DELETE FROM ${blobs} WHERE thread_id = $1),
+      c AS (DELETE FROM ${items} WHERE thread_id = $1),
+      d AS (DELETE FROM ${writes} WHERE thread_id = $1)
+    SELECT checkpoint_id FROM a`,
     /** Threads with no checkpoint written at or after `$1` (threads with only writes included). */
     staleThreads: `SELECT t.thread_id FROM (
         SELECT thread_id FROM ${checkpoints}

@@ -62,6 +62,9 @@ function statementName(text: string): string {
   return `agentgraph_cp_${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
 }
 
+/** Thrown to roll back a replacement that found checkpoints written since the thread was read. */
+const REPLACE_CONFLICT = new Error("the thread changed since it was read");
+
 /** Keeps the first (or last) row of each key. */
 function dedupe<T>(rows: readonly T[], key: (row: T) => string, keep: "first" | "last"): T[] {
   if (rows.length < 2) return [...rows];
@@ -298,7 +301,7 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     await this.run("delete a thread", threadId, undefined, this.sql.deleteThread, [threadId]);
   }
 
-  async replaceThread(threadId: string, batch: StorageBatch): Promise<void> {
+  async replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): Promise<boolean> {
     await this.ready();
     const action = "replace a thread's checkpoints";
     let client: pg.PoolClient;
@@ -308,11 +311,21 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       throw this.failure(error, action, threadId, undefined);
     }
     try {
-      await inTransaction(client, async () => {
-        await client.query(this.config(this.sql.deleteThread, [threadId]));
+      return await inTransaction(client, async () => {
+        if (read !== undefined) {
+          const deleted = await client.query<{ checkpoint_id: string }>(
+            this.config(this.sql.deleteThreadReturning, [threadId]),
+          );
+          // a checkpoint written since the caller read the thread: leave the thread as it was
+          if (deleted.rows.some((row) => !read.has(row.checkpoint_id))) throw REPLACE_CONFLICT;
+        } else {
+          await client.query(this.config(this.sql.deleteThread, [threadId]));
+        }
         await client.query(this.config(this.sql.write, this.writeParams(batch)));
+        return true;
       });
     } catch (error) {
+      if (error === REPLACE_CONFLICT) return false;
       throw this.failure(error, action, threadId, undefined);
     }
   }

@@ -244,6 +244,7 @@ export const SQL = {
   writes: `SELECT task_id, task_path, writes FROM agentgraph_checkpoint_writes
     WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpointId`,
   deleteCheckpoints: "DELETE FROM agentgraph_checkpoints WHERE thread_id = @thread",
+  threadCheckpointIds: "SELECT checkpoint_id FROM agentgraph_checkpoints WHERE thread_id = @thread",
   deleteBlobs: "DELETE FROM agentgraph_checkpoint_blobs WHERE thread_id = @thread",
   deleteItems: "DELETE FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
   deleteWrites: "DELETE FROM agentgraph_checkpoint_writes WHERE thread_id = @thread",

@@ -30,6 +30,7 @@ import {
   mergeWrites,
   SELECT_MIGRATION_VERSION,
   SQL,
+  type StoredId,
   type StoredWrite,
   storedWrite,
   storedWriteText,
@@ -150,7 +151,9 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
   private statements: Statements | undefined;
   private readonly listStatements = new Map<string, Statement>();
   private writeTx: ((batch: StorageBatch) => void) | undefined;
-  private replaceTx: ((threadId: string, batch: StorageBatch) => void) | undefined;
+  private replaceTx:
+    | ((threadId: string, batch: StorageBatch, read: ReadonlySet<string> | undefined) => boolean)
+    | undefined;
   private deleteTx: ((threadId: string) => void) | undefined;
 
   constructor(db: Database.Database) {
@@ -382,10 +385,15 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     });
   }
 
-  replaceThread(threadId: string, batch: StorageBatch): void {
-    this.guard("replace a thread's checkpoints", threadId, undefined, () => {
+  replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): boolean {
+    return this.guard("replace a thread's checkpoints", threadId, undefined, () => {
       this.ready();
-      (this.replaceTx as (threadId: string, batch: StorageBatch) => void)(threadId, batch);
+      const replace = this.replaceTx as (
+        threadId: string,
+        batch: StorageBatch,
+        read: ReadonlySet<string> | undefined,
+      ) => boolean;
+      return replace(threadId, batch, read);
     });
   }
 
@@ -560,13 +568,21 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     };
     const write = db.transaction(insertAll);
     const remove = db.transaction(deleteAll);
-    const replace = db.transaction((threadId: string, batch: StorageBatch) => {
-      deleteAll(threadId);
-      insertAll(batch);
-    });
+    const replace = db.transaction(
+      (threadId: string, batch: StorageBatch, read: ReadonlySet<string> | undefined): boolean => {
+        // under the write lock: a checkpoint written since the caller read the thread is seen here
+        if (read !== undefined) {
+          const ids = statements.threadCheckpointIds.pluck(true).all({ thread: threadId }) as StoredId[];
+          for (const id of ids) if (!read.has(fromStoredId(id))) return false;
+        }
+        deleteAll(threadId);
+        insertAll(batch);
+        return true;
+      },
+    );
     this.writeTx = (batch) => write.immediate(batch);
     this.deleteTx = (threadId) => remove.immediate(threadId);
-    this.replaceTx = (threadId, batch) => replace.immediate(threadId, batch);
+    this.replaceTx = (threadId, batch, read) => replace.immediate(threadId, batch, read);
     this.statements = statements;
     return statements;
   }

@@ -283,6 +283,9 @@ class ThreadCaches {
 /** Write values (objects) whose encoding is longer than this are stored as items. */
 const WRITE_ITEM_MIN = 64;
 
+/** How many times `prune` reads a thread that keeps getting new checkpoints before it gives up. */
+const PRUNE_ATTEMPTS = 5;
+
 /** How a write stored as items names them: a list's references, or one object's. */
 interface WriteRefs {
   refs: string[];
@@ -1599,65 +1602,80 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       );
     }
     for (const threadId of threadIds) {
-      const listings = await this.storage.listCheckpoints({ threadId });
-      const byNs = new Map<string, string[]>();
-      for (const listing of listings) {
-        const ids = byNs.get(listing.ns) ?? [];
-        ids.push(listing.id);
-        byNs.set(listing.ns, ids);
-      }
-      const scratch = new MemoryCheckpointStorage();
-      const rebuilt = new EncodedCheckpointSaver(scratch, this.codec);
-      // Kept checkpoints keep their age, so that pruning never makes a thread look recently used.
-      const createdAt = new Map<string, number>();
-      for (const [ns, ids] of byNs) {
-        const kept = ids.slice(0, keepLast).reverse();
-        const keptSet = new Set(kept);
-        let previousVersions: ChannelVersions = {};
-        for (const id of kept) {
-          const tuple = await this.getTuple({
-            configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
-          });
-          if (tuple === undefined) continue;
-          const parentId = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
-          const parentKept = parentId !== undefined && keptSet.has(parentId);
-          const newVersions: ChannelVersions = {};
-          for (const [channel, version] of Object.entries(tuple.checkpoint.channel_versions)) {
-            if (!parentKept || previousVersions[channel] !== version) newVersions[channel] = version;
-          }
-          const config: RunnableConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns } };
-          if (parentKept) (config.configurable as Record<string, unknown>).checkpoint_id = parentId;
-          await rebuilt.put(config, tuple.checkpoint, tuple.metadata as CheckpointMetadata, newVersions);
-          const writes = new Map<string, PendingWrite[]>();
-          for (const [taskId, channel, value] of tuple.pendingWrites ?? []) {
-            const list = writes.get(taskId) ?? [];
-            list.push([channel, value]);
-            writes.set(taskId, list);
-          }
-          const at: RunnableConfig = {
-            configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
-          };
-          const paths = new Map<string, string>();
-          if (writes.size > 0) {
-            for (const row of await this.storage.writes(threadId, ns, id))
-              paths.set(row.taskId, row.taskPath);
-          }
-          for (const [taskId, list] of writes)
-            await rebuilt.putWrites(at, list, taskId, paths.get(taskId) ?? "");
-          const [head] = await this.storage.checkpointChain(threadId, ns, id);
-          // a checkpoint whose time is exact in milliseconds is stored with that time as its row's
-          // (its age already); others get their original row time back
-          if (head !== undefined && !hasExactMillis(tuple.checkpoint.ts))
-            createdAt.set(`${ns}\u0000${id}`, head.createdAt);
-          previousVersions = tuple.checkpoint.channel_versions;
+      // a checkpoint written while the thread was read (a run in another process) makes the
+      // replacement refuse: the thread is read again, a few times at most
+      let attempts = 0;
+      while (!(await this.pruneThread(threadId, keepLast))) {
+        if (++attempts >= PRUNE_ATTEMPTS) {
+          throw new CheckpointConfigError(
+            `prune() could not prune thread "${threadId}": new checkpoints were written to it while it was pruned, ${PRUNE_ATTEMPTS} times. Prune threads that are not running.`,
+          );
         }
       }
-      const batch = scratch.exportThread(threadId);
-      for (const row of batch.checkpoints)
-        row.createdAt = createdAt.get(`${row.ns}\u0000${row.id}`) ?? row.createdAt;
-      await this.storage.replaceThread(threadId, batch);
-      this.caches.drop(threadId);
     }
+  }
+
+  /** Prunes one thread (see {@link prune}); false when the storage refused (the thread changed meanwhile). */
+  private async pruneThread(threadId: string, keepLast: number): Promise<boolean> {
+    const listings = await this.storage.listCheckpoints({ threadId });
+    const byNs = new Map<string, string[]>();
+    for (const listing of listings) {
+      const ids = byNs.get(listing.ns) ?? [];
+      ids.push(listing.id);
+      byNs.set(listing.ns, ids);
+    }
+    const scratch = new MemoryCheckpointStorage();
+    const rebuilt = new EncodedCheckpointSaver(scratch, this.codec);
+    // Kept checkpoints keep their age, so that pruning never makes a thread look recently used.
+    const createdAt = new Map<string, number>();
+    for (const [ns, ids] of byNs) {
+      const kept = ids.slice(0, keepLast).reverse();
+      const keptSet = new Set(kept);
+      let previousVersions: ChannelVersions = {};
+      for (const id of kept) {
+        const tuple = await this.getTuple({
+          configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
+        });
+        if (tuple === undefined) continue;
+        const parentId = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
+        const parentKept = parentId !== undefined && keptSet.has(parentId);
+        const newVersions: ChannelVersions = {};
+        for (const [channel, version] of Object.entries(tuple.checkpoint.channel_versions)) {
+          if (!parentKept || previousVersions[channel] !== version) newVersions[channel] = version;
+        }
+        const config: RunnableConfig = { configurable: { thread_id: threadId, checkpoint_ns: ns } };
+        if (parentKept) (config.configurable as Record<string, unknown>).checkpoint_id = parentId;
+        await rebuilt.put(config, tuple.checkpoint, tuple.metadata as CheckpointMetadata, newVersions);
+        const writes = new Map<string, PendingWrite[]>();
+        for (const [taskId, channel, value] of tuple.pendingWrites ?? []) {
+          const list = writes.get(taskId) ?? [];
+          list.push([channel, value]);
+          writes.set(taskId, list);
+        }
+        const at: RunnableConfig = {
+          configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
+        };
+        const paths = new Map<string, string>();
+        if (writes.size > 0) {
+          for (const row of await this.storage.writes(threadId, ns, id)) paths.set(row.taskId, row.taskPath);
+        }
+        for (const [taskId, list] of writes)
+          await rebuilt.putWrites(at, list, taskId, paths.get(taskId) ?? "");
+        const [head] = await this.storage.checkpointChain(threadId, ns, id);
+        // a checkpoint whose time is exact in milliseconds is stored with that time as its row's
+        // (its age already); others get their original row time back
+        if (head !== undefined && !hasExactMillis(tuple.checkpoint.ts))
+          createdAt.set(`${ns}\u0000${id}`, head.createdAt);
+        previousVersions = tuple.checkpoint.channel_versions;
+      }
+    }
+    const batch = scratch.exportThread(threadId);
+    for (const row of batch.checkpoints)
+      row.createdAt = createdAt.get(`${row.ns}\u0000${row.id}`) ?? row.createdAt;
+    const read = new Set(listings.map((listing) => listing.id));
+    const replaced = await this.storage.replaceThread(threadId, batch, read);
+    this.caches.drop(threadId);
+    return replaced !== false;
   }
 
   /** Deletes threads whose newest checkpoint is older than `maxAgeMs`; returns their ids. */

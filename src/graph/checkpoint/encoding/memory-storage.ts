@@ -175,11 +175,17 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     this.listed.delete(threadId);
   }
 
-  replaceThread(threadId: string, batch: StorageBatch): void {
+  replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): boolean {
+    const data = this.threads.get(threadId);
+    if (read !== undefined && data !== undefined) {
+      for (const byId of data.checkpoints.values())
+        for (const id of byId.keys()) if (!read.has(id)) return false;
+    }
     this.threads.delete(threadId);
     // the thread keeps its place in listings unless no checkpoint is left
     if (batch.checkpoints.length === 0) this.listed.delete(threadId);
     this.write(batch);
+    return true;
   }
 
   staleThreads(cutoff: number): string[] {

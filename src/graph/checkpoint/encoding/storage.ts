@@ -133,8 +133,18 @@ export interface CheckpointStorage {
   writes(threadId: string, ns: string, checkpointId: string): MaybePromise<WriteRow[]>;
   listCheckpoints(query: ListQuery): MaybePromise<CheckpointListing[]>;
   deleteThread(threadId: string): MaybePromise<void>;
-  /** Replaces everything stored for a thread with `batch`, atomically (used by pruning). */
-  replaceThread(threadId: string, batch: StorageBatch): MaybePromise<void>;
+  /**
+   * Replaces everything stored for a thread with `batch`, atomically (used by pruning). With
+   * `read` (the ids of the thread's checkpoints the caller read), a thread that now holds a
+   * checkpoint not among them (one written meanwhile, which the batch lacks) is left as it is and
+   * `false` is answered, so that the caller reads it again; any other answer means replaced.
+   */
+  replaceThread(
+    threadId: string,
+    batch: StorageBatch,
+    read?: ReadonlySet<string>,
+    // biome-ignore lint/suspicious/noConfusingVoidType: storages written before `read` existed answer nothing (void)
+  ): MaybePromise<boolean | undefined | void>;
   /** Threads whose newest checkpoint was written before `cutoff` (ms since the epoch). */
   staleThreads(cutoff: number): MaybePromise<string[]>;
 }
