@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -72,6 +74,31 @@ describe("SqliteStore specifics", () => {
       writer.exec("ROLLBACK");
       writer.close();
       await first.stop();
+    }
+  });
+
+  it("a read that restarts TTLs waits for another process's write lock rather than failing", async () => {
+    const path = join(dir, "refresh.db");
+    const store = SqliteStore.fromConnString(path, { ttl: { defaultTtl: 60 } });
+    await store.put(["a"], "k", { v: 1 });
+    // another process takes the write lock, holds it for 300 ms, then commits
+    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+    const holder = spawn(process.execPath, [
+      "-e",
+      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(path)});
+       db.exec("BEGIN IMMEDIATE"); console.log("locked");
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.exec("COMMIT"); db.close();`,
+    ]);
+    await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
+    try {
+      // the read itself does not wait; restarting the item's TTL waits for the lock (busy_timeout)
+      expect((await store.get(["a"], "k"))?.value).toStrictEqual({ v: 1 });
+      expect(await store.search(["a"])).toHaveLength(1);
+    } finally {
+      await exited;
+      await store.stop();
     }
   });
 

@@ -190,14 +190,25 @@ export class SqliteStore extends BaseStore {
       text: op.value === null ? undefined : defaultSerializer.encode(op.value),
     }));
     const results: unknown[] = new Array(operations.length).fill(undefined);
+    const now = Date.now();
+    // A batch of reads only reads in a deferred transaction, which other connections' writes do
+    // not wait for; the TTLs it restarts are written after it, under the write lock (upgrading
+    // the read would fail at once with SQLITE_BUSY while another connection writes).
+    const refreshed: number[] | undefined = writes.length > 0 ? undefined : [];
     const run = this.db.transaction(() => {
-      const now = Date.now();
-      for (const read of plan.reads) results[read.index] = this.read(statements, read, now);
+      for (const read of plan.reads) results[read.index] = this.read(statements, read, now, refreshed);
       for (const write of writes) this.write(statements, write.op, write.path, write.text, now);
     });
     try {
       if (writes.length > 0) run.immediate();
       else run();
+      if (refreshed !== undefined && refreshed.length > 0) {
+        this.db
+          .transaction(() => {
+            for (const seq of refreshed) statements.refresh.run({ seq, now });
+          })
+          .immediate();
+      }
     } catch (error) {
       throw storeFailure(error, describeStoreBatch(operations));
     }
@@ -240,22 +251,37 @@ export class SqliteStore extends BaseStore {
     return statements;
   }
 
-  private read(statements: Statements, read: StoreRead, now: number): unknown {
-    if (read.kind === "get") return this.getItem(statements, read.op, now);
-    if (read.kind === "search") return this.searchItems(statements, read.op, now);
+  private read(
+    statements: Statements,
+    read: StoreRead,
+    now: number,
+    refreshed: number[] | undefined,
+  ): unknown {
+    if (read.kind === "get") return this.getItem(statements, read.op, now, refreshed);
+    if (read.kind === "search") return this.searchItems(statements, read.op, now, refreshed);
     return this.listNamespacesNow(statements, read.op, now);
   }
 
-  private getItem(statements: Statements, op: GetOperation, now: number): Item | null {
+  private getItem(
+    statements: Statements,
+    op: GetOperation,
+    now: number,
+    refreshed: number[] | undefined,
+  ): Item | null {
     const row = statements.get.get({ path: namespaceToPath(op.namespace), key: op.key, now }) as
       | StoreRow
       | undefined;
     if (row === undefined) return null;
-    this.refresh(statements, [row], op.refreshTtl, now);
+    this.refresh(statements, [row], op.refreshTtl, now, refreshed);
     return storeItem(row);
   }
 
-  private searchItems(statements: Statements, op: SearchOperation, now: number): SearchItem[] {
+  private searchItems(
+    statements: Statements,
+    op: SearchOperation,
+    now: number,
+    refreshed: number[] | undefined,
+  ): SearchItem[] {
     const path = namespaceToPath(op.namespacePrefix);
     const statement = path === "" ? statements.searchAll : statements.searchUnder;
     const bindings = { ...under(path), now };
@@ -286,6 +312,7 @@ export class SqliteStore extends BaseStore {
       found.map(({ row }) => row),
       op.refreshTtl,
       now,
+      refreshed,
     );
     // unranked: the `score` key is there, undefined (as in LangGraph.js)
     return found.map(({ row, value }) => ({ ...storeItem(row, value), score: undefined }));
@@ -308,9 +335,15 @@ export class SqliteStore extends BaseStore {
     rows: StoreRow[],
     requested: boolean | undefined,
     now: number,
+    refreshed: number[] | undefined,
   ): void {
     if (!this.ttl.refreshOnRead(requested)) return;
-    for (const row of rows) if (row.ttl_minutes !== null) statements.refresh.run({ seq: row.seq, now });
+    for (const row of rows) {
+      if (row.ttl_minutes === null) continue;
+      // in a batch of reads only, the refresh is written after the reads (see batch)
+      if (refreshed !== undefined) refreshed.push(row.seq);
+      else statements.refresh.run({ seq: row.seq, now });
+    }
   }
 
   private write(
