@@ -5,7 +5,17 @@ import { Annotation, MemorySaver } from "../index.js";
 import type { BaseMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { question } from "./agent.test-helpers.js";
-import { createAgent, createMiddleware, providerStrategy, toolStrategy } from "./index.js";
+import {
+  type BuiltInState,
+  createAgent,
+  createMiddleware,
+  type InferAgentContext,
+  type InferAgentResponse,
+  type InferAgentState,
+  type InferAgentTools,
+  providerStrategy,
+  toolStrategy,
+} from "./index.js";
 
 const counter = createMiddleware({
   name: "Counter",
@@ -167,5 +177,23 @@ describe("createAgent types", () => {
         expectTypeOf(runtime.configurable?.other).toBeUnknown();
       },
     });
+  });
+
+  it("names an agent's state, context, response and tools with LangChain.js's Infer helpers", () => {
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      middleware: [counter, tagger, user],
+      contextSchema: z.object({ tenant: z.string() }),
+      responseFormat: z.object({ answer: z.string() }),
+    });
+    expectTypeOf<InferAgentState<typeof agent>>().toEqualTypeOf<{
+      turns: number;
+      tags: string[];
+      userId?: string | undefined;
+    }>();
+    expectTypeOf<InferAgentContext<typeof agent>>().toEqualTypeOf<{ tenant: string; locale: string }>();
+    expectTypeOf<InferAgentResponse<typeof agent>>().toEqualTypeOf<{ answer: string }>();
+    expectTypeOf<InferAgentTools<typeof agent>>().toExtend<readonly unknown[]>();
+    expectTypeOf<BuiltInState["messages"]>().toEqualTypeOf<BaseMessage[]>();
   });
 });

@@ -14,6 +14,7 @@ import {
   InMemoryStore,
   type LangGraphRunnableConfig,
   MemorySaver,
+  type Messages,
   MessagesAnnotation,
   Overwrite,
   type Runtime,
@@ -26,7 +27,7 @@ import {
   task,
 } from "../index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "../messages/index.js";
-import { MessagesZodMeta, withLangGraph } from "../zod/index.js";
+import { MessagesZodMeta, type UpdateType, withLangGraph } from "../zod/index.js";
 
 const messagesGraph = () =>
   new StateGraph(MessagesAnnotation)
@@ -241,5 +242,12 @@ describe("Zod 3 (zod/v3) object schemas", () => {
       .addNode("node", (_state, runtime: Runtime<{ userId: number }>) => ({
         out: String(runtime.context?.userId),
       }));
+  });
+
+  it("agentgraph/zod's UpdateType takes what the reducer takes, for Zod 3 and Zod 4 objects", () => {
+    const V3 = z3.object({ messages: withLangGraph(z3.custom<BaseMessage[]>(), MessagesZodMeta) });
+    const V4 = z.object({ messages: withLangGraph(z.custom<BaseMessage[]>(), MessagesZodMeta) });
+    expectTypeOf<{ messages?: Messages }>().toExtend<UpdateType<typeof V3>>();
+    expectTypeOf<{ messages?: Messages }>().toExtend<UpdateType<typeof V4>>();
   });
 });

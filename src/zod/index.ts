@@ -16,7 +16,21 @@
  * ```
  */
 
+import type { SchemaUpdate } from "../graph/index.js";
+
 export type { ReducedZodChannel, SchemaMeta } from "../graph/index.js";
+
+/**
+ * What a node may return for a Zod object state (LangGraph.js's `UpdateType` of
+ * `@langchain/langgraph/zod`): each field optional, a field with a reducer taking the reducer's
+ * update type.
+ *
+ * @example
+ * ```ts
+ * const update: UpdateType<typeof State> = { messages: "hello" };
+ * ```
+ */
+export type UpdateType<Schema> = SchemaUpdate<Schema>;
 export { MessagesZodMeta, MessagesZodState } from "./messages-zod.js";
 export {
   LanggraphZodMetaRegistry,
