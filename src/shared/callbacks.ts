@@ -32,6 +32,22 @@ export interface CallbackHandler {
     runName?: string,
   ): unknown;
 
+  /**
+   * A model call starts, told to a handler without `handleChatModelStart` (as LangChain.js
+   * does): `prompts` holds the prompt as one string, its messages as `getBufferString` writes
+   * them (`"System: …\nHuman: …"`).
+   */
+  handleLLMStart?(
+    llm: { id: string[]; name?: string },
+    prompts: string[],
+    runId: string,
+    parentRunId?: string,
+    extraParams?: Record<string, unknown>,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): unknown;
+
   /** A streamed token (or tool-call fragment) arrives; `fields.chunk.message` is the `AIMessageChunk`. */
   handleLLMNewToken?(
     token: string,

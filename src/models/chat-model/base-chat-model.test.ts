@@ -447,6 +447,26 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
 });
 
 describe("BaseChatModel streaming and callbacks", () => {
+  it("tells a handler without handleChatModelStart of the call through handleLLMStart, the prompt as one string", async () => {
+    const seen: unknown[] = [];
+    await new ScriptedToolModel({ turns: 0 }).invoke([new SystemMessage("be nice"), new HumanMessage("hi")], {
+      callbacks: [
+        {
+          handleLLMStart: (llm, prompts, runId, _parent, _extra, tags) =>
+            seen.push(["llm", llm.id.at(-1), prompts, typeof runId, tags]),
+        },
+        {
+          handleChatModelStart: (_llm, messages) => seen.push(["chat", messages[0]?.length]),
+          handleLLMStart: () => seen.push(["not told"]),
+        },
+      ],
+    });
+    expect(seen).toEqual([
+      ["llm", "ScriptedToolModel", ["System: be nice\nHuman: hi"], "string", []],
+      ["chat", 2],
+    ]);
+  });
+
   it("ends a streamed call as LangChain.js does: the joined ChatGenerationChunk, and tokenUsage from usage_metadata", async () => {
     class InfoModel extends BaseChatModel {
       _llmType() {

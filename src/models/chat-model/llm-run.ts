@@ -2,6 +2,7 @@ import {
   type AIMessage,
   type AIMessageChunk,
   type BaseMessage,
+  getBufferString,
   isAIMessageChunk,
 } from "../../messages/index.js";
 import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
@@ -60,18 +61,53 @@ export class ChatModelRun {
     metadata: Record<string, unknown>,
     runName: string | undefined,
   ): void {
-    notifyHandlers(
-      this.handlers,
-      "handleChatModelStart",
-      llm,
-      [messages],
-      this.runId,
-      undefined,
-      extraParams,
-      this.tags,
-      metadata,
-      runName,
-    );
+    if (!this.handlers.some(hasOnlyLLMStart)) {
+      notifyHandlers(
+        this.handlers,
+        "handleChatModelStart",
+        llm,
+        [messages],
+        this.runId,
+        undefined,
+        extraParams,
+        this.tags,
+        metadata,
+        runName,
+      );
+      return;
+    }
+    // a handler with only `handleLLMStart` hears the prompt as one string, in its turn among the
+    // handlers, as in LangChain.js
+    const prompt = getBufferString(messages);
+    for (const handler of this.handlers) {
+      if (hasOnlyLLMStart(handler)) {
+        notifyHandlers(
+          [handler],
+          "handleLLMStart",
+          llm,
+          [prompt],
+          this.runId,
+          undefined,
+          extraParams,
+          this.tags,
+          metadata,
+          runName,
+        );
+      } else {
+        notifyHandlers(
+          [handler],
+          "handleChatModelStart",
+          llm,
+          [messages],
+          this.runId,
+          undefined,
+          extraParams,
+          this.tags,
+          metadata,
+          runName,
+        );
+      }
+    }
   }
 
   /** LangChain.js signature; `fields.chunk.message` carries the `AIMessageChunk`. */
@@ -182,4 +218,9 @@ export class ChatModelRun {
 
 function hasText<T extends { text?: string }>(chunk: T): chunk is T & { text: string; message: unknown } {
   return typeof chunk.text === "string";
+}
+
+/** True for a handler told of a model call's start by `handleLLMStart` (it has no `handleChatModelStart`). */
+function hasOnlyLLMStart(handler: CallbackHandler): boolean {
+  return handler.handleChatModelStart === undefined && typeof handler.handleLLMStart === "function";
 }
