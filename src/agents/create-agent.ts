@@ -56,6 +56,7 @@ export interface CreateAgentParams<
   Middleware extends readonly AnyAgentMiddleware[] = readonly AnyAgentMiddleware[],
   Format extends ResponseFormatInput | undefined = undefined,
   Tools extends readonly AgentTool[] = readonly AgentTool[],
+  Transformers extends readonly StreamTransformerFactory[] = readonly StreamTransformerFactory[],
 > {
   /** A chat model without bound tools, or a `"provider:model"` string (resolved with `initChatModel`). */
   model: string | AgentChatModel;
@@ -100,7 +101,7 @@ export interface CreateAgentParams<
    * Stream transformers for the agent's `streamEvents(…, { version: "v3" })` runs, after those of
    * its middleware (their projections appear on `run.extensions`).
    */
-  streamTransformers?: readonly StreamTransformerFactory[];
+  streamTransformers?: Transformers;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
@@ -195,14 +196,16 @@ export function createAgent<
   const Middleware extends readonly AnyAgentMiddleware[] = readonly [],
   const Format extends ResponseFormatInput | undefined = undefined,
   const Tools extends readonly AgentTool[] = readonly AgentTool[],
+  const Transformers extends readonly StreamTransformerFactory[] = readonly [],
 >(
-  params: CreateAgentParams<StateSchema, ContextSchema, Middleware, Format, Tools>,
+  params: CreateAgentParams<StateSchema, ContextSchema, Middleware, Format, Tools, Transformers>,
 ): ReactAgent<
   AgentTypes<
     StateOfSchema<StateSchema> & MiddlewareStates<Middleware>,
     AgentContext<ContextSchema, Middleware>,
     ResponseOf<Format>,
-    Tools
+    Tools,
+    Transformers
   >
 > {
   const graph = buildAgentGraph(params as CreateAgentParams);

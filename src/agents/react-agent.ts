@@ -41,12 +41,15 @@ export interface AgentTypes<
   Context = Record<string, unknown>,
   Response = never,
   Tools = readonly AgentTool[],
+  Transformers = readonly [],
 > {
   state: State;
   context: Context;
   response: Response;
   /** The agent's tools (their types give `run.toolCalls` of `streamEvents` v3 its item types). */
   tools: Tools;
+  /** The agent's own stream transformers (their projections type `run.extensions` of `streamEvents` v3). */
+  transformers: Transformers;
 }
 
 /**
@@ -57,7 +60,11 @@ export interface AgentTypes<
  * function describe<T extends AnyAgentTypes>(agent: ReactAgent<T>) {}
  * ```
  */
-export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown, unknown>;
+export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown, unknown, unknown>;
+
+/** The agent's stream transformers as a list type (none when they are not known). */
+type TransformersOf<T extends AnyAgentTypes> =
+  T["transformers"] extends ReadonlyArray<StreamTransformerFactory> ? T["transformers"] : readonly [];
 
 /** The agent's tools as a list type (any list when they are not known). */
 type ToolsOf<T extends AnyAgentTypes> = T["tools"] extends readonly unknown[]
@@ -287,7 +294,11 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     input: AgentInput<T> | Command | null,
     config: AgentRunOptions<T> & StreamEventsV3Options<TTransformers>,
   ): Promise<
-    AgentRunStream<T["state"] & { messages: BaseMessage[] }, ToolsOf<T>, InferExtensions<TTransformers>>
+    AgentRunStream<
+      T["state"] & { messages: BaseMessage[] },
+      ToolsOf<T>,
+      InferExtensions<readonly [...TransformersOf<T>, ...TTransformers]>
+    >
   >;
   streamEvents(
     input: AgentInput<T> | Command | null,

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { StreamChannel, type StreamTransformer } from "../index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import { answer, asking, call, question } from "./agent.test-helpers.js";
@@ -82,5 +83,20 @@ describe("agent.streamEvents(input, { version: 'v3' })", () => {
     expect(order).toEqual(["fromMiddleware", "fromAgent"]);
     expect(extensions.fromMiddleware?.count).toBe(events.length);
     expect(extensions.fromAgent?.count).toBe(events.length);
+  });
+
+  it("types run.extensions by the agent's own streamTransformers, as LangChain.js does", async () => {
+    const eventCount = (): StreamTransformer<{ eventCount: StreamChannel<number> }> => {
+      const channel = StreamChannel.remote<number>("eventCount");
+      return { init: () => ({ eventCount: channel }), process: () => true };
+    };
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      streamTransformers: [eventCount],
+    });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    expectTypeOf(run.extensions.eventCount).toEqualTypeOf<StreamChannel<number>>();
+    expect(run.extensions.eventCount).toBeInstanceOf(StreamChannel);
+    await run.output;
   });
 });
