@@ -62,7 +62,12 @@ export type MiddlewareStreamTransformerFactory = StreamTransformerFactory;
  * const config: MiddlewareConfig = { name: "Logger", beforeModel: (state) => console.log(state.messages.length) };
  * ```
  */
-export interface MiddlewareConfig<StateSchema = undefined, ContextSchema = undefined> {
+export interface MiddlewareConfig<
+  StateSchema = undefined,
+  ContextSchema = undefined,
+  Transformers extends
+    readonly MiddlewareStreamTransformerFactory[] = readonly MiddlewareStreamTransformerFactory[],
+> {
   name: string;
   stateSchema?: StateSchema;
   contextSchema?: ContextSchema;
@@ -84,7 +89,7 @@ export interface MiddlewareConfig<StateSchema = undefined, ContextSchema = undef
    * given (LangChain.js compiles them in middleware order, before the agent's own
    * `streamTransformers`).
    */
-  streamTransformers?: readonly MiddlewareStreamTransformerFactory[];
+  streamTransformers?: Transformers;
 }
 
 const NODE_HOOKS = ["beforeAgent", "beforeModel", "afterModel", "afterAgent"] as const;
@@ -111,12 +116,17 @@ const NODE_HOOKS = ["beforeAgent", "beforeModel", "afterModel", "afterAgent"] as
  * });
  * ```
  */
-export function createMiddleware<StateSchema = undefined, ContextSchema = undefined>(
-  config: MiddlewareConfig<StateSchema, ContextSchema>,
+export function createMiddleware<
+  StateSchema = undefined,
+  ContextSchema = undefined,
+  const Transformers extends readonly MiddlewareStreamTransformerFactory[] = readonly [],
+>(
+  config: MiddlewareConfig<StateSchema, ContextSchema, Transformers>,
 ): AgentMiddleware<
   StateOfSchema<StateSchema>,
   ContextOfSchema<ContextSchema>,
-  ContextInputOfSchema<ContextSchema>
+  ContextInputOfSchema<ContextSchema>,
+  Transformers
 > {
   if (typeof config?.name !== "string" || config.name === "") {
     throw new InvalidArgumentError("createMiddleware needs a non-empty `name`.");
@@ -146,7 +156,8 @@ export function createMiddleware<StateSchema = undefined, ContextSchema = undefi
   return middleware as unknown as AgentMiddleware<
     StateOfSchema<StateSchema>,
     ContextOfSchema<ContextSchema>,
-    ContextInputOfSchema<ContextSchema>
+    ContextInputOfSchema<ContextSchema>,
+    Transformers
   >;
 }
 

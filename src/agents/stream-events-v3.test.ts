@@ -99,4 +99,28 @@ describe("agent.streamEvents(input, { version: 'v3' })", () => {
     expect(run.extensions.eventCount).toBeInstanceOf(StreamChannel);
     await run.output;
   });
+
+  it("types run.extensions by its middlewares' streamTransformers too", async () => {
+    const eventCount = (): StreamTransformer<{ eventCount: StreamChannel<number> }> => {
+      const channel = StreamChannel.remote<number>("eventCount");
+      return { init: () => ({ eventCount: channel }), process: () => true };
+    };
+    const methods = (): StreamTransformer<{ methods: StreamChannel<string> }> => {
+      const channel = StreamChannel.remote<string>("methods");
+      return { init: () => ({ methods: channel }), process: () => true };
+    };
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      middleware: [
+        createMiddleware({ name: "Counting", streamTransformers: [eventCount] }),
+        createMiddleware({ name: "Plain" }),
+        createMiddleware({ name: "Tracking", streamTransformers: [methods] }),
+      ],
+    });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    expectTypeOf(run.extensions.eventCount).toEqualTypeOf<StreamChannel<number>>();
+    expectTypeOf(run.extensions.methods).toEqualTypeOf<StreamChannel<string>>();
+    expect(run.extensions.methods).toBeInstanceOf(StreamChannel);
+    await run.output;
+  });
 });

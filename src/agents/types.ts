@@ -247,14 +247,19 @@ export const MIDDLEWARE_BRAND: unique symbol = Symbol.for("AgentMiddleware") as 
  * });
  * ```
  */
-export interface AgentMiddleware<State = Record<string, unknown>, Context = unknown, ContextInput = Context> {
+export interface AgentMiddleware<
+  State = Record<string, unknown>,
+  Context = unknown,
+  ContextInput = Context,
+  Transformers extends readonly StreamTransformerFactory[] = readonly StreamTransformerFactory[],
+> {
   readonly [MIDDLEWARE_BRAND]: true;
   readonly name: string;
   readonly stateSchema?: unknown;
   readonly contextSchema?: unknown;
   readonly tools?: readonly AgentTool[];
   /** Stream transformers the agent compiles in, for its `streamEvents(…, { version: "v3" })` runs. */
-  readonly streamTransformers?: readonly StreamTransformerFactory[];
+  readonly streamTransformers?: Transformers;
   readonly beforeAgent?: NodeHook<State, Context>;
   readonly beforeModel?: NodeHook<State, Context>;
   readonly afterModel?: NodeHook<State, Context>;
