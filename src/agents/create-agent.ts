@@ -166,18 +166,6 @@ export type AgentContext<ContextSchema, M extends readonly AnyAgentMiddleware[]>
 
 type Flat<C> = { [K in keyof C]: C[K] };
 
-/** The stream transformers of a list of middlewares, in order (none for one whose list is not a tuple). */
-type MiddlewareTransformers<M extends readonly unknown[]> = M extends readonly [infer H, ...infer R]
-  ? [
-      ...(H extends { readonly streamTransformers?: infer T extends readonly StreamTransformerFactory[] }
-        ? number extends T["length"]
-          ? []
-          : T
-        : []),
-      ...MiddlewareTransformers<R>,
-    ]
-  : [];
-
 type ResponseOf<F> = [F] extends [undefined] ? never : InferResponse<Exclude<F, undefined>>;
 
 /**
@@ -217,7 +205,7 @@ export function createAgent<
     AgentContext<ContextSchema, Middleware>,
     ResponseOf<Format>,
     Tools,
-    readonly [...MiddlewareTransformers<Middleware>, ...Transformers]
+    { middleware: Middleware; agent: Transformers }
   >
 > {
   const graph = buildAgentGraph(params as CreateAgentParams);

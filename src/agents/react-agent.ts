@@ -48,7 +48,10 @@ export interface AgentTypes<
   response: Response;
   /** The agent's tools (their types give `run.toolCalls` of `streamEvents` v3 its item types). */
   tools: Tools;
-  /** The agent's own stream transformers (their projections type `run.extensions` of `streamEvents` v3). */
+  /**
+   * The agent's stream transformers, a list or `{ middleware, agent }` (its middlewares and its own
+   * list): their projections type `run.extensions` of `streamEvents` v3.
+   */
   transformers: Transformers;
 }
 
@@ -62,9 +65,30 @@ export interface AgentTypes<
  */
 export type AnyAgentTypes = AgentTypes<unknown, unknown, unknown, unknown, unknown>;
 
-/** The agent's stream transformers as a list type (none when they are not known). */
-type TransformersOf<T extends AnyAgentTypes> =
-  T["transformers"] extends ReadonlyArray<StreamTransformerFactory> ? T["transformers"] : readonly [];
+/** The stream transformers of a list of middlewares, in order (none for one whose list is not a tuple). */
+type MiddlewareTransformers<M extends readonly unknown[]> = M extends readonly [infer H, ...infer R]
+  ? [
+      ...(H extends { readonly streamTransformers?: infer F extends readonly StreamTransformerFactory[] }
+        ? number extends F["length"]
+          ? []
+          : F
+        : []),
+      ...MiddlewareTransformers<R>,
+    ]
+  : [];
+
+/**
+ * The stream transformers an agent compiles in, as a list type: its middlewares', then its own
+ * (worked out only where `run.extensions` is typed). None when they are not known.
+ */
+type TransformersOf<T extends AnyAgentTypes> = T["transformers"] extends {
+  middleware: infer M extends readonly unknown[];
+  agent: infer A extends ReadonlyArray<StreamTransformerFactory>;
+}
+  ? readonly [...MiddlewareTransformers<M>, ...A]
+  : T["transformers"] extends ReadonlyArray<StreamTransformerFactory>
+    ? T["transformers"]
+    : readonly [];
 
 /** The agent's tools as a list type (any list when they are not known). */
 type ToolsOf<T extends AnyAgentTypes> = T["tools"] extends readonly unknown[]
