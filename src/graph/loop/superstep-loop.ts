@@ -342,7 +342,13 @@ export class PregelLoop {
   async run(): Promise<void> {
     let failure: { error: unknown } | undefined;
     try {
+      // a run aborted before it starts saves nothing (as in LangGraph.js); nor does a subgraph
+      // whose parent was aborted while it was being started (its task abandoned, the parent's
+      // run over: what it saved would land after the parent's last save)
+      const signal = this.params.abortSignal;
+      if (signal?.aborted) throw abortErrorOf(signal);
       if (this.params.persistence !== undefined) await this.restore();
+      if (signal?.aborted) throw abortErrorOf(signal);
       await this.first();
       if (this.graphHandlers !== undefined && this.resumedFrom !== undefined) {
         await dispatchGraphEvent(this.graphHandlers, {

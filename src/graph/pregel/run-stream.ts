@@ -43,6 +43,8 @@ export function openRunStream<Chunk>(
   let finished = false;
   let failure: { error: unknown } | undefined;
   let cancelled = false;
+  /** A `cancel()` waiting for the run to be over (see `cancel`). */
+  let ended: (() => void) | undefined;
   /** A `take` waiting for the run: answered by `notify` with the next chunk or the end. */
   let waiting: { resolve(result: IteratorResult<Chunk>): void; reject(error: unknown): void } | undefined;
   let failureTaken = false;
@@ -123,6 +125,12 @@ export function openRunStream<Chunk>(
         // the platform's AbortError, as LangGraph.js's do
         abort.abort(reason);
         notify();
+        // settles once the run is over, its last saves made: a consumer who leaves the loop and
+        // then reads or deletes the thread sees what the run left (as in LangGraph.js)
+        if (finished) return undefined;
+        return new Promise<void>((resolve) => {
+          ended = resolve;
+        });
       },
     },
     { highWaterMark: 0 },
@@ -149,6 +157,7 @@ export function openRunStream<Chunk>(
       failure = error;
       finished = true;
       notify();
+      ended?.();
     },
     ready() {
       return new Promise<void>((resolve, reject) => {

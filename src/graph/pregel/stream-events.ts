@@ -656,7 +656,7 @@ export function streamGraphEvents(
       [MESSAGES_SUBGRAPHS]: askedSubgraphs,
     });
     run = stream;
-    if (cancelled !== undefined) void stream.cancel(cancelled.reason);
+    if (cancelled !== undefined) await stream.cancel(cancelled.reason);
     let output: unknown;
     let held: StreamEvent[] = [];
     for await (const chunk of stream) {
@@ -820,9 +820,12 @@ export function streamGraphEvents(
       // and a tool can run for minutes): `return()` would wait behind that read. Cancelling the
       // run's stream stops the run now (its nodes' signals abort with `reason`), which ends the
       // wait.
+      let stopped: Promise<void> | undefined;
       if (run === undefined) cancelled = { reason };
-      else void run.cancel(reason);
+      else stopped = run.cancel(reason);
       await generator.return(undefined);
+      // the run is over once its stream says so (its last saves made)
+      await stopped;
     },
   });
 }
