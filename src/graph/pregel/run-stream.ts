@@ -1,3 +1,4 @@
+import { onAbort } from "../../shared/index.js";
 import { attachDirectSource, IterableReadableStream, type StreamMode, StreamSink } from "../stream/index.js";
 
 /** A stream being fed by a run, and the handles the run uses to feed it. */
@@ -32,11 +33,9 @@ export function openRunStream<Chunk>(
   let unlink: (() => void) | undefined;
   if (userSignal !== undefined) {
     if (userSignal.aborted) abort.abort(userSignal.reason);
-    else {
-      const onAbort = () => abort.abort(userSignal.reason);
-      userSignal.addEventListener("abort", onAbort, { once: true });
-      unlink = () => userSignal.removeEventListener("abort", onAbort);
-    }
+    // one listener on the caller's signal however many runs share it (a server's shutdown
+    // signal given to every stream it opens: more than ten would warn MaxListenersExceeded)
+    else unlink = onAbort(userSignal, () => abort.abort(userSignal.reason));
   }
   const queue: unknown[] = [];
   let head = 0;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AIMessage, type BaseMessage, type Messages, messagesStateReducer } from "../../messages/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { Annotation, Command, START, StateGraph } from "../index.js";
@@ -424,6 +424,40 @@ describe("stopping a stream", () => {
     expect(reasons[0]).toBeInstanceOf(Error);
     expect(reasons[0]).toMatchObject({ name: "AbortError", message: "This operation was aborted" });
     expect(reasons[1]).toBe("enough");
+  });
+});
+
+describe("a signal shared by many runs", () => {
+  it("gets one listener however many streams use it at once, and aborting it stops them all", async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, "addEventListener");
+    const aborted: boolean[] = [];
+    const g = new StateGraph(State)
+      .addNode("a", async (_s, config) => {
+        const signal = config.signal as AbortSignal;
+        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        aborted.push(signal.aborted);
+        return {};
+      })
+      .addEdge(START, "a")
+      .compile();
+    const runs = Array.from({ length: 20 }, async () => {
+      const events = g.streamEvents({ i: 0 }, { version: "v2", signal: controller.signal });
+      for await (const _ of events) {
+        // read to the end
+      }
+    });
+    const streams = Array.from({ length: 20 }, async () => {
+      for await (const _ of await g.stream({ i: 0 }, { signal: controller.signal })) {
+        // read to the end
+      }
+    });
+    await sleep(20);
+    expect(add).toHaveBeenCalledTimes(1);
+    controller.abort();
+    const outcomes = await Promise.allSettled([...runs, ...streams]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(new Array(40).fill("rejected"));
+    expect(aborted).toEqual(new Array(40).fill(true));
   });
 });
 
