@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { abortableSleep } from "./abortable-sleep.js";
 import { AbortError } from "./errors.js";
 
@@ -15,5 +15,16 @@ describe("abortableSleep", () => {
   it("rejects with an AbortError when the signal has no reason", async () => {
     const signal = { aborted: true, reason: undefined } as unknown as AbortSignal;
     await expect(abortableSleep(10, signal)).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it("adds one listener to a signal many sleeps share (a step's tasks waiting to retry), and wakes them all", async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, "addEventListener");
+    const sleeps = Array.from({ length: 30 }, () => abortableSleep(60_000, controller.signal));
+    expect(add).toHaveBeenCalledTimes(1);
+    controller.abort(new Error("stop"));
+    const outcomes = await Promise.allSettled(sleeps);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(new Array(30).fill("rejected"));
+    await expect(abortableSleep(5, new AbortController().signal)).resolves.toBeUndefined();
   });
 });

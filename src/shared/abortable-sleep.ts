@@ -1,3 +1,4 @@
+import { onAbort } from "./abort-race.js";
 import { AbortError } from "./errors.js";
 
 /**
@@ -16,15 +17,19 @@ export function abortableSleep(ms: number, signal: AbortSignal | undefined): Pro
       reject(reasonOf(signal));
       return;
     }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(reasonOf(signal as AbortSignal));
-    };
+    // through the signal's one shared listener: the tasks of a step waiting to retry all wait
+    // on its signal (thirty of them would warn MaxListenersExceeded with a listener each)
+    const cancel =
+      signal === undefined
+        ? undefined
+        : onAbort(signal, () => {
+            clearTimeout(timer);
+            reject(reasonOf(signal));
+          });
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      cancel?.();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
