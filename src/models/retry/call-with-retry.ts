@@ -1,4 +1,4 @@
-import { AbortError, abortableSleep, abortReasonMessage } from "../../shared/index.js";
+import { AbortError, abortableSleep, abortReasonMessage, onAbort } from "../../shared/index.js";
 import { ModelCallError, ModelTimeoutError } from "../errors/model-call-error.js";
 import { withAttempts } from "../errors/with-attempts.js";
 import { retryDelayMs } from "./retry-delay.js";
@@ -62,8 +62,9 @@ async function runAttempt<T>(
 ): Promise<T> {
   const controller = new AbortController();
   const outer = settings.signal;
-  const forward = () => controller.abort(outer?.reason);
-  outer?.addEventListener("abort", forward, { once: true });
+  // through the signal's one shared listener: the model calls of a step's parallel tasks share
+  // its signal (more than ten would warn MaxListenersExceeded with a listener each)
+  const unlink = outer === undefined ? undefined : onAbort(outer, () => controller.abort(outer.reason));
   let timedOut = false;
   const timer =
     settings.timeoutMs === undefined
@@ -89,7 +90,7 @@ async function runAttempt<T>(
     throw error;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    if (!(succeeded && settings.keepLinked)) outer?.removeEventListener("abort", forward);
+    if (!(succeeded && settings.keepLinked)) unlink?.();
   }
 }
 

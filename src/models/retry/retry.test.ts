@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AbortError } from "../../shared/index.js";
 import { ModelCallError, ModelRateLimitError, ModelTimeoutError } from "../errors/model-call-error.js";
 import { callWithRetry } from "./call-with-retry.js";
@@ -61,6 +61,24 @@ describe("callWithRetry", () => {
     expect((error as Error).message).toBe(
       "limited Gave up after 3 attempts (raise `maxRetries` to try longer).",
     );
+  });
+
+  it("calls sharing a signal (a step's parallel tasks) add one listener to it, and its abort reaches each", async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, "addEventListener");
+    const calls = Array.from({ length: 20 }, () =>
+      callWithRetry(
+        (signal) =>
+          new Promise<string>((_resolve, reject) =>
+            signal.addEventListener("abort", () => reject(signal.reason), { once: true }),
+          ),
+        { ...settings, signal: controller.signal },
+      ),
+    );
+    expect(add).toHaveBeenCalledTimes(1);
+    controller.abort(new Error("stop"));
+    const outcomes = await Promise.allSettled(calls);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(new Array(20).fill("rejected"));
   });
 
   it("never retries non-retryable or foreign errors", async () => {

@@ -1,4 +1,5 @@
 import type { BaseMessage } from "../../messages/index.js";
+import { onAbort } from "../../shared/index.js";
 import { BaseChatModel } from "../chat-model/base-chat-model.js";
 import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
 import type { ChatModelRun } from "../chat-model/llm-run.js";
@@ -171,9 +172,9 @@ export class SpecChatModel<
     // A signal scoped to this stream: the retry helper keeps the winning attempt linked to it.
     const scope = new AbortController();
     const outer = signalOf(options);
-    const forward = () => scope.abort(outer?.reason);
-    outer?.addEventListener("abort", forward, { once: true });
-    if (outer?.aborted) forward();
+    // (through the signal's one shared listener, as parallel tasks' calls share their step's)
+    const unlink = outer === undefined ? undefined : onAbort(outer, () => scope.abort(outer.reason));
+    if (outer?.aborted) scope.abort(outer.reason);
     let iterator: AsyncIterator<ChatModelV1StreamPart> | undefined;
     try {
       const opened = await callWithRetry(
@@ -194,7 +195,7 @@ export class SpecChatModel<
       const last = mapper.flush();
       if (last !== undefined) yield last;
     } finally {
-      outer?.removeEventListener("abort", forward);
+      unlink?.();
       await iterator?.return?.(undefined);
     }
   }

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AIMessage, type AIMessageChunk, AIMessageChunk as ChunkClass } from "../../../messages/index.js";
 import { AbortError, type CallbackHandler } from "../../../shared/index.js";
@@ -535,5 +535,23 @@ describe("ChatOpenAI generation info (as @langchain/openai reports it)", () => {
       system_fingerprint: "fp_s",
       model_provider: "openai",
     });
+  });
+});
+
+describe("streams sharing a signal", () => {
+  it("add one listener to it however many run at once (a step's parallel model calls)", async () => {
+    server.reply(...Array.from({ length: 12 }, () => ({ kind: "sse" as const, events: textStream })));
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, "addEventListener");
+    const texts = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        let text = "";
+        for await (const part of await model().stream("Say hello", { signal: controller.signal }))
+          text += String(part.content);
+        return text;
+      }),
+    );
+    expect(texts).toEqual(new Array(12).fill("Hello, world!"));
+    expect(add.mock.calls.length).toBeLessThanOrEqual(1);
   });
 });
