@@ -232,6 +232,10 @@ export {
   type ExpectExtendThis,
   type LangChainMatchers,
   langchainMatchers,
+  type StreamMatchers,
+  type StreamOutputExpectation,
+  type StreamToolCallExpectation,
+  type StreamUsageExpectation,
 } from "./testing/matchers.js";
 export type {
   AgentChatModel,

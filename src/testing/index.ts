@@ -8,6 +8,10 @@ export {
   fakeModel,
   type LangChainMatchers,
   langchainMatchers,
+  type StreamMatchers,
+  type StreamOutputExpectation,
+  type StreamToolCallExpectation,
+  type StreamUsageExpectation,
 } from "../agents/index.js";
 export { CheckpointMutatedError, MemorySaverAssertImmutable } from "./assert-immutable-saver.js";
 export { FakeChatModel, FakeChatModelExhaustedError, type FakeChatModelFields } from "./fake-chat-model.js";
@@ -23,6 +27,19 @@ export {
   type FakeToolDescriptor,
   type ToolSpec,
 } from "./fake-streaming-chat-model.js";
+export {
+  streamMatchers,
+  toBeAIMessage,
+  toBeHumanMessage,
+  toBeSystemMessage,
+  toBeToolMessage,
+  toContainToolCall,
+  toHaveBeenInterrupted,
+  toHaveStructuredResponse,
+  toHaveToolCallCount,
+  toHaveToolCalls,
+  toHaveToolMessages,
+} from "./matchers.js";
 export {
   assertSaverConformance,
   findDifference,

@@ -53,7 +53,7 @@ export interface ExpectationResult {
  * }
  * ```
  */
-export interface LangChainMatchers<R = unknown> {
+export interface LangChainMatchers<R = unknown> extends StreamMatchers<R> {
   toBeHumanMessage(expected?: string | { content?: string; id?: string }): R;
   toBeAIMessage(expected?: string | { content?: string; name?: string }): R;
   toBeSystemMessage(expected?: string | { content?: string; additional_kwargs?: object }): R;
@@ -68,18 +68,79 @@ export interface LangChainMatchers<R = unknown> {
   ): R;
   toHaveBeenInterrupted(expectedValue?: unknown): R;
   toHaveStructuredResponse(expected?: Record<string, unknown>): R;
-  /** The stream's text (a chat-model stream: `text`, `toolCalls`, `reasoning`, `usage`, `output`). */
+}
+
+/**
+ * One expected tool call of `toHaveStreamToolCalls` and `toHaveStreamOutput`: its name and
+ * arguments (compared with the framework's `equals`).
+ *
+ * @example
+ * ```ts
+ * const call: StreamToolCallExpectation = { name: "web_search", args: { query: "weather" } };
+ * ```
+ */
+export type StreamToolCallExpectation = {
+  name: string;
+  args: Record<string, unknown>;
+};
+
+/**
+ * The usage fields `toHaveStreamUsage` checks (those given must be equal).
+ *
+ * @example
+ * ```ts
+ * const usage: StreamUsageExpectation = { input_tokens: 10, output_tokens: 2 };
+ * ```
+ */
+export type StreamUsageExpectation = {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  input_token_details?: Record<string, unknown>;
+  output_token_details?: Record<string, unknown>;
+};
+
+/**
+ * What `toHaveStreamOutput` checks of a stream's final message: its `id`, the text of its first
+ * text block, its tool calls (in order), usage fields and response-metadata fields.
+ *
+ * @example
+ * ```ts
+ * const output: StreamOutputExpectation = { text: "Hello world", usage: { total_tokens: 12 } };
+ * ```
+ */
+export type StreamOutputExpectation = {
+  id?: string;
+  text?: string;
+  toolCalls?: StreamToolCallExpectation[];
+  usage?: StreamUsageExpectation;
+  responseMetadata?: Record<string, unknown>;
+};
+
+/**
+ * The chat-model stream matchers as assertion methods (`@langchain/core/testing`'s
+ * `StreamMatchers`), each returning `R`; {@link LangChainMatchers} includes them.
+ *
+ * @example
+ * ```ts
+ * import type { StreamMatchers } from "agentgraph/testing";
+ *
+ * declare module "vitest" {
+ *   interface Matchers<T = any> extends StreamMatchers<T> {}
+ * }
+ * ```
+ */
+export interface StreamMatchers<R = unknown> {
+  /** The stream's whole text is `expected`. */
   toHaveStreamText(expected: string): R;
+  /** The stream's whole reasoning text is `expected`. */
   toHaveStreamReasoning(expected: string): R;
-  toHaveStreamToolCalls(expected: Array<{ name: string; args?: unknown }>): R;
-  toHaveStreamUsage(expected: Record<string, unknown>): R;
-  toHaveStreamOutput(expected: {
-    id?: string;
-    text?: string;
-    toolCalls?: Array<{ name: string; args?: unknown }>;
-    usage?: Record<string, unknown>;
-    responseMetadata?: Record<string, unknown>;
-  }): R;
+  /** The stream's tool calls have these names and arguments, in order. */
+  toHaveStreamToolCalls(expected: StreamToolCallExpectation[]): R;
+  /** The stream's usage has these fields. */
+  toHaveStreamUsage(expected: StreamUsageExpectation): R;
+  /** The stream's final message matches these fields. */
+  toHaveStreamOutput(expected: StreamOutputExpectation): R;
 }
 
 type Fields = Record<string, unknown>;
@@ -423,7 +484,7 @@ export const toHaveStreamReasoning = streamTextMatcher("toHaveStreamReasoning", 
 export async function toHaveStreamToolCalls(
   this: ExpectExtendThis,
   received: unknown,
-  expected: Array<{ name: string; args?: unknown }>,
+  expected: StreamToolCallExpectation[],
 ): Promise<ExpectationResult> {
   const { isNot, utils } = this;
   const hint = "toHaveStreamToolCalls";
@@ -449,7 +510,7 @@ export async function toHaveStreamToolCalls(
 export async function toHaveStreamUsage(
   this: ExpectExtendThis,
   received: unknown,
-  expected: Record<string, unknown>,
+  expected: StreamUsageExpectation,
 ): Promise<ExpectationResult> {
   const { isNot, utils } = this;
   const hint = "toHaveStreamUsage";
@@ -471,13 +532,7 @@ export async function toHaveStreamUsage(
 export async function toHaveStreamOutput(
   this: ExpectExtendThis,
   received: unknown,
-  expected: {
-    id?: string;
-    text?: string;
-    toolCalls?: Array<{ name: string; args?: unknown }>;
-    usage?: Record<string, unknown>;
-    responseMetadata?: Record<string, unknown>;
-  },
+  expected: StreamOutputExpectation,
 ): Promise<ExpectationResult> {
   const { isNot, utils } = this;
   const hint = "toHaveStreamOutput";
@@ -510,7 +565,9 @@ export async function toHaveStreamOutput(
         {
           id: message.id,
           text: outputText(message),
-          tool_calls: toolCallsOf(message).map((call) => pick(call, ["name", "args"])),
+          tool_calls: Array.isArray(message.tool_calls)
+            ? toolCallsOf(message).map((call) => pick(call, ["name", "args"]))
+            : undefined,
           usage_metadata: message.usage_metadata,
           response_metadata: message.response_metadata,
         },
