@@ -41,6 +41,15 @@ export {
   toHaveToolMessages,
 } from "./matchers.js";
 export {
+  asAsyncIterable,
+  type OpenAICompletionsStreamChunk,
+  openAIReasoningTextChunks,
+  openAITextOnlyChunks,
+  openAITextOnlyChunksWithUsage,
+  openAIToolCallChunks,
+  sseResponseFromOpenAIChunks,
+} from "./openai-stream-fixtures.js";
+export {
   assertSaverConformance,
   findDifference,
   runSaverConformance,
