@@ -191,6 +191,7 @@ export function openAIToolCallChunks(model = "test-model"): OpenAICompletionsStr
  * const model = new ChatOpenAI({
  *   model: "gpt-4o-mini",
  *   apiKey: "sk-test",
+ *   streaming: true,
  *   configuration: { fetch: async () => sseResponseFromOpenAIChunks(openAIToolCallChunks()) },
  * });
  * ```
