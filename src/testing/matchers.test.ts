@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "../messages/index.js";
 import {
   langchainMatchers,
-  type StreamMatchers,
   streamMatchers,
   toBeAIMessage,
   toBeHumanMessage,
@@ -18,16 +17,6 @@ import {
 
 expect.extend({ toBeAIMessage, toBeHumanMessage, toHaveToolMessages, toHaveBeenInterrupted });
 expect.extend(streamMatchers);
-
-declare module "vitest" {
-  // biome-ignore lint/suspicious/noExplicitAny: must repeat vitest's own declaration
-  interface Matchers<T = any> extends StreamMatchers<T> {
-    toBeAIMessage(expected?: string | { content?: string; name?: string }): T;
-    toBeHumanMessage(expected?: string | { content?: string; id?: string }): T;
-    toHaveToolMessages(expected: Array<{ content?: string; tool_call_id?: string }>): T;
-    toHaveBeenInterrupted(expectedValue?: unknown): T;
-  }
-}
 
 /** An object shaped like a chat-model stream (what the stream matchers accept). */
 function streamOf(output: Record<string, unknown>, text = "") {

@@ -1,3 +1,4 @@
+import type {} from "vitest";
 import {
   isAIMessage,
   isBaseMessage,
@@ -41,15 +42,18 @@ export interface ExpectationResult {
 
 /**
  * The matchers of {@link langchainMatchers} as assertion methods (LangChain.js's
- * `LangChainMatchers`), each returning `R`. After `expect.extend(langchainMatchers)`, declare them
- * on your test framework's assertions to have them typed.
+ * `LangChainMatchers`), each returning `R`. Vitest's `expect(…)` has them already (this module
+ * augments its `Matchers`); declare them on another test framework's assertions to have them
+ * typed there after `expect.extend(langchainMatchers)`.
  *
  * @example
  * ```ts
  * import type { LangChainMatchers } from "agentgraph/agents";
  *
- * declare module "vitest" {
- *   interface Matchers<T = any> extends LangChainMatchers<T> {}
+ * declare global {
+ *   namespace jest {
+ *     interface Matchers<R> extends LangChainMatchers<R> {}
+ *   }
  * }
  * ```
  */
@@ -125,9 +129,7 @@ export type StreamOutputExpectation = {
  * ```ts
  * import type { StreamMatchers } from "agentgraph/testing";
  *
- * declare module "vitest" {
- *   interface Matchers<T = any> extends StreamMatchers<T> {}
- * }
+ * const assertions: Array<keyof StreamMatchers> = ["toHaveStreamText", "toHaveStreamOutput"];
  * ```
  */
 export interface StreamMatchers<R = unknown> {
@@ -141,6 +143,15 @@ export interface StreamMatchers<R = unknown> {
   toHaveStreamUsage(expected: StreamUsageExpectation): R;
   /** The stream's final message matches these fields. */
   toHaveStreamOutput(expected: StreamOutputExpectation): R;
+}
+
+// As `@langchain/core/testing` does, type the matchers on Vitest's `expect(…)` for programs that
+// use Vitest. The type-only import (erased from the JavaScript and from the emitted declaration)
+// lets the build resolve the augmented module; the published declaration applies only where the
+// program loads "vitest" itself, and a program without Vitest ignores it.
+declare module "vitest" {
+  // biome-ignore lint/suspicious/noExplicitAny: must repeat vitest's own declaration
+  interface Matchers<T = any> extends LangChainMatchers<T> {}
 }
 
 type Fields = Record<string, unknown>;
