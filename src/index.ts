@@ -11,7 +11,6 @@
  * ```
  */
 import { lazyMessagesZodState } from "./entries/index.js";
-import "./chat-model-stream-output.js";
 import type { BaseMessage } from "./messages/index.js";
 import type { MessagesZodState as ZodMessagesZodState } from "./zod/index.js";
 

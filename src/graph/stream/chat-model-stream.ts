@@ -23,7 +23,7 @@ export interface AssembledMessageFields {
   response_metadata: Record<string, unknown>;
 }
 
-/** Builds the message `ChatModelStreamImpl.output` resolves to (the root entry installs `AIMessage`). */
+/** Builds the message `ChatModelStreamImpl.output` resolves to (every Node entry installs `AIMessage`). */
 export type AssembledMessageFactory = (fields: AssembledMessageFields) => unknown;
 
 let messageFactory: AssembledMessageFactory = (fields) => ({ type: "ai", ...fields });
