@@ -1,11 +1,13 @@
 /**
- * What the SQL stores (SqliteStore, PostgresStore) share in reading their rows: an item's
- * decoded value, the item itself, and the literal namespace prefix a listing can narrow to.
+ * What the SQL stores (SqliteStore, PostgresStore) share in reading their rows (an item's decoded
+ * value, the item itself, the literal namespace prefix a listing can narrow to) and in naming what
+ * a failed batch did.
  */
 import {
   defaultSerializer,
   type Item,
   type ListNamespacesOperation,
+  type Operation,
   pathToNamespace,
   SerializationError,
 } from "../graph/index.js";
@@ -53,4 +55,17 @@ export function storeItem(row: StoreItemRow, value: Record<string, unknown> = de
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
+}
+
+/** What a store batch does, for its errors: its operation when it has one, else how many it has. */
+export function describeStoreBatch(operations: readonly Operation[]): string {
+  const op = operations[0];
+  if (operations.length !== 1 || op === undefined) return `run a batch of ${operations.length} operations`;
+  if ("namespacePrefix" in op) return `search namespace ${JSON.stringify(op.namespacePrefix)}`;
+  if ("value" in op) {
+    const verb = op.value === null ? "delete" : "put";
+    return `${verb} item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  }
+  if ("key" in op) return `get item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
+  return "list namespaces";
 }

@@ -21,7 +21,7 @@ import {
   type TTLConfig,
 } from "../../graph/index.js";
 import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
-import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
+import { decodeStoreValue, describeStoreBatch, literalPrefix, storeItem } from "../store-rows.js";
 import { storeMigrations } from "./store-migrations.js";
 import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
 import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
@@ -42,19 +42,6 @@ import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
  */
 export class PostgresStoreError extends AgentGraphError {
   static override readonly brandName: string = "PostgresStoreError";
-}
-
-/** What a batch does, for its errors: its operation when it has one, else how many it has. */
-function describeBatch(operations: readonly Operation[]): string {
-  const op = operations[0];
-  if (operations.length !== 1 || op === undefined) return `run a batch of ${operations.length} operations`;
-  if ("namespacePrefix" in op) return `search namespace ${JSON.stringify(op.namespacePrefix)}`;
-  if ("value" in op) {
-    const verb = op.value === null ? "delete" : "put";
-    return `${verb} item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
-  }
-  if ("key" in op) return `get item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
-  return "list namespaces";
 }
 
 /**
@@ -321,7 +308,7 @@ export class PostgresStore extends BaseStore {
         for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
       });
     } catch (error) {
-      throw this.failure(error, describeBatch(operations));
+      throw this.failure(error, describeStoreBatch(operations));
     }
     return results as OperationResults<Op>;
   }

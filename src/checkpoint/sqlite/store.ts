@@ -20,7 +20,7 @@ import {
   type TTLConfig,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
-import { decodeStoreValue, literalPrefix, storeItem } from "../store-rows.js";
+import { decodeStoreValue, describeStoreBatch, literalPrefix, storeItem } from "../store-rows.js";
 import { newerSchemaText, sqliteHint } from "./saver-storage.js";
 import { STORE_MIGRATIONS } from "./store-migrations.js";
 import {
@@ -60,19 +60,6 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStoreError extends AgentGraphError {
   static override readonly brandName: string = "SqliteStoreError";
-}
-
-/** What a batch does, for its errors: its operation when it has one, else how many it has. */
-function describeStoreBatch(operations: readonly Operation[]): string {
-  const op = operations[0];
-  if (operations.length !== 1 || op === undefined) return `run a batch of ${operations.length} operations`;
-  if ("namespacePrefix" in op) return `search namespace ${JSON.stringify(op.namespacePrefix)}`;
-  if ("value" in op) {
-    const verb = op.value === null ? "delete" : "put";
-    return `${verb} item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
-  }
-  if ("key" in op) return `get item ${JSON.stringify(op.key)} of namespace ${JSON.stringify(op.namespace)}`;
-  return "list namespaces";
 }
 
 /** A typed error for a driver error (errors of agentgraph's own pass as they are). */
