@@ -1,6 +1,6 @@
 // Parity checks found by running LangGraph.js's remaining test files (typed_state, errors,
 // pregel.io/read/cancellation/utils, constants, checkpointer, exec, zod, utils) against agentgraph.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
@@ -143,6 +143,24 @@ describe("run option `timeout` (LangChain.js RunnableConfig)", () => {
 
     for (const bad of [0, -1]) {
       await expect(graph.invoke({}, { timeout: bad })).rejects.toThrow(/^Timeout must be a positive number/);
+    }
+  });
+
+  it("makes one timer a run, streamed or not", async () => {
+    const graph = new StateGraph(State)
+      .addNode("look", () => ({}))
+      .addEdge(START, "look")
+      .compile();
+    const timers = vi.spyOn(AbortSignal, "timeout");
+    try {
+      await graph.invoke({}, { timeout: 5_000 });
+      expect(timers).toHaveBeenCalledTimes(1);
+      for await (const _ of await graph.stream({}, { timeout: 5_000 })) {
+        // drained
+      }
+      expect(timers).toHaveBeenCalledTimes(2);
+    } finally {
+      timers.mockRestore();
     }
   });
 

@@ -433,7 +433,13 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
     if (options?.encoding !== undefined) return this.streamEncoded(input, options, nested);
     const { modes, multi } = normalizeStreamModes(options?.streamMode, nested ? "values" : this.streamMode);
-    const probe = resolveRunConfig(this.config, options, this.contextSchema);
+    // the probe reads the run's namespace only: without the call's `timeout`, which the run's own
+    // resolution below turns into the one timer of the run
+    const probe = resolveRunConfig(
+      this.config,
+      options?.timeout === undefined ? options : copyWith(options, "timeout", undefined),
+      this.contextSchema,
+    );
     const probeNs = nestedRunNamespace(probe, false);
     const baseDepth = probeNs === "" ? 0 : probeNs.split("|").length;
     const opened = openRunStream<Chunk>(
