@@ -1,5 +1,5 @@
 import { AIMessage, type AIMessageChunk, parsePartialJson } from "../../messages/index.js";
-import { type BatchOptions, InvalidArgumentError, runBatch } from "../../shared/index.js";
+import { type BatchOptions, InvalidArgumentError, runBatch, sameJsonValue } from "../../shared/index.js";
 import {
   type BindToolsInput,
   formatIssues,
@@ -186,7 +186,7 @@ export class StructuredOutputRunnable<RunOutput> {
         text += piece;
         value = parseJsonMarkdown(text);
       }
-      if (value === undefined || value === null || jsonEqual(value, previous)) continue;
+      if (value === undefined || value === null || sameJsonValue(value, previous)) continue;
       previous = value;
       yield value as RunOutput;
     }
@@ -431,25 +431,4 @@ function parseJsonMarkdown(text: string): unknown {
   else if (inside.startsWith("\n")) inside = inside.slice(1);
   const closing = inside.indexOf("```");
   return parsePartialJson((closing === -1 ? inside : inside.slice(0, closing)).trim());
-}
-
-/** Deep equality of JSON values (key order aside). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i += 1) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  let count = 0;
-  for (const key in left) {
-    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
-    count += 1;
-  }
-  for (const _ in right) count -= 1;
-  return count === 0;
 }
