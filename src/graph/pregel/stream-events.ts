@@ -809,24 +809,14 @@ export function streamGraphEvents(
       throw error;
     }
   })();
-  return new IterableReadableStream<StreamEvent>({
-    async pull(controller) {
-      const next = await generator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel(reason) {
-      // The generator may be waiting for the run's next chunk (the stream reads one event ahead,
-      // and a tool can run for minutes): `return()` would wait behind that read. Cancelling the
-      // run's stream stops the run now (its nodes' signals abort with `reason`), which ends the
-      // wait.
-      let stopped: Promise<void> | undefined;
-      if (run === undefined) cancelled = { reason };
-      else stopped = run.cancel(reason);
-      await generator.return(undefined);
-      // the run is over once its stream says so (its last saves made)
-      await stopped;
-    },
+  // The generator may be waiting for the run's next chunk (the stream reads one event ahead, and
+  // a tool can run for minutes): `return()` would wait behind that read. Cancelling the run's
+  // stream first stops the run now (its nodes' signals abort with the reason), which ends the
+  // wait; the cancel settles once the run's stream says the run is over (its last saves made).
+  return IterableReadableStream.fromAsyncGenerator(generator, (reason) => {
+    if (run !== undefined) return run.cancel(reason);
+    cancelled = { reason };
+    return undefined;
   });
 }
 

@@ -32,21 +32,28 @@ export class IterableReadableStream<T> extends ReadableStream<T> implements Asyn
   /**
    * A stream of what `generator` yields, pulled one value at a time (LangChain.js
    * `IterableReadableStream.fromAsyncGenerator`); cancelling the stream returns the generator.
+   * `onCancel`, when given, runs first with the cancel's reason (to stop what the generator is
+   * waiting on, which `return()` would wait behind), and its promise is awaited after the return.
    *
    * @example
    * ```ts
    * const stream = IterableReadableStream.fromAsyncGenerator((async function* () { yield 1; })());
    * ```
    */
-  static fromAsyncGenerator<T>(generator: AsyncGenerator<T>): IterableReadableStream<T> {
+  static fromAsyncGenerator<T>(
+    generator: AsyncGenerator<T>,
+    onCancel?: (reason: unknown) => Promise<void> | undefined,
+  ): IterableReadableStream<T> {
     return new IterableReadableStream<T>({
       async pull(controller) {
         const next = await generator.next();
         if (next.done) controller.close();
         else controller.enqueue(next.value);
       },
-      async cancel() {
+      async cancel(reason) {
+        const stopped = onCancel?.(reason);
         await generator.return(undefined);
+        await stopped;
       },
     });
   }
