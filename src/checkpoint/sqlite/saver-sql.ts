@@ -138,7 +138,6 @@ const idBytes = (column: string) =>
 
 export const CREATE_MIGRATIONS_TABLE =
   "CREATE TABLE IF NOT EXISTS agentgraph_checkpoint_migrations (v INTEGER PRIMARY KEY)";
-export const SELECT_MIGRATION_VERSION = "SELECT max(v) AS v FROM agentgraph_checkpoint_migrations";
 export const INSERT_MIGRATION_VERSION = "INSERT INTO agentgraph_checkpoint_migrations (v) VALUES (?)";
 
 const CHECKPOINT_COLUMNS =

@@ -28,7 +28,6 @@ import {
   type ListingDbRow,
   listSql,
   mergeWrites,
-  SELECT_MIGRATION_VERSION,
   SQL,
   type StoredId,
   type StoredWrite,
@@ -125,15 +124,19 @@ export function newerSchemaText(component: string, current: number, known: numbe
   return `${component}: the tables in this database were set up by a newer version of agentgraph (migration ${current}; this version knows 0 to ${known - 1}). Upgrade agentgraph in this process, or use another database file.`;
 }
 
-/** The last migration applied to `db` (undefined: none, or no migrations table yet). */
-function schemaVersion(db: Database.Database): number | undefined {
-  const exists = db
-    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'agentgraph_checkpoint_migrations'")
-    .get();
+/**
+ * The last migration applied to `db` according to its migrations table `table` (undefined: none,
+ * or no such table yet). SqliteSaver's and SqliteStore's tables each keep one.
+ */
+export function migrationVersion(db: Database.Database, table: string): number | undefined {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table);
   if (exists === undefined) return undefined;
-  const v = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
+  const v = (db.prepare(`SELECT max(v) AS v FROM ${table}`).get() as { v: number | bigint | null }).v;
   return v === null ? undefined : Number(v);
 }
+
+/** The last migration applied to SqliteSaver's tables in `db`. */
+const schemaVersion = (db: Database.Database) => migrationVersion(db, "agentgraph_checkpoint_migrations");
 
 /**
  * `CheckpointStorage` on a better-sqlite3 database: every call is synchronous, each `write` one

@@ -2,7 +2,6 @@
 
 export const CREATE_MIGRATIONS_TABLE =
   "CREATE TABLE IF NOT EXISTS agentgraph_store_migrations (v INTEGER PRIMARY KEY)";
-export const SELECT_MIGRATION_VERSION = "SELECT max(v) AS v FROM agentgraph_store_migrations";
 export const INSERT_MIGRATION_VERSION = "INSERT INTO agentgraph_store_migrations (v) VALUES (?)";
 
 const COLUMNS = "seq, prefix, key, value, created_at, updated_at, ttl_minutes";

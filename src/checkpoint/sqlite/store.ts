@@ -21,15 +21,9 @@ import {
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
 import { decodeStoreValue, describeStoreBatch, literalPrefix, storeItem } from "../store-rows.js";
-import { newerSchemaText, sqliteHint } from "./saver-storage.js";
+import { migrationVersion, newerSchemaText, sqliteHint } from "./saver-storage.js";
 import { STORE_MIGRATIONS } from "./store-migrations.js";
-import {
-  CREATE_MIGRATIONS_TABLE,
-  INSERT_MIGRATION_VERSION,
-  SELECT_MIGRATION_VERSION,
-  SQL,
-  type StoreRow,
-} from "./store-sql.js";
+import { CREATE_MIGRATIONS_TABLE, INSERT_MIGRATION_VERSION, SQL, type StoreRow } from "./store-sql.js";
 
 /**
  * Options of {@link SqliteStore}.
@@ -76,15 +70,8 @@ function storeFailure(error: unknown, action: string): AgentGraphError {
 type Statement = Database.Statement<[Record<string, unknown>]>;
 type Statements = { -readonly [K in keyof typeof SQL]: Statement };
 
-/** The last migration applied to `db` (undefined: none, or no migrations table yet). */
-function storeSchemaVersion(db: Database.Database): number | undefined {
-  const exists = db
-    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'agentgraph_store_migrations'")
-    .get();
-  if (exists === undefined) return undefined;
-  const v = (db.prepare(SELECT_MIGRATION_VERSION).get() as { v: number | bigint | null }).v;
-  return v === null ? undefined : Number(v);
-}
+/** The last migration applied to SqliteStore's tables in `db`. */
+const storeSchemaVersion = (db: Database.Database) => migrationVersion(db, "agentgraph_store_migrations");
 
 /** Bindings selecting a namespace and everything under it (see store-sql.ts). */
 const under = (path: string) => ({ path, from: `${path}.`, to: `${path}/` });
