@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { MemorySaver } from "../index.js";
 import { AIMessage, isToolMessage } from "../messages/index.js";
 import { call, jumpToModelOnce, RecordingModel } from "./agent.test-helpers.js";
-import { createAgent, tool, toolStrategy } from "./index.js";
+import { createAgent, humanInTheLoopMiddleware, tool, toolStrategy } from "./index.js";
 
 describe("a structured-output retry next to other tool calls", () => {
   it("goes back to the model without running the answer's other calls", async () => {
@@ -73,5 +74,76 @@ describe("a structured-output retry right after a beforeModel jump to the model"
       ["model_request", [["messages"], ["messages"]]],
       ["model_request", [["messages", "structuredResponse"]]],
     ]);
+  });
+});
+
+describe("a structured-output call no ToolMessage answers (seed 3627)", () => {
+  const schema = z.object({ answer: z.string() }).meta({ title: "Answer" });
+  const search = tool(({ q }: { q: string }) => `found ${q}`, {
+    name: "search",
+    description: "search",
+    schema: z.object({ q: z.string() }),
+  });
+  const forked = new AIMessage({
+    content: "",
+    id: "u1",
+    tool_calls: [call("Answer", { answer: "y" }, "s1")],
+  });
+  const outline = (messages: readonly { type: string; content: unknown }[]) =>
+    messages.map((m) => `${m.type}:${String(m.content)}`);
+
+  for (const [label, withHook, asNode] of [
+    ["after the HITL afterModel hook", true, "HumanInTheLoopMiddleware.after_model"],
+    ["after the model node", false, "model_request"],
+  ] as const) {
+    it(`is run by the tools node, which answers it with an error (${label})`, async () => {
+      const model = new RecordingModel([
+        new AIMessage({ content: "plain", id: "a1" }),
+        new AIMessage({ content: "", id: "a2", tool_calls: [call("Answer", { answer: "x" }, "s2")] }),
+      ]);
+      const agent = createAgent({
+        model,
+        tools: [search],
+        responseFormat: toolStrategy(schema),
+        middleware: withHook ? [humanInTheLoopMiddleware({ interruptOn: { search: true } })] : [],
+        checkpointer: new MemorySaver(),
+      });
+      const config = { configurable: { thread_id: "t" } };
+      await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, config);
+      await agent.updateState(config, { messages: [forked] }, asNode);
+      expect((await agent.getState(config)).next).toEqual(["tools"]);
+      const result = await agent.invoke(null, config);
+      // LangChain.js 1.5.14 prints the same messages
+      expect(outline(result.messages)).toEqual([
+        "human:hi",
+        "ai:plain",
+        "ai:",
+        "tool:Error: Answer is not a valid tool, try one of [search].",
+        "ai:",
+        'tool:{"answer":"x"}',
+        'ai:Returning structured response: {"answer":"x"}',
+      ]);
+      expect(result.structuredResponse).toEqual({ answer: "x" });
+      expect(model.calls).toHaveLength(2);
+    });
+  }
+
+  it("ends right after the model when every call has an extract- name", async () => {
+    const model = new RecordingModel([new AIMessage({ content: "plain", id: "a1" })]);
+    const agent = createAgent({
+      model,
+      tools: [search],
+      responseFormat: toolStrategy(z.object({ answer: z.string() })),
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t" } };
+    await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, config);
+    const extract = new AIMessage({
+      content: "",
+      id: "u1",
+      tool_calls: [call("extract-9", { answer: "y" }, "x1")],
+    });
+    await agent.updateState(config, { messages: [extract] }, "model_request");
+    expect((await agent.getState(config)).next).toEqual([]);
   });
 });

@@ -78,7 +78,27 @@ describe("modelRouter, in the reference's order", () => {
       call("Weather", {}, "w"),
     );
     const out = route({ messages: [human, ai, toolMessage("c1", "search")] });
-    expect(out).toEqual([new Send("tools", [call("lookup", { key: "k" }, "c2")])]);
+    // a structured-output call nobody answered (a forked AI message) is sent too, as in
+    // LangChain.js 1.5.14, whose tools node then answers it with an error
+    expect(out).toEqual([
+      new Send("tools", [call("lookup", { key: "k" }, "c2")]),
+      new Send("tools", [call("Weather", {}, "w")]),
+    ]);
+  });
+
+  it("4a. right after the model, leaves out calls named extract-<n> and ends when only those are left", () => {
+    const direct = modelRouter(anchors, kinds, true, true);
+    const extract = call("extract-3", {}, "x");
+    expect(direct({ messages: [human, asking("a", extract)] })).toBe("M.after_agent");
+    expect(direct({ messages: [human, asking("a", extract, call("search", {}, "c1"))] })).toEqual([
+      new Send("tools", [call("search", {}, "c1")]),
+    ]);
+    // a titled structured-output call is run as any other (LangChain.js looks at the prefix only)
+    expect(direct({ messages: [human, asking("a", call("Weather", {}, "w"))] })).toEqual([
+      new Send("tools", [call("Weather", {}, "w")]),
+    ]);
+    // after afterModel hooks the prefix does not matter
+    expect(route({ messages: [human, asking("a", extract)] })).toEqual([new Send("tools", [extract])]);
   });
 
   it("4b. exits when calls are pending but there is no tools node", () => {
@@ -88,13 +108,17 @@ describe("modelRouter, in the reference's order", () => {
 
   it("5. exits when a structured response is present", () => {
     const ai = asking("a", call("Weather", {}, "w"));
-    expect(route({ messages: [human, ai], structuredResponse: { city: "x" } })).toBe("M.after_agent");
+    expect(
+      route({ messages: [human, ai, toolMessage("w", "Weather")], structuredResponse: { city: "x" } }),
+    ).toBe("M.after_agent");
   });
 
   it("6. otherwise goes back to the model (every call answered)", () => {
     const ai = asking("a", call("Weather", {}, "w"));
     expect(route({ messages: [human, ai, toolMessage("w", "Weather")] })).toBe("model_request");
-    expect(modelRouter(anchors, kinds, false)({ messages: [human, ai] })).toBe("M.after_agent");
+    expect(modelRouter(anchors, kinds, false)({ messages: [human, ai, toolMessage("w", "Weather")] })).toBe(
+      "M.after_agent",
+    );
   });
 });
 

@@ -100,6 +100,9 @@ function answeredIds(messages: readonly BaseMessage[], from: number): Set<string
   return ids;
 }
 
+/** The name prefix of a minted structured-output tool, which LangChain.js's routers look for. */
+const EXTRACT_PREFIX = "extract-";
+
 /** What the routers need to know about the agent's tools. */
 export interface ToolKinds {
   /** Names of structured-output tools (answered by the model node itself). */
@@ -143,12 +146,18 @@ export function modelRouter(
       if (!ai.tool_calls.some((call) => kinds.structured.has(call.name))) return anchors.exit;
       if (state.structuredResponse === undefined) return modelReachable ? MODEL_NODE : anchors.exit;
     }
-    const calls = ai.tool_calls.filter((call) => !kinds.provider.has(call.name));
+    let calls = ai.tool_calls.filter((call) => !kinds.provider.has(call.name));
     if (calls.length === 0) return anchors.exit;
+    // right after the model, LangChain.js leaves out the calls with an `extract-` name (how its
+    // router tells a structured-output call) and ends when nothing else is left; a
+    // structured-output call nobody answered otherwise goes to the tools node like any other
+    // (an AI message given by `updateState`), which answers it with an error
+    if (directAfterModel) {
+      calls = calls.filter((call) => !call.name.startsWith(EXTRACT_PREFIX));
+      if (calls.length === 0) return anchors.exit;
+    }
     const answered = answeredIds(messages, index + 1);
-    const pending = calls.filter(
-      (call) => !(call.id !== undefined && answered.has(call.id)) && !kinds.structured.has(call.name),
-    );
+    const pending = calls.filter((call) => !(call.id !== undefined && answered.has(call.id)));
     if (pending.length > 0) {
       if (!anchors.hasTools) return anchors.exit;
       // `version: "v1"`: one tools task runs every pending call (as a jump to "tools" does)
