@@ -1180,8 +1180,9 @@ export class PregelLoop {
         }
         return;
       }
-      if (isGraphInterrupt(error)) task.writes.push(...resume, [INTERRUPT, error.interrupts]);
-      else if (resume.length > 0 && isGraphBubbleUp(error)) {
+      if (isGraphInterrupt(error)) {
+        task.writes.push(...resume, [INTERRUPT, error.interrupts]);
+      } else if (resume.length > 0 && isGraphBubbleUp(error)) {
         // as LangGraph.js: its answers are saved as its writes, and it is reported as finished
         // (an update with no values, a result with no error)
         task.writes.push(...resume);
@@ -1204,7 +1205,10 @@ export class PregelLoop {
       }
     }
     const persistence = this.params.persistence;
-    if (persistence !== undefined) {
+    // a task paused without interrupts of its own (a nested graph's static breakpoint) saves
+    // nothing, as in LangGraph.js: the writes of the interrupt it was resumed from stay in the
+    // checkpoint, so `getState().tasks` lists that interrupt again
+    if (persistence !== undefined && !(isGraphInterrupt(error) && error.interrupts.length === 0)) {
       const writes = this.trackedWrites(task.writes);
       persistence.saveWrites(
         task.id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, MemorySaver, START, StateGraph } from "../../index.js";
+import { Annotation, Command, END, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
 
 const Text = Annotation.Root({
   text: Annotation<string>({ reducer: (a, b) => a + b, default: () => "" }),
@@ -46,5 +46,42 @@ describe("a breakpoint inside a subgraph, as streamed by the parent", () => {
       graph.stream({ text: "" }, { configurable: { thread_id: "t" }, streamMode: "values" }),
     );
     expect(chunks).toEqual([{ text: "" }, { text: "s" }, { __interrupt__: [] }]);
+  });
+});
+
+describe("a subgraph that, once resumed, stops at a static breakpoint", () => {
+  it("leaves the answered interrupt in the parent's task and checkpoint, as LangGraph.js", async () => {
+    const inner = new StateGraph(Text)
+      .addNode("ask", () => ({ text: `a:${interrupt("q?")}` }))
+      .addNode("after", () => ({ text: "b" }))
+      .addEdge(START, "ask")
+      .addEdge("ask", "after")
+      .addEdge("after", END)
+      .compile({ interruptBefore: ["after"] });
+    const saver = new MemorySaver();
+    const graph = new StateGraph(Text)
+      .addNode("sub", inner)
+      .addEdge(START, "sub")
+      .compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "t" } };
+    const first = (await graph.invoke({ text: "" }, config)) as { __interrupt__?: unknown };
+    const asked = first.__interrupt__;
+    expect(asked).toEqual([{ id: expect.any(String), value: "q?" }]);
+    expect(await graph.invoke(new Command({ resume: "yes" }), config)).toEqual({
+      text: "",
+      __interrupt__: [],
+    });
+    const state = await graph.getState(config, { subgraphs: true });
+    expect(state.next).toEqual(["sub"]);
+    // LangGraph.js 1.7.3 lists the interrupt just answered; the subgraph waits before "after"
+    expect(state.tasks.map((t) => [t.name, t.interrupts])).toEqual([["sub", asked]]);
+    expect((state.tasks[0]?.state as { next?: string[] } | undefined)?.next).toEqual(["after"]);
+    const tuple = await saver.getTuple(config);
+    expect(tuple?.pendingWrites?.map(([, channel, value]) => [channel, value])).toEqual([
+      ["__resume__", "yes"],
+      ["__interrupt__", asked],
+    ]);
+    expect(await graph.invoke(null, config)).toEqual({ text: "a:yesb" });
+    expect((await graph.getState(config)).tasks).toEqual([]);
   });
 });
