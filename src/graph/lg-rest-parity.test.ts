@@ -146,6 +146,34 @@ describe("run option `timeout` (LangChain.js RunnableConfig)", () => {
     }
   });
 
+  it("records configurable.model as metadata.model, as LangChain.js's ensureConfig does", async () => {
+    const seen: unknown[] = [];
+    const graph = new StateGraph(State)
+      .addNode("look", (_state, config) => {
+        seen.push(config.metadata);
+        return {};
+      })
+      .addEdge(START, "look")
+      .compile();
+    const config = { configurable: { model: "gpt-x", thread_id: "t" }, metadata: { mine: 1 } };
+    await graph.invoke({}, config);
+    // LangGraph.js 1.7.3's node sees the model after the caller's metadata, before the ids
+    expect(seen[0]).toMatchObject({ ls_integration: "langgraph", mine: 1, model: "gpt-x", thread_id: "t" });
+    expect(Object.keys(seen[0] as object).slice(0, 4)).toEqual([
+      "ls_integration",
+      "mine",
+      "model",
+      "thread_id",
+    ]);
+    // the caller's config is left as given (LangChain.js adds the key to the caller's metadata)
+    expect(config.metadata).toEqual({ mine: 1 });
+    // metadata set by the caller wins; a model given as an object is not recorded
+    await graph.invoke({}, { configurable: { model: "gpt-x" }, metadata: { model: "mine" } });
+    await graph.invoke({}, { configurable: { model: { name: "x" } } });
+    expect((seen[1] as Record<string, unknown>).model).toBe("mine");
+    expect((seen[2] as Record<string, unknown>).model).toBeUndefined();
+  });
+
   it("makes one timer a run, streamed or not", async () => {
     const graph = new StateGraph(State)
       .addNode("look", () => ({}))

@@ -190,8 +190,12 @@ export function resolveRunConfig(
   // only the call's own `timeout` limits the run, as in LangGraph.js (where a `withConfig`
   // default is never turned into a signal, and nodes' configs carry none)
   if (config.timeout !== undefined) delete config.timeout;
-  if (options?.timeout !== undefined) applyRunTimeout(options.timeout, config, metadata);
   const configurable = config.configurable ?? {};
+  // a model named in `configurable` is the run's metadata too, as LangChain.js's `ensureConfig`
+  // records it (for tracing), unless set there
+  if (typeof configurable.model === "string" && metadata.model === undefined)
+    metadata.model = configurable.model;
+  if (options?.timeout !== undefined) applyRunTimeout(options.timeout, config, metadata);
   // these `configurable` ids are the run's metadata too (as in LangGraph.js), unless set there
   for (const key of METADATA_FROM_CONFIGURABLE) {
     if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
