@@ -174,6 +174,26 @@ describe("run option `timeout` (LangChain.js RunnableConfig)", () => {
     expect((seen[2] as Record<string, unknown>).model).toBeUndefined();
   });
 
+  it("gives streamEvents' graph events the model and timeout metadata its nodes see", async () => {
+    const graph = new StateGraph(State)
+      .addNode("look", () => ({}))
+      .addEdge(START, "look")
+      .compile();
+    const metadataOf = async (options: Record<string, unknown>) => {
+      const seen: Record<string, unknown>[] = [];
+      for await (const event of graph.streamEvents({}, { ...options, version: "v2" }))
+        seen.push(event.metadata);
+      return seen;
+    };
+    // LangGraph.js 1.7.3: every event of the run, the graph's own included
+    for (const metadata of await metadataOf({
+      configurable: { model: "gpt-x", thread_id: "q" },
+      metadata: { m: 1 },
+    }))
+      expect(metadata).toMatchObject({ ls_integration: "langgraph", m: 1, model: "gpt-x", thread_id: "q" });
+    for (const metadata of await metadataOf({ timeout: 4000 })) expect(metadata.timeoutMs).toBe(4000);
+  });
+
   it("makes one timer a run, streamed or not", async () => {
     const graph = new StateGraph(State)
       .addNode("look", () => ({}))

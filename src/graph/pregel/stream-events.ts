@@ -606,6 +606,11 @@ export function streamGraphEvents(
     ...graph.config?.configurable,
     ...(runOptions.configurable as Record<string, unknown> | undefined),
   };
+  // and what LangChain.js's `ensureConfig` records, as the run's config does (run-config.ts)
+  if (typeof configurable.model === "string" && metadata.model === undefined)
+    metadata.model = configurable.model;
+  if (typeof runOptions.timeout === "number" && metadata.timeoutMs === undefined)
+    metadata.timeoutMs = runOptions.timeout;
   for (const key of METADATA_FROM_CONFIGURABLE) {
     if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
   }

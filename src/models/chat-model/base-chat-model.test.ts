@@ -267,6 +267,34 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
     expect(new Named().getName()).toBe("field-name");
   });
 
+  it("reports configurable.model and the call's timeout in the start metadata, as LangChain.js's ensureConfig", async () => {
+    // expected values: @langchain/core 1.4.0 (its `versions` key aside)
+    const seen: unknown[] = [];
+    const handler: CallbackHandler = {
+      handleChatModelStart: (_llm, _messages, _runId, _parent, _extra, _tags, metadata) =>
+        seen.push(metadata),
+    };
+    await new RecordingModel().invoke("x", { configurable: { model: "gpt-x" }, callbacks: [handler] });
+    await new RecordingModel().invoke("x", { timeout: 3000, callbacks: [handler] });
+    await new RecordingModel().invoke("x", {
+      configurable: { model: "gpt-x" },
+      metadata: { model: "mine" },
+      callbacks: [handler],
+    });
+    expect(seen.map((m) => Object.keys(m as object))).toEqual([
+      ["model", "ls_model_type", "ls_stop", "ls_provider", "ls_integration"],
+      ["timeoutMs", "ls_model_type", "ls_stop", "ls_provider", "ls_integration"],
+      ["model", "ls_model_type", "ls_stop", "ls_provider", "ls_integration"],
+    ]);
+    expect(
+      seen.map((m) => [(m as Record<string, unknown>).model, (m as Record<string, unknown>).timeoutMs]),
+    ).toEqual([
+      ["gpt-x", undefined],
+      [undefined, 3000],
+      ["mine", undefined],
+    ]);
+  });
+
   it("getName takes a suffix; getLsParams lists ls_model_type, ls_stop, ls_provider (LangChain.js)", () => {
     // expected values: @langchain/core 1.4.0 (found by differential testing)
     class ChatMine extends RecordingModel {}
