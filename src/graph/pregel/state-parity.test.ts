@@ -33,6 +33,31 @@ describe("getState tasks", () => {
   });
 });
 
+describe("getState of a failed subgraph task", () => {
+  it("lists no state for it, but reads it: a state that cannot be built fails the call", async () => {
+    // two nodes of the subgraph write the single-value `inner` in one step: its saved writes
+    // conflict, so its state cannot be built (LangGraph.js 1.7.3 throws the same error)
+    const sub = new StateGraph(Log)
+      .addNode("x", () => ({ inner: "x" }))
+      .addNode("y", () => ({ inner: "y" }))
+      .addEdge(START, "x")
+      .addEdge(START, "y")
+      .compile();
+    const graph = new StateGraph(Log)
+      .addNode("sub", sub)
+      .addEdge(START, "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await expect(graph.invoke({ log: [] }, config)).rejects.toThrow(/^Invalid update for channel "inner"/);
+    const [task] = (await graph.getState(config)).tasks;
+    expect(task?.error).toMatchObject({ name: "InvalidUpdateError" });
+    expect(task && "state" in task).toBe(false);
+    await expect(graph.getState(config, { subgraphs: true })).rejects.toThrow(
+      /^Invalid update for channel "inner"/,
+    );
+  });
+});
+
 describe("getState keys", () => {
   it("come in LangGraph.js's order; a failed subgraph task has its error and no state", async () => {
     const sub = new StateGraph(Log)

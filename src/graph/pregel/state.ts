@@ -139,12 +139,14 @@ export async function snapshotOf(
     // a subgraph compiled with `checkpointer: false` keeps no state to point to (LangGraph.js
     // lists no `state` for its task)
     const subgraph = task.node.subgraphs?.[0] as { checkpointer?: unknown } | undefined;
-    if (error === undefined && subgraph !== undefined && subgraph.checkpointer !== false) {
+    if (subgraph !== undefined && subgraph.checkpointer !== false) {
       const childConfig: RunnableConfig = {
         configurable: { thread_id: threadId, checkpoint_ns: task.checkpointNs },
       };
+      // a failed task's subgraph state is read too, as LangGraph.js reads it (so a state that
+      // cannot be built, say from conflicting saved writes, fails the call), but not listed
       const nested = withSubgraphs ? await subgraphState(task.node, childConfig) : undefined;
-      description.state = nested ?? childConfig;
+      if (error === undefined) description.state = nested ?? childConfig;
     }
     description.result = undefined;
     if (output.length > 0) {
