@@ -1184,8 +1184,9 @@ export class PregelLoop {
         task.writes.push(...resume, [INTERRUPT, error.interrupts]);
       } else if (resume.length > 0 && isGraphBubbleUp(error)) {
         // as LangGraph.js: its answers are saved as its writes, and it is reported as finished
-        // (an update with no values, a result with no error)
-        task.writes.push(...resume);
+        // (an update with no values, a result with no error); the no-writes mark makes it done
+        // for `getState().next` too, which does not count saved answers alone as output
+        task.writes.push(...resume, [NO_WRITES, null]);
         error = undefined;
         answered = true;
       }

@@ -3,7 +3,7 @@
  * (probed side by side with @langchain/langgraph 1.7.3).
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import { Annotation, Command, interrupt, MemorySaver, Send, START, StateGraph } from "../../index.js";
 
 const Log = Annotation.Root({
   log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
@@ -55,6 +55,38 @@ describe("getState of a failed subgraph task", () => {
     await expect(graph.getState(config, { subgraphs: true })).rejects.toThrow(
       /^Invalid update for channel "inner"/,
     );
+  });
+});
+
+describe("getState of a subgraph whose node handed off after a resume", () => {
+  it("lists no next node in the subgraph's state (LangGraph.js 1.7.3 counts the node as done)", async () => {
+    const sub = new StateGraph(Log)
+      .addNode("ask", () => {
+        const answer = interrupt("where?");
+        return new Command({ goto: "p1", graph: Command.PARENT, update: { log: [`ask=${answer}`] } });
+      })
+      .addEdge(START, "ask")
+      .compile();
+    const graph = new StateGraph(Log)
+      .addNode("sub", sub, { ends: ["p1"] })
+      .addNode("p1", () => ({ log: ["p1"] }))
+      .addConditionalEdges(START, () => [new Send("sub", { log: ["a"] }), new Send("sub", { log: ["b"] })], [
+        "sub",
+      ])
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ log: [] }, config);
+    const [first] = (await graph.getState(config)).tasks.flatMap((t) => t.interrupts);
+    // only the first is answered: its subgraph hands off, the other still waits
+    await graph.invoke(new Command({ resume: { [first?.id ?? ""]: "here" } }), config);
+    const state = await graph.getState(config, { subgraphs: true });
+    expect(state.values.log).toEqual(["ask=here"]);
+    const subStates = state.tasks.map(
+      (t) => t.state as { next: string[]; tasks: { interrupts: unknown[] }[] },
+    );
+    expect(subStates.map((s) => s.next)).toEqual([[], ["ask"]]);
+    // the answered interrupt stays listed with the node, as there
+    expect(subStates.map((s) => s.tasks.map((t) => t.interrupts.length))).toEqual([[1], [1]]);
   });
 });
 
