@@ -119,8 +119,9 @@ export interface ToolKinds {
  * The router after the model (at the loop exit), in the reference's order: a `jumpTo`; no AI
  * message → exit; `directAfterModel` (no `afterModel` hook between) and the last message not an
  * AI message → exit, or back to the model when the AI message called a structured-output tool
- * and no structured response was parsed (a retry, as LangChain.js commands it); no tool calls → exit (the classic end of an agent loop); calls not yet
- * answered → one `Send` per call to the tools node, carrying only that call (the tools node
+ * and no structured response was parsed (a retry, as LangChain.js commands it); no tool calls → exit (the classic end of an agent loop), and
+ * with `directAfterModel` none but `extract-<n>` calls → exit too; calls not yet answered
+ * (structured-output calls included) → one `Send` per call to the tools node, carrying only that call (the tools node
  * reads the state from the channels), or with `oneToolsTask` (`version: "v1"`) the tools node
  * itself, which runs them all; a structured response → exit; otherwise back to the
  * model (every call was answered, e.g. by a structured-output retry).
