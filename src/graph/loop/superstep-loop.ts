@@ -1209,7 +1209,10 @@ export class PregelLoop {
     // a task paused without interrupts of its own (a nested graph's static breakpoint) saves
     // nothing, as in LangGraph.js: the writes of the interrupt it was resumed from stay in the
     // checkpoint, so `getState().tasks` lists that interrupt again
-    if (persistence !== undefined && !(isGraphInterrupt(error) && error.interrupts.length === 0)) {
+    if (
+      persistence !== undefined &&
+      !(error !== undefined && isGraphInterrupt(error) && error.interrupts.length === 0)
+    ) {
       const writes = this.trackedWrites(task.writes);
       persistence.saveWrites(
         task.id,
