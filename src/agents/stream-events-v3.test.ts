@@ -85,6 +85,34 @@ describe("agent.streamEvents(input, { version: 'v3' })", () => {
     expect(extensions.fromAgent?.count).toBe(events.length);
   });
 
+  it("types each tool call by its tool: the name is the tool's literal name, which narrows the call", async () => {
+    const add = tool(async ({ a, b }) => `${a + b}`, {
+      name: "add",
+      description: "Adds two numbers.",
+      schema: z.object({ a: z.number(), b: z.number() }),
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({
+        responses: [asking("a1", call("add", { a: 1, b: 2 }, "c1")), answer("a2", "3")],
+      }),
+      tools: [lookup, add],
+    });
+    const run = await agent.streamEvents(question(), { version: "v3" });
+    const seen: [string, unknown][] = [];
+    for await (const toolCall of run.toolCalls) {
+      expectTypeOf(toolCall.name).toEqualTypeOf<"lookup" | "add">();
+      if (toolCall.name === "add") {
+        expectTypeOf(toolCall.input).toEqualTypeOf<{ a: number; b: number }>();
+        expectTypeOf(toolCall.output).toEqualTypeOf<Promise<string>>();
+        seen.push([toolCall.name, await toolCall.output]);
+      } else {
+        expectTypeOf(toolCall.name).toEqualTypeOf<"lookup">();
+        expectTypeOf(toolCall.input).toEqualTypeOf<{ query: string }>();
+      }
+    }
+    expect(seen).toEqual([["add", "3"]]);
+  });
+
   it("types run.extensions by the agent's own streamTransformers, as LangChain.js does", async () => {
     const eventCount = (): StreamTransformer<{ eventCount: StreamChannel<number> }> => {
       const channel = StreamChannel.remote<number>("eventCount");

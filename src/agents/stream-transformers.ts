@@ -22,12 +22,7 @@ import {
 } from "../graph/index.js";
 import { ToolMessage } from "../messages/index.js";
 import { hasPrefix, nsKey } from "../shared/index.js";
-import type {
-  DynamicStructuredTool,
-  DynamicTool,
-  StandardSchemaLike,
-  StructuredTool,
-} from "../tools/index.js";
+import type { DynamicStructuredTool, DynamicTool, StructuredTool } from "../tools/index.js";
 
 /** Projection of {@link createToolCallTransformer}. */
 export interface ToolCallProjection {
@@ -42,29 +37,21 @@ export interface SubagentProjection {
 /** The literal name of a tool type (`string` when it has none). */
 type ToolNameOf<T> = T extends { readonly name: infer N extends string } ? N : string;
 
-/** The input type of a tool's schema (a Standard Schema's input type; a JSON Schema: any object). */
-type SchemaInputOf<S> =
-  S extends StandardSchemaLike<infer Output, infer Input>
-    ? unknown extends Input
-      ? Output
-      : Input
-    : Record<string, unknown>;
-
-/** The arguments a tool type takes. */
+/** The arguments a tool type takes (its schema's input type). */
 type ToolInputOf<T> =
-  T extends StructuredTool<infer Schema, infer _Parsed, infer _Output>
-    ? SchemaInputOf<Schema>
+  T extends StructuredTool<infer _Schema, infer _Parsed, infer Input>
+    ? Input
     : T extends (args: infer Args, ...rest: never[]) => unknown
       ? Args
       : unknown;
 
 /** What a tool type's function returns (awaited). */
 type ToolOutputOf<T> =
-  T extends DynamicStructuredTool<infer _Schema, infer Output>
+  T extends DynamicStructuredTool<infer _Schema, infer _Parsed, infer _Input, infer Output>
     ? Output
     : T extends DynamicTool<infer Output>
       ? Output
-      : T extends StructuredTool<infer _Schema, infer _Parsed, infer Output>
+      : T extends StructuredTool<infer _Schema, infer _Parsed, infer _Input, infer Output>
         ? Exclude<Output, ToolMessage>
         : T extends (...args: never[]) => infer Result
           ? Awaited<Result>
@@ -76,7 +63,7 @@ type ToolOutputOf<T> =
  *
  * @example
  * ```ts
- * type Calls = ToolCallStreamUnion<[typeof getWeather]>; // ToolCallStream<string, { city: string }, string>
+ * type Calls = ToolCallStreamUnion<[typeof getWeather]>; // ToolCallStream<"get_weather", { city: string }, string>
  * ```
  */
 export type ToolCallStreamUnion<TTools extends readonly unknown[]> = {

@@ -9,6 +9,7 @@ export {
 export { formatIssues, formatPath, type PrintableIssue } from "./schema/format-issues.js";
 export { type JsonSchemaIssue, validateJsonSchema } from "./schema/json-schema-validator.js";
 export {
+  type InferSchemaInput,
   type InferSchemaOutput,
   isStandardSchema,
   isZodSchema,
@@ -32,12 +33,15 @@ export {
   type ToolCallOutput,
   type ToolParams,
   type ToolSchema,
+  type ToolSchemaInput,
+  type ToolSchemaOutput,
 } from "./structured-tool.js";
 export {
   DynamicStructuredTool,
   type DynamicStructuredToolInput,
   DynamicTool,
   Tool,
+  type ToolConfigFunction,
   type ToolFields,
   type ToolFunction,
   tool,

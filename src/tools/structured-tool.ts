@@ -15,7 +15,7 @@ import {
 import { ToolInputParsingException } from "./errors.js";
 import { formatToolOutput, isCommandLike } from "./format-tool-output.js";
 import { formatIssues } from "./schema/format-issues.js";
-import { type InferSchemaOutput, isStandardSchema } from "./schema/standard-schema.js";
+import { type InferSchemaInput, type InferSchemaOutput, isStandardSchema } from "./schema/standard-schema.js";
 import { validateArgsNow } from "./schema/validate-args.js";
 import { startToolRun, type ToolRunManager } from "./tool-callbacks.js";
 import type { ResponseFormat, ToolRunnableConfig } from "./types.js";
@@ -39,11 +39,16 @@ export type CommandLike = { readonly lg_name: "Command" };
  * const message: ToolCallOutput<string> = await weather.invoke(call); // ToolMessage
  * ```
  */
-export type ToolCallOutput<Output> = unknown extends Output
-  ? ToolMessage | CommandLike
-  : Output extends CommandLike
-    ? Output
-    : ToolMessage;
+export type ToolCallOutput<Output> =
+  // (read through `infer`, so that a tool's type stays covariant in its output type: a tool
+  // returning strings is a `StructuredTool` of `unknown` output)
+  [Output] extends [infer Out]
+    ? unknown extends Out
+      ? ToolMessage | CommandLike
+      : Out extends CommandLike
+        ? Out
+        : ToolMessage
+    : never;
 
 /**
  * The schema types a tool accepts: a Zod 4 (or other Standard Schema) object, or a JSON
@@ -94,6 +99,29 @@ export interface StructuredToolInterface {
   responseFormat?: ResponseFormat;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown>;
 }
+
+/**
+ * The parsed arguments of a tool with schema type `SchemaT` ({@link InferSchemaOutput}):
+ * `unknown` for any schema (`ToolSchema`), so that a tool of the default type arguments
+ * (`StructuredTool`, `DynamicStructuredTool`) stands for every tool, as in LangChain.js.
+ *
+ * @example
+ * ```ts
+ * type Args = ToolSchemaOutput<typeof weatherSchema>; // { city: string }
+ * ```
+ */
+export type ToolSchemaOutput<SchemaT> = [ToolSchema] extends [SchemaT] ? unknown : InferSchemaOutput<SchemaT>;
+
+/**
+ * The arguments a tool with schema type `SchemaT` accepts before parsing
+ * ({@link InferSchemaInput}); `unknown` for any schema, as {@link ToolSchemaOutput}.
+ *
+ * @example
+ * ```ts
+ * type Raw = ToolSchemaInput<typeof weatherSchema>; // { city: string }
+ * ```
+ */
+export type ToolSchemaInput<SchemaT> = [ToolSchema] extends [SchemaT] ? unknown : InferSchemaInput<SchemaT>;
 
 const TOOL_BRAND: unique symbol = Symbol.for("agentgraph.tool") as never;
 
@@ -224,8 +252,10 @@ export function isToolCall(value: unknown): value is ToolCall {
  */
 export abstract class StructuredTool<
   SchemaT extends ToolSchema = ToolSchema,
-  SchemaOutputT = InferSchemaOutput<SchemaT>,
+  SchemaOutputT = ToolSchemaOutput<SchemaT>,
+  SchemaInputT = ToolSchemaInput<SchemaT>,
   ToolOutputT = unknown,
+  ToolEventT = unknown,
 > implements StructuredToolInterface
 {
   abstract name: string;
@@ -255,12 +285,15 @@ export abstract class StructuredTool<
     this.extras = fields.extras;
   }
 
-  /** Runs the tool on validated arguments. */
+  /**
+   * Runs the tool on validated arguments: its result, or an async generator whose yields are
+   * progress (the `tools` stream's `on_tool_event`) and whose return value is the result.
+   */
   protected abstract _call(
     arg: SchemaOutputT,
     runManager?: ToolRunManager,
     parentConfig?: ToolRunnableConfig,
-  ): Promise<ToolOutputT>;
+  ): Promise<ToolOutputT> | AsyncGenerator<ToolEventT, ToolOutputT>;
 
   /** The tool's name (LangChain.js `getName()`). */
   getName(): string {
@@ -268,6 +301,7 @@ export abstract class StructuredTool<
   }
 
   invoke(input: ToolCall, config?: ToolRunnableConfig): Promise<ToolCallOutput<ToolOutputT>>;
+  invoke(input: SchemaInputT, config?: ToolRunnableConfig): Promise<ToolOutputT>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolOutputT>;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown> {
     return promiseTry(() => this.start(input, config));

@@ -1,12 +1,20 @@
 import { copyOf, getAsyncContext, promiseTry, runInAsyncContext } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
 import {
+  type InferSchemaInput,
   type InferSchemaOutput,
   isStandardSchema,
   type JsonSchema,
   type StandardSchemaLike,
 } from "./schema/standard-schema.js";
-import { applyConfigDefaults, StructuredTool, type ToolParams, type ToolSchema } from "./structured-tool.js";
+import {
+  applyConfigDefaults,
+  StructuredTool,
+  type ToolParams,
+  type ToolSchema,
+  type ToolSchemaInput,
+  type ToolSchemaOutput,
+} from "./structured-tool.js";
 import type { ToolRunManager } from "./tool-callbacks.js";
 import { buildToolRuntime } from "./tool-runtime.js";
 import type { ResponseFormat, ToolRunnableConfig, ToolRuntime } from "./types.js";
@@ -28,6 +36,23 @@ export type ToolFunction<Args, Output, TState = unknown, TContext = unknown> = (
 ) => Output | Promise<Output> | AsyncGenerator<unknown, Output, undefined>;
 
 /**
+ * A tool function whose second parameter is annotated with a config type rather than
+ * {@link ToolRuntime}: any type whose fields are all optional, such as `Partial<Runtime<C>>`,
+ * `LangGraphRunnableConfig`, `RunnableConfig` or `ToolRunnableConfig` (LangChain.js's `tool()`
+ * takes these too). The function still receives the tool's runtime.
+ *
+ * @example
+ * ```ts
+ * const fn: ToolConfigFunction<{ city: string }, string> = async ({ city }, config: Partial<Runtime<{ units?: string }>>) =>
+ *   `${city} in ${config.context?.units ?? "celsius"}`;
+ * ```
+ */
+export type ToolConfigFunction<Args, Output> = (
+  args: Args,
+  config: Record<string, never>,
+) => Output | Promise<Output> | AsyncGenerator<unknown, Output, undefined>;
+
+/**
  * The second argument of {@link tool}.
  *
  * @example
@@ -35,8 +60,10 @@ export type ToolFunction<Args, Output, TState = unknown, TContext = unknown> = (
  * const fields: ToolFields<typeof schema> = { name: "get_weather", description: "Get weather.", schema };
  * ```
  */
-export interface ToolFields<SchemaT extends ToolSchema = ToolSchema> extends ToolParams {
-  name: string;
+export interface ToolFields<SchemaT extends ToolSchema = ToolSchema, NameT extends string = string>
+  extends ToolParams {
+  /** The tool's name, kept as its literal type (so an agent's tool calls are typed by name). */
+  name: NameT;
   description?: string | undefined;
   schema: SchemaT;
   responseFormat?: ResponseFormat | undefined;
@@ -50,8 +77,13 @@ export interface ToolFields<SchemaT extends ToolSchema = ToolSchema> extends Too
  * new DynamicStructuredTool({ name: "add", description: "Add.", schema, func: async ({ a, b }) => a + b });
  * ```
  */
-export interface DynamicStructuredToolInput<SchemaT extends ToolSchema, Output> extends ToolFields<SchemaT> {
-  func: DynamicToolFunction<InferSchemaOutput<SchemaT>, Output>;
+export interface DynamicStructuredToolInput<
+  SchemaT extends ToolSchema = ToolSchema,
+  SchemaOutputT = ToolSchemaOutput<SchemaT>,
+  ToolOutputT = unknown,
+  ToolEventT = unknown,
+> extends ToolFields<SchemaT> {
+  func: DynamicToolFunction<SchemaOutputT, ToolOutputT, ToolEventT>;
 }
 
 /**
@@ -66,11 +98,24 @@ export interface DynamicStructuredToolInput<SchemaT extends ToolSchema, Output> 
  *   `Sunny in ${city} (call ${runtime.toolCallId})`;
  * ```
  */
-export type DynamicToolFunction<Args, Output> = (
+export type DynamicToolFunction<Args, Output, Event = unknown> = (
   args: Args,
   runManager: ToolRunManager | undefined,
   runtime: ToolRuntime,
-) => Output | Promise<Output> | AsyncGenerator<unknown, Output, undefined>;
+) => Output | Promise<Output> | AsyncGenerator<Event, Output, undefined>;
+
+/**
+ * The type of a tool's `func` field: {@link DynamicToolFunction} with its arguments compared
+ * both ways (as a method's are), so that a tool with typed arguments is still a
+ * `DynamicStructuredTool` (and a `DynamicTool` a `Tool`) of the default type arguments.
+ */
+type ToolFuncField<Args, Output, Event> = {
+  func(
+    args: Args,
+    runManager: ToolRunManager | undefined,
+    runtime: ToolRuntime,
+  ): Output | Promise<Output> | AsyncGenerator<Event, Output, undefined>;
+}["func"];
 
 /**
  * A tool made from a function and a schema; what {@link tool} returns.
@@ -86,18 +131,24 @@ export type DynamicToolFunction<Args, Output> = (
  */
 export class DynamicStructuredTool<
   SchemaT extends ToolSchema = ToolSchema,
-  Output = unknown,
-> extends StructuredTool<SchemaT, InferSchemaOutput<SchemaT>, Output> {
-  name: string;
+  SchemaOutputT = ToolSchemaOutput<SchemaT>,
+  SchemaInputT = ToolSchemaInput<SchemaT>,
+  ToolOutputT = unknown,
+  ToolEventT = unknown,
+  NameT extends string = string,
+> extends StructuredTool<SchemaT, SchemaOutputT, SchemaInputT, ToolOutputT, ToolEventT> {
+  name: NameT;
   description: string;
   schema: SchemaT;
-  func: DynamicToolFunction<InferSchemaOutput<SchemaT>, Output>;
+  func: ToolFuncField<SchemaOutputT, ToolOutputT, ToolEventT>;
 
   static lc_name(): string {
     return "DynamicStructuredTool";
   }
 
-  constructor(fields: DynamicStructuredToolInput<SchemaT, Output>) {
+  constructor(
+    fields: DynamicStructuredToolInput<SchemaT, SchemaOutputT, ToolOutputT, ToolEventT> & { name: NameT },
+  ) {
     super(fields);
     this.name = fields.name;
     // as given: LangChain.js leaves a missing description undefined here (tool() fills one in)
@@ -111,15 +162,15 @@ export class DynamicStructuredTool<
   }
 
   protected _call(
-    arg: InferSchemaOutput<SchemaT>,
+    arg: SchemaOutputT,
     runManager?: ToolRunManager,
     parentConfig: ToolRunnableConfig = {},
-  ): Promise<Output> {
+  ): Promise<ToolOutputT> {
     // an `async function*` tool hands back its generator, which the tool's run drains to its result
     const config = childConfig(parentConfig, runManager, this.func);
     return promiseTry(() =>
       this.func(arg, runManager, buildToolRuntime(config, writerFor(config, runManager))),
-    ) as Promise<Output>;
+    ) as Promise<ToolOutputT>;
   }
 }
 
@@ -147,7 +198,13 @@ const STRING_INPUT_SCHEMA: JsonSchema = {
  * await new Shout().invoke("hi"); // "HI"
  * ```
  */
-export abstract class Tool<Output = unknown> extends StructuredTool<JsonSchema, string, Output> {
+export abstract class Tool<Output = unknown, ToolEventT = unknown> extends StructuredTool<
+  JsonSchema,
+  string,
+  string | { input?: string | undefined },
+  Output,
+  ToolEventT
+> {
   schema: JsonSchema = STRING_INPUT_SCHEMA;
 
   static lc_name(): string {
@@ -227,10 +284,10 @@ function jsonOrText(value: unknown): string {
  * await shout.invoke("hi"); // "HI"
  * ```
  */
-export class DynamicTool<Output = unknown> extends Tool<Output> {
+export class DynamicTool<Output = unknown, ToolEventT = unknown> extends Tool<Output, ToolEventT> {
   name: string;
   description: string;
-  func: DynamicToolFunction<string, Output>;
+  func: ToolFuncField<string, Output, ToolEventT>;
 
   static override lc_name(): string {
     return "DynamicTool";
@@ -240,7 +297,7 @@ export class DynamicTool<Output = unknown> extends Tool<Output> {
     fields: ToolParams & {
       name: string;
       description?: string | undefined;
-      func: DynamicToolFunction<string, Output>;
+      func: DynamicToolFunction<string, Output, ToolEventT>;
     },
   ) {
     super(fields);
@@ -322,6 +379,9 @@ function describeSchema(schema: unknown): string | undefined {
   return typeof description === "string" ? description : undefined;
 }
 
+/** A Zod string schema (from any copy of zod): `tool()` makes a string tool of it. */
+type ZodStringSchema = StandardSchemaLike & { readonly _zod: { readonly def: { readonly type: "string" } } };
+
 /**
  * Makes a tool from a function, as LangChain.js `tool()` does. `schema` is a Zod 4 object
  * (any copy of zod) or a JSON Schema object; the function receives the validated arguments
@@ -342,16 +402,27 @@ function describeSchema(schema: unknown): string | undefined {
  * });
  * ```
  */
+export function tool<SchemaT extends ZodStringSchema, Output, TState = unknown, TContext = unknown>(
+  func: ToolFunction<string, Output, TState, TContext>,
+  fields: ToolFields<SchemaT>,
+): DynamicTool<Output>;
 export function tool<
-  SchemaT extends StandardSchemaLike & { readonly _zod: { readonly def: { readonly type: "string" } } },
+  SchemaT extends StandardSchemaLike,
+  NameT extends string,
   Output,
   TState = unknown,
   TContext = unknown,
->(func: ToolFunction<string, Output, TState, TContext>, fields: ToolFields<SchemaT>): DynamicTool<Output>;
-export function tool<SchemaT extends StandardSchemaLike, Output, TState = unknown, TContext = unknown>(
+>(
   func: ToolFunction<InferSchemaOutput<SchemaT>, Output, TState, TContext>,
-  fields: ToolFields<SchemaT>,
-): DynamicStructuredTool<SchemaT, Output>;
+  fields: ToolFields<SchemaT, NameT>,
+): DynamicStructuredTool<
+  SchemaT,
+  InferSchemaOutput<SchemaT>,
+  InferSchemaInput<SchemaT>,
+  Output,
+  unknown,
+  NameT
+>;
 export function tool<Output, TState = unknown, TContext = unknown>(
   func: ToolFunction<string, Output, TState, TContext>,
   fields: ToolFields<JsonSchema & { type: "string" }>,
@@ -361,16 +432,49 @@ export function tool<
   Output = unknown,
   TState = unknown,
   TContext = unknown,
+  NameT extends string = string,
 >(
   func: ToolFunction<Args, Output, TState, TContext>,
-  fields: ToolFields<JsonSchema>,
-): DynamicStructuredTool<JsonSchema, Output>;
+  fields: ToolFields<JsonSchema, NameT>,
+): DynamicStructuredTool<JsonSchema, Args, Args, Output, unknown, NameT>;
 export function tool<Output, TState = unknown, TContext = unknown>(
   func: ToolFunction<string, Output, TState, TContext>,
   fields: ToolParams & { name: string; description?: string | undefined },
 ): DynamicTool<Output>;
+// the same, for a function whose second parameter is a config type (see ToolConfigFunction)
+export function tool<SchemaT extends ZodStringSchema, Output>(
+  func: ToolConfigFunction<string, Output>,
+  fields: ToolFields<SchemaT>,
+): DynamicTool<Output>;
+export function tool<SchemaT extends StandardSchemaLike, NameT extends string, Output>(
+  func: ToolConfigFunction<InferSchemaOutput<SchemaT>, Output>,
+  fields: ToolFields<SchemaT, NameT>,
+): DynamicStructuredTool<
+  SchemaT,
+  InferSchemaOutput<SchemaT>,
+  InferSchemaInput<SchemaT>,
+  Output,
+  unknown,
+  NameT
+>;
+export function tool<Output>(
+  func: ToolConfigFunction<string, Output>,
+  fields: ToolFields<JsonSchema & { type: "string" }>,
+): DynamicTool<Output>;
+export function tool<
+  Args extends Record<string, unknown> = Record<string, unknown>,
+  Output = unknown,
+  NameT extends string = string,
+>(
+  func: ToolConfigFunction<Args, Output>,
+  fields: ToolFields<JsonSchema, NameT>,
+): DynamicStructuredTool<JsonSchema, Args, Args, Output, unknown, NameT>;
+export function tool<Output>(
+  func: ToolConfigFunction<string, Output>,
+  fields: ToolParams & { name: string; description?: string | undefined },
+): DynamicTool<Output>;
 export function tool(
-  func: ToolFunction<never, unknown>,
+  func: ToolFunction<never, unknown> | ToolConfigFunction<never, unknown>,
   fields: ToolParams & { name: string; description?: string | undefined; schema?: ToolSchema },
 ): DynamicStructuredTool | DynamicTool {
   const schema = fields.schema;

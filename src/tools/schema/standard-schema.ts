@@ -20,6 +20,23 @@ export type InferSchemaOutput<S> =
   S extends StandardSchemaLike<infer Output> ? Output : Record<string, unknown>;
 
 /**
+ * The type a schema accepts before parsing (what a model's tool call carries): the input type of
+ * a Standard Schema (its output type when it declares none), or `Record<string, unknown>` for a
+ * plain JSON Schema object.
+ *
+ * @example
+ * ```ts
+ * type Raw = InferSchemaInput<typeof z.object({ n: z.coerce.number() })>; // { n: unknown }
+ * ```
+ */
+export type InferSchemaInput<S> =
+  S extends StandardSchemaLike<infer Output, infer Input>
+    ? unknown extends Input
+      ? Output
+      : Input
+    : Record<string, unknown>;
+
+/**
  * A plain JSON Schema object (as sent to providers), e.g.
  * `{ type: "object", properties: { city: { type: "string" } }, required: ["city"] }`.
  *
