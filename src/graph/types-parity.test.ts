@@ -1,7 +1,7 @@
 // Type-level parity with LangGraph.js 1.7.3: typical documentation programs that type-check
 // against `@langchain/langgraph` must type-check against agentgraph too. Each case below is a
 // gap found by type-checking the docs' snippets against both libraries (strict mode).
-import { describe, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { z as z3 } from "zod/v3";
 import { z } from "zod/v4";
 import {
@@ -23,6 +23,7 @@ import {
   StateGraph,
   type StreamedMessage,
   type StreamedMessageLike,
+  type StreamMessageMetadata,
   type StreamMode,
   task,
 } from "../index.js";
@@ -43,9 +44,25 @@ describe("streamMode: messages", () => {
       expectTypeOf(msg).toEqualTypeOf<BaseMessage>();
       expectTypeOf(msg.content).not.toBeUnknown();
       expectTypeOf(msg.text).toBeString();
-      expectTypeOf(metadata).toEqualTypeOf<Record<string, unknown>>();
+      expectTypeOf(metadata).toEqualTypeOf<StreamMessageMetadata>();
       if (AIMessageChunk.isInstance(msg)) expectTypeOf(msg.tool_call_chunks).not.toBeUnknown();
     }
+  });
+
+  it("types the metadata's known keys, as LangGraph.js programs read them (its metadata is `any`)", async () => {
+    const graph = messagesGraph();
+    const seen: [string, number, string, string[], string | undefined][] = [];
+    for await (const [, metadata] of await graph.stream({ messages: [] }, { streamMode: "messages" })) {
+      const node: string = metadata.langgraph_node;
+      const step: number = metadata.langgraph_step + 0;
+      const namespace: string = metadata.langgraph_checkpoint_ns.split(":")[0] ?? "";
+      const triggers: string[] = metadata.langgraph_triggers;
+      const provider: string | undefined = metadata.ls_provider;
+      seen.push([node, step, namespace, triggers, provider]);
+      expectTypeOf(metadata.tags).toEqualTypeOf<string[]>();
+      expectTypeOf(metadata.thread_id).toBeUnknown();
+    }
+    expect(seen).toEqual([["agent", 1, "agent", ["branch:to:agent"], undefined]]);
   });
 
   it("types it in multi-mode and subgraph tuples too", async () => {
@@ -73,6 +90,25 @@ describe("streamMode: messages", () => {
     // @ts-expect-error -- a plain object is not a streamed message
     const notAMessage: StreamedMessageLike = { content: "x" };
     void notAMessage;
+  });
+});
+
+describe("streamMode: updates", () => {
+  it("keys each chunk by the graph's nodes, not by __start__ (the input is not reported)", async () => {
+    const graph = new StateGraph(Annotation.Root({ a: Annotation<number>, b: Annotation<string> }))
+      .addNode("n1", () => ({ a: 1 }))
+      .addNode("n2", () => ({ b: "x" }))
+      .addEdge(START, "n1")
+      .addEdge("n1", "n2")
+      .compile();
+    const keys: string[] = [];
+    for await (const chunk of await graph.stream({ a: 0 }, { streamMode: "updates" })) {
+      expectTypeOf<keyof typeof chunk>().toEqualTypeOf<"n1" | "n2">();
+      // @ts-expect-error -- no chunk is keyed __start__
+      void chunk.__start__;
+      keys.push(...Object.keys(chunk));
+    }
+    expect(keys).toEqual(["n1", "n2"]);
   });
 });
 

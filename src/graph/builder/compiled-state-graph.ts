@@ -60,11 +60,55 @@ export interface StreamMessageTypes {}
 /** The message of a `streamMode: "messages"` chunk. */
 export type StreamedMessage = StreamMessageTypes extends { message: infer M } ? M : StreamedMessageLike;
 
+/**
+ * The metadata of a `streamMode: "messages"` chunk: the model call's config metadata and tags
+ * plus where the message came from. The `langgraph_*` keys, `checkpoint_ns` and `tags` are always
+ * there; a model call adds its `ls_*` keys, and the run's metadata and configurable values
+ * (`thread_id`, …) are copied in, so other keys read as `unknown`.
+ *
+ * @example
+ * ```ts
+ * for await (const [chunk, metadata] of await graph.stream(input, { streamMode: "messages" })) {
+ *   if (metadata.langgraph_node === "agent") process.stdout.write(chunk.text);
+ * }
+ * ```
+ */
+export interface StreamMessageMetadata {
+  /** The name of the node that produced the message. */
+  langgraph_node: string;
+  /** The superstep the node ran in. */
+  langgraph_step: number;
+  /** The channels that triggered the node, e.g. `["branch:to:agent"]`. */
+  langgraph_triggers: string[];
+  /** The task's path, e.g. `["__pregel_pull", "agent"]`. */
+  langgraph_path: unknown[];
+  /** The task's checkpoint namespace, `"<node>:<taskId>"` (`|`-joined in subgraphs). */
+  langgraph_checkpoint_ns: string;
+  /** The same namespace. */
+  checkpoint_ns: string;
+  /** The call's tags. */
+  tags: string[];
+  /** The run name of the call, when it has one. */
+  name?: string;
+  /** The model's provider (`"openai"`, …), for a model call. */
+  ls_provider?: string;
+  /** The model's name, for a model call. */
+  ls_model_name?: string;
+  /** `"chat"` for a chat model call. */
+  ls_model_type?: string;
+  /** The call's temperature, when set. */
+  ls_temperature?: number;
+  /** The call's token limit, when set. */
+  ls_max_tokens?: number;
+  [key: string]: unknown;
+}
+
 /** The payload of each stream mode. */
 export interface StreamPayloads<State, Update, Nodes extends string> {
   values: State;
-  updates: { [K in Nodes]?: Update };
-  messages: [message: StreamedMessage, metadata: Record<string, unknown>];
+  /** One node's update per chunk, under the node's name (the graph's input is not reported). */
+  updates: { [K in Exclude<Nodes, typeof START>]?: Update };
+  messages: [message: StreamedMessage, metadata: StreamMessageMetadata];
   custom: unknown;
   debug: Record<string, unknown>;
   checkpoints: Record<string, unknown>;

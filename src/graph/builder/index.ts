@@ -17,6 +17,7 @@ export {
   type StreamChunk,
   type StreamedMessage,
   type StreamedMessageLike,
+  type StreamMessageMetadata,
   type StreamMessageTypes,
   type StreamPayloads,
 } from "./compiled-state-graph.js";
