@@ -143,6 +143,17 @@ describe("the second parameter of a tool() function", () => {
     expect(message.content).toBe("Paris in kelvin");
   });
 
+  it("can be passed on as the config of another tool's invoke", async () => {
+    const outer = tool(
+      async ({ city }, runtime) => {
+        expectTypeOf(runtime).toExtend<ToolRunnableConfig | undefined>();
+        return getWeather.invoke({ city }, runtime);
+      },
+      { name: "outer", schema },
+    );
+    expect(await outer.invoke({ city: "Paris" })).toBe("sunny in Paris");
+  });
+
   it("may not be annotated with a type whose fields the runtime lacks", () => {
     tool(
       // @ts-expect-error `required` is no field of the tool's runtime

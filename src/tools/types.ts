@@ -50,8 +50,10 @@ export interface ToolRunnableConfig extends RunnableConfig {
   toolCall?: ToolCall;
   state?: unknown;
   context?: unknown;
-  store?: ToolStore;
-  writer?: (chunk: unknown) => void;
+  /** The store; `null` reads as none (so a tool's runtime can be passed on as a config). */
+  store?: ToolStore | null;
+  /** The custom-stream writer; `null` reads as none. */
+  writer?: ((chunk: unknown) => void) | null;
 }
 
 type Resolve<T> = T extends StandardSchemaLike<infer Output> ? Output : T;
