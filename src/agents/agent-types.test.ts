@@ -14,11 +14,13 @@ import {
   createAgent,
   createMiddleware,
   humanInTheLoopMiddleware,
+  type InferAgentTools,
   modelCallLimitMiddleware,
   providerStrategy,
   summarizationMiddleware,
   type Todo,
   todoListMiddleware,
+  tool,
   toolStrategy,
 } from "./index.js";
 
@@ -175,6 +177,33 @@ describe("createAgent types", () => {
     expectTypeOf<Awaited<ReturnType<typeof none.invoke>>>().not.toHaveProperty("structuredResponse");
     // @ts-expect-error no responseFormat, no structuredResponse
     void ({} as Awaited<ReturnType<typeof none.invoke>>).structuredResponse;
+  });
+
+  it("types the agent's tools, its middlewares' after its own, as LangChain.js does", async () => {
+    const lookup = tool(async ({ query }) => ({ found: query }), {
+      name: "lookup",
+      description: "Looks up.",
+      schema: z.object({ query: z.string() }),
+    });
+    const count = tool(async ({ n }) => ({ doubled: n * 2 }), {
+      name: "count",
+      description: "Counts.",
+      schema: z.object({ n: z.number() }),
+    });
+    const withCount = createMiddleware({ name: "WithCount", tools: [count] });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: ["hi"] }),
+      tools: [lookup],
+      middleware: [withCount],
+    });
+    expectTypeOf<InferAgentTools<typeof agent>>().toEqualTypeOf<readonly [typeof lookup, typeof count]>();
+    typeOnly(async () => {
+      const run = await agent.streamEvents({ messages: [] }, { version: "v3" });
+      for await (const call of run.toolCalls) {
+        expectTypeOf(call.name).toEqualTypeOf<"lookup" | "count">();
+        if (call.name === "count") expectTypeOf(call.output).toEqualTypeOf<Promise<{ doubled: number }>>();
+      }
+    });
   });
 
   it("rejects unknown jump targets and wrong hook updates", () => {

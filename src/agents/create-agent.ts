@@ -126,6 +126,26 @@ export type MiddlewareStates<M extends readonly AnyAgentMiddleware[]> = UnionToI
     : never
 >;
 
+/**
+ * The tools the middleware of a list add, in order, as a list type (as LangChain.js's
+ * `InferMiddlewareToolsArray`; a middleware whose tools are not known as a tuple adds none).
+ *
+ * @example
+ * ```ts
+ * type T = MiddlewareTools<[typeof withSearch]>; // readonly [typeof search]
+ * ```
+ */
+export type MiddlewareTools<M extends readonly unknown[]> = M extends readonly [infer H, ...infer R]
+  ? readonly [
+      ...(H extends { readonly tools?: infer T extends readonly AgentTool[] }
+        ? number extends T["length"]
+          ? []
+          : T
+        : []),
+      ...MiddlewareTools<R>,
+    ]
+  : readonly [];
+
 /** A context type with named fields, or `{}` for none (`unknown`, an index signature). */
 type NamedContext<C> = unknown extends C
   ? Record<never, never>
@@ -204,7 +224,7 @@ export function createAgent<
     StateOfSchema<StateSchema> & MiddlewareStates<Middleware>,
     AgentContext<ContextSchema, Middleware>,
     ResponseOf<Format>,
-    Tools,
+    readonly [...Tools, ...MiddlewareTools<Middleware>],
     { middleware: Middleware; agent: Transformers }
   >
 > {

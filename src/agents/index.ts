@@ -32,6 +32,7 @@ export {
   createAgent,
   type MiddlewareContexts,
   type MiddlewareStates,
+  type MiddlewareTools,
 } from "./create-agent.js";
 export { Document, type DocumentInput } from "./document.js";
 export {

@@ -67,11 +67,12 @@ export interface MiddlewareConfig<
   ContextSchema = undefined,
   Transformers extends
     readonly MiddlewareStreamTransformerFactory[] = readonly MiddlewareStreamTransformerFactory[],
+  Tools extends readonly AgentTool[] = readonly AgentTool[],
 > {
   name: string;
   stateSchema?: StateSchema;
   contextSchema?: ContextSchema;
-  tools?: readonly AgentTool[];
+  tools?: Tools;
   /** Once per invocation, before anything else. */
   beforeAgent?: NodeHook<StateOfSchema<StateSchema>, ContextOfSchema<ContextSchema>>;
   /** Before every model call. */
@@ -120,13 +121,15 @@ export function createMiddleware<
   StateSchema = undefined,
   ContextSchema = undefined,
   const Transformers extends readonly MiddlewareStreamTransformerFactory[] = readonly [],
+  const Tools extends readonly AgentTool[] = readonly [],
 >(
-  config: MiddlewareConfig<StateSchema, ContextSchema, Transformers>,
+  config: MiddlewareConfig<StateSchema, ContextSchema, Transformers, Tools>,
 ): AgentMiddleware<
   StateOfSchema<StateSchema>,
   ContextOfSchema<ContextSchema>,
   ContextInputOfSchema<ContextSchema>,
-  Transformers
+  Transformers,
+  Tools
 > {
   if (typeof config?.name !== "string" || config.name === "") {
     throw new InvalidArgumentError("createMiddleware needs a non-empty `name`.");
@@ -157,7 +160,8 @@ export function createMiddleware<
     StateOfSchema<StateSchema>,
     ContextOfSchema<ContextSchema>,
     ContextInputOfSchema<ContextSchema>,
-    Transformers
+    Transformers,
+    Tools
   >;
 }
 

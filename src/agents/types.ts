@@ -252,12 +252,14 @@ export interface AgentMiddleware<
   Context = unknown,
   ContextInput = Context,
   Transformers extends readonly StreamTransformerFactory[] = readonly StreamTransformerFactory[],
+  Tools extends readonly AgentTool[] = readonly AgentTool[],
 > {
   readonly [MIDDLEWARE_BRAND]: true;
   readonly name: string;
   readonly stateSchema?: unknown;
   readonly contextSchema?: unknown;
-  readonly tools?: readonly AgentTool[];
+  /** Tools the middleware adds to the agent's (their types join the agent's tool types). */
+  readonly tools?: Tools;
   /** Stream transformers the agent compiles in, for its `streamEvents(…, { version: "v3" })` runs. */
   readonly streamTransformers?: Transformers;
   readonly beforeAgent?: NodeHook<State, Context>;
