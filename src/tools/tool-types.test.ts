@@ -4,10 +4,11 @@
 // case type-checks against @langchain/core too.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import type { LangGraphRunnableConfig, RunnableConfig, Runtime } from "../index.js";
 import {
   DynamicStructuredTool,
-  type DynamicTool,
+  DynamicTool,
   type StructuredTool,
   type Tool,
   type ToolRunnableConfig,
@@ -65,6 +66,16 @@ describe("tool() and the tool classes' type arguments", () => {
       "x"
     > = getWeather;
     void [two, six, wrongName];
+  });
+
+  it("types a string tool of a Zod 3 string schema as a DynamicTool, as it is made", () => {
+    const upper = tool(async (text) => text.toUpperCase(), {
+      name: "upper",
+      description: "Upper-cases.",
+      schema: z3.string(),
+    });
+    expectTypeOf(upper).toEqualTypeOf<DynamicTool<string>>();
+    expect(upper).toBeInstanceOf(DynamicTool);
   });
 
   it("makes every tool a StructuredTool, and every DynamicStructuredTool one of the defaults", () => {

@@ -379,8 +379,12 @@ function describeSchema(schema: unknown): string | undefined {
   return typeof description === "string" ? description : undefined;
 }
 
-/** A Zod string schema (from any copy of zod): `tool()` makes a string tool of it. */
-type ZodStringSchema = StandardSchemaLike & { readonly _zod: { readonly def: { readonly type: "string" } } };
+/** A Zod 4 or Zod 3 string schema (from any copy of zod): `tool()` makes a string tool of it. */
+type ZodStringSchema = StandardSchemaLike &
+  (
+    | { readonly _zod: { readonly def: { readonly type: "string" } } }
+    | { readonly _def: { readonly typeName: "ZodString" } }
+  );
 
 /**
  * Makes a tool from a function, as LangChain.js `tool()` does. `schema` is a Zod 4 object
