@@ -74,9 +74,20 @@ export function storeSql(schema: string) {
         SELECT DISTINCT hashtext(p || chr(31) || k) AS h FROM unnest($2::text[], $3::text[]) AS w (p, k)
         ORDER BY h OFFSET 0
       ) locks`,
+    /**
+     * Restarts the TTLs of the rows `$2` (seqs) a batch read, from `$1`. Rows another transaction
+     * has locked are skipped rather than waited for: that transaction writes, deletes or refreshes
+     * them itself, and a batch that never waits once it holds these locks cannot deadlock on them.
+     */
     refresh: `UPDATE ${table} SET expires_at = $1::timestamptz + ttl_minutes * interval '1 minute'
-      WHERE seq = ANY($2::bigint[]) AND ttl_minutes IS NOT NULL`,
-    sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
+      WHERE seq IN (
+        SELECT seq FROM ${table} WHERE seq = ANY($2::bigint[]) AND ttl_minutes IS NOT NULL
+        FOR UPDATE SKIP LOCKED
+      )`,
+    /** Deletes the items expired at `$1`, skipping those another transaction has locked (the next sweep takes them). */
+    sweep: `DELETE FROM ${table} WHERE seq IN (
+        SELECT seq FROM ${table} WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED
+      )`,
   } as const;
 }
 

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BaseStore } from "../../graph/index.js";
+import type { BaseStore, Item, Operation, SearchItem } from "../../graph/index.js";
 import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
 import { PostgresSaver, PostgresStore, PostgresStoreError } from "./index.js";
 
@@ -179,6 +179,86 @@ describe("PostgresStore specifics", () => {
     );
     expect(failures).toStrictEqual([0, 0, 0]);
     for (const own of pools) await own.end();
+  });
+
+  it("concurrent batches restarting TTLs of the same items in different orders do not deadlock", async () => {
+    const schema = freshSchema();
+    const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: url, max: 2 }));
+    const stores = pools.map((own) => new PostgresStore({ pool: own, schema, ttl: { defaultTtl: 60 } }));
+    const keys = ["k0", "k1", "k2", "k3", "k4"];
+    for (const key of keys) await stores[0]?.put(["shared"], key, { key });
+    const before = await pool.query<{ key: string; expires_at: Date }>(
+      `SELECT key, expires_at FROM "${schema}".agentgraph_store ORDER BY key`,
+    );
+    // reads of every item (and a search) in orders of their own, some batches writing one item too
+    const failures = await Promise.all(
+      stores.flatMap((store, w) =>
+        [0, 1].map(async (lane) => {
+          const failed: string[] = [];
+          for (let round = 0; round < 8; round++) {
+            const start = (w * 2 + lane + round) % keys.length;
+            const order = [...keys.slice(start), ...keys.slice(0, start)];
+            if ((round + lane) % 2 === 1) order.reverse();
+            const ops: Operation[] = order.map((key) => ({ namespace: ["shared"], key }));
+            if (lane === 1) ops.push({ namespacePrefix: ["shared"], limit: 10 });
+            if (round % 3 === 0)
+              ops.push({ namespace: ["shared"], key: order[0] ?? "", value: { w, round } });
+            await store.batch(ops).catch((e: unknown) => failed.push((e as Error).message));
+          }
+          return failed;
+        }),
+      ),
+    );
+    expect(failures.flat()).toStrictEqual([]);
+    const after = await pool.query<{ key: string; expires_at: Date }>(
+      `SELECT key, expires_at FROM "${schema}".agentgraph_store ORDER BY key`,
+    );
+    // every read restarted the TTLs
+    after.rows.forEach((row, i) => {
+      expect(row.expires_at.getTime()).toBeGreaterThan(before.rows[i]?.expires_at.getTime() ?? Infinity);
+    });
+    for (const own of pools) await own.end();
+  });
+
+  it("a read whose item another transaction holds locked answers without waiting for it", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ pool, schema, ttl: { defaultTtl: 60 } });
+    await store.put(["a"], "k", { v: 1 });
+    const locker = await pool.connect();
+    await locker.query("BEGIN");
+    await locker.query(`SELECT * FROM "${schema}".agentgraph_store WHERE key = 'k' FOR UPDATE`);
+    const batch = store.batch([
+      { namespace: ["a"], key: "k" },
+      { namespacePrefix: ["a"], limit: 10 },
+    ]);
+    const waited = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 3000).unref());
+    const first = await Promise.race([batch, waited]);
+    await locker.query("ROLLBACK");
+    locker.release();
+    expect(first).not.toBe("waited");
+    const [got, found] = (await batch) as unknown as [Item | null, SearchItem[]];
+    expect(got?.value).toStrictEqual({ v: 1 });
+    expect(found.map((item) => item.key)).toStrictEqual(["k"]);
+  });
+
+  it("a sweep skips the expired items another transaction holds locked, and takes them next time", async () => {
+    const schema = freshSchema();
+    const store = new PostgresStore({ pool, schema, ttl: { defaultTtl: 60 } });
+    await store.put(["a"], "held", { v: 1 });
+    await store.put(["a"], "free", { v: 2 });
+    await pool.query(`UPDATE "${schema}".agentgraph_store SET expires_at = now() - interval '1 minute'`);
+    const locker = await pool.connect();
+    await locker.query("BEGIN");
+    await locker.query(`SELECT * FROM "${schema}".agentgraph_store WHERE key = 'held' FOR UPDATE`);
+    const sweep = store.sweepExpiredItems();
+    const waited = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 3000).unref());
+    const first = await Promise.race([sweep, waited]);
+    await locker.query("ROLLBACK");
+    locker.release();
+    expect(first).toBe(1);
+    expect(await sweep).toBe(1);
+    expect(await store.sweepExpiredItems()).toBe(1);
+    expect((await pool.query(`SELECT key FROM "${schema}".agentgraph_store`)).rows).toStrictEqual([]);
   });
 
   it("a store on a shared pool leaves it open on stop()", async () => {

@@ -304,8 +304,11 @@ export class PostgresStore extends BaseStore {
           ]);
         }
         const now = new Date();
-        for (const read of plan.reads) results[read.index] = await this.read(client, read, now);
+        const refreshed = new Set<string>();
+        for (const read of plan.reads) results[read.index] = await this.read(client, read, now, refreshed);
         for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
+        // last, so that the batch waits for no lock once it holds these (see the statement)
+        if (refreshed.size > 0) await client.query(this.sql.refresh, [now, [...refreshed]]);
       });
     } catch (error) {
       throw this.failure(error, describeStoreBatch(operations));
@@ -342,26 +345,40 @@ export class PostgresStore extends BaseStore {
     );
   }
 
-  private read(client: pg.PoolClient, read: StoreRead, now: Date): Promise<unknown> {
-    if (read.kind === "get") return this.getItem(client, read.op, now);
-    if (read.kind === "search") return this.searchItems(client, read.op, now);
+  /**
+   * Runs one read of a batch. The rows whose TTLs it restarts go to `refreshed` (their seqs), which
+   * the batch refreshes after its writes.
+   */
+  private read(client: pg.PoolClient, read: StoreRead, now: Date, refreshed: Set<string>): Promise<unknown> {
+    if (read.kind === "get") return this.getItem(client, read.op, now, refreshed);
+    if (read.kind === "search") return this.searchItems(client, read.op, now, refreshed);
     return this.listNamespacesNow(client, read.op, now);
   }
 
-  private async getItem(client: pg.PoolClient, op: GetOperation, now: Date): Promise<Item | null> {
+  private async getItem(
+    client: pg.PoolClient,
+    op: GetOperation,
+    now: Date,
+    refreshed: Set<string>,
+  ): Promise<Item | null> {
     const { rows } = await client.query<StoreRow>(this.sql.get, [now, namespaceToPath(op.namespace), op.key]);
     const row = rows[0];
     if (row === undefined) return null;
-    await this.refresh(client, [row], op.refreshTtl, now);
+    this.refresh([row], op.refreshTtl, refreshed);
     return storeItem(row);
   }
 
-  private async searchItems(client: pg.PoolClient, op: SearchOperation, now: Date): Promise<SearchItem[]> {
+  private async searchItems(
+    client: pg.PoolClient,
+    op: SearchOperation,
+    now: Date,
+    refreshed: Set<string>,
+  ): Promise<SearchItem[]> {
     const path = namespaceToPath(op.namespacePrefix);
     const prefix = path === "" ? [] : under(path);
     const limit = op.limit ?? 10;
     const offset = op.offset ?? 0;
-    if (op.query) return this.textSearchItems(client, op, op.query, path, now);
+    if (op.query) return this.textSearchItems(client, op, op.query, path, now, refreshed);
     let found: { row: StoreRow; value: Record<string, unknown> }[];
     if (op.filter === undefined || Object.keys(op.filter).length === 0) {
       const sql = path === "" ? this.sql.searchAll : this.sql.searchUnder;
@@ -375,22 +392,20 @@ export class PostgresStore extends BaseStore {
       });
     }
     // unranked: the `score` key is there, undefined (as in LangGraph.js)
-    return this.searchResult(client, found, op, now, () => undefined);
+    return this.searchResult(found, op, refreshed, () => undefined);
   }
 
-  /** Refreshes the TTLs of what a search found (when asked) and returns it as items with their scores. */
-  private async searchResult<Row extends StoreRow>(
-    client: pg.PoolClient,
+  /** Marks what a search found for a TTL refresh (when asked) and returns it as items with their scores. */
+  private searchResult<Row extends StoreRow>(
     found: { row: Row; value: Record<string, unknown> }[],
     op: SearchOperation,
-    now: Date,
+    refreshed: Set<string>,
     score: (row: Row) => number | undefined,
-  ): Promise<SearchItem[]> {
-    await this.refresh(
-      client,
+  ): SearchItem[] {
+    this.refresh(
       found.map(({ row }) => row),
       op.refreshTtl,
-      now,
+      refreshed,
     );
     return found.map(({ row, value }) => ({ ...storeItem(row, value), score: score(row) }));
   }
@@ -402,6 +417,7 @@ export class PostgresStore extends BaseStore {
     query: string,
     path: string,
     now: Date,
+    refreshed: Set<string>,
   ): Promise<SearchItem[]> {
     const limit = op.limit ?? 10;
     const offset = op.offset ?? 0;
@@ -430,7 +446,7 @@ export class PostgresStore extends BaseStore {
       });
     }
     // as LangGraph.js: the rank is the score, and an item that matched only as a substring has none
-    return this.searchResult(client, found, op, now, (row) => (row.rank > 0 ? row.rank : undefined));
+    return this.searchResult(found, op, refreshed, (row) => (row.rank > 0 ? row.rank : undefined));
   }
 
   private async listNamespacesNow(
@@ -449,15 +465,10 @@ export class PostgresStore extends BaseStore {
     );
   }
 
-  private async refresh(
-    client: pg.PoolClient,
-    rows: StoreRow[],
-    requested: boolean | undefined,
-    now: Date,
-  ): Promise<void> {
+  /** Adds the rows with a TTL to `refreshed` when the read restarts TTLs (`requested`, else the store's setting). */
+  private refresh(rows: StoreRow[], requested: boolean | undefined, refreshed: Set<string>): void {
     if (!this.ttl.refreshOnRead(requested)) return;
-    const seqs = rows.filter((row) => row.ttl_minutes !== null).map((row) => row.seq);
-    if (seqs.length > 0) await client.query(this.sql.refresh, [now, seqs]);
+    for (const row of rows) if (row.ttl_minutes !== null) refreshed.add(row.seq);
   }
 
   private async write(
