@@ -1,7 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BaseStore, Item, Operation, SearchItem } from "../../graph/index.js";
-import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
+import {
+  expectStoppedSweepStaysStopped,
+  runStoreConformance,
+} from "../../graph/store/store-conformance.test-helpers.js";
 import { PostgresSaver, PostgresStore, PostgresStoreError } from "./index.js";
 
 const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -259,6 +262,11 @@ describe("PostgresStore specifics", () => {
     expect(await sweep).toBe(1);
     expect(await store.sweepExpiredItems()).toBe(1);
     expect((await pool.query(`SELECT key FROM "${schema}".agentgraph_store`)).rows).toStrictEqual([]);
+  });
+
+  it("a stopped TTL sweep stays stopped as a store on a pool passed in is used, until start()", async () => {
+    const store = new PostgresStore({ pool, schema: freshSchema(), ttl: { sweepIntervalMinutes: 1 } });
+    await expectStoppedSweepStaysStopped(store);
   });
 
   it("a store on a shared pool leaves it open on stop()", async () => {

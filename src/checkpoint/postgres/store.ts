@@ -239,11 +239,19 @@ export class PostgresStore extends BaseStore {
     this.ttl.startSweeper(() => this.sweepExpiredItems());
   }
 
+  /**
+   * {@link setup}, and starts the TTL sweep (when configured) again after a {@link stop} on a pool
+   * that stays open (one passed in). Nothing else restarts a stopped sweep.
+   */
   override async start(): Promise<void> {
     await this.setup();
+    if (!this.ended) this.ttl.restartSweeper(() => this.sweepExpiredItems());
   }
 
-  /** Stops the TTL sweep and ends the pool when the store created it. */
+  /**
+   * Stops the TTL sweep, which no later operation or `setup()` restarts (as in LangGraph.js),
+   * and ends the pool when the store created it.
+   */
   override async stop(): Promise<void> {
     this.ttl.stopSweeper();
     if (this.ownsPool && !this.ended) {

@@ -6,7 +6,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BaseStore } from "../../graph/index.js";
-import { runStoreConformance } from "../../graph/store/store-conformance.test-helpers.js";
+import {
+  expectStoppedSweepStaysStopped,
+  runStoreConformance,
+} from "../../graph/store/store-conformance.test-helpers.js";
 import { SqliteStore, SqliteStoreError } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentgraph-sqlite-store-"));
@@ -28,6 +31,12 @@ runStoreConformance(
 );
 
 describe("SqliteStore specifics", () => {
+  it("a stopped TTL sweep stays stopped as a store on a database passed in is used, until start()", async () => {
+    const db = new Database(":memory:");
+    await expectStoppedSweepStaysStopped(new SqliteStore(db, { ttl: { sweepIntervalMinutes: 1 } }));
+    db.close();
+  });
+
   it("keeps items across reopening the file, and setup() is idempotent", async () => {
     const path = join(dir, "reopen.db");
     const first = SqliteStore.fromConnString(path);

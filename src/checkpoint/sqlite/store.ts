@@ -128,12 +128,19 @@ export class SqliteStore extends BaseStore {
     this.prepareFor("set up its tables");
   }
 
+  /**
+   * Sets the tables up and starts the TTL sweep (when configured), again after a {@link stop} on
+   * a database that stays open (one passed in). Nothing else restarts a stopped sweep.
+   */
   override async start(): Promise<void> {
     this.prepareFor("set up its tables");
-    this.ttl.startSweeper(() => this.sweepExpiredItems());
+    if (this.db.open) this.ttl.restartSweeper(() => this.sweepExpiredItems());
   }
 
-  /** Stops the TTL sweeper and closes the database when the store opened it. */
+  /**
+   * Stops the TTL sweeper, which no later operation restarts, and closes the database when the
+   * store opened it.
+   */
   override async stop(): Promise<void> {
     this.ttl.stopSweeper();
     if (this.ownsDb && this.db.open) this.db.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryStore } from "./index.js";
-import { runStoreConformance } from "./store-conformance.test-helpers.js";
+import { expectStoppedSweepStaysStopped, runStoreConformance } from "./store-conformance.test-helpers.js";
 
 runStoreConformance(
   "InMemoryStore",
@@ -9,6 +9,10 @@ runStoreConformance(
 );
 
 describe("InMemoryStore specifics", () => {
+  it("a stopped TTL sweep stays stopped as the store is used, until start()", async () => {
+    await expectStoppedSweepStaysStopped(new InMemoryStore({ ttl: { sweepIntervalMinutes: 1 } }));
+  });
+
   it("exposes its index config", () => {
     const embeddings = {
       embedDocuments: async (t: string[]) => t.map(() => [1]),

@@ -124,10 +124,12 @@ export class InMemoryStore extends BaseStore {
     return count;
   }
 
+  /** Starts the TTL sweep (when configured), again after a {@link stop} too. */
   override start(): void {
-    this.ttl.startSweeper(() => this.sweepExpiredItems());
+    this.ttl.restartSweeper(() => this.sweepExpiredItems());
   }
 
+  /** Stops the TTL sweep, which later writes do not restart (only {@link start} does). */
   override stop(): void {
     this.ttl.stopSweeper();
   }

@@ -3,7 +3,7 @@
  * vitest tests of the `BaseStore` contract (items, namespaces, search, filters, listing,
  * batches, expiry). `create` receives the store options a test needs (a TTL configuration).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { InvalidArgumentError } from "../../shared/index.js";
 import { InvalidNamespaceError } from "./errors.js";
 import type { BaseStore } from "./index.js";
@@ -566,4 +566,42 @@ export function runStoreConformance(
       });
     });
   });
+}
+
+/**
+ * Checks that a store's TTL sweep, once `stop()`ped, stays stopped while the store is used
+ * (writes, reads, `setup()` where there is one) and starts again only on `start()`. `store` must
+ * have been made with `ttl: { sweepIntervalMinutes: 1 }` on a connection that stays open after
+ * `stop()` (one the test passed in). Sweeps are counted through `sweepExpiredItems`, under fake
+ * interval timers.
+ */
+export async function expectStoppedSweepStaysStopped(store: BaseStore & { setup?: () => Promise<void> }) {
+  const sweeping = store as BaseStore & { sweepExpiredItems: () => Promise<number> };
+  const sweep = sweeping.sweepExpiredItems.bind(store);
+  let sweeps = 0;
+  sweeping.sweepExpiredItems = () => {
+    sweeps++;
+    return sweep();
+  };
+  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+  try {
+    await store.setup?.();
+    await store.put(["sweep"], "k", { v: 1 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sweeps).toBe(1);
+    await store.stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sweeps).toBe(1);
+    await store.put(["sweep"], "k", { v: 2 });
+    expect((await store.get(["sweep"], "k"))?.value).toStrictEqual({ v: 2 });
+    await store.setup?.();
+    await vi.advanceTimersByTimeAsync(180_000);
+    expect(sweeps).toBe(1);
+    await store.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sweeps).toBe(2);
+  } finally {
+    await store.stop();
+    vi.useRealTimers();
+  }
 }

@@ -25,6 +25,7 @@ function checkMinutes(name: string, value: number | undefined): void {
 export class StoreTtlPolicy {
   readonly config: TTLConfig | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
 
   constructor(config: TTLConfig | undefined) {
     checkMinutes("defaultTtl", config?.defaultTtl);
@@ -50,10 +51,14 @@ export class StoreTtlPolicy {
   }
 
   /**
-   * Calls `sweep` every `sweepIntervalMinutes` (when configured) until {@link stopSweeper}.
-   * The timer does not keep a Node process alive; a failing sweep is retried next time.
+   * Calls `sweep` every `sweepIntervalMinutes` (when configured) until {@link stopSweeper}; the
+   * store's own first use (`setup()`, its first write) starts it this way. Once stopped, the
+   * sweep stays stopped whatever the store does next, as LangGraph.js's `PostgresStore` keeps it
+   * after `stop()`; only {@link restartSweeper} (the store's `start()`) starts it again. The timer
+   * does not keep a Node process alive; a failing sweep is retried next time.
    */
   startSweeper(sweep: () => unknown): void {
+    if (this.stopped) return;
     const minutes = this.config?.sweepIntervalMinutes;
     if (minutes === undefined || this.timer !== undefined) return;
     this.timer = setInterval(() => {
@@ -64,8 +69,15 @@ export class StoreTtlPolicy {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  /** Stops the sweeps started by {@link startSweeper}. */
+  /** {@link startSweeper}, after a {@link stopSweeper} too: a store's explicit `start()`. */
+  restartSweeper(sweep: () => unknown): void {
+    this.stopped = false;
+    this.startSweeper(sweep);
+  }
+
+  /** Stops the sweeps, for good unless {@link restartSweeper} is called. */
   stopSweeper(): void {
+    this.stopped = true;
     if (this.timer === undefined) return;
     clearInterval(this.timer);
     this.timer = undefined;
