@@ -194,6 +194,37 @@ describe.each(backends)("a prune racing a run on the same thread (%s)", (_name, 
     ).toHaveLength(33);
   });
 
+  it("keeps the writes a run saved to a kept checkpoint while the prune read the thread", async () => {
+    const storage = open();
+    const runner = new EncodedCheckpointSaver(storage, codec);
+    const ids = await storeThread(runner, "t", "a");
+    const latest = { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: ids[2] } };
+    const late = Array.from({ length: 12 }, (_, i) => ({ text: `late message ${i} `.repeat(8) }));
+    const pruner = new EncodedCheckpointSaver(
+      interrupting(storage, "replaceThread", async () => {
+        await runner.putWrites(
+          latest,
+          [
+            ["messages", late],
+            ["summary", { late: true }],
+          ],
+          "task-late",
+        );
+      }),
+      codec,
+    );
+    await pruner.prune(["t"], { keepLast: 2 });
+    const listed: string[] = [];
+    for await (const tuple of runner.list(thread("t"))) listed.push(tuple.checkpoint.id);
+    expect(listed).toStrictEqual([ids[2], ids[1]]);
+    const reader = new EncodedCheckpointSaver(storage, codec);
+    expect((await reader.getTuple(latest))?.pendingWrites).toStrictEqual([
+      ["task-2", "messages", { text: "pending" }],
+      ["task-late", "messages", late],
+      ["task-late", "summary", { late: true }],
+    ]);
+  });
+
   it("gives up with a CheckpointConfigError on a thread that gets a checkpoint at every attempt", async () => {
     const storage = open();
     const runner = new EncodedCheckpointSaver(storage, codec);
@@ -225,7 +256,7 @@ describe.each(backends)("a prune racing a run on the same thread (%s)", (_name, 
     });
     const pruner = new EncodedCheckpointSaver(busy, codec);
     await expect(pruner.prune(["t"], { keepLast: 1 })).rejects.toThrow(
-      /^prune\(\) could not prune thread "t": new checkpoints were written to it while it was pruned, 5 times\. Prune threads that are not running\.$/,
+      /^prune\(\) could not prune thread "t": new checkpoints or writes were saved to it while it was pruned, 5 times\. Prune threads that are not running\.$/,
     );
     const listed: string[] = [];
     for await (const tuple of runner.list(thread("t"))) listed.push(tuple.checkpoint.id);

@@ -186,14 +186,24 @@ export function checkpointSql(schema: string) {
     DELETE FROM ${writes} WHERE thread_id = $1`,
     /**
      * {@link deleteThread} for a replacement: answers the ids of the checkpoints it deleted (those
-     * committed before it started; one committed later is kept, and so are its rows).
+     * committed before it started; one committed later is kept, and so are its rows), and the
+     * writes it deleted of the checkpoints `$2` (namespaces) and `$3` (ids), as {@link writes}
+     * reads them (with `checkpoint_ns` and `checkpoint_id`; `task_id` NULL on a checkpoint's row).
      */
     deleteThreadReturning: `WITH
-      a AS (DELETE FROM ${checkpoints} WHERE thread_id = $1 RETURNING checkpoint_id),
+      a AS (DELETE FROM ${checkpoints} WHERE thread_id = $1 RETURNING checkpoint_ns, checkpoint_id, writes),
       b AS (DELETE FROM ${blobs} WHERE thread_id = $1),
       c AS (DELETE FROM ${items} WHERE thread_id = $1),
-      d AS (DELETE FROM ${writes} WHERE thread_id = $1)
-    SELECT checkpoint_id FROM a`,
+      d AS (DELETE FROM ${writes} WHERE thread_id = $1
+        RETURNING checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, data, task_path),
+      k AS (SELECT * FROM unnest($2::text[], $3::text[]) AS k (ns, id))
+    SELECT checkpoint_ns, checkpoint_id,
+        CASE WHEN (checkpoint_ns, checkpoint_id) IN (SELECT ns, id FROM k) THEN writes END AS packed,
+        NULL AS task_id, NULL::int AS idx, NULL AS channel, NULL AS kind, NULL AS data, NULL AS task_path
+      FROM a
+    UNION ALL
+    SELECT checkpoint_ns, checkpoint_id, NULL, task_id, idx, channel, kind, data, task_path
+      FROM d WHERE (checkpoint_ns, checkpoint_id) IN (SELECT ns, id FROM k)`,
     /** Threads with no checkpoint written at or after `$1` (threads with only writes included). */
     staleThreads: `SELECT t.thread_id FROM (
         SELECT thread_id FROM ${checkpoints}
@@ -273,6 +283,15 @@ export type WriteDbRow =
       data: string;
       task_path: string;
     };
+
+/**
+ * A row of `deleteThreadReturning`: a deleted checkpoint (its packed writes when asked for), or a
+ * deleted write row of a checkpoint asked for.
+ */
+export type DeletedDbRow = { checkpoint_ns: string; checkpoint_id: string } & (
+  | WriteDbRow
+  | { packed: null; task_id: null; idx: null; channel: null; kind: null; data: null; task_path: null }
+);
 
 /** A listing row. */
 export interface ListingDbRow {

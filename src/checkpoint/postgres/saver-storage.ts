@@ -7,12 +7,14 @@ import {
   type CheckpointListing,
   type CheckpointRow,
   type CheckpointStorage,
+  checkpointKey,
   followSpliceChain,
   type ItemRow,
   LIST_CHAIN_MAX,
   type ListQuery,
   type StorageBatch,
   type WriteRow,
+  writesFingerprint,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
 import { splitWrites, unpackWrites } from "./packed-writes.js";
@@ -22,6 +24,7 @@ import {
   type CheckpointDbRow,
   type CheckpointSql,
   checkpointSql,
+  type DeletedDbRow,
   type ListingDbRow,
   quoteSchema,
   type WriteDbRow,
@@ -242,30 +245,51 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       ns,
       checkpointId,
     ]);
-    const packed: WriteRow[] = [];
-    for (const row of rows) {
-      if (row.packed !== null) packed.push(...unpackWrites(row.packed, threadId, ns, checkpointId));
+    return writeRowsOf(rows, threadId, ns, checkpointId);
+  }
+
+  async replaceThread(
+    threadId: string,
+    batch: StorageBatch,
+    read?: ReadonlySet<string>,
+    readWrites?: ReadonlyMap<string, string>,
+  ): Promise<boolean> {
+    await this.ready();
+    const action = "replace a thread's checkpoints";
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw this.failure(error, action, threadId, undefined);
     }
-    // a key's first write is kept: the packed ones were stored first (later writes of the
-    // checkpoint get rows), and a checkpoint stored again appends what it packs
-    const key = (taskId: string, idx: number) => `${taskId}\u0000${idx}`;
-    const kept = dedupe(packed, (w) => key(w.taskId, w.idx), "first");
-    const seen = new Set(kept.map((w) => key(w.taskId, w.idx)));
-    for (const row of rows) {
-      if (row.packed !== null || seen.has(key(row.task_id, row.idx))) continue;
-      kept.push({
-        threadId,
-        ns,
-        checkpointId,
-        taskId: row.task_id,
-        idx: Number(row.idx),
-        channel: row.channel,
-        kind: row.kind === "list" ? "list" : "value",
-        data: row.data,
-        taskPath: row.task_path,
+    try {
+      return await inTransaction(client, async () => {
+        if (read !== undefined) {
+          const keys = [...(readWrites?.keys() ?? [])].map((key) => key.split("\u0000"));
+          const deleted = await client.query<DeletedDbRow>(
+            this.config(this.sql.deleteThreadReturning, [
+              threadId,
+              keys.map(([ns]) => ns ?? ""),
+              keys.map(([, id]) => id ?? ""),
+            ]),
+          );
+          // a checkpoint written since the caller read the thread: leave the thread as it was
+          if (deleted.rows.some((row) => row.task_id === null && !read.has(row.checkpoint_id)))
+            throw REPLACE_CONFLICT;
+          // likewise a write saved since the caller read its checkpoint (one saved after the
+          // deletion started is not deleted: it stays, as it was)
+          if (readWrites !== undefined && !sameWrites(threadId, deleted.rows, readWrites))
+            throw REPLACE_CONFLICT;
+        } else {
+          await client.query(this.config(this.sql.deleteThread, [threadId]));
+        }
+        await client.query(this.config(this.sql.write, this.writeParams(batch)));
+        return true;
       });
+    } catch (error) {
+      if (error === REPLACE_CONFLICT) return false;
+      throw this.failure(error, action, threadId, undefined);
     }
-    return kept;
   }
 
   async listCheckpoints(query: ListQuery): Promise<CheckpointListing[]> {
@@ -299,35 +323,6 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
 
   async deleteThread(threadId: string): Promise<void> {
     await this.run("delete a thread", threadId, undefined, this.sql.deleteThread, [threadId]);
-  }
-
-  async replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): Promise<boolean> {
-    await this.ready();
-    const action = "replace a thread's checkpoints";
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.failure(error, action, threadId, undefined);
-    }
-    try {
-      return await inTransaction(client, async () => {
-        if (read !== undefined) {
-          const deleted = await client.query<{ checkpoint_id: string }>(
-            this.config(this.sql.deleteThreadReturning, [threadId]),
-          );
-          // a checkpoint written since the caller read the thread: leave the thread as it was
-          if (deleted.rows.some((row) => !read.has(row.checkpoint_id))) throw REPLACE_CONFLICT;
-        } else {
-          await client.query(this.config(this.sql.deleteThread, [threadId]));
-        }
-        await client.query(this.config(this.sql.write, this.writeParams(batch)));
-        return true;
-      });
-    } catch (error) {
-      if (error === REPLACE_CONFLICT) return false;
-      throw this.failure(error, action, threadId, undefined);
-    }
   }
 
   async staleThreads(cutoff: number): Promise<string[]> {
@@ -470,4 +465,62 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
       { cause: error },
     );
   }
+}
+
+/**
+ * Whether the writes `deleteThreadReturning` deleted (`rows`) of each checkpoint of `readWrites`
+ * have the fingerprint the caller read.
+ */
+function sameWrites(
+  threadId: string,
+  rows: readonly DeletedDbRow[],
+  readWrites: ReadonlyMap<string, string>,
+): boolean {
+  const byCheckpoint = new Map<string, WriteDbRow[]>();
+  for (const row of rows) {
+    if (row.packed === null && row.task_id === null) continue;
+    const key = checkpointKey(row.checkpoint_ns, row.checkpoint_id);
+    const list = byCheckpoint.get(key) ?? [];
+    list.push(row);
+    byCheckpoint.set(key, list);
+  }
+  for (const [key, fingerprint] of readWrites) {
+    const [ns = "", checkpointId = ""] = key.split("\u0000");
+    const found = writeRowsOf(byCheckpoint.get(key) ?? [], threadId, ns, checkpointId);
+    if (writesFingerprint(found) !== fingerprint) return false;
+  }
+  return true;
+}
+
+/** The writes of a checkpoint from the rows {@link CheckpointSql.writes} reads (packed ones, then rows). */
+function writeRowsOf(
+  rows: readonly WriteDbRow[],
+  threadId: string,
+  ns: string,
+  checkpointId: string,
+): WriteRow[] {
+  const packed: WriteRow[] = [];
+  for (const row of rows) {
+    if (row.packed !== null) packed.push(...unpackWrites(row.packed, threadId, ns, checkpointId));
+  }
+  // a key's first write is kept: the packed ones were stored first (later writes of the
+  // checkpoint get rows), and a checkpoint stored again appends what it packs
+  const key = (taskId: string, idx: number) => `${taskId}\u0000${idx}`;
+  const kept = dedupe(packed, (w) => key(w.taskId, w.idx), "first");
+  const seen = new Set(kept.map((w) => key(w.taskId, w.idx)));
+  for (const row of rows) {
+    if (row.packed !== null || seen.has(key(row.task_id, row.idx))) continue;
+    kept.push({
+      threadId,
+      ns,
+      checkpointId,
+      taskId: row.task_id,
+      idx: Number(row.idx),
+      channel: row.channel,
+      kind: row.kind === "list" ? "list" : "value",
+      data: row.data,
+      taskPath: row.task_path,
+    });
+  }
+  return kept;
 }

@@ -394,6 +394,67 @@ describe("PostgresSaver specifics", () => {
     expect((error as Error).message).toMatch(new RegExp(`${id} of thread "packed".*pending writes`));
   });
 
+  it("a prune keeps the writes saved to a kept checkpoint while it read the thread", async () => {
+    const schema = freshSchema();
+    const runner = new PostgresSaver(pool, undefined, { schema });
+    const metadata = { source: "loop" as const, step: 0, parents: {} };
+    let config = { configurable: { thread_id: "busy", checkpoint_ns: "" } } as {
+      configurable: { thread_id: string; checkpoint_ns: string; checkpoint_id?: string };
+    };
+    const ids: string[] = [];
+    for (let step = 1; step <= 3; step++) {
+      const id = `1ef00000-0000-6000-8000-00000000000${step}`;
+      const checkpoint = {
+        ...emptyCheckpoint(id),
+        channel_values: { n: step },
+        channel_versions: { n: step },
+      };
+      const at = { configurable: { thread_id: "busy", checkpoint_ns: "", checkpoint_id: id } };
+      // the checkpoint and its first task's writes in one batch: the writes are packed in its row
+      await runner.putBatch([
+        { kind: "checkpoint", config, checkpoint, metadata: { ...metadata, step }, newVersions: { n: step } },
+        { kind: "writes", config: at, writes: [["n", step * 10]], taskId: "task-a", taskPath: "~a" },
+      ]);
+      config = at;
+      ids.push(id);
+    }
+    const latest = config;
+    const late = Array.from({ length: 12 }, (_, i) => ({ text: `late message ${i} `.repeat(8) }));
+    const storage = new PostgresCheckpointStorage(pool, { schema });
+    let replacements = 0;
+    const racing = new Proxy(storage, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (key === "replaceThread" && replacements++ === 0)
+            await runner.putWrites(latest, [["notes", late]], "task-late", "~late");
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    await new EncodedCheckpointSaver(racing, codecOf(undefined)).prune(["busy"], { keepLast: 2 });
+    // refused once (the write came in), then read again
+    expect(replacements).toBe(2);
+    const reader = new PostgresSaver(pool, undefined, { schema });
+    expect((await reader.getTuple(latest))?.pendingWrites).toStrictEqual([
+      ["task-a", "n", 30],
+      ["task-late", "notes", late],
+    ]);
+    const listed: string[] = [];
+    for await (const tuple of reader.list({ configurable: { thread_id: "busy" } }))
+      listed.push(tuple.checkpoint.id);
+    expect(listed).toStrictEqual([ids[2], ids[1]]);
+    // a prune with nothing coming in replaces the thread at once, packed writes and all
+    replacements = 1;
+    await new EncodedCheckpointSaver(racing, codecOf(undefined)).prune(["busy"], { keepLast: 1 });
+    expect(replacements).toBe(2);
+    expect((await reader.getTuple(latest))?.pendingWrites).toStrictEqual([
+      ["task-a", "n", 30],
+      ["task-late", "notes", late],
+    ]);
+  });
+
   it("keeps a small Send in its write and in the next checkpoint's record: no item, no blob row", async () => {
     const schema = freshSchema();
     const saver = new PostgresSaver(pool, undefined, { schema });

@@ -14,6 +14,7 @@ import {
   type ListQuery,
   type StorageBatch,
   type WriteRow,
+  writesUnchanged,
 } from "../../graph/index.js";
 import { AgentGraphError } from "../../shared/index.js";
 import { CHECKPOINT_MIGRATIONS } from "./saver-migrations.js";
@@ -155,7 +156,12 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
   private readonly listStatements = new Map<string, Statement>();
   private writeTx: ((batch: StorageBatch) => void) | undefined;
   private replaceTx:
-    | ((threadId: string, batch: StorageBatch, read: ReadonlySet<string> | undefined) => boolean)
+    | ((
+        threadId: string,
+        batch: StorageBatch,
+        read: ReadonlySet<string> | undefined,
+        readWrites: ReadonlyMap<string, string> | undefined,
+      ) => boolean)
     | undefined;
   private deleteTx: ((threadId: string) => void) | undefined;
 
@@ -388,15 +394,16 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     });
   }
 
-  replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): boolean {
+  replaceThread(
+    threadId: string,
+    batch: StorageBatch,
+    read?: ReadonlySet<string>,
+    readWrites?: ReadonlyMap<string, string>,
+  ): boolean {
     return this.guard("replace a thread's checkpoints", threadId, undefined, () => {
       this.ready();
-      const replace = this.replaceTx as (
-        threadId: string,
-        batch: StorageBatch,
-        read: ReadonlySet<string> | undefined,
-      ) => boolean;
-      return replace(threadId, batch, read);
+      const replace = this.replaceTx as NonNullable<SqliteCheckpointStorage["replaceTx"]>;
+      return replace(threadId, batch, read, readWrites);
     });
   }
 
@@ -572,12 +579,18 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     const write = db.transaction(insertAll);
     const remove = db.transaction(deleteAll);
     const replace = db.transaction(
-      (threadId: string, batch: StorageBatch, read: ReadonlySet<string> | undefined): boolean => {
-        // under the write lock: a checkpoint written since the caller read the thread is seen here
+      (
+        threadId: string,
+        batch: StorageBatch,
+        read: ReadonlySet<string> | undefined,
+        readWrites: ReadonlyMap<string, string> | undefined,
+      ): boolean => {
+        // under the write lock: a checkpoint or write saved since the caller read the thread is seen here
         if (read !== undefined) {
           const ids = statements.threadCheckpointIds.pluck(true).all({ thread: threadId }) as StoredId[];
           for (const id of ids) if (!read.has(fromStoredId(id))) return false;
         }
+        if (!writesUnchanged(readWrites, (ns, id) => this.writes(threadId, ns, id))) return false;
         deleteAll(threadId);
         insertAll(batch);
         return true;
@@ -585,7 +598,8 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     );
     this.writeTx = (batch) => write.immediate(batch);
     this.deleteTx = (threadId) => remove.immediate(threadId);
-    this.replaceTx = (threadId, batch, read) => replace.immediate(threadId, batch, read);
+    this.replaceTx = (threadId, batch, read, readWrites) =>
+      replace.immediate(threadId, batch, read, readWrites);
     this.statements = statements;
     return statements;
   }

@@ -38,9 +38,11 @@ import {
   BlobRowIndex,
   type CheckpointRow,
   type CheckpointStorage,
+  checkpointKey,
   type ItemRow,
   type StorageBatch,
   type WriteRow,
+  writesFingerprint,
 } from "./storage.js";
 
 /** Turns values into text and back (the checkpoint serializer's synchronous interface). */
@@ -1592,7 +1594,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   /**
    * Keeps only the newest `keepLast` checkpoints of each namespace of the given threads (with
    * their writes), and everything they need; the rest is deleted. The kept history is re-encoded
-   * from scratch (its oldest checkpoint becomes a full one with no parent) and swapped in atomically.
+   * from scratch (its oldest checkpoint becomes a full one with no parent) and swapped in atomically,
+   * unless a checkpoint, or a write of a kept checkpoint, was saved meanwhile: the thread is then
+   * read again (a few times at most, then a `CheckpointConfigError`).
    */
   async prune(threadIds: readonly string[], options: { keepLast: number }): Promise<void> {
     const keepLast = options.keepLast;
@@ -1602,13 +1606,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       );
     }
     for (const threadId of threadIds) {
-      // a checkpoint written while the thread was read (a run in another process) makes the
-      // replacement refuse: the thread is read again, a few times at most
+      // a checkpoint or a kept checkpoint's write saved while the thread was read (a run in
+      // another process) makes the replacement refuse: the thread is read again, a few times at most
       let attempts = 0;
       while (!(await this.pruneThread(threadId, keepLast))) {
         if (++attempts >= PRUNE_ATTEMPTS) {
           throw new CheckpointConfigError(
-            `prune() could not prune thread "${threadId}": new checkpoints were written to it while it was pruned, ${PRUNE_ATTEMPTS} times. Prune threads that are not running.`,
+            `prune() could not prune thread "${threadId}": new checkpoints or writes were saved to it while it was pruned, ${PRUNE_ATTEMPTS} times. Prune threads that are not running.`,
           );
         }
       }
@@ -1628,11 +1632,16 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     const rebuilt = new EncodedCheckpointSaver(scratch, this.codec);
     // Kept checkpoints keep their age, so that pruning never makes a thread look recently used.
     const createdAt = new Map<string, number>();
+    const readWrites = new Map<string, string>();
     for (const [ns, ids] of byNs) {
       const kept = ids.slice(0, keepLast).reverse();
       const keptSet = new Set(kept);
       let previousVersions: ChannelVersions = {};
       for (const id of kept) {
+        // the writes are read before the checkpoint, so that a write saved in between makes the
+        // replacement refuse (and the thread read again) rather than be lost
+        const stored = await this.storage.writes(threadId, ns, id);
+        readWrites.set(checkpointKey(ns, id), writesFingerprint(stored));
         const tuple = await this.getTuple({
           configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
         });
@@ -1656,9 +1665,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
           configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id },
         };
         const paths = new Map<string, string>();
-        if (writes.size > 0) {
-          for (const row of await this.storage.writes(threadId, ns, id)) paths.set(row.taskId, row.taskPath);
-        }
+        for (const row of stored) paths.set(row.taskId, row.taskPath);
         for (const [taskId, list] of writes)
           await rebuilt.putWrites(at, list, taskId, paths.get(taskId) ?? "");
         const [head] = await this.storage.checkpointChain(threadId, ns, id);
@@ -1673,7 +1680,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     for (const row of batch.checkpoints)
       row.createdAt = createdAt.get(`${row.ns}\u0000${row.id}`) ?? row.createdAt;
     const read = new Set(listings.map((listing) => listing.id));
-    const replaced = await this.storage.replaceThread(threadId, batch, read);
+    const replaced = await this.storage.replaceThread(threadId, batch, read, readWrites);
     this.caches.drop(threadId);
     return replaced !== false;
   }

@@ -41,4 +41,11 @@ export type {
   StorageBatch,
   WriteRow,
 } from "./storage.js";
-export { BlobRowIndex, blobRowOf, followSpliceChain } from "./storage.js";
+export {
+  BlobRowIndex,
+  blobRowOf,
+  checkpointKey,
+  followSpliceChain,
+  writesFingerprint,
+  writesUnchanged,
+} from "./storage.js";

@@ -9,6 +9,7 @@ import type {
   StorageBatch,
   WriteRow,
 } from "./storage.js";
+import { writesUnchanged } from "./storage.js";
 
 /** Bound of a chain walk, as the SQL savers': only a damaged (cyclic) chain reaches it. */
 const CHAIN_WALK_LIMIT = CHECKPOINT_CHAIN_LIMIT * 4 + 16;
@@ -175,12 +176,18 @@ export class MemoryCheckpointStorage implements CheckpointStorage {
     this.listed.delete(threadId);
   }
 
-  replaceThread(threadId: string, batch: StorageBatch, read?: ReadonlySet<string>): boolean {
+  replaceThread(
+    threadId: string,
+    batch: StorageBatch,
+    read?: ReadonlySet<string>,
+    readWrites?: ReadonlyMap<string, string>,
+  ): boolean {
     const data = this.threads.get(threadId);
     if (read !== undefined && data !== undefined) {
       for (const byId of data.checkpoints.values())
         for (const id of byId.keys()) if (!read.has(id)) return false;
     }
+    if (!writesUnchanged(readWrites, (ns, id) => this.writes(threadId, ns, id))) return false;
     this.threads.delete(threadId);
     // the thread keeps its place in listings unless no checkpoint is left
     if (batch.checkpoints.length === 0) this.listed.delete(threadId);

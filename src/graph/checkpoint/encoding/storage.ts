@@ -138,11 +138,15 @@ export interface CheckpointStorage {
    * `read` (the ids of the thread's checkpoints the caller read), a thread that now holds a
    * checkpoint not among them (one written meanwhile, which the batch lacks) is left as it is and
    * `false` is answered, so that the caller reads it again; any other answer means replaced.
+   * Likewise with `readWrites` (for checkpoints keyed by {@link checkpointKey}, the
+   * {@link writesFingerprint} of the writes the caller read): a checkpoint whose writes now differ
+   * (a task's writes saved meanwhile) leaves the thread as it is and answers `false`.
    */
   replaceThread(
     threadId: string,
     batch: StorageBatch,
     read?: ReadonlySet<string>,
+    readWrites?: ReadonlyMap<string, string>,
     // biome-ignore lint/suspicious/noConfusingVoidType: storages written before `read` existed answer nothing (void)
   ): MaybePromise<boolean | undefined | void>;
   /** Threads whose newest checkpoint was written before `cutoff` (ms since the epoch). */
@@ -294,4 +298,34 @@ export class BlobRowIndex {
 
 function rowKey(channel: string, version: string): string {
   return `${channel}\u0000${version}`;
+}
+
+/** The key of a checkpoint of a thread in {@link CheckpointStorage.replaceThread}'s `readWrites`. */
+export function checkpointKey(ns: string, checkpointId: string): string {
+  return `${ns}\u0000${checkpointId}`;
+}
+
+/**
+ * A text that changes whenever a checkpoint's stored writes do (one added, one replaced), whatever
+ * order the storage answers them in: what {@link CheckpointStorage.replaceThread} compares.
+ */
+export function writesFingerprint(rows: readonly WriteRow[]): string {
+  const lines = rows.map((row) => JSON.stringify([row.taskId, row.idx, row.channel, row.kind, row.data]));
+  return lines.sort().join("\n");
+}
+
+/**
+ * Whether the writes of every checkpoint of `readWrites` still have the fingerprint the caller
+ * read (see {@link CheckpointStorage.replaceThread}); `writes` reads a checkpoint's writes now.
+ */
+export function writesUnchanged(
+  readWrites: ReadonlyMap<string, string> | undefined,
+  writes: (ns: string, checkpointId: string) => readonly WriteRow[],
+): boolean {
+  if (readWrites === undefined) return true;
+  for (const [key, fingerprint] of readWrites) {
+    const [ns = "", checkpointId = ""] = key.split("\u0000");
+    if (writesFingerprint(writes(ns, checkpointId)) !== fingerprint) return false;
+  }
+  return true;
 }
