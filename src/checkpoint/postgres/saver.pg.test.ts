@@ -7,10 +7,14 @@ import {
   type SaverBatchOp,
 } from "../../graph/index.js";
 import {
+  Annotation,
   type BaseCheckpointSaver,
   CheckpointCorruptError,
+  END,
   emptyCheckpoint,
   MemorySaver,
+  START,
+  StateGraph,
 } from "../../index.js";
 import { HumanMessage } from "../../messages/index.js";
 import { saverConformanceCases } from "../../testing/index.js";
@@ -392,6 +396,63 @@ describe("PostgresSaver specifics", () => {
     const error = await new PostgresSaver(pool, undefined, { schema }).getTuple(at).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointCorruptError);
     expect((error as Error).message).toMatch(new RegExp(`${id} of thread "packed".*pending writes`));
+  });
+
+  it("async durability: a grouped save whose connection is terminated is saved again, and the run goes on", async () => {
+    const schema = freshSchema();
+    const application = `${base}_grouped`;
+    const own = new pg.Pool({ connectionString: url, application_name: application });
+    own.on("error", () => {});
+    const saver = new PostgresSaver(own, undefined, { schema });
+    await saver.setup();
+    const State = Annotation.Root({
+      log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    let runs = 0;
+    let terminated = 0;
+    let killing: Promise<void> | undefined;
+    const graph = new StateGraph(State)
+      .addNode("step", async (state) => {
+        runs++;
+        if (state.log.length === 2) {
+          // the saves after this step wait on a lock; the connection of the one that waits is
+          // terminated, then the lock released
+          const locker = await pool.connect();
+          await locker.query("BEGIN");
+          await locker.query(`LOCK TABLE "${schema}".agentgraph_checkpoints IN EXCLUSIVE MODE`);
+          killing = (async () => {
+            for (;;) {
+              const { rows } = await pool.query<{ pid: number }>(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+                [application],
+              );
+              if (rows[0] !== undefined) {
+                await pool.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
+                terminated++;
+                break;
+              }
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+            await locker.query("ROLLBACK");
+            locker.release();
+          })();
+        }
+        return { log: [String(state.log.length)] };
+      })
+      .addEdge(START, "step")
+      .addConditionalEdges("step", (state) => (state.log.length < 5 ? "step" : END))
+      .compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "grouped" } };
+    const result = await graph.invoke({ log: [] }, { ...config, durability: "async" });
+    await killing;
+    expect(terminated).toBe(1);
+    expect(result.log).toStrictEqual(["0", "1", "2", "3", "4"]);
+    expect(runs).toBe(5);
+    const reader = new PostgresSaver(pool, undefined, { schema });
+    const history: (number | undefined)[] = [];
+    for await (const tuple of reader.list(config)) history.push(tuple.metadata?.step);
+    expect(history).toStrictEqual([5, 4, 3, 2, 1, 0, -1]);
+    await own.end();
   });
 
   it("a prune keeps the writes saved to a kept checkpoint while it read the thread", async () => {

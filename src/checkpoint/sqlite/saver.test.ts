@@ -328,6 +328,46 @@ describe("SqliteSaver specifics", () => {
     await saver.close();
   });
 
+  it("a full disk under async durability keeps the steps saved before it, and the thread resumes", async () => {
+    const db = new Database(join(dir, "full.db"));
+    const saver = new SqliteSaver(db);
+    await saver.setup();
+    const State = Annotation.Root({
+      log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    let runs = 0;
+    // eight steps of about five pages each, and no node yields: async durability groups the saves
+    const graph = new StateGraph(State)
+      .addNode("step", (state) => {
+        runs++;
+        return { log: [`${state.log.length} ${"x".repeat(20_000)}`] };
+      })
+      .addEdge(START, "step")
+      .addConditionalEdges("step", (state) => (state.log.length < 8 ? "step" : END))
+      .compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "full" } };
+    const pages = db.pragma("page_count", { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages + 30}`);
+    const error = await graph
+      .invoke({ log: [] }, { ...config, durability: "async" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SqliteSaverError);
+    expect((error as Error).message).toMatch(
+      /^SqliteSaver could not save a checkpoint of thread "full" \(checkpoint .+\): database or disk is full \(SQLITE_FULL\)\. The disk is full: free space/,
+    );
+    // as with sync durability: the steps before the one that did not fit are stored (six here)
+    const stored = await graph.getState(config);
+    const kept = stored.values.log.length;
+    expect(kept).toBeGreaterThan(2);
+    expect(stored.next).toStrictEqual(["step"]);
+    db.pragma("max_page_count = 1073741823");
+    runs = 0;
+    const resumed = await graph.invoke(null, config);
+    expect(runs).toBe(8 - kept);
+    expect(resumed.log.map((line) => Number(line.split(" ")[0]))).toStrictEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    db.close();
+  });
+
   it("mirrors MemoryCheckpointStorage on random batches", async () => {
     const db = new Database(":memory:");
     await checkStorageParity(new SqliteCheckpointStorage(db), "parity", 80, 7);

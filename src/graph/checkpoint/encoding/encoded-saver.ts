@@ -991,7 +991,10 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
 
   /**
    * Saves the checkpoints and writes of `ops`, in order, in one storage write (one transaction):
-   * each checkpoint may be the parent of the next, as the steps of a run are.
+   * each checkpoint may be the parent of the next, as the steps of a run are. When that write
+   * fails (a full disk, a lost connection, a value that cannot be encoded), it stored nothing:
+   * the saves are then made one at a time, in order, so that those before the one that fails
+   * are kept (as they are when each is saved on its own), and that one's error is thrown.
    */
   override async putBatch(ops: readonly SaverBatchOp[]): Promise<void> {
     // a subclass that overrides `put` or `putWrites` (to log, delay or decorate saves, as tests
@@ -1003,6 +1006,20 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       await putOneByOne(this, ops);
       return;
     }
+    if (ops.length < 2) {
+      await this.writeBatch(ops);
+      return;
+    }
+    try {
+      await this.writeBatch(ops);
+    } catch {
+      // a failed write teaches the caches nothing (see commit): each save starts from what is stored
+      for (let i = 0; i < ops.length; i++) await this.writeBatch([ops[i] as SaverBatchOp]);
+    }
+  }
+
+  /** {@link putBatch}'s one storage write of `ops`. */
+  private async writeBatch(ops: readonly SaverBatchOp[]): Promise<void> {
     const pending = new PendingBatch();
     // indexed loops here and in `commit`: a `for…of` step allocates before the engine optimizes
     // this code, which a run's saves mostly run before
