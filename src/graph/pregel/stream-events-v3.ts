@@ -220,6 +220,7 @@ interface V3Message extends MessageLike {
   tool_call_chunks?: { id?: string; name?: string; args?: string; index?: number }[];
   usage_metadata?: UsageInfo;
   response_metadata?: Record<string, unknown>;
+  additional_kwargs?: Record<string, unknown>;
 }
 
 const isV3Message = isMessageLike as (value: unknown) => value is V3Message;
@@ -335,6 +336,73 @@ function deltaOf(block: ProtocolContentBlock, index: number): MessagesEventData 
   }
 }
 
+/** The parts of a streamed message's `message-finish` event that depend on the model. */
+interface StreamedFinish {
+  reason: string | undefined;
+  metadata?: Record<string, unknown>;
+  responseMetadata?: Record<string, unknown>;
+}
+
+/** The protocol's finish reason for an OpenAI `finish_reason`. */
+function openAIFinishReason(reason: unknown): string {
+  switch (reason) {
+    case "length":
+    case "max_tokens":
+      return "length";
+    case "tool_calls":
+    case "function_call":
+      return "tool_use";
+    case "content_filter":
+      return "content_filter";
+    default:
+      return "stop";
+  }
+}
+
+/** The protocol's finish reason for an Anthropic `stop_reason`. */
+function anthropicFinishReason(reason: unknown): string {
+  if (reason === "tool_use") return "tool_use";
+  if (reason === "max_tokens") return "length";
+  return "stop";
+}
+
+/**
+ * How a streamed answer's `message-finish` ends, read from the joined answer as LangChain.js's
+ * provider stream converters write it: an OpenAI answer (`model_provider: "openai"`) maps its
+ * `finish_reason` (`tool_calls` is `tool_use`) and carries the model name, fingerprint, service
+ * tier and raw reason as response metadata; an Anthropic one maps its `stop_reason` and carries
+ * `{ model_provider }` as metadata and no response metadata; any other model's ends with `stop`.
+ */
+function streamedFinishOf(
+  final: V3Message | undefined,
+  info: Record<string, unknown> | undefined,
+): StreamedFinish {
+  const metadata = final !== undefined && isRecord(final.response_metadata) ? final.response_metadata : {};
+  if (metadata.model_provider === "openai") {
+    const fields = info === undefined ? metadata : { ...info, ...metadata };
+    if (fields.finish_reason == null) return { reason: undefined };
+    return {
+      reason: openAIFinishReason(fields.finish_reason),
+      responseMetadata: {
+        model_provider: "openai",
+        model_name: fields.model_name,
+        system_fingerprint: fields.system_fingerprint,
+        service_tier: fields.service_tier,
+        finish_reason: fields.finish_reason,
+      },
+    };
+  }
+  if (metadata.model_provider === "anthropic") {
+    const extra = final !== undefined && isRecord(final.additional_kwargs) ? final.additional_kwargs : {};
+    return {
+      reason: anthropicFinishReason(extra.stop_reason ?? metadata.stop_reason),
+      metadata: { model_provider: "anthropic" },
+      responseMetadata: {},
+    };
+  }
+  return { reason: "stop" };
+}
+
 /**
  * The `messages` stream of a v3 run: the base handler's bookkeeping (which model calls stream,
  * which messages a node returns were seen already, `pushMessage`), with each message emitted as
@@ -365,14 +433,18 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     );
   }
 
-  override handleLLMEnd(output: { generations: { message: unknown }[][] }, runId: string): void {
+  override handleLLMEnd(
+    output: { generations: { message: unknown; generationInfo?: Record<string, unknown> }[][] },
+    runId: string,
+  ): void {
     this.within({ kind: "whole", runId, skipTools: false }, () => super.handleLLMEnd(output, runId));
     const streamed = this.streams.get(runId);
     if (streamed === undefined) return;
     this.streams.delete(runId);
-    const final = output.generations?.[0]?.[0]?.message;
+    const generation = output.generations?.[0]?.[0];
+    const final = generation?.message;
     if (isV3Message(final) && final.usage_metadata !== undefined) streamed.usage = final.usage_metadata;
-    this.finish(streamed, runId);
+    this.finish(streamed, runId, isV3Message(final) ? final : undefined, generation?.generationInfo);
   }
 
   override handleLLMError(error: unknown, runId: string): void {
@@ -549,8 +621,17 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     }
   }
 
-  /** Closes the blocks of a streamed message, then the message. */
-  private finish(streamed: StreamedMessage, runId: string): void {
+  /**
+   * Closes the blocks of a streamed message, then the message. `final` is the joined answer and
+   * `info` its generation's info (where an invoke streamed for this handler leaves OpenAI's
+   * `finish_reason` and `model_name`), when the call ended.
+   */
+  private finish(
+    streamed: StreamedMessage,
+    runId: string,
+    final?: V3Message,
+    info?: Record<string, unknown>,
+  ): void {
     for (const [index, block] of [...streamed.blocks].sort(([a], [b]) => a - b)) {
       let content: ProtocolContentBlock;
       if (block.kind === "text") content = { type: "text", text: block.text };
@@ -571,10 +652,13 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
       }
       this.send(streamed.ns, streamed.meta, runId, { event: "content-block-finish", index, content });
     }
+    const { reason, metadata, responseMetadata } = streamedFinishOf(final, info);
     this.send(streamed.ns, streamed.meta, runId, {
       event: "message-finish",
-      reason: "stop",
+      ...(reason !== undefined ? { reason } : {}),
       ...(streamed.usage !== undefined ? { usage: streamed.usage } : {}),
+      ...(metadata !== undefined ? { metadata } : {}),
+      ...(responseMetadata !== undefined ? { responseMetadata } : {}),
     });
   }
 }

@@ -89,6 +89,8 @@ export type MessagesEventData = (
       event: "message-finish";
       reason?: string;
       usage?: UsageInfo;
+      /** What the provider says of the message besides its response metadata (`ChatAnthropic`: `{ model_provider }`). */
+      metadata?: Record<string, unknown>;
       responseMetadata?: Record<string, unknown>;
     }
   | { event: "error"; message: string }
