@@ -33,8 +33,11 @@ export interface MessageContext {
   /** Model name used when the response does not say. */
   modelName: string;
   reasoningFormat: ReasoningFormat;
-  /** `usage_metadata` always has `input_token_details` and `output_token_details` (`{}` when none). */
-  emptyTokenDetails?: boolean | undefined;
+  /**
+   * `usage_metadata` in `@langchain/openai`'s form: it always has `input_token_details` and
+   * `output_token_details` (`{}` when none), in that package's key order.
+   */
+  openAIUsageForm?: boolean | undefined;
   /** Tool calls list `type` before `id` (LangChain.js's OpenAI parser's key order). */
   toolCallTypeFirst?: boolean | undefined;
 }
@@ -98,7 +101,7 @@ export function resultToMessage(result: ChatModelV1GenerateResult, ctx: MessageC
     tool_calls: toolCalls,
     invalid_tool_calls: invalid,
     additional_kwargs: additional,
-    usage_metadata: usageToMetadata(result.usage, { emptyDetails: ctx.emptyTokenDetails }),
+    usage_metadata: usageToMetadata(result.usage, { openAIForm: ctx.openAIUsageForm, wholeAnswer: true }),
     response_metadata: responseMetadataOf(
       ctx,
       result.finishReason,

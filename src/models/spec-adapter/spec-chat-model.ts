@@ -76,8 +76,8 @@ export class SpecChatModel<
   stop: string[] | undefined;
   /** Where reasoning text goes in messages. */
   protected reasoningFormat: ReasoningFormat = "additional-kwargs";
-  /** Whether `usage_metadata` always carries (possibly empty) token-detail objects. */
-  protected emptyTokenDetails = false;
+  /** Whether `usage_metadata` is in `@langchain/openai`'s form (see {@link MessageContext}). */
+  protected openAIUsageForm = false;
   /** Whether an answer's tool calls list `type` before `id` (LangChain.js's OpenAI key order). */
   protected toolCallTypeFirst = false;
   /** Human provider name, for error messages. */
@@ -232,7 +232,7 @@ export class SpecChatModel<
       provider: this.spec.provider,
       modelName: this.spec.modelId,
       reasoningFormat: this.reasoningFormat,
-      emptyTokenDetails: this.emptyTokenDetails,
+      openAIUsageForm: this.openAIUsageForm,
       toolCallTypeFirst: this.toolCallTypeFirst,
     };
   }

@@ -89,7 +89,7 @@ export class StreamPartsToChunks {
         };
         return this.finishChunk(
           fields,
-          usageToMetadata(part.usage, { emptyDetails: this.ctx.emptyTokenDetails }),
+          usageToMetadata(part.usage, { openAIForm: this.ctx.openAIUsageForm }),
         );
       }
       case "error":

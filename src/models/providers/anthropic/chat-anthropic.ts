@@ -374,7 +374,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /**
    * The answer's metadata as `@langchain/anthropic` gives it: the response's fields other than
    * `content` (`id`, `type`, `role`, `model`, `stop_reason`, `stop_sequence`, `usage`) in both
-   * `additional_kwargs` and `response_metadata`, the latter with `model_provider`.
+   * `additional_kwargs` and `response_metadata`, the latter with `model_provider` (and, as
+   * LangChain.js merges its `llmOutput` first, `role` and `type` after the other fields).
    */
   override async _generate(
     messages: BaseMessage[],
@@ -394,7 +395,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       const blocks = Array.isArray(raw) ? (raw as ContentBlock[]) : [];
       if (keepsBlocks(blocks)) generation.message.content = blocks.filter((b) => b.type !== "tool_use");
       generation.message.additional_kwargs = { ...generation.message.additional_kwargs, ...fields };
-      generation.message.response_metadata = { ...fields, model_provider: "anthropic" };
+      const { role: _role, type: _type, ...output } = fields;
+      generation.message.response_metadata = { ...output, ...fields, model_provider: "anthropic" };
     }
     return result;
   }

@@ -170,8 +170,8 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.reasoningEffort = fields.reasoning?.effort;
     this.settings = settings;
     this.displayName = context.displayName;
-    // LangChain.js's ChatOpenAI always reports both token-detail objects
-    this.emptyTokenDetails = true;
+    // LangChain.js's ChatOpenAI always reports both token-detail objects, in its key order
+    this.openAIUsageForm = true;
     // and writes an answer's tool calls as { name, args, type, id } (seen in JSON of them)
     this.toolCallTypeFirst = true;
   }

@@ -33,8 +33,10 @@ export function mapOpenAIResponse(response: OpenAIChatResponse, provider: string
     });
   }
   const usage = mapOpenAIUsage(response.usage);
-  // LangChain.js's keys: `tokenUsage`, the choice's `logprobs`, a copy of the raw `usage`, and
-  // `system_fingerprint` only when the server set one.
+  // LangChain.js's keys: `tokenUsage`, the choice's `finish_reason` and `logprobs`, who answered,
+  // a copy of the raw `usage`, and `system_fingerprint` only when the server set one. They are
+  // written in its order: `finish_reason`, `model_provider` and `model_name`, which the adapter
+  // sets again, keep the places they are given here.
   const metadata: Record<string, JSONValue> = {};
   metadata.tokenUsage = response.usage
     ? {
@@ -43,7 +45,10 @@ export function mapOpenAIResponse(response: OpenAIChatResponse, provider: string
         totalTokens: response.usage.total_tokens ?? 0,
       }
     : {};
+  if (choice?.finish_reason) metadata.finish_reason = choice.finish_reason;
   if (choice?.logprobs) metadata.logprobs = choice.logprobs;
+  metadata.model_provider = provider;
+  if (response.model !== undefined) metadata.model_name = response.model;
   metadata.usage = { ...(response.usage as Record<string, JSONValue> | null | undefined) };
   if (response.system_fingerprint) metadata.system_fingerprint = response.system_fingerprint;
   const result: ChatModelV1GenerateResult = {
