@@ -46,13 +46,21 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
       throw unsupportedResponseFormat();
     }
     const body = getAnthropicArgs(this.modelId, this.config.settings, options, false);
+    let response: unknown;
     try {
       const client = await this.config.client();
-      const response = await create(client, body, options);
-      return mapAnthropicResponse(response as AnthropicResponse);
+      response = await create(client, body, options);
     } catch (error) {
       throw withAnthropicCode(modelErrorFromSdk(error, this.config.errorContext));
     }
+    // a body without content blocks (an SSE stream sent to a non-streamed request, say) is not
+    // a transient failure: no retry, and `@langchain/anthropic`'s `TypeError` (it reads the
+    // length of the missing `content`)
+    const content =
+      typeof response === "object" && response !== null ? Reflect.get(response, "content") : undefined;
+    if (!Array.isArray(content))
+      throw new TypeError("Cannot read properties of undefined (reading 'length')");
+    return mapAnthropicResponse(response as AnthropicResponse);
   }
 
   async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {

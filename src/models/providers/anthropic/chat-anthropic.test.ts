@@ -1226,6 +1226,20 @@ describe("ChatAnthropic errors", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("does not retry a non-streamed request answered with an SSE stream: @langchain/anthropic's TypeError", async () => {
+    const events = anthropicEvents([
+      { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [] } },
+      { type: "message_stop" },
+    ]);
+    server.reply({ kind: "sse", events }, { kind: "sse", events });
+    const error = await model({ maxRetries: 2 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("Cannot read properties of undefined (reading 'length')");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("retries 529 overloaded, then succeeds", async () => {
     server.reply(
       {

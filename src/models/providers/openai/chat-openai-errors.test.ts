@@ -224,6 +224,19 @@ describe("ChatOpenAI retries", () => {
     expect((error as Error).message).toContain(`Could not reach ${url}`);
   });
 
+  it("does not retry a non-streamed request answered with an SSE stream: @langchain/openai's TypeError", async () => {
+    const events = openAIEvents([
+      { id: "c", model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] },
+    ]);
+    server.reply({ kind: "sse", events }, { kind: "sse", events });
+    const error = await model({ maxRetries: 2 })
+      .invoke("hi")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("Cannot read properties of undefined (reading 'message')");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("retries a streamed request that fails before the first chunk", async () => {
     server.reply(
       { kind: "json", status: 502, headers: { "retry-after-ms": "1" }, body: errorBody("bad gateway") },

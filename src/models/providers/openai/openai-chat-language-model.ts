@@ -46,13 +46,22 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
 
   async doGenerate(options: ChatModelV1CallOptions): Promise<ChatModelV1GenerateResult> {
     const body = getOpenAIArgs(this.modelId, this.config.settings, options, false);
+    let response: unknown;
     try {
       const client = await this.config.client();
-      const response = await client.chat.completions.create(body, sdkRequestOptions(options));
-      return mapOpenAIResponse(response as OpenAIChatResponse, this.provider);
+      response = await client.chat.completions.create(body, sdkRequestOptions(options));
     } catch (error) {
       throw modelErrorFromSdk(error, this.config.errorContext);
     }
+    // a body without choices (an SSE stream sent to a non-streamed request, say) is not a
+    // transient failure: no retry, and `@langchain/openai`'s `TypeError` (it reads the message
+    // of a first generation that is not there)
+    const choices =
+      typeof response === "object" && response !== null ? Reflect.get(response, "choices") : undefined;
+    if (!Array.isArray(choices) || choices.length === 0) {
+      throw new TypeError("Cannot read properties of undefined (reading 'message')");
+    }
+    return mapOpenAIResponse(response as OpenAIChatResponse, this.provider);
   }
 
   async *doStream(options: ChatModelV1CallOptions): AsyncGenerator<ChatModelV1StreamPart> {
