@@ -11,6 +11,7 @@ import {
   INVOKE_THEN,
   mergeOf,
   promiseTry,
+  raceSignal,
   runBatch,
   thenOrElse,
   thenThroughInvoke,
@@ -247,6 +248,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return (
       !this.disableStreaming && this._streamResponseChunks !== BaseChatModel.prototype._streamResponseChunks
     );
+  }
+
+  /**
+   * The error a non-streamed call fails with when `signal` aborts while `_generate` runs (its
+   * `timeout` call option included): an `AbortError` with the message LangChain.js's provider
+   * models fail with then, by default the signal's reason's (see `docs/models.md#errors`).
+   */
+  protected generateAbortError(signal: AbortSignal): Error {
+    return abortErrorFor(signal);
   }
 
   /** Whether `invoke` streams internally even without an `lc_prefer_streaming` handler. */
@@ -565,7 +575,10 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         });
       };
       // the caller's `then` (if any) in the same continuation; its errors are the caller's
-      return raceWithSignal(generated, call.signal).then((result) => {
+      const raced = raceSignal(generated, call.signal, () =>
+        this.generateAbortError(call.signal as AbortSignal),
+      );
+      return raced.then((result) => {
         let message: AIMessage;
         try {
           message = answer(result);

@@ -81,7 +81,8 @@ export function modelErrorFromSdk(error: unknown, ctx: ProviderErrorContext): Er
   }
   if (typeof e.status !== "number") {
     const where = ctx.baseURL ?? `the ${ctx.displayName} API`;
-    const detail = describeCause(error);
+    // one full stop after the detail, which may end with its own ("Request was aborted.")
+    const detail = describeCause(error).replace(/\.$/, "");
     return new ModelConnectionError(
       `Could not reach ${where}: ${detail}. Check that the server is running and that \`baseURL\` is right.`,
       { provider: ctx.provider, isRetryable: true, code: "MODEL_CONNECTION", cause },

@@ -288,6 +288,10 @@ describe("ChatOpenAI timeouts and aborts", () => {
     expect(error).toBeInstanceOf(ModelTimeoutError);
     // @langchain/openai's text ("Request timed out."), then what to fix
     expect((error as Error).message).toMatch(/^Request timed out\. OpenAI did not respond within 100 ms/);
+    // the attempt's own error, whose detail keeps one full stop
+    expect(((error as Error).cause as Error).message).toMatch(
+      /: Request was aborted\. Check that the server/,
+    );
   });
 
   it("retries a timed-out attempt", async () => {
@@ -305,9 +309,10 @@ describe("ChatOpenAI timeouts and aborts", () => {
       .invoke("hi", { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    // the signal's reason's message (@langchain/openai says "Request was aborted." for a
-    // non-streamed call, see docs/differences.md)
-    expect((error as Error).message).toBe("This operation was aborted");
+    // what @langchain/openai throws for a non-streamed call aborted while its request is out
+    expect((error as Error).name).toBe("AbortError");
+    expect((error as Error).message).toBe("Request was aborted.");
+    expect((error as Error).cause).toBe(controller.signal.reason);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -332,14 +337,34 @@ describe("ChatOpenAI timeouts and aborts", () => {
     expect(seen).toContain("b");
   });
 
+  it("a signal aborted before the call, or a stream aborted, fails with the reason's message, as @langchain/openai's", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const before = await model()
+      .invoke("hi", { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(before).toBeInstanceOf(AbortError);
+    expect((before as Error).message).toBe("This operation was aborted");
+    server.reply({ kind: "hang" });
+    const streamed = await (async () => {
+      for await (const _ of await model().stream("hi", { timeout: 80 })) {
+        // nothing arrives
+      }
+    })().catch((e: unknown) => e);
+    expect(streamed).toBeInstanceOf(AbortError);
+    expect((streamed as Error).message).toBe("The operation was aborted due to timeout");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("the call option `timeout` bounds the whole call", async () => {
     server.reply({ kind: "hang" });
     const error = await model()
       .invoke("hi", { timeout: 80 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    // the message of AbortSignal.timeout's reason, which @langchain/openai throws
-    expect((error as Error).message).toBe("The operation was aborted due to timeout");
+    // @langchain/openai's text for a non-streamed request aborted by the call's timeout
+    expect((error as Error).message).toBe("Request was aborted.");
+    expect(((error as Error).cause as Error).name).toBe("TimeoutError");
   });
 });
 

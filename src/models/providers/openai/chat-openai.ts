@@ -1,5 +1,5 @@
 import type { BaseMessage } from "../../../messages/index.js";
-import { InvalidArgumentError } from "../../../shared/index.js";
+import { AbortError, InvalidArgumentError } from "../../../shared/index.js";
 import type {
   BaseChatModelCallOptions,
   ModelProfile,
@@ -179,6 +179,14 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
   protected override streamChunkMapper(): StreamPartsToChunks {
     return new OpenAIStreamChunks(this.messageContext(), this.settings.logprobs === true);
+  }
+
+  /**
+   * A non-streamed call aborted while its request is out says what `@langchain/openai` does
+   * then (the `openai` SDK's `Request was aborted.`), the signal's reason as the cause.
+   */
+  protected override generateAbortError(signal: AbortSignal): Error {
+    return new AbortError("Request was aborted.", { cause: signal.reason });
   }
 
   override _llmType(): string {
