@@ -1,5 +1,5 @@
-import type { AIMessageChunkFields, UsageMetadata } from "../../../messages/index.js";
-import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
+import { AIMessageChunk, type AIMessageChunkFields, type UsageMetadata } from "../../../messages/index.js";
+import { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
 import type { ChatModelV1StreamPart } from "../../spec/index.js";
 import type { MessageContext } from "../../spec-adapter/result-to-message.js";
 import { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
@@ -28,12 +28,27 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
   private blocks = false;
   /** The last `message_delta`'s `delta`, for the last chunk's `additional_kwargs`. */
   private messageDelta: Record<string, unknown> | undefined;
+  /** Whether the first chunk (the one carrying the answer's id) was made. */
+  private started = false;
 
   constructor(
     ctx: MessageContext,
     private readonly streamUsage: boolean,
   ) {
     super(ctx);
+  }
+
+  /**
+   * Only the first chunk carries the answer's id, as in `@langchain/anthropic`; the model gives
+   * the others the run's `run-…` id when callbacks hear the call (none otherwise), and the
+   * joined answer has the first one's.
+   */
+  protected override chunk(fields: AIMessageChunkFields, text = ""): ChatGenerationChunk {
+    if (!this.started) {
+      this.started = true;
+      return super.chunk(fields, text);
+    }
+    return new ChatGenerationChunk({ text, message: new AIMessageChunk(fields) });
   }
 
   override map(part: ChatModelV1StreamPart): ChatGenerationChunk | undefined {
