@@ -597,6 +597,8 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
             ...(call.id != null ? { id: call.id } : {}),
             ...(call.name != null ? { name: call.name } : {}),
             args: "",
+            // the chunk's own index, as LangChain.js's provider streams start the block
+            ...(call.index != null ? { index: call.index } : {}),
           },
           { ...(call.id != null ? { id: call.id } : {}), ...(call.name != null ? { name: call.name } : {}) },
         );

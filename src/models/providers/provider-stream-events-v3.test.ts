@@ -124,13 +124,46 @@ async function finishesAndMetadata(model: Model) {
   );
   const finishes: Extract<MessagesEventData, { event: "message-finish" }>[] = [];
   const metadata: unknown[] = [];
+  const toolStarts: unknown[] = [];
   for await (const message of run.messages) {
-    for await (const event of message) if (event.event === "message-finish") finishes.push(event);
+    for await (const event of message) {
+      if (event.event === "message-finish") finishes.push(event);
+      if (event.event === "content-block-start" && event.content.type === "tool_call_chunk")
+        toolStarts.push(event.content);
+    }
     const output = (await message.output) as { response_metadata: unknown };
     metadata.push(output.response_metadata);
   }
-  return { finishes, metadata };
+  return { finishes, metadata, toolStarts };
 }
+
+describe("v3 tool call blocks of a streamed provider answer", () => {
+  it("start with the chunk's index, as LangChain.js's provider streams start them", async () => {
+    server.reply(
+      { kind: "sse", events: openAIStream("gpt-test", "", true) },
+      { kind: "sse", events: openAIStream("gpt-test", "Sunny.", false) },
+      { kind: "sse", events: anthropicStream("Let me check.", true) },
+      { kind: "sse", events: anthropicStream("Sunny.", false) },
+    );
+    const openAI = new ChatOpenAI({
+      model: "gpt-test",
+      apiKey: "sk-test",
+      configuration: { baseURL: `${server.url}/v1` },
+    });
+    const anthropic = new ChatAnthropic({
+      model: "claude-test",
+      apiKey: "sk-ant-test",
+      clientOptions: { baseURL: server.url },
+    });
+    // OpenAI: the tool call's index; Anthropic: the content block's
+    expect((await finishesAndMetadata(openAI)).toolStarts).toEqual([
+      { type: "tool_call_chunk", id: "call_1", name: "get_weather", args: "", index: 0 },
+    ]);
+    expect((await finishesAndMetadata(anthropic)).toolStarts).toEqual([
+      { type: "tool_call_chunk", id: "toolu_1", name: "get_weather", args: "", index: 1 },
+    ]);
+  });
+});
 
 describe("v3 message-finish of a streamed provider answer", () => {
   it("ChatOpenAI: the reason maps finish_reason (tool_calls is tool_use) and the response metadata names the model", async () => {
