@@ -336,6 +336,16 @@ function deltaOf(block: ProtocolContentBlock, index: number): MessagesEventData 
   }
 }
 
+/** The running total of a streamed message's usage after a chunk's (the first report's details kept). */
+function addUsage(total: UsageInfo, more: UsageInfo): UsageInfo {
+  return {
+    ...total,
+    input_tokens: (total.input_tokens ?? 0) + (more.input_tokens ?? 0),
+    output_tokens: (total.output_tokens ?? 0) + (more.output_tokens ?? 0),
+    total_tokens: (total.total_tokens ?? 0) + (more.total_tokens ?? 0),
+  };
+}
+
 /** The parts of a streamed message's `message-finish` event that depend on the model. */
 interface StreamedFinish {
   reason: string | undefined;
@@ -443,7 +453,9 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     this.streams.delete(runId);
     const generation = output.generations?.[0]?.[0];
     const final = generation?.message;
-    if (isV3Message(final) && final.usage_metadata !== undefined) streamed.usage = final.usage_metadata;
+    // a model whose chunks report no usage may still have some on its answer
+    if (streamed.usage === undefined && isV3Message(final) && final.usage_metadata != null)
+      streamed.usage = final.usage_metadata;
     this.finish(streamed, runId, isV3Message(final) ? final : undefined, generation?.generationInfo);
   }
 
@@ -537,10 +549,19 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
   /** A streamed chunk of model call `runId`. */
   private token(runId: string, chunk: V3Message, meta: Meta): void {
     let streamed = this.streams.get(runId);
+    // the first chunk's usage goes on `message-start`, later ones' make running totals, as
+    // LangChain.js's chunk converter (and `@langchain/anthropic`'s stream) report them
+    let usage = chunk.usage_metadata ?? undefined;
     if (streamed === undefined) {
       streamed = { ns: taskNamespace(meta), meta, blocks: new Map(), toolBlocks: new Map() };
       this.streams.set(runId, streamed);
-      this.send(streamed.ns, meta, runId, { event: "message-start", id: chunk.id ?? `run-${runId}` });
+      this.send(streamed.ns, meta, runId, {
+        event: "message-start",
+        id: chunk.id ?? `run-${runId}`,
+        ...(usage !== undefined ? { usage } : {}),
+      });
+      if (usage !== undefined) streamed.usage = usage;
+      usage = undefined;
     }
     const state = streamed;
     const open = (
@@ -617,9 +638,9 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
         });
       }
     }
-    if (chunk.usage_metadata != null) {
-      state.usage = chunk.usage_metadata;
-      this.send(state.ns, meta, runId, { event: "usage", usage: chunk.usage_metadata });
+    if (usage !== undefined) {
+      state.usage = state.usage === undefined ? usage : addUsage(state.usage, usage);
+      this.send(state.ns, meta, runId, { event: "usage", usage: state.usage });
     }
   }
 

@@ -125,8 +125,10 @@ async function finishesAndMetadata(model: Model) {
   const finishes: Extract<MessagesEventData, { event: "message-finish" }>[] = [];
   const metadata: unknown[] = [];
   const toolStarts: unknown[] = [];
+  const usages: unknown[] = [];
   for await (const message of run.messages) {
     for await (const event of message) {
+      if (event.event === "message-start" || event.event === "usage") usages.push([event.event, event.usage]);
       if (event.event === "message-finish") finishes.push(event);
       if (event.event === "content-block-start" && event.content.type === "tool_call_chunk")
         toolStarts.push(event.content);
@@ -134,8 +136,44 @@ async function finishesAndMetadata(model: Model) {
     const output = (await message.output) as { response_metadata: unknown };
     metadata.push(output.response_metadata);
   }
-  return { finishes, metadata, toolStarts };
+  return { finishes, metadata, toolStarts, usages };
 }
+
+describe("v3 usage of a streamed provider answer", () => {
+  it("ChatAnthropic: the input usage on message-start, then running totals", async () => {
+    server.reply(
+      { kind: "sse", events: anthropicStream("Let me check.", true) },
+      { kind: "sse", events: anthropicStream("Sunny.", false) },
+    );
+    const model = new ChatAnthropic({
+      model: "claude-test",
+      apiKey: "sk-ant-test",
+      clientOptions: { baseURL: server.url },
+    });
+    const { usages, finishes } = await finishesAndMetadata(model);
+    const start = {
+      input_tokens: 12,
+      output_tokens: 1,
+      total_tokens: 13,
+      input_token_details: { cache_creation: 0, cache_read: 0 },
+    };
+    // @langchain/anthropic counts the message_start output token twice (10 and 22, see
+    // docs/differences.md); the shape is the same
+    const total = {
+      input_tokens: 12,
+      output_tokens: 9,
+      total_tokens: 21,
+      input_token_details: { cache_creation: 0, cache_read: 0 },
+    };
+    expect(usages).toEqual([
+      ["message-start", start],
+      ["usage", total],
+      ["message-start", start],
+      ["usage", total],
+    ]);
+    expect(finishes.map((finish) => finish.usage)).toEqual([total, total]);
+  });
+});
 
 describe("v3 tool call blocks of a streamed provider answer", () => {
   it("start with the chunk's index, as LangChain.js's provider streams start them", async () => {
