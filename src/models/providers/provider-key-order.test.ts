@@ -150,6 +150,43 @@ describe("ChatAnthropic key order", () => {
     ]);
   });
 
+  it("stream: tool call chunks list id, index, name, args", async () => {
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        {
+          type: "message_start",
+          message: { id: "msg_01", type: "message", role: "assistant", model: "claude-test", content: [] },
+        },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+        },
+        { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{}" } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "tool_use", stop_sequence: null },
+          usage: { output_tokens: 3 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const model = new ChatAnthropic({
+      model: "claude-test",
+      apiKey: "sk-ant-test",
+      clientOptions: { baseURL: server.url },
+    });
+    const keys: string[][] = [];
+    for await (const chunk of await model.stream("hi"))
+      for (const call of chunk.tool_call_chunks) keys.push(Object.keys(call));
+    expect(keys).toEqual([
+      ["id", "index", "name", "args"],
+      ["index", "args"],
+    ]);
+  });
+
   it("a streamed answer's first chunk lists cache_creation first too", async () => {
     server.reply({
       kind: "sse",

@@ -93,7 +93,15 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
       return this.chunk({ content: "", response_metadata: { model_provider: "anthropic" } });
     const chunk = super.map(part);
     if (chunk !== undefined && (part.type === "tool-input-start" || part.type === "tool-input-delta")) {
-      chunk.message.tool_call_chunks = chunk.message.tool_call_chunks.map(({ type: _type, ...rest }) => rest);
+      // without a `type`, in `@langchain/anthropic`'s key order (`id`, `index`, `name`, `args`)
+      chunk.message.tool_call_chunks = chunk.message.tool_call_chunks.map(
+        ({ type: _type, id, index, name, args }) => ({
+          ...(id !== undefined ? { id } : {}),
+          ...(index !== undefined ? { index } : {}),
+          ...(name !== undefined ? { name } : {}),
+          ...(args !== undefined ? { args } : {}),
+        }),
+      );
       chunk.message.response_metadata = { model_provider: "anthropic" };
     }
     return chunk;
