@@ -199,3 +199,21 @@ export function headersToRecord(headers: unknown): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * The `TypeError` a non-streamed call fails with when the provider's answer is not a response
+ * (`what` names the part it lacks): the LangChain.js provider packages fail there with a
+ * `TypeError` too (reading the missing part), without retrying. The usual cause is a server that
+ * sends an event stream to a request made with `stream: false`.
+ */
+export function notAResponseError(what: string, response: unknown, apiName: string): TypeError {
+  const got =
+    typeof response === "string"
+      ? `text, not JSON (${/^(data|event|id|retry):/.test(response.trimStart()) ? "an event stream" : `${response.length} characters`})`
+      : typeof response === "object" && response !== null
+        ? "a JSON object without it"
+        : String(response);
+  return new TypeError(
+    `The provider's answer to a non-streamed call has no ${what}: it sent ${got}. Check that the base URL points at ${apiName} and that the server honours \`stream: false\` (or set \`streaming: true\` to stream).`,
+  );
+}

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../../../shared/index.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
-import { modelErrorFromSdk } from "../../errors/from-sdk-error.js";
+import { modelErrorFromSdk, notAResponseError } from "../../errors/from-sdk-error.js";
 import { ModelCallError } from "../../errors/model-call-error.js";
 import type {
   ChatModelV1,
@@ -54,12 +54,12 @@ export class AnthropicChatLanguageModel implements ChatModelV1 {
       throw withAnthropicCode(modelErrorFromSdk(error, this.config.errorContext));
     }
     // a body without content blocks (an SSE stream sent to a non-streamed request, say) is not
-    // a transient failure: no retry, and `@langchain/anthropic`'s `TypeError` (it reads the
-    // length of the missing `content`)
+    // a transient failure: no retry, and a `TypeError` as from `@langchain/anthropic` (which
+    // reads the length of the missing `content`)
     const content =
       typeof response === "object" && response !== null ? Reflect.get(response, "content") : undefined;
     if (!Array.isArray(content))
-      throw new TypeError("Cannot read properties of undefined (reading 'length')");
+      throw notAResponseError("`content` list", response, "the Anthropic Messages API");
     return mapAnthropicResponse(response as AnthropicResponse);
   }
 

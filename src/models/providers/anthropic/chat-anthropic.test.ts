@@ -1230,7 +1230,7 @@ describe("ChatAnthropic errors", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("does not retry a non-streamed request answered with an SSE stream: @langchain/anthropic's TypeError", async () => {
+  it("does not retry a non-streamed request answered with an SSE stream: a TypeError, as @langchain/anthropic's", async () => {
     const events = anthropicEvents([
       { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [] } },
       { type: "message_stop" },
@@ -1240,7 +1240,10 @@ describe("ChatAnthropic errors", () => {
       .invoke("hi")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toBe("Cannot read properties of undefined (reading 'length')");
+    // @langchain/anthropic 1.5.11 says "Cannot read properties of undefined (reading 'length')"
+    expect((error as Error).message).toBe(
+      "The provider's answer to a non-streamed call has no `content` list: it sent text, not JSON (an event stream). Check that the base URL points at the Anthropic Messages API and that the server honours `stream: false` (or set `streaming: true` to stream).",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

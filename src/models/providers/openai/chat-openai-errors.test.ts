@@ -224,7 +224,7 @@ describe("ChatOpenAI retries", () => {
     expect((error as Error).message).toContain(`Could not reach ${url}`);
   });
 
-  it("does not retry a non-streamed request answered with an SSE stream: @langchain/openai's TypeError", async () => {
+  it("does not retry a non-streamed request answered with an SSE stream: a TypeError, as @langchain/openai's", async () => {
     const events = openAIEvents([
       { id: "c", model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] },
     ]);
@@ -233,7 +233,10 @@ describe("ChatOpenAI retries", () => {
       .invoke("hi")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toBe("Cannot read properties of undefined (reading 'message')");
+    // @langchain/openai 1.6.0 says "Cannot read properties of undefined (reading 'message')"
+    expect((error as Error).message).toBe(
+      "The provider's answer to a non-streamed call has no `choices`: it sent text, not JSON (an event stream). Check that the base URL points at an OpenAI-compatible Chat Completions API and that the server honours `stream: false` (or set `streaming: true` to stream).",
+    );
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
-import { modelErrorFromSdk } from "../../errors/from-sdk-error.js";
+import { modelErrorFromSdk, notAResponseError } from "../../errors/from-sdk-error.js";
 import type {
   ChatModelV1,
   ChatModelV1CallOptions,
@@ -54,12 +54,12 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
       throw modelErrorFromSdk(error, this.config.errorContext);
     }
     // a body without choices (an SSE stream sent to a non-streamed request, say) is not a
-    // transient failure: no retry, and `@langchain/openai`'s `TypeError` (it reads the message
-    // of a first generation that is not there)
+    // transient failure: no retry, and a `TypeError` as from `@langchain/openai` (which reads the
+    // message of a first generation that is not there)
     const choices =
       typeof response === "object" && response !== null ? Reflect.get(response, "choices") : undefined;
     if (!Array.isArray(choices) || choices.length === 0) {
-      throw new TypeError("Cannot read properties of undefined (reading 'message')");
+      throw notAResponseError("`choices`", response, "an OpenAI-compatible Chat Completions API");
     }
     return mapOpenAIResponse(response as OpenAIChatResponse, this.provider);
   }
