@@ -1,6 +1,9 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import type { MessagesEventData } from "../graph/index.js";
 import { StreamChannel, type StreamTransformer } from "../index.js";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "../messages/index.js";
+import { BaseChatModel, ChatGenerationChunk, type ChatModelRun } from "../models/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import { answer, asking, call, question } from "./agent.test-helpers.js";
@@ -151,4 +154,66 @@ describe("agent.streamEvents(input, { version: 'v3' })", () => {
     expect(run.extensions.methods).toBeInstanceOf(StreamChannel);
     await run.output;
   });
+});
+
+/** A custom model streaming "a", "b", "c", reporting its tokens itself or not. */
+class ThreeChunks extends BaseChatModel {
+  constructor(private readonly reports: boolean) {
+    super({});
+  }
+  _llmType() {
+    return "three-chunks";
+  }
+  async _generate() {
+    return { generations: [{ text: "whole", message: new AIMessage("whole") }] };
+  }
+  override async *_streamResponseChunks(
+    _messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ) {
+    for (const text of ["a", "b", "c"]) {
+      const chunk = new ChatGenerationChunk({ text, message: new AIMessageChunk({ content: text }) });
+      yield chunk;
+      if (this.reports)
+        await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+describe("a custom model's chunks in a v3 run", () => {
+  // LangGraph.js 1.7.3 / @langchain/core 1.4.0: the base class makes protocol events of every
+  // chunk `_streamResponseChunks` yields for a v3 run, whether the model reports its tokens or not;
+  // the `messages` mode hears only the tokens a model reports
+  for (const reports of [false, true]) {
+    it(`streams each chunk once (tokens reported by the model: ${reports})`, async () => {
+      const agent = createAgent({ model: new ThreeChunks(reports), tools: [] });
+      const run = await agent.streamEvents(question(), { version: "v3" });
+      const events: string[] = [];
+      for await (const event of run) {
+        if (event.method !== "messages") continue;
+        const data = (event.params as { data: MessagesEventData }).data;
+        events.push(
+          data.event === "content-block-delta" && data.delta.type === "text-delta"
+            ? `delta:${data.delta.text}`
+            : data.event === "message-finish"
+              ? `finish:${data.reason}`
+              : data.event,
+        );
+      }
+      expect(events).toEqual([
+        "message-start",
+        "content-block-start",
+        "delta:a",
+        "delta:b",
+        "delta:c",
+        "content-block-finish",
+        "finish:stop",
+      ]);
+      const chunks: unknown[] = [];
+      for await (const [message] of await agent.stream(question(), { streamMode: "messages" }))
+        chunks.push(message.content);
+      expect(chunks).toEqual(reports ? ["a", "b", "c"] : ["abc"]);
+    });
+  }
 });

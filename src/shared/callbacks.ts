@@ -9,6 +9,14 @@
  *
  * Nothing is built when no handler is listening: callers check {@link hasHandlers} first.
  */
+/**
+ * @internal Marks a handler (`streamEvents` v3's protocol handler) that hears, as
+ * `handleLLMNewToken`, every chunk a chat model's `_streamResponseChunks` yields while the base
+ * class streams it, whether or not the model reports its tokens itself: LangChain.js turns a
+ * model's chunks into protocol events for such a handler. The model's own reports then skip it.
+ */
+export const HEARS_EVERY_CHUNK: unique symbol = Symbol.for("agentgraph.callbacks.hears_every_chunk");
+
 export interface CallbackHandler {
   /** Optional name, for debugging. */
   name?: string;

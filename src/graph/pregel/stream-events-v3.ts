@@ -1,4 +1,4 @@
-import { copyWith } from "../../shared/index.js";
+import { copyWith, HEARS_EVERY_CHUNK } from "../../shared/index.js";
 /**
  * `streamEvents(input, { version: "v3" })`: the graph runs with the stream modes of
  * {@link STREAM_EVENTS_V3_MODES} and `subgraphs: true`; its chunks become protocol events of a
@@ -419,6 +419,8 @@ function streamedFinishOf(
  * protocol events under its node task's namespace.
  */
 export class ProtocolMessagesHandler extends MessagesStreamHandler {
+  /** Every chunk a model streams becomes protocol events, reported by the model or not (see `HEARS_EVERY_CHUNK`). */
+  readonly [HEARS_EVERY_CHUNK] = true;
   private readonly out: StreamSink;
   private context: EmitContext;
   private readonly streams = new Map<string, StreamedMessage>();

@@ -683,7 +683,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     withInfo = false,
   ): AsyncGenerator<AIMessageChunk> {
     const report = call.run !== undefined && this.reportsStreamedChunks();
-    if (call.run !== undefined) call.run.baseReportsTokens = report;
+    if (call.run !== undefined) {
+      call.run.baseReportsTokens = report;
+      // `streamEvents` v3 hears every chunk, as LangChain.js makes protocol events of them
+      if (!report) call.run.chunkListeners = call.run.everyChunkHandlers();
+    }
+    const listeners = call.run?.chunkListeners;
     const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
     try {
       while (true) {
@@ -698,6 +703,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         if (call.run !== undefined) {
           call.run.streamed(generation);
           if (report) call.run.chunk(generation.text ?? chunk.text, chunk);
+          else if (listeners !== undefined) call.run.chunk(generation.text ?? chunk.text, chunk, listeners);
         }
         yield chunk;
       }

@@ -5,7 +5,7 @@ import {
   getBufferString,
   isAIMessageChunk,
 } from "../../messages/index.js";
-import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
+import { type CallbackHandler, HEARS_EVERY_CHUNK, notifyHandlers } from "../../shared/index.js";
 import { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
 /** One generation of `handleLLMEnd`'s output. */
@@ -37,6 +37,12 @@ interface EndGeneration {
 export class ChatModelRun {
   /** True while the base class streams `_streamResponseChunks` and reports chunks itself. */
   baseReportsTokens = false;
+  /**
+   * The handlers the base class reports each streamed chunk to although the model reports its
+   * tokens itself (those marked {@link HEARS_EVERY_CHUNK}), while it streams: the model's own
+   * reports skip them.
+   */
+  chunkListeners: readonly CallbackHandler[] | undefined;
   /** The joined text of the streamed generations (`ChatGenerationChunk.text`). */
   private streamedText = "";
   /** The streamed generations' `generationInfo`, merged as `ChatGenerationChunk.concat` merges it. */
@@ -48,6 +54,14 @@ export class ChatModelRun {
     readonly handlers: readonly CallbackHandler[],
     readonly tags: string[],
   ) {}
+
+  /** The handlers marked {@link HEARS_EVERY_CHUNK}, if any. */
+  everyChunkHandlers(): readonly CallbackHandler[] | undefined {
+    const found = this.handlers.filter(
+      (handler) => (handler as { [HEARS_EVERY_CHUNK]?: unknown })[HEARS_EVERY_CHUNK] === true,
+    );
+    return found.length > 0 ? found : undefined;
+  }
 
   /** True when some handler asks models to stream (`lc_prefer_streaming`). */
   get prefersStreaming(): boolean {
@@ -121,8 +135,11 @@ export class ChatModelRun {
   ): Promise<void> {
     if (this.baseReportsTokens) return;
     const chunk = fields?.chunk;
+    const listeners = this.chunkListeners;
     notifyHandlers(
-      this.handlers,
+      listeners === undefined
+        ? this.handlers
+        : this.handlers.filter((handler) => !listeners.includes(handler)),
       "handleLLMNewToken",
       token,
       { prompt: 0, completion: 0 },
@@ -175,10 +192,10 @@ export class ChatModelRun {
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }
 
-  /** Reports a chunk the base class streamed. */
-  chunk(text: string, message: AIMessageChunk): void {
+  /** Reports a chunk the base class streamed (to `handlers`, by default every handler). */
+  chunk(text: string, message: AIMessageChunk, handlers: readonly CallbackHandler[] = this.handlers): void {
     notifyHandlers(
-      this.handlers,
+      handlers,
       "handleLLMNewToken",
       text,
       { prompt: 0, completion: 0 },
