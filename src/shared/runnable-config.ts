@@ -83,3 +83,25 @@ function joinTags(parent: readonly string[] | undefined, explicit: readonly stri
   if (parent === undefined) return [...new Set(explicit)];
   return [...new Set([...parent.filter((tag) => !explicit.includes(tag)), ...explicit])];
 }
+
+/**
+ * Records in a run's `metadata` what LangChain.js's `ensureConfig` records there: a
+ * `configurable.model` string as `model`, and the call's `timeout` (milliseconds) as
+ * `timeoutMs`, each unless the metadata sets it already. Graph runs, their `streamEvents` and
+ * chat-model calls all report these keys.
+ *
+ * @example
+ * ```ts
+ * const metadata: Record<string, unknown> = {};
+ * recordEnsuredMetadata(metadata, { model: "gpt-4.1" }, 5_000); // { model: "gpt-4.1", timeoutMs: 5000 }
+ * ```
+ */
+export function recordEnsuredMetadata(
+  metadata: Record<string, unknown>,
+  configurable: Record<string, unknown> | undefined,
+  timeout: unknown,
+): void {
+  const model = configurable?.model;
+  if (typeof model === "string" && metadata.model === undefined) metadata.model = model;
+  if (typeof timeout === "number" && metadata.timeoutMs === undefined) metadata.timeoutMs = timeout;
+}

@@ -1,4 +1,4 @@
-import { getAsyncContext, InvalidArgumentError, mergeOf } from "../../shared/index.js";
+import { getAsyncContext, InvalidArgumentError, mergeOf, recordEnsuredMetadata } from "../../shared/index.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR, GraphValueError, InvalidContextError } from "../core/index.js";
 import {
   CURRENT_TASK,
@@ -191,11 +191,10 @@ export function resolveRunConfig(
   // default is never turned into a signal, and nodes' configs carry none)
   if (config.timeout !== undefined) delete config.timeout;
   const configurable = config.configurable ?? {};
-  // a model named in `configurable` is the run's metadata too, as LangChain.js's `ensureConfig`
-  // records it (for tracing), unless set there
-  if (typeof configurable.model === "string" && metadata.model === undefined)
-    metadata.model = configurable.model;
-  if (options?.timeout !== undefined) applyRunTimeout(options.timeout, config, metadata);
+  if (options?.timeout !== undefined) applyRunTimeout(options.timeout, config);
+  // a model named in `configurable` and the timeout are the run's metadata too, as LangChain.js's
+  // `ensureConfig` records them (for tracing), unless set there
+  recordEnsuredMetadata(metadata, configurable, options?.timeout);
   // these `configurable` ids are the run's metadata too (as in LangGraph.js), unless set there
   for (const key of METADATA_FROM_CONFIGURABLE) {
     if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
@@ -256,14 +255,10 @@ export function resolveRunConfig(
  * A run's `timeout` (milliseconds, as in LangChain.js's `RunnableConfig`) becomes part of its
  * `signal`: the run, and every node through `config.signal`, is aborted with a `TimeoutError`
  * once it elapses (or as soon as the caller's own signal aborts). As LangChain.js's
- * `ensureConfig` does, the key is not passed on (so nested runs do not stack timers) and the
- * limit is recorded as `metadata.timeoutMs` unless set there.
+ * `ensureConfig` does, the key is not passed on (so nested runs do not stack timers); the limit
+ * is recorded as `metadata.timeoutMs` (see `recordEnsuredMetadata`).
  */
-function applyRunTimeout(
-  ms: unknown,
-  config: LangGraphRunnableConfig<unknown>,
-  metadata: Record<string, unknown>,
-): void {
+function applyRunTimeout(ms: unknown, config: LangGraphRunnableConfig<unknown>): void {
   if (typeof ms !== "number" || !(ms > 0)) {
     throw new InvalidArgumentError(
       `Timeout must be a positive number (got ${String(ms)}): \`timeout\` is the run's time limit in milliseconds; leave it out for no limit.`,
@@ -271,7 +266,6 @@ function applyRunTimeout(
   }
   const timer = AbortSignal.timeout(ms);
   config.signal = config.signal === undefined ? timer : AbortSignal.any([config.signal, timer]);
-  if (metadata.timeoutMs === undefined) metadata.timeoutMs = ms;
 }
 
 /** The `configurable` keys LangGraph.js copies into a run's metadata. */

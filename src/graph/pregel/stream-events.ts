@@ -4,6 +4,7 @@ import {
   mergeOf,
   notifyHandlers,
   randomId,
+  recordEnsuredMetadata,
 } from "../../shared/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
@@ -607,10 +608,7 @@ export function streamGraphEvents(
     ...(runOptions.configurable as Record<string, unknown> | undefined),
   };
   // and what LangChain.js's `ensureConfig` records, as the run's config does (run-config.ts)
-  if (typeof configurable.model === "string" && metadata.model === undefined)
-    metadata.model = configurable.model;
-  if (typeof runOptions.timeout === "number" && metadata.timeoutMs === undefined)
-    metadata.timeoutMs = runOptions.timeout;
+  recordEnsuredMetadata(metadata, configurable, runOptions.timeout);
   for (const key of METADATA_FROM_CONFIGURABLE) {
     if (!(key in metadata) && configurable[key] !== undefined) metadata[key] = configurable[key];
   }

@@ -12,6 +12,7 @@ import {
   mergeOf,
   promiseTry,
   raceSignal,
+  recordEnsuredMetadata,
   runBatch,
   thenOrElse,
   thenThroughInvoke,
@@ -471,12 +472,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       // as LangChain.js's getLsParamsWithDefaults: the integration tag even when a subclass
       // replaces getLsParams
       const metadata: Record<string, unknown> = { ...this.metadata, ...config.metadata };
-      // what LangChain.js's `ensureConfig` records: a `configurable.model` string and the call's
-      // `timeout`, unless the metadata sets them
-      const model = config.configurable?.model;
-      if (typeof model === "string" && metadata.model === undefined) metadata.model = model;
-      if (typeof config.timeout === "number" && metadata.timeoutMs === undefined)
-        metadata.timeoutMs = config.timeout;
+      recordEnsuredMetadata(metadata, config.configurable, config.timeout);
       Object.assign(metadata, this.getLsParams(parsed));
       metadata.ls_integration = "langchain_chat_model";
       // the run is named after the class, whatever `name` says (as LangChain.js serializes it)
