@@ -1689,13 +1689,13 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
         // a checkpoint whose time is exact in milliseconds is stored with that time as its row's
         // (its age already); others get their original row time back
         if (head !== undefined && !hasExactMillis(tuple.checkpoint.ts))
-          createdAt.set(`${ns}\u0000${id}`, head.createdAt);
+          createdAt.set(checkpointKey(ns, id), head.createdAt);
         previousVersions = tuple.checkpoint.channel_versions;
       }
     }
     const batch = scratch.exportThread(threadId);
     for (const row of batch.checkpoints)
-      row.createdAt = createdAt.get(`${row.ns}\u0000${row.id}`) ?? row.createdAt;
+      row.createdAt = createdAt.get(checkpointKey(row.ns, row.id)) ?? row.createdAt;
     const read = new Set(listings.map((listing) => listing.id));
     const replaced = await this.storage.replaceThread(threadId, batch, read, readWrites);
     this.caches.drop(threadId);
