@@ -679,12 +679,9 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     withInfo = false,
   ): AsyncGenerator<AIMessageChunk> {
     const report = call.run !== undefined && this.reportsStreamedChunks();
-    if (call.run !== undefined) {
-      call.run.baseReportsTokens = report;
-      // `streamEvents` v3 hears every chunk, as LangChain.js makes protocol events of them
-      if (!report) call.run.chunkListeners = call.run.everyChunkHandlers();
-    }
-    const listeners = call.run?.chunkListeners;
+    if (call.run !== undefined) call.run.baseReportsTokens = report;
+    // `streamEvents` v3 hears every chunk, as LangChain.js makes protocol events of them
+    const listeners = call.run !== undefined && !report ? call.run.listenToEveryChunk() : undefined;
     const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
     try {
       while (true) {

@@ -38,11 +38,10 @@ export class ChatModelRun {
   /** True while the base class streams `_streamResponseChunks` and reports chunks itself. */
   baseReportsTokens = false;
   /**
-   * The handlers the base class reports each streamed chunk to although the model reports its
-   * tokens itself (those marked {@link HEARS_EVERY_CHUNK}), while it streams: the model's own
-   * reports skip them.
+   * The handlers the model's own `handleLLMNewToken` reports reach: all of them, unless the base
+   * class streams every chunk to some (see {@link listenToEveryChunk}).
    */
-  chunkListeners: readonly CallbackHandler[] | undefined;
+  private reportedTo: readonly CallbackHandler[] | undefined;
   /** The joined text of the streamed generations (`ChatGenerationChunk.text`). */
   private streamedText = "";
   /** The streamed generations' `generationInfo`, merged as `ChatGenerationChunk.concat` merges it. */
@@ -55,12 +54,18 @@ export class ChatModelRun {
     readonly tags: string[],
   ) {}
 
-  /** The handlers marked {@link HEARS_EVERY_CHUNK}, if any. */
-  everyChunkHandlers(): readonly CallbackHandler[] | undefined {
+  /**
+   * The handlers marked {@link HEARS_EVERY_CHUNK}, if any, for a call whose streamed chunks the
+   * model may not report itself: the base class reports each chunk to them, and the model's own
+   * reports skip them from now on.
+   */
+  listenToEveryChunk(): readonly CallbackHandler[] | undefined {
     const found = this.handlers.filter(
       (handler) => (handler as { [HEARS_EVERY_CHUNK]?: unknown })[HEARS_EVERY_CHUNK] === true,
     );
-    return found.length > 0 ? found : undefined;
+    if (found.length === 0) return undefined;
+    this.reportedTo = this.handlers.filter((handler) => !found.includes(handler));
+    return found;
   }
 
   /** True when some handler asks models to stream (`lc_prefer_streaming`). */
@@ -135,11 +140,8 @@ export class ChatModelRun {
   ): Promise<void> {
     if (this.baseReportsTokens) return;
     const chunk = fields?.chunk;
-    const listeners = this.chunkListeners;
     notifyHandlers(
-      listeners === undefined
-        ? this.handlers
-        : this.handlers.filter((handler) => !listeners.includes(handler)),
+      this.reportedTo ?? this.handlers,
       "handleLLMNewToken",
       token,
       { prompt: 0, completion: 0 },
