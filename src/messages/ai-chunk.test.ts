@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  AIMessage,
   AIMessageChunk,
   concat,
   HumanMessageChunk,
@@ -369,5 +370,18 @@ describe("AIMessageChunk.concat with a chunk of another kind", () => {
     const joined = new AIMessageChunk("a").concat(new HumanMessageChunk("b") as unknown as AIMessageChunk);
     expect(joined.content).toBe("ab");
     expect(joined.tool_calls).toEqual([]);
+  });
+});
+
+describe("AIMessage with content marked output_version v1", () => {
+  // @langchain/core 1.4.0 reads such content as given content blocks, which lists output_version
+  // first; AIMessageChunk and other versions keep the order given
+  it("lists output_version first in its response metadata", () => {
+    const v1 = new AIMessage({ content: "x", response_metadata: { a: 1, output_version: "v1" } });
+    expect(Object.keys(v1.response_metadata)).toEqual(["output_version", "a"]);
+    const v0 = new AIMessage({ content: "x", response_metadata: { a: 1, output_version: "v0" } });
+    expect(Object.keys(v0.response_metadata)).toEqual(["a", "output_version"]);
+    const chunk = new AIMessageChunk({ content: "x", response_metadata: { a: 1, output_version: "v1" } });
+    expect(Object.keys(chunk.response_metadata)).toEqual(["a", "output_version"]);
   });
 });

@@ -98,6 +98,10 @@ export class AIMessage extends BaseMessage {
     if (fields.contentBlocks !== undefined || this.response_metadata.output_version === "v1") {
       alignStandardBlocks(this, fields);
     }
+    // content marked v1 is read as given content blocks, as LangChain.js's constructor reads it,
+    // which lists `output_version` first in the metadata
+    if (fields.content !== undefined && this.response_metadata.output_version === "v1")
+      this.response_metadata = { output_version: "v1", ...this.response_metadata };
   }
 
   static override lc_name(): string {
