@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { MessagesEventData } from "../graph/index.js";
-import { StreamChannel, type StreamTransformer } from "../index.js";
+import { MemorySaver, StreamChannel, type StreamTransformer } from "../index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "../messages/index.js";
 import { BaseChatModel, ChatGenerationChunk, type ChatModelRun } from "../models/index.js";
 import { FakeChatModel } from "../testing/index.js";
@@ -216,4 +216,106 @@ describe("a custom model's chunks in a v3 run", () => {
       expect(chunks).toEqual(reports ? ["a", "b", "c"] : ["abc"]);
     });
   }
+});
+
+/** Streams "Hello world", then a usage chunk; or a call of `lookup` in two tool call chunks. */
+class Streamer extends BaseChatModel {
+  constructor(private readonly mode: "text" | "tool") {
+    super({});
+  }
+  _llmType(): string {
+    return "streamer";
+  }
+  async _generate(): Promise<{ generations: { text: string; message: AIMessage }[] }> {
+    return { generations: [{ text: "Hello world", message: new AIMessage("Hello world") }] };
+  }
+  override async *_streamResponseChunks(): AsyncGenerator<ChatGenerationChunk> {
+    const chunk = (fields: ConstructorParameters<typeof AIMessageChunk>[0] & object) =>
+      new ChatGenerationChunk({ text: "", message: new AIMessageChunk(fields) });
+    if (this.mode === "text") {
+      yield chunk({ content: "Hello", id: "m1", response_metadata: { foo: "bar" } });
+      yield chunk({ content: " world", id: "m1" });
+      yield chunk({
+        content: "",
+        id: "m1",
+        usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
+      });
+    } else {
+      yield chunk({
+        content: "",
+        id: "m2",
+        tool_call_chunks: [{ id: "c1", name: "lookup", args: '{"query":', index: 0 }],
+      });
+      yield chunk({ content: "", id: "m2", tool_call_chunks: [{ args: '"x"}', index: 0 }] });
+    }
+  }
+}
+
+describe("the state of a v3 run with a streaming model", () => {
+  // LangGraph.js 1.7.3 / @langchain/core 1.4.0: the model's answer in a v3 run is the message its
+  // protocol events assemble to (content blocks, the finish reason, no chunk metadata), in the
+  // output, the `values` events and the saved checkpoints alike; other runs keep the chunks joined
+  it("holds the answer assembled from the protocol events: text", async () => {
+    const checkpointer = new MemorySaver();
+    const agent = createAgent({ model: new Streamer("text"), tools: [], checkpointer });
+    const config = { configurable: { thread_id: "v3-text" } };
+    const run = await agent.streamEvents(question(), { version: "v3", ...config });
+    const values: { messages: BaseMessage[] }[] = [];
+    for await (const event of run) if (event.method === "values") values.push(event.params.data as never);
+    const output = (await run.output) as { messages: BaseMessage[] };
+    const expected = {
+      content: [{ type: "text", text: "Hello world" }],
+      response_metadata: { output_version: "v1", finish_reason: "stop" },
+      id: "m1",
+      tool_calls: [],
+      usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
+    };
+    const answerOf = (messages: BaseMessage[]) => {
+      const message = messages.at(-1) as AIMessage;
+      return {
+        content: message.content,
+        response_metadata: message.response_metadata,
+        id: message.id,
+        tool_calls: message.tool_calls,
+        usage_metadata: message.usage_metadata,
+      };
+    };
+    expect(answerOf(output.messages)).toEqual(expected);
+    expect(JSON.stringify(answerOf(output.messages).response_metadata)).toBe(
+      '{"output_version":"v1","finish_reason":"stop"}',
+    );
+    expect(answerOf((values.at(-1) as { messages: BaseMessage[] }).messages)).toEqual(expected);
+    const saved = await agent.getState(config);
+    expect(answerOf((saved.values as { messages: BaseMessage[] }).messages)).toEqual(expected);
+    // outside v3 the chunks are joined as they are
+    const plain = await createAgent({ model: new Streamer("text"), tools: [] }).invoke(question());
+    expect((plain.messages.at(-1) as AIMessage).content).toBe("Hello world");
+  });
+
+  it("a tool call: its own content block, listed as the message's tool_calls", async () => {
+    // what a handler asking for protocol events (as the v3 run's does) makes a model call return
+    const heard: unknown[] = [];
+    const message = await new Streamer("tool").invoke("hi", {
+      callbacks: [
+        { lc_prefer_chat_model_stream_events: true, handleChatModelStreamEvent: (e) => heard.push(e) },
+      ],
+    });
+    const toolCall = { type: "tool_call", id: "c1", name: "lookup", args: { query: "x" } };
+    expect(message.content).toEqual([toolCall]);
+    expect(message.tool_calls).toEqual([toolCall]);
+    expect(message.id).toBe("m2");
+    expect(message.response_metadata).toEqual({ output_version: "v1", finish_reason: "stop" });
+    expect(heard).toEqual([
+      { event: "message-start", id: "m2" },
+      {
+        event: "content-block-start",
+        index: 0,
+        content: { type: "tool_call_chunk", id: "c1", name: "lookup", args: "", index: 0 },
+      },
+      { event: "content-block-delta", index: 0, delta: { type: "tool-call-delta", args: '{"query":' } },
+      { event: "content-block-delta", index: 0, delta: { type: "tool-call-delta", args: '"x"}' } },
+      { event: "content-block-finish", index: 0, content: toolCall },
+      { event: "message-finish", reason: "stop" },
+    ]);
+  });
 });

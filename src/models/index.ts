@@ -11,6 +11,13 @@ export {
 } from "./chat-model/retry-and-fallbacks.js";
 export type { BatchOptions } from "./chat-model/run-batch.js";
 export { SimpleChatModel } from "./chat-model/simple-chat-model.js";
+export type {
+  ChatModelStreamEvent,
+  StreamContentBlock,
+  StreamContentBlockDelta,
+  StreamFinishReason,
+  StreamUsage,
+} from "./chat-model/stream-events.js";
 export { StructuredOutputRunnable } from "./chat-model/structured-output.js";
 export type {
   BaseChatModelCallOptions,

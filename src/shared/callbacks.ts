@@ -9,14 +9,6 @@
  *
  * Nothing is built when no handler is listening: callers check {@link hasHandlers} first.
  */
-/**
- * @internal Marks a handler (`streamEvents` v3's protocol handler) that hears, as
- * `handleLLMNewToken`, every chunk a chat model's `_streamResponseChunks` yields while the base
- * class streams it, whether or not the model reports its tokens itself: LangChain.js turns a
- * model's chunks into protocol events for such a handler. The model's own reports then skip it.
- */
-export const HEARS_EVERY_CHUNK: unique symbol = Symbol.for("agentgraph.callbacks.hears_every_chunk");
-
 export interface CallbackHandler {
   /** Optional name, for debugging. */
   name?: string;
@@ -27,6 +19,14 @@ export interface CallbackHandler {
    * mode sets it; LangChain.js uses the same flag.
    */
   lc_prefer_streaming?: boolean;
+
+  /**
+   * When true, a chat model invoked under this handler that can stream produces its answer as
+   * protocol events (`_streamChatModelEvents`), each reported to `handleChatModelStreamEvent`,
+   * and answers with the message they assemble to (content blocks). `streamEvents` v3 sets it;
+   * LangChain.js uses the same flag.
+   */
+  lc_prefer_chat_model_stream_events?: boolean;
 
   /** A chat model call starts. `messages` is a one-element batch of the prompt messages. */
   handleChatModelStart?(
@@ -65,6 +65,14 @@ export interface CallbackHandler {
     tags?: string[],
     fields?: { chunk?: { text: string; message: unknown } },
   ): unknown;
+
+  /**
+   * One protocol event of a model call streamed for a handler that sets
+   * `lc_prefer_chat_model_stream_events` (`{ event: "message-start", id }`,
+   * `{ event: "content-block-delta", index, delta }`, …; a message-start without an id gets
+   * `run-<runId>`).
+   */
+  handleChatModelStreamEvent?(event: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
 
   /** A model call ends; `output.generations[0][0].message` is the final `AIMessage`. */
   handleLLMEnd?(

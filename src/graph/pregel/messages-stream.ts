@@ -149,6 +149,21 @@ export class MessagesStreamHandler implements CallbackHandler {
     return message;
   }
 
+  /** The stream metadata of model call `runId`, while it runs and streams. */
+  protected runMeta(runId: string): Meta | undefined {
+    return this.runs.get(runId);
+  }
+
+  /**
+   * Model call `runId` streams elsewhere, its message under `id`: the call's answer is not
+   * streamed again when it ends, nor a node's output with that id.
+   */
+  protected streamedElsewhere(runId: string, id: string): void {
+    this.streamed.add(runId);
+    if (!this.stableIds.has(runId)) this.stableIds.set(runId, id);
+    this.seen.add(id);
+  }
+
   handleLLMNewToken(
     token: string,
     _idx: unknown,

@@ -1,4 +1,4 @@
-import { copyWith, HEARS_EVERY_CHUNK } from "../../shared/index.js";
+import { copyWith } from "../../shared/index.js";
 /**
  * `streamEvents(input, { version: "v3" })`: the graph runs with the stream modes of
  * {@link STREAM_EVENTS_V3_MODES} and `subgraphs: true`; its chunks become protocol events of a
@@ -217,7 +217,6 @@ function taskNamespace(metadata: Record<string, unknown> | undefined): Namespace
 
 /** What the v3 handlers read of a message, beyond what every stream handler reads. */
 interface V3Message extends MessageLike {
-  tool_call_chunks?: { id?: string; name?: string; args?: string; index?: number }[];
   usage_metadata?: UsageInfo;
   response_metadata?: Record<string, unknown>;
   additional_kwargs?: Record<string, unknown>;
@@ -244,29 +243,8 @@ function toolMessagesWithoutId(output: unknown): V3Message[] {
   return found;
 }
 
-interface OpenBlock {
-  kind: "text" | "reasoning" | "tool";
-  text: string;
-  id?: string;
-  name?: string;
-}
-
-interface StreamedMessage {
-  ns: Namespace;
-  meta: Meta;
-  blocks: Map<number, OpenBlock>;
-  /** Block index of each tool call chunk index. */
-  toolBlocks: Map<number, number>;
-  textBlock?: number;
-  reasoningBlock?: number;
-  usage?: UsageInfo;
-}
-
 /** Where the relay sink sends what the messages handler emits, and in which context. */
-type EmitContext =
-  | { kind: "token"; runId: string }
-  | { kind: "whole"; runId: string | undefined; skipTools: boolean }
-  | undefined;
+type EmitContext = { runId: string | undefined; skipTools: boolean } | undefined;
 
 /** Hands the `messages` chunks of {@link ProtocolMessagesHandler}'s base class back to it. */
 class RelaySink extends StreamSink {
@@ -336,94 +314,16 @@ function deltaOf(block: ProtocolContentBlock, index: number): MessagesEventData 
   }
 }
 
-/** The running total of a streamed message's usage after a chunk's (the first report's details kept). */
-function addUsage(total: UsageInfo, more: UsageInfo): UsageInfo {
-  return {
-    ...total,
-    input_tokens: (total.input_tokens ?? 0) + (more.input_tokens ?? 0),
-    output_tokens: (total.output_tokens ?? 0) + (more.output_tokens ?? 0),
-    total_tokens: (total.total_tokens ?? 0) + (more.total_tokens ?? 0),
-  };
-}
-
-/** The parts of a streamed message's `message-finish` event that depend on the model. */
-interface StreamedFinish {
-  reason: string | undefined;
-  metadata?: Record<string, unknown>;
-  responseMetadata?: Record<string, unknown>;
-}
-
-/** The protocol's finish reason for an OpenAI `finish_reason`. */
-function openAIFinishReason(reason: unknown): string {
-  switch (reason) {
-    case "length":
-    case "max_tokens":
-      return "length";
-    case "tool_calls":
-    case "function_call":
-      return "tool_use";
-    case "content_filter":
-      return "content_filter";
-    default:
-      return "stop";
-  }
-}
-
-/** The protocol's finish reason for an Anthropic `stop_reason`. */
-function anthropicFinishReason(reason: unknown): string {
-  if (reason === "tool_use") return "tool_use";
-  if (reason === "max_tokens") return "length";
-  return "stop";
-}
-
-/**
- * How a streamed answer's `message-finish` ends, read from the joined answer as LangChain.js's
- * provider stream converters write it: an OpenAI answer (`model_provider: "openai"`) maps its
- * `finish_reason` (`tool_calls` is `tool_use`) and carries the model name, fingerprint, service
- * tier and raw reason as response metadata; an Anthropic one maps its `stop_reason` and carries
- * `{ model_provider }` as metadata and no response metadata; any other model's ends with `stop`.
- */
-function streamedFinishOf(
-  final: V3Message | undefined,
-  info: Record<string, unknown> | undefined,
-): StreamedFinish {
-  const metadata = final !== undefined && isRecord(final.response_metadata) ? final.response_metadata : {};
-  if (metadata.model_provider === "openai") {
-    const fields = info === undefined ? metadata : { ...info, ...metadata };
-    if (fields.finish_reason == null) return { reason: undefined };
-    return {
-      reason: openAIFinishReason(fields.finish_reason),
-      responseMetadata: {
-        model_provider: "openai",
-        model_name: fields.model_name,
-        system_fingerprint: fields.system_fingerprint,
-        service_tier: fields.service_tier,
-        finish_reason: fields.finish_reason,
-      },
-    };
-  }
-  if (metadata.model_provider === "anthropic") {
-    const extra = final !== undefined && isRecord(final.additional_kwargs) ? final.additional_kwargs : {};
-    return {
-      reason: anthropicFinishReason(extra.stop_reason ?? metadata.stop_reason),
-      metadata: { model_provider: "anthropic" },
-      responseMetadata: {},
-    };
-  }
-  return { reason: "stop" };
-}
-
 /**
  * The `messages` stream of a v3 run: the base handler's bookkeeping (which model calls stream,
  * which messages a node returns were seen already, `pushMessage`), with each message emitted as
  * protocol events under its node task's namespace.
  */
 export class ProtocolMessagesHandler extends MessagesStreamHandler {
-  /** Every chunk a model streams becomes protocol events, reported by the model or not (see `HEARS_EVERY_CHUNK`). */
-  readonly [HEARS_EVERY_CHUNK] = true;
+  /** Model calls stream to this handler as protocol events (`handleChatModelStreamEvent`). */
+  readonly lc_prefer_chat_model_stream_events = true;
   private readonly out: StreamSink;
   private context: EmitContext;
-  private readonly streams = new Map<string, StreamedMessage>();
 
   constructor(sink: StreamSink, baseDepth = 0) {
     const relay = new RelaySink(sink);
@@ -432,46 +332,31 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     this.out = sink;
   }
 
-  override handleLLMNewToken(
-    token: string,
-    idx: unknown,
-    runId: string,
-    parentRunId?: string,
-    tags?: string[],
-    fields?: { chunk?: { message: unknown } },
-  ): void {
-    this.within({ kind: "token", runId }, () =>
-      super.handleLLMNewToken(token, idx, runId, parentRunId, tags, fields),
-    );
+  /** Tokens are not streamed: a model call streams as protocol events, or its answer whole when it ends. */
+  override handleLLMNewToken(): void {}
+
+  /** One protocol event of a model call, under the namespace of the node task that made it. */
+  handleChatModelStreamEvent(event: unknown, runId: string): void {
+    const meta = this.runMeta(runId)?.[1];
+    if (meta === undefined || !isRecord(event) || typeof event.event !== "string") return;
+    let data = event as MessagesEventData;
+    if (data.event === "message-start") {
+      const id = data.id ?? `run-${runId}`;
+      this.streamedElsewhere(runId, id);
+      if (data.id == null) data = { ...data, id };
+    }
+    this.send(taskNamespace(meta), meta, runId, data);
   }
 
   override handleLLMEnd(
     output: { generations: { message: unknown; generationInfo?: Record<string, unknown> }[][] },
     runId: string,
   ): void {
-    this.within({ kind: "whole", runId, skipTools: false }, () => super.handleLLMEnd(output, runId));
-    const streamed = this.streams.get(runId);
-    if (streamed === undefined) return;
-    this.streams.delete(runId);
-    const generation = output.generations?.[0]?.[0];
-    const final = generation?.message;
-    // a model whose chunks report no usage may still have some on its answer
-    if (streamed.usage === undefined && isV3Message(final) && final.usage_metadata != null)
-      streamed.usage = final.usage_metadata;
-    this.finish(streamed, runId, isV3Message(final) ? final : undefined, generation?.generationInfo);
-  }
-
-  override handleLLMError(error: unknown, runId: string): void {
-    super.handleLLMError(error, runId);
-    const streamed = this.streams.get(runId);
-    if (streamed === undefined) return;
-    this.streams.delete(runId);
-    const message = error instanceof Error ? error.message : String(error);
-    this.send(streamed.ns, streamed.meta, runId, { event: "error", message });
+    this.within({ runId, skipTools: false }, () => super.handleLLMEnd(output, runId));
   }
 
   override pushed(metadata: Record<string, unknown> | undefined, message: unknown): void {
-    this.within({ kind: "whole", runId: undefined, skipTools: false }, () => super.pushed(metadata, message));
+    this.within({ runId: undefined, skipTools: false }, () => super.pushed(metadata, message));
   }
 
   override nodeFinished(
@@ -486,7 +371,7 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     // reducer gives those without one an id, as in LangGraph.js
     const toolMessages = toolMessagesWithoutId(output);
     try {
-      this.within({ kind: "whole", runId, skipTools: true }, () =>
+      this.within({ runId, skipTools: true }, () =>
         super.nodeFinished(metadata, tags, name, output, runId, stepTag),
       );
     } finally {
@@ -494,12 +379,11 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
     }
   }
 
-  /** @internal A `[message, metadata]` chunk of the base handler. */
+  /** @internal A `[message, metadata]` chunk of the base handler: a whole message. */
   relay(message: unknown, meta: Meta): void {
     const context = this.context;
     if (!isV3Message(message) || context === undefined) return;
-    if (context.kind === "token") this.token(context.runId, message, meta);
-    else if (!(context.skipTools && message.getType() === "tool")) this.whole(context.runId, message, meta);
+    if (!(context.skipTools && message.getType() === "tool")) this.whole(context.runId, message, meta);
   }
 
   /** Runs `call` (a base-class method) with the relay sink's emit context set to `context`. */
@@ -545,145 +429,6 @@ export class ProtocolMessagesHandler extends MessagesStreamHandler {
       event: "message-finish",
       ...(message.usage_metadata != null ? { usage: message.usage_metadata } : {}),
       ...(isRecord(message.response_metadata) ? { responseMetadata: message.response_metadata } : {}),
-    });
-  }
-
-  /** A streamed chunk of model call `runId`. */
-  private token(runId: string, chunk: V3Message, meta: Meta): void {
-    let streamed = this.streams.get(runId);
-    // the first chunk's usage goes on `message-start`, later ones' make running totals, as
-    // LangChain.js's chunk converter (and `@langchain/anthropic`'s stream) report them
-    let usage = chunk.usage_metadata ?? undefined;
-    if (streamed === undefined) {
-      streamed = { ns: taskNamespace(meta), meta, blocks: new Map(), toolBlocks: new Map() };
-      this.streams.set(runId, streamed);
-      this.send(streamed.ns, meta, runId, {
-        event: "message-start",
-        id: chunk.id ?? `run-${runId}`,
-        ...(usage !== undefined ? { usage } : {}),
-      });
-      if (usage !== undefined) streamed.usage = usage;
-      usage = undefined;
-    }
-    const state = streamed;
-    const open = (
-      kind: OpenBlock["kind"],
-      content: ProtocolContentBlock,
-      extra?: Partial<OpenBlock>,
-    ): number => {
-      const index = state.blocks.size;
-      state.blocks.set(index, { kind, text: "", ...extra });
-      this.send(state.ns, meta, runId, { event: "content-block-start", index, content });
-      return index;
-    };
-    const addText = (text: string): void => {
-      if (text === "") return;
-      state.textBlock ??= open("text", { type: "text", text: "" });
-      const block = state.blocks.get(state.textBlock) as OpenBlock;
-      block.text += text;
-      this.send(state.ns, meta, runId, {
-        event: "content-block-delta",
-        index: state.textBlock,
-        delta: { type: "text-delta", text },
-      });
-    };
-    const addReasoning = (text: string): void => {
-      if (text === "") return;
-      state.reasoningBlock ??= open("reasoning", { type: "reasoning", reasoning: "" });
-      const block = state.blocks.get(state.reasoningBlock) as OpenBlock;
-      block.text += text;
-      this.send(state.ns, meta, runId, {
-        event: "content-block-delta",
-        index: state.reasoningBlock,
-        delta: { type: "reasoning-delta", reasoning: text },
-      });
-    };
-    if (typeof chunk.content === "string") {
-      addText(chunk.content);
-    } else if (Array.isArray(chunk.content)) {
-      for (const part of chunk.content as unknown[]) {
-        if (!isRecord(part)) continue;
-        if (part.type === "text" && typeof part.text === "string") addText(part.text);
-        else if (part.type === "reasoning" && typeof part.reasoning === "string")
-          addReasoning(part.reasoning);
-        else if (part.type === "thinking" && typeof part.thinking === "string") addReasoning(part.thinking);
-      }
-    }
-    for (const call of chunk.tool_call_chunks ?? []) {
-      const key = call.index ?? 0;
-      let index = state.toolBlocks.get(key);
-      if (index === undefined) {
-        index = open(
-          "tool",
-          {
-            type: "tool_call_chunk",
-            ...(call.id != null ? { id: call.id } : {}),
-            ...(call.name != null ? { name: call.name } : {}),
-            args: "",
-            // the chunk's own index, as LangChain.js's provider streams start the block
-            ...(call.index != null ? { index: call.index } : {}),
-          },
-          { ...(call.id != null ? { id: call.id } : {}), ...(call.name != null ? { name: call.name } : {}) },
-        );
-        state.toolBlocks.set(key, index);
-      }
-      const block = state.blocks.get(index) as OpenBlock;
-      if (call.id != null) block.id ??= call.id;
-      if (call.name != null) block.name ??= call.name;
-      const args = call.args ?? "";
-      if (args !== "") {
-        block.text += args;
-        this.send(state.ns, meta, runId, {
-          event: "content-block-delta",
-          index,
-          delta: { type: "tool-call-delta", args },
-        });
-      }
-    }
-    if (usage !== undefined) {
-      state.usage = state.usage === undefined ? usage : addUsage(state.usage, usage);
-      this.send(state.ns, meta, runId, { event: "usage", usage: state.usage });
-    }
-  }
-
-  /**
-   * Closes the blocks of a streamed message, then the message. `final` is the joined answer and
-   * `info` its generation's info (where an invoke streamed for this handler leaves OpenAI's
-   * `finish_reason` and `model_name`), when the call ended.
-   */
-  private finish(
-    streamed: StreamedMessage,
-    runId: string,
-    final?: V3Message,
-    info?: Record<string, unknown>,
-  ): void {
-    for (const [index, block] of [...streamed.blocks].sort(([a], [b]) => a - b)) {
-      let content: ProtocolContentBlock;
-      if (block.kind === "text") content = { type: "text", text: block.text };
-      else if (block.kind === "reasoning") content = { type: "reasoning", reasoning: block.text };
-      else {
-        let args: unknown = {};
-        try {
-          args = block.text === "" ? {} : JSON.parse(block.text);
-        } catch {
-          args = {};
-        }
-        content = {
-          type: "tool_call",
-          ...(block.id !== undefined ? { id: block.id } : {}),
-          name: block.name ?? "",
-          args: isRecord(args) ? args : {},
-        };
-      }
-      this.send(streamed.ns, streamed.meta, runId, { event: "content-block-finish", index, content });
-    }
-    const { reason, metadata, responseMetadata } = streamedFinishOf(final, info);
-    this.send(streamed.ns, streamed.meta, runId, {
-      event: "message-finish",
-      ...(reason !== undefined ? { reason } : {}),
-      ...(streamed.usage !== undefined ? { usage: streamed.usage } : {}),
-      ...(metadata !== undefined ? { metadata } : {}),
-      ...(responseMetadata !== undefined ? { responseMetadata } : {}),
     });
   }
 }

@@ -93,6 +93,8 @@ export type MessagesEventData = (
       metadata?: Record<string, unknown>;
       responseMetadata?: Record<string, unknown>;
     }
+  /** A provider's own event passed through (`ChatOpenAI`'s `stream_metadata`, `ChatAnthropic`'s `message_start`, …). */
+  | { event: "provider"; provider: string; name: string; payload: unknown }
   | { event: "error"; message: string }
 ) & { run_id?: string };
 

@@ -36,6 +36,7 @@ import {
   ChatModelWithRetry,
   type RetryFields,
 } from "./retry-and-fallbacks.js";
+import { type ChatModelStreamEvent, chunksToStreamEvents, messageFromStreamEvents } from "./stream-events.js";
 import {
   type StructuredOutputDefaults,
   type StructuredOutputRunnable,
@@ -165,6 +166,22 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     throw new Error("Not implemented.");
   }
 
+  /**
+   * Streams the answer as protocol events (see {@link ChatModelStreamEvent}). By default they are
+   * made from `_streamResponseChunks` (see {@link chunksToStreamEvents}); a provider overrides
+   * it to say what its stream says (why it stopped, its own events as `provider` events). A
+   * call streams this way when a callback handler asks for it
+   * (`lc_prefer_chat_model_stream_events`, as `streamEvents` v3's does), and answers with the
+   * message the events assemble to. As in LangChain.js, `runManager` is not passed then.
+   */
+  async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatModelStreamEvent> {
+    yield* chunksToStreamEvents(this._streamResponseChunks(messages, options, runManager));
+  }
+
   /** LangChain.js serialization namespace. */
   get lc_namespace(): string[] {
     return ["langchain", "chat_models", this._llmType()];
@@ -248,6 +265,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   protected canStream(): boolean {
     return (
       !this.disableStreaming && this._streamResponseChunks !== BaseChatModel.prototype._streamResponseChunks
+    );
+  }
+
+  /** True when the model can stream protocol events and streaming is not disabled. */
+  protected canStreamEvents(): boolean {
+    return (
+      !this.disableStreaming &&
+      (this._streamChatModelEvents !== BaseChatModel.prototype._streamChatModelEvents ||
+        this._streamResponseChunks !== BaseChatModel.prototype._streamResponseChunks)
     );
   }
 
@@ -526,6 +552,18 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     };
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
+      if (call.run?.prefersStreamEvents === true && this.canStreamEvents()) {
+        const run = call.run;
+        const streamed = thenOrElse(
+          this.invokeStreamingEvents(call, run),
+          (message) => {
+            run.end(message, tokenUsageOf(message));
+            return message;
+          },
+          fail,
+        );
+        return then === undefined ? streamed : streamed.then(then, onError);
+      }
       const stream =
         (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
       if (stream) {
@@ -587,6 +625,36 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       call.run?.error(error);
       return failedBeforeThen(error, onError);
     }
+  }
+
+  /**
+   * A call streamed as protocol events: each is reported to the run (a `message-start` without
+   * an id gets `run-<run id>`), and the answer is the message they assemble to.
+   */
+  private async invokeStreamingEvents(
+    call: PreparedCall<this["ParsedCallOptions"]>,
+    run: ChatModelRun,
+  ): Promise<AIMessage> {
+    const events: ChatModelStreamEvent[] = [];
+    const iterator = this._streamChatModelEvents(call.messages, call.parsed)[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        const next = await raceWithSignal(iterator.next(), call.signal);
+        if (next.done) break;
+        let event = next.value;
+        if (event.event === "message-start" && event.id == null) event = { ...event, id: `run-${run.runId}` };
+        run.streamEvent(event);
+        events.push(event);
+      }
+    } finally {
+      // leaving early (abort, error) closes the model's stream
+      void Promise.resolve(iterator.return?.(undefined)).catch(() => {});
+    }
+    if (call.signal?.aborted) throw abortErrorFor(call.signal);
+    if (events.length === 0) throw new Error("Received empty response from chat model call.");
+    const message = messageFromStreamEvents(events);
+    if (message.id === undefined) message.id = call.fallbackId();
+    return message;
   }
 
   /** The streamed chunks of a call, concatenated. */
@@ -680,8 +748,6 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   ): AsyncGenerator<AIMessageChunk> {
     const report = call.run !== undefined && this.reportsStreamedChunks();
     if (call.run !== undefined) call.run.baseReportsTokens = report;
-    // `streamEvents` v3 hears every chunk, as LangChain.js makes protocol events of them
-    const listeners = call.run !== undefined && !report ? call.run.listenToEveryChunk() : undefined;
     const iterator = this._streamResponseChunks(call.messages, call.parsed, call.run)[Symbol.asyncIterator]();
     try {
       while (true) {
@@ -696,7 +762,6 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         if (call.run !== undefined) {
           call.run.streamed(generation);
           if (report) call.run.chunk(generation.text ?? chunk.text, chunk);
-          else if (listeners !== undefined) call.run.chunk(generation.text ?? chunk.text, chunk, listeners);
         }
         yield chunk;
       }
@@ -705,6 +770,19 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       void Promise.resolve(iterator.return?.(undefined)).catch(() => {});
     }
   }
+}
+
+/** `llmOutput.tokenUsage` of an answer with usage, as LangChain.js reports a streamed call's. */
+function tokenUsageOf(message: AIMessage): Record<string, unknown> | undefined {
+  const usage = message.usage_metadata;
+  if (usage === undefined) return undefined;
+  return {
+    tokenUsage: {
+      promptTokens: usage.input_tokens,
+      completionTokens: usage.output_tokens,
+      totalTokens: usage.total_tokens,
+    },
+  };
 }
 
 /** A model's class name: its static `lc_name()` when it has one, else the constructor's name. */

@@ -5,7 +5,7 @@ import {
   getBufferString,
   isAIMessageChunk,
 } from "../../messages/index.js";
-import { type CallbackHandler, HEARS_EVERY_CHUNK, notifyHandlers } from "../../shared/index.js";
+import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
 import { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
 /** One generation of `handleLLMEnd`'s output. */
@@ -37,11 +37,6 @@ interface EndGeneration {
 export class ChatModelRun {
   /** True while the base class streams `_streamResponseChunks` and reports chunks itself. */
   baseReportsTokens = false;
-  /**
-   * The handlers the model's own `handleLLMNewToken` reports reach: all of them, unless the base
-   * class streams every chunk to some (see {@link listenToEveryChunk}).
-   */
-  private reportedTo: readonly CallbackHandler[] | undefined;
   /** The joined text of the streamed generations (`ChatGenerationChunk.text`). */
   private streamedText = "";
   /** The streamed generations' `generationInfo`, merged as `ChatGenerationChunk.concat` merges it. */
@@ -54,23 +49,19 @@ export class ChatModelRun {
     readonly tags: string[],
   ) {}
 
-  /**
-   * The handlers marked {@link HEARS_EVERY_CHUNK}, if any, for a call whose streamed chunks the
-   * model may not report itself: the base class reports each chunk to them, and the model's own
-   * reports skip them from now on.
-   */
-  listenToEveryChunk(): readonly CallbackHandler[] | undefined {
-    const found = this.handlers.filter(
-      (handler) => (handler as { [HEARS_EVERY_CHUNK]?: unknown })[HEARS_EVERY_CHUNK] === true,
-    );
-    if (found.length === 0) return undefined;
-    this.reportedTo = this.handlers.filter((handler) => !found.includes(handler));
-    return found;
-  }
-
   /** True when some handler asks models to stream (`lc_prefer_streaming`). */
   get prefersStreaming(): boolean {
     return this.handlers.some((handler) => handler.lc_prefer_streaming === true);
+  }
+
+  /** True when some handler asks for protocol events (`lc_prefer_chat_model_stream_events`). */
+  get prefersStreamEvents(): boolean {
+    return this.handlers.some((handler) => handler.lc_prefer_chat_model_stream_events === true);
+  }
+
+  /** Reports one protocol event of the call to `handleChatModelStreamEvent`. */
+  streamEvent(event: unknown): void {
+    notifyHandlers(this.handlers, "handleChatModelStreamEvent", event, this.runId, undefined, this.tags);
   }
 
   start(
@@ -141,7 +132,7 @@ export class ChatModelRun {
     if (this.baseReportsTokens) return;
     const chunk = fields?.chunk;
     notifyHandlers(
-      this.reportedTo ?? this.handlers,
+      this.handlers,
       "handleLLMNewToken",
       token,
       { prompt: 0, completion: 0 },

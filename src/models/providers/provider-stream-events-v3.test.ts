@@ -276,3 +276,108 @@ describe("v3 message-finish of a streamed provider answer", () => {
     ]);
   });
 });
+
+/** The `messages` events of an agent's v3 run, without their run ids. */
+async function messageEvents(model: Model) {
+  const agent = createAgent({ model, tools: [getWeather] });
+  const run = await agent.streamEvents(
+    { messages: [{ role: "user", content: "Weather in Paris?" }] },
+    { version: "v3" },
+  );
+  const events: unknown[] = [];
+  for await (const event of run) {
+    if (event.method !== "messages") continue;
+    const { run_id: _runId, ...data } = event.params.data as MessagesEventData;
+    events.push(data);
+  }
+  const output = (await run.output) as { messages: { content: unknown; tool_calls?: unknown }[] };
+  return { events, output };
+}
+
+describe("v3 events of a streamed provider answer, as LangChain.js's provider converters make them", () => {
+  it("ChatOpenAI: a provider stream_metadata event after message-start; the state holds content blocks", async () => {
+    server.reply(
+      { kind: "sse", events: openAIStream("gpt-test", "Let me check.", true) },
+      { kind: "sse", events: openAIStream("gpt-test", "Sunny.", false) },
+    );
+    const model = new ChatOpenAI({
+      model: "gpt-test",
+      apiKey: "sk-test",
+      configuration: { baseURL: `${server.url}/v1` },
+    });
+    const { events, output } = await messageEvents(model);
+    expect(events.slice(0, 2)).toEqual([
+      { event: "message-start", id: "chatcmpl-1" },
+      {
+        event: "provider",
+        provider: "openai",
+        name: "stream_metadata",
+        payload: { model: "gpt-test", service_tier: undefined },
+      },
+    ]);
+    // both answers are "chatcmpl-1": the second replaces the first in the state, as in LangChain.js
+    expect(output.messages.map((message) => message.content)).toEqual([
+      "Weather in Paris?",
+      [{ type: "text", text: "Sunny." }],
+      "Sunny in Paris",
+    ]);
+  });
+
+  it("ChatAnthropic: each block finishes at its content_block_stop, tool arguments as block-delta snapshots", async () => {
+    server.reply(
+      { kind: "sse", events: anthropicStream("Let me check.", true) },
+      { kind: "sse", events: anthropicStream("Sunny.", false) },
+    );
+    const model = new ChatAnthropic({
+      model: "claude-test",
+      apiKey: "sk-ant-test",
+      clientOptions: { baseURL: server.url },
+    });
+    const { events } = await messageEvents(model);
+    const names = events.slice(0, 11).map((event) => {
+      const {
+        event: name,
+        index,
+        delta,
+        content,
+      } = event as {
+        event: string;
+        index?: number;
+        delta?: unknown;
+        content?: unknown;
+      };
+      return [name, index, delta ?? content];
+    });
+    expect(names).toEqual([
+      ["message-start", undefined, undefined],
+      ["provider", undefined, undefined],
+      ["content-block-start", 0, { type: "text", text: "", index: 0 }],
+      ["content-block-delta", 0, { type: "text-delta", text: "Let me check." }],
+      ["content-block-finish", 0, { type: "text", text: "Let me check." }],
+      [
+        "content-block-start",
+        1,
+        { type: "tool_call_chunk", id: "toolu_1", name: "get_weather", args: "", index: 1 },
+      ],
+      [
+        "content-block-delta",
+        1,
+        { type: "block-delta", fields: { type: "tool_call_chunk", args: '{"city":"Paris"}' } },
+      ],
+      [
+        "content-block-finish",
+        1,
+        { type: "tool_call", id: "toolu_1", name: "get_weather", args: { city: "Paris" } },
+      ],
+      ["usage", undefined, undefined],
+      ["message-finish", undefined, undefined],
+      ["message-start", undefined, undefined],
+    ]);
+    expect(events[1]).toEqual({
+      event: "provider",
+      provider: "anthropic",
+      name: "message_start",
+      payload: { model: "claude-test", id: "msg_01" },
+    });
+  });
+});

@@ -21,7 +21,7 @@ import type {
 import { toolOptionsToSpec } from "./call-options-to-spec.js";
 import { messagesToPrompt } from "./messages-to-prompt.js";
 import { type ReasoningFormat, resultToMessage } from "./result-to-message.js";
-import { StreamPartsToChunks } from "./stream-parts-to-chunks.js";
+import { StreamPartsToChunks, streamError } from "./stream-parts-to-chunks.js";
 
 /**
  * Options of {@link SpecChatModel} (and so of `ChatOpenAI` and `ChatAnthropic`).
@@ -168,6 +168,23 @@ export class SpecChatModel<
     options: this["ParsedCallOptions"],
     _runManager?: ChatModelRun,
   ): AsyncGenerator<ChatGenerationChunk> {
+    const mapper = this.streamChunkMapper();
+    for await (const part of this.streamParts(messages, options)) {
+      const chunk = mapper.map(part);
+      if (chunk !== undefined) yield chunk;
+    }
+    const last = mapper.flush();
+    if (last !== undefined) yield last;
+  }
+
+  /**
+   * The spec stream parts of one call: the request is retried until its stream opens (HTTP and
+   * connection errors before the first part), and the stream is closed when the caller stops.
+   */
+  protected async *streamParts(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<ChatModelV1StreamPart> {
     const callOptions = this.specCallOptions(messages, options);
     // A signal scoped to this stream: the retry helper keeps the winning attempt linked to it.
     const scope = new AbortController();
@@ -187,16 +204,24 @@ export class SpecChatModel<
         { ...this.retrySettings(scope.signal, options as Record<string, unknown>), keepLinked: true },
       );
       iterator = opened.it;
-      const mapper = this.streamChunkMapper();
-      for (let next = opened.first; next.done !== true; next = await iterator.next()) {
-        const chunk = mapper.map(next.value);
-        if (chunk !== undefined) yield chunk;
-      }
-      const last = mapper.flush();
-      if (last !== undefined) yield last;
+      for (let next = opened.first; next.done !== true; next = await iterator.next()) yield next.value;
     } finally {
       unlink?.();
       await iterator?.return?.(undefined);
+    }
+  }
+
+  /**
+   * The provider's own events of one streamed call (the `raw` parts), for a protocol event
+   * converter; an `error` part the provider streams throws, as it does for chunks.
+   */
+  protected async *rawStreamEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<unknown> {
+    for await (const part of this.streamParts(messages, options)) {
+      if (part.type === "raw") yield part.rawValue;
+      else if (part.type === "error") throw streamError(part.error, this.spec.provider);
     }
   }
 

@@ -132,7 +132,8 @@ export class StreamPartsToChunks {
   }
 }
 
-function streamError(error: unknown, provider: string): Error {
+/** The error an `error` stream part throws. */
+export function streamError(error: unknown, provider: string): Error {
   if (error instanceof Error) return error;
   const message = (error as { message?: unknown } | undefined)?.message;
   return new ModelCallError(

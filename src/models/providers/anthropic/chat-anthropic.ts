@@ -8,6 +8,7 @@ import {
 } from "../../../tools/index.js";
 import { ConfiguredChatModel } from "../../chat-model/configured-chat-model.js";
 import type { ChatModelRun } from "../../chat-model/llm-run.js";
+import type { ChatModelStreamEvent } from "../../chat-model/stream-events.js";
 import {
   type StructuredOutputModel,
   type StructuredOutputRunnable,
@@ -35,6 +36,7 @@ import {
   lazyAnthropicClient,
 } from "./anthropic-client.js";
 import { AnthropicStreamChunks } from "./anthropic-stream-chunks.js";
+import { anthropicStreamEvents } from "./anthropic-stream-events.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
 import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
@@ -417,6 +419,18 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     if (this.stop !== undefined && options.stop) {
       throw new InvalidArgumentError('"stopSequence" parameter found in input and default params');
     }
+  }
+
+  /**
+   * The answer as protocol events made from the server's stream events (see
+   * {@link anthropicStreamEvents}): each content block as the server streams it, why it
+   * stopped and `provider` events.
+   */
+  override async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<ChatModelStreamEvent> {
+    yield* anthropicStreamEvents(this.rawStreamEvents(messages, options), { streamUsage: this.streamUsage });
   }
 
   /** The chunks are shaped as `@langchain/anthropic` shapes them (see {@link AnthropicStreamChunks}). */

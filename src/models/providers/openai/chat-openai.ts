@@ -1,5 +1,6 @@
 import type { BaseMessage } from "../../../messages/index.js";
 import { AbortError, InvalidArgumentError } from "../../../shared/index.js";
+import type { ChatModelStreamEvent } from "../../chat-model/stream-events.js";
 import type {
   BaseChatModelCallOptions,
   ModelProfile,
@@ -16,6 +17,7 @@ import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
 import { OpenAIStreamChunks } from "./openai-stream-chunks.js";
+import { openAIStreamEvents } from "./openai-stream-events.js";
 
 const DEFAULT_MODEL = "gpt-4.1-mini";
 
@@ -174,6 +176,20 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.openAIUsageForm = true;
     // and writes an answer's tool calls as { name, args, type, id } (seen in JSON of them)
     this.toolCallTypeFirst = true;
+  }
+
+  /**
+   * The answer as protocol events made from the server's stream chunks (see
+   * {@link openAIStreamEvents}): why it stopped, the model's name and `provider` events.
+   */
+  override async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<ChatModelStreamEvent> {
+    yield* openAIStreamEvents(this.rawStreamEvents(messages, options), {
+      streamUsage: this.settings.streamUsage !== false,
+      provider: this.spec.provider,
+    });
   }
 
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */

@@ -1,0 +1,322 @@
+/**
+ * The chat-model stream protocol (LangChain.js `ChatModelStreamEvent`, `@langchain/core` 1.4): a
+ * model call as `message-start`, content blocks (`content-block-start` → `content-block-delta`…
+ * → `content-block-finish`), `usage` snapshots, `provider` passthroughs and `message-finish`.
+ * A model produces them with `_streamChatModelEvents`; a callback handler that asks for them
+ * (`lc_prefer_chat_model_stream_events`, as `streamEvents` v3's does) hears each one through
+ * `handleChatModelStreamEvent`, and the call answers with the message they assemble to.
+ */
+import { AIMessage, isAIMessageChunk } from "../../messages/index.js";
+import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
+
+/** A content block as the protocol carries it (`{ type: "text", text }`, `{ type: "tool_call", … }`, …). */
+export interface StreamContentBlock {
+  type: string;
+  index?: number;
+  [key: string]: unknown;
+}
+
+/** A token usage snapshot (each one replaces the previous). */
+export interface StreamUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  [key: string]: unknown;
+}
+
+/** Why the model stopped: the protocol's provider-neutral reasons. */
+export type StreamFinishReason = "stop" | "length" | "tool_use" | "content_filter";
+
+/** An increment of an open content block. */
+export type StreamContentBlockDelta =
+  | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; reasoning: string }
+  | { type: "data-delta"; data: string; encoding?: "base64" }
+  | { type: "tool-call-delta"; args: string }
+  | { type: "block-delta"; fields: { type: string; [key: string]: unknown } };
+
+/**
+ * One event of a streamed model answer.
+ *
+ * @example
+ * ```ts
+ * async *_streamChatModelEvents() {
+ *   yield { event: "message-start", id: "msg_1" };
+ *   yield { event: "content-block-start", index: 0, content: { type: "text", text: "" } };
+ *   yield { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "Hi" } };
+ *   yield { event: "content-block-finish", index: 0, content: { type: "text", text: "Hi" } };
+ *   yield { event: "message-finish", reason: "stop" };
+ * }
+ * ```
+ */
+export type ChatModelStreamEvent =
+  | { event: "message-start"; id?: string | undefined; usage?: StreamUsage }
+  | { event: "content-block-start"; index: number; content: StreamContentBlock }
+  | { event: "content-block-delta"; index: number; delta: StreamContentBlockDelta }
+  | { event: "content-block-finish"; index: number; content: StreamContentBlock }
+  | { event: "usage"; usage: StreamUsage }
+  | {
+      event: "message-finish";
+      reason?: StreamFinishReason | undefined;
+      usage?: StreamUsage;
+      /** What the provider says of the message besides its response metadata (`ChatAnthropic`: `{ model_provider }`). */
+      metadata?: Record<string, unknown>;
+      /** Provider response metadata (model name, finish reason as the provider wrote it, …). */
+      responseMetadata?: Record<string, unknown>;
+    }
+  | { event: "provider"; provider: string; name: string; payload: unknown }
+  | { event: "error"; message: string; code?: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The delta that appends `part` (a content part of a chunk) to the block it continues. */
+function partDelta(part: StreamContentBlock): StreamContentBlockDelta {
+  if (part.type === "text") return { type: "text-delta", text: String(part.text ?? "") };
+  if (part.type === "reasoning") return { type: "reasoning-delta", reasoning: String(part.reasoning ?? "") };
+  if (part.type === "thinking" && typeof part.thinking === "string")
+    return { type: "reasoning-delta", reasoning: part.thinking };
+  if (typeof part.data === "string") return { type: "data-delta", data: part.data, encoding: "base64" };
+  return { type: "block-delta", fields: { ...part } };
+}
+
+/** `block` with `delta` applied (an unknown pairing leaves the block as it is). */
+export function applyStreamDelta(
+  block: StreamContentBlock,
+  delta: StreamContentBlockDelta,
+): StreamContentBlock {
+  switch (delta.type) {
+    case "text-delta":
+      return block.type === "text" ? { ...block, text: String(block.text ?? "") + delta.text } : block;
+    case "reasoning-delta":
+      if (block.type === "thinking")
+        return { ...block, thinking: String(block.thinking ?? "") + delta.reasoning };
+      if (block.type === "reasoning")
+        return { ...block, reasoning: String(block.reasoning ?? "") + delta.reasoning };
+      return block;
+    case "data-delta":
+      return { ...block, data: String(block.data ?? "") + delta.data };
+    case "tool-call-delta":
+      return block.type === "tool_call_chunk" || block.type === "server_tool_call_chunk"
+        ? { ...block, args: String(block.args ?? "") + delta.args }
+        : block;
+    case "block-delta":
+      return { ...block, ...delta.fields };
+  }
+}
+
+/**
+ * A finished block as `content-block-finish` carries it: a `tool_call_chunk` becomes a
+ * `tool_call` with its parsed arguments, or an `invalid_tool_call` when they are not JSON
+ * (`""` included), as LangChain.js finalizes it.
+ */
+export function finishStreamBlock(block: StreamContentBlock): StreamContentBlock {
+  if (block.type !== "tool_call_chunk") return block;
+  const args = typeof block.args === "string" ? block.args : "{}";
+  try {
+    return { type: "tool_call", id: block.id, name: block.name, args: JSON.parse(args) as unknown };
+  } catch {
+    return {
+      type: "invalid_tool_call",
+      id: block.id,
+      name: block.name,
+      args: block.args,
+      error: "Failed to parse tool call arguments as JSON",
+    };
+  }
+}
+
+/** The usage snapshot after a later chunk's usage (its token counts added; details are the first's only). */
+function addedUsage(total: StreamUsage, more: StreamUsage): StreamUsage {
+  return {
+    input_tokens: (total.input_tokens ?? 0) + (more.input_tokens ?? 0),
+    output_tokens: (total.output_tokens ?? 0) + (more.output_tokens ?? 0),
+    total_tokens: (total.total_tokens ?? 0) + (more.total_tokens ?? 0),
+  };
+}
+
+/** The index after the highest one in use. */
+function nextIndex(blocks: Map<number, StreamContentBlock>): number {
+  let next = 0;
+  for (const index of blocks.keys()) if (index >= next) next = index + 1;
+  return next;
+}
+
+/**
+ * The protocol events of a model's `_streamResponseChunks`, as LangChain.js's compatibility
+ * bridge makes them: the first chunk starts the message (its usage on `message-start`); string
+ * content streams into a text block at index 0, content parts into the block of their `index`
+ * (a new block per part without one), tool call chunks into a `tool_call_chunk` block of their
+ * `index` with `tool-call-delta`s; later usage comes as `usage` snapshots of the running totals.
+ * When the chunks end, every block finishes in the order it started, then the message
+ * (`reason: "stop"`, which is all a chunk stream can say).
+ *
+ * Unlike LangChain.js, a tool call chunk whose `index` is the index of a text or other block
+ * (a model streaming text, then a call with `index: 0`) opens a block of its own after the
+ * others rather than merging its arguments into that block (see docs/differences.md).
+ */
+export async function* chunksToStreamEvents(
+  chunks: AsyncIterable<ChatGenerationChunk>,
+): AsyncGenerator<ChatModelStreamEvent> {
+  const blocks = new Map<number, StreamContentBlock>();
+  /** The block of each tool call chunk index. */
+  const toolBlocks = new Map<number, number>();
+  let started = false;
+  let usage: StreamUsage | undefined;
+  for await (const generation of chunks) {
+    const message = generation.message;
+    const chunkUsage = isAIMessageChunk(message) ? message.usage_metadata : undefined;
+    let usageOnStart = false;
+    if (!started) {
+      started = true;
+      const start: ChatModelStreamEvent = { event: "message-start", id: message.id ?? undefined };
+      if (chunkUsage !== undefined) {
+        start.usage = chunkUsage as StreamUsage;
+        usage = { ...chunkUsage };
+        usageOnStart = true;
+      }
+      yield start;
+    }
+    const content: unknown = message.content;
+    if (typeof content === "string") {
+      if (content !== "") {
+        let block = blocks.get(0);
+        if (block === undefined) {
+          block = { type: "text", text: "" };
+          blocks.set(0, block);
+          yield { event: "content-block-start", index: 0, content: { type: "text", text: "" } };
+        }
+        blocks.set(0, applyStreamDelta(block, { type: "text-delta", text: content }));
+        yield { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: content } };
+      }
+    } else if (Array.isArray(content)) {
+      for (const raw of content as unknown[]) {
+        if (!isRecord(raw)) continue;
+        const part = { ...raw, type: String(raw.type) } as StreamContentBlock;
+        const index = typeof part.index === "number" ? part.index : blocks.size;
+        const block = blocks.get(index);
+        if (block === undefined) {
+          blocks.set(index, { ...part });
+          yield { event: "content-block-start", index, content: { ...part } };
+        } else {
+          const delta = partDelta(part);
+          blocks.set(index, applyStreamDelta(block, delta));
+          yield { event: "content-block-delta", index, delta };
+        }
+      }
+    }
+    for (const call of (isAIMessageChunk(message) ? message.tool_call_chunks : undefined) ?? []) {
+      const key = typeof call.index === "number" ? call.index : blocks.size;
+      let index = toolBlocks.get(key);
+      if (index === undefined) {
+        const taken = blocks.get(key);
+        index = taken === undefined || taken.type === "tool_call_chunk" ? key : nextIndex(blocks);
+        toolBlocks.set(key, index);
+        const initial: StreamContentBlock = {
+          type: "tool_call_chunk",
+          id: call.id,
+          name: call.name,
+          args: "",
+          index: key,
+        };
+        blocks.set(index, { ...initial });
+        yield { event: "content-block-start", index, content: initial };
+      }
+      const block = blocks.get(index) as StreamContentBlock;
+      if (call.id != null) block.id = call.id;
+      if (call.name != null) block.name = call.name;
+      if (call.args) {
+        block.args = String(block.args ?? "") + call.args;
+        yield { event: "content-block-delta", index, delta: { type: "tool-call-delta", args: call.args } };
+      }
+    }
+    if (!usageOnStart && chunkUsage !== undefined) {
+      usage = usage === undefined ? { ...chunkUsage } : addedUsage(usage, chunkUsage as StreamUsage);
+      yield { event: "usage", usage: { ...usage } };
+    }
+  }
+  for (const [index, block] of blocks)
+    yield { event: "content-block-finish", index, content: finishStreamBlock(block) };
+  yield { event: "message-finish", reason: "stop", ...(usage !== undefined ? { usage } : {}) };
+}
+
+function normalizedUsage(usage: StreamUsage): NonNullable<AIMessage["usage_metadata"]> {
+  return {
+    ...usage,
+    input_tokens: usage.input_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    total_tokens: usage.total_tokens ?? 0,
+  };
+}
+
+function parsedArgs(value: unknown): Record<string, unknown> {
+  if (isRecord(value)) return value;
+  if (typeof value !== "string" || value === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A block still in its streaming form (a tool call that never finished) as a `tool_call`, when it names its tool. */
+function standardToolBlock(block: StreamContentBlock): StreamContentBlock {
+  if (block.type !== "tool_call_chunk" && block.type !== "tool_use" && block.type !== "input_json_delta")
+    return block;
+  if (typeof block.name !== "string") return block;
+  return { ...block, type: "tool_call", name: block.name, args: parsedArgs(block.args ?? block.input) };
+}
+
+/**
+ * The `AIMessage` a call's protocol events assemble to, as LangChain.js's `ChatModelStream`
+ * assembles it: content blocks (tool calls as `tool_call` blocks, which the message also lists
+ * as `tool_calls`), the last usage snapshot, and as response metadata the `message-finish`
+ * event's, its `finish_reason` and `output_version: "v1"`.
+ */
+export function messageFromStreamEvents(events: Iterable<ChatModelStreamEvent>): AIMessage {
+  const blocks: (StreamContentBlock | undefined)[] = [];
+  let id: string | undefined;
+  let usage: StreamUsage | undefined;
+  let metadata: Record<string, unknown> = {};
+  let reason: string | undefined;
+  for (const event of events) {
+    switch (event.event) {
+      case "message-start":
+        id = event.id ?? id;
+        if (event.usage !== undefined) usage = event.usage;
+        break;
+      case "content-block-start":
+      case "content-block-finish":
+        blocks[event.index] = event.content;
+        break;
+      case "content-block-delta": {
+        const current = blocks[event.index];
+        if (current !== undefined) blocks[event.index] = applyStreamDelta(current, event.delta);
+        break;
+      }
+      case "usage":
+        usage = event.usage;
+        break;
+      case "message-finish":
+        reason = event.reason;
+        if (event.usage !== undefined) usage = event.usage;
+        if (event.responseMetadata !== undefined) metadata = { ...metadata, ...event.responseMetadata };
+        break;
+      default:
+        break;
+    }
+  }
+  const content = blocks.filter((block) => block != null).map(standardToolBlock);
+  return new AIMessage({
+    id,
+    content: content as AIMessage["content"],
+    usage_metadata: usage === undefined ? undefined : normalizedUsage(usage),
+    response_metadata: {
+      ...metadata,
+      ...(reason ? { finish_reason: reason } : {}),
+      output_version: "v1",
+    },
+  });
+}
