@@ -1,7 +1,14 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { MessagesEventData } from "../graph/index.js";
-import { MemorySaver, StreamChannel, type StreamTransformer } from "../index.js";
+import {
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  StreamChannel,
+  type StreamTransformer,
+} from "../index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "../messages/index.js";
 import { BaseChatModel, ChatGenerationChunk, type ChatModelRun } from "../models/index.js";
 import { FakeChatModel } from "../testing/index.js";
@@ -316,6 +323,74 @@ describe("the state of a v3 run with a streaming model", () => {
       { event: "content-block-delta", index: 0, delta: { type: "tool-call-delta", args: '"x"}' } },
       { event: "content-block-finish", index: 0, content: toolCall },
       { event: "message-finish", reason: "stop" },
+    ]);
+  });
+});
+
+/** Streams "a" then "b" (or fails after "a"). */
+class TwoChunks extends BaseChatModel {
+  constructor(private readonly fails: boolean) {
+    super({});
+  }
+  _llmType(): string {
+    return "two-chunks";
+  }
+  async _generate(): Promise<{ generations: { text: string; message: AIMessage }[] }> {
+    return { generations: [{ text: "x", message: new AIMessage("x") }] };
+  }
+  override async *_streamResponseChunks(): AsyncGenerator<ChatGenerationChunk> {
+    yield new ChatGenerationChunk({ text: "a", message: new AIMessageChunk({ content: "a", id: "q" }) });
+    if (this.fails) throw new Error("boom");
+    yield new ChatGenerationChunk({ text: "b", message: new AIMessageChunk({ content: "b", id: "q" }) });
+  }
+}
+
+describe("model calls a v3 run does not stream as protocol events", () => {
+  // LangGraph.js 1.7.3: its v3 handler hears no tokens, so a `model.stream()` call inside a node
+  // is sent whole when it ends (its message as the node returns it), and a call that fails sends
+  // no `error` event (the lifecycle says the node failed)
+  async function messageEvents(
+    node: (state: { messages: BaseMessage[] }) => Promise<{ messages: BaseMessage[] }>,
+  ) {
+    const graph = new StateGraph(MessagesAnnotation).addNode("n", node).addEdge(START, "n").compile();
+    const run = await graph.streamEvents({ messages: [{ role: "user", content: "hi" }] }, { version: "v3" });
+    const events: unknown[] = [];
+    try {
+      for await (const event of run) {
+        if (event.method !== "messages") continue;
+        const { run_id: _runId, ...data } = event.params.data as MessagesEventData;
+        events.push(data);
+      }
+    } catch {
+      // the run fails with the model's error
+    }
+    return events;
+  }
+
+  it("model.stream(): the message the node returns, whole", async () => {
+    const events = await messageEvents(async (state) => {
+      let joined: AIMessageChunk | undefined;
+      for await (const chunk of await new TwoChunks(false).stream(state.messages))
+        joined = joined === undefined ? chunk : joined.concat(chunk);
+      return { messages: [new AIMessage({ content: joined?.content ?? "", id: joined?.id })] };
+    });
+    expect(events).toEqual([
+      { event: "message-start", id: "q" },
+      { event: "content-block-start", index: 0, content: { type: "text", text: "" } },
+      { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "ab" } },
+      { event: "content-block-finish", index: 0, content: { type: "text", text: "ab" } },
+      { event: "message-finish", responseMetadata: {} },
+    ]);
+  });
+
+  it("a failed call: its events so far, no error event", async () => {
+    const events = await messageEvents(async (state) => ({
+      messages: [await new TwoChunks(true).invoke(state.messages)],
+    }));
+    expect(events).toEqual([
+      { event: "message-start", id: "q" },
+      { event: "content-block-start", index: 0, content: { type: "text", text: "" } },
+      { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "a" } },
     ]);
   });
 });
