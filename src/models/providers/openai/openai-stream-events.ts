@@ -13,6 +13,8 @@ interface CompletionsChunk {
   service_tier?: string | null;
   system_fingerprint?: string | null;
   usage?: CompletionsUsage | null;
+  /** Groq's OpenAI-compatible API reports a stream's usage here. */
+  x_groq?: { usage?: CompletionsUsage | null } | null;
   choices?: {
     finish_reason?: string | null;
     logprobs?: unknown;
@@ -74,7 +76,8 @@ function usageOf(usage: CompletionsUsage): StreamUsage {
  * OpenAI completions converter makes them: the first chunk starts the message (its `id`); the
  * first one naming the model adds a `provider` event `stream_metadata` `{ model, service_tier }`;
  * reasoning, text and each tool call (by its `index`) open blocks in the order they come, tool
- * arguments as `tool-call-delta`s; `usage` is a snapshot when the server sends it; a
+ * arguments as `tool-call-delta`s; `usage` is a snapshot when the server sends it (Groq's
+ * `x_groq.usage` too); a
  * `function_call` delta and `logprobs` pass through as `provider` events. When the stream ends
  * every block finishes, then the message, with the mapped `finish_reason` as its reason and
  * `{ model_provider, model_name, system_fingerprint, service_tier, finish_reason }` as its
@@ -116,6 +119,15 @@ export async function* openAIStreamEvents(
     }
     if (data.usage && options.streamUsage) {
       usage = usageOf(data.usage);
+      yield { event: "usage", usage };
+    }
+    const groqUsage = data.x_groq?.usage;
+    if (groqUsage && options.streamUsage) {
+      usage = {
+        input_tokens: groqUsage.prompt_tokens ?? 0,
+        output_tokens: groqUsage.completion_tokens ?? 0,
+        total_tokens: groqUsage.total_tokens ?? 0,
+      };
       yield { event: "usage", usage };
     }
     const choice = data.choices?.[0];
