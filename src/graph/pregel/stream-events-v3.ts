@@ -315,9 +315,12 @@ function deltaOf(block: ProtocolContentBlock, index: number): MessagesEventData 
 }
 
 /**
- * The `messages` stream of a v3 run: the base handler's bookkeeping (which model calls stream,
- * which messages a node returns were seen already, `pushMessage`), with each message emitted as
- * protocol events under its node task's namespace.
+ * The `messages` stream of a v3 run, under the namespace of the node task that made each
+ * message: a model call that streams sends its own protocol events (the model makes them, so
+ * how a provider's message finishes is the provider's business; this handler only gives a
+ * `message-start` without an id `run-<runId>`); any other message (a model call that did not
+ * stream, one a node returns, `pushMessage`) is emitted whole when it is known, with the base
+ * handler's bookkeeping of which messages were seen already.
  */
 export class ProtocolMessagesHandler extends MessagesStreamHandler {
   /** Model calls stream to this handler as protocol events (`handleChatModelStreamEvent`). */
