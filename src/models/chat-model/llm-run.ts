@@ -185,10 +185,10 @@ export class ChatModelRun {
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }
 
-  /** Reports a chunk the base class streamed (to `handlers`, by default every handler). */
-  chunk(text: string, message: AIMessageChunk, handlers: readonly CallbackHandler[] = this.handlers): void {
+  /** Reports a chunk the base class streamed. */
+  chunk(text: string, message: AIMessageChunk): void {
     notifyHandlers(
-      handlers,
+      this.handlers,
       "handleLLMNewToken",
       text,
       { prompt: 0, completion: 0 },
