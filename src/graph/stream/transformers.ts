@@ -138,8 +138,9 @@ function messageKey(data: MessagesEventData): string {
 
 /**
  * Groups the `messages` events of the node tasks directly under `path` (optionally of one node
- * only) into one {@link ChatModelStreamImpl} per message, from `message-start` to `message-finish`.
- * Tool messages are left out.
+ * only) into one {@link ChatModelStreamImpl} per message, from `message-start` to `message-finish`
+ * with its content blocks and errors (not its `usage` and `provider` events). Tool messages are
+ * left out.
  */
 export function createMessagesTransformer(
   path: Namespace,
@@ -183,8 +184,17 @@ export function createMessagesTransformer(
           }
           break;
         }
-        default:
+        case "content-block-start":
+        case "content-block-delta":
+        case "content-block-finish":
+        case "error":
           if (!ignored.has(key)) active.get(key)?.push(data);
+          break;
+        default:
+          // `usage` snapshots and `provider` events stay on the run's `messages` channel: a
+          // message's stream has its usage from `message-start` and `message-finish`, as in
+          // LangGraph.js
+          break;
       }
       return true;
     },

@@ -165,13 +165,22 @@ describe("v3 usage of a streamed provider answer", () => {
       total_tokens: 21,
       input_token_details: { cache_creation: 0, cache_read: 0 },
     };
+    // a message's own stream (run.messages) has no `usage` events, as in LangGraph.js: its usage
+    // is on message-start and message-finish; the run's messages channel has the running totals
     expect(usages).toEqual([
       ["message-start", start],
-      ["usage", total],
       ["message-start", start],
-      ["usage", total],
     ]);
     expect(finishes.map((finish) => finish.usage)).toEqual([total, total]);
+    server.reply(
+      { kind: "sse", events: anthropicStream("Let me check.", true) },
+      { kind: "sse", events: anthropicStream("Sunny.", false) },
+    );
+    const { events } = await messageEvents(model);
+    expect(events.filter((event) => (event as { event: string }).event === "usage")).toEqual([
+      { event: "usage", usage: total },
+      { event: "usage", usage: total },
+    ]);
   });
 });
 
@@ -379,5 +388,36 @@ describe("v3 events of a streamed provider answer, as LangChain.js's provider co
       name: "message_start",
       payload: { model: "claude-test", id: "msg_01" },
     });
+  });
+});
+
+describe("a provider message's own stream in a v3 run (run.messages)", () => {
+  it("has its start, content blocks and finish: no usage or provider events, as in LangGraph.js", async () => {
+    server.reply({ kind: "sse", events: openAIStream("gpt-test", "Sunny.", false) });
+    const model = new ChatOpenAI({
+      model: "gpt-test",
+      apiKey: "sk-test",
+      configuration: { baseURL: `${server.url}/v1` },
+    });
+    const agent = createAgent({ model, tools: [getWeather] });
+    const run = await agent.streamEvents(
+      { messages: [{ role: "user", content: "Weather in Paris?" }] },
+      { version: "v3" },
+    );
+    const names: string[][] = [];
+    for await (const message of run.messages) {
+      const events: string[] = [];
+      for await (const event of message) events.push(event.event);
+      names.push(events);
+    }
+    expect(names).toEqual([
+      [
+        "message-start",
+        "content-block-start",
+        "content-block-delta",
+        "content-block-finish",
+        "message-finish",
+      ],
+    ]);
   });
 });
