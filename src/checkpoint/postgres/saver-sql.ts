@@ -65,9 +65,12 @@ export function checkpointSql(schema: string) {
     /**
      * Everything a `put` or `putWrites` stores, in one statement (so one round trip and one
      * transaction): each table's rows come as parallel arrays. Checkpoints replace, but for the
-     * writes packed in them (`$38`), which a checkpoint stored again adds to those it holds;
-     * blobs and items are kept if present (immutable by construction: versions are unique across
-     * forks); writes with `idx >= 0` are kept if present, control writes (`idx < 0`) replace.
+     * writes packed in them (`$38`), which a checkpoint stored again adds to those it holds
+     * (unless it holds those lines already: a read keeps a key's first write, so they would add
+     * nothing); blobs and items are kept if present (immutable by construction: versions are
+     * unique across forks); writes with `idx >= 0` are kept if present, control writes (`idx < 0`)
+     * replace. So the statement run twice (again after a lost connection, which may have
+     * committed it) stores what it stores once.
      */
     write: `WITH
       new_checkpoints AS (
@@ -82,6 +85,8 @@ export function checkpointSql(schema: string) {
           writes = CASE
             WHEN excluded.writes IS NULL THEN ${checkpoints}.writes
             WHEN ${checkpoints}.writes IS NULL THEN excluded.writes
+            WHEN position(E'\n' || excluded.writes || E'\n' IN E'\n' || ${checkpoints}.writes || E'\n') > 0
+              THEN ${checkpoints}.writes
             ELSE ${checkpoints}.writes || E'\n' || excluded.writes
           END
       ),

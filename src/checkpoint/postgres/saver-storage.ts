@@ -29,7 +29,7 @@ import {
   quoteSchema,
   type WriteDbRow,
 } from "./saver-sql.js";
-import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
+import { inTransaction, postgresHint, retryOnLostConnection, runMigrations } from "./transactions.js";
 
 /**
  * The PostgreSQL database under a `PostgresSaver` failed (unreachable, missing tables, no
@@ -256,40 +256,48 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
   ): Promise<boolean> {
     await this.ready();
     const action = "replace a thread's checkpoints";
-    let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.failure(error, action, threadId, undefined);
-    }
-    try {
-      return await inTransaction(client, async () => {
-        if (read !== undefined) {
-          const keys = [...(readWrites?.keys() ?? [])].map((key) => key.split("\u0000"));
-          const deleted = await client.query<DeletedDbRow>(
-            this.config(this.sql.deleteThreadReturning, [
-              threadId,
-              keys.map(([ns]) => ns ?? ""),
-              keys.map(([, id]) => id ?? ""),
-            ]),
-          );
-          // a checkpoint written since the caller read the thread: leave the thread as it was
-          if (deleted.rows.some((row) => row.task_id === null && !read.has(row.checkpoint_id)))
-            throw REPLACE_CONFLICT;
-          // likewise a write saved since the caller read its checkpoint (one saved after the
-          // deletion started is not deleted: it stays, as it was)
-          if (readWrites !== undefined && !sameWrites(threadId, deleted.rows, readWrites))
-            throw REPLACE_CONFLICT;
-        } else {
-          await client.query(this.config(this.sql.deleteThread, [threadId]));
-        }
-        await client.query(this.config(this.sql.write, this.writeParams(batch)));
-        return true;
-      });
+      // Done again when the connection is lost. If the first attempt committed (its COMMIT's
+      // answer lost), the second finds only the replacement's checkpoints, which reuse the ids read,
+      // and stores the same rows again, or answers a conflict (the caller reads the thread again).
+      return await retryOnLostConnection(() => this.replaceOnce(threadId, batch, read, readWrites));
     } catch (error) {
       if (error === REPLACE_CONFLICT) return false;
       throw this.failure(error, action, threadId, undefined);
     }
+  }
+
+  /** One attempt of {@link replaceThread}; throws {@link REPLACE_CONFLICT} on a conflict. */
+  private async replaceOnce(
+    threadId: string,
+    batch: StorageBatch,
+    read: ReadonlySet<string> | undefined,
+    readWrites: ReadonlyMap<string, string> | undefined,
+  ): Promise<boolean> {
+    const client = await this.pool.connect();
+    return await inTransaction(client, async () => {
+      if (read !== undefined) {
+        const keys = [...(readWrites?.keys() ?? [])].map((key) => key.split("\u0000"));
+        const deleted = await client.query<DeletedDbRow>(
+          this.config(this.sql.deleteThreadReturning, [
+            threadId,
+            keys.map(([ns]) => ns ?? ""),
+            keys.map(([, id]) => id ?? ""),
+          ]),
+        );
+        // a checkpoint written since the caller read the thread: leave the thread as it was
+        if (deleted.rows.some((row) => row.task_id === null && !read.has(row.checkpoint_id)))
+          throw REPLACE_CONFLICT;
+        // likewise a write saved since the caller read its checkpoint (one saved after the
+        // deletion started is not deleted: it stays, as it was)
+        if (readWrites !== undefined && !sameWrites(threadId, deleted.rows, readWrites))
+          throw REPLACE_CONFLICT;
+      } else {
+        await client.query(this.config(this.sql.deleteThread, [threadId]));
+      }
+      await client.query(this.config(this.sql.write, this.writeParams(batch)));
+      return true;
+    });
   }
 
   async listCheckpoints(query: ListQuery): Promise<CheckpointListing[]> {
@@ -410,8 +418,11 @@ export class PostgresCheckpointStorage implements CheckpointStorage {
     values: unknown[],
   ): Promise<R[]> {
     await this.ready();
+    const query = this.config(text, values);
     try {
-      const result = await this.pool.query<R>(this.config(text, values));
+      // every statement run here may run twice: reads, deletions, and writes whose rows are kept
+      // if present or replaced by the same (see the write statement)
+      const result = await retryOnLostConnection(() => this.pool.query<R>(query));
       return result.rows;
     } catch (error) {
       throw this.failure(error, action, threadId, checkpointId);

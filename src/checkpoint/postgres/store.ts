@@ -15,6 +15,7 @@ import {
   type SearchItem,
   type SearchOperation,
   type SearchOptions,
+  type StoreBatchPlan,
   type StoreRead,
   StoreTtlPolicy,
   selectNamespaces,
@@ -24,7 +25,13 @@ import { AgentGraphError, InvalidArgumentError } from "../../shared/index.js";
 import { decodeStoreValue, describeStoreBatch, literalPrefix, storeItem } from "../store-rows.js";
 import { storeMigrations } from "./store-migrations.js";
 import { quoteIdentifier, type RankedStoreRow, type StoreRow, type StoreSql, storeSql } from "./store-sql.js";
-import { inTransaction, postgresHint, runMigrations } from "./transactions.js";
+import {
+  inTransaction,
+  postgresHint,
+  retryOnLostConnection,
+  runMigrations,
+  type TransactionProgress,
+} from "./transactions.js";
 
 /**
  * The PostgreSQL database under a `PostgresStore` failed (unreachable, connection lost, missing
@@ -133,6 +140,13 @@ function containsPattern(text: string): string {
 
 /** The page size of filtered searches, which read the prefix's rows in order until the page is full. */
 const SCAN_PAGE = 256;
+
+/** A put of a batch, with its namespace's path and its value's text (none for a deletion). */
+interface PlannedPut {
+  op: PutOperation;
+  path: string;
+  text: string | undefined;
+}
 
 const under = (path: string) => [path, `${path}.`, `${path}/`];
 
@@ -269,7 +283,8 @@ export class PostgresStore extends BaseStore {
   async sweepExpiredItems(): Promise<number> {
     await this.ready();
     try {
-      const result = await this.pool.query(this.sql.sweep, [new Date()]);
+      // deleting what expired is the same done twice
+      const result = await retryOnLostConnection(() => this.pool.query(this.sql.sweep, [new Date()]));
       return result.rowCount ?? 0;
     } catch (error) {
       throw this.failure(error, "delete expired items");
@@ -292,7 +307,7 @@ export class PostgresStore extends BaseStore {
 
   async batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const plan = planStoreBatch(operations);
-    const writes = plan.puts.map((op) => ({
+    const writes: PlannedPut[] = plan.puts.map((op) => ({
       op,
       path: namespaceToPath(op.namespace),
       text: op.value === null ? undefined : defaultSerializer.encode(op.value),
@@ -300,9 +315,32 @@ export class PostgresStore extends BaseStore {
     const results: unknown[] = new Array(operations.length).fill(undefined);
     if (operations.length === 0) return results as OperationResults<Op>;
     await this.ready();
+    const progress: TransactionProgress = { committing: false };
     try {
-      const client = await this.pool.connect();
-      await inTransaction(client, async () => {
+      // A batch whose connection is lost before its COMMIT committed nothing: it runs again on a
+      // new connection. Once COMMIT is sent it may have committed, and its reads would then see
+      // its own writes: its error is thrown.
+      await retryOnLostConnection(
+        () => this.batchOnce(plan, writes, results, progress),
+        () => !progress.committing,
+      );
+    } catch (error) {
+      throw this.failure(error, describeStoreBatch(operations));
+    }
+    return results as OperationResults<Op>;
+  }
+
+  /** One attempt of {@link batch}, in one transaction: its reads' answers go to `results`. */
+  private async batchOnce(
+    plan: StoreBatchPlan,
+    writes: readonly PlannedPut[],
+    results: unknown[],
+    progress: TransactionProgress,
+  ): Promise<void> {
+    const client = await this.pool.connect();
+    await inTransaction(
+      client,
+      async () => {
         // a single write cannot deadlock: it holds nothing while it waits
         if (writes.length > 1) {
           await client.query(this.sql.lockItems, [
@@ -317,11 +355,9 @@ export class PostgresStore extends BaseStore {
         for (const write of writes) await this.write(client, write.op, write.path, write.text, now);
         // last, so that the batch waits for no lock once it holds these (see the statement)
         if (refreshed.size > 0) await client.query(this.sql.refresh, [now, [...refreshed]]);
-      });
-    } catch (error) {
-      throw this.failure(error, describeStoreBatch(operations));
-    }
-    return results as OperationResults<Op>;
+      },
+      progress,
+    );
   }
 
   /** A typed error for a driver error (errors of agentgraph's own pass as they are). */

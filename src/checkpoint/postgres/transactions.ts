@@ -8,16 +8,27 @@ import type pg from "pg";
  */
 function ignoreClientError(): void {}
 
+/** What {@link inTransaction} reached: whether it sent `COMMIT` (after which a failure may have committed). */
+export interface TransactionProgress {
+  committing: boolean;
+}
+
 /**
  * Runs `fn` in a transaction on `client` (just checked out of its pool): committed when `fn`
  * resolves, rolled back when it (or the commit) throws. The client is released either way; a
- * client whose connection died is then dropped by the pool rather than reused.
+ * client whose connection died is then dropped by the pool rather than reused. `progress`, when
+ * given, learns whether `COMMIT` was sent: a failure before it committed nothing.
  */
-export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  client: pg.PoolClient,
+  fn: () => Promise<T>,
+  progress?: TransactionProgress,
+): Promise<T> {
   client.on("error", ignoreClientError);
   try {
     await client.query("BEGIN");
     const result = await fn();
+    if (progress !== undefined) progress.committing = true;
     await client.query("COMMIT");
     return result;
   } catch (error) {
@@ -27,6 +38,60 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<
     client.removeListener("error", ignoreClientError);
     client.release();
   }
+}
+
+/**
+ * SQLSTATEs and Node network errors that mean the connection a statement ran on is gone, with its
+ * transaction rolled back unless its `COMMIT` was under way: the backend was terminated
+ * (`pg_terminate_backend`, 57P01), the server crashed (57P02) or is starting or stopping (57P03),
+ * it closed an idle session (57P05, `idle_session_timeout`) or a transaction left idle (25P03), a
+ * connection exception (class 08), or the socket broke.
+ */
+const LOST_CONNECTION_CODES: ReadonlySet<string> = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "57P05",
+  "25P03",
+  "08000",
+  "08003",
+  "08006",
+  "ECONNRESET",
+  "EPIPE",
+]);
+
+/**
+ * Whether `error` (a `pg` error) is the loss of the connection it was raised on, so that the same
+ * work on another connection of the pool (which drops a dead one) may succeed. A pool that was
+ * ended, or that could not connect in time, is not such a loss: trying again would not help.
+ */
+export function connectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && LOST_CONNECTION_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : "";
+  // pg's own texts for a connection that closed under a query, or that it already saw close
+  return /connection terminated unexpectedly|encountered a connection error and is not queryable/i.test(
+    message,
+  );
+}
+
+/**
+ * Runs `attempt`, and once more when it fails because its connection was lost (see
+ * {@link connectionLost}) and `retryable` agrees: the pool has dropped the dead connection, so the
+ * second attempt runs on another. Only for work that is safe to do twice: a read, a statement
+ * whose effect is the same done once or twice, or a transaction that did not reach `COMMIT`.
+ * A second failure is thrown as it is.
+ */
+export async function retryOnLostConnection<T>(
+  attempt: () => Promise<T>,
+  retryable: (error: unknown) => boolean = () => true,
+): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!connectionLost(error) || !retryable(error)) throw error;
+  }
+  return attempt();
 }
 
 /**
@@ -132,7 +197,8 @@ export async function runMigrations(
   for (let attempt = 0; ; attempt++) {
     const race = { lost: false };
     try {
-      await migrateOnce(pool, sql, target, migrations, race);
+      // migrating twice is safe: the second transaction sees what the first committed
+      await retryOnLostConnection(() => migrateOnce(pool, sql, target, migrations, race));
       return;
     } catch (error) {
       // the schema exists now: a new transaction sees it (this one's catalog cache may not)
