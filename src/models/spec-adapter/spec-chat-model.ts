@@ -1,4 +1,4 @@
-import type { BaseMessage } from "../../messages/index.js";
+import type { AIMessage, BaseMessage } from "../../messages/index.js";
 import { onAbort } from "../../shared/index.js";
 import { BaseChatModel } from "../chat-model/base-chat-model.js";
 import type { ChatGenerationChunk } from "../chat-model/chat-generation-chunk.js";
@@ -52,6 +52,27 @@ export interface SpecChatModelParams extends BaseChatModelParams {
 }
 
 /**
+ * The result of a call (of one or several candidates: OpenAI's `n` above 1), laid out as
+ * LangChain.js's `ChatOpenAI` lays it out: a generation per candidate whose `generationInfo`
+ * holds its `finish_reason` (and `logprobs`), taken out of its message's `response_metadata`
+ * (the base class merges it back), and the call's `tokenUsage` as `llmOutput` only (so that it
+ * is in no candidate's `response_metadata`).
+ */
+function candidatesResult(messages: readonly AIMessage[]): ChatResult {
+  let tokenUsage: unknown;
+  const generations = messages.map((message) => {
+    const { tokenUsage: usage, finish_reason, logprobs, ...rest } = message.response_metadata;
+    tokenUsage ??= usage;
+    message.response_metadata = rest;
+    const generationInfo: Record<string, unknown> = {};
+    if (finish_reason !== undefined && finish_reason !== null) generationInfo.finish_reason = finish_reason;
+    if (logprobs !== undefined && logprobs !== null) generationInfo.logprobs = logprobs;
+    return { text: message.text, message, generationInfo };
+  });
+  return tokenUsage === undefined ? { generations } : { generations, llmOutput: { tokenUsage } };
+}
+
+/**
  * A LangChain-shaped chat model over any v1 spec model (`ChatModelV1`): converts messages to
  * the spec prompt, retries failed attempts with backoff (honouring `retry-after`), applies
  * the per-attempt `timeout`, and maps results and stream parts back to `AIMessage` /
@@ -80,6 +101,12 @@ export class SpecChatModel<
   protected openAIUsageForm = false;
   /** Whether an answer's tool calls list `type` before `id` (LangChain.js's OpenAI key order). */
   protected toolCallTypeFirst = false;
+  /**
+   * `_generate` answers as LangChain.js's `ChatOpenAI` does: each generation's `finish_reason`
+   * (and `logprobs`) in its `generationInfo`, the call's `tokenUsage` in `llmOutput`, which
+   * callbacks' `handleLLMEnd` gets (`invoke` merges them back into `response_metadata`).
+   */
+  protected generationInfoLayout = false;
   /** Human provider name, for error messages. */
   protected displayName: string;
   /** The `profile` option, when given: reported instead of {@link defaultProfile}. */
@@ -154,8 +181,12 @@ export class SpecChatModel<
       (signal) => Promise.resolve(this.spec.doGenerate({ ...callOptions, abortSignal: signal })),
       this.retrySettings(signalOf(options), options as Record<string, unknown>),
     );
-    const message = resultToMessage(result, this.messageContext());
-    return { generations: [{ text: message.text, message }] };
+    const context = this.messageContext();
+    const message = resultToMessage(result, context);
+    const alternatives = result.alternatives ?? [];
+    if (alternatives.length === 0 && !this.generationInfoLayout)
+      return { generations: [{ text: message.text, message }] };
+    return candidatesResult([message, ...alternatives.map((other) => resultToMessage(other, context))]);
   }
 
   /** The base class reports each streamed chunk to `handleLLMNewToken`. */

@@ -23,4 +23,9 @@ export interface ChatModelV1GenerateResult {
   usage: ChatModelV1Usage;
   response?: ChatModelV1ResponseMetadata;
   providerMetadata?: ChatModelV1ProviderMetadata;
+  /**
+   * The other candidate answers of the same call, in order, when the provider was asked for
+   * several (OpenAI's `n`): each with its own content and finish reason, and the call's usage.
+   */
+  alternatives?: ChatModelV1GenerateResult[];
 }

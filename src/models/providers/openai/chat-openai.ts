@@ -176,6 +176,8 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.openAIUsageForm = true;
     // and writes an answer's tool calls as { name, args, type, id } (seen in JSON of them)
     this.toolCallTypeFirst = true;
+    // and lays out a generation's finish reason and the call's token usage apart from its message
+    this.generationInfoLayout = true;
   }
 
   /**

@@ -7,7 +7,8 @@ import type { OpenAIChatResponse } from "./openai-wire.js";
  * Maps a non-streaming Chat Completions response to the spec result: text, refusal,
  * reasoning (`reasoning_content` / `reasoning` from compatible servers) and tool calls with
  * their raw argument text; the response id and model; usage; `system_fingerprint` and
- * LangChain's `tokenUsage` as provider metadata.
+ * LangChain's `tokenUsage` as provider metadata. With several choices (`n` above 1), the first
+ * choice's result holds the others as `alternatives`.
  *
  * @example
  * ```ts
@@ -15,7 +16,19 @@ import type { OpenAIChatResponse } from "./openai-wire.js";
  * ```
  */
 export function mapOpenAIResponse(response: OpenAIChatResponse, provider: string): ChatModelV1GenerateResult {
-  const choice = response.choices[0];
+  const [first, ...others] = response.choices.map((choice) => mapChoice(response, choice, provider));
+  if (first === undefined) return mapChoice(response, undefined, provider);
+  // the other choices of an `n` above 1 (LangChain.js makes a generation of each)
+  if (others.length > 0) first.alternatives = others;
+  return first;
+}
+
+/** The spec result of one choice of a response (each with the response's usage and metadata). */
+function mapChoice(
+  response: OpenAIChatResponse,
+  choice: OpenAIChatResponse["choices"][number] | undefined,
+  provider: string,
+): ChatModelV1GenerateResult {
   const message = choice?.message;
   const content: ChatModelV1Content[] = [];
   const reasoning = message?.reasoning_content ?? message?.reasoning;
