@@ -18,12 +18,7 @@ import {
   TASKS,
   unwrapOverwrite,
 } from "../core/index.js";
-import {
-  afterTurns,
-  type GraphRunConfig,
-  type LangGraphRunnableConfig,
-  type PregelNode,
-} from "../loop/index.js";
+import type { GraphRunConfig, LangGraphRunnableConfig, PregelNode } from "../loop/index.js";
 import { isPregel } from "../pregel/index.js";
 import type { StreamTransformer } from "../stream/index.js";
 import { CompiledStateGraph, type CompiledStateGraphNode } from "./compiled-state-graph.js";
@@ -109,14 +104,6 @@ function commitTurnsOf(builder: AnyBuilder, name: string, edgeWrites: readonly u
   return (edgeWrites.length > 0 ? EDGE_WRITER_TURNS : 0) + routers * ROUTER_TURNS;
 }
 
-/**
- * Microtask turns before a compiled graph run as a node starts its run. LangGraph.js takes about
- * a hundred (through its runnable layers) before a nested graph's first step, so the siblings that
- * finish at once are committed and streamed before the nested graph's first chunk; waiting as long
- * keeps that order (`stream(…, { subgraphs: true })`).
- */
-const SUBGRAPH_START_TURNS = 110;
-
 /** The tags and metadata of a compiled graph run as a node named as the graph (see `PregelNode.graphRun`). */
 function graphRunOf(name: string, action: unknown): GraphRunConfig | undefined {
   if (!isPregel(action) || action.name !== name) return undefined;
@@ -132,13 +119,8 @@ function bindAction(name: string, def: NodeDefinition): PregelNode["bound"] {
   if (typeof subgraph.invoke !== "function") {
     throw new InvalidUpdateError(`Node "${name}" is neither a function nor a compiled graph.`);
   }
-  const run: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
-  const bound: PregelNode["bound"] = isPregel(action)
-    ? (input, config) =>
-        new Promise<void>((resolve) => afterTurns(resolve, SUBGRAPH_START_TURNS)).then(() =>
-          run(input, config),
-        )
-    : run;
+  // a compiled graph waits, as any graph run nested in a node does, before its first step (`Pregel.invoke`)
+  const bound: PregelNode["bound"] = (input, config) => subgraph.invoke(input, config);
   // a runnable that takes the engine's continuation (ToolNode) keeps taking it through the node
   const fused = (subgraph as Partial<InvokesThen<unknown, unknown, unknown>>)[INVOKE_THEN];
   if (typeof fused === "function") {
@@ -448,6 +430,7 @@ export function compileStateGraph(builder: AnyBuilder, options: CompileOptions):
       invoke: invokeAlone(bound),
       writers: makeWriters(nodeSpec),
       commitTurns: commitTurnsOf(builder, name, nodeSpec.edgeWrites),
+      isGraph: isPregel(def.action),
       edgeTriggers: nodeSpec.edgeWrites.filter(([channel]) => channel.startsWith(BRANCH_PREFIX)).length,
       retryPolicy: def.retryPolicy ?? defaults.retryPolicy,
       // an error handler's result is never cached; `cachePolicy: false` opts out of the default

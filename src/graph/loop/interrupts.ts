@@ -18,6 +18,19 @@ import {
 } from "../core/index.js";
 import { CURRENT_TASK, type LangGraphRunnableConfig, type RunningTask } from "./types.js";
 
+/** The interrupts with which a nested graph's run paused, as its task receives them. */
+const nestedRunPauses = new WeakSet<GraphInterrupt>();
+
+/** Records that `error` is the pause of a nested graph's run, on its way to the task that ran it. */
+export function markNestedRunPause(error: GraphInterrupt): void {
+  nestedRunPauses.add(error);
+}
+
+/** Whether `error` is a nested graph run's pause (see {@link markNestedRunPause}). */
+export function isNestedRunPause(error: unknown): boolean {
+  return typeof error === "object" && error !== null && nestedRunPauses.has(error as GraphInterrupt);
+}
+
 /** "No value": distinct from `undefined`, which is a legal resume value. */
 export const NO_RESUME: unique symbol = Symbol("no resume");
 

@@ -9,6 +9,7 @@ import {
   TASKS,
 } from "../core/index.js";
 import { executeTask, type TaskSettle } from "./execute-task.js";
+import { isNestedRunPause } from "./interrupts.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
 
 /** What {@link runTasks} needs from the loop: narrow capabilities, not the loop itself. */
@@ -177,7 +178,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         const turns = Math.max(GATHER_TURNS, SUCCESS_TURNS + slowestWriters + 2);
         const tick = (): void => {
           turn += 1;
-          if (turn >= turns) flush();
+          if (turn >= turns || (settled + arrived.length === total && turn >= lastSettleOf(arrived))) flush();
           else queueMicrotask(tick);
         };
         queueMicrotask(tick);
@@ -190,7 +191,7 @@ function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise
         settledAt +
         (error === undefined
           ? SUCCESS_TURNS + (task.node.commitTurns ?? 0) + outcomeTurns(task, launching)
-          : FAILURE_TURNS);
+          : FAILURE_TURNS + (task.node.isGraph !== true && isNestedRunPause(error) ? CALLED_GRAPH_TURNS : 0));
       arrived.push({ index, task, error, at });
       if (error === undefined) context.settled?.(task);
     };
@@ -242,6 +243,14 @@ const SUCCESS_TURNS = 56;
 const FAILURE_TURNS = 34;
 
 /**
+ * Microtask turns more that the pause of a graph run inside a node function (`await
+ * graph.invoke(…)`) takes to fail its task than that of a compiled graph run as a node, in
+ * LangGraph.js 1.7.3 (through the node's code and its runnable): so a graph node whose run
+ * paused at the same time is committed first, whatever the order of their tasks.
+ */
+const CALLED_GRAPH_TURNS = 3;
+
+/**
  * Microtask turns LangGraph.js spends committing one task (recording and streaming its writes)
  * before it looks for the next finished one.
  */
@@ -268,6 +277,22 @@ function outcomeTurns(task: RunningTask, sync: boolean): number {
   let turns = (output === undefined ? -1 : 0) + (gotos > 0 ? 1 : 0) + (routed ? 1 : 0);
   if (!sync && (gotos > 0 || routed || (task.node.commitTurns ?? 0) > 0)) turns += 1;
   return turns;
+}
+
+/**
+ * When the last of a gathered batch settles in LangGraph.js, in turns from the batch's first
+ * arrival. Once every task of the step is in, no later arrival can change the order, and the
+ * step ends then, as LangGraph.js's does (a nested graph's step ends, and its run reaches its
+ * parent, as much later than a sibling's as there).
+ */
+function lastSettleOf(batch: readonly Arrival[]): number {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { at } of batch) {
+    if (at < first) first = at;
+    if (at > last) last = at;
+  }
+  return last - first;
 }
 
 /** Which of two tasks LangGraph.js sees finish first: the earlier, a failure on a tie, else the first started. */

@@ -77,6 +77,7 @@ import {
 } from "./graph-callbacks.js";
 import {
   CONFIG_KEY_STRICT_RESUME,
+  markNestedRunPause,
   NO_RESUME,
   NO_SCALAR_ANSWER,
   pendingInterruptIds,
@@ -445,6 +446,7 @@ export class PregelLoop {
         }
         return;
       }
+      markNestedRunPause(failure.error);
     }
     throw failure.error;
   }

@@ -200,6 +200,11 @@ export interface PregelNode extends NodeSpec {
    * finish together, commits come in that order (see `runner.ts`). 0 when absent.
    */
   readonly commitTurns?: number | undefined;
+  /**
+   * Whether the node is a compiled graph (its run's end is its task's, no node code in between):
+   * a graph run inside a node function reaches its task a few turns later (see `runner.ts`).
+   */
+  readonly isGraph?: boolean | undefined;
   /** How many of the writes of its edges' writer trigger a node (`branch:to:…`); 0 when absent. */
   readonly edgeTriggers?: number | undefined;
   readonly retryPolicy: RetryPolicy | undefined;

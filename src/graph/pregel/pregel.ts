@@ -25,6 +25,7 @@ import {
   isParentCommand,
 } from "../core/index.js";
 import {
+  afterTurns,
   type LangGraphRunnableConfig,
   type LoopGraph,
   LoopPersistence,
@@ -122,6 +123,19 @@ export interface PregelParams {
   stepTimeout?: number | undefined;
   /** Transformers every `streamEvents(…, { version: "v3" })` run uses, before the call's own. */
   streamTransformers?: ReadonlyArray<() => StreamTransformer<unknown>> | undefined;
+}
+
+/**
+ * Microtask turns before a graph run nested in a node (a compiled graph run as a node, or one
+ * invoked or streamed inside a node function) starts its run. LangGraph.js takes about a hundred
+ * (through its runnable layers) before a nested graph's first step, the same either way, so the
+ * siblings that finish at once are committed and streamed before the nested graph's first chunk
+ * (and its interrupt); waiting as long keeps that order.
+ */
+const NESTED_START_TURNS = 110;
+
+function nestedStart(): Promise<void> {
+  return new Promise<void>((resolve) => afterTurns(resolve, NESTED_START_TURNS));
 }
 
 /**
@@ -299,6 +313,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       const chainHandlers = chainHandlersOf(run.config.callbacks);
       if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
     }
+    if (link !== undefined) await nestedStart();
     const loop = this.createLoop(input, run, options, link?.sink, link, undefined, true);
     // a run nested in a node is a chain run of its own in `streamEvents`, as in LangChain.js
     const events = link === undefined ? undefined : nestedGraphEventsOf(run.config.callbacks);
@@ -481,7 +496,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const parent = run.parentLink;
     const sink = parent?.sink === undefined ? opened.sink : new TeeSink(opened.sink, parent.sink);
     const loop = this.createLoop(input, { ...run, config }, options, sink, parent, messages);
-    loop.run().then(
+    (parent === undefined ? loop.run() : nestedStart().then(() => loop.run())).then(
       () => opened.end(),
       (error: unknown) => opened.end({ error: parent === undefined ? rootError(error) : error }),
     );
