@@ -282,6 +282,15 @@ export class LoopPersistence {
     return this.params.saver.getTuple(this.config);
   }
 
+  /** Loads the last checkpoint of the namespace saved before checkpoint `checkpointId` (by id, as ids grow with time). */
+  async loadBefore(checkpointId: string): Promise<CheckpointTuple | undefined> {
+    const before = { configurable: { checkpoint_id: checkpointId } };
+    for await (const tuple of this.params.saver.list(this.configFor(undefined), { before, limit: 1 })) {
+      return tuple;
+    }
+    return undefined;
+  }
+
   /** Saves the writes of a finished task (against the current checkpoint). */
   saveWrites(taskId: string, writes: PendingWrite[], taskPath: string): void {
     if (this.params.durability === "exit") {

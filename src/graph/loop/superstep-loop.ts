@@ -108,6 +108,7 @@ import {
   type RetryPolicy,
   type RunningTask,
   type StreamWriter,
+  SubgraphReplay,
 } from "./types.js";
 
 /** The compiled graph, as the loop sees it. */
@@ -277,6 +278,8 @@ export class PregelLoop {
   private rerunSaved: Map<string, PendingWrite[]> | undefined;
   /** Whether a checkpoint was loaded (the thread has history). */
   private restored = false;
+  /** A nested graph that started from its checkpoint before its root run's replay point (see {@link SubgraphReplay}). */
+  private replayedFrom = false;
   /** The next step is the one a resume runs again. */
   private resumedStep = false;
   /**
@@ -496,7 +499,14 @@ export class PregelLoop {
   /** Loads the checkpoint the run starts from (the thread's latest, or the one named). */
   private async restore(): Promise<void> {
     const persistence = this.params.persistence as LoopPersistence;
-    const tuple = await persistence.load();
+    const replay = this.params.parentNs === "" ? undefined : this.params.link.replay;
+    const replayed =
+      replay !== undefined &&
+      persistence.params.checkpointId === undefined &&
+      replay.firstVisit(this.params.parentNs);
+    const tuple = replayed ? await persistence.loadBefore(replay.checkpointId) : await persistence.load();
+    // started from before the replay point, it takes its input anew rather than resuming
+    this.replayedFrom = replayed;
     if (tuple === undefined) return;
     this.restored = true;
     const checkpoint = copyCheckpoint(tuple.checkpoint);
@@ -517,6 +527,23 @@ export class PregelLoop {
       parentConfig: tuple.parentConfig ?? persistence.configFor(undefined),
       savedParentConfig: tuple.parentConfig,
     };
+  }
+
+  /**
+   * A root run addressed to a checkpoint the thread has moved on from, or to one `updateState`
+   * or a fork made, travels back in time: its nested graphs start from their checkpoints saved
+   * before the replay point (that checkpoint, or the one the update was made on).
+   */
+  private async startReplay(persistence: LoopPersistence): Promise<void> {
+    const source = this.loaded?.metadata.source;
+    const updateOrFork = source === "update" || source === "fork";
+    if (!updateOrFork) {
+      const latest = await persistence.params.saver.getTuple(persistence.configFor(undefined));
+      if (latest === undefined || latest.checkpoint.id === this.checkpoint.id) return;
+    }
+    const parentId = this.loaded?.savedParentConfig?.configurable?.checkpoint_id;
+    const bound = updateOrFork && typeof parentId === "string" ? parentId : this.checkpoint.id;
+    this.params.link.replay = new SubgraphReplay(bound);
   }
 
   /** The loaded checkpoint, as the checkpoints/debug streams report it. */
@@ -574,7 +601,9 @@ export class PregelLoop {
     const noInput = input === undefined || input === null;
     // A subgraph whose parent task is resuming resumes too (its input is the parent's state again).
     const parentResuming =
-      (this.params.config as Record<symbol, unknown>)[RESUMING] === true && this.restored;
+      (this.params.config as Record<symbol, unknown>)[RESUMING] === true &&
+      this.restored &&
+      !this.replayedFrom;
     // A checkpoint no channel was ever written to (one `updateState(config, null)` or an
     // unanswerable resume made on a new thread) has nothing to continue: as in LangGraph.js,
     // `null` is then no input and a `Command` is the run's input.
@@ -604,6 +633,9 @@ export class PregelLoop {
       if (nullWrites.some(([key]) => this.outputKeys.includes(key))) this.outputWritten = true;
     }
 
+    if (persistence !== undefined && this.params.explicitCheckpoint && this.restored && !hasResume) {
+      await this.startReplay(persistence);
+    }
     if (resuming) {
       // The interrupted step runs again; interruptBefore does not fire again for it.
       this.resumedStep = true;

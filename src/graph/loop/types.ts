@@ -186,6 +186,39 @@ export interface ParentRunLink {
   readonly durability?: Durability | undefined;
   /** The root run's drain control, which nested graphs obey too (made on first read by a node when the run got none). */
   control?: RunControl | undefined;
+  /**
+   * Set by a root run that travels back in time (see {@link SubgraphReplay}): where the nested
+   * graphs it runs start from.
+   */
+  replay?: SubgraphReplay | undefined;
+}
+
+/**
+ * A root run continued from a past checkpoint (`invoke(null, pastConfig)`, new input or a
+ * `Command` without a `resume` sent to a checkpoint the thread has moved on from, or to one
+ * `updateState` or a fork made): each nested graph with a history of its own (a `checkpointer:
+ * true` subgraph, whose namespace has no task id) starts, the first time it runs in that run,
+ * from its last checkpoint saved before the replay point, as in LangGraph.js 1.7.3, rather than
+ * from its latest; later runs of it in the same run go on from where it got to.
+ */
+export class SubgraphReplay {
+  /** The replay point: checkpoints of nested graphs saved before it are the ones to start from. */
+  readonly checkpointId: string;
+  private readonly visited = new Set<string>();
+
+  constructor(checkpointId: string) {
+    this.checkpointId = checkpointId;
+  }
+
+  /** Whether the nested graph of namespace `ns` runs for the first time in this run (and records that it has). */
+  firstVisit(ns: string): boolean {
+    // the same node run again (a loop) has another task id in its last segment: one graph
+    const colon = ns.lastIndexOf(":");
+    const stable = colon === -1 ? ns : ns.slice(0, colon);
+    if (this.visited.has(stable)) return false;
+    this.visited.add(stable);
+    return true;
+  }
 }
 
 /** A node as the engine runs it. */

@@ -953,6 +953,13 @@ function lendSaver(
     set control(control) {
       parent.control = control;
     },
+    // the root run's replay point, wherever the graph that set it runs
+    get replay() {
+      return parent.replay;
+    },
+    set replay(replay) {
+      parent.replay = replay;
+    },
   };
 }
 
