@@ -27,6 +27,7 @@ import {
   type Checkpoint,
   type CheckpointMetadata,
   copyCheckpoint,
+  isCheckpointSaver,
   type PendingWrite,
 } from "../checkpoint/index.js";
 import {
@@ -63,6 +64,7 @@ import {
   RESUME,
   RETURN,
   TASKS,
+  timeOrderedId,
   uniqueId,
 } from "../core/index.js";
 import type { StreamMode, StreamSink } from "../stream/index.js";
@@ -280,6 +282,27 @@ export class PregelLoop {
   private restored = false;
   /** A nested graph that started from its checkpoint before its root run's replay point (see {@link SubgraphReplay}). */
   private replayedFrom = false;
+  /**
+   * A nested graph that saves nothing (`checkpointer: false`) in a run that does: as in
+   * LangGraph.js, each of its steps still has a checkpoint id (never saved), which the graphs
+   * its nodes run list among their checkpoints' parents (`checkpoint_map`, `metadata.parents`).
+   */
+  private get unsavedUnderSaver(): boolean {
+    return (
+      this.params.persistence === undefined &&
+      this.params.parentNs !== "" &&
+      isCheckpointSaver(this.params.link.checkpointer)
+    );
+  }
+  /** The id of this step's unsaved checkpoint (see {@link unsavedUnderSaver}), minted on first use. */
+  private unsavedStep: { step: number; id: string } | undefined;
+
+  /** The checkpoint id the tasks of this step are made from. */
+  private taskCheckpointId(): string {
+    if (this.params.persistence !== undefined || !this.unsavedUnderSaver) return this.checkpoint.id;
+    if (this.unsavedStep?.step !== this.step) this.unsavedStep = { step: this.step, id: timeOrderedId() };
+    return this.unsavedStep.id;
+  }
   /** The next step is the one a resume runs again. */
   private resumedStep = false;
   /**
@@ -336,7 +359,7 @@ export class PregelLoop {
       channels: this.channels,
       call: this.callTask,
       lazySignal: this.lazySignal,
-      persistent: params.persistence !== undefined,
+      persistent: params.persistence !== undefined || this.unsavedUnderSaver,
       parentNs: params.parentNs,
       lastStep: () => this.stop,
     });
@@ -1106,7 +1129,7 @@ export class PregelLoop {
       writes: [],
     };
     const signal = this.stepController?.signal ?? this.params.abortSignal;
-    const task = this.factory.create(prepared, this.step, this.checkpoint.id, signal);
+    const task = this.factory.create(prepared, this.step, this.taskCheckpointId(), signal);
     (task.config as Record<symbol, unknown>)[NODE_ERROR] = new NodeError(failed.name, error as Error);
     return task;
   }
