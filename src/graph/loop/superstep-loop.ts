@@ -802,7 +802,7 @@ export class PregelLoop {
       tasks[i] = this.factory.create(
         prepared[i] as PreparedTask<PregelNode>,
         this.step,
-        this.checkpoint.id,
+        this.taskCheckpointId(),
         signal,
       );
     }

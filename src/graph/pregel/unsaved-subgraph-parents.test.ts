@@ -18,7 +18,9 @@ describe("checkpoints of a graph under a checkpointer: false subgraph", () => {
       .compile();
     const mid = new StateGraph(State)
       .addNode("inner", inner)
+      .addNode("again", inner)
       .addEdge(START, "inner")
+      .addEdge("inner", "again")
       .compile({ checkpointer: false });
     const graph = new StateGraph(State)
       .addNode("mid", mid)
@@ -38,8 +40,8 @@ describe("checkpoints of a graph under a checkpointer: false subgraph", () => {
       if (namespace.length === 2)
         seen.push({ map: config.configurable.checkpoint_map ?? {}, parents: metadata.parents });
     }
-    // the mid graph saves no checkpoint: it streams none
-    expect(seen).toHaveLength(3);
+    // the mid graph saves no checkpoint: it streams none; each inner run streams three
+    expect(seen).toHaveLength(6);
     for (const { map, parents } of seen) {
       const midNs = Object.keys(map).find((key) => key.startsWith("mid:"));
       expect(Object.keys(map)).toEqual(["", midNs]);
@@ -48,7 +50,10 @@ describe("checkpoints of a graph under a checkpointer: false subgraph", () => {
       expect(rootIds).not.toContain(map[midNs ?? ""]);
       expect(parents).toEqual(map);
     }
-    // one step of mid ran the inner graph: one id throughout
-    expect(new Set(seen.map(({ map }) => JSON.stringify(map))).size).toBe(1);
+    // each step of mid has its own id, the same for the three checkpoints of the graph it ran
+    const ids = seen.map(({ map }) => Object.entries(map).find(([key]) => key.startsWith("mid:"))?.[1]);
+    expect(new Set(ids.slice(0, 3)).size).toBe(1);
+    expect(new Set(ids.slice(3)).size).toBe(1);
+    expect(ids[0]).not.toBe(ids[3]);
   });
 });
