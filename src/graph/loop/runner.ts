@@ -36,6 +36,12 @@ export interface RunnerContext {
    * finish in the background; what it does then is not committed).
    */
   readonly abandon?: ((task: RunningTask) => void) | undefined;
+  /**
+   * The step is one of a graph run nested in a node: a single task that succeeds is committed
+   * as many turns after its node returned as LangGraph.js takes beyond a failing one (see
+   * {@link commitLater}).
+   */
+  readonly nested?: boolean | undefined;
 }
 
 /** The handler task of a failure that goes to the node's error handler (made before the commit, as the reference streams them). */
@@ -64,8 +70,31 @@ export function runTasks(tasks: readonly RunningTask[], context: RunnerContext):
  */
 function runOne(task: RunningTask, context: RunnerContext): void | Promise<void> {
   return executeTask(task, context.retryPolicy, {
-    done: (finished) => context.commit(finished, undefined),
+    done: (finished) =>
+      context.nested === true ? commitLater(finished, context) : context.commit(finished, undefined),
     failed: (failed, error) => failOne(failed, error, context),
+  });
+}
+
+/**
+ * Commits the lone task of a nested graph's step that succeeded, once LangGraph.js would have: a
+ * success settles there {@link SUCCESS_TURNS} after its node returned (plus its writers' turns), a
+ * failure {@link FAILURE_TURNS} after it threw. So of parallel nested graphs (`Send`s to a
+ * subgraph resumed with answers for some of them, subgraph nodes side by side), one that pauses
+ * streams its interrupt before one that goes on streams its update, and their steps interleave
+ * as there.
+ */
+function commitLater(task: RunningTask, context: RunnerContext): Promise<void> {
+  const turns = SUCCESS_TURNS - FAILURE_TURNS + (task.node.commitTurns ?? 0);
+  return new Promise<void>((resolve, reject) => {
+    afterTurns(() => {
+      try {
+        context.commit(task, undefined);
+        resolve();
+      } catch (error) {
+        reject(error);
+      }
+    }, turns);
   });
 }
 

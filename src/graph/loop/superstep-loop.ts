@@ -1030,6 +1030,7 @@ export class PregelLoop {
         commit: this.commit,
         settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
+        nested: this.params.parentNs !== "",
         abandon:
           this.params.persistence === undefined && !(this.wantsTasks || this.wantsDebug)
             ? undefined

@@ -7,7 +7,7 @@
  * its task a few turns after one of a graph node.
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../../index.js";
+import { Annotation, Command, interrupt, MemorySaver, Send, START, StateGraph } from "../../index.js";
 
 const State = Annotation.Root({
   l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
@@ -92,5 +92,83 @@ describe("interrupts of parallel nested graphs", () => {
     const third: Paused = await graph.invoke(new Command({ resume: { [String(ids.b1)]: "B1" } }), config);
     expect(values(third)).toEqual(["a1"]);
     expect(third.l).toEqual(["B1"]);
+  });
+
+  it("streams the Send tasks that pause again before those a partial resume lets go on", async () => {
+    const Inner = Annotation.Root({
+      l: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      x: Annotation<number>,
+    });
+    const inner = new StateGraph(Inner)
+      .addNode("ask", (s) => ({ l: [`${s.x}=${interrupt<string, string>(`q${s.x}`)}`] }))
+      .addEdge(START, "ask")
+      .compile();
+    const graph = new StateGraph(State)
+      .addNode("sub", inner)
+      .addConditionalEdges(START, () => [0, 1, 2].map((x) => new Send("sub", { x })))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "1" } };
+    const first: Paused = await graph.invoke({ l: [] }, config);
+    const q0 = first.__interrupt__?.find((i) => i.value === "q0")?.id ?? "";
+    const chunks: string[] = [];
+    for await (const [namespace, chunk] of await graph.stream(new Command({ resume: { [q0]: "A0" } }), {
+      ...config,
+      streamMode: "updates",
+      subgraphs: true,
+    })) {
+      const paused = (chunk as Paused).__interrupt__;
+      const what = paused === undefined ? JSON.stringify(chunk) : paused.map((i) => i.value).join(",");
+      chunks.push(`${namespace.length}:${what}`);
+    }
+    expect(chunks).toEqual([
+      "1:q1",
+      "1:q2",
+      '1:{"ask":{"l":["0=A0"]}}',
+      "0:q1",
+      "0:q2",
+      '0:{"sub":{"l":["0=A0"]}}',
+    ]);
+  });
+
+  it("interleaves the steps of parallel subgraph nodes", async () => {
+    const twoSteps = (p: string) =>
+      new StateGraph(State)
+        .addNode(`${p}1`, () => ({ l: [`${p}1`] }))
+        .addNode(`${p}2`, () => ({ l: [`${p}2`] }))
+        .addEdge(START, `${p}1`)
+        .addEdge(`${p}1`, `${p}2`)
+        .compile();
+    const graph = new StateGraph(State)
+      .addNode("a", twoSteps("a"))
+      .addNode("b", twoSteps("b"))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile();
+    const chunks: string[] = [];
+    for await (const [namespace, mode, chunk] of await graph.stream(
+      { l: [] },
+      { streamMode: ["updates", "values"], subgraphs: true },
+    )) {
+      const where = namespace.map((segment) => segment.split(":")[0]).join("/");
+      const what =
+        mode === "values" ? (chunk as { l: string[] }).l.join(",") : Object.keys(chunk as object).join(",");
+      chunks.push(`${where}|${mode}|${what}`);
+    }
+    expect(chunks).toEqual([
+      "|values|",
+      "a|values|",
+      "b|values|",
+      "a|updates|a1",
+      "b|updates|b1",
+      "a|values|a1",
+      "b|values|b1",
+      "a|updates|a2",
+      "b|updates|b2",
+      "a|values|a1,a2",
+      "b|values|b1,b2",
+      "|updates|a",
+      "|updates|b",
+      "|values|a1,a2,b1,b2",
+    ]);
   });
 });
