@@ -287,19 +287,13 @@ export class PregelLoop {
    * LangGraph.js, each of its steps still has a checkpoint id (never saved), which the graphs
    * its nodes run list among their checkpoints' parents (`checkpoint_map`, `metadata.parents`).
    */
-  private get unsavedUnderSaver(): boolean {
-    return (
-      this.params.persistence === undefined &&
-      this.params.parentNs !== "" &&
-      isCheckpointSaver(this.params.link.checkpointer)
-    );
-  }
+  private readonly unsavedUnderSaver: boolean;
   /** The id of this step's unsaved checkpoint (see {@link unsavedUnderSaver}), minted on first use. */
   private unsavedStep: { step: number; id: string } | undefined;
 
   /** The checkpoint id the tasks of this step are made from. */
   private taskCheckpointId(): string {
-    if (this.params.persistence !== undefined || !this.unsavedUnderSaver) return this.checkpoint.id;
+    if (!this.unsavedUnderSaver) return this.checkpoint.id;
     if (this.unsavedStep?.step !== this.step) this.unsavedStep = { step: this.step, id: timeOrderedId() };
     return this.unsavedStep.id;
   }
@@ -314,6 +308,10 @@ export class PregelLoop {
 
   constructor(params: LoopParams) {
     this.params = params;
+    this.unsavedUnderSaver =
+      params.persistence === undefined &&
+      params.parentNs !== "" &&
+      isCheckpointSaver(params.link.checkpointer);
     const graph = params.graph;
     const channels = this.channels;
     const prototypes = graph.channels;
