@@ -2,6 +2,7 @@ export * from "./abort-race.js";
 export * from "./abortable-sleep.js";
 export * from "./async-context.js";
 export * from "./callbacks.js";
+export * from "./content-block-protocol.js";
 export * from "./errors.js";
 export * from "./hand-over.js";
 export * from "./ids.js";

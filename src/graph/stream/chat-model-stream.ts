@@ -4,6 +4,7 @@
  * assembled message (LangChain.js `ChatModelStream` of `@langchain/core/language_models/stream`,
  * which LangGraph.js exports as `ChatModelStreamImpl`).
  */
+import { applyContentBlockDelta, toolCallArgsObject } from "../../shared/index.js";
 import type { ContentBlockDelta, MessagesEventData, ProtocolContentBlock, UsageInfo } from "./protocol.js";
 
 /** A tool call, as a finished `tool_call` content block. */
@@ -95,45 +96,10 @@ function normalizeUsage(usage: UsageInfo | undefined): UsageInfo | undefined {
   };
 }
 
-function applyDelta(block: ProtocolContentBlock, delta: ContentBlockDelta): ProtocolContentBlock {
-  switch (delta.type) {
-    case "text-delta":
-      return block.type === "text" ? { ...block, text: String(block.text ?? "") + delta.text } : block;
-    case "reasoning-delta":
-      if (block.type === "thinking")
-        return { ...block, thinking: String(block.thinking ?? "") + delta.reasoning };
-      if (block.type === "reasoning")
-        return { ...block, reasoning: String(block.reasoning ?? "") + delta.reasoning };
-      return block;
-    case "data-delta":
-      return { ...block, data: String(block.data ?? "") + delta.data };
-    case "tool-call-delta":
-      return block.type === "tool_call_chunk"
-        ? { ...block, args: String(block.args ?? "") + delta.args }
-        : block;
-    case "block-delta":
-      return { ...block, ...delta.fields };
-  }
-}
-
-function parseArgs(value: unknown): Record<string, unknown> {
-  if (typeof value === "object" && value !== null && !Array.isArray(value))
-    return value as Record<string, unknown>;
-  if (typeof value !== "string" || value === "") return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
 /** A `tool_call_chunk` block with a name becomes a `tool_call` with parsed arguments. */
 function finishToolBlock(block: ProtocolContentBlock): ProtocolContentBlock {
   if (block.type !== "tool_call_chunk" || typeof block.name !== "string") return block;
-  return { ...block, type: "tool_call", name: block.name, args: parseArgs(block.args) };
+  return { ...block, type: "tool_call", name: block.name, args: toolCallArgsObject(block.args) };
 }
 
 /** An async iterable of increments that also resolves (as a promise) to their total. */
@@ -344,7 +310,7 @@ export class ChatModelStreamImpl implements AsyncIterable<MessagesEventData>, Pr
           break;
         case "content-block-delta": {
           const current = blocks[event.index];
-          if (current !== undefined) blocks[event.index] = applyDelta(current, event.delta);
+          if (current !== undefined) blocks[event.index] = applyContentBlockDelta(current, event.delta);
           break;
         }
         case "usage":

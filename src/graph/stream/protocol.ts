@@ -5,6 +5,7 @@
  * `messages`, `tools`, `custom`, `tasks`, `checkpoints`, `lifecycle`, or `custom:<name>` for a
  * transformer's remote {@link StreamChannel}).
  */
+import type { ContentBlockDelta, ProtocolContentBlock } from "../../shared/index.js";
 import type { StreamMode } from "./types.js";
 
 /** Where an event comes from: the `"<node>:<taskId>"` segments of the task or subgraph, `[]` for the root graph. */
@@ -57,20 +58,7 @@ export interface UsageInfo {
   [key: string]: unknown;
 }
 
-/** A content block as the `messages` channel carries it (`{ type: "text", text }`, `{ type: "tool_call", … }`, …). */
-export interface ProtocolContentBlock {
-  type: string;
-  index?: number;
-  [key: string]: unknown;
-}
-
-/** An increment of a content block. */
-export type ContentBlockDelta =
-  | { type: "text-delta"; text: string }
-  | { type: "reasoning-delta"; reasoning: string }
-  | { type: "data-delta"; data: string; encoding?: string }
-  | { type: "tool-call-delta"; args: string }
-  | { type: "block-delta"; fields: Record<string, unknown> };
+export type { ContentBlockDelta, ProtocolContentBlock } from "../../shared/index.js";
 
 /** Data of a `messages` event: one step of a message's life, from `message-start` to `message-finish`. */
 export type MessagesEventData = (

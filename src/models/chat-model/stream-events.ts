@@ -7,14 +7,16 @@
  * `handleChatModelStreamEvent`, and the call answers with the message they assemble to.
  */
 import { AIMessage, isAIMessageChunk } from "../../messages/index.js";
+import {
+  applyContentBlockDelta,
+  type ContentBlockDelta,
+  type ProtocolContentBlock,
+  toolCallArgsObject,
+} from "../../shared/index.js";
 import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
 /** A content block as the protocol carries it (`{ type: "text", text }`, `{ type: "tool_call", … }`, …). */
-export interface StreamContentBlock {
-  type: string;
-  index?: number;
-  [key: string]: unknown;
-}
+export type StreamContentBlock = ProtocolContentBlock;
 
 /** A token usage snapshot (each one replaces the previous). */
 export interface StreamUsage {
@@ -28,12 +30,7 @@ export interface StreamUsage {
 export type StreamFinishReason = "stop" | "length" | "tool_use" | "content_filter";
 
 /** An increment of an open content block. */
-export type StreamContentBlockDelta =
-  | { type: "text-delta"; text: string }
-  | { type: "reasoning-delta"; reasoning: string }
-  | { type: "data-delta"; data: string; encoding?: "base64" }
-  | { type: "tool-call-delta"; args: string }
-  | { type: "block-delta"; fields: { type: string; [key: string]: unknown } };
+export type StreamContentBlockDelta = ContentBlockDelta;
 
 /**
  * One event of a streamed model answer.
@@ -79,31 +76,6 @@ function partDelta(part: StreamContentBlock): StreamContentBlockDelta {
     return { type: "reasoning-delta", reasoning: part.thinking };
   if (typeof part.data === "string") return { type: "data-delta", data: part.data, encoding: "base64" };
   return { type: "block-delta", fields: { ...part } };
-}
-
-/** `block` with `delta` applied (an unknown pairing leaves the block as it is). */
-export function applyStreamDelta(
-  block: StreamContentBlock,
-  delta: StreamContentBlockDelta,
-): StreamContentBlock {
-  switch (delta.type) {
-    case "text-delta":
-      return block.type === "text" ? { ...block, text: String(block.text ?? "") + delta.text } : block;
-    case "reasoning-delta":
-      if (block.type === "thinking")
-        return { ...block, thinking: String(block.thinking ?? "") + delta.reasoning };
-      if (block.type === "reasoning")
-        return { ...block, reasoning: String(block.reasoning ?? "") + delta.reasoning };
-      return block;
-    case "data-delta":
-      return { ...block, data: String(block.data ?? "") + delta.data };
-    case "tool-call-delta":
-      return block.type === "tool_call_chunk" || block.type === "server_tool_call_chunk"
-        ? { ...block, args: String(block.args ?? "") + delta.args }
-        : block;
-    case "block-delta":
-      return { ...block, ...delta.fields };
-  }
 }
 
 /**
@@ -187,7 +159,7 @@ export async function* chunksToStreamEvents(
           blocks.set(0, block);
           yield { event: "content-block-start", index: 0, content: { type: "text", text: "" } };
         }
-        blocks.set(0, applyStreamDelta(block, { type: "text-delta", text: content }));
+        blocks.set(0, applyContentBlockDelta(block, { type: "text-delta", text: content }));
         yield { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: content } };
       }
     } else if (Array.isArray(content)) {
@@ -201,7 +173,7 @@ export async function* chunksToStreamEvents(
           yield { event: "content-block-start", index, content: { ...part } };
         } else {
           const delta = partDelta(part);
-          blocks.set(index, applyStreamDelta(block, delta));
+          blocks.set(index, applyContentBlockDelta(block, delta));
           yield { event: "content-block-delta", index, delta };
         }
       }
@@ -250,23 +222,17 @@ function normalizedUsage(usage: StreamUsage): NonNullable<AIMessage["usage_metad
   };
 }
 
-function parsedArgs(value: unknown): Record<string, unknown> {
-  if (isRecord(value)) return value;
-  if (typeof value !== "string" || value === "") return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
 /** A block still in its streaming form (a tool call that never finished) as a `tool_call`, when it names its tool. */
 function standardToolBlock(block: StreamContentBlock): StreamContentBlock {
   if (block.type !== "tool_call_chunk" && block.type !== "tool_use" && block.type !== "input_json_delta")
     return block;
   if (typeof block.name !== "string") return block;
-  return { ...block, type: "tool_call", name: block.name, args: parsedArgs(block.args ?? block.input) };
+  return {
+    ...block,
+    type: "tool_call",
+    name: block.name,
+    args: toolCallArgsObject(block.args ?? block.input),
+  };
 }
 
 /**
@@ -293,7 +259,7 @@ export function messageFromStreamEvents(events: Iterable<ChatModelStreamEvent>):
         break;
       case "content-block-delta": {
         const current = blocks[event.index];
-        if (current !== undefined) blocks[event.index] = applyStreamDelta(current, event.delta);
+        if (current !== undefined) blocks[event.index] = applyContentBlockDelta(current, event.delta);
         break;
       }
       case "usage":
