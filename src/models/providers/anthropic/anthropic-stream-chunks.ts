@@ -188,7 +188,7 @@ const STREAMED_BLOCKS = new Set([
 ]);
 
 /** The usage of `message_start`: input tokens with cache reads and writes, details always given. */
-function startUsage(usage: AnthropicWireUsage): UsageMetadata {
+export function startUsage(usage: AnthropicWireUsage): UsageMetadata {
   const cacheCreation = usage.cache_creation_input_tokens ?? 0;
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const input = (usage.input_tokens ?? 0) + cacheCreation + cacheRead;

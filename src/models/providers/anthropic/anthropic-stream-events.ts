@@ -5,12 +5,14 @@ import type {
   StreamFinishReason,
   StreamUsage,
 } from "../../chat-model/stream-events.js";
+import { startUsage } from "./anthropic-stream-chunks.js";
+import type { AnthropicWireUsage } from "./anthropic-wire.js";
 
 /** What the converter reads of an Anthropic Messages stream event. */
 interface AnthropicEvent {
   type: string;
   index?: number;
-  message?: { id?: string; model?: string; usage?: AnthropicUsage };
+  message?: { id?: string; model?: string; usage?: AnthropicWireUsage };
   content_block?: { type: string; [key: string]: unknown };
   delta?: {
     type?: string;
@@ -21,32 +23,11 @@ interface AnthropicEvent {
   usage?: { output_tokens?: number; cost?: unknown };
 }
 
-interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-}
-
 /** The protocol's finish reason for an Anthropic `stop_reason`. */
 function finishReasonOf(reason: string | null | undefined): StreamFinishReason {
   if (reason === "tool_use") return "tool_use";
   if (reason === "max_tokens") return "length";
   return "stop";
-}
-
-/** The usage snapshot of `message_start` (cache reads and writes count as input). */
-function startUsageOf(usage: AnthropicUsage): StreamUsage {
-  const cacheCreation = usage.cache_creation_input_tokens ?? 0;
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const input = (usage.input_tokens ?? 0) + cacheCreation + cacheRead;
-  const output = usage.output_tokens ?? 0;
-  return {
-    input_tokens: input,
-    output_tokens: output,
-    total_tokens: input + output,
-    input_token_details: { cache_creation: cacheCreation, cache_read: cacheRead },
-  };
 }
 
 /** The protocol block an Anthropic content block starts as (with its `index`). */
@@ -158,7 +139,7 @@ export async function* anthropicStreamEvents(
     switch (data.type) {
       case "message_start": {
         const message = data.message ?? {};
-        if (message.usage !== undefined && options.streamUsage) usage = startUsageOf(message.usage);
+        if (message.usage !== undefined && options.streamUsage) usage = { ...startUsage(message.usage) };
         yield { event: "message-start", id: message.id, ...(usage !== undefined ? { usage } : {}) };
         yield {
           event: "provider",
