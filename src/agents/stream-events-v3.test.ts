@@ -394,3 +394,122 @@ describe("model calls a v3 run does not stream as protocol events", () => {
     ]);
   });
 });
+
+/** Streams OpenAI-shaped audio (`additional_kwargs.audio`) or image-generation outputs. */
+class Media extends BaseChatModel {
+  constructor(private readonly mode: "audio" | "image") {
+    super({});
+  }
+  _llmType(): string {
+    return "media";
+  }
+  async _generate(): Promise<{ generations: { text: string; message: AIMessage }[] }> {
+    return { generations: [{ text: "x", message: new AIMessage("x") }] };
+  }
+  override async *_streamResponseChunks(): AsyncGenerator<ChatGenerationChunk> {
+    const chunk = (fields: ConstructorParameters<typeof AIMessageChunk>[0] & object) =>
+      new ChatGenerationChunk({ text: "", message: new AIMessageChunk(fields) });
+    if (this.mode === "audio") {
+      yield chunk({ content: "Hi", id: "m1" });
+      yield chunk({
+        content: "",
+        id: "m1",
+        additional_kwargs: { audio: { transcript: "Hel", format: "mp3" } },
+      });
+      yield chunk({
+        content: "",
+        id: "m1",
+        additional_kwargs: { audio: { id: "au1", data: "AAA", transcript: "lo" } },
+      });
+      yield chunk({ content: "", id: "m1", additional_kwargs: { audio: { data: "BBB" } } });
+      yield chunk({ content: "", id: "m1", additional_kwargs: { audio: { expires_at: 5 } } });
+    } else {
+      const generated = { type: "image_generation_call", id: "ig1", result: "IMG", output_format: "webp" };
+      yield chunk({ content: "Look", id: "m2" });
+      yield chunk({
+        content: "",
+        id: "m2",
+        additional_kwargs: { tool_outputs: [generated, { type: "web_search_call" }] },
+      });
+      yield chunk({
+        content: "",
+        id: "m2",
+        additional_kwargs: {
+          tool_outputs: [
+            generated,
+            { type: "image_generation_call", url: "https://example.com/y.png" },
+            { type: "image_generation_call", id: "none" },
+          ],
+        },
+      });
+    }
+  }
+}
+
+describe("a custom model's OpenAI audio and generated images in a v3 run", () => {
+  // @langchain/core 1.4.0's compatibility bridge turns `additional_kwargs.audio` into one audio
+  // block (mime type from its format; the start event's block is the one that fills up) and each
+  // new `image_generation_call` output into an image block; the message holds them as content
+  const heardFrom = async (mode: "audio" | "image") => {
+    const heard: unknown[] = [];
+    const message = await new Media(mode).invoke("hi", {
+      callbacks: [
+        { lc_prefer_chat_model_stream_events: true, handleChatModelStreamEvent: (e) => heard.push(e) },
+      ],
+    });
+    return { heard, message };
+  };
+
+  it("audio: one block, the transcript so far as block-deltas, the data as data-deltas", async () => {
+    const { heard, message } = await heardFrom("audio");
+    const audio = { type: "audio", data: "AAABBB", mimeType: "audio/mpeg", id: "au1", transcript: "Hello" };
+    expect(heard).toEqual([
+      { event: "message-start", id: "m1" },
+      { event: "content-block-start", index: 0, content: { type: "text", text: "" } },
+      { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "Hi" } },
+      { event: "content-block-start", index: 1, content: audio },
+      {
+        event: "content-block-delta",
+        index: 1,
+        delta: { type: "block-delta", fields: { type: "audio", transcript: "Hel" } },
+      },
+      {
+        event: "content-block-delta",
+        index: 1,
+        delta: { type: "block-delta", fields: { type: "audio", transcript: "Hello" } },
+      },
+      {
+        event: "content-block-delta",
+        index: 1,
+        delta: { type: "data-delta", data: "AAA", encoding: "base64" },
+      },
+      {
+        event: "content-block-delta",
+        index: 1,
+        delta: { type: "data-delta", data: "BBB", encoding: "base64" },
+      },
+      { event: "content-block-finish", index: 0, content: { type: "text", text: "Hi" } },
+      { event: "content-block-finish", index: 1, content: audio },
+      { event: "message-finish", reason: "stop" },
+    ]);
+    expect(message.content).toEqual([{ type: "text", text: "Hi" }, audio]);
+  });
+
+  it("generated images: a block for each new one", async () => {
+    const { heard, message } = await heardFrom("image");
+    const first = { type: "image", id: "ig1", data: "IMG", mimeType: "image/webp" };
+    const second = { type: "image", url: "https://example.com/y.png", mimeType: "image/png" };
+    expect(heard).toEqual([
+      { event: "message-start", id: "m2" },
+      { event: "content-block-start", index: 0, content: { type: "text", text: "" } },
+      { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "Look" } },
+      { event: "content-block-start", index: 1, content: first },
+      { event: "content-block-start", index: 2, content: second },
+      { event: "content-block-finish", index: 0, content: { type: "text", text: "Look" } },
+      { event: "content-block-finish", index: 1, content: first },
+      { event: "content-block-finish", index: 2, content: second },
+      { event: "message-finish", reason: "stop" },
+    ]);
+    expect(message.content).toEqual([{ type: "text", text: "Look" }, first, second]);
+  });
+});

@@ -115,12 +115,107 @@ function nextIndex(blocks: Map<number, StreamContentBlock>): number {
   return next;
 }
 
+/** The MIME type of each OpenAI audio `format`. */
+const AUDIO_MIME_TYPES: Readonly<Record<string, string>> = {
+  wav: "audio/wav",
+  mp3: "audio/mpeg",
+  flac: "audio/flac",
+  opus: "audio/opus",
+  aac: "audio/aac",
+  pcm16: "audio/pcm",
+};
+
+/** The MIME type of each OpenAI image-generation `output_format`. */
+const IMAGE_MIME_TYPES: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+};
+
+function stringField(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function additionalKwargs(message: { additional_kwargs?: unknown }): Record<string, unknown> {
+  return isRecord(message.additional_kwargs) ? message.additional_kwargs : {};
+}
+
+/** A piece of OpenAI-shaped streamed audio (`additional_kwargs.audio`). */
+interface AudioPiece {
+  id?: string;
+  data?: string;
+  url?: string;
+  transcript?: string;
+  mimeType: string;
+}
+
+/** The audio a chunk carries in `additional_kwargs.audio`, if it carries any data, url or transcript. */
+function audioPiece(message: { additional_kwargs?: unknown }): AudioPiece | undefined {
+  const audio = additionalKwargs(message).audio;
+  if (!isRecord(audio)) return undefined;
+  const data = stringField(audio, "data");
+  const url = stringField(audio, "url");
+  const transcript = stringField(audio, "transcript");
+  if (data === undefined && url === undefined && transcript === undefined) return undefined;
+  const format = stringField(audio, "format")?.toLowerCase();
+  const mimeType =
+    stringField(audio, "mime_type") ??
+    stringField(audio, "mimeType") ??
+    (format !== undefined ? AUDIO_MIME_TYPES[format] : undefined) ??
+    (data !== undefined ? "audio/wav" : "audio/pcm");
+  const id = stringField(audio, "id");
+  return {
+    ...(id !== undefined ? { id } : {}),
+    ...(data !== undefined ? { data } : {}),
+    ...(url !== undefined ? { url } : {}),
+    ...(transcript !== undefined ? { transcript } : {}),
+    mimeType,
+  };
+}
+
+/** The `image` blocks of a chunk's OpenAI image-generation outputs (`additional_kwargs.tool_outputs`). */
+function generatedImages(message: { additional_kwargs?: unknown }): StreamContentBlock[] {
+  const outputs = additionalKwargs(message).tool_outputs;
+  if (!Array.isArray(outputs)) return [];
+  const images: StreamContentBlock[] = [];
+  for (const output of outputs as unknown[]) {
+    if (!isRecord(output) || output.type !== "image_generation_call") continue;
+    const data = stringField(output, "result");
+    const url = stringField(output, "url");
+    if (data === undefined && url === undefined) continue;
+    const format = stringField(output, "output_format")?.toLowerCase();
+    const id = stringField(output, "id");
+    images.push({
+      type: "image",
+      ...(id !== undefined ? { id } : {}),
+      ...(url !== undefined ? { url } : {}),
+      ...(data !== undefined ? { data } : {}),
+      mimeType: (format !== undefined ? IMAGE_MIME_TYPES[format] : undefined) ?? "image/png",
+    });
+  }
+  return images;
+}
+
+/** What tells one generated image from another across chunks. */
+function imageKey(image: StreamContentBlock): string | undefined {
+  if (typeof image.id === "string") return image.id;
+  if (typeof image.url === "string") return image.url;
+  if (typeof image.data === "string") return `${image.data.length}:${image.data.slice(0, 32)}`;
+  return undefined;
+}
+
 /**
  * The protocol events of a model's `_streamResponseChunks`, as LangChain.js's compatibility
  * bridge makes them: the first chunk starts the message (its usage on `message-start`); string
  * content streams into a text block at index 0, content parts into the block of their `index`
  * (a new block per part without one), tool call chunks into a `tool_call_chunk` block of their
- * `index` with `tool-call-delta`s; later usage comes as `usage` snapshots of the running totals.
+ * `index` with `tool-call-delta`s; OpenAI-shaped audio (`additional_kwargs.audio`) into one
+ * `audio` block (its transcript as `block-delta`s of the whole transcript so far, its data as
+ * `data-delta`s), and each new image-generation output (`additional_kwargs.tool_outputs`) into
+ * an `image` block of its own; later usage comes as `usage` snapshots of the running totals.
  * When the chunks end, every block finishes in the order it started, then the message
  * (`reason: "stop"`, which is all a chunk stream can say).
  *
@@ -136,6 +231,9 @@ export async function* chunksToStreamEvents(
   const toolBlocks = new Map<number, number>();
   let started = false;
   let usage: StreamUsage | undefined;
+  /** The index of the audio block, once audio has come, and its transcript so far. */
+  let audio: { index: number; transcript: string } | undefined;
+  const imagesSeen = new Set<string>();
   for await (const generation of chunks) {
     const message = generation.message;
     const chunkUsage = isAIMessageChunk(message) ? message.usage_metadata : undefined;
@@ -202,6 +300,54 @@ export async function* chunksToStreamEvents(
         block.args = String(block.args ?? "") + call.args;
         yield { event: "content-block-delta", index, delta: { type: "tool-call-delta", args: call.args } };
       }
+    }
+    const piece = audioPiece(message);
+    if (piece !== undefined) {
+      if (audio === undefined) {
+        audio = { index: nextIndex(blocks), transcript: "" };
+        const initial: StreamContentBlock = {
+          type: "audio",
+          ...(piece.id !== undefined ? { id: piece.id } : {}),
+          ...(piece.url !== undefined ? { url: piece.url } : {}),
+          data: "",
+          mimeType: piece.mimeType,
+        };
+        blocks.set(audio.index, initial);
+        // the block itself, which takes the audio's later id, transcript and data: a consumer
+        // holding the start event sees the whole audio by the end, as in LangChain.js
+        yield { event: "content-block-start", index: audio.index, content: initial };
+      }
+      const block = blocks.get(audio.index);
+      if (block !== undefined) {
+        if (piece.id !== undefined && block.id === undefined) block.id = piece.id;
+        if (piece.transcript !== undefined) {
+          audio.transcript += piece.transcript;
+          block.transcript = audio.transcript;
+          yield {
+            event: "content-block-delta",
+            index: audio.index,
+            delta: { type: "block-delta", fields: { type: "audio", transcript: audio.transcript } },
+          };
+        }
+        if (piece.data !== undefined && piece.data !== "") {
+          block.data = String(block.data ?? "") + piece.data;
+          yield {
+            event: "content-block-delta",
+            index: audio.index,
+            delta: { type: "data-delta", data: piece.data, encoding: "base64" },
+          };
+        }
+      }
+    }
+    for (const image of generatedImages(message)) {
+      const key = imageKey(image);
+      if (key !== undefined) {
+        if (imagesSeen.has(key)) continue;
+        imagesSeen.add(key);
+      }
+      const index = nextIndex(blocks);
+      blocks.set(index, image);
+      yield { event: "content-block-start", index, content: image };
     }
     if (!usageOnStart && chunkUsage !== undefined) {
       usage = usage === undefined ? { ...chunkUsage } : addedUsage(usage, chunkUsage as StreamUsage);
