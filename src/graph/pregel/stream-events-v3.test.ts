@@ -10,6 +10,7 @@ import {
   MemorySaver,
   MessagesAnnotation,
   type ProtocolEvent,
+  Send,
   START,
   STREAM_EVENTS_V3_MODES,
   StateGraph,
@@ -435,5 +436,57 @@ describe("streamEvents v3", () => {
     expect(blocks[0]).toBe('event: lifecycle\ndata: {"event":"running","graph_name":"root"}');
     expect(blocks[2]).toBe('event: values\ndata: {"a":"x","n":0}');
     expect(blocks.at(-1)).toBe('event: lifecycle\ndata: {"event":"completed","graph_name":"root"}');
+  });
+});
+
+describe("checkpoint envelopes of nested graphs run side by side", () => {
+  // LangGraph.js 1.7.3: resuming Sends to a subgraph that both paused, each nested graph's
+  // snapshots (its input one included) come right after a `checkpoints` envelope of its own
+  // namespace, steps 0 and 1; before, the second graph's input snapshot had none
+  it("puts each nested graph's envelope before its snapshot", async () => {
+    const Items = Annotation.Root({
+      items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      n: Annotation<number>(),
+    });
+    const sub = new StateGraph(Items, { input: Items, output: Annotation.Root({ items: Items.spec.items }) })
+      .addNode("s", (state) => ({ items: [`s${state.n}${String(interrupt(`q${state.n}`))}`] }))
+      .addEdge(START, "s")
+      .compile();
+    const graph = new StateGraph(Items)
+      .addNode("fan", () => ({}))
+      .addNode("sub", sub)
+      .addEdge(START, "fan")
+      .addConditionalEdges("fan", () => [
+        new Send("sub", { n: 1, items: [] }),
+        new Send("sub", { n: 2, items: [] }),
+      ])
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "send-envelopes" } };
+    await graph.invoke({ items: [] }, config);
+    const resume: Record<string, string> = {};
+    for (const t of (await graph.getState(config)).tasks)
+      for (const i of t.interrupts) if (i.id !== undefined) resume[i.id] = "ok";
+    const run = (await graph.streamEvents(new Command({ resume }), {
+      version: "v3",
+      ...config,
+    })) as GraphRunStream;
+    const events: ProtocolEvent[] = [];
+    for await (const event of run) events.push(event);
+    const nested = new Map<string, string[]>();
+    events.forEach((event, i) => {
+      const ns = event.params.namespace;
+      if (ns.length === 0 || event.method !== "values") return;
+      const before = events[i - 1];
+      const envelope =
+        before?.method === "checkpoints" && before.params.namespace.join("|") === ns.join("|")
+          ? `step ${(before.params.data as { step: number }).step}`
+          : "none";
+      nested.set(ns.join("|"), [...(nested.get(ns.join("|")) ?? []), envelope]);
+    });
+    expect([...nested.values()]).toEqual([
+      ["step 0", "step 1"],
+      ["step 0", "step 1"],
+    ]);
+    expect(await run.output).toEqual({ items: ["s1ok", "s2ok"] });
   });
 });

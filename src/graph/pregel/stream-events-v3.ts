@@ -114,8 +114,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function sameNamespace(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((segment, i) => segment === b[i]);
+/** Whether `ns` is `prefix` or a namespace under it. */
+function hasPrefix(ns: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= ns.length && prefix.every((segment, i) => segment === ns[i]);
 }
 
 /** The envelope of a `checkpoints` stream payload (`undefined` for the input checkpoint). */
@@ -144,7 +145,19 @@ async function* withCheckpointEnvelopes(
   source: AsyncIterable<unknown>,
   persisted: boolean,
 ): AsyncGenerator<unknown> {
-  let held: { ns: Namespace; payload: unknown } | undefined;
+  // Each namespace's last snapshot, waiting for its checkpoint (in the order they came): nested
+  // graphs running side by side (Sends to a subgraph) can report both snapshots, then one
+  // checkpoint, a task of that graph and the other checkpoint, so each snapshot waits for the
+  // checkpoint of its own namespace, and is let go without one only by a chunk of its own graph,
+  // of a graph it runs in or of one running in it (or the end).
+  const held = new Map<string, { ns: Namespace; payload: unknown }>();
+  function* release(from?: Namespace): Generator<unknown> {
+    for (const [key, { ns, payload }] of [...held]) {
+      if (from !== undefined && !hasPrefix(ns, from) && !hasPrefix(from, ns)) continue;
+      held.delete(key);
+      yield [ns, "values", payload];
+    }
+  }
   // Without a checkpointer, supersteps are counted from the `tasks` events: a task start after a
   // task result begins a new one. A graph whose first snapshot comes before any task ran had a
   // hidden `__start__` superstep (step 0); otherwise (an entrypoint) its first task runs in step 0.
@@ -161,19 +174,29 @@ async function* withCheckpointEnvelopes(
   for await (const chunk of source) {
     if (!Array.isArray(chunk) || chunk.length !== 3) continue;
     const [ns, mode, payload] = chunk as [Namespace, StreamMode, unknown];
+    const key = ns.join("\0");
     if (mode === "checkpoints") {
-      if (held !== undefined) {
-        const envelope = sameNamespace(held.ns, ns) ? envelopeOf(payload) : undefined;
-        if (envelope !== undefined) yield [held.ns, "checkpoints", envelope];
-        yield [held.ns, "values", held.payload];
-        held = undefined;
+      const snapshot = held.get(key);
+      if (snapshot !== undefined) {
+        held.delete(key);
+        const envelope = envelopeOf(payload);
+        if (envelope !== undefined) yield [snapshot.ns, "checkpoints", envelope];
+        yield [snapshot.ns, "values", snapshot.payload];
       }
       continue;
     }
-    if (held !== undefined) {
-      yield [held.ns, "values", held.payload];
-      held = undefined;
+    const snapshot = mode === "values" && persisted && !(isRecord(payload) && INTERRUPT in payload);
+    if (snapshot) {
+      // a second snapshot of a namespace before its checkpoint: the first one has none
+      const earlier = held.get(key);
+      if (earlier !== undefined) {
+        held.delete(key);
+        yield [earlier.ns, "values", earlier.payload];
+      }
+      held.set(key, { ns, payload });
+      continue;
     }
+    yield* release(ns);
     if (mode === "tasks" && isRecord(payload)) {
       if (payload.error instanceof Error) {
         // a failed task's error as LangGraph.js sends it: its name and message
@@ -191,10 +214,6 @@ async function* withCheckpointEnvelopes(
       }
     }
     if (mode === "values" && !(isRecord(payload) && INTERRUPT in payload)) {
-      if (persisted) {
-        held = { ns, payload };
-        continue;
-      }
       const entry = stepOf(ns);
       entry.offset ??= 0;
       const envelope: CheckpointEnvelope = {
@@ -206,7 +225,7 @@ async function* withCheckpointEnvelopes(
     }
     yield chunk;
   }
-  if (held !== undefined) yield [held.ns, "values", held.payload];
+  yield* release();
 }
 
 /** The namespace of the node task a callback's metadata belongs to (`[]` outside a node). */
