@@ -490,3 +490,33 @@ describe("checkpoint envelopes of nested graphs run side by side", () => {
     expect(await run.output).toEqual({ items: ["s1ok", "s2ok"] });
   });
 });
+
+describe("the checkpoint envelope of a resumed entrypoint's first snapshot", () => {
+  // LangGraph.js 1.7.3: resuming an entrypoint, its `null` snapshot comes after an envelope of
+  // the run's input checkpoint (`source: "input"`, step -1), which the next checkpoint names as
+  // its parent; before, that snapshot had no envelope
+  it("describes the input checkpoint", async () => {
+    const workflow = entrypoint({ name: "wf", checkpointer: new MemorySaver() }, async (x: number) => {
+      const more = interrupt("more?") as number;
+      return x + more;
+    });
+    const config = { configurable: { thread_id: "resume-envelope" } };
+    await workflow.invoke(1, config);
+    const run = (await workflow.streamEvents(new Command({ resume: 5 }), {
+      version: "v3",
+      ...config,
+    })) as GraphRunStream;
+    const seen: unknown[] = [];
+    for await (const event of run)
+      if (event.method === "checkpoints" || event.method === "values")
+        seen.push([event.method, event.params.data]);
+    expect(seen).toEqual([
+      ["checkpoints", { id: expect.any(String), source: "input", step: -1 }],
+      ["values", null],
+      ["checkpoints", { id: expect.any(String), parent_id: expect.any(String), source: "loop", step: 0 }],
+      ["values", 6],
+    ]);
+    const [first, , last] = seen as [string, { id: string; parent_id?: string }][];
+    expect(last?.[1].parent_id).toBe(first?.[1].id);
+  });
+});

@@ -119,12 +119,12 @@ function hasPrefix(ns: readonly string[], prefix: readonly string[]): boolean {
   return prefix.length <= ns.length && prefix.every((segment, i) => segment === ns[i]);
 }
 
-/** The envelope of a `checkpoints` stream payload (`undefined` for the input checkpoint). */
+/** The envelope of a `checkpoints` stream payload. */
 function envelopeOf(payload: unknown): CheckpointEnvelope | undefined {
   if (!isRecord(payload) || !isRecord(payload.metadata) || !isRecord(payload.config)) return undefined;
   const configurable = isRecord(payload.config.configurable) ? payload.config.configurable : {};
   const id = configurable.checkpoint_id;
-  if (typeof id !== "string" || payload.metadata.source === "input") return undefined;
+  if (typeof id !== "string") return undefined;
   const parent = isRecord(payload.parentConfig) ? payload.parentConfig.configurable : undefined;
   const parentId = isRecord(parent) ? parent.checkpoint_id : undefined;
   return {
