@@ -502,10 +502,7 @@ describe("the checkpoint envelope of a resumed entrypoint's first snapshot", () 
     });
     const config = { configurable: { thread_id: "resume-envelope" } };
     await workflow.invoke(1, config);
-    const run = (await workflow.streamEvents(new Command({ resume: 5 }), {
-      version: "v3",
-      ...config,
-    })) as GraphRunStream;
+    const run = await workflow.streamEvents(new Command({ resume: 5 }), { version: "v3", ...config });
     const seen: unknown[] = [];
     for await (const event of run)
       if (event.method === "checkpoints" || event.method === "values")
