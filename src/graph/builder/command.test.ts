@@ -36,6 +36,17 @@ describe("Command, Send and Overwrite values", () => {
       update: { n: 1 },
       goto: ["b"],
     });
+    // LangGraph.js 1.7.3 always writes goto (a list) and leaves the target graph out
+    expect(JSON.stringify(new Command({ resume: 1 }))).toBe('{"lg_name":"Command","resume":1,"goto":[]}');
+    expect(JSON.stringify(new Command({ graph: Command.PARENT, goto: "x", update: { a: 1 } }))).toBe(
+      '{"lg_name":"Command","update":{"a":1},"goto":["x"]}',
+    );
+    expect(new Command({}).toJSON()).toStrictEqual({
+      lg_name: "Command",
+      update: undefined,
+      resume: undefined,
+      goto: [],
+    });
     expect(JSON.parse(JSON.stringify(new Send("w", { k: 1 })))).toEqual({
       lg_name: "Send",
       node: "w",

@@ -93,13 +93,17 @@ export class Command<
     return Object.entries(update as Record<string, unknown>);
   }
 
-  toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { lg_name: "Command" };
-    if (this.update !== undefined) out.update = this.update;
-    if (this.resume !== undefined) out.resume = this.resume;
-    if (this.goto.length > 0) out.goto = this.goto.map((g) => (isSend(g) ? g.toJSON() : g));
-    if (this.graph !== undefined) out.graph = this.graph;
-    return out;
+  /**
+   * The command as LangGraph.js writes it: `lg_name`, `update`, `resume` (either `undefined`
+   * when not given) and `goto`, always a list (`[]` for none); the target `graph` is left out.
+   */
+  toJSON(): { lg_name: "Command"; update: unknown; resume: unknown; goto: unknown[] } {
+    return {
+      lg_name: "Command",
+      update: this.update,
+      resume: this.resume,
+      goto: this.goto.map((g) => (isSend(g) ? g.toJSON() : g)),
+    };
   }
 }
 

@@ -124,6 +124,8 @@ describe("Send options", () => {
     expect((target as Send).timeout).toStrictEqual({ runTimeout: 50, refreshOn: "auto" });
     expect(command.toJSON()).toStrictEqual({
       lg_name: "Command",
+      update: undefined,
+      resume: undefined,
       goto: [{ lg_name: "Send", node: "worker", args: 1, timeout: { runTimeout: 50, refreshOn: "auto" } }],
     });
     const again = new Command({ goto: new Send("worker", 2, { timeout: { idleTimeout: 9 } }) });
