@@ -517,3 +517,42 @@ describe("the checkpoint envelope of a resumed entrypoint's first snapshot", () 
     expect(last?.[1].parent_id).toBe(first?.[1].id);
   });
 });
+
+describe("checkpoint envelopes of an unsaved graph inside a saved run", () => {
+  // LangGraph.js 1.7.3: a checkpointer: false graph nested in a persisted run saves no
+  // checkpoint, yet each of its snapshots comes after an envelope (a fresh id, its superstep, no
+  // parent), as in a run without a checkpointer; before, its snapshots had none
+  it("describes its snapshots by their supersteps", async () => {
+    const Items = Annotation.Root({
+      items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const inner = new StateGraph(Items)
+      .addNode("x", () => ({ items: ["x"] }))
+      .addEdge(START, "x")
+      .compile({ checkpointer: false });
+    const middle = new StateGraph(Items)
+      .addNode("inner", inner)
+      .addEdge(START, "inner")
+      .compile({ checkpointer: true });
+    const graph = new StateGraph(Items)
+      .addNode("middle", middle)
+      .addEdge(START, "middle")
+      .compile({ checkpointer: new MemorySaver() });
+    const run = await graph.streamEvents(
+      { items: [] },
+      { version: "v3", configurable: { thread_id: "unsaved-envelopes" } },
+    );
+    const events: ProtocolEvent[] = [];
+    for await (const event of run) events.push(event);
+    const innermost = events.filter((e) => e.params.namespace.length === 2 && e.method !== "lifecycle");
+    const shape = innermost
+      .filter((e) => e.method === "checkpoints" || e.method === "values")
+      .map((e) => [e.method, e.params.data]);
+    expect(shape).toEqual([
+      ["checkpoints", { id: expect.any(String), step: 0, source: "loop" }],
+      ["values", { items: [] }],
+      ["checkpoints", { id: expect.any(String), step: 1, source: "loop" }],
+      ["values", { items: ["x"] }],
+    ]);
+  });
+});

@@ -138,8 +138,9 @@ function envelopeOf(payload: unknown): CheckpointEnvelope | undefined {
 /**
  * Puts a `checkpoints` envelope before each `values` chunk (not an interrupt's). With a
  * checkpointer the envelope describes the checkpoint the `checkpoints` stream reports right
- * after the snapshot (the `values` chunk waits for it); without one there is no checkpoint to
- * describe, so the envelope has a fresh id and the superstep's number, and no `parent_id`.
+ * after the snapshot (the `values` chunk waits for it); without one (or in a nested graph that
+ * saves nothing, `checkpointer: false`) there is no checkpoint to describe, so the envelope has a
+ * fresh id and the superstep's number, and no `parent_id`.
  */
 async function* withCheckpointEnvelopes(
   source: AsyncIterable<unknown>,
@@ -151,11 +152,17 @@ async function* withCheckpointEnvelopes(
   // checkpoint of its own namespace, and is let go without one only by a chunk of its own graph,
   // of a graph it runs in or of one running in it (or the end).
   const held = new Map<string, { ns: Namespace; payload: unknown }>();
+  /** The namespaces a checkpoint was streamed for: the others (an unsaved nested graph) are described as without a checkpointer. */
+  const saved = new Set<string>();
+  function* unpaired(ns: Namespace, payload: unknown): Generator<unknown> {
+    if (!saved.has(ns.join("\0"))) yield [ns, "checkpoints", freshEnvelope(ns)];
+    yield [ns, "values", payload];
+  }
   function* release(from?: Namespace): Generator<unknown> {
     for (const [key, { ns, payload }] of [...held]) {
       if (from !== undefined && !hasPrefix(ns, from) && !hasPrefix(from, ns)) continue;
       held.delete(key);
-      yield [ns, "values", payload];
+      yield* unpaired(ns, payload);
     }
   }
   // Without a checkpointer, supersteps are counted from the `tasks` events: a task start after a
@@ -171,11 +178,18 @@ async function* withCheckpointEnvelopes(
     }
     return entry;
   };
+  /** The envelope of a snapshot no checkpoint describes: a fresh id and the superstep's number. */
+  const freshEnvelope = (ns: Namespace): CheckpointEnvelope => {
+    const entry = stepOf(ns);
+    entry.offset ??= 0;
+    return { id: uuid6(-1), step: entry.started + entry.offset, source: "loop" };
+  };
   for await (const chunk of source) {
     if (!Array.isArray(chunk) || chunk.length !== 3) continue;
     const [ns, mode, payload] = chunk as [Namespace, StreamMode, unknown];
     const key = ns.join("\0");
     if (mode === "checkpoints") {
+      saved.add(key);
       const snapshot = held.get(key);
       if (snapshot !== undefined) {
         held.delete(key);
@@ -191,7 +205,7 @@ async function* withCheckpointEnvelopes(
       const earlier = held.get(key);
       if (earlier !== undefined) {
         held.delete(key);
-        yield [earlier.ns, "values", earlier.payload];
+        yield* unpaired(earlier.ns, earlier.payload);
       }
       held.set(key, { ns, payload });
       continue;
@@ -213,16 +227,8 @@ async function* withCheckpointEnvelopes(
         entry.sawResult = false;
       }
     }
-    if (mode === "values" && !(isRecord(payload) && INTERRUPT in payload)) {
-      const entry = stepOf(ns);
-      entry.offset ??= 0;
-      const envelope: CheckpointEnvelope = {
-        id: uuid6(-1),
-        step: entry.started + entry.offset,
-        source: "loop",
-      };
-      yield [ns, "checkpoints", envelope];
-    }
+    if (mode === "values" && !(isRecord(payload) && INTERRUPT in payload))
+      yield [ns, "checkpoints", freshEnvelope(ns)];
     yield chunk;
   }
   yield* release();
