@@ -587,7 +587,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
             `${this.getName()}._generate returned no generations; return { generations: [{ message, text }] }.`,
           );
         }
-        const message = toAIMessage(generation.message);
+        const returned = generation.message;
+        const message = toAIMessage(returned);
         const llmOutput = result.llmOutput;
         // merged with mergeOf rather than spreads (see object-copy.ts in shared/); as in
         // LangChain.js, llmOutput joins the metadata only when there is one generation
@@ -603,9 +604,14 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
             if (other.message.id === undefined) other.message.id = call.fallbackId();
           }
         }
+        // callbacks get a generation whose message is a chunk (a streamed answer's) as it was
+        // returned, its metadata completed, as in LangChain.js
+        const asReturned = returned !== message && call.run !== undefined ? generation : undefined;
+        if (asReturned !== undefined) returned.response_metadata = { ...message.response_metadata };
         return this.finishCall(call, message, llmOutput, generation.generationInfo, undefined, {
           text: generation.text,
           others,
+          asReturned,
         });
       };
       // the caller's `then` (if any) in the same continuation; its errors are the caller's
@@ -676,16 +682,26 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     llmOutput?: Record<string, unknown>,
     generationInfo?: Record<string, unknown>,
     streamed?: AIMessageChunk,
-    generated?: { text: string; others: ChatGeneration[] },
+    generated?: { text: string; others: ChatGeneration[]; asReturned?: ChatGeneration | undefined },
   ): AIMessage {
     const standard = this.standardContentFor(call);
     const message = standard ? toStandardContent(answer) : answer;
     if (message.id === undefined) message.id = call.fallbackId();
     const run = call.run;
     if (run !== undefined) {
-      if (streamed === undefined)
-        run.end(message, llmOutput, generationInfo, generated?.text ?? message.text, generated?.others);
-      else {
+      if (streamed === undefined) {
+        const asReturned = standard ? undefined : generated?.asReturned;
+        if (asReturned !== undefined && asReturned.message.id === undefined)
+          asReturned.message.id = message.id;
+        run.end(
+          message,
+          llmOutput,
+          generationInfo,
+          generated?.text ?? message.text,
+          generated?.others,
+          asReturned,
+        );
+      } else {
         // the joined chunks as the answer's chunk form: its content and id
         const chunk = standard ? messageToChunk(message) : streamed;
         if (chunk.id === undefined) chunk.id = message.id;
@@ -761,7 +777,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         }
         if (call.run !== undefined) {
           call.run.streamed(generation);
-          if (report) call.run.chunk(generation.text ?? chunk.text, chunk);
+          if (report) call.run.chunk(generation.text ?? chunk.text, chunk, generation.generationInfo);
         }
         yield chunk;
       }

@@ -123,7 +123,7 @@ export class ChatModelRun {
   /** LangChain.js signature; `fields.chunk.message` carries the `AIMessageChunk`. */
   async handleLLMNewToken(
     token: string,
-    _idx?: unknown,
+    idx?: { prompt: number; completion: number },
     _runId?: string,
     _parentRunId?: string,
     _tags?: string[],
@@ -135,7 +135,7 @@ export class ChatModelRun {
       this.handlers,
       "handleLLMNewToken",
       token,
-      { prompt: 0, completion: 0 },
+      idx ?? { prompt: 0, completion: 0 },
       this.runId,
       undefined,
       this.tags,
@@ -185,18 +185,26 @@ export class ChatModelRun {
     notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
   }
 
-  /** Reports a chunk the base class streamed. */
-  chunk(text: string, message: AIMessageChunk): void {
+  /**
+   * Reports a chunk the base class streamed, with its generation's `generationInfo` and, as the
+   * token's indexes, its choice's (`completion`; 0 unless a model streams several choices).
+   */
+  chunk(text: string, message: AIMessageChunk, generationInfo?: Record<string, unknown>): void {
+    const completion = generationInfo?.completion;
     notifyHandlers(
       this.handlers,
       "handleLLMNewToken",
       text,
-      { prompt: 0, completion: 0 },
+      { prompt: 0, completion: typeof completion === "number" ? completion : 0 },
       this.runId,
       undefined,
       this.tags,
       {
-        chunk: { text, message },
+        chunk: new ChatGenerationChunk({
+          text,
+          message,
+          ...(generationInfo === undefined ? {} : { generationInfo }),
+        }),
       },
     );
   }
@@ -207,10 +215,15 @@ export class ChatModelRun {
     generationInfo?: Record<string, unknown>,
     text: string = message.text,
     others: readonly EndGeneration[] = [],
+    asReturned?: EndGeneration,
   ): void {
-    // the generation's own text (what `_generate` returned), as LangChain.js reports it
-    const generation: EndGeneration = { text, message };
-    if (generationInfo !== undefined) generation.generationInfo = generationInfo;
+    // the generation's own text (what `_generate` returned), as LangChain.js reports it; or the
+    // generation itself when its message is not the answer (a chunk `_generate` returned)
+    let generation: EndGeneration | undefined = asReturned;
+    if (generation === undefined) {
+      generation = { text, message };
+      if (generationInfo !== undefined) generation.generationInfo = generationInfo;
+    }
     const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
       generations: [[generation, ...others]],
     };

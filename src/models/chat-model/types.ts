@@ -85,7 +85,7 @@ export interface BaseChatModelParams {
 export interface ChatGeneration {
   text: string;
   message: AIMessage | AIMessageChunk | BaseMessage;
-  generationInfo?: Record<string, unknown>;
+  generationInfo?: Record<string, unknown> | undefined;
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { BaseMessage } from "../../../messages/index.js";
 import { AbortError, InvalidArgumentError } from "../../../shared/index.js";
+import type { ChatGenerationChunk } from "../../chat-model/chat-generation-chunk.js";
+import type { ChatModelRun } from "../../chat-model/llm-run.js";
 import type { ChatModelStreamEvent } from "../../chat-model/stream-events.js";
 import type {
   BaseChatModelCallOptions,
+  ChatResult,
   ModelProfile,
   StructuredOutputOptions,
 } from "../../chat-model/types.js";
@@ -13,6 +16,7 @@ import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
+import { estimateTokenUsage } from "./estimate-token-usage.js";
 import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
@@ -194,9 +198,77 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     });
   }
 
+  /**
+   * With `streaming: true`, `invoke` streams through `_generate`, as `@langchain/openai` does
+   * (see {@link _generate}); a handler that prefers streaming (the `messages` stream mode) still
+   * gets the base class's joined chunks.
+   */
+  protected override streamsInInvoke(_options: this["ParsedCallOptions"]): boolean {
+    return false;
+  }
+
+  /**
+   * A call. With `streaming: true` the answer is streamed, as `@langchain/openai` does it: each
+   * chunk is reported to `handleLLMNewToken` with its choice's index, the chunks are joined per
+   * choice (`n` above 1: a generation per choice, in their order; the answer is the first), and
+   * `llmOutput` holds an `estimatedTokenUsage` (see {@link estimateTokenUsage}) rather than the
+   * server's usage, which is in the answer's `usage_metadata`.
+   */
+  override async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
+    if (!this.streaming) return super._generate(messages, options, runManager);
+    // the first choice's chunks joined, and the others' (`n` above 1) by their index
+    let first: ChatGenerationChunk | undefined;
+    let others: Map<number, ChatGenerationChunk> | undefined;
+    for await (const generation of this._streamResponseChunks(messages, options, runManager)) {
+      const info = generation.generationInfo;
+      const message = generation.message;
+      if (info !== undefined) message.response_metadata = { ...info, ...message.response_metadata };
+      const completion = info?.completion;
+      const index = typeof completion === "number" ? completion : 0;
+      if (index === 0) first = first === undefined ? generation : first.concat(generation);
+      else {
+        others ??= new Map();
+        const joined = others.get(index);
+        others.set(index, joined === undefined ? generation : joined.concat(generation));
+      }
+      if (runManager !== undefined) {
+        await runManager.handleLLMNewToken(
+          generation.text,
+          { prompt: 0, completion: index },
+          undefined,
+          undefined,
+          undefined,
+          { chunk: generation },
+        );
+      }
+    }
+    if (first === undefined && others === undefined) {
+      throw new Error("Received empty response from chat model call.");
+    }
+    const generations: ChatGenerationChunk[] = first === undefined ? [] : [first];
+    if (others !== undefined) {
+      for (const [, generation] of [...others].sort(([a], [b]) => a - b)) generations.push(generation);
+    }
+    const estimatedTokenUsage = estimateTokenUsage(
+      this.model,
+      messages,
+      generations.map((generation) => generation.message),
+    );
+    return { generations, llmOutput: { estimatedTokenUsage } };
+  }
+
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
   protected override streamChunkMapper(): StreamPartsToChunks {
-    return new OpenAIStreamChunks(this.messageContext(), this.settings.logprobs === true);
+    const n = this.settings.n ?? this.settings.modelKwargs?.n;
+    return new OpenAIStreamChunks(
+      this.messageContext(),
+      this.settings.logprobs === true,
+      typeof n === "number" ? n : 1,
+    );
   }
 
   /**

@@ -47,6 +47,13 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   /** The `logprobs` of the event that finished the answer. */
   private finishLogprobs: unknown;
   private finishing = false;
+  /**
+   * Whether the answer has several choices (`n` above 1, or an event of a choice other than the
+   * first has come): each event's chunk then goes out as it is read, with its choice's index as
+   * `completion` and, for the event that finishes a choice, that choice's finish metadata, as
+   * `@langchain/openai` yields them.
+   */
+  private multiple: boolean;
   /** The chunk of the server event being read (its parts come before its `raw` part). */
   private eventChunk: ChatGenerationChunk | undefined;
   /** The chunk of the event with the `finish_reason`, waiting to be joined with the finish part. */
@@ -55,15 +62,20 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   constructor(
     ctx: MessageContext,
     private readonly logprobs: boolean,
+    choices = 1,
   ) {
     super(ctx);
     this.provider = ctx.provider;
+    this.multiple = choices > 1;
   }
 
   override map(part: ChatModelV1StreamPart): ChatGenerationChunk | undefined {
     if (part.type === "raw") {
       // the event's parts have all been mapped: its chunk is complete
-      const choice = (part.rawValue as OpenAIChatChunk).choices?.[0];
+      const event = part.rawValue as OpenAIChatChunk;
+      const choice = event.choices?.[0];
+      if (choice?.index) this.multiple = true;
+      if (this.multiple) return this.choiceChunk(event);
       if (choice?.finish_reason) this.finishLogprobs = choice.logprobs;
       const chunk = this.eventChunk;
       if (chunk === undefined) return undefined;
@@ -81,6 +93,8 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     const chunk = super.map(part);
     if (chunk === undefined) return undefined;
     if (part.type === "finish") {
+      // each choice's finish chunk has gone out with its event; the usage chunk is held
+      if (this.multiple && this.finishedChunk === undefined) return undefined;
       const finished = this.finishedChunk;
       this.finishedChunk = undefined;
       return finished === undefined ? chunk : finished.concat(chunk);
@@ -95,6 +109,29 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     const earlier = this.finishedChunk;
     this.finishedChunk = undefined;
     return earlier;
+  }
+
+  /** The chunk of one server event of an answer with several choices (see {@link multiple}). */
+  private choiceChunk(event: OpenAIChatChunk): ChatGenerationChunk | undefined {
+    const choice = event.choices?.[0];
+    const finishReason = choice?.finish_reason;
+    let chunk = this.eventChunk;
+    this.eventChunk = undefined;
+    if (chunk === undefined) {
+      // an event with nothing but its choice's `finish_reason`
+      if (!finishReason) return undefined;
+      chunk = this.chunk({ content: "" });
+    }
+    const info = chunk.generationInfo as Record<string, unknown>;
+    if (choice?.index) info.completion = choice.index;
+    if (finishReason) {
+      info.finish_reason = finishReason;
+      if (event.system_fingerprint !== undefined) info.system_fingerprint = event.system_fingerprint;
+      if (event.model !== undefined) info.model_name = event.model;
+      if (event.service_tier !== undefined) info.service_tier = event.service_tier;
+    }
+    if (this.logprobs) info.logprobs = choice?.logprobs;
+    return chunk;
   }
 
   protected override finishChunk(

@@ -30,7 +30,10 @@ export class OpenAIStreamParts {
   private metadataSent = false;
   private textOpen = false;
   private reasoningOpen = false;
+  /** The first choice's tool calls, by their `index`. */
   private readonly toolCalls = new Map<number, ToolCallState>();
+  /** The other choices' tool calls (`n` above 1), by choice, then by their `index`. */
+  private otherToolCalls: Map<number, Map<number, ToolCallState>> | undefined;
   private finishReason: string | null | undefined;
   private usage: ChatModelV1Usage = {};
   private rawUsage: Record<string, JSONValue> = {};
@@ -78,11 +81,13 @@ export class OpenAIStreamParts {
       }
       for (const [position, call] of (delta.tool_calls ?? []).entries()) {
         const index = call.index ?? position;
-        let state = this.toolCalls.get(index);
+        // each choice numbers its tool calls from 0
+        const calls = choice.index ? this.toolCallsOf(choice.index) : this.toolCalls;
+        let state = calls.get(index);
         if (state === undefined) {
           // Some compatible servers omit the id; make one so the call can still be answered.
           state = { id: call.id ?? `call_${index}_${crypto.randomUUID()}`, ended: false };
-          this.toolCalls.set(index, state);
+          calls.set(index, state);
           yield { type: "tool-input-start", id: state.id, index, toolName: call.function?.name ?? "" };
         }
         const args = call.function?.arguments;
@@ -105,13 +110,25 @@ export class OpenAIStreamParts {
     yield { type: "raw", rawValue: chunk };
   }
 
+  private toolCallsOf(choice: number): Map<number, ToolCallState> {
+    this.otherToolCalls ??= new Map();
+    let calls = this.otherToolCalls.get(choice);
+    if (calls === undefined) {
+      calls = new Map();
+      this.otherToolCalls.set(choice, calls);
+    }
+    return calls;
+  }
+
   *finish(): Generator<ChatModelV1StreamPart> {
     if (this.reasoningOpen) yield { type: "reasoning-end", id: "reasoning-0" };
     if (this.textOpen) yield { type: "text-end", id: "text-0" };
-    for (const [index, state] of this.toolCalls) {
-      if (!state.ended) {
-        state.ended = true;
-        yield { type: "tool-input-end", id: state.id, index };
+    for (const calls of [this.toolCalls, ...(this.otherToolCalls?.values() ?? [])]) {
+      for (const [index, state] of calls) {
+        if (!state.ended) {
+          state.ended = true;
+          yield { type: "tool-input-end", id: state.id, index };
+        }
       }
     }
     // The keys LangChain.js's streamed answer ends up with: the choice's `prompt` / `completion`
