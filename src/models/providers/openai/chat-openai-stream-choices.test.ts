@@ -232,3 +232,19 @@ describe("ChatOpenAI streaming: true estimatedTokenUsage", () => {
     expect(ended[0]?.generations[0]?.[0]?.message.constructor.name).toBe("AIMessageChunk");
   });
 });
+
+describe("ChatOpenAI streaming: true invoke, aborted", () => {
+  it("fails with the signal's reason's message, as other streamed calls do", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([event(0, { content: "A" }), event(0, { content: "B" }), event(0, {}, "stop")]),
+      delayMs: 100,
+    });
+    await expect(
+      model({ streaming: true, maxRetries: 0 }).invoke("?", { timeout: 150 }),
+    ).rejects.toMatchObject({
+      name: "AbortError",
+      message: "The operation was aborted due to timeout",
+    });
+  });
+});

@@ -276,6 +276,8 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
    * then (the `openai` SDK's `Request was aborted.`), the signal's reason as the cause.
    */
   protected override generateAbortError(signal: AbortSignal): Error {
+    // a `streaming: true` call (streamed in `_generate`) fails as other streamed calls do
+    if (this.streaming) return super.generateAbortError(signal);
     return new AbortError("Request was aborted.", { cause: signal.reason });
   }
 
