@@ -4,7 +4,7 @@
  * assembled message (LangChain.js `ChatModelStream` of `@langchain/core/language_models/stream`,
  * which LangGraph.js exports as `ChatModelStreamImpl`).
  */
-import { applyContentBlockDelta, toolCallArgsObject } from "../../shared/index.js";
+import { completeProtocolUsage, StreamMessageAssembly } from "../../shared/index.js";
 import type { ContentBlockDelta, MessagesEventData, ProtocolContentBlock, UsageInfo } from "./protocol.js";
 
 /** A tool call, as a finished `tool_call` content block. */
@@ -87,19 +87,7 @@ function reasoningText(block: ProtocolContentBlock): string | undefined {
 }
 
 function normalizeUsage(usage: UsageInfo | undefined): UsageInfo | undefined {
-  if (usage === undefined) return undefined;
-  return {
-    ...usage,
-    input_tokens: usage.input_tokens ?? 0,
-    output_tokens: usage.output_tokens ?? 0,
-    total_tokens: usage.total_tokens ?? 0,
-  };
-}
-
-/** A `tool_call_chunk` block with a name becomes a `tool_call` with parsed arguments. */
-function finishToolBlock(block: ProtocolContentBlock): ProtocolContentBlock {
-  if (block.type !== "tool_call_chunk" || typeof block.name !== "string") return block;
-  return { ...block, type: "tool_call", name: block.name, args: toolCallArgsObject(block.args) };
+  return usage === undefined ? undefined : completeProtocolUsage(usage);
 }
 
 /** An async iterable of increments that also resolves (as a promise) to their total. */
@@ -293,48 +281,9 @@ export class ChatModelStreamImpl implements AsyncIterable<MessagesEventData>, Pr
   }
 
   private async assemble(): Promise<unknown> {
-    const blocks: (ProtocolContentBlock | undefined)[] = [];
-    let id: string | undefined;
-    let usage: UsageInfo | undefined;
-    let metadata: Record<string, unknown> = {};
-    let reason: string | undefined;
-    for await (const event of this.buffer.iterate()) {
-      switch (event.event) {
-        case "message-start":
-          id = event.id ?? id;
-          if (event.usage !== undefined) usage = normalizeUsage(event.usage);
-          break;
-        case "content-block-start":
-        case "content-block-finish":
-          blocks[event.index] = event.content;
-          break;
-        case "content-block-delta": {
-          const current = blocks[event.index];
-          if (current !== undefined) blocks[event.index] = applyContentBlockDelta(current, event.delta);
-          break;
-        }
-        case "usage":
-          usage = normalizeUsage(event.usage);
-          break;
-        case "message-finish":
-          reason = event.reason;
-          if (event.usage !== undefined) usage = normalizeUsage(event.usage);
-          if (event.responseMetadata !== undefined) metadata = { ...metadata, ...event.responseMetadata };
-          break;
-        default:
-          break;
-      }
-    }
-    const content = blocks.filter((b): b is ProtocolContentBlock => b !== undefined).map(finishToolBlock);
-    return messageFactory({
-      id,
-      content,
-      usage_metadata: usage,
-      response_metadata: {
-        output_version: "v1",
-        ...metadata,
-        ...(reason !== undefined && reason !== "" ? { finish_reason: reason } : {}),
-      },
-    });
+    const assembly = new StreamMessageAssembly();
+    for await (const event of this.buffer.iterate()) assembly.add(event);
+    const { id, content, usage, responseMetadata } = assembly.result();
+    return messageFactory({ id, content, usage_metadata: usage, response_metadata: responseMetadata });
   }
 }

@@ -5,7 +5,7 @@
  * `messages`, `tools`, `custom`, `tasks`, `checkpoints`, `lifecycle`, or `custom:<name>` for a
  * transformer's remote {@link StreamChannel}).
  */
-import type { ContentBlockDelta, ProtocolContentBlock } from "../../shared/index.js";
+import type { ContentBlockDelta, ProtocolContentBlock, ProtocolUsage } from "../../shared/index.js";
 import type { StreamMode } from "./types.js";
 
 /** Where an event comes from: the `"<node>:<taskId>"` segments of the task or subgraph, `[]` for the root graph. */
@@ -51,12 +51,7 @@ export interface LifecycleData {
 }
 
 /** Token counts of a model call. */
-export interface UsageInfo {
-  input_tokens?: number;
-  output_tokens?: number;
-  total_tokens?: number;
-  [key: string]: unknown;
-}
+export type UsageInfo = ProtocolUsage;
 
 export type { ContentBlockDelta, ProtocolContentBlock } from "../../shared/index.js";
 

@@ -11,7 +11,8 @@ import {
   applyContentBlockDelta,
   type ContentBlockDelta,
   type ProtocolContentBlock,
-  toolCallArgsObject,
+  type ProtocolUsage,
+  StreamMessageAssembly,
 } from "../../shared/index.js";
 import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
@@ -19,12 +20,7 @@ import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
 export type StreamContentBlock = ProtocolContentBlock;
 
 /** A token usage snapshot (each one replaces the previous). */
-export interface StreamUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  total_tokens?: number;
-  [key: string]: unknown;
-}
+export type StreamUsage = ProtocolUsage;
 
 /** Why the model stopped: the protocol's provider-neutral reasons. */
 export type StreamFinishReason = "stop" | "length" | "tool_use" | "content_filter";
@@ -359,28 +355,6 @@ export async function* chunksToStreamEvents(
   yield { event: "message-finish", reason: "stop", ...(usage !== undefined ? { usage } : {}) };
 }
 
-function normalizedUsage(usage: StreamUsage): NonNullable<AIMessage["usage_metadata"]> {
-  return {
-    ...usage,
-    input_tokens: usage.input_tokens ?? 0,
-    output_tokens: usage.output_tokens ?? 0,
-    total_tokens: usage.total_tokens ?? 0,
-  };
-}
-
-/** A block still in its streaming form (a tool call that never finished) as a `tool_call`, when it names its tool. */
-function standardToolBlock(block: StreamContentBlock): StreamContentBlock {
-  if (block.type !== "tool_call_chunk" && block.type !== "tool_use" && block.type !== "input_json_delta")
-    return block;
-  if (typeof block.name !== "string") return block;
-  return {
-    ...block,
-    type: "tool_call",
-    name: block.name,
-    args: toolCallArgsObject(block.args ?? block.input),
-  };
-}
-
 /**
  * The `AIMessage` a call's protocol events assemble to, as LangChain.js's `ChatModelStream`
  * assembles it: content blocks (tool calls as `tool_call` blocks, which the message also lists
@@ -388,47 +362,13 @@ function standardToolBlock(block: StreamContentBlock): StreamContentBlock {
  * event's, its `finish_reason` and `output_version: "v1"`.
  */
 export function messageFromStreamEvents(events: Iterable<ChatModelStreamEvent>): AIMessage {
-  const blocks: (StreamContentBlock | undefined)[] = [];
-  let id: string | undefined;
-  let usage: StreamUsage | undefined;
-  let metadata: Record<string, unknown> = {};
-  let reason: string | undefined;
-  for (const event of events) {
-    switch (event.event) {
-      case "message-start":
-        id = event.id ?? id;
-        if (event.usage !== undefined) usage = event.usage;
-        break;
-      case "content-block-start":
-      case "content-block-finish":
-        blocks[event.index] = event.content;
-        break;
-      case "content-block-delta": {
-        const current = blocks[event.index];
-        if (current !== undefined) blocks[event.index] = applyContentBlockDelta(current, event.delta);
-        break;
-      }
-      case "usage":
-        usage = event.usage;
-        break;
-      case "message-finish":
-        reason = event.reason;
-        if (event.usage !== undefined) usage = event.usage;
-        if (event.responseMetadata !== undefined) metadata = { ...metadata, ...event.responseMetadata };
-        break;
-      default:
-        break;
-    }
-  }
-  const content = blocks.filter((block) => block != null).map(standardToolBlock);
+  const assembly = new StreamMessageAssembly();
+  for (const event of events) assembly.add(event);
+  const { id, content, usage, responseMetadata } = assembly.result();
   return new AIMessage({
     id,
     content: content as AIMessage["content"],
-    usage_metadata: usage === undefined ? undefined : normalizedUsage(usage),
-    response_metadata: {
-      ...metadata,
-      ...(reason ? { finish_reason: reason } : {}),
-      output_version: "v1",
-    },
+    usage_metadata: usage as AIMessage["usage_metadata"],
+    response_metadata: responseMetadata,
   });
 }
