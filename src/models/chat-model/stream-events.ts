@@ -81,9 +81,21 @@ function partDelta(part: StreamContentBlock): StreamContentBlockDelta {
  */
 export function finishStreamBlock(block: StreamContentBlock): StreamContentBlock {
   if (block.type !== "tool_call_chunk") return block;
-  const args = typeof block.args === "string" ? block.args : "{}";
+  return parsedToolCallBlock(block, "tool_call", typeof block.args === "string" ? block.args : "{}");
+}
+
+/**
+ * A streamed tool call block (`tool_call_chunk`, `server_tool_call_chunk`) finished as `type`
+ * with `argsText` parsed as its arguments, or as an `invalid_tool_call` keeping the block's
+ * arguments when that text is not JSON (LangChain.js's error text).
+ */
+export function parsedToolCallBlock(
+  block: StreamContentBlock,
+  type: "tool_call" | "server_tool_call",
+  argsText: string,
+): StreamContentBlock {
   try {
-    return { type: "tool_call", id: block.id, name: block.name, args: JSON.parse(args) as unknown };
+    return { type, id: block.id, name: block.name, args: JSON.parse(argsText) as unknown };
   } catch {
     return {
       type: "invalid_tool_call",

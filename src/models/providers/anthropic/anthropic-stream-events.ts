@@ -1,9 +1,10 @@
-import type {
-  ChatModelStreamEvent,
-  StreamContentBlock,
-  StreamContentBlockDelta,
-  StreamFinishReason,
-  StreamUsage,
+import {
+  type ChatModelStreamEvent,
+  parsedToolCallBlock,
+  type StreamContentBlock,
+  type StreamContentBlockDelta,
+  type StreamFinishReason,
+  type StreamUsage,
 } from "../../chat-model/stream-events.js";
 import { startUsage } from "./anthropic-stream-chunks.js";
 import type { AnthropicWireUsage } from "./anthropic-wire.js";
@@ -100,17 +101,7 @@ function finishBlockOf(block: StreamContentBlock): StreamContentBlock {
   if (block.type === "tool_call_chunk" || block.type === "server_tool_call_chunk") {
     const type = block.type === "tool_call_chunk" ? "tool_call" : "server_tool_call";
     const args = typeof block.args === "string" && block.args !== "" ? block.args : "{}";
-    try {
-      return { type, id: block.id, name: block.name, args: JSON.parse(args) as unknown };
-    } catch {
-      return {
-        type: "invalid_tool_call",
-        id: block.id,
-        name: block.name,
-        args: block.args,
-        error: "Failed to parse tool call arguments as JSON",
-      };
-    }
+    return parsedToolCallBlock(block, type, args);
   }
   const { index: _index, ...rest } = block;
   return rest as StreamContentBlock;
