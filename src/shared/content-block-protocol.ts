@@ -60,7 +60,7 @@ export function applyContentBlockDelta(
  * for anything else (no text yet, text that is not JSON, or JSON that is not an object), as
  * LangChain.js reads a tool call block that never got valid arguments.
  */
-export function toolCallArgsObject(value: unknown): Record<string, unknown> {
+function toolCallArgsObject(value: unknown): Record<string, unknown> {
   if (isPlainRecord(value)) return value;
   if (typeof value !== "string" || value === "") return {};
   try {
@@ -105,7 +105,7 @@ export function completeProtocolUsage(usage: ProtocolUsage): CompleteProtocolUsa
  * `tool_use`, `input_json_delta`) as a `tool_call` with its arguments as an object, when it names
  * its tool; any other block as it is. As LangChain.js's `ChatModelStream` standardizes blocks.
  */
-export function standardizeToolBlock(block: ProtocolContentBlock): ProtocolContentBlock {
+function standardizeToolBlock(block: ProtocolContentBlock): ProtocolContentBlock {
   if (block.type !== "tool_call_chunk" && block.type !== "tool_use" && block.type !== "input_json_delta")
     return block;
   if (typeof block.name !== "string") return block;

@@ -65,7 +65,7 @@ const LOST_CONNECTION_CODES: ReadonlySet<string> = new Set([
  * work on another connection of the pool (which drops a dead one) may succeed. A pool that was
  * ended, or that could not connect in time, is not such a loss: trying again would not help.
  */
-export function connectionLost(error: unknown): boolean {
+function connectionLost(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && LOST_CONNECTION_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : "";
