@@ -306,6 +306,34 @@ describe("streamEvents", () => {
     );
   });
 
+  it("gives the first event kept by a filter the call's input, and that run's end no input (LangChain.js's v2 stream)", async () => {
+    const model = new FakeChatModel({ responses: ["hi there", "again"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("chat", async (s) => ({ messages: [await model.invoke(s.messages)] }))
+      .addEdge(START, "chat")
+      .compile();
+    const input = { messages: [new HumanMessage("question")] };
+    const events: StreamEvent[] = [];
+    for await (const e of graph.streamEvents(input, { version: "v2" }, { includeTypes: ["chat_model"] })) {
+      events.push(e);
+    }
+    expect(events[0]?.event).toBe("on_chat_model_start");
+    expect(events[0]?.data.input).toBe(input);
+    const end = events.at(-1);
+    expect(end?.event).toBe("on_chat_model_end");
+    expect(end?.data).not.toHaveProperty("input");
+    expect(end?.data.output).toBeDefined();
+    // a later run keeps its own input, and an unfiltered stream's graph start has the input as ever
+    const nodes: StreamEvent[] = [];
+    for await (const e of graph.streamEvents(input, { version: "v2" }, { includeNames: ["chat"] })) {
+      nodes.push(e);
+    }
+    expect(nodes.map((e) => [e.event, e.data.input])).toEqual([
+      ["on_chain_start", input],
+      ["on_chain_end", undefined],
+    ]);
+  });
+
   it("works on an agent made by createAgent", async () => {
     const agent = createAgent({ model: script(), tools: [lookup] });
     const names: string[] = [];

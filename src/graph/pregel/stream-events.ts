@@ -760,9 +760,28 @@ export function streamGraphEvents(
   }
 
   const source = events();
+  // As LangChain.js's event stream (schema v2) does, the first event yielded carries the call's input as its
+  // `data.input` and its run's end event carries none. Without filters that is the graph's own
+  // start and end; with filters (`includeTags`, …) the first kept event can be a model's or a
+  // tool's start, whose `data.input` is then the graph's input.
+  let firstRunId: string | undefined;
+  const shown = (event: StreamEvent): StreamEvent => {
+    if (options.version !== "v2") return event;
+    if (firstRunId === undefined) {
+      firstRunId = event.run_id;
+      return event.data.input === input ? event : { ...event, data: { ...event.data, input } };
+    }
+    if (event.run_id === firstRunId && event.event.endsWith("_end") && event.data.input) {
+      const { input: _input, ...data } = event.data;
+      return { ...event, data };
+    }
+    return event;
+  };
   const generator = (async function* (): AsyncGenerator<StreamEvent> {
     if (chainHandlers === undefined) {
-      for await (const event of source) if (event.event !== NODE_FAILED && keep(event, filter)) yield event;
+      for await (const event of source) {
+        if (event.event !== NODE_FAILED && keep(event, filter)) yield shown(event);
+      }
       return;
     }
     // chain callbacks hear every chain event (filters apply to the stream only); a failure
@@ -791,7 +810,7 @@ export function streamGraphEvents(
           continue;
         }
         if (!NESTED_GRAPH_EVENTS.has(event)) notifyChain(chainHandlers, event, event.run_id === runId);
-        if (keep(event, filter)) yield event;
+        if (keep(event, filter)) yield shown(event);
       }
     } catch (error) {
       // the nodes still running first, in the order they started, then the graph
