@@ -10,4 +10,5 @@ export {
   PostgresStore,
   type PostgresStoreConfig,
   PostgresStoreError,
+  type PostgresStoreStats,
 } from "./store.js";

@@ -84,6 +84,15 @@ export function storeSql(schema: string) {
         SELECT seq FROM ${table} WHERE seq = ANY($2::bigint[]) AND ttl_minutes IS NOT NULL
         FOR UPDATE SKIP LOCKED
       )`,
+    /**
+     * Counts for `getStats()`: every stored row (expired ones not yet swept too, as LangGraph.js
+     * counts them), those expired at `$1`, the namespaces, and the oldest and newest creation times.
+     */
+    stats: `SELECT count(*) AS total_items,
+        count(*) FILTER (WHERE expires_at IS NOT NULL AND expires_at <= $1) AS expired_items,
+        count(DISTINCT prefix) AS namespace_count,
+        min(created_at) AS oldest_item, max(created_at) AS newest_item
+      FROM ${table}`,
     /** Deletes the items expired at `$1`, skipping those another transaction has locked (the next sweep takes them). */
     sweep: `DELETE FROM ${table} WHERE seq IN (
         SELECT seq FROM ${table} WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED

@@ -300,6 +300,39 @@ describe("PostgresStore specifics", () => {
     expect(Object.keys(found ?? {})).toStrictEqual([...fields, "score"]);
   });
 
+  it("getStats counts items, expired ones, namespaces and creation times, as LangGraph.js's", async () => {
+    const store = new PostgresStore({ pool, schema: freshSchema() });
+    expect(await store.getStats()).toStrictEqual({
+      totalItems: 0,
+      expiredItems: 0,
+      namespaceCount: 0,
+      oldestItem: null,
+      newestItem: null,
+    });
+    await store.put(["n1"], "k1", { v: 1 });
+    await store.put(["n1"], "k2", { v: 2 });
+    await store.put(["n2", "sub"], "k1", { v: 3 }, undefined, { ttl: 1 });
+    await pool.query(
+      `UPDATE "${store.schema}".agentgraph_store SET expires_at = now() - interval '1 minute' WHERE key = 'k1' AND prefix <> $1`,
+      ["n1"],
+    );
+    const stats = await store.getStats();
+    expect(stats).toMatchObject({ totalItems: 3, expiredItems: 1, namespaceCount: 2 });
+    expect(stats.oldestItem).toBeInstanceOf(Date);
+    expect(stats.newestItem).toBeInstanceOf(Date);
+    expect((stats.newestItem as Date).getTime()).toBeGreaterThanOrEqual((stats.oldestItem as Date).getTime());
+    await store.sweepExpiredItems();
+    expect(await store.getStats()).toMatchObject({ totalItems: 2, expiredItems: 0, namespaceCount: 1 });
+  });
+
+  it("vectorSearch and hybridSearch say vector search is not configured, as LangGraph.js's without an index", async () => {
+    const store = new PostgresStore({ pool, schema: freshSchema() });
+    await expect(store.vectorSearch(["docs"], "q")).rejects.toThrow(/^Vector search not configured\./);
+    await expect(store.hybridSearch(["docs"], "q", { vectorWeight: 0.5 })).rejects.toThrow(
+      /^Vector search not configured\./,
+    );
+  });
+
   it("requires a pool or connection options", () => {
     expect(() => new PostgresStore({})).toThrow(/needs a pool or connectionOptions/);
   });

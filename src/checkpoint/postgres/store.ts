@@ -120,6 +120,17 @@ const NO_VECTOR_SEARCH =
   'agentgraph\'s PostgresStore has no vector search (see docs/differences.md). Search with mode "text" (or no mode), or use an InMemoryStore with an index.';
 
 /** Checks a search mode as LangGraph.js's PostgresStore does (only when there is a query). */
+const VECTOR_NOT_CONFIGURED = `Vector search not configured. Please provide an IndexConfig when creating the store. ${NO_VECTOR_SEARCH}`;
+
+/** What {@link PostgresStore.getStats} answers. */
+export interface PostgresStoreStats {
+  totalItems: number;
+  expiredItems: number;
+  namespaceCount: number;
+  oldestItem: Date | null;
+  newestItem: Date | null;
+}
+
 function checkSearchMode(mode: unknown): void {
   if (mode === undefined || mode === "auto" || mode === "text") return;
   if (mode === "vector") {
@@ -289,6 +300,61 @@ export class PostgresStore extends BaseStore {
     } catch (error) {
       throw this.failure(error, "delete expired items");
     }
+  }
+
+  /**
+   * Counts of the stored items, as LangGraph.js's `PostgresStore.getStats()`: every row
+   * (`totalItems`, expired ones not yet swept included), those expired (`expiredItems`), the
+   * namespaces holding items (`namespaceCount`) and the oldest and newest creation times (`null`
+   * when the store is empty).
+   */
+  async getStats(): Promise<PostgresStoreStats> {
+    await this.ready();
+    try {
+      const { rows } = await retryOnLostConnection(() =>
+        this.pool.query<{
+          total_items: string;
+          expired_items: string;
+          namespace_count: string;
+          oldest_item: Date | null;
+          newest_item: Date | null;
+        }>(this.sql.stats, [new Date()]),
+      );
+      const row = rows[0];
+      return {
+        totalItems: Number(row?.total_items ?? 0),
+        expiredItems: Number(row?.expired_items ?? 0),
+        namespaceCount: Number(row?.namespace_count ?? 0),
+        oldestItem: row?.oldest_item ?? null,
+        newestItem: row?.newest_item ?? null,
+      };
+    } catch (error) {
+      throw this.failure(error, "count its items");
+    }
+  }
+
+  /**
+   * LangGraph.js's vector search entry point. agentgraph's PostgresStore has no vector index, so
+   * this always throws an `InvalidArgumentError` starting with LangGraph.js's text for a store
+   * without an index (`Vector search not configured. …`).
+   */
+  async vectorSearch(
+    _namespacePrefix: string[],
+    _query: string,
+    _options: Record<string, unknown> = {},
+  ): Promise<SearchItem[]> {
+    await this.ready();
+    throw new InvalidArgumentError(VECTOR_NOT_CONFIGURED);
+  }
+
+  /** LangGraph.js's hybrid search entry point; throws as {@link vectorSearch} does. */
+  async hybridSearch(
+    _namespacePrefix: string[],
+    _query: string,
+    _options: Record<string, unknown> = {},
+  ): Promise<SearchItem[]> {
+    await this.ready();
+    throw new InvalidArgumentError(VECTOR_NOT_CONFIGURED);
   }
 
   /**
