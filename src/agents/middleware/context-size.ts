@@ -1,5 +1,6 @@
 import { type BaseMessage, isAIMessage, isToolMessage } from "../../messages/index.js";
 import { InvalidArgumentError } from "../../shared/index.js";
+import { convertToOpenAITool, isLangChainTool } from "../../tools/index.js";
 import { contentText } from "./message-copy.js";
 
 /**
@@ -41,7 +42,8 @@ export type TokenCounter = (messages: BaseMessage[]) => number | Promise<number>
 /**
  * An estimate of the tokens of `messages`, as LangChain.js's `countTokensApproximately`: one
  * token per four characters of their text, counting an AI message's tool calls (as JSON) and a
- * tool message's `tool_call_id`, plus the JSON of any `tools` given.
+ * tool message's `tool_call_id`, plus the JSON of any `tools` given (a LangChain tool counted
+ * as its OpenAI function definition, as `convertToOpenAITool` gives it).
  *
  * @example
  * ```ts
@@ -53,7 +55,9 @@ export function countTokensApproximately(
   tools?: readonly unknown[],
 ): number {
   let chars = 0;
-  for (const t of tools ?? []) chars += JSON.stringify(t)?.length ?? 0;
+  for (const t of tools ?? []) {
+    chars += JSON.stringify(isLangChainTool(t) ? convertToOpenAITool(t) : t)?.length ?? 0;
+  }
   for (const message of messages) {
     let text = contentText(message.content);
     if (isAIMessage(message) && message.tool_calls.length > 0) text += JSON.stringify(message.tool_calls);

@@ -10,6 +10,7 @@ import {
   ToolMessage,
 } from "../../messages/index.js";
 import { FakeChatModel } from "../../testing/index.js";
+import { convertToOpenAITool, tool } from "../../tools/index.js";
 import { createAgent } from "../create-agent.js";
 import type { AgentMiddleware } from "../types.js";
 import { countTokensApproximately } from "./context-size.js";
@@ -433,5 +434,19 @@ describe("countTokensApproximately", () => {
     ];
     expect(countTokensApproximately(messages)).toBe(34);
     expect(countTokensApproximately(messages, [{ type: "function", function: { name: "x" } }])).toBe(45);
+  });
+
+  it("counts a LangChain tool as its OpenAI function definition, not as the tool object", () => {
+    const lookup = tool(() => "", {
+      name: "lookup",
+      description: "Look a word up.",
+      schema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+    });
+    const messages = [new HumanMessage("Define serendipity")];
+    // 18 characters of text and the 171 of the tool's definition, four to a token (as langchain 1.5.14)
+    expect(countTokensApproximately(messages, [lookup])).toBe(48);
+    expect(countTokensApproximately(messages, [lookup])).toBe(
+      countTokensApproximately(messages, [convertToOpenAITool(lookup)]),
+    );
   });
 });
