@@ -1,4 +1,10 @@
-import { AIMessage, type BaseMessage, isAIMessage, type MessageContent } from "../messages/index.js";
+import {
+  AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  isAIMessage,
+  type MessageContent,
+} from "../messages/index.js";
 
 const NAME = /<name>(.*?)<\/name>/s;
 const CONTENT = /<content>(.*?)<\/content>/s;
@@ -9,7 +15,14 @@ const CONTENT = /<content>(.*?)<\/content>/s;
  */
 export function inlineAgentNames(messages: readonly BaseMessage[]): BaseMessage[] {
   return messages.map((message) => {
-    if (!isAIMessage(message) || message.name === undefined || message.name === "") return message;
+    // a chunk (a streamed answer kept in the state) goes as it is, as LangChain.js leaves it
+    if (
+      !isAIMessage(message) ||
+      AIMessageChunk.isInstance(message) ||
+      message.name === undefined ||
+      message.name === ""
+    )
+      return message;
     const wrap = (text: string) => `<name>${message.name}</name><content>${text}</content>`;
     let content: MessageContent;
     if (typeof message.content === "string") {
@@ -17,9 +30,14 @@ export function inlineAgentNames(messages: readonly BaseMessage[]): BaseMessage[
     } else {
       let texts = 0;
       const blocks = message.content.map((block) => {
-        if (block.type !== "text" || typeof (block as { text?: unknown }).text !== "string") return block;
+        // a bare string in the list is text too
+        if (typeof block === "string") {
+          texts += 1;
+          return wrap(block);
+        }
+        if (block.type !== "text") return block;
         texts += 1;
-        return { ...block, text: wrap((block as unknown as { text: string }).text) };
+        return { ...block, text: wrap(String((block as { text?: unknown }).text)) };
       });
       if (texts === 0) blocks.unshift({ type: "text", text: wrap("") });
       content = blocks as MessageContent;
@@ -35,12 +53,41 @@ export function inlineAgentNames(messages: readonly BaseMessage[]): BaseMessage[
   });
 }
 
-/** Undoes {@link inlineAgentNames} on the model's answer, when the model echoed the markup. */
+/**
+ * Undoes {@link inlineAgentNames} on the model's answer, when the model echoed the markup, as
+ * LangChain.js's `withAgentName` does: a text (or text block) holding both tags becomes what is
+ * inside `<content>`, a text block whose `<content>` is missing or empty is dropped, and the
+ * answer takes the name the markup gives (a list of blocks without markup: no name).
+ */
 export function stripInlineAgentName(message: AIMessage): AIMessage {
-  if (typeof message.content !== "string") return message;
-  const name = message.content.match(NAME);
-  const content = message.content.match(CONTENT);
-  if (name === null || content === null) return message;
-  message.content = content[1] ?? "";
+  const content = message.content;
+  if (typeof content === "string") {
+    if (content === "") return message;
+    const name = content.match(NAME);
+    const inner = content.match(CONTENT);
+    if (name === null || inner === null) return message;
+    message.content = inner[1] ?? "";
+    message.name = name[1];
+    return message;
+  }
+  let name: string | undefined;
+  const blocks: unknown[] = [];
+  for (const block of content) {
+    const text =
+      typeof block === "object" && block.type === "text" ? (block as { text?: unknown }).text : undefined;
+    if (typeof text === "string") {
+      const tagged = text.match(NAME);
+      const inner = text.match(CONTENT);
+      if (tagged !== null) {
+        name = tagged[1];
+        if (inner === null || inner[1] === "") continue;
+        blocks.push({ ...block, text: inner[1] });
+        continue;
+      }
+    }
+    blocks.push(block);
+  }
+  message.content = blocks as MessageContent;
+  message.name = name;
   return message;
 }

@@ -779,6 +779,42 @@ describe("middleware: more", () => {
     });
     expect(outline(model.calls[0] ?? [])[1]).toBe("ai:<name>bot</name><content>first</content>");
   });
+
+  it("takes the inline name markup off an answer made of content blocks", async () => {
+    const answer = new AIMessage({
+      content: [
+        { type: "text", text: "<name>other</name><content>Here it is</content>" },
+        { type: "text", text: "<name>other</name><content></content>" },
+        { type: "image_url", image_url: { url: "https://example.com/chart.png" } },
+      ],
+    });
+    const seen: unknown[] = [];
+    const spy = createMiddleware({
+      name: "Spy",
+      wrapModelCall: async (request, handler) => {
+        const result = await handler(request);
+        seen.push((result as AIMessage).name);
+        return result;
+      },
+    });
+    const model = new FakeChatModel({ responses: [answer] });
+    const { messages } = await createAgent({
+      model,
+      name: "bot",
+      includeAgentName: "inline",
+      middleware: [spy],
+    }).invoke({
+      messages: [{ role: "user", content: "chart?" }],
+    });
+    // the block with its text keeps what <content> held, the one left empty is dropped; the
+    // middleware sees the name the markup gave, the state the agent's
+    expect(messages.at(-1)?.content).toEqual([
+      { type: "text", text: "Here it is" },
+      { type: "image_url", image_url: { url: "https://example.com/chart.png" } },
+    ]);
+    expect(seen).toEqual(["other"]);
+    expect(messages.at(-1)?.name).toBe("bot");
+  });
 });
 
 describe("middleware: errors from below", () => {
