@@ -51,7 +51,7 @@ export function createHookNode(
   const allowed = hookTargets(hook);
   const privateFields = privateFieldSchemas(middleware.stateSchema);
   return async (state: HookState, config: LangGraphRunnableConfig<unknown>): Promise<unknown> => {
-    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name);
+    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name, true);
     const view = privateFields.length === 0 ? state : await withPrivateDefaults(state, privateFields);
     let result: unknown;
     try {

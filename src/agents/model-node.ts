@@ -240,7 +240,7 @@ export function createModelNode(options: ModelNodeOptions) {
         busy = false;
       }
     };
-    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name);
+    const runtime = await middlewareRuntime(config, middleware.contextSchema, middleware.name, false);
     let out: unknown;
     try {
       out = await wrap({ ...request, runtime }, handler);

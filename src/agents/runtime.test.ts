@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { LangGraphRunnableConfig } from "../graph/index.js";
+import { FakeChatModel } from "../testing/index.js";
+import { createAgent } from "./create-agent.js";
+import { createMiddleware } from "./middleware.js";
 import { agentRuntime } from "./runtime.js";
 
 describe("agentRuntime", () => {
@@ -38,5 +42,76 @@ describe("agentRuntime", () => {
     const other = agentRuntime({} as LangGraphRunnableConfig<unknown>, undefined);
     expect(other.signal).toBeUndefined();
     expect(runtime.signal).toBe(controller.signal);
+  });
+});
+
+describe("the context middleware hooks see", () => {
+  const writes = (target: Record<string, unknown>, key: string): string => {
+    try {
+      target[key] = 1;
+      return "written";
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it("is a frozen copy in node hooks (an empty one without a run context); wrapModelCall may write to it", async () => {
+    const context: Record<string, unknown> = { user: "u" };
+    const seen: Record<string, unknown> = {};
+    const recorder = createMiddleware({
+      name: "Recorder",
+      beforeModel: (_state, runtime) => {
+        const hookContext = runtime.context as Record<string, unknown>;
+        seen.same = hookContext === context;
+        seen.user = hookContext.user;
+        seen.hook = writes(hookContext, "fromHook");
+      },
+      wrapModelCall: (request, handler) => {
+        seen.wrap = writes(request.runtime.context as Record<string, unknown>, "fromWrap");
+        return handler(request);
+      },
+    });
+    const model = new FakeChatModel({ responses: ["a", "b"] });
+    const agent = createAgent({ model, middleware: [recorder] });
+    await agent.invoke({ messages: [{ role: "user", content: "hi" }] }, { context });
+    expect(seen).toEqual({
+      same: false,
+      user: "u",
+      hook: "Cannot add property fromHook, object is not extensible",
+      wrap: "written",
+    });
+    // the caller's object changed only through wrapModelCall, as in LangChain.js
+    expect(context).toEqual({ user: "u", fromWrap: 1 });
+
+    let empty: unknown;
+    const reader = createMiddleware({
+      name: "Reader",
+      beforeModel: (_state, runtime) => {
+        empty = (runtime.context as { missing?: unknown }).missing;
+      },
+    });
+    await createAgent({ model, middleware: [reader] }).invoke({
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(empty).toBeUndefined();
+  });
+
+  it("is the schema's plain parse in wrapModelCall when the middleware has a contextSchema", async () => {
+    let wrap = "";
+    const typed = createMiddleware({
+      name: "Typed",
+      contextSchema: z.object({ user: z.string() }),
+      wrapModelCall: (request, handler) => {
+        wrap = writes(request.runtime.context as Record<string, unknown>, "note");
+        return handler(request);
+      },
+    });
+    const context = { user: "u" };
+    await createAgent({ model: new FakeChatModel({ responses: ["a"] }), middleware: [typed] }).invoke(
+      { messages: [{ role: "user", content: "hi" }] },
+      { context },
+    );
+    expect(wrap).toBe("written");
+    expect(context).toEqual({ user: "u" });
   });
 });

@@ -4,22 +4,30 @@ import { isStandardSchema, type StandardSchemaLike } from "../tools/index.js";
 import type { AgentRuntime } from "./types.js";
 
 /**
- * The class of the frozen context a middleware with a `contextSchema` sees (as in LangChain.js,
- * so assigning to it fails with `Cannot assign to read only property 'x' of object
- * '#<AgentContext>'`).
+ * The class of the frozen context a middleware's node hooks see (as in LangChain.js, so assigning
+ * to it fails with `Cannot assign to read only property 'x' of object '#<AgentContext>'`).
  */
 class AgentContext {}
 
 /**
  * The runtime a middleware hook gets. With a `contextSchema`, `context` holds only that
  * schema's keys, validated by it (so its defaults apply); without one, the run's whole context.
+ *
+ * A node hook (`frozen`) gets its context as a frozen copy, as LangChain.js gives it one (an
+ * `AgentContext`, empty when the run has no context), so writing to it fails there too rather
+ * than changing the caller's object. `wrapModelCall` gets the run's context itself, or the
+ * schema's parse of it as a plain object, as in LangChain.js.
  */
 export async function middlewareRuntime(
   config: LangGraphRunnableConfig<unknown>,
   contextSchema: unknown,
   middlewareName: string,
+  frozen: boolean,
 ): Promise<AgentRuntime<unknown>> {
   let context: unknown = config.context;
+  const run = config.context ?? {};
+  if (frozen && typeof run === "object" && run !== null)
+    context = Object.freeze(Object.assign(new AgentContext(), run));
   if (contextSchema !== undefined && isStandardSchema(contextSchema)) {
     const given = (config.context ?? {}) as Record<string, unknown>;
     const shape = zodObjectShape(contextSchema);
@@ -40,7 +48,9 @@ export async function middlewareRuntime(
           .join("; ")}`,
       );
     }
-    context = Object.freeze(Object.assign(new AgentContext(), result.value as object));
+    context = frozen
+      ? Object.freeze(Object.assign(new AgentContext(), result.value as object))
+      : result.value;
   }
   return agentRuntime(config, context);
 }
