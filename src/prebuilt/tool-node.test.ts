@@ -139,6 +139,35 @@ describe("the runtime of a tool run by a ToolNode in a graph", () => {
     expect((seen?.metadata as Record<string, unknown> | undefined)?.langgraph_node).toBe("tools");
     expect(seen?.toolCallId).toBe("c1");
   });
+
+  it("carries the node's run name when no callbacks hear the run (none when they do), as in LangGraph.js", async () => {
+    const names: unknown[] = [];
+    const probe = tool(
+      async (_args: Record<string, never>, runtime) => {
+        names.push(runtime.runName);
+        return "ok";
+      },
+      { name: "probe", description: "d", schema: z.object({}) },
+    );
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("act", new ToolNode([probe]))
+      .addNode("direct", async (_state, config) => {
+        // a node passing its own config on
+        await probe.invoke({}, config);
+        return {};
+      })
+      .addEdge(START, "act")
+      .addEdge("act", "direct")
+      .compile();
+    await graph.invoke({ messages: [aiCalling(call("probe", {}, "c1"))] });
+    await graph.invoke(
+      { messages: [aiCalling(call("probe", {}, "c2"))] },
+      { callbacks: [{ handleToolStart: () => undefined }] },
+    );
+    // outside a graph a tool made with tool() runs under its own name
+    await probe.invoke({});
+    expect(names).toEqual(["act", "direct", undefined, undefined, "probe"]);
+  });
 });
 
 describe("ToolNode concurrency", () => {

@@ -284,19 +284,21 @@ export class ToolNode {
       );
     });
 
-  /** The config tools run with: the node's, without its run name and id, plus the runtime fields. */
+  /**
+   * The config tools run with: the node's, without its run id, plus the runtime fields. Its run
+   * name stays (the node's, when callbacks do not hear the run), as LangGraph.js's tools get it.
+   */
   private baseConfig(
     config: LangGraphRunnableConfig<unknown>,
     signal: AbortSignal | undefined,
     state: unknown,
   ): ToolRunnableConfig {
     // a copy, not a rest pattern (which takes V8's slow path on a task config) nor a spread (see
-    // copyOf); the node's run name and id are not the tools' (a key left undefined reads as absent)
+    // copyOf); the node's run id is not the tools' (a key left undefined reads as absent)
     const out = copyOf(config) as unknown as Record<string, unknown>;
     out.state = state;
     // `interrupt` lives on a task config's prototype until first read: tools see it, as in LangGraph.js
     if (out.interrupt === undefined && config.interrupt !== undefined) out.interrupt = config.interrupt;
-    out.runName = undefined;
     out.runId = undefined;
     if (signal !== undefined) out.signal = signal;
     if (this.tags.length > 0) out.tags = [...new Set([...(config.tags ?? []), ...this.tags])];

@@ -48,12 +48,15 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   // built without `delete` (which would leave a slow, dictionary-mode object for every later
   // read and copy of the config) and without a rest pattern (V8's slow path); the parent's run
   // name and id are not inherited (a key left undefined reads as absent)
-  if (explicit === undefined || explicit === parent) {
+  if (explicit === undefined) {
     const own: RunnableConfig = copyOf(parent);
     if (own.runName !== undefined) (own as Record<string, unknown>).runName = undefined;
     if (own.runId !== undefined) (own as Record<string, unknown>).runId = undefined;
     return own;
   }
+  // the ambient config passed on explicitly (a node's own config) keeps its run name, as
+  // LangChain.js's ensureConfig keeps whatever the given config holds
+  if (explicit === parent) return copyOf(parent);
   // merged with mergeOf rather than spreads (see object-copy.ts)
   const out: RunnableConfig = mergeOf(parent, explicit);
   if (explicit.runName === undefined && parent.runName !== undefined) {
