@@ -96,6 +96,28 @@ describe("the context middleware hooks see", () => {
     expect(empty).toBeUndefined();
   });
 
+  it("is the caller's own object when that is an instance of a class (its methods kept)", async () => {
+    class Session {
+      constructor(readonly user: string) {}
+      greeting(): string {
+        return `hello ${this.user}`;
+      }
+    }
+    const session = new Session("u");
+    let greeting: unknown;
+    const greeter = createMiddleware({
+      name: "Greeter",
+      beforeModel: (_state, runtime) => {
+        greeting = (runtime.context as unknown as Session).greeting();
+      },
+    });
+    await createAgent({ model: new FakeChatModel({ responses: ["a"] }), middleware: [greeter] }).invoke(
+      { messages: [{ role: "user", content: "hi" }] },
+      { context: session as unknown as Record<string, unknown> },
+    );
+    expect(greeting).toBe("hello u");
+  });
+
   it("is the schema's plain parse in wrapModelCall when the middleware has a contextSchema", async () => {
     let wrap = "";
     const typed = createMiddleware({

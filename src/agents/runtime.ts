@@ -15,8 +15,9 @@ class AgentContext {}
  *
  * A node hook (`frozen`) gets its context as a frozen copy, as LangChain.js gives it one (an
  * `AgentContext`, empty when the run has no context), so writing to it fails there too rather
- * than changing the caller's object. `wrapModelCall` gets the run's context itself, or the
- * schema's parse of it as a plain object, as in LangChain.js.
+ * than changing the caller's object (a context that is a class instance is handed over as it
+ * is). `wrapModelCall` gets the run's context itself, or the schema's parse of it as a plain
+ * object, as in LangChain.js.
  */
 export async function middlewareRuntime(
   config: LangGraphRunnableConfig<unknown>,
@@ -26,8 +27,7 @@ export async function middlewareRuntime(
 ): Promise<AgentRuntime<unknown>> {
   let context: unknown = config.context;
   const run = config.context ?? {};
-  if (frozen && typeof run === "object" && run !== null)
-    context = Object.freeze(Object.assign(new AgentContext(), run));
+  if (frozen && isPlainObject(run)) context = Object.freeze(Object.assign(new AgentContext(), run));
   if (contextSchema !== undefined && isStandardSchema(contextSchema)) {
     const given = (config.context ?? {}) as Record<string, unknown>;
     const shape = zodObjectShape(contextSchema);
@@ -53,6 +53,16 @@ export async function middlewareRuntime(
       : result.value;
   }
   return agentRuntime(config, context);
+}
+
+/**
+ * A context given as an object literal, which a copy stands for; an instance of a class of the
+ * caller's (whose methods a copy would lose) is handed over as it is.
+ */
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** Where a runtime keeps the config its `signal` is read from (not enumerable). */
