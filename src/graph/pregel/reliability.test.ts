@@ -141,13 +141,15 @@ describe("node timeouts", () => {
       .addNode(
         "a",
         async (_s, config) => {
-          for (let i = 0; i < 5; i++) {
-            await sleep(30);
+          // eight 40 ms gaps (320 ms in all) under a 250 ms idle timeout: each gap is far below
+          // it, so a loaded machine that stretches a gap does not fail the run
+          for (let i = 0; i < 8; i++) {
+            await sleep(40);
             config.writer?.({ i });
           }
           return { log: ["a"] };
         },
-        { timeout: { idleTimeout: 60 } },
+        { timeout: { idleTimeout: 250 } },
       )
       .addEdge(START, "a")
       .compile();
@@ -173,14 +175,14 @@ describe("node timeouts", () => {
         .addNode(
           "a",
           async (_s, config) => {
-            for (let i = 0; i < 5; i++) {
-              await sleep(20);
+            for (let i = 0; i < 8; i++) {
+              await sleep(40);
               if (useWriter) config.writer?.({ i });
               else config.heartbeat?.();
             }
             return { log: ["a"] };
           },
-          { timeout: { idleTimeout: 50, refreshOn: "heartbeat" } },
+          { timeout: { idleTimeout: 250, refreshOn: "heartbeat" } },
         )
         .addEdge(START, "a")
         .compile();
