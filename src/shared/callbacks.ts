@@ -82,19 +82,26 @@ export interface CallbackHandler {
         message: unknown;
         generationInfo?: Record<string, unknown> | undefined;
       }[][];
-      llmOutput?: Record<string, unknown>;
+      llmOutput?: Record<string, unknown> | undefined;
     },
     runId: string,
     parentRunId?: string,
     tags?: string[],
+    extraParams?: Record<string, unknown>,
   ): unknown;
 
   /** A model call fails. */
-  handleLLMError?(error: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
+  handleLLMError?(
+    error: unknown,
+    runId: string,
+    parentRunId?: string,
+    tags?: string[],
+    extraParams?: Record<string, unknown>,
+  ): unknown;
 
   /** A tool call starts. `input` is the JSON text of the arguments. */
   handleToolStart?(
-    tool: { id: string[]; name?: string },
+    tool: { lc: number; type: string; id: string[] },
     input: string,
     runId: string,
     parentRunId?: string,
@@ -126,24 +133,28 @@ export interface CallbackHandler {
     metadata?: Record<string, unknown>,
     runType?: string,
     runName?: string,
+    extra?: Record<string, unknown>,
   ): unknown;
 
-  /** A graph run, or a node of it, ends with this output. */
+  /**
+   * A graph run, or a node of it, ends with this output. `kwargs` is `undefined` (LangChain.js
+   * passes a run's `{ inputs }` there only from runnables that stream, never from a graph's).
+   */
   handleChainEnd?(
     outputs: unknown,
     runId: string,
     parentRunId?: string,
     tags?: string[],
-    kwargs?: { inputs?: unknown },
+    kwargs?: { inputs?: Record<string, unknown> },
   ): unknown;
 
-  /** A graph run, or a node of it, fails. */
+  /** A graph run, or a node of it, fails (`kwargs` as for {@link handleChainEnd}). */
   handleChainError?(
     error: unknown,
     runId: string,
     parentRunId?: string,
     tags?: string[],
-    kwargs?: { inputs?: unknown },
+    kwargs?: { inputs?: Record<string, unknown> },
   ): unknown;
 }
 

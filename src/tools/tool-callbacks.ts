@@ -67,7 +67,8 @@ export function startToolRun(
   notifyHandlers(
     handlers,
     "handleToolStart",
-    { id: ["langchain", "tools", className], name: toolName },
+    // the tool as LangChain.js serializes it (its name is the run name below)
+    { lc: 1, type: "not_implemented", id: ["langchain", "tools", className] },
     // no arguments at all: `undefined`, as LangChain.js passes `JSON.stringify(undefined)`
     input as string,
     runId,

@@ -342,11 +342,23 @@ describe("tool functions invoked outside a graph", () => {
 });
 
 describe("tool callbacks", () => {
+  it("handleToolStart gets the tool serialized as LangChain.js serializes it (no name; the run name has it)", async () => {
+    const starts: unknown[][] = [];
+    const t = tool(async () => "ok", { name: "lookup", description: "d", schema: z.object({}) });
+    await t.invoke({}, { callbacks: [{ handleToolStart: (...args: unknown[]) => starts.push(args) }] });
+    expect(starts[0]?.[0]).toStrictEqual({
+      lc: 1,
+      type: "not_implemented",
+      id: ["langchain", "tools", "DynamicStructuredTool"],
+    });
+    expect(starts[0]?.[6]).toBe("lookup");
+  });
+
   function recorder() {
     const events: unknown[][] = [];
     const handler: CallbackHandler = {
       handleToolStart: (t, input, runId, _p, tags, metadata, runName, toolCallId) =>
-        events.push(["start", t.name, input, runId, tags, metadata, runName, toolCallId]),
+        events.push(["start", t.id.at(-1), input, runId, tags, metadata, runName, toolCallId]),
       handleToolEnd: (output, runId) =>
         events.push(["end", isToolMessage(output) ? output.content : output, runId]),
       handleToolError: (error, runId) => events.push(["error", (error as Error).message, runId]),
@@ -375,7 +387,7 @@ describe("tool callbacks", () => {
       writer: (chunk: unknown) => written.push(chunk),
     } as ToolRunnableConfig);
     expect(events).toEqual([
-      ["start", "w", '{"city":"Oslo"}', "run-t", ["x"], { m: 1 }, "w", "call_w"],
+      ["start", "DynamicStructuredTool", '{"city":"Oslo"}', "run-t", ["x"], { m: 1 }, "w", "call_w"],
       ["event", "looking up Oslo", "run-t", "call_w", "w"],
       ["end", "sunny in Oslo", "run-t"],
     ]);
@@ -395,7 +407,7 @@ describe("tool callbacks", () => {
     await expect(t.invoke({ n: 1 }, { callbacks: [handler], runId: "run-e" })).rejects.toThrow("boom");
     await expect(t.invoke({ n: "x" }, { callbacks: [handler] })).rejects.toThrow(ToolInputParsingException);
     expect(events).toEqual([
-      ["start", "e", '{"n":1}', "run-e", [], {}, "e", undefined],
+      ["start", "DynamicStructuredTool", '{"n":1}', "run-e", [], {}, "e", undefined],
       ["error", "boom", "run-e"],
     ]);
   });
@@ -413,7 +425,7 @@ describe("tool callbacks", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolOutputFormatError);
     expect((error as Error).message).toMatch(/not a two-tuple/);
-    expect(events).toEqual([["start", "p", "{}", "run-p", [], {}, "p", "call_p"]]);
+    expect(events).toEqual([["start", "DynamicStructuredTool", "{}", "run-p", [], {}, "p", "call_p"]]);
   });
 
   it("stops waiting when the signal aborts", async () => {

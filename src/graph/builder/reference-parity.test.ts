@@ -247,7 +247,8 @@ describe("chain callbacks", () => {
         parentRunId?: string,
         ...rest: unknown[]
       ) {
-        const name = String(rest.at(-1));
+        // after the tags, the metadata and the run type (LangChain.js passes an `extra` after it)
+        const name = String(rest[3]);
         names.set(runId, name);
         seen.push(`start ${name}${parentRunId === undefined ? " (root)" : ""}`);
       },

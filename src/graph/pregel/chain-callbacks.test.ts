@@ -255,3 +255,51 @@ describe("nodes still running when a run fails hear it (LangGraph.js)", () => {
     ]);
   });
 });
+
+describe("the arguments chain callbacks get, as LangChain.js passes them", () => {
+  it("start: the graph serialized without a name, and a ninth argument (extra), undefined", async () => {
+    const starts: unknown[][] = [];
+    const handler: CallbackHandler = {
+      handleChainStart(...args: unknown[]) {
+        starts.push(args);
+      },
+    };
+    await twoSteps().invoke({ x: 0 }, { callbacks: [handler] });
+    const graphStart = starts[0] as unknown[];
+    expect(graphStart).toHaveLength(9);
+    expect(graphStart[0]).toStrictEqual({
+      lc: 1,
+      type: "not_implemented",
+      id: ["langgraph", "pregel", "CompiledStateGraph"],
+    });
+    expect(graphStart[7]).toBe("LangGraph");
+    expect(graphStart[8]).toBeUndefined();
+    for (const start of starts) expect(start).toHaveLength(9);
+  });
+
+  it("end and error: a fifth argument (kwargs), undefined, for the graph and its nodes", async () => {
+    const ends: unknown[][] = [];
+    const handler: CallbackHandler = {
+      handleChainEnd(...args: unknown[]) {
+        ends.push(args);
+      },
+      handleChainError(...args: unknown[]) {
+        ends.push(args);
+      },
+    };
+    await twoSteps().invoke({ x: 0 }, { callbacks: [handler] });
+    const failing = new StateGraph(Counter)
+      .addNode("bad", () => {
+        throw new Error("nope");
+      })
+      .addEdge(START, "bad")
+      .compile();
+    await expect(failing.invoke({ x: 0 }, { callbacks: [handler] })).rejects.toThrow("nope");
+    // a, b, the graph; then the failing node and its graph
+    expect(ends).toHaveLength(5);
+    for (const args of ends) {
+      expect(args).toHaveLength(5);
+      expect(args[4]).toBeUndefined();
+    }
+  });
+});

@@ -409,7 +409,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     try {
       for await (const [namespace, , event] of opened.stream) reporter.chunk(namespace, event);
     } catch (error) {
-      reporter.error(failure?.error ?? error, input);
+      reporter.error(failure?.error ?? error);
       throw failure?.error ?? error;
     }
     const output = loop.output();
@@ -421,7 +421,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
             [INTERRUPT]: loop.interrupts,
           };
     // the graph's run ends with its output values, the interrupts being no part of them
-    reporter.end(output, input);
+    reporter.end(output);
     return result as Output;
   }
 

@@ -255,7 +255,7 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
   }
 
   handleToolStart(
-    tool: { id: string[]; name?: string },
+    tool: { id: string[] },
     input: string,
     runId: string,
     _parentRunId?: string,
@@ -272,7 +272,7 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
     const info: RunInfo = {
       // LangChain.js names a run without a run name after the tool's class (a StructuredTool
       // subclass; the Dynamic tools' runs carry the tool's name)
-      name: runName ?? tool.id[tool.id.length - 1] ?? tool.name ?? "tool",
+      name: runName ?? tool.id[tool.id.length - 1] ?? "tool",
       tags: tags ?? [],
       metadata: metadata ?? {},
       input: parsed,
@@ -402,7 +402,7 @@ export class ChainReporter {
     notifyHandlers(
       this.handlers,
       "handleChainStart",
-      { lc: 1, type: "not_implemented", id: GRAPH_ID, name: this.name },
+      { lc: 1, type: "not_implemented", id: GRAPH_ID },
       runDict(input, "input"),
       this.runId,
       undefined,
@@ -410,6 +410,7 @@ export class ChainReporter {
       this.metadata,
       undefined,
       this.name,
+      undefined,
     );
   }
 
@@ -442,12 +443,12 @@ export class ChainReporter {
         runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
         undefined,
         payload.name,
+        undefined,
       );
     } else if (type === "task_result") {
       const started = this.open.get(payload.id);
       if (started === undefined) return;
       this.open.delete(payload.id);
-      const kwargs = { inputs: started.input };
       // an interrupted node ends with its GraphInterrupt, as in LangGraph.js
       const error = taskFailure(payload);
       if (error !== undefined) {
@@ -459,7 +460,7 @@ export class ChainReporter {
           payload.id,
           started.parent,
           started.tags,
-          kwargs,
+          undefined,
         );
       } else {
         notifyHandlers(
@@ -469,34 +470,36 @@ export class ChainReporter {
           payload.id,
           started.parent,
           started.tags,
-          kwargs,
+          undefined,
         );
       }
     }
   }
 
   /** The run ended with `output`: the graph's output values (`undefined` when none was written). */
-  end(output: unknown, input: unknown): void {
-    notifyHandlers(this.handlers, "handleChainEnd", output ?? {}, this.runId, undefined, this.tags, {
-      inputs: input,
-    });
+  end(output: unknown): void {
+    notifyHandlers(
+      this.handlers,
+      "handleChainEnd",
+      output ?? {},
+      this.runId,
+      undefined,
+      this.tags,
+      undefined,
+    );
   }
 
   /**
    * The run failed (or was aborted): the nodes still running fail first, in the order they
    * started, then the graph.
    */
-  error(error: unknown, input: unknown): void {
+  error(error: unknown): void {
     const nodeError = this.nodeFailed ? siblingAbortError() : error;
     for (const [id, run] of this.open) {
-      notifyHandlers(this.handlers, "handleChainError", nodeError, id, run.parent, run.tags, {
-        inputs: run.input,
-      });
+      notifyHandlers(this.handlers, "handleChainError", nodeError, id, run.parent, run.tags, undefined);
     }
     this.open.clear();
-    notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, {
-      inputs: input,
-    });
+    notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, undefined);
   }
 }
 
@@ -530,7 +533,9 @@ function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, r
     notifyHandlers(
       handlers,
       "handleChainStart",
-      { lc: 1, type: "not_implemented", id: root ? GRAPH_ID : NODE_ID, name: event.name },
+      root
+        ? { lc: 1, type: "not_implemented", id: GRAPH_ID }
+        : { lc: 1, type: "not_implemented", id: NODE_ID, name: event.name },
       CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.input,
       event.run_id,
       parent,
@@ -538,12 +543,11 @@ function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, r
       event.metadata,
       undefined,
       event.name,
+      undefined,
     );
   } else if (event.event === "on_chain_end") {
     const output = CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.output;
-    notifyHandlers(handlers, "handleChainEnd", output, event.run_id, parent, event.tags, {
-      inputs: event.data.input,
-    });
+    notifyHandlers(handlers, "handleChainEnd", output, event.run_id, parent, event.tags, undefined);
   }
 }
 
@@ -805,7 +809,7 @@ export function streamGraphEvents(
             event.run_id,
             PARENT_RUN_IDS.get(event),
             event.tags,
-            { inputs: event.data.input },
+            undefined,
           );
           continue;
         }
@@ -825,7 +829,7 @@ export function streamGraphEvents(
           started.run_id,
           PARENT_RUN_IDS.get(started),
           started.tags,
-          { inputs: started.data.input },
+          undefined,
         );
       }
       throw error;

@@ -475,6 +475,46 @@ describe("BaseChatModel subclasses written for LangChain.js", () => {
 });
 
 describe("BaseChatModel streaming and callbacks", () => {
+  it("handleLLMEnd and handleLLMError get five arguments and the output always has an llmOutput key (LangChain.js)", async () => {
+    class Plain extends BaseChatModel {
+      constructor(private readonly outcome: ChatResult | Error) {
+        super({});
+      }
+      _llmType() {
+        return "plain";
+      }
+      async _generate(): Promise<ChatResult> {
+        if (this.outcome instanceof Error) throw this.outcome;
+        return this.outcome;
+      }
+      override async *_streamResponseChunks() {
+        yield new ChatGenerationChunk({ text: "s", message: new AIMessageChunk("s") });
+      }
+    }
+    const heard: unknown[][] = [];
+    const handler: CallbackHandler = {
+      handleLLMEnd: (...args: unknown[]) => heard.push(args),
+      handleLLMError: (...args: unknown[]) => heard.push(args),
+    };
+    const answer = { text: "a", message: new AIMessage("a") };
+    await new Plain({ generations: [answer] }).invoke("x", { callbacks: [handler] });
+    await new Plain({ generations: [answer], llmOutput: { n: 1 } }).invoke("x", { callbacks: [handler] });
+    for await (const _ of await new Plain({ generations: [] }).stream("x", { callbacks: [handler] })) {
+      // drain
+    }
+    await expect(new Plain(new Error("bad")).invoke("x", { callbacks: [handler] })).rejects.toThrow("bad");
+    expect(heard.map((args) => args.length)).toEqual([5, 5, 5, 5]);
+    const outputs = heard.slice(0, 3).map((args) => args[0] as Record<string, unknown>);
+    // `_generate` returned no llmOutput, then one; a stream without usage has none
+    expect(outputs.map((output) => [Object.hasOwn(output, "llmOutput"), output.llmOutput])).toEqual([
+      [true, undefined],
+      [true, { n: 1 }],
+      [true, undefined],
+    ]);
+    expect(heard.map((args) => args[4])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(heard[3]?.[0]).toBeInstanceOf(Error);
+  });
+
   it("tells a handler without handleChatModelStart of the call through handleLLMStart, the prompt as one string", async () => {
     const seen: unknown[] = [];
     await new ScriptedToolModel({ turns: 0 }).invoke([new SystemMessage("be nice"), new HumanMessage("hi")], {

@@ -8,6 +8,12 @@ import {
 import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
 import { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
+/** `handleLLMEnd`'s output. */
+interface EndOutput {
+  generations: EndGeneration[][];
+  llmOutput: Record<string, unknown> | undefined;
+}
+
 /** One generation of `handleLLMEnd`'s output. */
 interface EndGeneration {
   text: string;
@@ -170,19 +176,23 @@ export class ChatModelRun {
         })
       : { text: this.streamedText, message, ...(generationInfo === undefined ? {} : { generationInfo }) };
     const usage = message.usage_metadata;
-    const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
+    // `llmOutput` is always a key of the output, `undefined` without usage, as in LangChain.js
+    const output: EndOutput = {
       generations: [[generation]],
+      llmOutput:
+        usage === undefined
+          ? undefined
+          : {
+              tokenUsage: {
+                promptTokens: usage.input_tokens,
+                completionTokens: usage.output_tokens,
+                totalTokens: usage.total_tokens,
+              },
+            },
     };
-    if (usage !== undefined) {
-      output.llmOutput = {
-        tokenUsage: {
-          promptTokens: usage.input_tokens,
-          completionTokens: usage.output_tokens,
-          totalTokens: usage.total_tokens,
-        },
-      };
-    }
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
+    // the fifth argument (LangChain.js's `extraParams`, `{ cached: true }` for a cache hit) is
+    // passed, `undefined`, as LangChain.js passes it
+    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags, undefined);
   }
 
   /**
@@ -224,15 +234,13 @@ export class ChatModelRun {
       generation = { text, message };
       if (generationInfo !== undefined) generation.generationInfo = generationInfo;
     }
-    const output: { generations: EndGeneration[][]; llmOutput?: Record<string, unknown> } = {
-      generations: [[generation, ...others]],
-    };
-    if (llmOutput !== undefined) output.llmOutput = llmOutput;
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags);
+    // what `_generate` returned as `llmOutput`, the key there even when it returned none
+    const output: EndOutput = { generations: [[generation, ...others]], llmOutput };
+    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags, undefined);
   }
 
   error(error: unknown): void {
-    notifyHandlers(this.handlers, "handleLLMError", error, this.runId, undefined, this.tags);
+    notifyHandlers(this.handlers, "handleLLMError", error, this.runId, undefined, this.tags, undefined);
   }
 
   /** LangChain.js name for {@link end}'s raw form; kept for models that call it. */
