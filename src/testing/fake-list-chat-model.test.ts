@@ -50,6 +50,15 @@ describe("FakeListChatModel (as @langchain/core/utils/testing's)", () => {
     expect(model._llmType()).toBe("fake-list");
   });
 
+  it("reports an empty llmOutput to handleLLMEnd, none for a call with stop sequences", async () => {
+    const outputs: unknown[] = [];
+    const callbacks = [{ handleLLMEnd: (output: { llmOutput?: unknown }) => outputs.push(output.llmOutput) }];
+    const model = new FakeListChatModel({ responses: ["a"] });
+    await model.invoke("x", { callbacks });
+    await model.invoke("x", { callbacks, stop: ["!"] });
+    expect(outputs).toStrictEqual([{}, undefined]);
+  });
+
   it("answers a call with stop sequences with the first one, without advancing", async () => {
     const model = new FakeListChatModel({ responses: ["Hello", "Bye"] });
     expect((await model.invoke("hi", { stop: ["STOP", "END"] })).content).toBe("STOP");

@@ -84,8 +84,10 @@ export class FakeListChatModel extends BaseChatModel<FakeListChatModelCallOption
     await this.pause();
     if (options.thrownErrorString) throw new Error(options.thrownErrorString);
     const stop = options.stop?.[0];
-    const text = stop ?? this.next();
-    return { generations: [{ text, message: new AIMessage(text) }] };
+    if (stop !== undefined) return { generations: [{ text: stop, message: new AIMessage(stop) }] };
+    const text = this.next();
+    // an empty llmOutput, which callbacks' handleLLMEnd gets, as LangChain.js's does (not with `stop`)
+    return { generations: [{ text, message: new AIMessage(text) }], llmOutput: {} };
   }
 
   override async *_streamResponseChunks(
