@@ -28,6 +28,12 @@ describe("splitCallOptions", () => {
   });
 
   it("takes no options at all", () => {
-    expect(splitCallOptions(undefined).callOptions).toEqual({});
+    expect(splitCallOptions(undefined).callOptions).toStrictEqual({ signal: undefined });
+  });
+
+  it("the call options always have a signal key, which a model call's handleChatModelStart shows (LangChain.js)", () => {
+    const { callOptions } = splitCallOptions({ stop: ["\n"], tags: ["t"] });
+    expect(Object.keys(callOptions)).toEqual(["stop", "signal"]);
+    expect(callOptions.signal).toBeUndefined();
   });
 });

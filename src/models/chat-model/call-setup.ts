@@ -31,7 +31,7 @@ const CONFIG_KEYS = new Set([
  * @example
  * ```ts
  * const { config, callOptions, signal } = splitCallOptions({ tags: ["x"], stop: ["\n"], timeout: 5000 });
- * callOptions; // { stop: ["\n"], signal }
+ * callOptions; // { stop: ["\n"], signal } (`signal: undefined` without a timeout or signal)
  * ```
  */
 export function splitCallOptions(options: Record<string, unknown> | undefined): {
@@ -61,7 +61,8 @@ export function splitCallOptions(options: Record<string, unknown> | undefined): 
     (s): s is AbortSignal => s !== undefined,
   );
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-  if (signal !== undefined) callOptions.signal = signal;
+  // a key even when there is no signal, as in LangChain.js (callbacks' `extraParams.options` show it)
+  callOptions.signal = signal;
   return { config, callOptions, signal };
 }
 
