@@ -1,3 +1,5 @@
+import { getAmbientConfig } from "./runnable-config.js";
+
 /**
  * Callback handlers: how model and tool calls report progress to whoever is listening
  * (the engine's `messages` and `tools` stream modes, or a user's own handler).
@@ -166,6 +168,23 @@ export function hasHandlers(
   handlers: readonly CallbackHandler[] | undefined,
 ): handlers is readonly CallbackHandler[] {
   return handlers !== undefined && handlers.length > 0;
+}
+
+/**
+ * The run a model or tool call made with `config` is part of, for its callbacks' `parentRunId`:
+ * inside a graph node whose run has handlers (the graph's callbacks, or a stream's own), the
+ * node's run, whose id is its task's (chain callbacks hear the node start with it), as
+ * LangChain.js links a call to the node's run. `undefined` anywhere else: outside a graph, or
+ * in a graph run without handlers (a model's own callbacks then hear no parent, as in LangChain.js).
+ */
+export function parentRunIdOf(config: {
+  callbacks?: readonly CallbackHandler[] | undefined;
+}): string | undefined {
+  const info = (config as { executionInfo?: { taskId?: unknown } }).executionInfo;
+  if (info === undefined) return undefined;
+  const ambient = getAmbientConfig();
+  if (ambient === undefined || !hasHandlers(ambient.callbacks)) return undefined;
+  return typeof info.taskId === "string" ? info.taskId : undefined;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type CallbackHandler, hasHandlers, notifyHandlers, randomId } from "../shared/index.js";
+import {
+  type CallbackHandler,
+  hasHandlers,
+  notifyHandlers,
+  parentRunIdOf,
+  randomId,
+} from "../shared/index.js";
 import type { ToolRunnableConfig } from "./types.js";
 
 /**
@@ -19,6 +25,8 @@ export class ToolRunManager {
     readonly tags: string[] | undefined,
     readonly toolName: string,
     readonly toolCallId: string | undefined,
+    /** The run this call is part of: the graph node's it runs in (see `parentRunIdOf`). */
+    readonly parentRunId?: string,
   ) {}
 
   /** Reports progress data (what `runtime.writer` receives) to `handleToolEvent`. */
@@ -27,11 +35,11 @@ export class ToolRunManager {
   }
 
   handleToolEnd(output: unknown): void {
-    notifyHandlers(this.handlers, "handleToolEnd", output, this.runId, undefined, this.tags);
+    notifyHandlers(this.handlers, "handleToolEnd", output, this.runId, this.parentRunId, this.tags);
   }
 
   handleToolError(error: unknown): void {
-    notifyHandlers(this.handlers, "handleToolError", error, this.runId, undefined, this.tags);
+    notifyHandlers(this.handlers, "handleToolError", error, this.runId, this.parentRunId, this.tags);
   }
 }
 
@@ -62,7 +70,8 @@ export function startToolRun(
     tool.metadata === undefined || config.metadata === undefined
       ? (tool.metadata ?? config.metadata)
       : { ...config.metadata, ...tool.metadata };
-  const run = new ToolRunManager(runId, handlers, tags, toolName, toolCallId);
+  const parentRunId = parentRunIdOf(config);
+  const run = new ToolRunManager(runId, handlers, tags, toolName, toolCallId, parentRunId);
   const input = typeof args === "string" ? args : JSON.stringify(args);
   notifyHandlers(
     handlers,
@@ -72,7 +81,7 @@ export function startToolRun(
     // no arguments at all: `undefined`, as LangChain.js passes `JSON.stringify(undefined)`
     input as string,
     runId,
-    undefined,
+    parentRunId,
     tags,
     metadata,
     config.runName,

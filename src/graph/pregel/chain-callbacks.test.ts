@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, Command, interrupt, MemorySaver, Send, START, StateGraph } from "../../index.js";
+import { z } from "zod";
+import {
+  Annotation,
+  Command,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  Send,
+  START,
+  StateGraph,
+} from "../../index.js";
+import { AIMessage, HumanMessage } from "../../messages/index.js";
 import type { CallbackHandler } from "../../shared/index.js";
+import { FakeListChatModel } from "../../testing/index.js";
+import { tool } from "../../tools/index.js";
 
 const Counter = Annotation.Root({
   x: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
@@ -301,5 +314,101 @@ describe("the arguments chain callbacks get, as LangChain.js passes them", () =>
       expect(args).toHaveLength(5);
       expect(args[4]).toBeUndefined();
     }
+  });
+});
+
+describe("model and tool calls in a node are children of the node's run (LangChain.js)", () => {
+  /** Records `[what, name, run, parent]`, run ids as the order they were first seen in. */
+  function treeRecorder() {
+    const heard: [string, string | undefined, number, number | undefined][] = [];
+    const ids = new Map<string, number>();
+    const id = (runId: string) => {
+      if (!ids.has(runId)) ids.set(runId, ids.size);
+      return ids.get(runId) as number;
+    };
+    const parentOf = (parent: string | undefined) => (parent === undefined ? undefined : id(parent));
+    const handler: CallbackHandler = {
+      handleChainStart(_c, _i, runId, parent, _t, _m, _type, name) {
+        heard.push(["chain", name, id(runId), parentOf(parent)]);
+      },
+      handleChainEnd(_o, runId, parent) {
+        heard.push(["chain end", undefined, id(runId), parentOf(parent)]);
+      },
+      handleChatModelStart(_l, _m, runId, parent) {
+        heard.push(["model", undefined, id(runId), parentOf(parent)]);
+      },
+      handleLLMEnd(_o, runId, parent) {
+        heard.push(["model end", undefined, id(runId), parentOf(parent)]);
+      },
+      handleToolStart(_t, _i, runId, parent, _tags, _m, name) {
+        heard.push(["tool", name, id(runId), parentOf(parent)]);
+      },
+      handleToolEnd(_o, runId, parent) {
+        heard.push(["tool end", undefined, id(runId), parentOf(parent)]);
+      },
+    };
+    return { heard, handler };
+  }
+
+  function modelThenTool() {
+    const model = new FakeListChatModel({ responses: ["hello"] });
+    const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({}) });
+    return new StateGraph(MessagesAnnotation)
+      .addNode("ask", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addNode("look", async () => ({ messages: [new AIMessage(String(await lookup.invoke({})))] }))
+      .addEdge(START, "ask")
+      .addEdge("ask", "look")
+      .compile();
+  }
+
+  const expected = [
+    ["chain", "LangGraph", 0, undefined],
+    ["chain", "ask", 1, 0],
+    ["model", undefined, 2, 1],
+    ["model end", undefined, 2, 1],
+    ["chain end", undefined, 1, 0],
+    ["chain", "look", 3, 0],
+    ["tool", "lookup", 4, 3],
+    ["tool end", undefined, 4, 3],
+    ["chain end", undefined, 3, 0],
+    ["chain end", undefined, 0, undefined],
+  ];
+
+  it("invoke: a node's start is heard before the calls made in it, which name it as their parent", async () => {
+    const { heard, handler } = treeRecorder();
+    await modelThenTool().invoke({ messages: [new HumanMessage("hi")] }, { callbacks: [handler] });
+    expect(heard).toEqual(expected);
+  });
+
+  it("stream(), and invoke with a streamMode, report the graph and its nodes too", async () => {
+    const streamed = treeRecorder();
+    const stream = await modelThenTool().stream(
+      { messages: [new HumanMessage("hi")] },
+      { callbacks: [streamed.handler], streamMode: "updates" },
+    );
+    const chunks: unknown[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks).toHaveLength(2);
+    expect(streamed.heard).toEqual(expected);
+    const custom = treeRecorder();
+    await modelThenTool().invoke(
+      { messages: [new HumanMessage("hi")] },
+      { callbacks: [custom.handler], streamMode: "custom" },
+    );
+    expect(custom.heard).toEqual(expected);
+  });
+
+  it("a model's own callbacks in a graph run without callbacks hear no parent", async () => {
+    const parents: unknown[] = [];
+    const model = new FakeListChatModel({
+      responses: ["hello"],
+      callbacks: [{ handleChatModelStart: (_l, _m, _r, parent) => parents.push(parent) }],
+    });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("ask", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addEdge(START, "ask")
+      .compile();
+    await graph.invoke({ messages: [new HumanMessage("hi")] });
+    expect(parents).toEqual([undefined]);
   });
 });

@@ -386,31 +386,28 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       resolved.runId,
     );
     reporter.start(input);
-    const opened = openRunStream<[string[], string, unknown]>(["debug"], true, true, 0, options?.signal);
-    const run = resolveRunConfig(this.config, copyWith(options, "signal", opened.signal), this.contextSchema);
+    // the run's debug events reach the reporter as the engine reports them, so a node's start is
+    // heard before the model and tool calls made in it (as in LangChain.js)
+    const sink = new StreamSink(["debug"], true, true, (chunk) => {
+      const [namespace, , event] = chunk as [string[], string, unknown];
+      reporter.chunk(namespace, event);
+    });
     // graph callback handlers hear the id the chain callbacks heard the graph start with
     const loop = this.createLoop(
       input,
-      { ...run, runId: reporter.runId },
+      { ...resolved, runId: reporter.runId },
       options,
-      opened.sink,
+      sink,
       undefined,
       undefined,
       true,
     );
-    let failure: { error: unknown } | undefined;
-    loop.run().then(
-      () => opened.end(),
-      (error: unknown) => {
-        failure = { error: rootError(error) };
-        opened.end(failure);
-      },
-    );
     try {
-      for await (const [namespace, , event] of opened.stream) reporter.chunk(namespace, event);
+      await loop.run();
     } catch (error) {
-      reporter.error(failure?.error ?? error);
-      throw failure?.error ?? error;
+      const failure = rootError(error);
+      reporter.error(failure);
+      throw failure;
     }
     const output = loop.output();
     const result =
@@ -494,11 +491,44 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     // Streamed from inside another graph's node, the graph runs as part of that run (its
     // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
     const parent = run.parentLink;
-    const sink = parent?.sink === undefined ? opened.sink : new TeeSink(opened.sink, parent.sink);
-    const loop = this.createLoop(input, { ...run, config }, options, sink, parent, messages);
+    // a root run's chain callbacks hear the graph and its nodes, as `invoke`'s do (not those of
+    // streamEvents, which reports them itself)
+    const chainHandlers =
+      parent === undefined && events === undefined && !protocol
+        ? chainHandlersOf(run.config.callbacks)
+        : undefined;
+    const reporter =
+      chainHandlers === undefined
+        ? undefined
+        : new ChainReporter(
+            chainHandlers,
+            run.config.runName ?? this.name ?? "LangGraph",
+            [...(run.config.tags ?? [])],
+            { ...run.config.metadata },
+            run.runId,
+          );
+    let sink: StreamSink = opened.sink;
+    if (parent?.sink !== undefined) sink = new TeeSink(opened.sink, parent.sink);
+    else if (reporter !== undefined) sink = new ChainReportingSink(opened.sink, reporter);
+    const loop = this.createLoop(
+      input,
+      { ...run, config, runId: reporter === undefined ? run.runId : reporter.runId },
+      options,
+      sink,
+      parent,
+      messages,
+    );
+    reporter?.start(input);
     (parent === undefined ? loop.run() : nestedStart().then(() => loop.run())).then(
-      () => opened.end(),
-      (error: unknown) => opened.end({ error: parent === undefined ? rootError(error) : error }),
+      () => {
+        reporter?.end(loop.output());
+        opened.end();
+      },
+      (error: unknown) => {
+        const failure = parent === undefined ? rootError(error) : error;
+        reporter?.error(failure);
+        opened.end({ error: failure });
+      },
     );
     // as in LangGraph.js, `stream()` settles once the run has its first chunk: a run that fails
     // before producing one rejects here
@@ -899,6 +929,30 @@ class TeeSink extends StreamSink {
   override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
     if (this.own.wants(mode, namespace.length)) this.own.push(namespace, mode, payload);
     if (this.parent.wants(mode, namespace.length)) this.parent.push(namespace, mode, payload);
+  }
+}
+
+/**
+ * The sink of a root `stream()` whose chain callbacks listen: every graph's `debug` events also
+ * go to the {@link ChainReporter} as the engine reports them; the rest as to the stream's sink.
+ */
+class ChainReportingSink extends StreamSink {
+  private readonly inner: StreamSink;
+  private readonly reporter: ChainReporter;
+
+  constructor(inner: StreamSink, reporter: ChainReporter) {
+    super([...new Set<StreamMode>([...inner.modes, "debug"])], true, true, () => {});
+    this.inner = inner;
+    this.reporter = reporter;
+  }
+
+  override wants(mode: StreamMode, depth: number): boolean {
+    return mode === "debug" || this.inner.wants(mode, depth);
+  }
+
+  override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    if (mode === "debug") this.reporter.chunk(namespace, payload);
+    if (this.inner.wants(mode, namespace.length)) this.inner.push(namespace, mode, payload);
   }
 }
 

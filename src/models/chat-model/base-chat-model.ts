@@ -10,6 +10,7 @@ import {
   failedBeforeThen,
   INVOKE_THEN,
   mergeOf,
+  parentRunIdOf,
   promiseTry,
   raceSignal,
   recordEnsuredMetadata,
@@ -494,7 +495,12 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     };
     let run: ChatModelRun | undefined;
     if (handlers !== undefined) {
-      run = new ChatModelRun(ensureRunId(), handlers, [...new Set([...(config.tags ?? []), ...this.tags])]);
+      run = new ChatModelRun(
+        ensureRunId(),
+        handlers,
+        [...new Set([...(config.tags ?? []), ...this.tags])],
+        parentRunIdOf(config),
+      );
       // as LangChain.js's getLsParamsWithDefaults: the integration tag even when a subclass
       // replaces getLsParams
       const metadata: Record<string, unknown> = { ...this.metadata, ...config.metadata };

@@ -53,6 +53,8 @@ export class ChatModelRun {
     readonly runId: string,
     readonly handlers: readonly CallbackHandler[],
     readonly tags: string[],
+    /** The run this call is part of: the graph node's it runs in (see `parentRunIdOf`). */
+    readonly parentRunId?: string,
   ) {}
 
   /** True when some handler asks models to stream (`lc_prefer_streaming`). */
@@ -67,7 +69,14 @@ export class ChatModelRun {
 
   /** Reports one protocol event of the call to `handleChatModelStreamEvent`. */
   streamEvent(event: unknown): void {
-    notifyHandlers(this.handlers, "handleChatModelStreamEvent", event, this.runId, undefined, this.tags);
+    notifyHandlers(
+      this.handlers,
+      "handleChatModelStreamEvent",
+      event,
+      this.runId,
+      this.parentRunId,
+      this.tags,
+    );
   }
 
   start(
@@ -84,7 +93,7 @@ export class ChatModelRun {
         llm,
         [messages],
         this.runId,
-        undefined,
+        this.parentRunId,
         extraParams,
         this.tags,
         metadata,
@@ -103,7 +112,7 @@ export class ChatModelRun {
           llm,
           [prompt],
           this.runId,
-          undefined,
+          this.parentRunId,
           extraParams,
           this.tags,
           metadata,
@@ -116,7 +125,7 @@ export class ChatModelRun {
           llm,
           [messages],
           this.runId,
-          undefined,
+          this.parentRunId,
           extraParams,
           this.tags,
           metadata,
@@ -143,7 +152,7 @@ export class ChatModelRun {
       token,
       idx ?? { prompt: 0, completion: 0 },
       this.runId,
-      undefined,
+      this.parentRunId,
       this.tags,
       // the model's own chunk (its `generationInfo` too), as LangChain.js hands it on
       chunk === undefined
@@ -192,7 +201,7 @@ export class ChatModelRun {
     };
     // the fifth argument (LangChain.js's `extraParams`, `{ cached: true }` for a cache hit) is
     // passed, `undefined`, as LangChain.js passes it
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags, undefined);
+    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, this.parentRunId, this.tags, undefined);
   }
 
   /**
@@ -207,7 +216,7 @@ export class ChatModelRun {
       text,
       { prompt: 0, completion: typeof completion === "number" ? completion : 0 },
       this.runId,
-      undefined,
+      this.parentRunId,
       this.tags,
       {
         chunk: new ChatGenerationChunk({
@@ -236,11 +245,19 @@ export class ChatModelRun {
     }
     // what `_generate` returned as `llmOutput`, the key there even when it returned none
     const output: EndOutput = { generations: [[generation, ...others]], llmOutput };
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, undefined, this.tags, undefined);
+    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, this.parentRunId, this.tags, undefined);
   }
 
   error(error: unknown): void {
-    notifyHandlers(this.handlers, "handleLLMError", error, this.runId, undefined, this.tags, undefined);
+    notifyHandlers(
+      this.handlers,
+      "handleLLMError",
+      error,
+      this.runId,
+      this.parentRunId,
+      this.tags,
+      undefined,
+    );
   }
 
   /** LangChain.js name for {@link end}'s raw form; kept for models that call it. */
