@@ -119,6 +119,19 @@ export interface CallbackHandler {
   /** A tool call fails. */
   handleToolError?(error: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
 
+  /**
+   * A run reported a custom event (a model's `runManager.handleCustomEvent(name, data)`, as
+   * LangChain.js's `FakeListChatModel` with `emitCustomEvent` does): its name and data, the run's
+   * id, tags and metadata.
+   */
+  handleCustomEvent?(
+    eventName: string,
+    data: unknown,
+    runId: string,
+    tags?: string[],
+    metadata?: Record<string, unknown>,
+  ): unknown;
+
   /** A tool reported progress through its runtime writer. */
   handleToolEvent?(data: unknown, runId: string, toolCallId?: string, name?: string): unknown;
 

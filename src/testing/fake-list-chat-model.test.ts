@@ -59,6 +59,31 @@ describe("FakeListChatModel (as @langchain/core/utils/testing's)", () => {
     expect(outputs).toStrictEqual([{}, undefined]);
   });
 
+  it("with emitCustomEvent, reports a custom event to handleCustomEvent and to a graph's streamEvents", async () => {
+    const heard: unknown[][] = [];
+    const callbacks = [{ handleCustomEvent: (...args: unknown[]) => heard.push(args) }];
+    const model = new FakeListChatModel({ responses: ["hi"], emitCustomEvent: true });
+    await model.invoke("x", { callbacks, tags: ["t"], runId: "r1" });
+    for await (const _ of await model.stream("x", { callbacks, runId: "r2" })) {
+      // drain
+    }
+    expect(heard.map(([name, data, runId, tags]) => [name, data, runId, tags])).toEqual([
+      ["some_test_event", { someval: true }, "r1", ["t"]],
+      ["some_test_event", { someval: true }, "r2", []],
+    ]);
+    expect(heard[0]?.[4]).toMatchObject({ ls_provider: "FakeListChatModel", ls_model_type: "chat" });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("call", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addEdge(START, "call")
+      .compile();
+    const custom: unknown[] = [];
+    for await (const event of graph.streamEvents({ messages: [] }, { version: "v2" })) {
+      if (event.event === "on_custom_event")
+        custom.push([event.name, event.data, event.metadata.langgraph_node]);
+    }
+    expect(custom).toEqual([["some_test_event", { someval: true }, "call"]]);
+  });
+
   it("answers a call with stop sequences with the first one, without advancing", async () => {
     const model = new FakeListChatModel({ responses: ["Hello", "Bye"] });
     expect((await model.invoke("hi", { stop: ["STOP", "END"] })).content).toBe("STOP");

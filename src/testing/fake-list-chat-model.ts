@@ -28,6 +28,11 @@ export interface FakeListChatModelFields extends BaseChatModelParams {
   sleep?: number;
   /** Put into the `response_metadata` of an answer's last streamed chunk. */
   generationInfo?: Record<string, unknown>;
+  /**
+   * When true, each call reports the custom event `"some_test_event"` with `{ someval: true }`
+   * to callbacks' `handleCustomEvent` (and `streamEvents` as `on_custom_event`) before answering.
+   */
+  emitCustomEvent?: boolean;
 }
 
 /**
@@ -68,21 +73,28 @@ export class FakeListChatModel extends BaseChatModel<FakeListChatModelCallOption
   i = 0;
   readonly sleep: number | undefined;
   readonly generationInfo: Record<string, unknown> | undefined;
+  readonly emitCustomEvent: boolean;
 
   constructor(fields: FakeListChatModelFields) {
     super(fields);
     this.responses = fields.responses;
     this.sleep = fields.sleep;
     this.generationInfo = fields.generationInfo;
+    this.emitCustomEvent = fields.emitCustomEvent ?? false;
   }
 
   _llmType(): string {
     return "fake-list";
   }
 
-  async _generate(_messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+  async _generate(
+    _messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): Promise<ChatResult> {
     await this.pause();
     if (options.thrownErrorString) throw new Error(options.thrownErrorString);
+    if (this.emitCustomEvent) await runManager?.handleCustomEvent("some_test_event", { someval: true });
     const stop = options.stop?.[0];
     if (stop !== undefined) return { generations: [{ text: stop, message: new AIMessage(stop) }] };
     const text = this.next();
@@ -96,6 +108,7 @@ export class FakeListChatModel extends BaseChatModel<FakeListChatModelCallOption
     runManager?: ChatModelRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     const characters = [...this.next()];
+    if (this.emitCustomEvent) await runManager?.handleCustomEvent("some_test_event", { someval: true });
     for (let i = 0; i < characters.length; i += 1) {
       const text = characters[i] as string;
       await this.pause();
@@ -120,6 +133,7 @@ export class FakeListChatModel extends BaseChatModel<FakeListChatModelCallOption
       responses: this.responses,
       ...(this.sleep !== undefined ? { sleep: this.sleep } : {}),
       ...(this.generationInfo !== undefined ? { generationInfo: this.generationInfo } : {}),
+      emitCustomEvent: this.emitCustomEvent,
     });
     copy.i = this.i;
     return BaseChatModel.prototype.bindTools.call(

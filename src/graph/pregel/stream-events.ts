@@ -212,6 +212,13 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
     });
   }
 
+  /** A model call's custom event: an `on_custom_event` named after it, with the call's tags and metadata. */
+  handleCustomEvent(eventName: string, data: unknown, runId: string): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.emit("on_custom_event", runId, { ...info, name: eventName }, data as StreamEvent["data"]);
+  }
+
   /**
    * A graph run nested in a node (a compiled graph added as a node, or invoked inside a node's
    * function) starts: LangChain.js reports it as a chain run of its own, between the node's start

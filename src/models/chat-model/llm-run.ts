@@ -48,6 +48,8 @@ export class ChatModelRun {
   /** The streamed generations' `generationInfo`, merged as `ChatGenerationChunk.concat` merges it. */
   private streamedInfo: Record<string, unknown> | undefined;
   private streamedCount = 0;
+  /** The call's metadata, as `start` reported it (custom events carry it). */
+  private metadata: Record<string, unknown> | undefined;
 
   constructor(
     readonly runId: string,
@@ -86,6 +88,7 @@ export class ChatModelRun {
     metadata: Record<string, unknown>,
     runName: string | undefined,
   ): void {
+    this.metadata = metadata;
     if (!this.handlers.some(hasOnlyLLMStart)) {
       notifyHandlers(
         this.handlers,
@@ -258,6 +261,19 @@ export class ChatModelRun {
       this.tags,
       undefined,
     );
+  }
+
+  /**
+   * Reports a custom event of the call (LangChain.js's `runManager.handleCustomEvent`) to
+   * `handleCustomEvent`, with the call's run id, tags and metadata.
+   */
+  async handleCustomEvent(
+    eventName: string,
+    data: unknown,
+    _runId?: string,
+    _tags?: string[],
+  ): Promise<void> {
+    notifyHandlers(this.handlers, "handleCustomEvent", eventName, data, this.runId, this.tags, this.metadata);
   }
 
   /** LangChain.js name for {@link end}'s raw form; kept for models that call it. */
