@@ -16,6 +16,13 @@ export interface CallbackHandler {
   name?: string;
 
   /**
+   * When true, a failure of this handler is logged with `console.error` rather than
+   * `console.warn`. Unlike LangChain.js (which rethrows it, failing the call when the handler is
+   * awaited and leaving an unhandled rejection otherwise), the call it observes goes on.
+   */
+  raiseError?: boolean;
+
+  /**
    * When true, a chat model invoked under this handler streams internally (and still returns
    * the whole message), so that `handleLLMNewToken` sees tokens. The engine's `messages` stream
    * mode sets it; LangChain.js uses the same flag.
@@ -201,8 +208,11 @@ export function parentRunIdOf(config: {
 }
 
 /**
- * Calls `method` on every handler that defines it. A handler that throws (or rejects) is
- * reported on stderr and never breaks the call it observes.
+ * Calls `method` on every handler that defines it. A handler that throws (or rejects) never
+ * breaks the call it observes: the failure is logged as LangChain.js logs it, with
+ * `console.warn` (`console.error` for a handler with `raiseError: true`):
+ * `Error in handler Handler, handleLLMEnd: Error: …` (`Handler` for a plain object, else the
+ * handler's class name).
  */
 export function notifyHandlers<K extends keyof CallbackHandler>(
   handlers: readonly CallbackHandler[] | undefined,
@@ -215,13 +225,19 @@ export function notifyHandlers<K extends keyof CallbackHandler>(
     if (typeof fn !== "function") continue;
     try {
       const result = fn.apply(handler, args);
-      if (result instanceof Promise) result.catch((error: unknown) => reportHandlerError(method, error));
+      if (result instanceof Promise)
+        result.catch((error: unknown) => reportHandlerError(handler, method, error));
     } catch (error) {
-      reportHandlerError(method, error);
+      reportHandlerError(handler, method, error);
     }
   }
 }
 
-function reportHandlerError(method: string, error: unknown): void {
-  console.error(`agentgraph: callback handler ${method} failed:`, error);
+function reportHandlerError(handler: CallbackHandler, method: string, error: unknown): void {
+  const ctor = (handler as { constructor?: { name?: unknown } }).constructor;
+  const name = ctor === undefined || ctor === Object || typeof ctor.name !== "string" ? "Handler" : ctor.name;
+  // LangChain.js names a chat model's start `handleLLMStart` in this message
+  const reported = method === "handleChatModelStart" ? "handleLLMStart" : method;
+  const log = (handler as { raiseError?: unknown }).raiseError === true ? console.error : console.warn;
+  log(`Error in handler ${name}, ${reported}: ${String(error)}`);
 }

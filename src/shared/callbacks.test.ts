@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type CallbackHandler, notifyHandlers } from "./callbacks.js";
+
+describe("notifyHandlers: a failing handler is logged as LangChain.js logs it", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("warns `Error in handler <name>, <method>: <error>`, and the other handlers still hear the call", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    class Tracer implements CallbackHandler {
+      async handleLLMEnd() {
+        throw new Error("async boom");
+      }
+    }
+    const heard: string[] = [];
+    const handlers: CallbackHandler[] = [
+      {
+        handleToolEnd: () => {
+          throw new Error("boom");
+        },
+        // a chat model's start is named handleLLMStart in the message, as in LangChain.js
+        handleChatModelStart: () => {
+          throw new TypeError("bad");
+        },
+      },
+      new Tracer(),
+      { handleToolEnd: () => heard.push("second") },
+      {
+        raiseError: true,
+        handleToolError: () => {
+          throw new Error("loud");
+        },
+      },
+    ];
+    notifyHandlers(handlers, "handleToolEnd", "out", "run");
+    notifyHandlers(handlers, "handleChatModelStart", { id: ["m"] }, [[]], "run");
+    notifyHandlers(handlers, "handleLLMEnd", { generations: [] }, "run");
+    notifyHandlers(handlers, "handleToolError", new Error("x"), "run");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(heard).toEqual(["second"]);
+    expect(warn.mock.calls).toEqual([
+      ["Error in handler Handler, handleToolEnd: Error: boom"],
+      ["Error in handler Handler, handleLLMStart: TypeError: bad"],
+      ["Error in handler Tracer, handleLLMEnd: Error: async boom"],
+    ]);
+    // a handler that asks for its errors to be raised is logged as an error (the call goes on)
+    expect(error.mock.calls).toEqual([["Error in handler Handler, handleToolError: Error: loud"]]);
+  });
+});
