@@ -139,8 +139,8 @@ export interface CallbackHandler {
     metadata?: Record<string, unknown>,
   ): unknown;
 
-  /** A tool reported progress through its runtime writer. */
-  handleToolEvent?(data: unknown, runId: string, toolCallId?: string, name?: string): unknown;
+  /** A tool's async generator yielded a value (its progress). */
+  handleToolEvent?(data: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
 
   /**
    * A graph run, or a node of it, starts (LangChain.js's chain callbacks). `chain.id` identifies

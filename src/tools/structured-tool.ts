@@ -609,7 +609,8 @@ function isGeneratorLike(value: unknown): value is AsyncGenerator<unknown, unkno
 /**
  * Runs a tool's generator to its end: each value it yields goes to the run's `handleToolEvent`
  * (the `tools` stream's `on_tool_event`), and its return value is the tool's result. A handler
- * that throws reports a tool error and the generator goes on, as in LangChain.js.
+ * with `raiseError` that throws there reports a tool error and the generator goes on, as in
+ * LangChain.js (see `ToolRunManager.handleToolEvent`).
  */
 async function drainToolGenerator(
   generator: AsyncGenerator<unknown, unknown>,
@@ -618,11 +619,7 @@ async function drainToolGenerator(
   try {
     let step = await generator.next();
     while (step.done !== true) {
-      try {
-        run?.handleToolEvent(step.value);
-      } catch (error) {
-        run?.handleToolError(error);
-      }
+      run?.handleToolEvent(step.value);
       step = await generator.next();
     }
     return step.value;

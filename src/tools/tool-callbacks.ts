@@ -29,9 +29,26 @@ export class ToolRunManager {
     readonly parentRunId?: string,
   ) {}
 
-  /** Reports progress data (what `runtime.writer` receives) to `handleToolEvent`. */
+  /**
+   * Reports a value the tool's generator yielded to `handleToolEvent(data, runId, parentRunId,
+   * tags)`. As in LangChain.js, a handler that fails here is not logged, unless it has
+   * `raiseError: true`: its error is then reported to every handler's `handleToolError`, and the
+   * tool goes on.
+   */
   handleToolEvent(data: unknown): void {
-    notifyHandlers(this.handlers, "handleToolEvent", data, this.runId, this.toolCallId, this.toolName);
+    for (const handler of this.handlers) {
+      const fn = handler.handleToolEvent;
+      if (typeof fn !== "function") continue;
+      const raised = (error: unknown) => {
+        if (handler.raiseError === true) this.handleToolError(error);
+      };
+      try {
+        const result: unknown = fn.call(handler, data, this.runId, this.parentRunId, this.tags);
+        if (result instanceof Promise) result.catch(raised);
+      } catch (error) {
+        raised(error);
+      }
+    }
   }
 
   handleToolEnd(output: unknown): void {

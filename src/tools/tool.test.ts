@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
 import "../entries/index.js";
@@ -362,8 +362,8 @@ describe("tool callbacks", () => {
       handleToolEnd: (output, runId) =>
         events.push(["end", isToolMessage(output) ? output.content : output, runId]),
       handleToolError: (error, runId) => events.push(["error", (error as Error).message, runId]),
-      handleToolEvent: (data, runId, toolCallId, name) =>
-        events.push(["event", data, runId, toolCallId, name]),
+      handleToolEvent: (data, runId, parentRunId, tags) =>
+        events.push(["event", data, runId, parentRunId, tags]),
     };
     return { events, handler };
   }
@@ -388,12 +388,42 @@ describe("tool callbacks", () => {
     } as ToolRunnableConfig);
     expect(events).toEqual([
       ["start", "DynamicStructuredTool", '{"city":"Oslo"}', "run-t", ["x"], { m: 1 }, "w", "call_w"],
-      ["event", "looking up Oslo", "run-t", "call_w", "w"],
+      ["event", "looking up Oslo", "run-t", undefined, ["x"]],
       ["end", "sunny in Oslo", "run-t"],
     ]);
     expect(written).toEqual(["written, not an event"]);
     // without handlers the generator still runs to its return value
     expect(await t.invoke({ city: "Rome" })).toBe("sunny in Rome");
+  });
+
+  it("a handleToolEvent that fails: silent, or with raiseError a tool error; the tool goes on (LangChain.js)", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const heard: unknown[] = [];
+    const t = tool(
+      async function* () {
+        yield 1;
+        yield 2;
+        return "final";
+      },
+      { name: "g", description: "d", schema: z.object({}) },
+    );
+    const quiet: CallbackHandler = {
+      handleToolEvent: () => {
+        throw new Error("quiet");
+      },
+    };
+    const loud: CallbackHandler = {
+      raiseError: true,
+      handleToolEvent: async (data) => {
+        throw new Error(`loud ${String(data)}`);
+      },
+      handleToolError: (error) => heard.push((error as Error).message),
+    };
+    expect(await t.invoke({}, { callbacks: [quiet, loud] })).toBe("final");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(heard).toEqual(["loud 1", "loud 2"]);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
   });
 
   it("reports errors, and never starts a run for invalid arguments", async () => {
