@@ -369,7 +369,7 @@ export class CompiledStateGraph<
   }
 
   /** The class name LangChain.js's `toJSON()` gives this graph when it is drawn as a node. */
-  protected get drawnClassName(): string {
+  protected override get drawnClassName(): string {
     return "CompiledStateGraph";
   }
 

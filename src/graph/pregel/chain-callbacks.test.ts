@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   Annotation,
   Command,
+  entrypoint,
+  Graph,
   interrupt,
   MemorySaver,
   MessagesAnnotation,
@@ -410,5 +412,31 @@ describe("model and tool calls in a node are children of the node's run (LangCha
       .compile();
     await graph.invoke({ messages: [new HumanMessage("hi")] });
     expect(parents).toEqual([undefined]);
+  });
+});
+
+describe("the graph's serialized id names its class, as LangChain.js's toJSON does", () => {
+  it("CompiledStateGraph, CompiledGraph, and LangGraph for an entrypoint; in invoke, stream and streamEvents", async () => {
+    const ids: unknown[] = [];
+    const handler: CallbackHandler = {
+      handleChainStart(chain, _inputs, _runId, parent) {
+        if (parent === undefined) ids.push(chain.id.at(-1));
+      },
+    };
+    await twoSteps().invoke({ x: 0 }, { callbacks: [handler] });
+    const graph = new Graph()
+      .addNode("n", (x: unknown) => x)
+      .addEdge(START, "n")
+      .compile();
+    await graph.invoke(1, { callbacks: [handler] });
+    for await (const _ of graph.streamEvents(1, { version: "v2", callbacks: [handler] })) {
+      // drain
+    }
+    const workflow = entrypoint("wf", async (x: number) => x + 1);
+    await workflow.invoke(1, { callbacks: [handler] });
+    for await (const _ of await workflow.stream(1, { callbacks: [handler] })) {
+      // drain
+    }
+    expect(ids).toEqual(["CompiledStateGraph", "CompiledGraph", "CompiledGraph", "LangGraph", "LangGraph"]);
   });
 });

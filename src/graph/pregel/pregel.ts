@@ -292,6 +292,16 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   }
 
   /**
+   * The last part of the id LangChain.js serializes this graph with (`{ lc: 1, type:
+   * "not_implemented", id: ["langgraph", "pregel", <this>] }`, chain callbacks' first argument):
+   * `"LangGraph"` for a graph built with the Pregel API or `entrypoint`; compiled graphs name
+   * their class.
+   */
+  protected get drawnClassName(): string {
+    return "LangGraph";
+  }
+
+  /**
    * Runs the graph to completion and returns its final state (the output channels' values),
    * or `undefined` when no step wrote any of them. With a `streamMode` other than `values`,
    * returns the list of chunks that mode produced.
@@ -380,6 +390,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const config = resolved.config;
     const reporter = new ChainReporter(
       handlers,
+      this.drawnClassName,
       config.runName ?? this.name ?? "LangGraph",
       [...(config.tags ?? [])],
       { ...config.metadata },
@@ -502,6 +513,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
         ? undefined
         : new ChainReporter(
             chainHandlers,
+            this.drawnClassName,
             run.config.runName ?? this.name ?? "LangGraph",
             [...(run.config.tags ?? [])],
             { ...run.config.metadata },

@@ -333,6 +333,8 @@ export interface EventSource {
         configurable?: Record<string, unknown>;
       }
     | undefined;
+  /** The last part of the graph's serialized id (`Pregel.drawnClassName`). */
+  readonly drawnClassName?: string;
   /** The run's stream; cancelling it stops the run. */
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<RunChunks>;
 }
@@ -382,7 +384,10 @@ function taskFailure(task: {
     : undefined;
 }
 
-const GRAPH_ID = ["langgraph", "pregel", "CompiledStateGraph"];
+/** A graph as LangChain.js serializes it for chain callbacks (see `Pregel.drawnClassName`). */
+function graphSerialized(className: string | undefined): { lc: number; type: string; id: string[] } {
+  return { lc: 1, type: "not_implemented", id: ["langgraph", "pregel", className ?? "CompiledStateGraph"] };
+}
 const NODE_ID = ["langgraph", "RunnableCallable"];
 
 /**
@@ -397,6 +402,8 @@ export class ChainReporter {
 
   constructor(
     private readonly handlers: readonly CallbackHandler[],
+    /** The graph's class as LangChain.js serializes it (`CompiledStateGraph`, `LangGraph`…). */
+    private readonly className: string,
     private readonly name: string,
     private readonly tags: string[],
     private readonly metadata: Record<string, unknown>,
@@ -409,7 +416,7 @@ export class ChainReporter {
     notifyHandlers(
       this.handlers,
       "handleChainStart",
-      { lc: 1, type: "not_implemented", id: GRAPH_ID },
+      graphSerialized(this.className),
       runDict(input, "input"),
       this.runId,
       undefined,
@@ -534,15 +541,18 @@ function runMetadataOf(payload: object): Record<string, unknown> | undefined {
 }
 
 /** Reports one chain event to LangChain.js-style chain callbacks. */
-function notifyChain(handlers: readonly CallbackHandler[], event: StreamEvent, root: boolean): void {
+function notifyChain(
+  handlers: readonly CallbackHandler[],
+  event: StreamEvent,
+  root: boolean,
+  className: string | undefined,
+): void {
   const parent = PARENT_RUN_IDS.get(event);
   if (event.event === "on_chain_start") {
     notifyHandlers(
       handlers,
       "handleChainStart",
-      root
-        ? { lc: 1, type: "not_implemented", id: GRAPH_ID }
-        : { lc: 1, type: "not_implemented", id: NODE_ID, name: event.name },
+      root ? graphSerialized(className) : { lc: 1, type: "not_implemented", id: NODE_ID, name: event.name },
       CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.input,
       event.run_id,
       parent,
@@ -820,7 +830,8 @@ export function streamGraphEvents(
           );
           continue;
         }
-        if (!NESTED_GRAPH_EVENTS.has(event)) notifyChain(chainHandlers, event, event.run_id === runId);
+        if (!NESTED_GRAPH_EVENTS.has(event))
+          notifyChain(chainHandlers, event, event.run_id === runId, graph.drawnClassName);
         if (keep(event, filter)) yield shown(event);
       }
     } catch (error) {
