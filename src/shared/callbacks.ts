@@ -191,10 +191,17 @@ export function hasHandlers(
 }
 
 /**
+ * The run id each graph node is reported under to chain callbacks, by its task's id, while it
+ * runs (a fresh id per run of the node, as in LangChain.js: a node resumed or retried is a new
+ * run). Written by the graph run that reports its nodes; read by {@link parentRunIdOf}.
+ */
+export const NODE_RUN_IDS = new Map<string, string>();
+
+/**
  * The run a model or tool call made with `config` is part of, for its callbacks' `parentRunId`:
  * inside a graph node whose run has handlers (the graph's callbacks, or a stream's own), the
- * node's run, whose id is its task's (chain callbacks hear the node start with it), as
- * LangChain.js links a call to the node's run. `undefined` anywhere else: outside a graph, or
+ * node's run (the id chain callbacks hear it start with, else its task's id), as LangChain.js
+ * links a call to the node's run. `undefined` anywhere else: outside a graph, or
  * in a graph run without handlers (a model's own callbacks then hear no parent, as in LangChain.js).
  */
 export function parentRunIdOf(config: {
@@ -204,7 +211,8 @@ export function parentRunIdOf(config: {
   if (info === undefined) return undefined;
   const ambient = getAmbientConfig();
   if (ambient === undefined || !hasHandlers(ambient.callbacks)) return undefined;
-  return typeof info.taskId === "string" ? info.taskId : undefined;
+  if (typeof info.taskId !== "string") return undefined;
+  return NODE_RUN_IDS.size === 0 ? info.taskId : (NODE_RUN_IDS.get(info.taskId) ?? info.taskId);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   isParentCommand,
   type ParentCommand,
 } from "../core/index.js";
+import { TASK_ATTEMPT_HOOKS } from "./graph-callbacks.js";
 import { defaultRetryOn, retryDelay } from "./retry.js";
 import { timedAttempt } from "./timeout.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
@@ -328,6 +329,9 @@ async function recover(
     }
     // a sibling's failure may abort the step meanwhile: the task then reports this failure
     annotate(failure, task);
+    // chain callbacks hear the failed attempt end, and the next one start as a new run
+    const hooks = TASK_ATTEMPT_HOOKS.size === 0 ? undefined : TASK_ATTEMPT_HOOKS.get(task.id);
+    hooks?.failed(failure);
     task.pendingRetry = failure;
     try {
       await abortableSleep(delay, signal);
@@ -345,6 +349,7 @@ async function recover(
       failure = new AbortError("This operation was aborted");
       continue;
     }
+    hooks?.restarted();
     try {
       await runInAsyncContext(task.config, () => attempt(task));
       return;

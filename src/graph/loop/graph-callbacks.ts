@@ -107,3 +107,17 @@ export async function dispatchGraphEvent(
     }
   }
 }
+
+/** What a node's retried attempts tell the run that reports the node to chain callbacks. */
+export interface TaskAttemptHooks {
+  /** An attempt failed and the task will be retried (after its backoff). */
+  failed(error: unknown): void;
+  /** The next attempt starts. */
+  restarted(): void;
+}
+
+/**
+ * The hooks of the tasks whose runs chain callbacks hear, by task id (registered by the graph
+ * run that reports them, only when chain callbacks listen; a retry looks its task up here).
+ */
+export const TASK_ATTEMPT_HOOKS = new Map<string, TaskAttemptHooks>();

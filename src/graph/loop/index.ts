@@ -5,6 +5,7 @@ export {
   type GraphLifecycleEvent,
   type GraphLifecycleStatus,
   type GraphResumeEvent,
+  TASK_ATTEMPT_HOOKS,
 } from "./graph-callbacks.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export {

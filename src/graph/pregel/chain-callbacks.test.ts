@@ -440,3 +440,79 @@ describe("the graph's serialized id names its class, as LangChain.js's toJSON do
     expect(ids).toEqual(["CompiledStateGraph", "CompiledGraph", "CompiledGraph", "LangGraph", "LangGraph"]);
   });
 });
+
+describe("every run of a node is a run of its own for chain callbacks (LangChain.js)", () => {
+  function idRecorder() {
+    const heard: string[] = [];
+    const ids = new Map<string, number>();
+    const id = (runId: string | undefined) => {
+      if (runId === undefined) return "-";
+      if (!ids.has(runId)) ids.set(runId, ids.size);
+      return String(ids.get(runId));
+    };
+    const handler: CallbackHandler = {
+      handleChainStart(_c, _i, runId, parent, _t, _m, _type, name) {
+        heard.push(`start ${name} ${id(runId)}<${id(parent)}`);
+      },
+      handleChainEnd(_o, runId) {
+        heard.push(`end ${id(runId)}`);
+      },
+      handleChainError(error, runId) {
+        heard.push(`error ${id(runId)} ${(error as Error).message}`);
+      },
+      handleChatModelStart(_l, _m, runId, parent) {
+        heard.push(`model ${id(runId)}<${id(parent)}`);
+      },
+    };
+    return { heard, handler };
+  }
+
+  it("a retried node: the failed attempt ends with its error, the next starts a new run its calls belong to", async () => {
+    const { heard, handler } = idRecorder();
+    const model = new FakeListChatModel({ responses: ["ok"] });
+    let attempts = 0;
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode(
+        "flaky",
+        async () => {
+          attempts += 1;
+          if (attempts === 1) throw new Error("first attempt");
+          return { messages: [await model.invoke("hi")] };
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
+      )
+      .addEdge(START, "flaky")
+      .compile();
+    await graph.invoke({ messages: [] }, { callbacks: [handler] });
+    expect(heard).toEqual([
+      "start LangGraph 0<-",
+      "start flaky 1<0",
+      "error 1 first attempt",
+      "start flaky 2<0",
+      "model 3<2",
+      "end 2",
+      "end 0",
+    ]);
+  });
+
+  it("a node resumed after an interrupt starts a run with a new id", async () => {
+    const { heard, handler } = idRecorder();
+    const graph = new StateGraph(Counter)
+      .addNode("ask", () => ({ x: Number(interrupt("how many?")) }))
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "resume-ids" }, callbacks: [handler] };
+    await graph.invoke({ x: 0 }, config);
+    await graph.invoke(new Command({ resume: 2 }), config);
+    expect(heard).toEqual([
+      "start LangGraph 0<-",
+      "start ask 1<0",
+      expect.stringMatching(/^error 1 /),
+      "end 0",
+      "start LangGraph 2<-",
+      "start ask 3<2",
+      "end 3",
+      "end 2",
+    ]);
+  });
+});

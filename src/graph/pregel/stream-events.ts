@@ -2,6 +2,7 @@ import {
   type CallbackHandler,
   InvalidArgumentError,
   mergeOf,
+  NODE_RUN_IDS,
   notifyHandlers,
   randomId,
   recordEnsuredMetadata,
@@ -13,7 +14,13 @@ import {
   type Interrupt,
   isGraphInterrupt,
 } from "../core/index.js";
-import { TASK_NOT_RUN, TASK_RUN_ERROR, TASK_RUN_METADATA, TASK_RUN_OUTPUT } from "../loop/index.js";
+import {
+  TASK_ATTEMPT_HOOKS,
+  TASK_NOT_RUN,
+  TASK_RUN_ERROR,
+  TASK_RUN_METADATA,
+  TASK_RUN_OUTPUT,
+} from "../loop/index.js";
 import {
   IterableReadableStream,
   normalizeStreamModes,
@@ -396,7 +403,8 @@ const NODE_ID = ["langgraph", "RunnableCallable"];
  */
 export class ChainReporter {
   readonly runId: string;
-  private readonly open = new Map<string, { parent: string; tags: string[]; input: unknown }>();
+  /** The node runs under way, by task id (each with the id its current run is reported under). */
+  private readonly open = new Map<string, NodeRun>();
   /** A node failed: the run fails with its error, and the nodes still running were aborted. */
   private nodeFailed = false;
 
@@ -443,55 +451,48 @@ export class ChainReporter {
       };
     };
     if (type === "task" && !Object.hasOwn(payload, TASK_NOT_RUN)) {
-      const parent = parentRunOf(namespace, this.runId);
-      const tags = [`graph:step:${step}`, ...this.tags];
-      this.open.set(payload.id, { parent, tags, input: payload.input });
-      notifyHandlers(
-        this.handlers,
-        "handleChainStart",
-        { lc: 1, type: "not_implemented", id: NODE_ID, name: payload.name },
-        runDict(payload.input, "input"),
-        payload.id,
-        parent,
-        tags,
-        runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
-        undefined,
-        payload.name,
-        undefined,
-      );
+      // a node of a subgraph is a child of the run of the node that runs the subgraph
+      const parentTask = parentTaskOf(namespace);
+      const run: NodeRun = {
+        runId: randomId(),
+        parent: parentTask === undefined ? this.runId : (this.open.get(parentTask)?.runId ?? parentTask),
+        tags: [`graph:step:${step}`, ...this.tags],
+        input: payload.input,
+        name: payload.name,
+        metadata: runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
+        ended: false,
+      };
+      const taskId = payload.id;
+      this.open.set(taskId, run);
+      NODE_RUN_IDS.set(taskId, run.runId);
+      TASK_ATTEMPT_HOOKS.set(taskId, {
+        failed: (error) => {
+          run.ended = true;
+          this.nodeEnded(run, error, undefined);
+        },
+        restarted: () => {
+          run.runId = randomId();
+          run.ended = false;
+          NODE_RUN_IDS.set(taskId, run.runId);
+          this.nodeStarted(run);
+        },
+      });
+      this.nodeStarted(run);
     } else if (type === "task_result") {
-      const started = this.open.get(payload.id);
-      if (started === undefined) return;
-      this.open.delete(payload.id);
+      const run = this.open.get(payload.id);
+      if (run === undefined) return;
+      this.forget(payload.id);
       // an interrupted node ends with its GraphInterrupt, as in LangGraph.js
       const error = taskFailure(payload);
-      if (error !== undefined) {
-        if (!isGraphInterrupt(error)) this.nodeFailed = true;
-        notifyHandlers(
-          this.handlers,
-          "handleChainError",
-          error,
-          payload.id,
-          started.parent,
-          started.tags,
-          undefined,
-        );
-      } else {
-        notifyHandlers(
-          this.handlers,
-          "handleChainEnd",
-          runDict(nodeOutputOf(payload), "output"),
-          payload.id,
-          started.parent,
-          started.tags,
-          undefined,
-        );
-      }
+      if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
+      // a last attempt that failed before its retry started has been reported already
+      if (!run.ended) this.nodeEnded(run, error, nodeOutputOf(payload));
     }
   }
 
   /** The run ended with `output`: the graph's output values (`undefined` when none was written). */
   end(output: unknown): void {
+    for (const taskId of [...this.open.keys()]) this.forget(taskId);
     notifyHandlers(
       this.handlers,
       "handleChainEnd",
@@ -509,12 +510,62 @@ export class ChainReporter {
    */
   error(error: unknown): void {
     const nodeError = this.nodeFailed ? siblingAbortError() : error;
-    for (const [id, run] of this.open) {
-      notifyHandlers(this.handlers, "handleChainError", nodeError, id, run.parent, run.tags, undefined);
+    for (const [taskId, run] of [...this.open]) {
+      this.forget(taskId);
+      if (!run.ended) this.nodeEnded(run, nodeError, undefined);
     }
-    this.open.clear();
     notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, undefined);
   }
+
+  private nodeStarted(run: NodeRun): void {
+    notifyHandlers(
+      this.handlers,
+      "handleChainStart",
+      { lc: 1, type: "not_implemented", id: NODE_ID, name: run.name },
+      runDict(run.input, "input"),
+      run.runId,
+      run.parent,
+      run.tags,
+      run.metadata,
+      undefined,
+      run.name,
+      undefined,
+    );
+  }
+
+  private nodeEnded(run: NodeRun, error: unknown, output: unknown): void {
+    if (error !== undefined) {
+      notifyHandlers(this.handlers, "handleChainError", error, run.runId, run.parent, run.tags, undefined);
+    } else {
+      const outputs = runDict(output, "output");
+      notifyHandlers(this.handlers, "handleChainEnd", outputs, run.runId, run.parent, run.tags, undefined);
+    }
+  }
+
+  private forget(taskId: string): void {
+    this.open.delete(taskId);
+    NODE_RUN_IDS.delete(taskId);
+    TASK_ATTEMPT_HOOKS.delete(taskId);
+  }
+}
+
+/** A node's run as {@link ChainReporter} reports it. */
+interface NodeRun {
+  /** The id of its current run (a retried attempt is a run of its own). */
+  runId: string;
+  parent: string;
+  tags: string[];
+  input: unknown;
+  name: string;
+  metadata: Record<string, unknown>;
+  /** Its current run was reported ended (its attempt failed, and it will be retried). */
+  ended: boolean;
+}
+
+/** The task of the node that runs the graph at `namespace` (`undefined` for the root graph). */
+function parentTaskOf(namespace: readonly string[]): string | undefined {
+  const last = namespace.at(-1);
+  return last === undefined ? undefined : (last.split(":").at(-1) ?? last);
 }
 
 /**
