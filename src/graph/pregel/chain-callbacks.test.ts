@@ -400,6 +400,26 @@ describe("model and tool calls in a node are children of the node's run (LangCha
     expect(custom.heard).toEqual(expected);
   });
 
+  it("streamEvents: the same tree, its node runs under their events' run ids", async () => {
+    const { heard, handler } = treeRecorder();
+    const nodeEvents: string[] = [];
+    const nodeRuns: string[] = [];
+    const runIds: CallbackHandler = {
+      handleChainStart(_c, _i, runId, _p, _t, _m, _type, name) {
+        if (name === "ask") nodeRuns.push(runId);
+      },
+    };
+    for await (const event of modelThenTool().streamEvents(
+      { messages: [new HumanMessage("hi")] },
+      { version: "v2", callbacks: [handler, runIds] },
+    )) {
+      if (event.event === "on_chain_start" && event.name === "ask") nodeEvents.push(event.run_id);
+    }
+    expect(heard).toEqual(expected);
+    expect(nodeEvents).toHaveLength(1);
+    expect(nodeRuns).toEqual(nodeEvents);
+  });
+
   it("a model's own callbacks in a graph run without callbacks hear no parent", async () => {
     const parents: unknown[] = [];
     const model = new FakeListChatModel({

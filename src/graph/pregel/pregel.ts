@@ -502,12 +502,10 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     // Streamed from inside another graph's node, the graph runs as part of that run (its
     // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
     const parent = run.parentLink;
-    // a root run's chain callbacks hear the graph and its nodes, as `invoke`'s do (not those of
-    // streamEvents, which reports them itself)
+    // a root run's chain callbacks hear the graph and its nodes, as `invoke`'s do (a `streamEvents`
+    // v2 run's with its events' run ids)
     const chainHandlers =
-      parent === undefined && events === undefined && !protocol
-        ? chainHandlersOf(run.config.callbacks)
-        : undefined;
+      parent === undefined && !protocol ? chainHandlersOf(run.config.callbacks) : undefined;
     const reporter =
       chainHandlers === undefined
         ? undefined
@@ -518,6 +516,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
             [...(run.config.tags ?? [])],
             { ...run.config.metadata },
             run.runId,
+            events !== undefined,
           );
     let sink: StreamSink = opened.sink;
     if (parent?.sink !== undefined) sink = new TeeSink(opened.sink, parent.sink);

@@ -52,18 +52,6 @@ export interface StreamEvent {
 }
 
 /**
- * The parent run id of each node's chain event, for chain callbacks. Kept out of the events
- * themselves: LangChain.js's v2 events have no `parent_ids` key.
- */
-const PARENT_RUN_IDS = new WeakMap<StreamEvent, string>();
-
-/**
- * What chain callbacks hear with a chain event when it is not its `data` (the inputs of a start,
- * the outputs of an end, as LangChain.js passes them before its event stream unwraps them).
- */
-const CHAIN_ARGS = new WeakMap<StreamEvent, unknown>();
-
-/**
  * A run's inputs or outputs as LangChain.js hands them to chain callbacks: an object as it is,
  * anything else (an array, a string, `null`, `undefined`…) under `key`.
  */
@@ -117,12 +105,6 @@ export interface StreamEventsFilter {
 export const EVENTS_HANDLER: unique symbol = Symbol("agentgraph.streamEvents.handler") as never;
 
 /**
- * The events of graph runs nested in nodes: yielded by `streamEvents`, not reported to chain
- * callbacks (which hear the graph and its nodes only).
- */
-const NESTED_GRAPH_EVENTS = new WeakSet<StreamEvent>();
-
-/**
  * The private option through which `streamEvents`, which runs the graph with `subgraphs: true`
  * to see every node, gives the `messages` stream the caller's `subgraphs` (without it, a nested
  * graph's messages stream as its parent node's, as `stream()` streams them).
@@ -160,7 +142,7 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
 
   constructor(private readonly sink: StreamSink) {}
 
-  private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"], nested = false): void {
+  private emit(event: string, runId: string, info: RunInfo, data: StreamEvent["data"]): void {
     const out: StreamEvent = {
       event,
       name: info.name,
@@ -169,7 +151,6 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
       metadata: info.metadata,
       data,
     };
-    if (nested) NESTED_GRAPH_EVENTS.add(out);
     this.sink.push([], EVENTS_MODE, out);
   }
 
@@ -241,7 +222,7 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
   ): void {
     const info: RunInfo = { name, tags, metadata, input: runDict(input, "input") };
     this.runs.set(runId, info);
-    this.emit("on_chain_start", runId, info, startEventData(info.input as Record<string, unknown>), true);
+    this.emit("on_chain_start", runId, info, startEventData(info.input as Record<string, unknown>));
   }
 
   /** The nested graph run ended with its output values (a run that failed or paused reports no end). */
@@ -249,13 +230,10 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
     const info = this.runs.get(runId);
     if (info === undefined) return;
     this.runs.delete(runId);
-    this.emit(
-      "on_chain_end",
-      runId,
-      info,
-      { output: endEventOutput(output ?? {}), input: endEventInput(info.input as Record<string, unknown>) },
-      true,
-    );
+    this.emit("on_chain_end", runId, info, {
+      output: endEventOutput(output ?? {}),
+      input: endEventInput(info.input as Record<string, unknown>),
+    });
   }
 
   /** The nested graph run failed or paused: it has no end event, as in LangChain.js. */
@@ -340,8 +318,6 @@ export interface EventSource {
         configurable?: Record<string, unknown>;
       }
     | undefined;
-  /** The last part of the graph's serialized id (`Pregel.drawnClassName`). */
-  readonly drawnClassName?: string;
   /** The run's stream; cancelling it stops the run. */
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<RunChunks>;
 }
@@ -371,12 +347,6 @@ export function chainHandlersOf(
   return found;
 }
 
-/** The run a node's task belongs to: the task of the nested graph around it, or the root run. */
-function parentRunOf(namespace: readonly string[], rootRunId: string): string {
-  const last = namespace.at(-1);
-  return last === undefined ? rootRunId : (last.split(":").at(-1) ?? last);
-}
-
 /** Why a task of a `task_result` debug event did not end: its error, or its interrupts as a `GraphInterrupt`. */
 function taskFailure(task: {
   error?: unknown;
@@ -392,8 +362,8 @@ function taskFailure(task: {
 }
 
 /** A graph as LangChain.js serializes it for chain callbacks (see `Pregel.drawnClassName`). */
-function graphSerialized(className: string | undefined): { lc: number; type: string; id: string[] } {
-  return { lc: 1, type: "not_implemented", id: ["langgraph", "pregel", className ?? "CompiledStateGraph"] };
+function graphSerialized(className: string): { lc: number; type: string; id: string[] } {
+  return { lc: 1, type: "not_implemented", id: ["langgraph", "pregel", className] };
 }
 const NODE_ID = ["langgraph", "RunnableCallable"];
 
@@ -416,6 +386,8 @@ export class ChainReporter {
     private readonly tags: string[],
     private readonly metadata: Record<string, unknown>,
     runId: string | undefined,
+    /** A node's first run has its task's id (the run id of its `streamEvents` events). */
+    private readonly taskIdsAsRunIds = false,
   ) {
     this.runId = runId ?? randomId();
   }
@@ -454,7 +426,7 @@ export class ChainReporter {
       // a node of a subgraph is a child of the run of the node that runs the subgraph
       const parentTask = parentTaskOf(namespace);
       const run: NodeRun = {
-        runId: randomId(),
+        runId: this.taskIdsAsRunIds ? payload.id : randomId(),
         parent: parentTask === undefined ? this.runId : (this.open.get(parentTask)?.runId ?? parentTask),
         tags: [`graph:step:${step}`, ...this.tags],
         input: payload.input,
@@ -577,9 +549,6 @@ function siblingAbortError(): unknown {
   return new DOMException("This operation was aborted", "AbortError");
 }
 
-/** The private event of a node that failed or was interrupted (for chain callbacks only). */
-const NODE_FAILED = "agentgraph:node_failed";
-
 /** Whether a `values` chunk is the one reporting an interrupt (`{ __interrupt__: [...] }`). */
 function isInterruptChunk(payload: unknown): boolean {
   return typeof payload === "object" && payload !== null && Object.hasOwn(payload, INTERRUPT);
@@ -589,34 +558,6 @@ function isInterruptChunk(payload: unknown): boolean {
 function runMetadataOf(payload: object): Record<string, unknown> | undefined {
   const metadata = (payload as { [TASK_RUN_METADATA]?: Record<string, unknown> })[TASK_RUN_METADATA];
   return metadata === undefined ? undefined : { ...metadata };
-}
-
-/** Reports one chain event to LangChain.js-style chain callbacks. */
-function notifyChain(
-  handlers: readonly CallbackHandler[],
-  event: StreamEvent,
-  root: boolean,
-  className: string | undefined,
-): void {
-  const parent = PARENT_RUN_IDS.get(event);
-  if (event.event === "on_chain_start") {
-    notifyHandlers(
-      handlers,
-      "handleChainStart",
-      root ? graphSerialized(className) : { lc: 1, type: "not_implemented", id: NODE_ID, name: event.name },
-      CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.input,
-      event.run_id,
-      parent,
-      event.tags,
-      event.metadata,
-      undefined,
-      event.name,
-      undefined,
-    );
-  } else if (event.event === "on_chain_end") {
-    const output = CHAIN_ARGS.has(event) ? CHAIN_ARGS.get(event) : event.data.output;
-    notifyHandlers(handlers, "handleChainEnd", output, event.run_id, parent, event.tags, undefined);
-  }
 }
 
 function runType(event: string): string {
@@ -693,11 +634,6 @@ export function streamGraphEvents(
     data,
   });
 
-  const chainHandlers = chainHandlersOf(
-    graph.config?.callbacks,
-    runOptions.callbacks as CallbackHandler[] | undefined,
-  );
-
   // the graph's `on_chain_stream` chunks are what `stream()` would yield with the call's
   // `streamMode` and `subgraphs` (as in LangChain.js, which streams through `stream()`)
   const asked = normalizeStreamModes(
@@ -716,9 +652,7 @@ export function streamGraphEvents(
   let cancelled: { reason: unknown } | undefined;
 
   async function* events(): AsyncGenerator<StreamEvent> {
-    const start = root("on_chain_start", { input });
-    CHAIN_ARGS.set(start, runDict(input, "input"));
-    yield start;
+    yield root("on_chain_start", { input });
     /** Node runs under way, by task id, for their end events and their children's parent ids. */
     const running = new Map<string, { event: StreamEvent; inputs: Record<string, unknown> }>();
     const stream = await graph.stream(input, {
@@ -769,7 +703,6 @@ export function streamGraphEvents(
         };
         // a task that does not run (cached, or replayed from before an interrupt) has no run
         if (type === "task" && !Object.hasOwn(task, TASK_NOT_RUN)) {
-          const parent = parentRunOf(namespace, runId);
           const inputs = runDict(task.input, "input");
           const event: StreamEvent = {
             event: "on_chain_start",
@@ -787,8 +720,6 @@ export function streamGraphEvents(
               ),
             data: startEventData(inputs),
           };
-          PARENT_RUN_IDS.set(event, parent);
-          CHAIN_ARGS.set(event, inputs);
           running.set(task.id, { event, inputs });
           yield* held;
           held = [];
@@ -798,23 +729,17 @@ export function streamGraphEvents(
           running.delete(task.id);
           if (run !== undefined) {
             const { event: started, inputs } = run;
-            // a node that failed or was interrupted has no end event (as in LangChain.js); chain
-            // callbacks hear its error through a private event that is never yielded
+            // a node that failed or was interrupted has no end event (as in LangChain.js)
             const failure = taskFailure(task as { error?: unknown; interrupts?: Interrupt[] });
-            // what the node returned, as LangChain.js reports a runnable's output
-            const outputs = failure === undefined ? runDict(nodeOutputOf(task), "output") : undefined;
-            const ended: StreamEvent = {
-              ...started,
-              event: outputs !== undefined ? "on_chain_end" : NODE_FAILED,
-              data:
-                outputs !== undefined
-                  ? { output: outputs.output ?? outputs, input: endEventInput(inputs) }
-                  : { error: failure, input: task.input },
-            };
-            const parent = PARENT_RUN_IDS.get(started);
-            if (parent !== undefined) PARENT_RUN_IDS.set(ended, parent);
-            if (outputs !== undefined) CHAIN_ARGS.set(ended, outputs);
-            yield ended;
+            if (failure === undefined) {
+              // what the node returned, as LangChain.js reports a runnable's output
+              const outputs = runDict(nodeOutputOf(task), "output");
+              yield {
+                ...started,
+                event: "on_chain_end",
+                data: { output: outputs.output ?? outputs, input: endEventInput(inputs) },
+              };
+            }
           }
           yield* held;
           held = [];
@@ -826,9 +751,7 @@ export function streamGraphEvents(
     }
     yield* held;
     // the graph's output values (`{}` when none was written), as LangGraph.js ends its run
-    const end = root("on_chain_end", { output: endEventOutput(output ?? {}) });
-    CHAIN_ARGS.set(end, output ?? {});
-    yield end;
+    yield root("on_chain_end", { output: endEventOutput(output ?? {}) });
   }
 
   const source = events();
@@ -849,60 +772,9 @@ export function streamGraphEvents(
     }
     return event;
   };
+  // chain callbacks hear the graph and its nodes from the run itself (see `Pregel.stream`)
   const generator = (async function* (): AsyncGenerator<StreamEvent> {
-    if (chainHandlers === undefined) {
-      for await (const event of source) {
-        if (event.event !== NODE_FAILED && keep(event, filter)) yield shown(event);
-      }
-      return;
-    }
-    // chain callbacks hear every chain event (filters apply to the stream only); a failure
-    // ends the runs still open
-    const open: StreamEvent[] = [];
-    /** A node failed: the run fails with its error, and the nodes still running were aborted. */
-    let nodeFailed = false;
-    try {
-      for await (const event of source) {
-        if (event.event === "on_chain_start") open.push(event);
-        else if (event.event === "on_chain_end" || event.event === NODE_FAILED) {
-          const at = open.findIndex((started) => started.run_id === event.run_id);
-          if (at !== -1) open.splice(at, 1);
-        }
-        if (event.event === NODE_FAILED) {
-          if (!isGraphInterrupt(event.data.error)) nodeFailed = true;
-          notifyHandlers(
-            chainHandlers,
-            "handleChainError",
-            event.data.error,
-            event.run_id,
-            PARENT_RUN_IDS.get(event),
-            event.tags,
-            undefined,
-          );
-          continue;
-        }
-        if (!NESTED_GRAPH_EVENTS.has(event))
-          notifyChain(chainHandlers, event, event.run_id === runId, graph.drawnClassName);
-        if (keep(event, filter)) yield shown(event);
-      }
-    } catch (error) {
-      // the nodes still running first, in the order they started, then the graph
-      const nodeError = nodeFailed ? siblingAbortError() : error;
-      const nodes = open.filter((started) => started.run_id !== runId);
-      const graphRun = open.filter((started) => started.run_id === runId);
-      for (const started of [...nodes, ...graphRun]) {
-        notifyHandlers(
-          chainHandlers,
-          "handleChainError",
-          started.run_id === runId ? error : nodeError,
-          started.run_id,
-          PARENT_RUN_IDS.get(started),
-          started.tags,
-          undefined,
-        );
-      }
-      throw error;
-    }
+    for await (const event of source) if (keep(event, filter)) yield shown(event);
   })();
   // The generator may be waiting for the run's next chunk (the stream reads one event ahead, and
   // a tool can run for minutes): `return()` would wait behind that read. Cancelling the run's
