@@ -114,6 +114,11 @@ export interface TaskAttemptHooks {
   failed(error: unknown): void;
   /** The next attempt starts. */
   restarted(): void;
+  /**
+   * A functional-API call finished (`error` undefined) or failed, before its result is committed
+   * (and streamed) with its step: chain callbacks hear it end as it returns.
+   */
+  settled(error: unknown, output: unknown): void;
 }
 
 /**

@@ -76,6 +76,7 @@ import {
   type GraphCallbackHandler,
   type GraphLifecycleStatus,
   graphHandlersOf,
+  TASK_ATTEMPT_HOOKS,
 } from "./graph-callbacks.js";
 import {
   CONFIG_KEY_STRICT_RESUME,
@@ -1751,6 +1752,7 @@ export class PregelLoop {
       });
       const settle = (error: unknown): void => {
         this.runningCalls.delete(task);
+        if (TASK_ATTEMPT_HOOKS.size > 0) TASK_ATTEMPT_HOOKS.get(task.id)?.settled(error, task.output);
         this.pendingCalls.push({ task, error });
         afterTurns(() => {
           // this call, and those that finished before it

@@ -11,6 +11,7 @@ import {
   Send,
   START,
   StateGraph,
+  task,
 } from "../../index.js";
 import { AIMessage, HumanMessage } from "../../messages/index.js";
 import type { CallbackHandler } from "../../shared/index.js";
@@ -533,6 +534,38 @@ describe("every run of a node is a run of its own for chain callbacks (LangChain
       "start ask 3<2",
       "end 3",
       "end 2",
+    ]);
+  });
+});
+
+describe("functional API calls are heard ending as they return (LangChain.js)", () => {
+  it("a task() awaited before the next is called ends before that one starts", async () => {
+    const heard: string[] = [];
+    const names = new Map<string, string | undefined>();
+    const handler: CallbackHandler = {
+      handleChainStart(_c, _i, runId, _p, _t, _m, _type, name) {
+        names.set(runId, name);
+        heard.push(`start ${name}`);
+      },
+      handleChainEnd(outputs, runId) {
+        heard.push(`end ${names.get(runId)} ${JSON.stringify(outputs)}`);
+      },
+    };
+    const addOne = task("addOne", async (x: number) => x + 1);
+    const workflow = entrypoint({ name: "wf", checkpointer: new MemorySaver() }, async (x: number) => {
+      const once = await addOne(x);
+      return addOne(once);
+    });
+    expect(await workflow.invoke(1, { configurable: { thread_id: "calls" }, callbacks: [handler] })).toBe(3);
+    expect(heard).toEqual([
+      "start wf",
+      "start wf",
+      "start addOne",
+      'end addOne {"output":2}',
+      "start addOne",
+      'end addOne {"output":3}',
+      'end wf {"output":3}',
+      "end wf 3",
     ]);
   });
 });

@@ -448,6 +448,12 @@ export class ChainReporter {
           NODE_RUN_IDS.set(taskId, run.runId);
           this.nodeStarted(run);
         },
+        settled: (error, output) => {
+          if (run.ended) return;
+          run.ended = true;
+          if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
+          this.nodeEnded(run, error, output);
+        },
       });
       this.nodeStarted(run);
     } else if (type === "task_result") {
