@@ -52,6 +52,7 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
     const own: RunnableConfig = copyOf(parent);
     if (own.runName !== undefined) (own as Record<string, unknown>).runName = undefined;
     if (own.runId !== undefined) (own as Record<string, unknown>).runId = undefined;
+    inheritSignal(own, parent);
     return own;
   }
   // the ambient config passed on explicitly (a node's own config) keeps its run name, as
@@ -72,7 +73,19 @@ export function resolveConfig(explicit?: RunnableConfig): RunnableConfig {
   if (explicit.configurable !== parent.configurable) {
     out.configurable = mergeOf(parent.configurable, explicit.configurable);
   }
+  if (explicit.signal === undefined) inheritSignal(out, parent);
   return out;
+}
+
+/**
+ * Gives `config` the ambient config's signal when copying left it out: a graph task's signal can
+ * be made on first read (a getter, which copies skip), and a call made in the node still runs
+ * under it, as in LangChain.js (where a model's `handleChatModelStart` shows it in `options`).
+ */
+function inheritSignal(config: RunnableConfig, parent: RunnableConfig): void {
+  if (config.signal !== undefined) return;
+  const signal = parent.signal;
+  if (signal !== undefined) config.signal = signal;
 }
 
 /**

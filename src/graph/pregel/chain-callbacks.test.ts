@@ -421,6 +421,28 @@ describe("model and tool calls in a node are children of the node's run (LangCha
     expect(nodeRuns).toEqual(nodeEvents);
   });
 
+  it("a model called bare in a node runs under the node's signal (handleChatModelStart's options show it)", async () => {
+    const signals: unknown[] = [];
+    const model = new FakeListChatModel({ responses: ["hello"] });
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("ask", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addEdge(START, "ask")
+      .compile();
+    await graph.invoke(
+      { messages: [new HumanMessage("hi")] },
+      {
+        callbacks: [
+          {
+            handleChatModelStart: (_l, _m, _r, _p, extra) =>
+              signals.push((extra?.options as { signal?: unknown } | undefined)?.signal),
+          },
+        ],
+      },
+    );
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+  });
+
   it("a model's own callbacks in a graph run without callbacks hear no parent", async () => {
     const parents: unknown[] = [];
     const model = new FakeListChatModel({
