@@ -49,3 +49,41 @@ describe("notifyHandlers: a failing handler is logged as LangChain.js logs it", 
     expect(error.mock.calls).toEqual([["Error in handler Handler, handleToolError: Error: loud"]]);
   });
 });
+
+describe("notifyHandlers: LangChain.js's ignore flags", () => {
+  it("ignoreLLM, ignoreChain and ignoreAgent keep a handler from hearing model, chain and tool calls", () => {
+    const heard: string[] = [];
+    const all = (flag: string): CallbackHandler => ({
+      [flag]: true,
+      handleChatModelStart: () => heard.push(`${flag} model`),
+      handleLLMEnd: () => heard.push(`${flag} llm end`),
+      handleChainStart: () => heard.push(`${flag} chain`),
+      handleToolStart: () => heard.push(`${flag} tool`),
+      handleToolEvent: () => heard.push(`${flag} tool event`),
+      handleCustomEvent: () => heard.push(`${flag} custom`),
+    });
+    const handlers = [all("ignoreLLM"), all("ignoreChain"), all("ignoreAgent")];
+    notifyHandlers(handlers, "handleChatModelStart", { id: ["m"] }, [[]], "run");
+    notifyHandlers(handlers, "handleLLMEnd", { generations: [] }, "run");
+    notifyHandlers(handlers, "handleChainStart", { lc: 1, type: "not_implemented", id: ["g"] }, {}, "run");
+    notifyHandlers(handlers, "handleToolStart", { lc: 1, type: "not_implemented", id: ["t"] }, "{}", "run");
+    notifyHandlers(handlers, "handleToolEvent", 1, "run");
+    // custom events are not filtered (LangChain.js's run managers do not check ignoreCustomEvent)
+    notifyHandlers(handlers, "handleCustomEvent", "e", {}, "run");
+    expect(heard).toEqual([
+      "ignoreChain model",
+      "ignoreAgent model",
+      "ignoreChain llm end",
+      "ignoreAgent llm end",
+      "ignoreLLM chain",
+      "ignoreAgent chain",
+      "ignoreLLM tool",
+      "ignoreChain tool",
+      "ignoreLLM tool event",
+      "ignoreChain tool event",
+      "ignoreLLM custom",
+      "ignoreChain custom",
+      "ignoreAgent custom",
+    ]);
+  });
+});

@@ -22,6 +22,15 @@ export interface CallbackHandler {
    */
   raiseError?: boolean;
 
+  /** When true, this handler hears no model call (`handleChatModelStart`, `handleLLM*`), as in LangChain.js. */
+  ignoreLLM?: boolean;
+
+  /** When true, this handler hears no graph or node run (`handleChain*`), as in LangChain.js. */
+  ignoreChain?: boolean;
+
+  /** When true, this handler hears no tool call (`handleTool*`), as in LangChain.js. */
+  ignoreAgent?: boolean;
+
   /**
    * When true, a chat model invoked under this handler streams internally (and still returns
    * the whole message), so that `handleLLMNewToken` sees tokens. The engine's `messages` stream
@@ -228,9 +237,11 @@ export function notifyHandlers<K extends keyof CallbackHandler>(
   ...args: HandlerArgs<K>
 ): void {
   if (handlers === undefined) return;
+  const ignoredBy = IGNORED_BY[method];
   for (const handler of handlers) {
     const fn = handler[method] as ((...a: unknown[]) => unknown) | undefined;
     if (typeof fn !== "function") continue;
+    if (ignoredBy !== undefined && handler[ignoredBy] === true) continue;
     try {
       const result = fn.apply(handler, args);
       if (result instanceof Promise)
@@ -240,6 +251,22 @@ export function notifyHandlers<K extends keyof CallbackHandler>(
     }
   }
 }
+
+/** The flag that keeps a handler from hearing a method (LangChain.js's `ignoreLLM`, …). */
+const IGNORED_BY: Partial<Record<keyof CallbackHandler, "ignoreLLM" | "ignoreChain" | "ignoreAgent">> = {
+  handleChatModelStart: "ignoreLLM",
+  handleLLMStart: "ignoreLLM",
+  handleLLMNewToken: "ignoreLLM",
+  handleLLMEnd: "ignoreLLM",
+  handleLLMError: "ignoreLLM",
+  handleChainStart: "ignoreChain",
+  handleChainEnd: "ignoreChain",
+  handleChainError: "ignoreChain",
+  handleToolStart: "ignoreAgent",
+  handleToolEnd: "ignoreAgent",
+  handleToolError: "ignoreAgent",
+  handleToolEvent: "ignoreAgent",
+};
 
 function reportHandlerError(handler: CallbackHandler, method: string, error: unknown): void {
   const ctor = (handler as { constructor?: { name?: unknown } }).constructor;

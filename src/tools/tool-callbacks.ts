@@ -38,7 +38,7 @@ export class ToolRunManager {
   handleToolEvent(data: unknown): void {
     for (const handler of this.handlers) {
       const fn = handler.handleToolEvent;
-      if (typeof fn !== "function") continue;
+      if (typeof fn !== "function" || handler.ignoreAgent === true) continue;
       const raised = (error: unknown) => {
         if (handler.raiseError === true) this.handleToolError(error);
       };

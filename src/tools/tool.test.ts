@@ -422,6 +422,15 @@ describe("tool callbacks", () => {
     expect(await t.invoke({}, { callbacks: [quiet, loud] })).toBe("final");
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(heard).toEqual(["loud 1", "loud 2"]);
+    // a handler that ignores tool calls (ignoreAgent) hears none of them
+    const ignoring: CallbackHandler = {
+      ignoreAgent: true,
+      handleToolStart: () => heard.push("start"),
+      handleToolEvent: () => heard.push("event"),
+      handleToolEnd: () => heard.push("end"),
+    };
+    expect(await t.invoke({}, { callbacks: [ignoring] })).toBe("final");
+    expect(heard).toEqual(["loud 1", "loud 2"]);
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   });

@@ -334,9 +334,10 @@ export function chainHandlersOf(
     if (list === undefined) continue;
     for (const handler of list) {
       if (
-        typeof handler.handleChainStart !== "function" &&
-        typeof handler.handleChainEnd !== "function" &&
-        typeof handler.handleChainError !== "function"
+        handler.ignoreChain === true ||
+        (typeof handler.handleChainStart !== "function" &&
+          typeof handler.handleChainEnd !== "function" &&
+          typeof handler.handleChainError !== "function")
       ) {
         continue;
       }
