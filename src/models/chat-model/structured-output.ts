@@ -226,6 +226,12 @@ export interface StructuredOutputDefaults {
   strictJsonSchema?: boolean;
   nameFromSchema?: boolean;
   streamsToolArgs?: boolean;
+  /**
+   * LangChain.js's `ls_structured_output_format` call option for a method, its tool's or
+   * output's name and JSON Schema: what the provider's `withStructuredOutput` adds to the calls'
+   * options (callbacks see it in `handleChatModelStart`'s `extraParams.options`); none when unset.
+   */
+  tracingFormat?: (method: Method, name: string, schema: JsonSchema) => Record<string, unknown>;
 }
 
 /**
@@ -289,6 +295,10 @@ export function structuredOutputFor(
     );
   };
   const includeRaw = options.includeRaw === true;
+  const tracing = (kind: Method) =>
+    defaults.tracingFormat === undefined
+      ? {}
+      : { ls_structured_output_format: defaults.tracingFormat(kind, name, jsonSchema) };
   if (method === "functionCalling") {
     // a plain JSON Schema without a description is described "" to a provider, as LangChain.js does
     const description =
@@ -312,6 +322,7 @@ export function structuredOutputFor(
     const bound = model.bindTools([tool], {
       tool_choice: name,
       ...(options.strict === undefined ? {} : { strict: options.strict }),
+      ...tracing("functionCalling"),
     });
     const parse = async (message: AIMessage) => {
       const call = message.tool_calls.find((c) => c.name === name);
@@ -346,9 +357,10 @@ export function structuredOutputFor(
           },
     );
   }
-  // A model's strict default applies to schema objects (Zod, Standard Schema), not to plain JSON Schema.
-  const strict =
-    options.strict ?? (defaults.strictJsonSchema === true && isStandardSchema(schema) ? true : undefined);
+  // A model's strict default applies to Zod schemas (3 or 4), not to other Standard Schemas nor to
+  // plain JSON Schema, as LangChain.js's ChatOpenAI has it.
+  const zod = isStandardSchema(schema) && schema["~standard"].vendor === "zod";
+  const strict = options.strict ?? (defaults.strictJsonSchema === true && zod ? true : undefined);
   const responseFormat =
     method === "jsonMode"
       ? { type: "json_object" }
@@ -379,17 +391,17 @@ export function structuredOutputFor(
     }
     return validate(value, message.text);
   };
+  const callOptions = { response_format: responseFormat, ...tracing(method) };
   const stream = model.stream;
   return new StructuredOutputRunnable(
-    (input, opts) => model.invoke(input, mergeCallOptions({ response_format: responseFormat }, opts)),
+    (input, opts) => model.invoke(input, mergeCallOptions(callOptions, opts)),
     parse,
     includeRaw,
     {},
     stream === undefined
       ? undefined
       : {
-          call: (input, opts) =>
-            stream.call(model, input, mergeCallOptions({ response_format: responseFormat }, opts)),
+          call: (input, opts) => stream.call(model, input, mergeCallOptions(callOptions, opts)),
           // a schema object's result is validated, so it comes whole; a plain JSON Schema's
           // streams as partial JSON (LangChain.js's JsonOutputParser)
           mode: isStandardSchema(schema) ? { kind: "final" } : { kind: "json" },

@@ -321,6 +321,21 @@ describe("ChatOpenAI streaming over SSE", () => {
     expect(whole.additional_kwargs.reasoning_content).toBe("Thinking.");
     expect(whole.content).toBe("42");
   });
+
+  it("takes the fingerprint and service tier of the event that finished the answer, as @langchain/openai does", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        { ...chunk({ role: "assistant", content: "Hi" }), system_fingerprint: null },
+        { ...chunk({}, "stop"), system_fingerprint: "fp_abc123", service_tier: "default" },
+        // the usage event after it says null for both
+        { ...usageChunk, system_fingerprint: null, service_tier: null },
+      ]),
+    });
+    const whole = join(await collect(await model().stream("?")));
+    expect(whole.response_metadata.system_fingerprint).toBe("fp_abc123");
+    expect(whole.response_metadata.service_tier).toBe("default");
+  });
 });
 
 describe("ChatOpenAI callbacks", () => {

@@ -810,3 +810,152 @@ describe("ChatOpenAI structured output", () => {
     expect(raw.parsing_error).toBeInstanceOf(Error);
   });
 });
+
+describe("ChatOpenAI options and answers as @langchain/openai 1.6.0 has them", () => {
+  it("takes the model name first, and lets disableStreaming win over streaming", () => {
+    const named = new ChatOpenAI("gpt-4o-mini", { temperature: 0.2, apiKey: "sk-test" });
+    expect(named.model).toBe("gpt-4o-mini");
+    expect(named.temperature).toBe(0.2);
+    const both = new ChatOpenAI({ apiKey: "sk-test", streaming: true, disableStreaming: true });
+    expect([both.streaming, both.disableStreaming]).toEqual([false, true]);
+    const streams = new ChatOpenAI({ apiKey: "sk-test", streaming: true, disableStreaming: false });
+    expect([streams.streaming, streams.disableStreaming]).toEqual([true, false]);
+  });
+
+  it("sends every tool of a call with supportsStrictToolCalling when the call sets no strict", async () => {
+    server.reply({ kind: "json", body: completion({ content: "a" }) });
+    server.reply({ kind: "json", body: completion({ content: "b" }) });
+    server.reply({ kind: "json", body: completion({ content: "c" }) });
+    const weather = {
+      type: "function" as const,
+      function: { name: "w", description: "d", parameters: { type: "object", properties: {} } },
+    };
+    await model({ supportsStrictToolCalling: false }).bindTools([weather]).invoke("?");
+    await model({ supportsStrictToolCalling: true })
+      .withConfig({ tools: [weather] })
+      .invoke("?");
+    await model({ supportsStrictToolCalling: true }).bindTools([weather], { strict: false }).invoke("?");
+    const strict = server.requests.map(
+      (r) => (r.body as { tools: { function: { strict?: boolean } }[] }).tools[0]?.function.strict,
+    );
+    expect(strict).toEqual([false, true, false]);
+  });
+
+  it("sends a tool's extras.defer_loading and extras.providerToolDefinition", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    const deferred = tool(async () => "r", {
+      name: "deferred",
+      description: "A deferred tool",
+      schema: z.object({ input: z.string() }),
+      extras: { defer_loading: true },
+    });
+    const replaced = tool(async () => "r", {
+      name: "replaced",
+      description: "x",
+      schema: z.object({}),
+      extras: { providerToolDefinition: { type: "custom", name: "replaced" } },
+    });
+    await model().bindTools([deferred, getWeather, replaced]).invoke("?");
+    const tools = (server.requests[0]?.body as { tools: Record<string, unknown>[] } | undefined)?.tools ?? [];
+    expect(tools[0]).toMatchObject({ type: "function", defer_loading: true, function: { name: "deferred" } });
+    expect(tools[1]).not.toHaveProperty("defer_loading");
+    expect(tools[2]).toEqual({ type: "custom", name: "replaced" });
+  });
+
+  it("makes an answer's images (OpenRouter's message.images) image blocks after its text", async () => {
+    server.reply({
+      kind: "json",
+      body: completion({
+        content: "Here are two:",
+        images: [
+          { type: "image_url", image_url: { url: "data:image/png;base64,one" } },
+          { type: "image_url", image_url: { url: "data:image/png;base64,two" } },
+        ],
+      }),
+    });
+    const reply = await model().invoke("Draw");
+    expect(reply.content).toEqual([
+      { type: "text", text: "Here are two:" },
+      { type: "image", url: "data:image/png;base64,one" },
+      { type: "image", url: "data:image/png;base64,two" },
+    ]);
+    expect(Object.keys(reply.response_metadata)).not.toContain("__response_images");
+  });
+
+  it("leaves out usage details the server reports as null", async () => {
+    server.reply({
+      kind: "json",
+      body: completion(
+        { content: "Hello" },
+        {
+          usage: {
+            prompt_tokens: 100,
+            completion_tokens: 5,
+            total_tokens: 105,
+            prompt_tokens_details: { cached_tokens: 50, audio_tokens: null, cache_write_tokens: 20 },
+            completion_tokens_details: { reasoning_tokens: null },
+          },
+        },
+      ),
+    });
+    const reply = await model().invoke("?");
+    expect(reply.usage_metadata?.input_token_details).toEqual({ cache_read: 50, cache_creation: 20 });
+    expect(reply.usage_metadata?.output_token_details).toEqual({});
+  });
+
+  it("reports the structured-output format to callbacks as ls_structured_output_format", async () => {
+    server.reply({ kind: "json", body: completion({ content: '{"location":"Paris"}' }) });
+    server.reply({
+      kind: "json",
+      body: completion({
+        content: null,
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "loc", arguments: '{"location":"Oslo"}' } },
+        ],
+      }),
+    });
+    const Location = z.object({ location: z.string() });
+    const seen: unknown[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart: (...args: unknown[]) => {
+          seen.push((args[4] as { options: Record<string, unknown> }).options.ls_structured_output_format);
+        },
+      },
+    ];
+    const props = { location: { type: "string" } };
+    await model().withStructuredOutput(Location, { name: "loc" }).invoke("?", { callbacks });
+    await model()
+      .withStructuredOutput(Location, { name: "loc", method: "functionCalling" })
+      .invoke("?", { callbacks });
+    expect(seen).toMatchObject([
+      { kwargs: { method: "json_schema" }, schema: { title: "loc", type: "object", properties: props } },
+      { kwargs: { method: "function_calling" }, schema: { title: "loc", type: "object", properties: props } },
+    ]);
+    // a callback option only: it is not sent
+    expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain("ls_structured_output_format");
+  });
+
+  it("sends a Standard Schema that is not Zod without strict, as @langchain/openai does", async () => {
+    server.reply({ kind: "json", body: completion({ content: '{"location":"Paris"}' }) });
+    const parameters = {
+      type: "object",
+      properties: { location: { type: "string" } },
+      required: ["location"],
+    };
+    const standard = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "test",
+        validate: (value: unknown) => ({ value: value as { location: string } }),
+        jsonSchema: { input: () => parameters, output: () => parameters },
+      },
+    };
+    const parsed = await model().withStructuredOutput(standard, { name: "where" }).invoke("?");
+    expect(parsed).toEqual({ location: "Paris" });
+    expect((server.requests[0]?.body as { response_format?: unknown } | undefined)?.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "where", schema: parameters },
+    });
+  });
+});

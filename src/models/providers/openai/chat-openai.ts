@@ -18,6 +18,7 @@ import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { estimateTokenUsage } from "./estimate-token-usage.js";
 import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
+import { RESPONSE_IMAGES } from "./map-openai-response.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
 import { OpenAIStreamChunks } from "./openai-stream-chunks.js";
@@ -68,6 +69,11 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
   useResponsesApi?: boolean | undefined;
   /** Provider name reported in `response_metadata.model_provider` (`initChatModel` sets `"ollama"`). */
   modelProvider?: string | undefined;
+  /**
+   * The `strict` every tool of a call is sent with when the call sets none (LangChain.js's
+   * option; unset, each tool keeps its own).
+   */
+  supportsStrictToolCalling?: boolean | undefined;
 }
 
 /**
@@ -117,8 +123,16 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   private readonly client: () => Promise<OpenAIClientLike>;
   private readonly reasoningEffort: string | undefined;
   private readonly settings: OpenAIChatSettings;
+  /** The `strict` of a call's tools when the call sets none (LangChain.js's option). */
+  supportsStrictToolCalling: boolean | undefined;
 
-  constructor(fields: ChatOpenAIFields = {}) {
+  /**
+   * `new ChatOpenAI({ model, … })`, or the model name first: `new ChatOpenAI("gpt-4.1-mini", {
+   * temperature: 0 })`, as in LangChain.js.
+   */
+  constructor(modelOrFields: string | ChatOpenAIFields = {}, moreFields?: ChatOpenAIFields) {
+    const fields: ChatOpenAIFields =
+      typeof modelOrFields === "string" ? { ...moreFields, model: modelOrFields } : (modelOrFields ?? {});
     if (fields.useResponsesApi === true) {
       throw new InvalidArgumentError(
         "ChatOpenAI implements the Chat Completions API only; remove `useResponsesApi: true` (or set it to false).",
@@ -168,9 +182,12 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       ...fields,
       maxTokens: fields.maxCompletionTokens ?? fields.maxTokens,
       stop: fields.stopSequences ?? fields.stop,
-      // `streaming: false` also turns streaming off for `stream()`, as in LangChain.js.
+      // `streaming: false` also turns streaming off for `stream()`, and `disableStreaming: true`
+      // wins over `streaming: true`, as in LangChain.js.
       disableStreaming: fields.disableStreaming === true || fields.streaming === false,
+      streaming: fields.disableStreaming === true ? false : fields.streaming,
     });
+    this.supportsStrictToolCalling = fields.supportsStrictToolCalling;
     this.configuration = { ...configuration, baseURL };
     this.client = client;
     this.reasoningEffort = fields.reasoning?.effort;
@@ -219,7 +236,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     options: this["ParsedCallOptions"],
     runManager?: ChatModelRun,
   ): Promise<ChatResult> {
-    if (!this.streaming) return super._generate(messages, options, runManager);
+    if (!this.streaming) return withImages(await super._generate(messages, options, runManager));
     // the first choice's chunks joined, and the others' (`n` above 1) by their index
     let first: ChatGenerationChunk | undefined;
     let others: Map<number, ChatGenerationChunk> | undefined;
@@ -323,8 +340,15 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
   ): ChatModelV1CallOptions {
-    const callOptions = super.specCallOptions(messages, options);
     const call = options as Record<string, unknown>;
+    // the model's `supportsStrictToolCalling` is the call's `strict` when it sets none, as in
+    // LangChain.js (so every tool of the call is sent with it)
+    const callOptions = super.specCallOptions(
+      messages,
+      call.strict === undefined && this.supportsStrictToolCalling !== undefined
+        ? { ...options, strict: this.supportsStrictToolCalling }
+        : options,
+    );
     const extra: Record<string, unknown> = {};
     for (const [option, field] of CALL_OPTION_FIELDS) {
       if (call[option] !== undefined) extra[field] = call[option];
@@ -364,6 +388,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
         method: "functionCalling" as const,
         supported: ["functionCalling", "jsonMode"] as const,
         streamsToolArgs: true,
+        tracingFormat: openAITracingFormat(options.name),
       };
     }
     return {
@@ -371,8 +396,44 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       supported: ["jsonSchema", "functionCalling", "jsonMode"] as const,
       strictJsonSchema: true,
       streamsToolArgs: true,
+      tracingFormat: openAITracingFormat(options.name),
     };
   }
+}
+
+/**
+ * `@langchain/openai`'s `ls_structured_output_format`: the method in its snake_case name and the
+ * schema titled by the tool's or output's name (`jsonMode`: by the `name` option, else
+ * `"extract"`), a `json_schema` output's description first.
+ */
+function openAITracingFormat(nameOption: string | undefined) {
+  const methods = { functionCalling: "function_calling", jsonSchema: "json_schema", jsonMode: "json_mode" };
+  return (method: keyof typeof methods, name: string, schema: Record<string, unknown>) => ({
+    kwargs: { method: methods[method] },
+    schema:
+      method === "jsonSchema"
+        ? { title: name, description: schema.description, ...schema }
+        : { title: method === "jsonMode" ? (nameOption ?? "extract") : name, ...schema },
+  });
+}
+
+/**
+ * An answer that carries images (OpenRouter's `message.images`) has them as content blocks after
+ * its text, as `@langchain/openai` gives them: `[{ type: "text", text }, { type: "image", url },
+ * …]`.
+ */
+function withImages(result: ChatResult): ChatResult {
+  for (const generation of result.generations) {
+    const message = generation.message;
+    const { [RESPONSE_IMAGES]: images, ...metadata } = message.response_metadata;
+    if (!Array.isArray(images)) continue;
+    message.response_metadata = metadata;
+    message.content = [
+      { type: "text", text: message.text },
+      ...images.map((url) => ({ type: "image" as const, url: String(url) })),
+    ];
+  }
+  return result;
 }
 
 /** Call options sent as request-body fields: option name → field name. */

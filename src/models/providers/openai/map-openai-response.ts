@@ -4,6 +4,12 @@ import { mapOpenAIUsage } from "./map-openai-usage.js";
 import type { OpenAIChatResponse } from "./openai-wire.js";
 
 /**
+ * The provider-metadata key under which the URLs of the images an answer carries (OpenRouter's
+ * `message.images`) travel to `ChatOpenAI`, which makes them image blocks of the content.
+ */
+export const RESPONSE_IMAGES = "__response_images";
+
+/**
  * Maps a non-streaming Chat Completions response to the spec result: text, refusal,
  * reasoning (`reasoning_content` / `reasoning` from compatible servers) and tool calls with
  * their raw argument text; the response id and model; usage; `system_fingerprint` and
@@ -64,6 +70,12 @@ function mapChoice(
   if (response.model !== undefined) metadata.model_name = response.model;
   metadata.usage = { ...(response.usage as Record<string, JSONValue> | null | undefined) };
   if (response.system_fingerprint) metadata.system_fingerprint = response.system_fingerprint;
+  const images = message?.images;
+  if (Array.isArray(images)) {
+    metadata[RESPONSE_IMAGES] = images.flatMap((image) =>
+      typeof image?.image_url?.url === "string" ? [image.image_url.url] : [],
+    );
+  }
   const result: ChatModelV1GenerateResult = {
     content,
     finishReason: mapOpenAIFinishReason(choice?.finish_reason),

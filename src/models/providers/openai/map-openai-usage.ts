@@ -16,15 +16,16 @@ export function mapOpenAIUsage(usage: OpenAIWireUsage | null | undefined): ChatM
   if (usage.prompt_tokens !== undefined) out.inputTokens = usage.prompt_tokens;
   if (usage.completion_tokens !== undefined) out.outputTokens = usage.completion_tokens;
   if (usage.total_tokens !== undefined) out.totalTokens = usage.total_tokens;
+  // a detail the server reports as `null` is left out, as LangChain.js leaves it out
   const cached = usage.prompt_tokens_details?.cached_tokens;
-  if (cached !== undefined) out.cacheReadTokens = cached;
+  if (cached !== undefined && cached !== null) out.cacheReadTokens = cached;
   const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens;
   if (cacheWrite !== undefined && cacheWrite !== null) out.cacheWriteTokens = cacheWrite;
   const audioIn = usage.prompt_tokens_details?.audio_tokens;
-  if (audioIn !== undefined) out.audioInputTokens = audioIn;
+  if (audioIn !== undefined && audioIn !== null) out.audioInputTokens = audioIn;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (reasoning !== undefined) out.reasoningTokens = reasoning;
+  if (reasoning !== undefined && reasoning !== null) out.reasoningTokens = reasoning;
   const audioOut = usage.completion_tokens_details?.audio_tokens;
-  if (audioOut !== undefined) out.audioOutputTokens = audioOut;
+  if (audioOut !== undefined && audioOut !== null) out.audioOutputTokens = audioOut;
   return out;
 }

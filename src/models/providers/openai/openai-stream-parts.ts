@@ -47,14 +47,17 @@ export class OpenAIStreamParts {
       this.metadataSent = true;
       yield { type: "response-metadata", ...responseMetadata(chunk) };
     }
-    if (chunk.system_fingerprint !== undefined) this.systemFingerprint = chunk.system_fingerprint;
-    if (chunk.service_tier !== undefined) this.serviceTier = chunk.service_tier;
     if (chunk.usage) {
       this.usage = mapOpenAIUsage(chunk.usage);
       this.rawUsage = { ...(chunk.usage as Record<string, JSONValue>) };
     }
     const choice = chunk.choices[0];
-    if (choice?.finish_reason) this.finishReason = choice.finish_reason;
+    if (choice?.finish_reason) {
+      // as LangChain.js: the answer's fingerprint and tier are those of the event that finished it
+      this.finishReason = choice.finish_reason;
+      this.systemFingerprint = chunk.system_fingerprint;
+      this.serviceTier = chunk.service_tier;
+    }
     const delta = choice?.delta;
     if (choice !== undefined && delta !== undefined) {
       let emitted = false;

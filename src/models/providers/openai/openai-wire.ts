@@ -36,6 +36,8 @@ export type OpenAIWireMessage =
 export interface OpenAIWireTool {
   type: "function";
   function: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean };
+  /** Load the tool only when a tool search finds it (a tool's `extras.defer_loading`). */
+  defer_loading?: boolean;
 }
 
 /** `tool_choice` in the request. */
@@ -78,11 +80,11 @@ export interface OpenAIWireUsage {
   completion_tokens?: number;
   total_tokens?: number;
   prompt_tokens_details?: {
-    cached_tokens?: number;
-    audio_tokens?: number;
+    cached_tokens?: number | null;
+    audio_tokens?: number | null;
     cache_write_tokens?: number | null;
   } | null;
-  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null; audio_tokens?: number | null } | null;
 }
 
 /** The response of a non-streaming call. */
@@ -106,6 +108,8 @@ export interface OpenAIChatResponse {
         type?: string;
         function?: { name?: string; arguments?: string };
       }> | null;
+      /** Images the model made (OpenRouter's image-generation models). */
+      images?: Array<{ type?: string; image_url?: { url?: unknown } }> | null;
     };
   }>;
   usage?: OpenAIWireUsage | null;

@@ -20,13 +20,21 @@ export function prepareOpenAITools(
   if (options.tools !== undefined && options.tools.length > 0) {
     out.tools = options.tools.map((tool): OpenAIWireTool => {
       if (tool.type === "provider") return providerTool(tool.tool);
+      // as @langchain/openai: a tool's `extras.providerToolDefinition` is sent in its place, and
+      // `extras.defer_loading: true` goes with it
+      const extras = tool.extras ?? {};
+      const definition = extras.providerToolDefinition;
+      if (typeof definition === "object" && definition !== null)
+        return providerTool(definition as Record<string, unknown>);
       const fn: OpenAIWireTool["function"] = {
         name: tool.name,
         ...(tool.description === undefined ? {} : { description: tool.description }),
         parameters: tool.inputSchema,
       };
       if (tool.strict !== undefined) fn.strict = tool.strict;
-      return { type: "function", function: fn };
+      return extras.defer_loading === true
+        ? { type: "function", function: fn, defer_loading: true }
+        : { type: "function", function: fn };
     });
   }
   const choice = options.toolChoice;
