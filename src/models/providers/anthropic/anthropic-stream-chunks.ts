@@ -15,7 +15,8 @@ const record = (value: unknown): Record<string, unknown> =>
  * its `usage_metadata` the input tokens), a chunk for each text block's start, tool call chunks
  * without a `type` (with `model_provider` in their `response_metadata`), and a last chunk
  * for `message_delta` (`additional_kwargs` with `stop_reason` and `stop_sequence`,
- * `usage_metadata` with the output tokens). Unlike `@langchain/anthropic`, which adds the
+ * `usage_metadata` with the output tokens, `response_metadata.usage.cost` when a gateway reports
+ * a numeric cost). Unlike `@langchain/anthropic`, which adds the
  * `message_start` output tokens to the final count, the joined usage counts them once.
  *
  * @example
@@ -79,7 +80,9 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
           stop_reason: anthropic.stop_reason ?? null,
           stop_sequence: anthropic.stop_sequence ?? null,
         },
-        response_metadata: {},
+        // a gateway's numeric `cost` in the usage, kept as @langchain/anthropic keeps it (even
+        // with `streamUsage: false`)
+        response_metadata: typeof delta.cost === "number" ? { usage: { cost: delta.cost } } : {},
       };
       if (this.streamUsage) {
         fields.usage_metadata = { input_tokens: 0, output_tokens: output, total_tokens: output };

@@ -740,6 +740,97 @@ describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () =
   });
 });
 
+describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
+  it("takes the model name first", () => {
+    const named = new ChatAnthropic("claude-3-haiku-20240307", { temperature: 0.3, apiKey: "sk-ant-test" });
+    expect(named.model).toBe("claude-3-haiku-20240307");
+    expect(named.temperature).toBe(0.3);
+  });
+
+  it("reports an empty tool list and the betas its server tools need in invocationParams", () => {
+    expect(model().invocationParams({ tools: [] }).tools).toEqual([]);
+    expect(model().invocationParams({}).tools).toBeUndefined();
+    const search = { type: "tool_search_tool_regex_20251119", name: "tool_search_tool_regex" };
+    expect(model().invocationParams({ tools: [getWeather, search] }).betas).toEqual([
+      "advanced-tool-use-2025-11-20",
+    ]);
+    expect(model().invocationParams({ tools: [getWeather] }).betas).toEqual([]);
+  });
+
+  it("formats tools for the Messages API with formatStructuredToolToAnthropic", () => {
+    const deferred = tool(async () => "r", {
+      name: "deferred",
+      description: "Deferred.",
+      schema: z.object({ q: z.string() }),
+      extras: { defer_loading: true, cache_control: { type: "ephemeral" } },
+    });
+    const chat = model();
+    expect(chat.formatStructuredToolToAnthropic(undefined)).toBeUndefined();
+    expect(chat.formatStructuredToolToAnthropic([])).toEqual([]);
+    expect(chat.formatStructuredToolToAnthropic([deferred], { strict: true })).toEqual([
+      {
+        name: "deferred",
+        description: "Deferred.",
+        input_schema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+        defer_loading: true,
+        cache_control: { type: "ephemeral" },
+        strict: true,
+      },
+    ]);
+  });
+
+  it("keeps a gateway's numeric cost from message_delta in the streamed response_metadata.usage", async () => {
+    const events = (usage: Record<string, unknown>) =>
+      anthropicEvents([
+        {
+          type: "message_start",
+          message: { ...message([]), stop_reason: null, usage: { input_tokens: 100, output_tokens: 0 } },
+        },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+        { type: "content_block_stop", index: 0 },
+        { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage },
+        { type: "message_stop" },
+      ]);
+    server.reply({ kind: "sse", events: events({ output_tokens: 42, cost: 0.0123 }) });
+    server.reply({ kind: "sse", events: events({ output_tokens: 42, cost: "0.0123" }) });
+    server.reply({ kind: "sse", events: events({ output_tokens: 42, cost: 0.5 }) });
+    const priced = await collect(await model().stream("?"));
+    expect(priced.at(-1)?.response_metadata).toEqual({ usage: { cost: 0.0123 } });
+    expect(priced.reduce((a, b) => a.concat(b)).response_metadata.usage).toEqual({ cost: 0.0123 });
+    const text = await collect(await model().stream("?"));
+    expect(text.at(-1)?.response_metadata).toEqual({});
+    const quiet = await collect(await model({ streamUsage: false }).stream("?"));
+    expect(quiet.at(-1)?.response_metadata).toEqual({ usage: { cost: 0.5 } });
+    expect(quiet.at(-1)?.usage_metadata).toBeUndefined();
+  });
+
+  it("reports the structured-output format to callbacks as ls_structured_output_format", async () => {
+    server.reply({
+      kind: "json",
+      body: message([{ type: "tool_use", id: "t1", name: "loc", input: { location: "Oslo" } }]),
+    });
+    server.reply({ kind: "json", body: message([{ type: "text", text: '{"location":"Oslo"}' }]) });
+    const Location = z.object({ location: z.string() });
+    const seen: unknown[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart: (...args: unknown[]) => {
+          seen.push((args[4] as { options: Record<string, unknown> }).options.ls_structured_output_format);
+        },
+      },
+    ];
+    await model().withStructuredOutput(Location, { name: "loc" }).invoke("?", { callbacks });
+    await model().withStructuredOutput(Location, { method: "jsonSchema" }).invoke("?", { callbacks });
+    const schema = { type: "object", properties: { location: { type: "string" } }, required: ["location"] };
+    expect(seen).toEqual([
+      { kwargs: { method: "functionCalling" }, schema },
+      { kwargs: { method: "json_schema" }, schema: { ...schema, additionalProperties: false } },
+    ]);
+    expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain("ls_structured_output_format");
+  });
+});
+
 describe("ChatAnthropic call checks (as @langchain/anthropic makes them)", () => {
   it("refuses a tool_choice no bound tool satisfies, before any request", async () => {
     const lookup = { name: "a", description: "d", input_schema: { type: "object", properties: {} } };

@@ -38,6 +38,7 @@ import {
 import { AnthropicStreamChunks } from "./anthropic-stream-chunks.js";
 import { anthropicStreamEvents } from "./anthropic-stream-events.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
+import { closeJsonSchema } from "./close-json-schema.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
 import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
 import { RESPONSE_CONTENT } from "./map-anthropic-response.js";
@@ -143,7 +144,13 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   readonly thinking: NonNullable<AnthropicRequest["thinking"]>;
   private readonly client: () => Promise<AnthropicClientLike>;
 
-  constructor(fields: ChatAnthropicFields = {}) {
+  /**
+   * `new ChatAnthropic({ model, … })`, or the model name first: `new
+   * ChatAnthropic("claude-sonnet-4-6", { temperature: 0 })`, as in LangChain.js.
+   */
+  constructor(modelOrFields: string | ChatAnthropicFields = {}, moreFields?: ChatAnthropicFields) {
+    const fields: ChatAnthropicFields =
+      typeof modelOrFields === "string" ? { ...moreFields, model: modelOrFields } : (modelOrFields ?? {});
     const model = fields.model ?? fields.modelName ?? DEFAULT_MODEL;
     const baseURL =
       fields.clientOptions?.baseURL ?? fields.anthropicApiUrl ?? getEnvironmentVariable("ANTHROPIC_BASE_URL");
@@ -215,6 +222,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     const call = (options ?? {}) as this["ParsedCallOptions"];
     const spec = toolOptionsToSpec(call as Record<string, unknown>);
     const { tools, tool_choice } = prepareAnthropicTools({ prompt: [], ...spec });
+    const noTools = Array.isArray(call.tools) && call.tools.length === 0;
     const outputConfig: Record<string, unknown> = { ...this.outputConfig, ...call.outputConfig };
     if (call.outputFormat !== undefined && outputConfig.format === undefined)
       outputConfig.format = call.outputFormat;
@@ -224,13 +232,15 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       stop_sequences: call.stop ?? this.stop,
       stream: this.streaming,
       max_tokens: this.maxTokens,
-      tools,
+      tools: noTools ? [] : tools,
       tool_choice,
       thinking: this.thinkingGiven ? this.thinking : undefined,
       context_management: this.contextManagement,
       ...this.invocationKwargs,
       container: call.container,
-      betas: [...new Set([...(this.betas ?? []), ...(call.betas ?? [])])],
+      betas: [
+        ...new Set([...(this.betas ?? []), ...(call.betas ?? []), ...toolBetas({ prompt: [], ...spec })]),
+      ],
       output_config: Object.keys(outputConfig).length > 0 ? outputConfig : undefined,
       inference_geo: call.inferenceGeo ?? this.inferenceGeo,
       mcp_servers: call.mcp_servers,
@@ -242,6 +252,30 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       if (this.topP !== undefined) params.top_p = this.topP;
     }
     return params;
+  }
+
+  /**
+   * Tools in the form the Messages API takes, as `@langchain/anthropic`'s method of this name
+   * gives them (`undefined` for none given): LangChain tools and OpenAI-format tools become `{
+   * name, description, input_schema }` (with their Anthropic `extras`, and `strict` when given
+   * here or on the tool), server tools and Anthropic-format tools stay as they are.
+   *
+   * @example
+   * ```ts
+   * model.formatStructuredToolToAnthropic([getWeather]);
+   * // [{ name: "get_weather", description: "…", input_schema: { type: "object", … } }]
+   * ```
+   */
+  formatStructuredToolToAnthropic(
+    tools: BindToolsInput[] | undefined,
+    fields: { strict?: boolean | undefined } = {},
+  ): Record<string, unknown>[] | undefined {
+    if (tools === undefined) return undefined;
+    const spec = toolOptionsToSpec({ tools, strict: fields.strict });
+    return (prepareAnthropicTools({ prompt: [], ...spec }).tools ?? []) as unknown as Record<
+      string,
+      unknown
+    >[];
   }
 
   /** The LangSmith parameters, as `@langchain/anthropic` gives them (`ls_stop` is the call's). */
@@ -309,6 +343,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
         {
           method: "jsonSchema",
           supported: ["jsonSchema"],
+          tracingFormat: anthropicTracingFormat,
         },
       );
     }
@@ -370,7 +405,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
           },
         }
       : this;
-    return structuredOutputFor(model, input, settings, this.structuredOutputDefaults());
+    return structuredOutputFor(model, input, settings, {
+      ...this.structuredOutputDefaults(),
+      tracingFormat: anthropicTracingFormat,
+    });
   }
 
   /**
@@ -583,4 +621,19 @@ function resolveApiKey(explicit: string | undefined): string {
     "Anthropic API key not found. Pass `apiKey` to ChatAnthropic (or initChatModel), or set the " +
       "ANTHROPIC_API_KEY environment variable.",
   );
+}
+
+/**
+ * `@langchain/anthropic`'s `ls_structured_output_format`: `functionCalling` with the tool's JSON
+ * Schema, `json_schema` with the closed schema `output_config.format` sends.
+ */
+function anthropicTracingFormat(method: string, _name: string, schema: Record<string, unknown>) {
+  if (method === "functionCalling") return { kwargs: { method: "functionCalling" }, schema };
+  let closed = schema;
+  try {
+    closed = closeJsonSchema(schema);
+  } catch {
+    // a schema the API cannot take is refused when the call is made
+  }
+  return { kwargs: { method: "json_schema" }, schema: closed };
 }
