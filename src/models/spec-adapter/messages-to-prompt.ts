@@ -148,8 +148,12 @@ function filePart(block: ContentBlock): ChatModelV1FilePart | undefined {
   }
   if (block.type === "input_audio") return openAIAudioPart(block.input_audio);
   if (block.type === "file" && typeof block.file === "object" && block.file !== null) {
-    return openAIFilePart(block.file as { file_data?: unknown; filename?: unknown });
+    return openAIFilePart(block.file as { file_data?: unknown; file_id?: unknown; filename?: unknown });
   }
+  // a file uploaded to the provider: LangChain.js's v0 `{ source_type: "id", id }` or a standard
+  // block's `fileId`
+  const fileId = block.type !== "file" ? undefined : block.source_type === "id" ? block.id : block.fileId;
+  if (typeof fileId === "string") return { type: "file", mediaType: "application/pdf", fileId };
   if (
     block.type !== "image" &&
     block.type !== "file" &&
@@ -195,8 +199,18 @@ function openAIAudioPart(audio: unknown): ChatModelV1FilePart | undefined {
   return { type: "file", mediaType: a.format === "mp3" ? "audio/mpeg" : `audio/${a.format}`, base64: a.data };
 }
 
-/** OpenAI's own `{ type: "file", file: { file_data, filename } }` block (a data URL). */
-function openAIFilePart(file: { file_data?: unknown; filename?: unknown }): ChatModelV1FilePart | undefined {
+/**
+ * OpenAI's own `{ type: "file", file: { file_data, filename } }` block (a data URL), or `{ file:
+ * { file_id } }` for an uploaded file.
+ */
+function openAIFilePart(file: {
+  file_data?: unknown;
+  file_id?: unknown;
+  filename?: unknown;
+}): ChatModelV1FilePart | undefined {
+  if (typeof file.file_id === "string" && typeof file.file_data !== "string") {
+    return { type: "file", mediaType: "application/pdf", fileId: file.file_id };
+  }
   if (typeof file.file_data !== "string") return undefined;
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(file.file_data);
   const part: ChatModelV1FilePart =

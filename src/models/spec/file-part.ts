@@ -1,6 +1,7 @@
 /**
- * A file (usually an image) in a user message or a tool result. Exactly one of `url` and
- * `base64` is set; `url` may be an `https:` or a `data:` URL.
+ * A file (usually an image) in a user message or a tool result. Exactly one of `url`, `base64`
+ * and `fileId` is set; `url` may be an `https:` or a `data:` URL, `fileId` names a file uploaded
+ * to the provider.
  *
  * @example
  * ```ts
@@ -13,6 +14,8 @@ export interface ChatModelV1FilePart {
   mediaType: string;
   url?: string;
   base64?: string;
+  /** The id of a file uploaded to the provider (OpenAI's `file_id`). */
+  fileId?: string;
   /** Provider hint such as OpenAI's image `detail`. */
   detail?: string;
   /** The file's name, when the content block gives one (OpenAI wants it for `file_data`). */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AIMessage, HumanMessage, ToolMessage } from "../../../messages/index.js";
 import { AbortError } from "../../../shared/index.js";
 import { FixtureServer, openAIEvents } from "../../__tests__/fixture-server.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
@@ -395,5 +396,59 @@ describe("ChatOpenAI configuration errors", () => {
     server.reply(ok);
     await new ChatOpenAI({ model: "m", apiKey: "k" }).invoke("hi");
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("ChatOpenAI 400s as @langchain/openai words and codes them", () => {
+  const call = (content: ToolMessage["content"]) => [
+    new HumanMessage("Read /a.png"),
+    new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "read_file", args: {} }] }),
+    new ToolMessage({ tool_call_id: "call_1", content }),
+  ];
+  const hint = "Chat Completions does not support images in tool messages";
+
+  it("adds the Responses API hint to a 400 for tool results with an image, streamed or not", async () => {
+    const rejected = { kind: "json" as const, status: 400, body: errorBody("Invalid value: 'image'.") };
+    server.reply(rejected, rejected, rejected, { kind: "json", status: 500, body: errorBody("down") });
+    const image = [{ type: "image" as const, mimeType: "image/png", data: "AAA" }];
+    const invoked = (await model({ maxRetries: 0 })
+      .invoke(call(image))
+      .catch((e: unknown) => e)) as Error;
+    expect(invoked.message).toMatch(
+      /^400 Invalid value: 'image'\.[\s\S]*\n\nChat Completions does not support/,
+    );
+    expect(invoked.message.split(hint)).toHaveLength(2);
+    const streamed = (await model({ maxRetries: 0, streaming: true })
+      .invoke(call(image))
+      .catch((e: unknown) => e)) as Error;
+    expect(streamed.message.split(hint)).toHaveLength(2);
+    const text = (await model({ maxRetries: 0 })
+      .invoke(call([{ type: "text", text: "42" }]))
+      .catch((e: unknown) => e)) as Error;
+    expect(text.message).not.toContain(hint);
+    const other = (await model({ maxRetries: 0 })
+      .invoke(call(image))
+      .catch((e: unknown) => e)) as Error;
+    expect(other.message).not.toContain(hint);
+  });
+
+  it("codes a 400 about tool_calls INVALID_TOOL_RESULTS", async () => {
+    server.reply(
+      {
+        kind: "json",
+        status: 400,
+        body: errorBody("An assistant message with 'tool_calls' must be followed by …"),
+      },
+      { kind: "json", status: 400, body: errorBody("Unrecognized request argument") },
+    );
+    const tools = (await model({ maxRetries: 0 })
+      .invoke("hi")
+      .catch((e: unknown) => e)) as ModelCallError;
+    expect(tools.lc_error_code).toBe("INVALID_TOOL_RESULTS");
+    expect(tools.status).toBe(400);
+    const other = (await model({ maxRetries: 0 })
+      .invoke("hi")
+      .catch((e: unknown) => e)) as ModelCallError;
+    expect(other.lc_error_code).toBe("MODEL_CALL_FAILED");
   });
 });

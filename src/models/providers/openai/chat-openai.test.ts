@@ -650,6 +650,31 @@ describe("ChatOpenAI file and audio blocks", () => {
       },
     ]);
   });
+
+  it("sends files uploaded to OpenAI by their file_id", async () => {
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    await model().invoke([
+      new HumanMessage({
+        content: [
+          { type: "text", text: "Summarize" },
+          { type: "file", source_type: "id", id: "file_v0" },
+          { type: "file", file: { file_id: "file_openai" } },
+          { type: "file", fileId: "file_standard" },
+        ],
+      }),
+    ]);
+    expect((server.requests[0]?.body as { messages?: unknown[] } | undefined)?.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Summarize" },
+          { type: "file", file: { file_id: "file_v0" } },
+          { type: "file", file: { file_id: "file_openai" } },
+          { type: "file", file: { file_id: "file_standard" } },
+        ],
+      },
+    ]);
+  });
 });
 
 describe("ChatOpenAI structured output", () => {

@@ -12,6 +12,7 @@ import type {
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
+import { ModelCallError } from "../../errors/model-call-error.js";
 import { modelProfile } from "../../profiles.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
@@ -236,7 +237,13 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     options: this["ParsedCallOptions"],
     runManager?: ChatModelRun,
   ): Promise<ChatResult> {
-    if (!this.streaming) return withImages(await super._generate(messages, options, runManager));
+    if (!this.streaming) {
+      try {
+        return withImages(await super._generate(messages, options, runManager));
+      } catch (error) {
+        throw withToolImageHint(error, messages);
+      }
+    }
     // the first choice's chunks joined, and the others' (`n` above 1) by their index
     let first: ChatGenerationChunk | undefined;
     let others: Map<number, ChatGenerationChunk> | undefined;
@@ -276,6 +283,22 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       generations.map((generation) => generation.message),
     );
     return { generations, llmOutput: { estimatedTokenUsage } };
+  }
+
+  /**
+   * As the base class streams; a 400 for a request whose tool results hold images says that Chat
+   * Completions takes none there, as `@langchain/openai` adds it.
+   */
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    try {
+      yield* super._streamResponseChunks(messages, options, runManager);
+    } catch (error) {
+      throw withToolImageHint(error, messages);
+    }
   }
 
   /** The chunks are shaped as `@langchain/openai` shapes them (see {@link OpenAIStreamChunks}). */
@@ -415,6 +438,27 @@ function openAITracingFormat(nameOption: string | undefined) {
         ? { title: name, description: schema.description, ...schema }
         : { title: method === "jsonMode" ? (nameOption ?? "extract") : name, ...schema },
   });
+}
+
+/** `@langchain/openai`'s words for a 400 whose request had images in tool results. */
+const TOOL_IMAGE_HINT =
+  "Chat Completions does not support images in tool messages. Use the Responses API (`useResponsesApi: true`) to send images from tool results.";
+
+/**
+ * A 400 for a request with a tool message holding a standard `image` block gets
+ * `@langchain/openai`'s hint on a paragraph of its own (once), as it adds it.
+ */
+function withToolImageHint(error: unknown, messages: BaseMessage[]): unknown {
+  if (!(error instanceof ModelCallError) || error.status !== 400) return error;
+  if (error.message.includes(TOOL_IMAGE_HINT)) return error;
+  const toolImage = messages.some(
+    (m) =>
+      m.getType() === "tool" &&
+      Array.isArray(m.content) &&
+      m.content.some((block) => (block as { type?: unknown }).type === "image"),
+  );
+  if (toolImage) error.message = `${error.message}\n\n${TOOL_IMAGE_HINT}`;
+  return error;
 }
 
 /**

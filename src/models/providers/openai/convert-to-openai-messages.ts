@@ -84,6 +84,7 @@ function userContent(parts: Array<ChatModelV1TextPart | ChatModelV1FilePart>): s
 function contentParts(parts: Array<ChatModelV1TextPart | ChatModelV1FilePart>): OpenAIContentPart[] {
   return parts.map((part): OpenAIContentPart => {
     if (part.type === "text") return { type: "text", text: part.text };
+    if (part.fileId !== undefined) return { type: "file", file: { file_id: part.fileId } };
     const url = part.url ?? `data:${part.mediaType};base64,${part.base64 ?? ""}`;
     if (part.mediaType.startsWith("image/")) {
       const image: { url: string; detail?: string } = { url };

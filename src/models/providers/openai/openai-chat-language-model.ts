@@ -1,5 +1,6 @@
 import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { modelErrorFromSdk, notAResponseError } from "../../errors/from-sdk-error.js";
+import { ModelCallError } from "../../errors/model-call-error.js";
 import type {
   ChatModelV1,
   ChatModelV1CallOptions,
@@ -51,7 +52,7 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
       const client = await this.config.client();
       response = await client.chat.completions.create(body, sdkRequestOptions(options));
     } catch (error) {
-      throw modelErrorFromSdk(error, this.config.errorContext);
+      throw withOpenAICode(modelErrorFromSdk(error, this.config.errorContext));
     }
     // a body without choices (an SSE stream sent to a non-streamed request, say) is not a
     // transient failure: no retry, and a `TypeError` as from `@langchain/openai` (which reads the
@@ -74,7 +75,26 @@ export class OpenAIChatLanguageModel implements ChatModelV1 {
         sdkRequestOptions(options),
       )) as AsyncIterable<OpenAIChatChunk>;
     }, this.config.errorContext);
-    for await (const chunk of chunks) yield* parts.push(chunk);
+    try {
+      for await (const chunk of chunks) yield* parts.push(chunk);
+    } catch (error) {
+      throw withOpenAICode(error);
+    }
     yield* parts.finish();
   }
+}
+
+/**
+ * Gives a 400 about `tool_calls` the LangChain error code `@langchain/openai` gives it,
+ * `INVALID_TOOL_RESULTS` (a tool result without its call, or the other way round).
+ */
+function withOpenAICode(error: unknown): unknown {
+  if (!(error instanceof ModelCallError) || error.status !== 400) return error;
+  if (
+    JSON.stringify(error.responseBody ?? "").includes("tool_calls") ||
+    error.message.includes("tool_calls")
+  ) {
+    (error as { code: string }).code = "INVALID_TOOL_RESULTS";
+  }
+  return error;
 }
