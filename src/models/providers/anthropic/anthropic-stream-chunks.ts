@@ -16,7 +16,7 @@ const record = (value: unknown): Record<string, unknown> =>
  * without a `type` (with `model_provider` in their `response_metadata`), and a last chunk
  * for `message_delta` (`additional_kwargs` with `stop_reason` and `stop_sequence`,
  * `usage_metadata` with the output tokens, `response_metadata.usage.cost` when a gateway reports
- * a numeric cost). Unlike `@langchain/anthropic`, which adds the
+ * a numeric cost and `response_metadata.context_management` when the delta has it). Unlike `@langchain/anthropic`, which adds the
  * `message_start` output tokens to the final count, the joined usage counts them once.
  *
  * @example
@@ -80,10 +80,16 @@ export class AnthropicStreamChunks extends StreamPartsToChunks {
           stop_reason: anthropic.stop_reason ?? null,
           stop_sequence: anthropic.stop_sequence ?? null,
         },
-        // a gateway's numeric `cost` in the usage, kept as @langchain/anthropic keeps it (even
-        // with `streamUsage: false`)
-        response_metadata: typeof delta.cost === "number" ? { usage: { cost: delta.cost } } : {},
+        response_metadata: {},
       };
+      // as @langchain/anthropic: the edits context management applied, and a gateway's numeric
+      // `cost` in the usage (even with `streamUsage: false`)
+      if (this.messageDelta !== undefined && "context_management" in this.messageDelta) {
+        fields.response_metadata = { context_management: this.messageDelta.context_management };
+      }
+      if (typeof delta.cost === "number") {
+        fields.response_metadata = { ...fields.response_metadata, usage: { cost: delta.cost } };
+      }
       if (this.streamUsage) {
         fields.usage_metadata = { input_tokens: 0, output_tokens: output, total_tokens: output };
       }

@@ -805,6 +805,28 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     expect(quiet.at(-1)?.usage_metadata).toBeUndefined();
   });
 
+  it("keeps the context management edits of message_delta in the last chunk's response_metadata", async () => {
+    const applied = { applied_edits: [{ type: "clear_tool_uses_20250919", cleared_tool_uses: 2 }] };
+    server.reply({
+      kind: "sse",
+      events: anthropicEvents([
+        { type: "message_start", message: { ...message([]), stop_reason: null } },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null, context_management: applied },
+          usage: { output_tokens: 3 },
+        },
+        { type: "message_stop" },
+      ]),
+    });
+    const chunks = await collect(await model().stream("?"));
+    expect(chunks.at(-1)?.response_metadata).toEqual({ context_management: applied });
+    expect(chunks.at(-1)?.additional_kwargs.context_management).toEqual(applied);
+  });
+
   it("reports the structured-output format to callbacks as ls_structured_output_format", async () => {
     server.reply({
       kind: "json",
