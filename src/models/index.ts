@@ -58,6 +58,7 @@ export {
   ChatOpenAI,
   type ChatOpenAICallOptions,
   type ChatOpenAIFields,
+  type OpenAIModerationResponse,
 } from "./providers/openai/chat-openai.js";
 export type { OpenAIClientOptions } from "./providers/openai/openai-client.js";
 export { retryDelayMs, serverHintMs } from "./retry/retry-delay.js";

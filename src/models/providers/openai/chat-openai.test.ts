@@ -984,3 +984,36 @@ describe("ChatOpenAI options and answers as @langchain/openai 1.6.0 has them", (
     });
   });
 });
+
+describe("ChatOpenAI.moderateContent", () => {
+  const moderation = {
+    id: "modr-1",
+    model: "omni-moderation-latest",
+    results: [{ flagged: false, categories: { hate: false }, category_scores: { hate: 0.01 } }],
+  };
+
+  it("posts the input to the moderation endpoint and answers what it answers", async () => {
+    server.reply({ kind: "json", body: moderation });
+    server.reply({ kind: "json", body: { ...moderation, model: "text-moderation-stable" } });
+    expect(await model().moderateContent("This is a test message")).toEqual(moderation);
+    const stable = await model().moderateContent(["a", "b"], {
+      model: "text-moderation-stable",
+      options: { headers: { "x-custom": "value" } },
+    });
+    expect(stable.model).toBe("text-moderation-stable");
+    expect(server.requests.map((r) => [r.path, r.body])).toEqual([
+      ["/v1/moderations", { input: "This is a test message", model: "omni-moderation-latest" }],
+      ["/v1/moderations", { input: ["a", "b"], model: "text-moderation-stable" }],
+    ]);
+    expect(server.requests[1]?.headers["x-custom"]).toBe("value");
+  });
+
+  it("fails as a call does", async () => {
+    server.reply({
+      kind: "json",
+      status: 401,
+      body: { error: { message: "Invalid API key", type: "invalid_request_error", code: null } },
+    });
+    await expect(model().moderateContent("x")).rejects.toThrow(/^401 Invalid API key/);
+  });
+});

@@ -11,9 +11,10 @@ import type {
 } from "../../chat-model/types.js";
 import { getEnvironmentVariable } from "../../env.js";
 import { MissingApiKeyError } from "../../errors/configuration-errors.js";
-import type { ProviderErrorContext } from "../../errors/from-sdk-error.js";
+import { modelErrorFromSdk, type ProviderErrorContext } from "../../errors/from-sdk-error.js";
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { modelProfile } from "../../profiles.js";
+import { callWithRetry } from "../../retry/call-with-retry.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
@@ -124,6 +125,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   private readonly client: () => Promise<OpenAIClientLike>;
   private readonly reasoningEffort: string | undefined;
   private readonly settings: OpenAIChatSettings;
+  private readonly errorContext: ProviderErrorContext;
   /** The `strict` of a call's tools when the call sets none (LangChain.js's option). */
   supportsStrictToolCalling: boolean | undefined;
 
@@ -191,6 +193,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.supportsStrictToolCalling = fields.supportsStrictToolCalling;
     this.configuration = { ...configuration, baseURL };
     this.client = client;
+    this.errorContext = context;
     this.reasoningEffort = fields.reasoning?.effort;
     this.settings = settings;
     this.displayName = context.displayName;
@@ -332,6 +335,46 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
 
   protected override defaultProfile(): ModelProfile {
     return modelProfile("openai", this.model);
+  }
+
+  /**
+   * Classifies text with OpenAI's moderation endpoint (`POST /moderations`), as
+   * `@langchain/openai`'s method of this name does: `model` defaults to
+   * `"omni-moderation-latest"`, `options` are the SDK's request options (`headers`, `signal`, …).
+   * Retried and failing as the model's calls are.
+   *
+   * @example
+   * ```ts
+   * const { results } = await model.moderateContent("Some text");
+   * results[0].flagged; // false
+   * ```
+   */
+  async moderateContent(
+    input: string | string[],
+    params: { model?: string | undefined; options?: Record<string, unknown> | undefined } = {},
+  ): Promise<OpenAIModerationResponse> {
+    const body = { input, model: params.model ?? "omni-moderation-latest" };
+    const signal = params.options?.signal instanceof AbortSignal ? params.options.signal : undefined;
+    return callWithRetry(
+      async (attemptSignal) => {
+        const client = await this.client();
+        try {
+          return (await client.moderations.create(body, {
+            ...params.options,
+            signal: attemptSignal,
+          })) as OpenAIModerationResponse;
+        } catch (error) {
+          throw modelErrorFromSdk(error, this.errorContext);
+        }
+      },
+      {
+        maxRetries: this.maxRetries,
+        timeoutMs: this.timeout,
+        signal,
+        provider: this.spec.provider,
+        displayName: this.displayName,
+      },
+    );
   }
 
   /** The `openai` SDK client (created on first use). */
@@ -478,6 +521,19 @@ function withImages(result: ChatResult): ChatResult {
     ];
   }
   return result;
+}
+
+/** What OpenAI's moderation endpoint answers (see {@link ChatOpenAI.moderateContent}). */
+export interface OpenAIModerationResponse {
+  id: string;
+  model: string;
+  results: Array<{
+    flagged: boolean;
+    categories: Record<string, boolean>;
+    category_scores: Record<string, number>;
+    category_applied_input_types?: Record<string, string[]>;
+    [field: string]: unknown;
+  }>;
 }
 
 /** Call options sent as request-body fields: option name → field name. */

@@ -10,6 +10,9 @@ export interface OpenAIClientLike {
       ): PromiseLike<unknown>;
     };
   };
+  moderations: {
+    create(body: unknown, options?: Record<string, unknown>): PromiseLike<unknown>;
+  };
 }
 
 /**
