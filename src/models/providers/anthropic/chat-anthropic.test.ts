@@ -741,6 +741,14 @@ describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () =
 });
 
 describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
+  it("refuses a structured-output method it does not know with @langchain/anthropic's message", () => {
+    expect(() =>
+      model().withStructuredOutput(z.object({ a: z.string() }), {
+        method: "invalid" as unknown as "jsonSchema",
+      }),
+    ).toThrow("Unrecognized structured output method 'invalid'. Expected 'functionCalling' or 'jsonSchema'");
+  });
+
   it("takes the model name first", () => {
     const named = new ChatAnthropic("claude-3-haiku-20240307", { temperature: 0.3, apiKey: "sk-ant-test" });
     expect(named.model).toBe("claude-3-haiku-20240307");

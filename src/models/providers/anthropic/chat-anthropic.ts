@@ -327,6 +327,11 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: StructuredOutputOptions = {},
   ): StructuredOutputRunnable<unknown> {
     const method = options.method ?? "functionCalling";
+    if (method !== "functionCalling" && method !== "jsonSchema" && method !== "jsonMode") {
+      throw new InvalidArgumentError(
+        `Unrecognized structured output method '${String(method)}'. Expected 'functionCalling' or 'jsonSchema'`,
+      );
+    }
     if (options.strict !== undefined && method !== "functionCalling") {
       throw new InvalidArgumentError(
         `Argument \`strict\` is only supported for \`method\` = "functionCalling" on Anthropic models. Got method = "${method}".`,

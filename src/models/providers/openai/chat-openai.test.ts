@@ -1017,3 +1017,17 @@ describe("ChatOpenAI.moderateContent", () => {
     await expect(model().moderateContent("x")).rejects.toThrow(/^401 Invalid API key/);
   });
 });
+
+describe("ChatOpenAI.withStructuredOutput methods", () => {
+  it("refuses a method it does not know with @langchain/openai's message", () => {
+    const Person = z.object({ name: z.string() });
+    for (const method of ["invalid", null, 1]) {
+      expect(() =>
+        model().withStructuredOutput(Person, { method } as unknown as { method: "jsonSchema" }),
+      ).toThrow(
+        `Invalid method: ${String(method)}. Supported methods are: jsonSchema, functionCalling, jsonMode`,
+      );
+    }
+    expect(() => model().withStructuredOutput(Person, { method: undefined })).not.toThrow();
+  });
+});

@@ -440,6 +440,16 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
    * `gpt-4-…`) default to function calling and refuse `"jsonSchema"`.
    */
   protected override structuredOutputDefaults(options: StructuredOutputOptions = {}) {
+    const method: unknown = options.method;
+    if (
+      "method" in options &&
+      method !== undefined &&
+      !STRUCTURED_OUTPUT_METHODS.includes(method as string)
+    ) {
+      throw new InvalidArgumentError(
+        `Invalid method: ${String(method)}. Supported methods are: ${STRUCTURED_OUTPUT_METHODS.join(", ")}`,
+      );
+    }
     if (options.strict !== undefined && options.method === "jsonMode") {
       throw new InvalidArgumentError("Argument `strict` is only supported for `method` = 'function_calling'");
     }
@@ -535,6 +545,9 @@ export interface OpenAIModerationResponse {
     [field: string]: unknown;
   }>;
 }
+
+/** The `withStructuredOutput` methods, in `@langchain/openai`'s order (its error lists them). */
+const STRUCTURED_OUTPUT_METHODS: readonly string[] = ["jsonSchema", "functionCalling", "jsonMode"];
 
 /** Call options sent as request-body fields: option name → field name. */
 const CALL_OPTION_FIELDS: ReadonlyArray<readonly [string, string]> = [
