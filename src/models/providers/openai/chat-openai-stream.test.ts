@@ -322,6 +322,19 @@ describe("ChatOpenAI streaming over SSE", () => {
     expect(whole.content).toBe("42");
   });
 
+  it("yields no finish chunk for a stream that no event finished, as @langchain/openai does", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([chunk({ role: "assistant", content: "Hello" }), usageChunk]),
+    });
+    const chunks = await collect(await model().stream("?"));
+    expect(chunks.map((c) => [c.content, c.usage_metadata?.total_tokens])).toEqual([
+      ["Hello", undefined],
+      ["", 15],
+    ]);
+    expect(join(chunks).response_metadata.finish_reason).toBeUndefined();
+  });
+
   it("takes the fingerprint and service tier of the event that finished the answer, as @langchain/openai does", async () => {
     server.reply({
       kind: "sse",

@@ -58,6 +58,10 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
   private eventChunk: ChatGenerationChunk | undefined;
   /** The chunk of the event with the `finish_reason`, waiting to be joined with the finish part. */
   private finishedChunk: ChatGenerationChunk | undefined;
+  /** Whether an event's chunk has been made (so a stream that never finished still has one). */
+  private answered = false;
+  /** Whether an event with a `finish_reason` came. */
+  private finishSeen = false;
 
   constructor(
     ctx: MessageContext,
@@ -76,10 +80,14 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
       const choice = event.choices?.[0];
       if (choice?.index) this.multiple = true;
       if (this.multiple) return this.choiceChunk(event);
-      if (choice?.finish_reason) this.finishLogprobs = choice.logprobs;
+      if (choice?.finish_reason) {
+        this.finishLogprobs = choice.logprobs;
+        this.finishSeen = true;
+      }
       const chunk = this.eventChunk;
       if (chunk === undefined) return undefined;
       this.eventChunk = undefined;
+      this.answered = true;
       if (!choice?.finish_reason) {
         if (this.logprobs) (chunk.generationInfo as Record<string, unknown>).logprobs = choice?.logprobs;
         return chunk;
@@ -97,6 +105,8 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
       if (this.multiple && this.finishedChunk === undefined) return undefined;
       const finished = this.finishedChunk;
       this.finishedChunk = undefined;
+      // a stream no event finished (no `finish_reason`) has no finish chunk, as in LangChain.js
+      if (finished === undefined && this.answered && !this.finishSeen) return undefined;
       return finished === undefined ? chunk : finished.concat(chunk);
     }
     if (this.eventChunk !== undefined) {
