@@ -651,6 +651,14 @@ describe("ChatOpenAI file and audio blocks", () => {
     ]);
   });
 
+  it("refuses a file given by a URL that is not a data URL, as @langchain/openai does", async () => {
+    const file = { type: "file", source_type: "url", url: "https://example.com/file.pdf" };
+    await expect(
+      model().invoke([new HumanMessage({ content: [{ type: "text", text: "?" }, file] })]),
+    ).rejects.toThrow(/^URL file blocks with source_type url must be formatted as a data URL for ChatOpenAI/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("sends files uploaded to OpenAI by their file_id", async () => {
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     await model().invoke([
