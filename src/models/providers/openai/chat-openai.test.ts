@@ -1039,3 +1039,42 @@ describe("ChatOpenAI.withStructuredOutput methods", () => {
     expect(() => model().withStructuredOutput(Person, { method: undefined })).not.toThrow();
   });
 });
+
+describe("ChatOpenAI LangSmith parameters and call keys", () => {
+  it("reports ls_max_tokens as the request's max_tokens and ls_stop from the call only", async () => {
+    const chat = model({ model: "gpt-4o-mini", temperature: 0.2, maxTokens: 9, stop: ["s"] });
+    expect(chat.getLsParams({})).toStrictEqual({
+      ls_provider: "openai",
+      ls_model_name: "gpt-4o-mini",
+      ls_model_type: "chat",
+      ls_temperature: 0.2,
+      ls_max_tokens: 9,
+    });
+    expect(chat.getLsParams({ stop: ["x"] }).ls_stop).toEqual(["x"]);
+    // a reasoning model is sent max_completion_tokens, which LangChain.js does not report
+    expect(model({ model: "o3-mini", maxTokens: 9 }).getLsParams({})).not.toHaveProperty("ls_max_tokens");
+    server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    let metadata: Record<string, unknown> = {};
+    await chat.invoke("?", {
+      callbacks: [
+        {
+          handleChatModelStart: (...args: unknown[]) => {
+            metadata = args[6] as Record<string, unknown>;
+          },
+        },
+      ],
+    });
+    expect(metadata).toMatchObject({ ls_max_tokens: 9 });
+    expect(metadata).not.toHaveProperty("ls_stop");
+  });
+
+  it("lists @langchain/openai's call keys", () => {
+    expect(model().callKeys.slice(-4)).toEqual([
+      "reasoning",
+      "reasoning_effort",
+      "service_tier",
+      "useResponsesApi",
+    ]);
+    expect(model().callKeys).toContain("response_format");
+  });
+});

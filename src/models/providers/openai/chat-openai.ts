@@ -328,6 +328,39 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     return "openai";
   }
 
+  /** LangChain.js's call-option keys, with those `@langchain/openai`'s `ChatOpenAI` adds. */
+  override get callKeys(): string[] {
+    return [
+      ...super.callKeys,
+      "options",
+      "function_call",
+      "functions",
+      "tools",
+      "tool_choice",
+      "promptIndex",
+      "response_format",
+      "seed",
+      "reasoning",
+      "reasoning_effort",
+      "service_tier",
+      "useResponsesApi",
+    ];
+  }
+
+  /**
+   * The LangSmith parameters as `@langchain/openai` gives them: `ls_max_tokens` is the
+   * request's `max_tokens` (none for a reasoning model, which is sent `max_completion_tokens`),
+   * `ls_stop` the call's `stop` only.
+   */
+  override getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
+    const { ls_max_tokens: _max, ls_stop: _stop, ...params } = super.getLsParams(options);
+    const maxTokens = this.invocationParams(options).max_tokens;
+    if (maxTokens !== undefined) params.ls_max_tokens = maxTokens;
+    const stop = (options as { stop?: unknown }).stop;
+    if (stop !== undefined) params.ls_stop = stop;
+    return params;
+  }
+
   /** @deprecated Use `model`. */
   get modelName(): string {
     return this.model;
