@@ -845,6 +845,33 @@ describe("ChatOpenAI structured output", () => {
 });
 
 describe("ChatOpenAI options and answers as @langchain/openai 1.6.0 has them", () => {
+  it("reads back the options @langchain/openai exposes as properties", () => {
+    const chat = new ChatOpenAI({
+      apiKey: "sk-test",
+      n: 2,
+      logprobs: true,
+      topLogprobs: 3,
+      stop: ["a"],
+      streamUsage: false,
+      modelKwargs: { x: 1 },
+      reasoning: { effort: "low" },
+    });
+    expect([chat.n, chat.logprobs, chat.topLogprobs, chat.stopSequences]).toEqual([2, true, 3, ["a"]]);
+    expect([chat.streamUsage, chat.modelKwargs, chat.reasoning]).toEqual([
+      false,
+      { x: 1 },
+      { effort: "low" },
+    ]);
+    const plain = new ChatOpenAI({ apiKey: "sk-test" });
+    expect([plain.streamUsage, plain.modelKwargs, plain.reasoning, plain.useResponsesApi]).toEqual([
+      true,
+      {},
+      undefined,
+      false,
+    ]);
+    expect(new ChatOpenAI({ apiKey: "sk-test", disableStreaming: true }).streamUsage).toBe(false);
+  });
+
   it("takes the model name first, and lets disableStreaming win over streaming", () => {
     const named = new ChatOpenAI("gpt-4o-mini", { temperature: 0.2, apiKey: "sk-test" });
     expect(named.model).toBe("gpt-4o-mini");

@@ -366,6 +366,47 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     return this.model;
   }
 
+  /**
+   * Whether streamed calls ask for usage (`stream_options.include_usage`): the `streamUsage`
+   * option (default true), `false` when streaming is disabled, as LangChain.js reports it.
+   */
+  get streamUsage(): boolean {
+    return this.disableStreaming ? false : this.settings.streamUsage !== false;
+  }
+
+  /** The extra request-body fields sent with every call (`{}` unless given). */
+  get modelKwargs(): Record<string, unknown> {
+    return this.settings.modelKwargs ?? {};
+  }
+
+  /** Choices to generate (`n`). */
+  get n(): number | undefined {
+    return this.settings.n;
+  }
+
+  get logprobs(): boolean | undefined {
+    return this.settings.logprobs;
+  }
+
+  get topLogprobs(): number | undefined {
+    return this.settings.topLogprobs;
+  }
+
+  /** The model's stop sequences (the `stop` or `stopSequences` option), as LangChain.js names them. */
+  get stopSequences(): string[] | undefined {
+    return this.stop;
+  }
+
+  /** The reasoning options (`{ effort }`) the model was given. */
+  get reasoning(): { effort?: string | undefined } | undefined {
+    return this.reasoningEffort === undefined ? undefined : { effort: this.reasoningEffort };
+  }
+
+  /** Always `false`: this model speaks the Chat Completions API. */
+  get useResponsesApi(): boolean {
+    return false;
+  }
+
   protected override defaultProfile(): ModelProfile {
     return modelProfile("openai", this.model);
   }
