@@ -24,7 +24,7 @@ describe("model profiles", () => {
       maxInputTokens: 1_047_576,
       maxOutputTokens: 32_768,
     });
-    const claude = new ChatAnthropic({ model: "claude-sonnet-4-6", apiKey: "sk-ant-test" });
+    const claude = new ChatAnthropic({ model: "claude-sonnet-4-20250514", apiKey: "sk-ant-test" });
     expect(claude.profile).toMatchObject({
       toolCalling: true,
       toolChoice: true,
@@ -43,10 +43,25 @@ describe("model profiles", () => {
     expect(modelProfile("mystery", "m")).toEqual({});
   });
 
+  it("give LangChain.js's limits and capabilities for the families it knows", () => {
+    const limits = (provider: string, model: string) => {
+      const p = modelProfile(provider, model);
+      return [p.maxInputTokens, p.maxOutputTokens, p.imageInputs, p.reasoningOutput];
+    };
+    expect(limits("openai", "gpt-5")).toEqual([400_000, 128_000, true, true]);
+    expect(limits("openai", "gpt-4o")).toEqual([128_000, 16_384, true, false]);
+    expect(limits("openai", "gpt-4-turbo")).toEqual([128_000, 4_096, true, false]);
+    expect(limits("openai", "gpt-3.5-turbo")).toEqual([16_385, 4_096, false, false]);
+    expect(limits("openai", "o3-mini")).toEqual([200_000, 100_000, false, true]);
+    expect(limits("anthropic", "claude-sonnet-4-6")).toEqual([1_000_000, 128_000, true, true]);
+    expect(limits("anthropic", "claude-sonnet-4-5-20250929")).toEqual([1_000_000, 64_000, true, true]);
+    expect(limits("anthropic", "claude-opus-4-5")).toEqual([200_000, 64_000, true, true]);
+  });
+
   it("match the most specific model family", () => {
     expect(modelProfile("openai", "gpt-4o-mini").maxOutputTokens).toBe(16_384);
     expect(modelProfile("openai", "gpt-5-mini")).toMatchObject({
-      maxInputTokens: 272_000,
+      maxInputTokens: 400_000,
       reasoningOutput: true,
     });
     expect(modelProfile("anthropic", "claude-3-5-haiku-latest").maxOutputTokens).toBe(8_192);

@@ -2,13 +2,41 @@ import type { ModelProfile } from "./chat-model/types.js";
 
 /** Known model families, most specific prefix first. Numbers are the providers' published limits. */
 const PROFILES: ReadonlyArray<readonly [provider: string, prefix: string, profile: ModelProfile]> = [
-  ["openai", "gpt-5", { maxInputTokens: 272_000, maxOutputTokens: 128_000, reasoningOutput: true }],
-  ["openai", "gpt-4.1", { maxInputTokens: 1_047_576, maxOutputTokens: 32_768 }],
-  ["openai", "gpt-4o", { maxInputTokens: 128_000, maxOutputTokens: 16_384 }],
+  // the whole context window, as LangChain.js's profiles give it
+  ["openai", "gpt-5", { maxInputTokens: 400_000, maxOutputTokens: 128_000, reasoningOutput: true }],
+  ["openai", "gpt-4.1", { maxInputTokens: 1_047_576, maxOutputTokens: 32_768, reasoningOutput: false }],
+  ["openai", "gpt-4o", { maxInputTokens: 128_000, maxOutputTokens: 16_384, reasoningOutput: false }],
+  ["openai", "gpt-4-turbo", { maxInputTokens: 128_000, maxOutputTokens: 4_096, reasoningOutput: false }],
+  [
+    "openai",
+    "gpt-3.5-turbo",
+    { maxInputTokens: 16_385, maxOutputTokens: 4_096, imageInputs: false, reasoningOutput: false },
+  ],
   ["openai", "o4-mini", { maxInputTokens: 200_000, maxOutputTokens: 100_000, reasoningOutput: true }],
+  [
+    "openai",
+    "o3-mini",
+    { maxInputTokens: 200_000, maxOutputTokens: 100_000, imageInputs: false, reasoningOutput: true },
+  ],
   ["openai", "o3", { maxInputTokens: 200_000, maxOutputTokens: 100_000, reasoningOutput: true }],
   ["openai", "o1", { maxInputTokens: 200_000, maxOutputTokens: 100_000, reasoningOutput: true }],
+  [
+    "anthropic",
+    "claude-opus-4-5",
+    { maxInputTokens: 200_000, maxOutputTokens: 64_000, reasoningOutput: true },
+  ],
   ["anthropic", "claude-opus-4", { maxInputTokens: 200_000, maxOutputTokens: 32_000, reasoningOutput: true }],
+  // the 1M-token context window, as LangChain.js's profiles give it
+  [
+    "anthropic",
+    "claude-sonnet-4-6",
+    { maxInputTokens: 1_000_000, maxOutputTokens: 128_000, reasoningOutput: true },
+  ],
+  [
+    "anthropic",
+    "claude-sonnet-4-5",
+    { maxInputTokens: 1_000_000, maxOutputTokens: 64_000, reasoningOutput: true },
+  ],
   [
     "anthropic",
     "claude-sonnet-4",
