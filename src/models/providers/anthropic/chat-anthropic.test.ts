@@ -741,6 +741,31 @@ describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () =
 });
 
 describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
+  it("sends LangChain.js's v0 data blocks with their mime_type, plain-text files and file ids", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model().invoke([
+      new HumanMessage({
+        content: [
+          { type: "image", source_type: "base64", mime_type: "image/png", data: "AAAA" },
+          { type: "file", source_type: "text", text: "hello", mime_type: "text/plain" },
+          { type: "file", source_type: "id", id: "file_1" },
+          { type: "file", source_type: "url", url: "https://x/a.pdf", mime_type: "application/pdf" },
+        ],
+      }),
+    ]);
+    expect((server.requests[0]?.body as { messages?: unknown[] } | undefined)?.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+          { type: "document", source: { type: "text", data: "hello", media_type: "text/plain" } },
+          { type: "document", source: { type: "file", file_id: "file_1" } },
+          { type: "document", source: { type: "url", url: "https://x/a.pdf" } },
+        ],
+      },
+    ]);
+  });
+
   it("refuses a structured-output method it does not know with @langchain/anthropic's message", () => {
     expect(() =>
       model().withStructuredOutput(z.object({ a: z.string() }), {

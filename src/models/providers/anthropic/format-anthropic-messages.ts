@@ -178,18 +178,23 @@ function dataOf(block: Block): string | undefined {
   return undefined;
 }
 
-/** A standard `image` or `file` block's source (URL, inline data or file id). */
+/**
+ * A standard `image` or `file` block's source (URL, inline data or file id), in the standard
+ * (`mimeType`, `fileId`) or LangChain.js's v0 form (`source_type`, `mime_type`, `id`, and a
+ * file's plain `text`).
+ */
 function standardSource(block: Block, kind: "image" | "file"): Block | undefined {
+  const mime = [block.mimeType, block.mime_type].find((m): m is string => typeof m === "string");
+  if (kind === "file" && block.source_type === "text" && typeof block.text === "string") {
+    return { type: "text", data: block.text, media_type: mime ?? "text/plain" };
+  }
+  if (block.source_type === "id" && typeof block.id === "string") return { type: "file", file_id: block.id };
   if (typeof block.url === "string")
     return kind === "image" ? imageSource(block.url) : { type: "url", url: block.url };
   const data = dataOf(block);
   if (data !== undefined) {
     const fallback = kind === "image" ? "image/jpeg" : "application/pdf";
-    return {
-      type: "base64",
-      media_type: typeof block.mimeType === "string" ? block.mimeType : fallback,
-      data,
-    };
+    return { type: "base64", media_type: mime ?? fallback, data };
   }
   if (typeof block.fileId === "string") return { type: "file", file_id: block.fileId };
   return undefined;
