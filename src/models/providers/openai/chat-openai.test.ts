@@ -942,6 +942,20 @@ describe("ChatOpenAI options and answers as @langchain/openai 1.6.0 has them", (
     expect(Object.keys(reply.response_metadata)).not.toContain("__response_images");
   });
 
+  it("keeps an answer's audio and legacy function_call in additional_kwargs", async () => {
+    const audio = { id: "audio_1", data: "UklGRg==", transcript: "Hi", expires_at: 1 };
+    server.reply({ kind: "json", body: completion({ content: null, audio }) });
+    server.reply({
+      kind: "json",
+      body: completion({ content: null, function_call: { name: "f", arguments: "{}" } }),
+    });
+    const spoken = await model().invoke("?", { modalities: ["text", "audio"] });
+    expect(spoken.additional_kwargs.audio).toEqual(audio);
+    expect(Object.keys(spoken.response_metadata)).not.toContain("__response_kwargs");
+    const legacy = await model().invoke("?");
+    expect(legacy.additional_kwargs.function_call).toEqual({ name: "f", arguments: "{}" });
+  });
+
   it("leaves out usage details the server reports as null", async () => {
     server.reply({
       kind: "json",

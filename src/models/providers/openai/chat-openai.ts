@@ -20,7 +20,7 @@ import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { estimateTokenUsage } from "./estimate-token-usage.js";
 import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
-import { RESPONSE_IMAGES } from "./map-openai-response.js";
+import { RESPONSE_IMAGES, RESPONSE_KWARGS } from "./map-openai-response.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
 import { OpenAIStreamChunks } from "./openai-stream-chunks.js";
@@ -591,12 +591,17 @@ function withToolImageHint(error: unknown, messages: BaseMessage[]): unknown {
 /**
  * An answer that carries images (OpenRouter's `message.images`) has them as content blocks after
  * its text, as `@langchain/openai` gives them: `[{ type: "text", text }, { type: "image", url },
- * …]`.
+ * …]`; its `audio` and legacy `function_call` go in its `additional_kwargs`.
  */
 function withImages(result: ChatResult): ChatResult {
   for (const generation of result.generations) {
     const message = generation.message;
-    const { [RESPONSE_IMAGES]: images, ...metadata } = message.response_metadata;
+    const { [RESPONSE_IMAGES]: images, [RESPONSE_KWARGS]: kwargs, ...metadata } = message.response_metadata;
+    if (kwargs !== undefined) {
+      // the answer's audio and legacy function_call, in additional_kwargs as @langchain/openai has them
+      message.response_metadata = metadata;
+      message.additional_kwargs = { ...message.additional_kwargs, ...(kwargs as Record<string, unknown>) };
+    }
     if (!Array.isArray(images)) continue;
     message.response_metadata = metadata;
     message.content = [

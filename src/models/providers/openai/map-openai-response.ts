@@ -10,6 +10,12 @@ import type { OpenAIChatResponse } from "./openai-wire.js";
 export const RESPONSE_IMAGES = "__response_images";
 
 /**
+ * The provider-metadata key under which a message's `audio` and legacy `function_call` travel
+ * to `ChatOpenAI`, which puts them in the answer's `additional_kwargs`.
+ */
+export const RESPONSE_KWARGS = "__response_kwargs";
+
+/**
  * Maps a non-streaming Chat Completions response to the spec result: text, refusal,
  * reasoning (`reasoning_content` / `reasoning` from compatible servers) and tool calls with
  * their raw argument text; the response id and model; usage; `system_fingerprint` and
@@ -70,6 +76,10 @@ function mapChoice(
   if (response.model !== undefined) metadata.model_name = response.model;
   metadata.usage = { ...(response.usage as Record<string, JSONValue> | null | undefined) };
   if (response.system_fingerprint) metadata.system_fingerprint = response.system_fingerprint;
+  const kwargs: Record<string, JSONValue> = {};
+  if (message?.function_call) kwargs.function_call = message.function_call as JSONValue;
+  if (message?.audio) kwargs.audio = message.audio as JSONValue;
+  if (Object.keys(kwargs).length > 0) metadata[RESPONSE_KWARGS] = kwargs;
   const images = message?.images;
   if (Array.isArray(images)) {
     metadata[RESPONSE_IMAGES] = images.flatMap((image) =>

@@ -108,6 +108,10 @@ export interface OpenAIChatResponse {
         type?: string;
         function?: { name?: string; arguments?: string };
       }> | null;
+      /** The spoken answer (`modalities: ["text", "audio"]`). */
+      audio?: Record<string, unknown> | null;
+      /** A call of the legacy `functions` API. */
+      function_call?: { name?: string; arguments?: string } | null;
       /** Images the model made (OpenRouter's image-generation models). */
       images?: Array<{ type?: string; image_url?: { url?: unknown } }> | null;
     };
