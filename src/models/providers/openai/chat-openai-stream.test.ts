@@ -322,6 +322,35 @@ describe("ChatOpenAI streaming over SSE", () => {
     expect(whole.content).toBe("42");
   });
 
+  it("streams audio and legacy function_call pieces in additional_kwargs, joined whole", async () => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", audio: { id: "au", transcript: "He" } }),
+        chunk({ audio: { transcript: "llo", data: "AAA" } }),
+        chunk({}, "stop"),
+      ]),
+    });
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", function_call: { name: "f", arguments: "" } }),
+        chunk({ function_call: { arguments: "{}" } }),
+        chunk({}, "function_call"),
+      ]),
+    });
+    const spoken = await collect(await model().stream("?"));
+    expect(spoken[0]?.additional_kwargs.audio).toEqual({ id: "au", transcript: "He", index: 0 });
+    expect(join(spoken).additional_kwargs.audio).toEqual({
+      id: "au",
+      transcript: "Hello",
+      data: "AAA",
+      index: 0,
+    });
+    const legacy = join(await collect(await model().stream("?")));
+    expect(legacy.additional_kwargs.function_call).toEqual({ name: "f", arguments: "{}" });
+  });
+
   it("yields no finish chunk for a stream that no event finished, as @langchain/openai does", async () => {
     server.reply({
       kind: "sse",

@@ -88,6 +88,7 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
       if (chunk === undefined) return undefined;
       this.eventChunk = undefined;
       this.answered = true;
+      deltaKwargs(chunk, choice);
       if (!choice?.finish_reason) {
         if (this.logprobs) (chunk.generationInfo as Record<string, unknown>).logprobs = choice?.logprobs;
         return chunk;
@@ -184,5 +185,30 @@ export class OpenAIStreamChunks extends StreamPartsToChunks {
     const generation = super.chunk({ ...fields, response_metadata: metadata }, text);
     generation.generationInfo = info;
     return generation;
+  }
+}
+
+/**
+ * A delta's piece of the spoken answer and of a legacy `function_call` go in its chunk's
+ * `additional_kwargs`, as `@langchain/openai` puts them (the audio with its choice's `index`),
+ * so that the joined answer has them whole.
+ */
+function deltaKwargs(
+  chunk: ChatGenerationChunk,
+  choice: OpenAIChatChunk["choices"][number] | undefined,
+): void {
+  const delta = choice?.delta;
+  if (delta?.function_call) {
+    chunk.message.additional_kwargs = {
+      ...chunk.message.additional_kwargs,
+      // a fragment: its name or arguments may be missing, to be joined with the other chunks'
+      function_call: { ...delta.function_call } as { name: string; arguments: string },
+    };
+  }
+  if (delta?.audio) {
+    chunk.message.additional_kwargs = {
+      ...chunk.message.additional_kwargs,
+      audio: { ...delta.audio, index: choice?.index ?? 0 },
+    };
   }
 }

@@ -141,6 +141,10 @@ export interface OpenAIChatChunk {
         type?: string;
         function?: { name?: string | null; arguments?: string | null };
       }> | null;
+      /** A piece of the spoken answer (`modalities` with audio). */
+      audio?: Record<string, unknown> | null;
+      /** A piece of a legacy `functions` call. */
+      function_call?: { name?: string; arguments?: string } | null;
     };
   }>;
   usage?: OpenAIWireUsage | null;
