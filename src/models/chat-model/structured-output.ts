@@ -232,6 +232,8 @@ export interface StructuredOutputDefaults {
    * options (callbacks see it in `handleChatModelStart`'s `extraParams.options`); none when unset.
    */
   tracingFormat?: (method: Method, name: string, schema: JsonSchema) => Record<string, unknown>;
+  /** The first words of the error for an answer without tool calls (`"No tool calls found in the response."`). */
+  noToolCallText?: string;
 }
 
 /**
@@ -289,8 +291,9 @@ export function structuredOutputFor(
     if (!isStandardSchema(schema)) return value;
     const result = await validateArgs(schema, value);
     if (result.success) return result.value;
+    // LangChain.js's parsers' words first
     throw new OutputParserException(
-      `The model's structured output does not match the schema:\n${formatIssues(result.issues)}`,
+      `Failed to parse. Text: "${raw}". Error: The model's structured output does not match the schema:\n${formatIssues(result.issues)}`,
       raw,
     );
   };
@@ -334,14 +337,15 @@ export function structuredOutputFor(
             invalid.args,
           );
         }
-        // LangChain.js's texts first, then what to check
+        // LangChain.js's texts first (the provider's parser's, when it has its own), then what to check
         throw new OutputParserException(
-          `${message.tool_calls.length === 0 ? "No tool calls found in the response." : `No tool call found with name ${name}.`} ` +
+          `${message.tool_calls.length === 0 ? (defaults.noToolCallText ?? "No tool calls found in the response.") : `No tool call found with name ${name}.`} ` +
             `There is no structured output: check that the model supports tool calling and follows tool_choice (it was told to call "${name}").`,
           message.text,
         );
       }
-      return validate(call.args, JSON.stringify(call.args));
+      // the arguments as LangChain.js's tools parser quotes them
+      return validate(call.args, JSON.stringify(call.args, null, 2));
     };
     const stream = bound.stream;
     return new StructuredOutputRunnable(
@@ -384,7 +388,7 @@ export function structuredOutputFor(
       value = JSON.parse(text);
     } catch (error) {
       throw new OutputParserException(
-        `The model's answer is not valid JSON: ${(error as Error).message}`,
+        `Failed to parse. Text: "${message.text}". Error: ${String(error)}. The model's answer is not valid JSON.`,
         message.text,
         error,
       );

@@ -766,6 +766,18 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     ]);
   });
 
+  it("fails structured output with the words of @langchain/anthropic's parsers", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "no tool" }]) });
+    server.reply({ kind: "json", body: message([{ type: "text", text: "nope" }]) });
+    const Person = z.object({ name: z.string() });
+    await expect(model().withStructuredOutput(Person).invoke("?")).rejects.toThrow(
+      /^No parseable tool calls provided to AnthropicToolsOutputParser\./,
+    );
+    await expect(model().withStructuredOutput(Person, { method: "jsonSchema" }).invoke("?")).rejects.toThrow(
+      /^Failed to parse\. Text: "nope"\. Error: SyntaxError: /,
+    );
+  });
+
   it("refuses a structured-output method it does not know with @langchain/anthropic's message", () => {
     expect(() =>
       model().withStructuredOutput(z.object({ a: z.string() }), {

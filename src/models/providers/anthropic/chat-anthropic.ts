@@ -413,6 +413,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     return structuredOutputFor(model, input, settings, {
       ...this.structuredOutputDefaults(),
       tracingFormat: anthropicTracingFormat,
+      // @langchain/anthropic's parser's words
+      noToolCallText: "No parseable tool calls provided to AnthropicToolsOutputParser.",
     });
   }
 

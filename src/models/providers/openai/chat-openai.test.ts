@@ -1067,6 +1067,30 @@ describe("ChatOpenAI.moderateContent", () => {
   });
 });
 
+describe("ChatOpenAI.withStructuredOutput failures", () => {
+  it("start with the words of LangChain.js's parsers", async () => {
+    const Person = z.object({ name: z.string() });
+    server.reply({ kind: "json", body: completion({ content: "nope" }) });
+    server.reply({ kind: "json", body: completion({ content: '{"name":1}' }) });
+    server.reply({
+      kind: "json",
+      body: completion({
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "extract", arguments: '{"name":1}' } }],
+      }),
+    });
+    await expect(model().withStructuredOutput(Person, { method: "jsonMode" }).invoke("?")).rejects.toThrow(
+      /^Failed to parse\. Text: "nope"\. Error: SyntaxError: Unexpected token/,
+    );
+    await expect(model().withStructuredOutput(Person, { method: "jsonMode" }).invoke("?")).rejects.toThrow(
+      /^Failed to parse\. Text: "\{"name":1\}"\. Error: The model's structured output does not match the schema/,
+    );
+    await expect(
+      model().withStructuredOutput(Person, { method: "functionCalling" }).invoke("?"),
+    ).rejects.toThrow('Failed to parse. Text: "{\n  "name": 1\n}". Error: ');
+  });
+});
+
 describe("ChatOpenAI.withStructuredOutput methods", () => {
   it("refuses a method it does not know with @langchain/openai's message", () => {
     const Person = z.object({ name: z.string() });
