@@ -786,6 +786,39 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     ).toThrow("Unrecognized structured output method 'invalid'. Expected 'functionCalling' or 'jsonSchema'");
   });
 
+  it("checks the settings of models that only think adaptively, and sends them no sampling settings", async () => {
+    const refused = (fields: ChatAnthropicFields) => {
+      try {
+        model(fields).invocationParams({});
+        return "accepted";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refused({ model: "claude-opus-4-7", temperature: 0.5 })).toBe(
+      "temperature is not supported for claude-opus-4-7 when set to non-default values",
+    );
+    expect(refused({ model: "claude-sonnet-5", topK: 5 })).toBe(
+      "topK is not supported for claude-sonnet-5; omit topK/topP/temperature or use model prompting instead",
+    );
+    expect(refused({ model: "claude-opus-4-7", thinking: { type: "enabled", budget_tokens: 1024 } })).toBe(
+      'thinking.type="enabled" is not supported for claude-opus-4-7; use thinking.type="adaptive" instead',
+    );
+    expect(refused({ model: "claude-fable-5", thinking: { type: "disabled" } })).toBe(
+      'thinking.type="disabled" is not supported for claude-fable-5; omit thinking to use adaptive thinking instead',
+    );
+    expect(refused({ model: "claude-opus-4-7", temperature: 1 })).toBe("accepted");
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model({
+      model: "claude-opus-4-7",
+      temperature: 1,
+      outputConfig: { task_budget: { tokens: 1000 } },
+    }).invoke("?");
+    const request = server.requests[0];
+    expect(request?.body).not.toHaveProperty("temperature");
+    expect(request?.headers["anthropic-beta"]).toBe("task-budgets-2026-03-13");
+  });
+
   it("takes the model name first", () => {
     const named = new ChatAnthropic("claude-3-haiku-20240307", { temperature: 0.3, apiKey: "sk-ant-test" });
     expect(named.model).toBe("claude-3-haiku-20240307");

@@ -40,7 +40,7 @@ import { anthropicStreamEvents } from "./anthropic-stream-events.js";
 import type { AnthropicRequest } from "./anthropic-wire.js";
 import { closeJsonSchema } from "./close-json-schema.js";
 import { formatAnthropicMessages } from "./format-anthropic-messages.js";
-import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD } from "./get-anthropic-args.js";
+import { ANTHROPIC_BETAS, ANTHROPIC_PAYLOAD, isAdaptiveOnlyModel } from "./get-anthropic-args.js";
 import { RESPONSE_CONTENT } from "./map-anthropic-response.js";
 import { prepareAnthropicTools } from "./prepare-anthropic-tools.js";
 
@@ -226,7 +226,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     const outputConfig: Record<string, unknown> = { ...this.outputConfig, ...call.outputConfig };
     if (call.outputFormat !== undefined && outputConfig.format === undefined)
       outputConfig.format = call.outputFormat;
-    const thinking = this.thinking.type !== "disabled";
+    this.checkSampling(outputConfig);
+    const thinking = this.thinking.type !== "disabled" || isAdaptiveOnlyModel(this.model);
     const params: Record<string, unknown> = {
       model: this.model,
       stop_sequences: call.stop ?? this.stop,
@@ -239,7 +240,12 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       ...this.invocationKwargs,
       container: call.container,
       betas: [
-        ...new Set([...(this.betas ?? []), ...(call.betas ?? []), ...toolBetas({ prompt: [], ...spec })]),
+        ...new Set([
+          ...(this.betas ?? []),
+          ...(call.betas ?? []),
+          ...toolBetas({ prompt: [], ...spec }),
+          ...taskBudgetBetas(this.model, outputConfig),
+        ]),
       ],
       output_config: Object.keys(outputConfig).length > 0 ? outputConfig : undefined,
       inference_geo: call.inferenceGeo ?? this.inferenceGeo,
@@ -252,6 +258,65 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       if (this.topP !== undefined) params.top_p = this.topP;
     }
     return params;
+  }
+
+  /**
+   * Refuses the thinking and sampling settings `@langchain/anthropic` refuses, with its words: a
+   * model that thinks adaptively only takes no `thinking.type: "enabled"`, no `budget_tokens`, no
+   * `topK` and no `topP` or `temperature` other than 1 (a Fable model no `thinking.type:
+   * "disabled"`, an Opus 5 one not with effort `xhigh`/`max`); with thinking on, other models
+   * take no `topK`, `topP` or `temperature` other than 1.
+   */
+  private checkSampling(outputConfig: Record<string, unknown>): void {
+    const model = this.model;
+    const thinking = this.thinking as { type: string; budget_tokens?: unknown };
+    const adaptiveOnly = isAdaptiveOnlyModel(model);
+    const fable = model.startsWith("claude-fable-5");
+    const refuse = (message: string) => {
+      throw new InvalidArgumentError(message);
+    };
+    if (fable && this.thinkingGiven && thinking.type === "disabled") {
+      refuse(
+        `thinking.type="disabled" is not supported for ${model}; omit thinking to use adaptive thinking instead`,
+      );
+    }
+    if (adaptiveOnly && thinking.type === "enabled") {
+      refuse(`thinking.type="enabled" is not supported for ${model}; use thinking.type="adaptive" instead`);
+    }
+    if (adaptiveOnly && "budget_tokens" in thinking) {
+      refuse(`thinking.budget_tokens is not supported for ${model}; use outputConfig.effort instead`);
+    }
+    const effort = outputConfig.effort;
+    if (
+      model.startsWith("claude-opus-5") &&
+      thinking.type === "disabled" &&
+      (effort === "xhigh" || effort === "max")
+    ) {
+      refuse(
+        `thinking.type="disabled" is not supported for ${model} with outputConfig.effort="${effort}"; use thinking.type="adaptive" or omit thinking instead`,
+      );
+    }
+    if (adaptiveOnly) {
+      if (this.topK !== undefined) {
+        refuse(
+          `topK is not supported for ${model}; omit topK/topP/temperature or use model prompting instead`,
+        );
+      }
+      if (this.topP !== undefined && this.topP !== 1) {
+        refuse(`topP is not supported for ${model} when set to non-default values`);
+      }
+      if (this.temperature !== undefined && this.temperature !== 1) {
+        refuse(`temperature is not supported for ${model} when set to non-default values`);
+      }
+    }
+    if (!fable && (thinking.type === "enabled" || thinking.type === "adaptive")) {
+      // a temperature of 1 is the API's own
+      if (this.topK !== undefined) refuse("topK is not supported when thinking is enabled");
+      if (this.topP !== undefined) refuse("topP is not supported when thinking is enabled");
+      if (this.temperature !== undefined && this.temperature !== 1) {
+        refuse("temperature is not supported when thinking is enabled");
+      }
+    }
   }
 
   /**
@@ -514,16 +579,10 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       callOptions.parallelToolCalls = false;
     }
     checkToolChoice(callOptions);
-    if (this.thinking.type !== "disabled") {
-      // sampling settings do not go with thinking: refused as @langchain/anthropic refuses them
-      // (a temperature of 1 is the API's own), and not sent
-      if (this.topK !== undefined)
-        throw new InvalidArgumentError("topK is not supported when thinking is enabled");
-      if (this.topP !== undefined)
-        throw new InvalidArgumentError("topP is not supported when thinking is enabled");
-      if (this.temperature !== undefined && this.temperature !== 1) {
-        throw new InvalidArgumentError("temperature is not supported when thinking is enabled");
-      }
+    this.checkSampling({ ...this.outputConfig, ...options.outputConfig });
+    if (this.thinking.type !== "disabled" || isAdaptiveOnlyModel(this.model)) {
+      // sampling settings do not go with thinking nor to a model that only thinks adaptively
+      // (checked above as @langchain/anthropic checks them), and are not sent
       delete callOptions.temperature;
       delete callOptions.topP;
     }
@@ -554,7 +613,13 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       ? ["compact-2026-01-12"]
       : [];
     const betas = [
-      ...new Set([...(this.betas ?? []), ...(options.betas ?? []), ...toolBetas(callOptions), ...compaction]),
+      ...new Set([
+        ...(this.betas ?? []),
+        ...(options.betas ?? []),
+        ...toolBetas(callOptions),
+        ...compaction,
+        ...taskBudgetBetas(this.model, outputConfig),
+      ]),
     ];
     callOptions.providerOptions = { ...callOptions.providerOptions, anthropic };
     if (betas.length > 0) callOptions.providerOptions[ANTHROPIC_BETAS] = { betas };
@@ -578,6 +643,14 @@ const TOOL_BETAS: Record<string, string> = {
   computer_20250124: "computer-use-2025-01-24",
   mcp_toolset: "mcp-client-2025-11-20",
 };
+
+/** Opus 4.7 needs a beta for `outputConfig.task_budget`, as `@langchain/anthropic` adds it. */
+function taskBudgetBetas(model: string, outputConfig: Record<string, unknown>): string[] {
+  const budget = outputConfig.task_budget;
+  return model.startsWith("claude-opus-4-7") && budget !== undefined && budget !== null
+    ? ["task-budgets-2026-03-13"]
+    : [];
+}
 
 function toolBetas(options: ChatModelV1CallOptions): string[] {
   const betas: string[] = [];

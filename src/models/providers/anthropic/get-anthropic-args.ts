@@ -10,6 +10,25 @@ export const ANTHROPIC_PAYLOAD = "anthropicPayload";
 /** The `providerOptions` key of a call's beta features (`{ betas: [...] }`). */
 export const ANTHROPIC_BETAS = "anthropicBetas";
 
+/**
+ * Models that think adaptively only (as `@langchain/anthropic` 1.5.11 lists them): they take no
+ * sampling settings and no `thinking.type: "enabled"` or `budget_tokens`.
+ */
+const ADAPTIVE_ONLY_PREFIXES = [
+  "claude-opus-4-7",
+  "claude-opus-4-8",
+  "claude-opus-5",
+  "claude-sonnet-5",
+  "claude-fable-5",
+  "claude-mythos-5",
+  "claude-mythos-preview",
+];
+
+/** Whether `model` thinks adaptively only (see {@link ADAPTIVE_ONLY_PREFIXES}). */
+export function isAdaptiveOnlyModel(model: string): boolean {
+  return ADAPTIVE_ONLY_PREFIXES.some((prefix) => model.startsWith(prefix));
+}
+
 /** Model-level settings of the Anthropic chat model. */
 export interface AnthropicChatSettings {
   /** Used when the call sets no `maxOutputTokens` (the API requires a value). */
@@ -58,7 +77,8 @@ export function getAnthropicArgs(
   if (options.topP !== undefined) body.top_p = options.topP;
   if (
     settings.topK !== undefined &&
-    (settings.thinking === undefined || settings.thinking.type === "disabled")
+    (settings.thinking === undefined || settings.thinking.type === "disabled") &&
+    !isAdaptiveOnlyModel(modelId)
   ) {
     body.top_k = settings.topK;
   }
