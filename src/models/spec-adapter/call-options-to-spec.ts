@@ -1,4 +1,11 @@
-import { type BindToolsInput, isProviderTool, toToolDefinition } from "../../tools/index.js";
+import {
+  type BindToolsInput,
+  isProviderTool,
+  isStandardSchema,
+  toJsonSchema,
+  toStrictJsonSchema,
+  toToolDefinition,
+} from "../../tools/index.js";
 import type {
   ChatModelV1CallOptions,
   ChatModelV1FunctionTool,
@@ -83,13 +90,20 @@ function responseFormatToSpec(format: unknown): ChatModelV1ResponseFormat | unde
     typeof f.json_schema?.schema === "object" &&
     f.json_schema.schema !== null
   ) {
-    const out: ChatModelV1ResponseFormat = {
-      type: "json",
-      schema: f.json_schema.schema as Record<string, unknown>,
-    };
+    const given = f.json_schema.schema;
+    // a Zod schema is sent as its strict JSON Schema, strict unless told otherwise, as
+    // LangChain.js's ChatOpenAI sends it
+    const zod = isStandardSchema(given) && given["~standard"].vendor === "zod";
+    const strict = typeof f.json_schema.strict === "boolean" ? f.json_schema.strict : zod ? true : undefined;
+    const schema = isStandardSchema(given)
+      ? strict === true
+        ? toStrictJsonSchema(toJsonSchema(given))
+        : toJsonSchema(given)
+      : (given as Record<string, unknown>);
+    const out: ChatModelV1ResponseFormat = { type: "json", schema };
     if (typeof f.json_schema.name === "string") out.name = f.json_schema.name;
     if (typeof f.json_schema.description === "string") out.description = f.json_schema.description;
-    if (typeof f.json_schema.strict === "boolean") out.strict = f.json_schema.strict;
+    if (strict !== undefined) out.strict = strict;
     return out;
   }
   return undefined;

@@ -1067,6 +1067,37 @@ describe("ChatOpenAI.moderateContent", () => {
   });
 });
 
+describe("ChatOpenAI response_format call option", () => {
+  it("sends a Zod json_schema as its strict JSON Schema and passes type text on, as @langchain/openai does", async () => {
+    server.reply({ kind: "json", body: completion({ content: '{"a":"x"}' }) });
+    server.reply({ kind: "json", body: completion({ content: "x" }) });
+    await model().invoke("?", {
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "n", schema: z.object({ a: z.string() }) },
+      },
+    });
+    await model().invoke("?", { response_format: { type: "text" } });
+    const formats = server.requests.map((r) => (r.body as { response_format?: unknown }).response_format);
+    expect(formats).toEqual([
+      {
+        type: "json_schema",
+        json_schema: {
+          name: "n",
+          schema: {
+            type: "object",
+            properties: { a: { type: "string" } },
+            required: ["a"],
+            additionalProperties: false,
+          },
+          strict: true,
+        },
+      },
+      { type: "text" },
+    ]);
+  });
+});
+
 describe("ChatOpenAI.withStructuredOutput failures", () => {
   it("start with the words of LangChain.js's parsers", async () => {
     const Person = z.object({ name: z.string() });

@@ -84,6 +84,7 @@ export function getOpenAIArgs(
   if (settings.verbosity !== undefined) body.verbosity = settings.verbosity;
   if (settings.serviceTier !== undefined) body.service_tier = settings.serviceTier;
   const format = options.responseFormat;
+  if (format?.type === "text") body.response_format = { type: "text" };
   if (format?.type === "json") {
     if (format.schema === undefined) {
       body.response_format = { type: "json_object" };
