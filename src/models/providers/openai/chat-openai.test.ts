@@ -1174,3 +1174,23 @@ describe("ChatOpenAI LangSmith parameters and call keys", () => {
     expect(model().callKeys).toContain("response_format");
   });
 });
+
+describe("ChatOpenAI.getNumTokensFromMessages", () => {
+  it("counts content, role, name and OpenAI's overheads as @langchain/openai does", async () => {
+    const counted = await model({ model: "gpt-4o-mini" }).getNumTokensFromMessages([
+      new HumanMessage("hello there"),
+      new AIMessage("hi"),
+      new HumanMessage({ content: "abcd", name: "bob" }),
+    ]);
+    // "hello there" 3 + 3 + "user" 1; "hi" 1 + 3 + "assistant" 3; "abcd" 1 + 3 + "user" 1 + name 1 + "bob" 1
+    expect(counted).toEqual({ totalCount: 7 + 7 + 7 + 3, countPerMessage: [7, 7, 7] });
+    const legacy = await model({ model: "gpt-3.5-turbo-0301" }).getNumTokensFromMessages([
+      new AIMessage({
+        content: "",
+        additional_kwargs: { function_call: { name: "fn", arguments: '{ "a" : 1 }' } },
+      }),
+    ]);
+    // 0 + 4 + "assistant" 3, then the call: 3 + "fn" 1 + '{"a":1}' 2
+    expect(legacy).toEqual({ totalCount: 13 + 3, countPerMessage: [13] });
+  });
+});

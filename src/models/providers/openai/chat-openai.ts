@@ -451,6 +451,55 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     );
   }
 
+  /**
+   * Counts a prompt's tokens as `@langchain/openai` does: each message's content, role and name
+   * (with {@link getNumTokens}) plus OpenAI's per-message overhead (3 tokens, 1 more for a name;
+   * `gpt-3.5-turbo-0301`: 4, and a name 1 less), a legacy `function_call`'s name and arguments,
+   * and 3 for the answer's priming.
+   *
+   * @example
+   * ```ts
+   * const { totalCount, countPerMessage } = await model.getNumTokensFromMessages(messages);
+   * ```
+   */
+  async getNumTokensFromMessages(
+    messages: BaseMessage[],
+  ): Promise<{ totalCount: number; countPerMessage: number[] }> {
+    const legacy = this.model === "gpt-3.5-turbo-0301";
+    const perMessage = legacy ? 4 : 3;
+    const perName = legacy ? -1 : 1;
+    const countPerMessage = await Promise.all(
+      messages.map(async (message) => {
+        const [text, role] = await Promise.all([
+          this.getNumTokens(message.content),
+          this.getNumTokens(openAIRoleOf(message)),
+        ]);
+        let count = text + perMessage + role;
+        if (message.name !== undefined) count += perName + (await this.getNumTokens(message.name));
+        if (message.getType() === "function") count -= 2;
+        const call = message.additional_kwargs.function_call as
+          | { name?: string; arguments?: string }
+          | undefined;
+        if (call) {
+          count += 3;
+          if (call.name) count += await this.getNumTokens(call.name);
+          if (call.arguments) {
+            let args = call.arguments;
+            try {
+              args = JSON.stringify(JSON.parse(args));
+            } catch {
+              // counted as given
+            }
+            count += await this.getNumTokens(args);
+          }
+        }
+        return count;
+      }),
+    );
+    const totalCount = countPerMessage.reduce((sum, count) => sum + count, 0) + 3;
+    return { totalCount, countPerMessage };
+  }
+
   /** The `openai` SDK client (created on first use). */
   async getClient(): Promise<OpenAIClientLike> {
     return this.client();
@@ -565,6 +614,20 @@ function openAITracingFormat(nameOption: string | undefined) {
         ? { title: name, description: schema.description, ...schema }
         : { title: method === "jsonMode" ? (nameOption ?? "extract") : name, ...schema },
   });
+}
+
+/** A message's OpenAI role, as `@langchain/openai`'s `messageToOpenAIRole` names it. */
+function openAIRoleOf(message: BaseMessage): string {
+  switch (message.getType()) {
+    case "human":
+      return "user";
+    case "ai":
+      return "assistant";
+    case "generic":
+      return String((message as { role?: unknown }).role);
+    default:
+      return message.getType();
+  }
 }
 
 /** `@langchain/openai`'s words for a 400 whose request had images in tool results. */
