@@ -1194,3 +1194,30 @@ describe("ChatOpenAI.getNumTokensFromMessages", () => {
     expect(legacy).toEqual({ totalCount: 13 + 3, countPerMessage: [13] });
   });
 });
+
+describe("ChatOpenAI audio and prompt-cache options", () => {
+  it("sends the model's audio, modalities and prompt-cache settings as @langchain/openai does", async () => {
+    for (let i = 0; i < 3; i++) server.reply({ kind: "json", body: completion({ content: "ok" }) });
+    const voice = { voice: "alloy", format: "wav" };
+    await model({ audio: voice, modalities: ["text", "audio"], promptCacheRetention: "in-memory" }).invoke(
+      "?",
+      {
+        audio: { voice: "echo", format: "mp3" },
+        modalities: ["text"],
+      },
+    );
+    await model({ promptCacheRetention: "24h", promptCacheOptions: { a: 1 } }).invoke("?", {
+      promptCacheRetention: "in-memory",
+    });
+    await model().invoke("?", { audio: voice, modalities: ["text", "audio"] });
+    const bodies = server.requests.map((r) => r.body as Record<string, unknown>);
+    // the model's audio settings win over the call's
+    expect(bodies[0]).toMatchObject({
+      audio: voice,
+      modalities: ["text", "audio"],
+      prompt_cache_retention: "in_memory",
+    });
+    expect(bodies[1]).toMatchObject({ prompt_cache_retention: "in_memory", prompt_cache_options: { a: 1 } });
+    expect(bodies[2]).toMatchObject({ audio: voice, modalities: ["text", "audio"] });
+  });
+});

@@ -19,7 +19,12 @@ import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
 import { estimateTokenUsage } from "./estimate-token-usage.js";
-import { getOpenAIArgs, isReasoningModel, type OpenAIChatSettings } from "./get-openai-args.js";
+import {
+  getOpenAIArgs,
+  isReasoningModel,
+  normalizePromptCacheRetention,
+  type OpenAIChatSettings,
+} from "./get-openai-args.js";
 import { RESPONSE_IMAGES, RESPONSE_KWARGS } from "./map-openai-response.js";
 import { OpenAIChatLanguageModel } from "./openai-chat-language-model.js";
 import { lazyOpenAIClient, type OpenAIClientLike, type OpenAIClientOptions } from "./openai-client.js";
@@ -65,8 +70,16 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
   n?: number | undefined;
   logitBias?: Record<string, number> | undefined;
   promptCacheKey?: string | undefined;
+  /** `prompt_cache_retention` (`"in-memory"` is sent as `"in_memory"`, `"24h"`, …). */
+  promptCacheRetention?: string | undefined;
+  /** `prompt_cache_options`, sent as given. */
+  promptCacheOptions?: Record<string, unknown> | undefined;
   verbosity?: string | undefined;
   service_tier?: string | undefined;
+  /** The spoken answer's settings (`{ voice, format }`); a call's own is used only when unset. */
+  audio?: Record<string, unknown> | undefined;
+  /** The answer's modalities (`["text", "audio"]`); a call's own is used only when unset. */
+  modalities?: string[] | undefined;
   /** Only the Chat Completions API is implemented: leave unset or `false`. */
   useResponsesApi?: boolean | undefined;
   /** Provider name reported in `response_metadata.model_provider` (`initChatModel` sets `"ollama"`). */
@@ -92,6 +105,8 @@ export interface ChatOpenAICallOptions extends BaseChatModelCallOptions {
   stream_options?: { include_usage?: boolean };
   service_tier?: string;
   promptCacheKey?: string;
+  promptCacheRetention?: string;
+  promptCacheOptions?: Record<string, unknown>;
   verbosity?: string;
   prediction?: Record<string, unknown>;
   audio?: Record<string, unknown>;
@@ -176,6 +191,10 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       n: fields.n,
       logitBias: fields.logitBias,
       promptCacheKey: fields.promptCacheKey,
+      promptCacheRetention: fields.promptCacheRetention,
+      promptCacheOptions: fields.promptCacheOptions,
+      audio: fields.audio,
+      modalities: fields.modalities,
       verbosity: fields.verbosity,
       serviceTier: fields.service_tier,
     };
@@ -542,6 +561,12 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     for (const [option, field] of CALL_OPTION_FIELDS) {
       if (call[option] !== undefined) extra[field] = call[option];
     }
+    if (extra.prompt_cache_retention !== undefined) {
+      extra.prompt_cache_retention = normalizePromptCacheRetention(extra.prompt_cache_retention);
+    }
+    // as in LangChain.js, the model's own audio settings and modalities win over the call's
+    if (this.settings.audio !== undefined) delete extra.audio;
+    if (this.settings.modalities !== undefined) delete extra.modalities;
     const reasoning = call.reasoning as { effort?: unknown } | undefined;
     // `reasoningEffort` counts only when neither the call's nor the model's `reasoning` has an effort.
     const effort = reasoning?.effort ?? this.reasoningEffort ?? call.reasoningEffort;
@@ -697,6 +722,8 @@ const CALL_OPTION_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ["stream_options", "stream_options"],
   ["service_tier", "service_tier"],
   ["promptCacheKey", "prompt_cache_key"],
+  ["promptCacheRetention", "prompt_cache_retention"],
+  ["promptCacheOptions", "prompt_cache_options"],
   ["verbosity", "verbosity"],
   ["prediction", "prediction"],
   ["audio", "audio"],

@@ -21,8 +21,13 @@ export interface OpenAIChatSettings {
   /** Number of choices to generate (`n`); the answer is the first. */
   n?: number | undefined;
   logitBias?: Record<string, number> | undefined;
-  /** `prompt_cache_key`, `verbosity` and `service_tier`. */
+  /** `prompt_cache_key`, `prompt_cache_retention`, `prompt_cache_options`, `verbosity` and `service_tier`. */
   promptCacheKey?: string | undefined;
+  promptCacheRetention?: string | undefined;
+  promptCacheOptions?: Record<string, unknown> | undefined;
+  /** The spoken answer's settings (`audio`) and the answer's `modalities`. */
+  audio?: Record<string, unknown> | undefined;
+  modalities?: string[] | undefined;
   verbosity?: string | undefined;
   serviceTier?: string | undefined;
   /** Extra request-body fields, sent as given (e.g. vLLM's `top_k`). */
@@ -36,6 +41,11 @@ export interface OpenAIChatSettings {
 export function isReasoningModel(model: string): boolean {
   if (/^o\d/.test(model)) return true;
   return /^gpt-[56]/.test(model) && !/^gpt-[56]-chat/.test(model);
+}
+
+/** `"in-memory"` is the API's `"in_memory"`, as LangChain.js sends it; other values as given. */
+export function normalizePromptCacheRetention(retention: unknown): unknown {
+  return retention === "in-memory" ? "in_memory" : retention;
 }
 
 /**
@@ -81,6 +91,12 @@ export function getOpenAIArgs(
   }
   if (settings.user !== undefined) body.user = settings.user;
   if (settings.promptCacheKey !== undefined) body.prompt_cache_key = settings.promptCacheKey;
+  if (settings.promptCacheRetention !== undefined) {
+    body.prompt_cache_retention = normalizePromptCacheRetention(settings.promptCacheRetention);
+  }
+  if (settings.promptCacheOptions !== undefined) body.prompt_cache_options = settings.promptCacheOptions;
+  if (settings.audio !== undefined) body.audio = settings.audio;
+  if (settings.modalities !== undefined) body.modalities = settings.modalities;
   if (settings.verbosity !== undefined) body.verbosity = settings.verbosity;
   if (settings.serviceTier !== undefined) body.service_tier = settings.serviceTier;
   const format = options.responseFormat;
