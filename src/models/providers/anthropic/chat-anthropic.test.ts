@@ -825,6 +825,17 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     expect(named.temperature).toBe(0.3);
   });
 
+  it("checks tool_choice and adds the compaction beta in invocationParams too", () => {
+    expect(() => model().invocationParams({ tools: [getWeather], tool_choice: "zzz" })).toThrow(
+      'Anthropic tool_choice references "zzz", but that tool is not available.',
+    );
+    expect(() => model().invocationParams({ tool_choice: "any" })).toThrow(
+      "Anthropic tool_choice requires at least one available tool.",
+    );
+    const compacting = model({ contextManagement: { edits: [{ type: "compact_20260112" }] } });
+    expect(compacting.invocationParams({}).betas).toEqual(["compact-2026-01-12"]);
+  });
+
   it("reports an empty tool list and the betas its server tools need in invocationParams", () => {
     expect(model().invocationParams({ tools: [] }).tools).toEqual([]);
     expect(model().invocationParams({}).tools).toBeUndefined();

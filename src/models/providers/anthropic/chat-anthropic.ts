@@ -223,6 +223,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     const spec = toolOptionsToSpec(call as Record<string, unknown>);
     const { tools, tool_choice } = prepareAnthropicTools({ prompt: [], ...spec });
     const noTools = Array.isArray(call.tools) && call.tools.length === 0;
+    checkToolChoice({ prompt: [], ...spec });
     const outputConfig: Record<string, unknown> = { ...this.outputConfig, ...call.outputConfig };
     if (call.outputFormat !== undefined && outputConfig.format === undefined)
       outputConfig.format = call.outputFormat;
@@ -244,6 +245,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
           ...(this.betas ?? []),
           ...(call.betas ?? []),
           ...toolBetas({ prompt: [], ...spec }),
+          ...compactionBetas(this.contextManagement),
           ...taskBudgetBetas(this.model, outputConfig),
         ]),
       ],
@@ -609,9 +611,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     };
     const anthropic = { ...callOptions.providerOptions?.anthropic };
     for (const [key, value] of Object.entries(extra)) if (value !== undefined) anthropic[key] = value;
-    const compaction = this.contextManagement?.edits?.some((e) => e.type === "compact_20260112")
-      ? ["compact-2026-01-12"]
-      : [];
+    const compaction = compactionBetas(this.contextManagement);
     const betas = [
       ...new Set([
         ...(this.betas ?? []),
@@ -643,6 +643,11 @@ const TOOL_BETAS: Record<string, string> = {
   computer_20250124: "computer-use-2025-01-24",
   mcp_toolset: "mcp-client-2025-11-20",
 };
+
+/** Context compaction needs its beta, as `@langchain/anthropic` adds it. */
+function compactionBetas(contextManagement: ChatAnthropicFields["contextManagement"]): string[] {
+  return contextManagement?.edits?.some((e) => e.type === "compact_20260112") ? ["compact-2026-01-12"] : [];
+}
 
 /** Opus 4.7 needs a beta for `outputConfig.task_budget`, as `@langchain/anthropic` adds it. */
 function taskBudgetBetas(model: string, outputConfig: Record<string, unknown>): string[] {
