@@ -778,6 +778,28 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     );
   });
 
+  it("warns as @langchain/anthropic does about jsonMode and about structured output with thinking", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const Person = z.object({ name: z.string() });
+      model().withStructuredOutput(Person, { method: "jsonMode" });
+      expect(warn).toHaveBeenLastCalledWith(
+        '"jsonMode" is not supported for Anthropic models. Falling back to "jsonSchema".',
+      );
+      model({ thinking: { type: "enabled", budget_tokens: 1024 }, maxTokens: 4000 }).withStructuredOutput(
+        Person,
+      );
+      expect(warn).toHaveBeenLastCalledWith(
+        expect.stringMatching(/^Anthropic structured output relies on forced tool calling/),
+      );
+      warn.mockClear();
+      model().withStructuredOutput(Person);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("refuses a structured-output method it does not know with @langchain/anthropic's message", () => {
     expect(() =>
       model().withStructuredOutput(z.object({ a: z.string() }), {

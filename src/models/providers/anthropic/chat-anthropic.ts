@@ -404,6 +404,9 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
         `Argument \`strict\` is only supported for \`method\` = "functionCalling" on Anthropic models. Got method = "${method}".`,
       );
     }
+    if (method === "jsonMode") {
+      console.warn('"jsonMode" is not supported for Anthropic models. Falling back to "jsonSchema".');
+    }
     if (method === "jsonSchema" || method === "jsonMode") {
       // Anthropic's structured outputs (output_config.format); "jsonMode" is read as
       // "jsonSchema", as @langchain/anthropic reads it
@@ -443,6 +446,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       input = { name: options.name ?? "extract", description: "", parameters: schema };
     }
     const thinking = this.thinking.type !== "disabled";
+    // @langchain/anthropic says so when the structured model is made
+    if (thinking) console.warn(THINKING_TOOL_CALLING);
     const model: StructuredOutputModel = thinking
       ? {
           getName: () => this.getName(),
