@@ -126,8 +126,20 @@ export async function initChatModel(
   const { modelProvider: _ignored, baseUrl, ...fields } = options;
   switch (provider) {
     case "openai": {
-      const baseURL = fields.configuration?.baseURL ?? getEnvironmentVariable("OPENAI_BASE_URL");
-      if (baseURL === undefined) requireKey(fields.apiKey ?? fields.openAIApiKey, "OPENAI_API_KEY", "OpenAI");
+      const baseURL =
+        fields.configuration?.baseURL ??
+        getEnvironmentVariable("OPENAI_API_BASE") ??
+        getEnvironmentVariable("OPENAI_BASE_URL");
+      const configuredKey = fields.configuration?.apiKey;
+      if (baseURL === undefined) {
+        requireKey(
+          fields.apiKey ??
+            fields.openAIApiKey ??
+            (typeof configuredKey === "string" ? configuredKey : undefined),
+          "OPENAI_API_KEY",
+          "OpenAI",
+        );
+      }
       return new ChatOpenAI({ ...fields, model: name });
     }
     case "anthropic":

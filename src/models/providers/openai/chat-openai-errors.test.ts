@@ -397,6 +397,17 @@ describe("ChatOpenAI configuration errors", () => {
     await new ChatOpenAI({ model: "m", apiKey: "k" }).invoke("hi");
     expect(server.requests).toHaveLength(1);
   });
+
+  it("reads OPENAI_API_BASE first, OPENAI_ORGANIZATION and a configuration.apiKey, as LangChain.js does", async () => {
+    vi.stubEnv("OPENAI_API_BASE", `${server.url}/v1`);
+    vi.stubEnv("OPENAI_BASE_URL", "http://127.0.0.1:9/elsewhere");
+    vi.stubEnv("OPENAI_ORGANIZATION", "org-1");
+    vi.stubEnv("OPENAI_API_KEY", "");
+    server.reply(ok);
+    await new ChatOpenAI({ model: "m", configuration: { apiKey: "sk-conf" } }).invoke("hi");
+    expect(server.requests[0]?.headers["openai-organization"]).toBe("org-1");
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-conf");
+  });
 });
 
 describe("ChatOpenAI 400s as @langchain/openai words and codes them", () => {

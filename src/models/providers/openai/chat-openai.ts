@@ -159,7 +159,14 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     const model = fields.model ?? fields.modelName ?? DEFAULT_MODEL;
     const provider = fields.modelProvider ?? "openai";
     const configuration: OpenAIClientOptions = { ...fields.configuration };
-    const baseURL = configuration.baseURL ?? getEnvironmentVariable("OPENAI_BASE_URL");
+    // as in LangChain.js: OPENAI_API_BASE, then OPENAI_BASE_URL; OPENAI_ORGANIZATION
+    const baseURL =
+      configuration.baseURL ??
+      getEnvironmentVariable("OPENAI_API_BASE") ??
+      getEnvironmentVariable("OPENAI_BASE_URL");
+    const organization = configuration.organization ?? getEnvironmentVariable("OPENAI_ORGANIZATION");
+    if (organization !== undefined) configuration.organization = organization;
+    const configuredKey = typeof configuration.apiKey === "string" ? configuration.apiKey : undefined;
     const context: ProviderErrorContext = {
       provider,
       displayName: provider === "openai" ? "OpenAI" : `${provider} (OpenAI-compatible)`,
@@ -174,7 +181,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       factory ??= lazyOpenAIClient({
         ...configuration,
         baseURL,
-        apiKey: resolveApiKey(fields.apiKey ?? fields.openAIApiKey, baseURL),
+        apiKey: resolveApiKey(fields.apiKey ?? fields.openAIApiKey ?? configuredKey, baseURL),
       });
       return factory();
     };
