@@ -841,6 +841,18 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     expect(request?.headers["anthropic-beta"]).toBe("task-budgets-2026-03-13");
   });
 
+  it("reads its server from anthropicApiUrl first, then clientOptions.baseURL, ANTHROPIC_API_URL, ANTHROPIC_BASE_URL", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    await model({ anthropicApiUrl: server.url, clientOptions: { baseURL: "http://127.0.0.1:9" } }).invoke(
+      "?",
+    );
+    vi.stubEnv("ANTHROPIC_API_URL", server.url);
+    vi.stubEnv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9");
+    await new ChatAnthropic({ apiKey: "sk-ant-test" }).invoke("?");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("takes the model name first", () => {
     const named = new ChatAnthropic("claude-3-haiku-20240307", { temperature: 0.3, apiKey: "sk-ant-test" });
     expect(named.model).toBe("claude-3-haiku-20240307");

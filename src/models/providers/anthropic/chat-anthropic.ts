@@ -152,8 +152,12 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     const fields: ChatAnthropicFields =
       typeof modelOrFields === "string" ? { ...moreFields, model: modelOrFields } : (modelOrFields ?? {});
     const model = fields.model ?? fields.modelName ?? DEFAULT_MODEL;
+    // as in LangChain.js: `anthropicApiUrl`, the client's `baseURL`, ANTHROPIC_API_URL, ANTHROPIC_BASE_URL
     const baseURL =
-      fields.clientOptions?.baseURL ?? fields.anthropicApiUrl ?? getEnvironmentVariable("ANTHROPIC_BASE_URL");
+      fields.anthropicApiUrl ??
+      fields.clientOptions?.baseURL ??
+      getEnvironmentVariable("ANTHROPIC_API_URL") ??
+      getEnvironmentVariable("ANTHROPIC_BASE_URL");
     const clientOptions: AnthropicClientOptions = { ...fields.clientOptions, baseURL };
     const context: ProviderErrorContext = {
       provider: "anthropic",
