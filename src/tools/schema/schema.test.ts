@@ -177,22 +177,6 @@ describe("toJsonSchema", () => {
     expect(() => toJsonSchema(opaque)).toThrow(/Cannot convert this valibot schema to JSON Schema/);
   });
 
-  it("lists a defaulted property as required for strict mode, as the schema's output side does", () => {
-    const schema = toJsonSchema(
-      z.object({ query: z.string().default("all").describe("what to search for"), n: z.number() }),
-    );
-    expect(schema.required).toEqual(["n"]);
-    expect(toStrictJsonSchema(schema)).toEqual({
-      type: "object",
-      properties: {
-        query: { type: "string", default: "all", description: "what to search for" },
-        n: { type: "number" },
-      },
-      required: ["query", "n"],
-      additionalProperties: false,
-    });
-  });
-
   it("closes every object for strict mode without touching data keywords", () => {
     const strict = toStrictJsonSchema({
       type: "object",

@@ -64,10 +64,7 @@ function dropSchemaKey(schema: JsonSchema): JsonSchema {
 
 /**
  * Returns a copy of a JSON Schema in the form OpenAI's strict mode requires: every object
- * node closes with `additionalProperties: false` unless it says otherwise, and lists its
- * properties that have a `default` as `required` (a Zod `.default()` field, which the schema's
- * output always has and LangChain.js's output-side schema requires; strict mode refuses an
- * object whose `required` leaves out a property).
+ * node closes with `additionalProperties: false` unless it says otherwise.
  *
  * @example
  * ```ts
@@ -116,21 +113,6 @@ export function mapJsonSchema(
 function closeObject(node: Record<string, unknown>): Record<string, unknown> {
   if ((node.type === "object" || "properties" in node) && !("additionalProperties" in node)) {
     node.additionalProperties = false;
-  }
-  const properties = node.properties;
-  if (typeof properties === "object" && properties !== null) {
-    const required = Array.isArray(node.required) ? (node.required as unknown[]) : [];
-    const defaulted = Object.entries(properties)
-      .filter(
-        ([name, prop]) =>
-          !required.includes(name) && typeof prop === "object" && prop !== null && "default" in prop,
-      )
-      .map(([name]) => name);
-    if (defaulted.length > 0) {
-      // in the properties' order, as a schema's output side lists them
-      const all = new Set([...required, ...defaulted]);
-      node.required = Object.keys(properties).filter((name) => all.has(name));
-    }
   }
   return node;
 }
