@@ -12,8 +12,10 @@ export interface UsageMetadataOptions {
    */
   openAIForm?: boolean | undefined;
   /**
-   * The usage of a whole (non-streamed) answer: in `openAIForm`, `output_tokens` comes before
-   * `input_tokens`, as `@langchain/openai`'s `invoke` writes them (its stream chunks do not).
+   * The usage of a whole (non-streamed) answer: in `openAIForm`, it is written as
+   * `@langchain/openai`'s `invoke` writes it (see `openAIWholeAnswerUsage`): `output_tokens` before
+   * `input_tokens`, only the counts that are non-zero, and always both detail objects, even when
+   * the server sent no `usage` at all (its stream chunks do not do this).
    */
   wholeAnswer?: boolean | undefined;
 }
@@ -34,6 +36,7 @@ export function usageToMetadata(
   usage: ChatModelV1Usage,
   { openAIForm = false, wholeAnswer = false }: UsageMetadataOptions = {},
 ): UsageMetadata | undefined {
+  if (openAIForm && wholeAnswer) return openAIWholeAnswerUsage(usage);
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
@@ -60,4 +63,26 @@ export function usageToMetadata(
   if (openAIForm || Object.keys(inputDetails).length > 0) metadata.input_token_details = inputDetails;
   if (openAIForm || Object.keys(outputDetails).length > 0) metadata.output_token_details = outputDetails;
   return metadata;
+}
+
+/**
+ * `usage_metadata` of a whole (non-streamed) Chat Completions answer as `@langchain/openai` 1.6.0
+ * writes it: each count only when the server reported it non-zero (`output_tokens`,
+ * `input_tokens`, `total_tokens`, in that order; a `total_tokens` the server left out is not
+ * computed), and both detail objects always present, their `audio` / `cache_read` and `audio` /
+ * `reasoning` keys listed even when not reported (value `undefined`). An answer without `usage`
+ * therefore still gets `{ input_token_details: {...}, output_token_details: {...} }`.
+ */
+function openAIWholeAnswerUsage(usage: ChatModelV1Usage): UsageMetadata {
+  const metadata: Record<string, unknown> = {};
+  if (usage.outputTokens) metadata.output_tokens = usage.outputTokens;
+  if (usage.inputTokens) metadata.input_tokens = usage.inputTokens;
+  if (usage.totalTokens) metadata.total_tokens = usage.totalTokens;
+  metadata.input_token_details = {
+    audio: usage.audioInputTokens,
+    cache_read: usage.cacheReadTokens,
+    ...(usage.cacheWriteTokens !== undefined && { cache_creation: usage.cacheWriteTokens }),
+  };
+  metadata.output_token_details = { audio: usage.audioOutputTokens, reasoning: usage.reasoningTokens };
+  return metadata as unknown as UsageMetadata;
 }

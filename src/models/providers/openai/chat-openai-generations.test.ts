@@ -29,8 +29,8 @@ const usageMetadata = {
   output_tokens: 4,
   input_tokens: 11,
   total_tokens: 15,
-  input_token_details: {},
-  output_token_details: {},
+  input_token_details: { audio: undefined, cache_read: undefined },
+  output_token_details: { audio: undefined, reasoning: undefined },
 };
 const choice = (index: number, content: string, finish: string) => ({
   index,

@@ -114,6 +114,35 @@ describe("ChatOpenAI over HTTP: the weather round trip of seed 004", () => {
   });
 });
 
+describe("ChatOpenAI usage of a non-streamed answer", () => {
+  it("an answer without `usage` still has usage_metadata, with only the two detail objects", async () => {
+    server.reply({ kind: "json", body: completion({ content: "Hi" }, { usage: undefined }) });
+    const reply = await model().invoke("Hi");
+    // @langchain/openai 1.6.0: no counts, both detail objects with their keys left undefined
+    expect(reply.usage_metadata).toStrictEqual({
+      input_token_details: { audio: undefined, cache_read: undefined },
+      output_token_details: { audio: undefined, reasoning: undefined },
+    });
+    expect(reply.response_metadata.tokenUsage).toStrictEqual({
+      promptTokens: undefined,
+      completionTokens: undefined,
+      totalTokens: undefined,
+    });
+  });
+
+  it("counts that are 0 or left out are not written, and a missing total is not computed", async () => {
+    server.reply({
+      kind: "json",
+      body: completion({ content: "Hi" }, { usage: { prompt_tokens: 5, completion_tokens: 0 } }),
+    });
+    const reply = await model().invoke("Hi");
+    expect(JSON.stringify(reply.usage_metadata)).toBe(
+      '{"input_tokens":5,"input_token_details":{},"output_token_details":{}}',
+    );
+    expect(JSON.stringify(reply.response_metadata.tokenUsage)).toBe('{"promptTokens":5}');
+  });
+});
+
 describe("ChatOpenAI request and response mapping", () => {
   it("sends only what is set, and maps text, usage details and metadata", async () => {
     server.reply({
@@ -438,7 +467,8 @@ describe("ChatOpenAI request and response mapping", () => {
     expect(JSON.stringify(reply.tool_calls[0])).toBe(
       '{"name":"get_weather","args":{"city":"Paris"},"type":"tool_call","id":"call_a"}',
     );
-    expect(reply.usage_metadata).toBeUndefined();
+    // no `usage` in the answer: only the two detail objects, as @langchain/openai 1.6.0 writes them
+    expect(JSON.stringify(reply.usage_metadata)).toBe('{"input_token_details":{},"output_token_details":{}}');
   });
 
   it("puts malformed tool-call arguments in invalid_tool_calls instead of failing", async () => {

@@ -63,13 +63,12 @@ function mapChoice(
   // written in its order: `finish_reason`, `model_provider` and `model_name`, which the adapter
   // sets again, keep the places they are given here.
   const metadata: Record<string, JSONValue> = {};
-  metadata.tokenUsage = response.usage
-    ? {
-        promptTokens: response.usage.prompt_tokens ?? 0,
-        completionTokens: response.usage.completion_tokens ?? 0,
-        totalTokens: response.usage.total_tokens ?? 0,
-      }
-    : {};
+  // the counts of `usage_metadata`: a count the server left out or reported as 0 is `undefined`
+  metadata.tokenUsage = {
+    promptTokens: response.usage?.prompt_tokens || undefined,
+    completionTokens: response.usage?.completion_tokens || undefined,
+    totalTokens: response.usage?.total_tokens || undefined,
+  } as Record<string, JSONValue>;
   if (choice?.finish_reason) metadata.finish_reason = choice.finish_reason;
   if (choice?.logprobs) metadata.logprobs = choice.logprobs;
   metadata.model_provider = provider;
