@@ -740,6 +740,33 @@ describe("ChatAnthropic parameters (as @langchain/anthropic reports them)", () =
   });
 });
 
+describe("ChatAnthropic identifyingParams", () => {
+  it("is model_name followed by the invocation parameters, from both methods", () => {
+    const chat = model({ temperature: 0.1, maxTokens: 100 });
+    const expected = {
+      model_name: "claude-sonnet-4-6",
+      model: "claude-sonnet-4-6",
+      stop_sequences: undefined,
+      stream: false,
+      max_tokens: 100,
+      tools: undefined,
+      tool_choice: undefined,
+      thinking: undefined,
+      context_management: undefined,
+      container: undefined,
+      betas: [],
+      output_config: undefined,
+      inference_geo: undefined,
+      mcp_servers: undefined,
+      cache_control: undefined,
+      temperature: 0.1,
+    };
+    expect(chat.identifyingParams()).toStrictEqual(expected);
+    expect(chat._identifyingParams()).toStrictEqual(expected);
+    expect(Object.keys(chat.identifyingParams())[0]).toBe("model_name");
+  });
+});
+
 describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
   it("sends LangChain.js's v0 data blocks with their mime_type, plain-text files and file ids", async () => {
     server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });

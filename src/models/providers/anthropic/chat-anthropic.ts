@@ -208,6 +208,16 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     return this.model;
   }
 
+  /** The parameters that identify the model: `model_name` and the {@link invocationParams}, as `@langchain/anthropic` gives them. */
+  override _identifyingParams(): Record<string, unknown> {
+    return { model_name: this.model, ...this.invocationParams() };
+  }
+
+  /** The same as {@link _identifyingParams}. */
+  identifyingParams(): Record<string, unknown> {
+    return this._identifyingParams();
+  }
+
   /** The model's stop sequences (the `stopSequences` option), as LangChain.js names them. */
   get stopSequences(): string[] | undefined {
     return this.stop;

@@ -114,6 +114,48 @@ describe("ChatOpenAI over HTTP: the weather round trip of seed 004", () => {
   });
 });
 
+describe("ChatOpenAI identifyingParams", () => {
+  it("is model_name, the invocation parameters, then the client options with baseURL last", () => {
+    const fetchFn = async () => new Response("{}");
+    const chat = new ChatOpenAI({
+      model: "gpt-4o-mini",
+      apiKey: "sk-id",
+      temperature: 0.2,
+      configuration: { baseURL: "http://127.0.0.1:9/v1", organization: "org-1", timeout: 5, fetch: fetchFn },
+    });
+    const params = chat.identifyingParams();
+    expect(params).toEqual({
+      model_name: "gpt-4o-mini",
+      model: "gpt-4o-mini",
+      temperature: 0.2,
+      stream: false,
+      apiKey: "sk-id",
+      organization: "org-1",
+      dangerouslyAllowBrowser: true,
+      baseURL: "http://127.0.0.1:9/v1",
+      timeout: 5,
+      fetch: fetchFn,
+    });
+    expect(chat._identifyingParams()).toEqual(params);
+    // the client options come in @langchain/openai 1.6.0's order
+    expect(Object.keys(params).slice(-6)).toEqual([
+      "apiKey",
+      "organization",
+      "dangerouslyAllowBrowser",
+      "baseURL",
+      "timeout",
+      "fetch",
+    ]);
+    const bare = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-id" }).identifyingParams();
+    expect(Object.keys(bare).slice(-4)).toEqual([
+      "apiKey",
+      "organization",
+      "dangerouslyAllowBrowser",
+      "baseURL",
+    ]);
+  });
+});
+
 describe("ChatOpenAI usage of a non-streamed answer", () => {
   it("an answer without `usage` still has usage_metadata, with only the two detail objects", async () => {
     server.reply({ kind: "json", body: completion({ content: "Hi" }, { usage: undefined }) });

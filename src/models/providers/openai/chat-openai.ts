@@ -141,6 +141,10 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   private readonly reasoningEffort: string | undefined;
   private readonly settings: OpenAIChatSettings;
   private readonly errorContext: ProviderErrorContext;
+  /** The key the model was given (or OPENAI_API_KEY), for {@link _identifyingParams}. */
+  private readonly identityApiKey: unknown;
+  /** The `configuration` option as given, for {@link _identifyingParams}'s key order. */
+  private readonly givenConfiguration: OpenAIClientOptions;
   /** The `strict` of a call's tools when the call sets none (LangChain.js's option). */
   supportsStrictToolCalling: boolean | undefined;
 
@@ -218,6 +222,12 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     });
     this.supportsStrictToolCalling = fields.supportsStrictToolCalling;
     this.configuration = { ...configuration, baseURL };
+    this.givenConfiguration = { ...fields.configuration };
+    this.identityApiKey =
+      fields.apiKey ??
+      fields.openAIApiKey ??
+      fields.configuration?.apiKey ??
+      getEnvironmentVariable("OPENAI_API_KEY");
     this.client = client;
     this.errorContext = context;
     this.reasoningEffort = fields.reasoning?.effort;
@@ -390,6 +400,30 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   /** @deprecated Use `model`. */
   get modelName(): string {
     return this.model;
+  }
+
+  /**
+   * The parameters that identify the model, as `@langchain/openai` gives them: `model_name`, the
+   * {@link invocationParams}, then the client options — `apiKey` (the given key, else
+   * OPENAI_API_KEY), `organization`, `dangerouslyAllowBrowser: true`, the `configuration` given
+   * and `baseURL` last.
+   */
+  override _identifyingParams(): Record<string, unknown> {
+    const { organization, baseURL } = this.configuration;
+    return {
+      model_name: this.model,
+      ...this.invocationParams(),
+      apiKey: this.identityApiKey,
+      organization,
+      dangerouslyAllowBrowser: true,
+      ...this.givenConfiguration,
+      baseURL,
+    };
+  }
+
+  /** The same as {@link _identifyingParams}. */
+  identifyingParams(): Record<string, unknown> {
+    return this._identifyingParams();
   }
 
   /**
