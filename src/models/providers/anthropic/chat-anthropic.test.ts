@@ -172,6 +172,121 @@ describe("ChatAnthropic request format", () => {
     });
   });
 
+  it("sends a v1 AI message's text annotations back as citations, as @langchain/anthropic 1.5.11 does", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const ai = new AIMessage({
+      content: [
+        {
+          type: "text",
+          text: "Cited",
+          annotations: [
+            {
+              type: "citation",
+              source: "char",
+              url: "file_9",
+              title: "Guide",
+              startIndex: 2,
+              endIndex: 8,
+              citedText: "quote",
+            },
+            { type: "citation", source: "url", url: "https://example.com", title: "Site", startIndex: 3 },
+            { type: "citation", title: "no source" },
+          ],
+        },
+        { type: "text", text: "Empty", annotations: [] },
+        { type: "text", text: "Plain" },
+      ],
+      response_metadata: { output_version: "v1", model_provider: "anthropic" },
+    });
+    await model().invoke([new HumanMessage("Q"), ai, new HumanMessage("More")]);
+    expect(
+      JSON.stringify((server.requests[0]?.body as { messages: unknown[] } | undefined)?.messages[1]),
+    ).toBe(
+      JSON.stringify({
+        role: "assistant",
+        content: [
+          {
+            type: "text",
+            text: "Cited",
+            citations: [
+              {
+                type: "char_location",
+                file_id: "file_9",
+                start_char_index: 2,
+                end_char_index: 8,
+                document_title: "Guide",
+                document_index: 0,
+                cited_text: "quote",
+              },
+              {
+                type: "web_search_result_location",
+                url: "https://example.com",
+                title: "Site",
+                encrypted_index: "3",
+                cited_text: "",
+              },
+            ],
+          },
+          { type: "text", text: "Empty", citations: [] },
+          { type: "text", text: "Plain" },
+        ],
+      }),
+    );
+  });
+
+  it("sends a v1 AI message's images and files back as @langchain/anthropic 1.5.11 does", async () => {
+    server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
+    const ai = new AIMessage({
+      content: [
+        { type: "image", data: "AAAA" },
+        { type: "image", data: "AAAA", mimeType: "image/bmp" },
+        { type: "file", data: "BBBB", mimeType: "text/plain", metadata: { title: "Notes" } },
+        { type: "file", data: "CCCC", mimeType: "image/gif" },
+        { type: "file", fileId: "file_1", url: "https://example.com/a.pdf" },
+      ],
+      response_metadata: { output_version: "v1", model_provider: "anthropic" },
+    });
+    await model().invoke([new HumanMessage("Q"), ai, new HumanMessage("More")]);
+    expect(
+      JSON.stringify((server.requests[0]?.body as { messages: unknown[] } | undefined)?.messages[1]),
+    ).toBe(
+      JSON.stringify({
+        role: "assistant",
+        content: [
+          // data before media_type, PNG by default; a BMP image is dropped
+          { type: "image", source: { type: "base64", data: "AAAA", media_type: "image/png" } },
+          {
+            type: "document",
+            source: { type: "text", data: "BBBB", media_type: "text/plain" },
+            title: "Notes",
+          },
+          {
+            type: "document",
+            source: {
+              type: "content",
+              content: [{ type: "image", source: { type: "base64", data: "CCCC", media_type: "image/gif" } }],
+            },
+          },
+          { type: "document", source: { type: "file", file_id: "file_1" } },
+        ],
+      }),
+    );
+    const bad = (block: Record<string, unknown>) =>
+      model().invoke([
+        new HumanMessage("Q"),
+        new AIMessage({ content: [block] as never, response_metadata: { output_version: "v1" } }),
+      ]);
+    await expect(bad({ type: "file", data: "AAAA", mimeType: "audio/wav" })).rejects.toThrow(
+      "Unsupported file mime type for Anthropic base64 source: audio/wav",
+    );
+    await expect(bad({ type: "image" })).rejects.toThrow(
+      "Image content block must include a fileId, url, or data property.",
+    );
+    await expect(bad({ type: "audio", data: "AAAA", mimeType: "audio/wav" })).rejects.toThrow(
+      "Anthropic does not support audio content blocks.",
+    );
+  });
+
   it("keeps content blocks with their cache_control, as @langchain/anthropic sends them", async () => {
     server.reply({ kind: "json", body: message([{ type: "text", text: "ok" }]) });
     await model({ maxTokens: 100 }).invoke([

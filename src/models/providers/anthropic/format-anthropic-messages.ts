@@ -289,7 +289,11 @@ function standardContent(blocks: readonly Block[], fromAnthropic: boolean): Bloc
   for (const block of blocks) {
     switch (block.type) {
       case "text":
-        out.push({ type: "text", text: block.text });
+        out.push(
+          block.annotations
+            ? { type: "text", text: block.text, citations: standardCitations(block.annotations as unknown[]) }
+            : { type: "text", text: block.text },
+        );
         break;
       case "tool_call":
         out.push({ type: "tool_use", id: block.id ?? "", name: block.name, input: block.args });
@@ -338,11 +342,145 @@ function standardContent(blocks: readonly Block[], fromAnthropic: boolean): Bloc
         if (fromAnthropic) out.push(record(block.value));
         break;
       case "image":
-      case "file": {
-        const source = standardSource(block, block.type);
-        if (source !== undefined) out.push({ type: block.type === "image" ? "image" : "document", source });
+      case "file":
+      case "text-plain":
+      case "audio": {
+        const media = standardAssistantMedia(block);
+        if (media !== undefined) out.push(media);
         break;
       }
+    }
+  }
+  return out;
+}
+
+const ANTHROPIC_IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+/** Merges the `cache_control` (and, for a document, `citations`, `context`, `title`) of a block's `metadata`. */
+function withMediaMetadata(out: Block, metadata: unknown, document: boolean): Block {
+  if (!isRecord(metadata)) return out;
+  const keys = document ? ["cache_control", "citations", "context", "title"] : ["cache_control"];
+  for (const key of keys) if (key in metadata && metadata[key] !== undefined) out[key] = metadata[key];
+  return out;
+}
+
+/**
+ * A standard `image`, `file` or `text-plain` block of a v1 AI message as `@langchain/anthropic`
+ * sends it back: by file id, then URL (a file's only when it is a PDF or has no MIME type), then
+ * data (`data` before `media_type`; a file as a PDF, a `text/plain` document, or an image inside
+ * a `content` document; an image of another type than JPEG/PNG/GIF/WebP is dropped, and PNG is
+ * the default). A block with none of them, a file of another MIME type, and any `audio` block
+ * throw, as there.
+ */
+function standardAssistantMedia(block: Block): Block | undefined {
+  const mime = String(block.mimeType ?? "")
+    .split(";")[0]
+    ?.toLowerCase();
+  const data = dataOf(block);
+  const fileId = typeof block.fileId === "string" && block.fileId !== "" ? block.fileId : undefined;
+  const url = typeof block.url === "string" && block.url !== "" ? block.url : undefined;
+  switch (block.type) {
+    case "audio":
+      throw new InvalidArgumentError("Anthropic does not support audio content blocks.");
+    case "text-plain":
+      return data
+        ? withMediaMetadata(
+            { type: "document", source: { type: "text", data, media_type: "text/plain" } },
+            block.metadata,
+            true,
+          )
+        : undefined;
+    case "image": {
+      const source = fileId
+        ? { type: "file", file_id: fileId }
+        : url
+          ? { type: "url", url }
+          : data
+            ? { type: "base64", data, media_type: mime || "image/png" }
+            : undefined;
+      if (source === undefined) {
+        throw new InvalidArgumentError("Image content block must include a fileId, url, or data property.");
+      }
+      if (source.type === "base64" && !ANTHROPIC_IMAGE_TYPES.has(source.media_type ?? "")) return undefined;
+      return withMediaMetadata({ type: "image", source }, block.metadata, false);
+    }
+    default: {
+      const document = (source: Block) =>
+        withMediaMetadata({ type: "document", source }, block.metadata, true);
+      if (fileId) return document({ type: "file", file_id: fileId });
+      if (url && (mime === "" || mime === "application/pdf")) return document({ type: "url", url });
+      if (!data)
+        throw new InvalidArgumentError("File content block must include a fileId, url, or data property.");
+      if (mime === "" || mime === "application/pdf") {
+        return document({ type: "base64", data, media_type: "application/pdf" });
+      }
+      if (mime === "text/plain") return document({ type: "text", data, media_type: "text/plain" });
+      if (ANTHROPIC_IMAGE_TYPES.has(mime ?? "")) {
+        return document({
+          type: "content",
+          content: [{ type: "image", source: { type: "base64", data, media_type: mime } }],
+        });
+      }
+      throw new InvalidArgumentError(`Unsupported file mime type for Anthropic base64 source: ${mime}`);
+    }
+  }
+}
+
+/**
+ * A standard text block's `annotations` as Anthropic `citations`, as `@langchain/anthropic` sends
+ * them: each `citation` by its `source` (`char`, `page`, `block`, `url`, `search`; `url` holds the
+ * file id of a document location, `startIndex` / `endIndex` its range), with `document_index: 0`
+ * and `""` / `0` / `null` for what the annotation leaves out. Other annotations, and citations of
+ * another or no `source`, are dropped (so a text block with annotations always gets a list).
+ */
+function standardCitations(annotations: unknown[]): Block[] {
+  const out: Block[] = [];
+  for (const item of Array.isArray(annotations) ? annotations : []) {
+    if (!isRecord(item) || item.type !== "citation") continue;
+    const title = item.title ?? null;
+    const start = item.startIndex ?? 0;
+    const end = item.endIndex ?? 0;
+    const citedText = item.citedText ?? "";
+    const fileId = item.url ?? "";
+    const documentRange = (type: string, startKey: string, endKey: string): Block => ({
+      type,
+      file_id: fileId,
+      [startKey]: start,
+      [endKey]: end,
+      document_title: title,
+      document_index: 0,
+      cited_text: citedText,
+    });
+    switch (item.source) {
+      case "char":
+        out.push(documentRange("char_location", "start_char_index", "end_char_index"));
+        break;
+      case "page":
+        out.push(documentRange("page_location", "start_page_number", "end_page_number"));
+        break;
+      case "block":
+        out.push(documentRange("content_block_location", "start_block_index", "end_block_index"));
+        break;
+      case "url":
+        out.push({
+          type: "web_search_result_location",
+          url: item.url ?? "",
+          title,
+          encrypted_index: String(start),
+          cited_text: citedText,
+        });
+        break;
+      case "search":
+        out.push({
+          type: "search_result_location",
+          title,
+          start_block_index: start,
+          end_block_index: end,
+          search_result_index: 0,
+          source: item.source,
+          cited_text: citedText,
+        });
+        break;
     }
   }
   return out;
