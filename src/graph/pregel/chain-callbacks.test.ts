@@ -591,3 +591,83 @@ describe("functional API calls are heard ending as they return (LangChain.js)", 
     ]);
   });
 });
+
+describe("a graph run in a node with callbacks of its own reports to them (LangGraph.js)", () => {
+  /** A subgraph of two steps, and a parent whose node runs it the way `call` does. */
+  function nested(call: (inner: ReturnType<typeof twoSteps>, handler: CallbackHandler) => Promise<unknown>) {
+    const own = recorder();
+    const inner = new StateGraph(Counter)
+      .addNode("a", () => ({ x: 1 }))
+      .addNode("b", () => ({ x: 10 }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile({ name: "inner" });
+    const outer = new StateGraph(Counter)
+      .addNode("runner", async () => {
+        await call(inner, own.handler);
+        return { x: 100 };
+      })
+      .addEdge(START, "runner")
+      .compile();
+    return { outer, own };
+  }
+  const expected = ["start inner", "start a", "end a", "start b", "end b", "end inner"];
+
+  it("invoke, stream and streamEvents called with { callbacks } inside a node", async () => {
+    const runs: Record<string, (inner: ReturnType<typeof twoSteps>, h: CallbackHandler) => Promise<unknown>> =
+      {
+        invoke: (inner, h) => inner.invoke({ x: 0 }, { callbacks: [h] }),
+        stream: async (inner, h) => {
+          for await (const _ of await inner.stream({ x: 0 }, { callbacks: [h] })) {
+            // drained
+          }
+        },
+        streamEvents: async (inner, h) => {
+          for await (const _ of inner.streamEvents({ x: 0 }, { version: "v2", callbacks: [h] })) {
+            // drained
+          }
+        },
+      };
+    for (const [how, call] of Object.entries(runs)) {
+      const { outer, own } = nested(call);
+      await outer.invoke({ x: 0 });
+      expect(
+        own.heard.map(([event, name]) => `${event} ${name}`),
+        how,
+      ).toEqual(expected);
+    }
+  });
+
+  it("its nodes are children of its run, and the outer run's handlers (replaced) do not hear them", async () => {
+    const parents: [string | undefined, string | undefined][] = [];
+    const ids = new Map<string, string | undefined>();
+    const { outer } = nested((inner) =>
+      inner.invoke(
+        { x: 0 },
+        {
+          callbacks: [
+            {
+              handleChainStart(_c, _i, runId, parent, _t, _m, _r, name) {
+                ids.set(runId, name);
+                parents.push([name, parent === undefined ? undefined : ids.get(parent)]);
+              },
+            },
+          ],
+        },
+      ),
+    );
+    const root = recorder();
+    await outer.invoke({ x: 0 }, { callbacks: [root.handler] });
+    expect(parents).toEqual([
+      ["inner", undefined],
+      ["a", "inner"],
+      ["b", "inner"],
+    ]);
+    expect(root.heard.map(([event, name]) => `${event} ${name}`)).toEqual([
+      "start LangGraph",
+      "start runner",
+      "end runner",
+      "end LangGraph",
+    ]);
+  });
+});

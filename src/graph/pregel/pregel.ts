@@ -73,6 +73,7 @@ import {
 import {
   ChainReporter,
   chainHandlersOf,
+  DETACHED_SEGMENTS,
   EVENTS_HANDLER,
   type EventSource,
   MESSAGES_SUBGRAPHS,
@@ -324,7 +325,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
     }
     if (link !== undefined) await nestedStart();
-    const loop = this.createLoop(input, run, options, link?.sink, link, undefined, true);
+    // handlers given to this call only (not the node's) hear this nested run, as in LangChain.js
+    const own = link === undefined ? undefined : this.nestedChainReporter(options, run);
+    const loop = this.createLoop(
+      input,
+      run,
+      options,
+      own === undefined ? link?.sink : own.sink(link?.sink),
+      link,
+      undefined,
+      true,
+    );
+    own?.start(input);
     // a run nested in a node is a chain run of its own in `streamEvents`, as in LangChain.js
     const events = link === undefined ? undefined : nestedGraphEventsOf(run.config.callbacks);
     const eventsRunId = events === undefined ? undefined : randomId();
@@ -341,9 +353,11 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       await loop.run();
     } catch (error) {
       if (eventsRunId !== undefined) events?.nestedGraphStopped(eventsRunId);
+      own?.error(error);
       throw link === undefined ? rootError(error) : error;
     }
     const output = loop.output();
+    own?.end(output);
     if (eventsRunId !== undefined) {
       if (loop.interrupts === undefined) events?.nestedGraphEnd(eventsRunId, output);
       else events?.nestedGraphStopped(eventsRunId);
@@ -375,6 +389,41 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     const handler = config.callbacks?.find((h) => h instanceof MessagesStreamHandler);
     if (handler === undefined) return;
     (handler as MessagesStreamHandler).nodeFinished(metadata, config.tags, name, output, randomId(), false);
+  }
+
+  /**
+   * The chain reporter of a run nested in a node, when the call was given chain handlers of its
+   * own (ones the node's config does not carry, which hear it through the root run already).
+   */
+  private nestedChainReporter(
+    options: PregelOptions<Context> | undefined,
+    run: ResolvedRun,
+  ): NestedChains | undefined {
+    const given = options?.callbacks;
+    if (!Array.isArray(given)) return undefined;
+    const heard = getAsyncContext<LangGraphRunnableConfig>()?.callbacks;
+    // callbacks of its own replace the node's (LangChain.js's ensureConfig): the root run's chain
+    // callbacks do not hear this run's nodes then
+    const replaced = heard !== undefined && heard.length > 0 && !given.some((h) => heard.includes(h));
+    const mine = chainHandlersOf(heard === undefined ? given : given.filter((h) => !heard.includes(h)));
+    if (mine === undefined && !replaced) return undefined;
+    const reporter =
+      mine === undefined
+        ? undefined
+        : new ChainReporter(
+            mine,
+            this.drawnClassName,
+            run.config.runName ?? this.name ?? "LangGraph",
+            [...(run.config.tags ?? [])],
+            { ...run.config.metadata },
+            undefined,
+            false,
+            true,
+          );
+    // the node's segment is the last of the run's namespace
+    const ns = String(run.config.configurable?.checkpoint_ns ?? "");
+    const segment = ns === "" ? undefined : ns.split(CHECKPOINT_NAMESPACE_SEPARATOR).at(-1);
+    return new NestedChains(reporter, replaced ? segment : undefined);
   }
 
   /**
@@ -506,6 +555,9 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     // v2 run's with its events' run ids)
     const chainHandlers =
       parent === undefined && !protocol ? chainHandlersOf(run.config.callbacks) : undefined;
+    // a nested run reports to the handlers given to this call only
+    const nestedReporter =
+      parent === undefined || protocol ? undefined : this.nestedChainReporter(options, run);
     const reporter =
       chainHandlers === undefined
         ? undefined
@@ -520,6 +572,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
           );
     let sink: StreamSink = opened.sink;
     if (parent?.sink !== undefined) sink = new TeeSink(opened.sink, parent.sink);
+    if (nestedReporter !== undefined) sink = nestedReporter.sink(sink) ?? sink;
     else if (reporter !== undefined) sink = new ChainReportingSink(opened.sink, reporter);
     const loop = this.createLoop(
       input,
@@ -530,14 +583,17 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       messages,
     );
     reporter?.start(input);
+    nestedReporter?.start(input);
     (parent === undefined ? loop.run() : nestedStart().then(() => loop.run())).then(
       () => {
         reporter?.end(loop.output());
+        nestedReporter?.end(loop.output());
         opened.end();
       },
       (error: unknown) => {
         const failure = parent === undefined ? rootError(error) : error;
         reporter?.error(failure);
+        nestedReporter?.error(failure);
         opened.end({ error: failure });
       },
     );
@@ -947,6 +1003,50 @@ class TeeSink extends StreamSink {
  * The sink of a root `stream()` whose chain callbacks listen: every graph's `debug` events also
  * go to the {@link ChainReporter} as the engine reports them; the rest as to the stream's sink.
  */
+/**
+ * The chain callbacks of a graph run nested in a node that was given callbacks of its own: its
+ * reporter (when they listen to chains), and the node's namespace segment, which the root run's
+ * chain callbacks skip while it runs (they do not hear its nodes).
+ */
+class NestedChains {
+  constructor(
+    readonly reporter: ChainReporter | undefined,
+    private readonly detached: string | undefined,
+  ) {
+    if (detached !== undefined) DETACHED_SEGMENTS.add(detached);
+  }
+
+  /** The sink the run streams to, which feeds the reporter its `debug` chunks. */
+  sink(inner: StreamSink | undefined): StreamSink | undefined {
+    const reporter = this.reporter;
+    if (reporter === undefined) return inner;
+    return inner === undefined
+      ? new StreamSink(["debug"], true, true, (chunk) => {
+          const [namespace, , event] = chunk as [string[], string, unknown];
+          reporter.chunk(namespace, event);
+        })
+      : new ChainReportingSink(inner, reporter);
+  }
+
+  start(input: unknown): void {
+    this.reporter?.start(input);
+  }
+
+  end(output: unknown): void {
+    this.done();
+    this.reporter?.end(output);
+  }
+
+  error(error: unknown): void {
+    this.done();
+    this.reporter?.error(error);
+  }
+
+  private done(): void {
+    if (this.detached !== undefined) DETACHED_SEGMENTS.delete(this.detached);
+  }
+}
+
 class ChainReportingSink extends StreamSink {
   private readonly inner: StreamSink;
   private readonly reporter: ChainReporter;

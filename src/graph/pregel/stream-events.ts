@@ -325,6 +325,12 @@ export interface EventSource {
 /** What {@link EventSource.stream} resolves to. */
 type RunChunks = AsyncIterable<unknown> & { cancel(reason?: unknown): Promise<void> };
 
+/**
+ * Namespace segments (`node:<taskId>`) of nodes running a nested graph given callbacks of its
+ * own, which replace the node's: chain reporters above them skip that graph's chunks.
+ */
+export const DETACHED_SEGMENTS = new Set<string>();
+
 /** The handlers among `lists` that listen to chain events (`handleChainStart` / `End` / `Error`). */
 export function chainHandlersOf(
   ...lists: (readonly CallbackHandler[] | undefined)[]
@@ -378,6 +384,8 @@ export class ChainReporter {
   private readonly open = new Map<string, NodeRun>();
   /** A node failed: the run fails with its error, and the nodes still running were aborted. */
   private nodeFailed = false;
+  /** How many leading segments of a chunk's namespace are the graph's own (known once a chunk came, for a nested run). */
+  private baseDepth: number | undefined;
 
   constructor(
     private readonly handlers: readonly CallbackHandler[],
@@ -389,7 +397,13 @@ export class ChainReporter {
     runId: string | undefined,
     /** A node's first run has its task's id (the run id of its `streamEvents` events). */
     private readonly taskIdsAsRunIds = false,
+    /**
+     * The graph runs nested in a node: its chunks' namespaces start with the namespace of its own
+     * nodes, which its first chunk (one of its own nodes') shows.
+     */
+    nested = false,
   ) {
+    this.baseDepth = nested ? undefined : 0;
     this.runId = runId ?? randomId();
   }
 
@@ -410,7 +424,10 @@ export class ChainReporter {
   }
 
   /** One chunk of the run's `[namespace, "debug", event]` stream. */
-  chunk(namespace: readonly string[], event: unknown): void {
+  chunk(fullNamespace: readonly string[], event: unknown): void {
+    this.baseDepth ??= fullNamespace.length;
+    const namespace = this.baseDepth === 0 ? fullNamespace : fullNamespace.slice(this.baseDepth);
+    if (DETACHED_SEGMENTS.size > 0 && namespace.some((segment) => DETACHED_SEGMENTS.has(segment))) return;
     const { step, type, payload } = event as {
       step: number;
       type: string;
