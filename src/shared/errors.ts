@@ -35,23 +35,42 @@ export interface AgentGraphErrorOptions {
   code?: string;
 }
 
+/** `lc_error_code` of every error: {@link AgentGraphError.code} under LangGraph.js's name. */
+const LC_ERROR_CODE: PropertyDescriptor = {
+  get(this: { code: string }) {
+    return this.code;
+  },
+  set(this: { code: string }, value: string) {
+    this.code = value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 export class AgentGraphError extends Error {
   /** Name used for cross-realm `instanceof`; subclasses override it. */
   static readonly brandName: string = "AgentGraphError";
 
-  /** Stable machine-readable code, e.g. `"GRAPH_RECURSION_LIMIT"`. */
-  readonly code: string;
+  /** Stable machine-readable code, e.g. `"GRAPH_RECURSION_LIMIT"` (not enumerable). */
+  declare readonly code: string;
 
-  /** LangGraph.js spelling of {@link code}, kept for code ported from it. */
-  get lc_error_code(): string {
-    return this.code;
-  }
+  /**
+   * LangGraph.js spelling of {@link code}, kept for code ported from it: an own enumerable
+   * property, the error's first key (visible to `Object.keys`, `toEqual` and JSON), as there.
+   */
+  declare readonly lc_error_code: string;
 
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const ctor = new.target as typeof AgentGraphError;
+    Object.defineProperty(this, "lc_error_code", LC_ERROR_CODE);
     this.name = ctor.brandName;
-    this.code = options.code ?? ctor.brandName;
+    Object.defineProperty(this, "code", {
+      value: options.code ?? ctor.brandName,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
     const names: string[] = [];
     for (let c: unknown = ctor; typeof c === "function" && "brandName" in c; c = Object.getPrototypeOf(c)) {
       const n = (c as typeof AgentGraphError).brandName;

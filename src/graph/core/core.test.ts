@@ -151,3 +151,24 @@ describe("channel versions", () => {
     expect(compareVersions(99, "0")).toBeLessThan(0);
   });
 });
+
+describe("lc_error_code is an own enumerable key of graph errors, as in LangGraph.js", () => {
+  it("Object.keys, JSON and spreads show it (and not code); its value is the code", () => {
+    const errors: Error[] = [
+      new GraphInterrupt([]),
+      new NodeInterrupt("stop"),
+      new GraphRecursionError("too deep"),
+      new InvalidUpdateError("bad update"),
+      new EmptyChannelError("empty"),
+    ];
+    for (const error of errors) {
+      const keys = Object.keys(error);
+      expect(keys[0], error.name).toBe("lc_error_code");
+      expect(keys, error.name).not.toContain("code");
+      const { lc_error_code, code } = error as Error & { lc_error_code: string; code: string };
+      expect(lc_error_code).toBe(code);
+      expect(JSON.parse(JSON.stringify(error)).lc_error_code).toBe(code);
+      expect({ ...error }).toHaveProperty("lc_error_code", code);
+    }
+  });
+});

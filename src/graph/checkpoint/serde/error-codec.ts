@@ -22,6 +22,11 @@ export function errorToJson(error: Error): ErrorJson {
     fields ??= {};
     define(fields, key, (error as unknown as Record<string, unknown>)[key]);
   }
+  // an agentgraph error's `code` is its own, not enumerable (its enumerable twin is `lc_error_code`)
+  if (fields?.code === undefined && Object.hasOwn(error, "code")) {
+    fields ??= {};
+    define(fields, "code", (error as unknown as Record<string, unknown>).code);
+  }
   if (fields !== undefined) json.fields = fields;
   return json;
 }
