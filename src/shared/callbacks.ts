@@ -207,15 +207,24 @@ export function hasHandlers(
 export const NODE_RUN_IDS = new Map<string, string>();
 
 /**
+ * Marks the config a tool run with handlers gives its function (and the ambient config it runs
+ * in) with the tool's run id: calls made there are children of the tool's run, as in LangChain.js.
+ */
+export const TOOL_RUN_ID: unique symbol = Symbol.for("agentgraph.toolRunId") as never;
+
+/**
  * The run a model or tool call made with `config` is part of, for its callbacks' `parentRunId`:
  * inside a graph node whose run has handlers (the graph's callbacks, or a stream's own), the
  * node's run (the id chain callbacks hear it start with, else its task's id), as LangChain.js
- * links a call to the node's run. `undefined` anywhere else: outside a graph, or
+ * links a call to the node's run; inside a tool run with handlers, the tool's run. `undefined` anywhere else: outside a graph, or
  * in a graph run without handlers (a model's own callbacks then hear no parent, as in LangChain.js).
  */
 export function parentRunIdOf(config: {
   callbacks?: readonly CallbackHandler[] | undefined;
 }): string | undefined {
+  // a call made in a tool run with handlers is the tool's child (its config, or the ambient one)
+  const tool = (config as Record<symbol, unknown>)[TOOL_RUN_ID];
+  if (typeof tool === "string") return tool;
   const info = (config as { executionInfo?: { taskId?: unknown } }).executionInfo;
   if (info === undefined) return undefined;
   const ambient = getAmbientConfig();

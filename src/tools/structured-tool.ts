@@ -10,6 +10,8 @@ import {
   raceSignal,
   resolveConfig,
   runBatch,
+  runInAsyncContext,
+  TOOL_RUN_ID,
   thenThroughInvoke,
 } from "../shared/index.js";
 import { ToolInputParsingException } from "./errors.js";
@@ -435,7 +437,12 @@ export abstract class StructuredTool<
         run?.handleToolEnd(formatted);
         return formatted;
       };
-      const raced = raceWithSignal(Promise.resolve(this._call(parsed, run, config)), config.signal);
+      const raced = raceWithSignal(
+        Promise.resolve(
+          run === undefined ? this._call(parsed, run, config) : this.callInRun(parsed, run, config),
+        ),
+        config.signal,
+      );
       // the caller's `then` (or `onError`), if any, in the same continuation; what `then` throws is
       // the caller's, not the tool's
       const failed = (error: unknown): R | PromiseLike<R> => {
@@ -464,6 +471,16 @@ export abstract class StructuredTool<
       run?.handleToolError(error);
       return failedBeforeThen(error, onError);
     }
+  }
+
+  /**
+   * `_call` in a tool run with handlers: with a config, and an ambient one, that name the tool's
+   * run, so the model and tool calls made in it are its children (LangChain.js runs a tool's
+   * function in its child config).
+   */
+  private callInRun(parsed: SchemaOutputT, run: ToolRunManager, config: ToolRunnableConfig): unknown {
+    const child = Object.assign({}, config, { [TOOL_RUN_ID]: run.runId }) as ToolRunnableConfig;
+    return runInAsyncContext(child, () => this._call(parsed, run, child));
   }
 
   /**

@@ -671,3 +671,41 @@ describe("a graph run in a node with callbacks of its own reports to them (LangG
     ]);
   });
 });
+
+describe("a model called inside a tool is the tool's child (LangChain.js)", () => {
+  it("with the tool's config passed on, and without any", async () => {
+    for (const passConfig of [true, false]) {
+      const runs = new Map<string, string>();
+      const parents: string[] = [];
+      const handler: CallbackHandler = {
+        handleChainStart(_c, _i, runId, _p, _t, _m, _r, name) {
+          runs.set(runId, `chain ${name}`);
+        },
+        handleToolStart(_t, _i, runId, parent, _tags, _m, name) {
+          runs.set(runId, `tool ${name}`);
+          parents.push(`tool under ${parent === undefined ? "-" : runs.get(parent)}`);
+        },
+        handleChatModelStart(_l, _m, _runId, parent) {
+          parents.push(`model under ${parent === undefined ? "-" : runs.get(parent)}`);
+        },
+      };
+      const model = new FakeListChatModel({ responses: ["ok"] });
+      const lookup = tool(
+        async (_args, config) => {
+          const reply = passConfig ? await model.invoke("q", config) : await model.invoke("q");
+          return String(reply.content);
+        },
+        { name: "lookup", description: "looks up", schema: z.object({ q: z.string() }) },
+      );
+      const graph = new StateGraph(Counter)
+        .addNode("caller", async (_state, config) => {
+          await lookup.invoke({ q: "x" }, config);
+          return { x: 1 };
+        })
+        .addEdge(START, "caller")
+        .compile();
+      await graph.invoke({ x: 0 }, { callbacks: [handler] });
+      expect(parents, String(passConfig)).toEqual(["tool under chain caller", "model under tool lookup"]);
+    }
+  });
+});
