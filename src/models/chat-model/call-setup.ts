@@ -2,6 +2,7 @@ import {
   AbortError,
   abortReasonMessage,
   type CallbackHandler,
+  getAmbientConfig,
   hasHandlers,
   type RunnableConfig,
   raceSignal,
@@ -22,6 +23,9 @@ const CONFIG_KEYS = new Set([
   "timeout",
   "signal",
 ]);
+
+/** What a graph task's config carries for the calls made in it (some as lazy getters). */
+const TASK_RUNTIME_KEYS = ["writer", "interrupt", "control", "executionInfo"] as const;
 
 /**
  * Splits the options of a model call into the runnable config (resolved over the ambient
@@ -63,6 +67,17 @@ export function splitCallOptions(options: Record<string, unknown> | undefined): 
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   // a key even when there is no signal, as in LangChain.js (callbacks' `extraParams.options` show it)
   callOptions.signal = signal;
+  // inside a graph task, the task's runtime (writer, interrupt, control, executionInfo) comes
+  // along as call options, from the config given or the ambient one, as LangChain.js's
+  // ensureConfig hands the task's config over (an agent's model call sees them too)
+  const ambient = getAmbientConfig() as Record<string, unknown> | undefined;
+  if (ambient !== undefined || options !== undefined) {
+    for (const key of TASK_RUNTIME_KEYS) {
+      if (callOptions[key] !== undefined) continue;
+      const value = (options !== undefined && key in options ? options[key] : undefined) ?? ambient?.[key];
+      if (value !== undefined) callOptions[key] = value;
+    }
+  }
   return { config, callOptions, signal };
 }
 
