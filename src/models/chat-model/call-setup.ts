@@ -72,7 +72,10 @@ export function splitCallOptions(options: Record<string, unknown> | undefined): 
   // ensureConfig hands the task's config over (an agent's model call sees them too)
   const ambient = getAmbientConfig() as Record<string, unknown> | undefined;
   if (ambient !== undefined || options !== undefined) {
-    for (const key of TASK_RUNTIME_KEYS) {
+    // indexed: this runs on every model call, mostly before the engine optimizes it, where each
+    // `for…of` step allocates
+    for (let i = 0; i < TASK_RUNTIME_KEYS.length; i++) {
+      const key = TASK_RUNTIME_KEYS[i] as (typeof TASK_RUNTIME_KEYS)[number];
       if (callOptions[key] !== undefined) continue;
       const value = (options !== undefined && key in options ? options[key] : undefined) ?? ambient?.[key];
       if (value !== undefined) callOptions[key] = value;
