@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Command, interrupt, MemorySaver, MessagesAnnotation, START, StateGraph } from "../index.js";
+import {
+  Command,
+  interrupt,
+  type LangGraphRunnableConfig,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "../index.js";
 import { AIMessage, type ToolCall, ToolMessage } from "../messages/index.js";
 import { tool } from "../tools/index.js";
 import { ToolNode } from "./index.js";
@@ -134,6 +142,30 @@ describe('streamMode: "tools"', () => {
     )) as { event: string; output?: unknown }[];
     expect(chunks.map((c) => c.event)).toEqual(["on_tool_start", "on_tool_end"]);
     expect(chunks[1]?.output).toBeInstanceOf(Command);
+  });
+
+  it("reports the start of every tool called together before any of them runs", async () => {
+    // LangChain.js awaits handleToolStart before a tool's function runs, so the custom chunks a
+    // tool writes at once come after the starts of all the calls of the step
+    const progress = (name: string) =>
+      tool(
+        async (_args: Record<string, never>, config: LangGraphRunnableConfig) => {
+          config.writer?.({ from: name });
+          return `${name} done`;
+        },
+        { name, description: "", schema: z.object({}) },
+      );
+    const chunks = (await collect(
+      toolsGraph(new ToolNode([progress("a"), progress("b")])).stream(
+        input(call("a", "ca"), call("b", "cb")),
+        {
+          streamMode: ["tools", "custom"],
+        },
+      ),
+    )) as [string, { event?: string; toolCallId?: string; from?: string }][];
+    expect(
+      chunks.map(([mode, chunk]) => (mode === "tools" ? `${chunk.event}:${chunk.toolCallId}` : chunk.from)),
+    ).toEqual(["on_tool_start:ca", "on_tool_start:cb", "a", "b", "on_tool_end:ca", "on_tool_end:cb"]);
   });
 
   it("does not report an interrupt as an error", async () => {

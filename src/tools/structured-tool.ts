@@ -437,10 +437,14 @@ export abstract class StructuredTool<
         run?.handleToolEnd(formatted);
         return formatted;
       };
+      // with handlers listening, the tool's function starts a turn after its start was reported,
+      // as in LangChain.js (which awaits `handleToolStart`): tools called together all report
+      // their start before any of them runs
+      const started = run;
       const raced = raceWithSignal(
-        Promise.resolve(
-          run === undefined ? this._call(parsed, run, config) : this.callInRun(parsed, run, config),
-        ),
+        started === undefined
+          ? Promise.resolve(this._call(parsed, run, config))
+          : Promise.resolve().then(() => this.callInRun(parsed, started, config)),
         config.signal,
       );
       // the caller's `then` (or `onError`), if any, in the same continuation; what `then` throws is
