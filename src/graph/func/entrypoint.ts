@@ -1,7 +1,16 @@
 import { getAsyncContext, randomId } from "../../shared/index.js";
 import { DrawableGraph, type StreamChunk } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
-import { type Command, END, GraphValueError, PREVIOUS, START, TASKS } from "../core/index.js";
+import {
+  type Command,
+  coerceTimeoutPolicy,
+  END,
+  GraphValueError,
+  PREVIOUS,
+  START,
+  TASKS,
+  type TimeoutPolicy,
+} from "../core/index.js";
 import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
 import { Pregel, type PregelOptions } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
@@ -16,6 +25,12 @@ export interface EntrypointOptions {
   store?: unknown;
   /** Cache for cached tasks. */
   cache?: unknown;
+  /**
+   * Longest one attempt of the entrypoint's function may run: milliseconds (a wall-clock cap) or
+   * a `TimeoutPolicy` (`runTimeout`, `idleTimeout`); past it the run fails with a
+   * `NodeTimeoutError`, as a node's `timeout` does.
+   */
+  timeout?: number | TimeoutPolicy;
 }
 
 /**
@@ -114,6 +129,7 @@ export const entrypoint: EntrypointFactory = Object.assign(
       },
       retryPolicy: undefined,
       cachePolicy: undefined,
+      timeout: coerceTimeoutPolicy(options.timeout),
       metadata: undefined,
       tags: undefined,
       hidden: false,

@@ -5,6 +5,7 @@ import {
   getPreviousState,
   InMemoryCache,
   interrupt,
+  isNodeTimeoutError,
   MemorySaver,
   task,
 } from "../../index.js";
@@ -139,5 +140,21 @@ describe("entrypoint.final", () => {
     expect(await workflow.invoke(1, config)).toBe("v1");
     expect(await workflow.invoke(2, config)).toBe("v2");
     expect(seen).toEqual([undefined, 10]);
+  });
+});
+
+describe("an entrypoint's timeout", () => {
+  it("fails an attempt that runs past it with a NodeTimeoutError naming the entrypoint", async () => {
+    const slow = entrypoint({ name: "ept", timeout: 30 }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return 1;
+    });
+    const error = await slow.invoke({}).catch((e: unknown) => e);
+    expect(isNodeTimeoutError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^Node "ept" exceeded its run timeout of 30ms \(elapsed: \d+ms\)\.$/,
+    );
+    const fast = entrypoint({ name: "fast", timeout: { idleTimeout: 500 } }, async (x: number) => x + 1);
+    expect(await fast.invoke(1)).toBe(2);
   });
 });
