@@ -81,6 +81,41 @@ describe("task call namespaces", () => {
     }
   });
 
+  it("a model called in a task carries the tag seq:step:1, one called in the entrypoint none", async () => {
+    const model = new FakeChatModel({
+      responses: ["in body", "in task", "nested", "again", "again", "again"],
+    });
+    const inner = task("inner", async (text: string) => (await model.invoke(text)).content);
+    const outer = task("outer", async (text: string) => inner(text));
+    const workflow = entrypoint({ name: "ep" }, async (text: string) => [
+      (await model.invoke(text)).content,
+      await inner(text),
+      await outer(text),
+    ]);
+    // one entry per streamed message (the fake streams each answer in chunks under one id)
+    const seen = new Map<unknown, [unknown, unknown]>();
+    for await (const [message, metadata] of await workflow.stream("hi", {
+      streamMode: "messages",
+      tags: ["mine"],
+    })) {
+      seen.set(message.id, [metadata.langgraph_node, metadata.tags]);
+    }
+    expect([...seen.values()]).toEqual([
+      ["ep", ["mine"]],
+      ["inner", ["seq:step:1", "mine"]],
+      ["inner", ["seq:step:1", "mine"]],
+    ]);
+    // the task's own run has no such tag
+    const starts: [string, string[] | undefined][] = [];
+    for await (const event of workflow.streamEvents("hi", { version: "v2" })) {
+      if (event.event === "on_chain_start" && event.name === "inner") starts.push([event.name, event.tags]);
+    }
+    expect(starts).toEqual([
+      ["inner", ["graph:step:0"]],
+      ["inner", ["graph:step:0"]],
+    ]);
+  });
+
   it("streamEvents reports a call with that namespace and its returned value as output", async () => {
     const double = task("double", async (x: number) => x * 2);
     const workflow = entrypoint({ name: "ep", checkpointer: new MemorySaver() }, async (x: number) => {

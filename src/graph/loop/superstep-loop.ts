@@ -6,6 +6,7 @@ import {
   type RunnableConfig,
   raceSignal,
   randomId,
+  runInAsyncContext,
 } from "../../shared/index.js";
 import {
   applyWrites,
@@ -1580,7 +1581,14 @@ export class PregelLoop {
       name,
       triggers: [PUSH],
       channels: [],
-      bound: () => fn(...args),
+      bound: (_input, config) => {
+        // LangGraph.js runs a task's function as the first step of a sequence, so the model and
+        // tool calls made in it carry the tag `seq:step:1` (the task's own run does not); only
+        // callback handlers see tags
+        if (config.callbacks === undefined) return fn(...args);
+        const inner = Object.assign({}, config, { tags: ["seq:step:1", ...(config.tags ?? [])] });
+        return runInAsyncContext(inner, () => fn(...args));
+      },
       writers: (output, task) => {
         task.writes.push([RETURN, output]);
       },
