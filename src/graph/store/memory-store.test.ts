@@ -21,6 +21,31 @@ describe("InMemoryStore specifics", () => {
     expect(new InMemoryStore().indexConfig).toBeUndefined();
     expect(new InMemoryStore({ index: { dims: 1, embeddings } }).indexConfig?.dims).toBe(1);
   });
+
+  it("an index without embeddings (Python's { embed, dims }) embeds nothing: puts work, searches filter unscored", async () => {
+    // the long-term-memory docs page passes an `embed` function; LangGraph.js ignores it
+    const embed = (texts: string[]) => texts.map(() => [1, 2]);
+    const store = new InMemoryStore({ index: { embed, dims: 2 } } as unknown as ConstructorParameters<
+      typeof InMemoryStore
+    >[0]);
+    const namespace = ["my-user", "chitchat"];
+    await store.put(namespace, "a-memory", { rules: ["short answers"], "my-key": "my-value" });
+    await store.put(namespace, "other", { "my-key": "x" });
+    expect((await store.get(namespace, "a-memory"))?.value).toEqual({
+      rules: ["short answers"],
+      "my-key": "my-value",
+    });
+    const found = await store.search(namespace, {
+      filter: { "my-key": "my-value" },
+      query: "language preferences",
+    });
+    expect(found.map((item) => [item.key, item.score])).toEqual([["a-memory", undefined]]);
+    expect("score" in (found[0] as object)).toBe(true);
+    expect((await store.search(namespace, { query: "q" })).map((item) => item.key)).toEqual([
+      "a-memory",
+      "other",
+    ]);
+  });
 });
 
 /** A toy embedding: one dimension per vocabulary word present in the text. */

@@ -98,9 +98,11 @@ export class InMemoryStore extends BaseStore {
     const queries = plan.reads.flatMap((read) =>
       read.kind === "search" && read.op.query ? [read.op.query] : [],
     );
-    const queryVectors =
-      this.index && queries.length > 0 ? await embedQueries(this.index, queries) : undefined;
-    const putVectors = this.index ? await embedPuts(this.index, plan.puts) : undefined;
+    // an index without `embeddings` (say, Python's `{ embed, dims }`) embeds nothing: searches
+    // filter and page unscored, as in LangGraph.js
+    const index = this.index?.embeddings ? this.index : undefined;
+    const queryVectors = index && queries.length > 0 ? await embedQueries(index, queries) : undefined;
+    const putVectors = index ? await embedPuts(index, plan.puts) : undefined;
     const writes = plan.puts.map((op) => this.prepareWrite(op, putVectors?.get(op)));
     const now = Date.now();
     // a put's result is null, as LangGraph.js's InMemoryStore answers it
