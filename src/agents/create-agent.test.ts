@@ -4,13 +4,14 @@ import {
   Annotation,
   Command,
   END,
+  getCurrentTaskInput,
   interrupt,
   MemorySaver,
   MessagesAnnotation,
   START,
   StateGraph,
 } from "../index.js";
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "../messages/index.js";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import {
@@ -552,6 +553,36 @@ describe("createAgent: Send payload", () => {
     expect(sends[0]?.args).toEqual([call("search", { query: "a" }, "c1")]);
     const resumed = await agent.invoke(null, config);
     expect(outline(resumed.messages)).toEqual(["human:hi", "ai:", "tool:results for a", "ai:ok"]);
+  });
+
+  it("shows its tools LangChain.js's Send payload through getCurrentTaskInput()", async () => {
+    // the subagents docs page reads the conversation this way inside a tool
+    const seen: unknown[] = [];
+    const peek = tool(
+      async () => {
+        const input = getCurrentTaskInput<Record<string, unknown> & { messages: BaseMessage[] }>();
+        seen.push([Object.keys(input), input.lg_tool_call, outline(input.messages), input.note]);
+        return "peeked";
+      },
+      { name: "peek", description: "Look at the state.", schema: z.object({ x: z.number() }) },
+    );
+    const model = new FakeChatModel({
+      responses: [
+        asking("a1", call("peek", { x: 1 }, "c1"), call("peek", { x: 2 }, "c2")),
+        answer("a2", "ok"),
+      ],
+    });
+    const agent = createAgent({
+      model,
+      tools: [peek],
+      stateSchema: z.object({ note: z.string().optional() }),
+    });
+    const result = await agent.invoke({ ...question(), note: "n" });
+    expect(outline(result.messages)).toEqual(["human:hi", "ai:", "tool:peeked", "tool:peeked", "ai:ok"]);
+    expect(seen).toEqual([
+      [["messages", "note", "lg_tool_call"], call("peek", { x: 1 }, "c1"), ["human:hi", "ai:"], "n"],
+      [["messages", "note", "lg_tool_call"], call("peek", { x: 2 }, "c2"), ["human:hi", "ai:"], "n"],
+    ]);
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type StreamTransformerFactory,
 } from "../graph/index.js";
 import type { SystemMessage } from "../messages/index.js";
-import { chainWrapToolCall, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
+import { chainWrapToolCall, SHOWS_SEND_PAYLOAD, ToolNode, type WrapToolCall } from "../prebuilt/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import { raceAgentSignal } from "./abort-reason.js";
 import { assertNoBoundTools, normalizeSystemPrompt, normalizeTools } from "./agent-tools.js";
@@ -345,6 +345,7 @@ export function buildAgentGraph(params: CreateAgentParams): AnyGraph {
           }
         : {}),
     });
+    toolNode[SHOWS_SEND_PAYLOAD] = true;
     // the agent's own signal fails the tools step at once (the run's signal is the engine's)
     const agentSignal = params.signal;
     const toolsStep =

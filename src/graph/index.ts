@@ -42,6 +42,7 @@ export {
   type StreamEventsOptions,
   type StreamEventsV3Options,
   type StreamTransformerFactory,
+  setTaskInputView,
   setTokenChunkFactory,
   writer,
 } from "./pregel/index.js";

@@ -3,6 +3,7 @@ import {
   type ExecutionInfo,
   type LangGraphRunnableConfig,
   readCurrentState,
+  setTaskInputView,
 } from "../graph/index.js";
 import type { ToolCall, ToolMessage } from "../messages/index.js";
 import {
@@ -30,6 +31,15 @@ import type { ToolCallRequest, ToolCallResult, WrapToolCall } from "./tool-node-
  * const options: ToolNodeOptions = { name: "tools", handleToolErrors: false };
  * ```
  */
+/**
+ * Set to `true` on a ToolNode (createAgent's) whose tools should see `getCurrentTaskInput()`
+ * answer LangChain.js's `Send` payload `{ ...state, lg_tool_call }` although the `Send` carries
+ * the call alone.
+ *
+ * @internal
+ */
+export const SHOWS_SEND_PAYLOAD: unique symbol = Symbol("agentgraph.toolNodeShowsSendPayload");
+
 export interface ToolNodeOptions {
   /** The node's runnable name (default `"func"`, as in LangGraph.js); the graph names the node itself. */
   name?: string;
@@ -90,6 +100,8 @@ export class ToolNode {
   readonly handleToolErrors: HandleToolErrors;
   readonly wrapToolCall: WrapToolCall | undefined;
   private readonly toolsByName: ReadonlyMap<string, StructuredToolInterface>;
+  /** @internal See {@link SHOWS_SEND_PAYLOAD}. */
+  [SHOWS_SEND_PAYLOAD] = false;
 
   constructor(tools: readonly StructuredToolInterface[], options: ToolNodeOptions = {}) {
     this.name = options.name ?? "func";
@@ -183,6 +195,11 @@ export class ToolNode {
     ) as LangGraphRunnableConfig<unknown>;
     // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
     const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
+    // createAgent's Send carries the call alone; its tools still see LangChain.js's Send payload
+    if (this[SHOWS_SEND_PAYLOAD] && parsed.stateFromGraph && calls.length === 1) {
+      const call = calls[0];
+      setTaskInputView(resolved, () => ({ ...(state as object), lg_tool_call: call }));
+    }
     // a node's signal lives on its config's prototype, so spreading the config would lose it
     const signal = (config ?? ambient)?.signal;
     const base = this.baseConfig(resolved, signal, state);

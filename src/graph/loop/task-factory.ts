@@ -50,6 +50,7 @@ export class Task implements RunningTask {
   clock: AttemptClock | undefined = undefined;
   pendingRetry: unknown = undefined;
   abortedBySibling = false;
+  inputView: (() => unknown) | undefined = undefined;
   /** The functional-API call that made this call (a call made by a call). */
   callingTask: Task | undefined = undefined;
   [SCRATCHPAD]?: Scratchpad;
@@ -100,6 +101,7 @@ export class Task implements RunningTask {
 
   resetAttempt(): void {
     this.writes.length = 0;
+    this.inputView = undefined;
     this.callCount = 0;
     const scratchpad = this[SCRATCHPAD];
     if (scratchpad !== undefined) scratchpad.interruptCounter = 0;

@@ -293,6 +293,11 @@ export interface RunningTask extends PreparedTask<PregelNode> {
    * with its retries, each attempt failing with an `AbortError` (its function still runs).
    */
   abortedBySibling: boolean;
+  /**
+   * What `getCurrentTaskInput()` answers instead of `input`, when the node set it (see
+   * `setTaskInputView`); `undefined` otherwise.
+   */
+  inputView: (() => unknown) | undefined;
   /** Clears what a failed attempt left behind (writes, call and interrupt counters) before a retry. */
   resetAttempt(): void;
   /**

@@ -96,7 +96,20 @@ export function getCurrentTaskInput<Input = unknown>(config?: LangGraphRunnableC
     config === undefined
       ? undefined
       : ((config as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask | undefined);
-  return (task ?? currentTask("getCurrentTaskInput()")).input as Input;
+  const running = task ?? currentTask("getCurrentTaskInput()");
+  return (running.inputView === undefined ? running.input : running.inputView()) as Input;
+}
+
+/**
+ * Makes `getCurrentTaskInput()` answer `view()` for the running task of `config` (when it is
+ * one) instead of the task's own input: createAgent's tools node, whose `Send` carries only the
+ * tool call, shows its tools LangChain.js's `{ ...state, lg_tool_call }` this way.
+ *
+ * @internal
+ */
+export function setTaskInputView(config: LangGraphRunnableConfig<unknown>, view: () => unknown): void {
+  const task = (config as Record<symbol, unknown>)[CURRENT_TASK] as RunningTask | undefined;
+  if (task !== undefined) task.inputView = view;
 }
 
 /**

@@ -5,6 +5,7 @@ export {
   getWriter,
   pushTaskMessage,
   readCurrentState,
+  setTaskInputView,
   writer,
 } from "./context-helpers.js";
 export { isInterrupted } from "./interrupted.js";
