@@ -584,6 +584,36 @@ describe("createAgent: Send payload", () => {
       [["messages", "note", "lg_tool_call"], call("peek", { x: 2 }, "c2"), ["human:hi", "ai:"], "n"],
     ]);
   });
+
+  it("gives its tools the Send payload as runtime.state, and a wrapToolCall hook the state alone", async () => {
+    const seen: unknown[] = [];
+    const peek = tool(
+      async (_args, runtime) => {
+        const state = runtime.state as Record<string, unknown>;
+        seen.push(["tool", Object.keys(state), state.lg_tool_call, state === getCurrentTaskInput()]);
+        seen.push(["control", typeof (runtime as { control?: unknown }).control]);
+        return "peeked";
+      },
+      { name: "peek", description: "Look at the state.", schema: z.object({}) },
+    );
+    const hook = createMiddleware({
+      name: "Hook",
+      wrapToolCall: (request, handler) => {
+        seen.push(["hook", Object.keys(request.state)]);
+        // the tool keeps the Send payload whatever state the hook passes on
+        return handler({ ...request, state: { messages: [] } });
+      },
+    });
+    const model = new FakeChatModel({
+      responses: [asking("a1", call("peek", {}, "c1")), answer("a2", "ok")],
+    });
+    await createAgent({ model, tools: [peek], middleware: [hook] }).invoke(question());
+    expect(seen).toEqual([
+      ["hook", ["messages"]],
+      ["tool", ["messages", "lg_tool_call"], call("peek", {}, "c1"), true],
+      ["control", "object"],
+    ]);
+  });
 });
 
 describe('createAgent: version "v1"', () => {

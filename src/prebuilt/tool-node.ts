@@ -196,13 +196,17 @@ export class ToolNode {
     // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
     const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
     // createAgent's Send carries the call alone; its tools still see LangChain.js's Send payload
+    // `{ ...state, lg_tool_call }`, as `runtime.state` and from `getCurrentTaskInput()` (one
+    // object), while a wrapToolCall hook's `request.state` is the state alone
+    let toolState = state;
     if (this[SHOWS_SEND_PAYLOAD] && parsed.stateFromGraph && calls.length === 1) {
-      const call = calls[0];
-      setTaskInputView(resolved, () => ({ ...(state as object), lg_tool_call: call }));
+      const payload = { ...(state as object), lg_tool_call: calls[0] };
+      setTaskInputView(resolved, () => payload);
+      toolState = payload;
     }
     // a node's signal lives on its config's prototype, so spreading the config would lose it
     const signal = (config ?? ambient)?.signal;
-    const base = this.baseConfig(resolved, signal, state);
+    const base = this.baseConfig(resolved, signal, toolState);
     return { calls, listOutput, base, state };
   }
 
@@ -286,14 +290,16 @@ export class ToolNode {
       const { tool, toolCall, runtime } = request;
       // the runtime's config is this call's own; a copy only when a wrapToolCall changed the request
       let config: ToolRunnableConfig = runtime.config;
+      // createAgent's tools see the Send payload whatever state the hook passes on (as in LangChain.js)
+      const ownState = this[SHOWS_SEND_PAYLOAD];
       if (
         config.toolCall !== toolCall ||
-        config.state !== request.state ||
+        (!ownState && config.state !== request.state) ||
         (runtime.context !== undefined && config.context !== runtime.context)
       ) {
         config = copyOf(config);
         config.toolCall = toolCall;
-        config.state = request.state;
+        if (!ownState) config.state = request.state;
         if (runtime.context !== undefined) config.context = runtime.context;
       }
       return Promise.resolve(invokeTool(tool, toolCall, config)).then((output) =>
@@ -316,6 +322,8 @@ export class ToolNode {
     out.state = state;
     // `interrupt` lives on a task config's prototype until first read: tools see it, as in LangGraph.js
     if (out.interrupt === undefined && config.interrupt !== undefined) out.interrupt = config.interrupt;
+    // so does the run's `control` (LangGraph.js's tools find it on their config and runtime)
+    if (out.control === undefined && config.control !== undefined) out.control = config.control;
     out.runId = undefined;
     if (signal !== undefined) out.signal = signal;
     if (this.tags.length > 0) out.tags = [...new Set([...(config.tags ?? []), ...this.tags])];
