@@ -24,7 +24,6 @@ export {
   StructuredTool,
   Tool,
   type ToolRuntime,
-  tool,
 } from "../tools/index.js";
 export {
   type AgentContext,
@@ -43,6 +42,13 @@ export {
   StructuredOutputParsingError,
   ToolInvocationError,
 } from "./errors.js";
+export {
+  type HeadlessTool,
+  type HeadlessToolFields,
+  type HeadlessToolImplementation,
+  type HeadlessToolInterrupt,
+  tool,
+} from "./headless-tool.js";
 export { InMemoryStore } from "./key-value-store.js";
 export type {
   AfterAgentHook,
