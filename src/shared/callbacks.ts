@@ -200,11 +200,13 @@ export function hasHandlers(
 }
 
 /**
- * The run id each graph node is reported under to chain callbacks, by its task's id, while it
- * runs (a fresh id per run of the node, as in LangChain.js: a node resumed or retried is a new
- * run). Written by the graph run that reports its nodes; read by {@link parentRunIdOf}.
+ * The run id each graph node is reported under to chain callbacks, while it runs (a fresh id per
+ * run of the node, as in LangChain.js: a node resumed or retried is a new run), by its task's
+ * `executionInfo` object: one of its own per task of a run, so two runs that run the same task id
+ * at once (both resumed from one checkpoint) never read each other's. Written by the graph run
+ * that reports its nodes; read by {@link parentRunIdOf}.
  */
-export const NODE_RUN_IDS = new Map<string, string>();
+export const NODE_RUN_IDS = new WeakMap<object, string>();
 
 /**
  * Marks the config a tool run with handlers gives its function (and the ambient config it runs
@@ -230,7 +232,7 @@ export function parentRunIdOf(config: {
   const ambient = getAmbientConfig();
   if (ambient === undefined || !hasHandlers(ambient.callbacks)) return undefined;
   if (typeof info.taskId !== "string") return undefined;
-  return NODE_RUN_IDS.size === 0 ? info.taskId : (NODE_RUN_IDS.get(info.taskId) ?? info.taskId);
+  return NODE_RUN_IDS.get(info) ?? info.taskId;
 }
 
 /**

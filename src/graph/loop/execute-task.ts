@@ -16,7 +16,7 @@ import {
   isParentCommand,
   type ParentCommand,
 } from "../core/index.js";
-import { TASK_ATTEMPT_HOOKS } from "./graph-callbacks.js";
+import { taskAttemptHooks } from "./graph-callbacks.js";
 import { defaultRetryOn, retryDelay } from "./retry.js";
 import { timedAttempt } from "./timeout.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
@@ -330,7 +330,7 @@ async function recover(
     // a sibling's failure may abort the step meanwhile: the task then reports this failure
     annotate(failure, task);
     // chain callbacks hear the failed attempt end, and the next one start as a new run
-    const hooks = TASK_ATTEMPT_HOOKS.size === 0 ? undefined : TASK_ATTEMPT_HOOKS.get(task.id);
+    const hooks = taskAttemptHooks(task);
     hooks?.failed(failure);
     task.pendingRetry = failure;
     try {

@@ -122,7 +122,16 @@ export interface TaskAttemptHooks {
 }
 
 /**
- * The hooks of the tasks whose runs chain callbacks hear, by task id (registered by the graph
+ * The hooks of the tasks whose runs chain callbacks hear, by the task's `executionInfo` object
+ * (one per task of a run, so runs sharing task ids keep theirs apart; registered by the graph
  * run that reports them, only when chain callbacks listen; a retry looks its task up here).
  */
-export const TASK_ATTEMPT_HOOKS = new Map<string, TaskAttemptHooks>();
+export const TASK_ATTEMPT_HOOKS = new WeakMap<object, TaskAttemptHooks>();
+
+/** The hooks registered for `task`'s run, if chain callbacks hear it. */
+export function taskAttemptHooks(task: {
+  config: { executionInfo?: object | undefined };
+}): TaskAttemptHooks | undefined {
+  const info = task.config.executionInfo;
+  return info === undefined ? undefined : TASK_ATTEMPT_HOOKS.get(info);
+}

@@ -12,6 +12,7 @@ export {
   savedTaskResult,
   TASK_NOT_RUN,
   TASK_RUN_ERROR,
+  TASK_RUN_INFO,
   TASK_RUN_METADATA,
   TASK_RUN_OUTPUT,
   taskMetadata,

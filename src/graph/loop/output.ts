@@ -100,6 +100,12 @@ export function taskMetadata(config: LangGraphRunnableConfig<unknown>): Record<s
 export const TASK_RUN_METADATA: unique symbol = Symbol("agentgraph.taskRunMetadata") as never;
 
 /**
+ * The hidden key under which a task-start payload carries the task's `executionInfo` object (its
+ * own, per task of a run), by which chain callbacks register the run they report the task under.
+ */
+export const TASK_RUN_INFO: unique symbol = Symbol("agentgraph.taskRunInfo") as never;
+
+/**
  * The hidden key marking a task-start payload whose task does not run (its writes come from the
  * node cache or were saved before the run was interrupted): `streamEvents` and chain callbacks
  * report no run for it, as LangGraph.js reports none.
@@ -132,6 +138,8 @@ export function taskStartPayload(task: RunningTask): Record<string, unknown> {
   const metadata = taskMetadata(task.config);
   if (metadata !== undefined) payload.metadata = metadata;
   Object.defineProperty(payload, TASK_RUN_METADATA, { value: task.config.metadata });
+  if (task.config.executionInfo !== undefined)
+    Object.defineProperty(payload, TASK_RUN_INFO, { value: task.config.executionInfo });
   return payload;
 }
 

@@ -77,7 +77,7 @@ import {
   type GraphCallbackHandler,
   type GraphLifecycleStatus,
   graphHandlersOf,
-  TASK_ATTEMPT_HOOKS,
+  taskAttemptHooks,
 } from "./graph-callbacks.js";
 import {
   CONFIG_KEY_STRICT_RESUME,
@@ -1760,7 +1760,7 @@ export class PregelLoop {
       });
       const settle = (error: unknown): void => {
         this.runningCalls.delete(task);
-        if (TASK_ATTEMPT_HOOKS.size > 0) TASK_ATTEMPT_HOOKS.get(task.id)?.settled(error, task.output);
+        taskAttemptHooks(task)?.settled(error, task.output);
         this.pendingCalls.push({ task, error });
         afterTurns(() => {
           // this call, and those that finished before it

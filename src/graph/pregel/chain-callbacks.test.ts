@@ -538,6 +538,45 @@ describe("every run of a node is a run of its own for chain callbacks (LangChain
     ]);
   });
 
+  it("two runs resumed at once from one checkpoint (same task ids) keep their node runs apart", async () => {
+    const model = new FakeListChatModel({ responses: ["ok", "ok"] });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("prep", () => ({}))
+      .addNode(
+        "ask",
+        async (_state, config) => {
+          await pause();
+          if (config.executionInfo?.nodeAttempt === 1) throw new Error("first attempt");
+          await pause();
+          return { messages: [await model.invoke("hi", config)] };
+        },
+        { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } },
+      )
+      .addEdge(START, "prep")
+      .addEdge("prep", "ask")
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ["ask"] });
+    const config = { configurable: { thread_id: "twin-runs" } };
+    await graph.invoke({ messages: [] }, config);
+    const first = idRecorder();
+    const second = idRecorder();
+    await Promise.all([
+      graph.invoke(null, { ...config, callbacks: [first.handler] }),
+      graph.invoke(null, { ...config, callbacks: [second.handler] }),
+    ]);
+    const each = [
+      "start LangGraph 0<-",
+      "start ask 1<0",
+      "error 1 first attempt",
+      "start ask 2<0",
+      "model 3<2",
+      "end 2",
+      "end 0",
+    ];
+    expect(first.heard).toEqual(each);
+    expect(second.heard).toEqual(each);
+  });
+
   it("a node resumed after an interrupt starts a run with a new id", async () => {
     const { heard, handler } = idRecorder();
     const graph = new StateGraph(Counter)

@@ -18,6 +18,7 @@ import {
   TASK_ATTEMPT_HOOKS,
   TASK_NOT_RUN,
   TASK_RUN_ERROR,
+  TASK_RUN_INFO,
   TASK_RUN_METADATA,
   TASK_RUN_OUTPUT,
 } from "../loop/index.js";
@@ -451,28 +452,33 @@ export class ChainReporter {
         name: payload.name,
         metadata: runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
         ended: false,
+        info: (payload as { [TASK_RUN_INFO]?: object })[TASK_RUN_INFO],
       };
       const taskId = payload.id;
       this.open.set(taskId, run);
-      NODE_RUN_IDS.set(taskId, run.runId);
-      TASK_ATTEMPT_HOOKS.set(taskId, {
-        failed: (error) => {
-          run.ended = true;
-          this.nodeEnded(run, error, undefined);
-        },
-        restarted: () => {
-          run.runId = randomId();
-          run.ended = false;
-          NODE_RUN_IDS.set(taskId, run.runId);
-          this.nodeStarted(run);
-        },
-        settled: (error, output) => {
-          if (run.ended) return;
-          run.ended = true;
-          if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
-          this.nodeEnded(run, error, output);
-        },
-      });
+      // registered by the task's own executionInfo: runs resumed from one checkpoint share task ids
+      const info = run.info;
+      if (info !== undefined) {
+        NODE_RUN_IDS.set(info, run.runId);
+        TASK_ATTEMPT_HOOKS.set(info, {
+          failed: (error) => {
+            run.ended = true;
+            this.nodeEnded(run, error, undefined);
+          },
+          restarted: () => {
+            run.runId = randomId();
+            run.ended = false;
+            NODE_RUN_IDS.set(info, run.runId);
+            this.nodeStarted(run);
+          },
+          settled: (error, output) => {
+            if (run.ended) return;
+            run.ended = true;
+            if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
+            this.nodeEnded(run, error, output);
+          },
+        });
+      }
       this.nodeStarted(run);
     } else if (type === "task_result") {
       const run = this.open.get(payload.id);
@@ -539,9 +545,11 @@ export class ChainReporter {
   }
 
   private forget(taskId: string): void {
+    const info = this.open.get(taskId)?.info;
     this.open.delete(taskId);
-    NODE_RUN_IDS.delete(taskId);
-    TASK_ATTEMPT_HOOKS.delete(taskId);
+    if (info === undefined) return;
+    NODE_RUN_IDS.delete(info);
+    TASK_ATTEMPT_HOOKS.delete(info);
   }
 }
 
@@ -556,6 +564,8 @@ interface NodeRun {
   metadata: Record<string, unknown>;
   /** Its current run was reported ended (its attempt failed, and it will be retried). */
   ended: boolean;
+  /** The task's `executionInfo` object, under which its run id and attempt hooks are registered. */
+  info: object | undefined;
 }
 
 /** The task of the node that runs the graph at `namespace` (`undefined` for the root graph). */
