@@ -33,6 +33,12 @@ export interface AgentGraphErrorOptions {
   cause?: unknown;
   /** Stable machine-readable code; defaults to the class name in SCREAMING_SNAKE_CASE. */
   code?: string;
+  /**
+   * The code LangGraph.js gives the error where it raises it (its `lc_error_code` field): an
+   * error of a LangGraph.js class holds it as `lc_error_code`, and `undefined` when none is given,
+   * as there. It is also the error's {@link AgentGraphError.code} unless `code` says otherwise.
+   */
+  lc_error_code?: string | undefined;
 }
 
 /** `lc_error_code` of every error: {@link AgentGraphError.code} under LangGraph.js's name. */
@@ -57,16 +63,31 @@ export class AgentGraphError extends Error {
   /**
    * LangGraph.js spelling of {@link code}, kept for code ported from it: an own enumerable
    * property, the error's first key (visible to `Object.keys`, `toEqual` and JSON), as there.
+   * On the errors of LangGraph.js's classes (see {@link lcErrorCodeAsGiven}) it holds the code
+   * given where the error is raised, `undefined` when none is, as LangGraph.js's field does.
    */
-  declare readonly lc_error_code: string;
+  declare readonly lc_error_code: string | undefined;
+
+  /**
+   * True for the classes LangGraph.js derives from its `BaseLangGraphError`: their
+   * `lc_error_code` holds only the `lc_error_code` option (LangGraph.js leaves it `undefined`
+   * on, say, the `GraphInterrupt` that `interrupt()` throws); other classes show their `code`.
+   */
+  static readonly lcErrorCodeAsGiven: boolean = false;
 
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const ctor = new.target as typeof AgentGraphError;
-    Object.defineProperty(this, "lc_error_code", LC_ERROR_CODE);
+    Object.defineProperty(
+      this,
+      "lc_error_code",
+      ctor.lcErrorCodeAsGiven
+        ? { value: options.lc_error_code, writable: true, enumerable: true, configurable: true }
+        : LC_ERROR_CODE,
+    );
     this.name = ctor.brandName;
     Object.defineProperty(this, "code", {
-      value: options.code ?? ctor.brandName,
+      value: options.code ?? options.lc_error_code ?? ctor.brandName,
       writable: true,
       enumerable: false,
       configurable: true,

@@ -217,6 +217,7 @@ export function wrapUpdateError(key: string, values: unknown[], error: unknown):
     `Invalid update for channel "${key}" with values ${shown}: ${error.message}${hint}`,
     {
       code: error.code,
+      lc_error_code: error.lc_error_code,
       cause: error,
     },
   );

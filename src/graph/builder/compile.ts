@@ -345,7 +345,7 @@ function startBound(input: unknown): unknown {
     if (isCommand(input)) return input;
     throw new InvalidUpdateError(
       `Expected node "__start__" to return an object or an array containing at least one Command object, received ${Array.isArray(input) ? "array" : typeof input}. The graph input must be an object of state keys: call invoke({ key: value }).`,
-      { code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
+      { lc_error_code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
     );
   }
   return input;

@@ -262,6 +262,7 @@ export class Graph<
       if (!targets.has(name)) {
         throw new UnreachableNodeError(
           `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".`,
+          { lc_error_code: "UNREACHABLE_NODE" },
         );
       }
     }

@@ -830,6 +830,7 @@ function unreachable(name: string, hasEntry: boolean): UnreachableNodeError {
     : `\n\nNo edge leaves START: the graph needs an entrypoint, e.g. addEdge(START, "${name}") or setEntryPoint("${name}").`;
   return new UnreachableNodeError(
     `Node \`${name}\` is not reachable.\n\nIf you are returning Command objects from your node,\nmake sure you are passing names of potential destination nodes as an "ends" array\ninto ".addNode(..., { ends: ["node1", "node2"] })".${entry}`,
+    { lc_error_code: "UNREACHABLE_NODE" },
   );
 }
 

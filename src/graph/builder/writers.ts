@@ -125,7 +125,7 @@ function invalidReturn(node: string, value: unknown): InvalidUpdateError {
   const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
   return new InvalidUpdateError(
     `Expected node "${node}" to return an object or an array containing at least one Command object, received ${kind}. Return a state update such as { key: value }, a Command, or null.`,
-    { code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
+    { lc_error_code: "INVALID_GRAPH_NODE_RETURN_VALUE" },
   );
 }
 

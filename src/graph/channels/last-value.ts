@@ -31,7 +31,7 @@ export class LastValue<Value = unknown> extends SingleValueChannel<Value> {
     if (n === 0) return false;
     if (n !== 1) {
       throw new InvalidUpdateError("LastValue can only receive one value per step.", {
-        code: "INVALID_CONCURRENT_GRAPH_UPDATE",
+        lc_error_code: "INVALID_CONCURRENT_GRAPH_UPDATE",
       });
     }
     this.value = values[0] as Value;

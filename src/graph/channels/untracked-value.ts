@@ -71,7 +71,7 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
     if (n !== 1 && this.guard) {
       throw new InvalidUpdateError(
         "UntrackedValue(guard=true) can receive only one value per step. Use guard=false if you want to store any one of multiple values.",
-        { code: "INVALID_CONCURRENT_GRAPH_UPDATE" },
+        { lc_error_code: "INVALID_CONCURRENT_GRAPH_UPDATE" },
       );
     }
     this.value = values[n - 1] as Value;

@@ -3,6 +3,7 @@ import {
   compareVersions,
   deterministicId,
   EmptyChannelError,
+  EmptyInputError,
   GraphBubbleUp,
   GraphInterrupt,
   GraphRecursionError,
@@ -27,11 +28,14 @@ describe("errors", () => {
   it("carry LangGraph.js names and lc_error_code values", () => {
     const recursion = new GraphRecursionError("x");
     expect(recursion.name).toBe("GraphRecursionError");
-    expect(recursion.lc_error_code).toBe("GRAPH_RECURSION_LIMIT");
-    expect(new InvalidUpdateError("x", { code: "INVALID_CONCURRENT_GRAPH_UPDATE" }).lc_error_code).toBe(
-      "INVALID_CONCURRENT_GRAPH_UPDATE",
-    );
-    expect(new UnreachableNodeError("x").lc_error_code).toBe("UNREACHABLE_NODE");
+    // as LangGraph.js: lc_error_code holds the code given where the error is made, else undefined
+    expect(recursion.lc_error_code).toBeUndefined();
+    expect(recursion.code).toBe("GRAPH_RECURSION_LIMIT");
+    const concurrent = new InvalidUpdateError("x", { lc_error_code: "INVALID_CONCURRENT_GRAPH_UPDATE" });
+    expect(concurrent.lc_error_code).toBe("INVALID_CONCURRENT_GRAPH_UPDATE");
+    expect(concurrent.code).toBe("INVALID_CONCURRENT_GRAPH_UPDATE");
+    expect(new UnreachableNodeError("x").lc_error_code).toBeUndefined();
+    expect(new UnreachableNodeError("x").code).toBe("UNREACHABLE_NODE");
     expect(new EmptyChannelError()).toBeInstanceOf(Error);
   });
 
@@ -153,22 +157,28 @@ describe("channel versions", () => {
 });
 
 describe("lc_error_code is an own enumerable key of graph errors, as in LangGraph.js", () => {
-  it("Object.keys, JSON and spreads show it (and not code); its value is the code", () => {
-    const errors: Error[] = [
-      new GraphInterrupt([]),
-      new NodeInterrupt("stop"),
-      new GraphRecursionError("too deep"),
-      new InvalidUpdateError("bad update"),
-      new EmptyChannelError("empty"),
+  it("Object.keys, JSON and spreads show it (and not code), undefined on errors made without one", () => {
+    const errors: [Error, string[]][] = [
+      [new GraphInterrupt([]), ["lc_error_code", "interrupts", "name"]],
+      [new NodeInterrupt("stop"), ["lc_error_code", "interrupts", "name"]],
+      [new ParentCommand({}), ["lc_error_code", "command", "name"]],
+      [new GraphRecursionError("too deep"), ["lc_error_code", "name"]],
+      [new InvalidUpdateError("bad update"), ["lc_error_code", "name"]],
+      [new EmptyInputError("none"), ["lc_error_code", "name"]],
+      [new GraphValueError("bad"), ["lc_error_code", "name"]],
+      [new EmptyChannelError("empty"), ["lc_error_code", "name"]],
     ];
-    for (const error of errors) {
-      const keys = Object.keys(error);
-      expect(keys[0], error.name).toBe("lc_error_code");
-      expect(keys, error.name).not.toContain("code");
-      const { lc_error_code, code } = error as Error & { lc_error_code: string; code: string };
-      expect(lc_error_code).toBe(code);
-      expect(JSON.parse(JSON.stringify(error)).lc_error_code).toBe(code);
-      expect({ ...error }).toHaveProperty("lc_error_code", code);
+    for (const [error, keys] of errors) {
+      expect(Object.keys(error), error.name).toEqual(keys);
+      expect(Object.hasOwn(error, "lc_error_code")).toBe(true);
+      expect((error as Error & { lc_error_code?: string }).lc_error_code, error.name).toBeUndefined();
+      expect({ ...error }).toHaveProperty("lc_error_code", undefined);
     }
+    const given = new GraphValueError("No checkpointer set", { lc_error_code: "MISSING_CHECKPOINTER" });
+    expect(JSON.parse(JSON.stringify(given))).toEqual({
+      lc_error_code: "MISSING_CHECKPOINTER",
+      name: "GraphValueError",
+    });
+    expect(given.code).toBe("MISSING_CHECKPOINTER");
   });
 });

@@ -11,8 +11,9 @@ import type { Interrupt } from "./interrupt.js";
  */
 export class GraphRecursionError extends AgentGraphError {
   static override readonly brandName: string = "GraphRecursionError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
-    super(message, { code: "GRAPH_RECURSION_LIMIT", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "GRAPH_RECURSION_LIMIT" });
   }
 }
 
@@ -23,14 +24,16 @@ export class GraphRecursionError extends AgentGraphError {
  */
 export class InvalidUpdateError extends AgentGraphError {
   static override readonly brandName: string = "InvalidUpdateError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
-    super(message, { code: "INVALID_UPDATE", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_UPDATE" });
   }
 }
 
 /** A graph was invoked without input and there is no saved state to resume from. */
 export class EmptyInputError extends AgentGraphError {
   static override readonly brandName: string = "EmptyInputError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
 }
 
 /**
@@ -39,6 +42,7 @@ export class EmptyInputError extends AgentGraphError {
  */
 export class EmptyChannelError extends AgentGraphError {
   static override readonly brandName: string = "EmptyChannelError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   constructor(message = "The channel is empty.") {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -50,6 +54,7 @@ export class EmptyChannelError extends AgentGraphError {
 /** A graph-level misconfiguration found while running (e.g. a missing checkpointer). */
 export class GraphValueError extends AgentGraphError {
   static override readonly brandName: string = "GraphValueError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
 }
 
 /**
@@ -59,7 +64,7 @@ export class GraphValueError extends AgentGraphError {
 export class InvalidGraphError extends GraphValueError {
   static override readonly brandName: string = "InvalidGraphError";
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
-    super(message, { code: "INVALID_GRAPH", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_GRAPH" });
   }
 }
 
@@ -70,7 +75,7 @@ export class InvalidGraphError extends GraphValueError {
 export class StateGraphInputError extends InvalidGraphError {
   static override readonly brandName: string = "StateGraphInputError";
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
-    super(message, { code: "INVALID_GRAPH", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_GRAPH" });
   }
 }
 
@@ -78,7 +83,7 @@ export class StateGraphInputError extends InvalidGraphError {
 export class UnreachableNodeError extends InvalidGraphError {
   static override readonly brandName: string = "UnreachableNodeError";
   constructor(message: string, options: AgentGraphErrorOptions = {}) {
-    super(message, { code: "UNREACHABLE_NODE", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "UNREACHABLE_NODE" });
   }
 }
 
@@ -93,6 +98,7 @@ export class InvalidContextError extends AgentGraphError {
  */
 export class GraphBubbleUp extends AgentGraphError {
   static override readonly brandName: string = "GraphBubbleUp";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   get is_bubble_up(): true {
     return true;
   }
@@ -105,10 +111,14 @@ export class GraphInterrupt extends GraphBubbleUp {
   constructor(interrupts?: Interrupt[], options: AgentGraphErrorOptions = {}) {
     // as LangGraph.js: no interrupts given, no message
     super(interrupts === undefined ? "" : JSON.stringify(interrupts, null, 2), {
-      code: "GRAPH_INTERRUPT",
       ...options,
+      code: options.code ?? options.lc_error_code ?? "GRAPH_INTERRUPT",
     });
+    // LangGraph.js's keys: lc_error_code, interrupts, name
+    const { name } = this;
+    delete (this as { name?: string }).name;
     this.interrupts = interrupts ?? [];
+    this.name = name;
   }
 }
 
@@ -131,7 +141,11 @@ export class ParentCommand extends GraphBubbleUp {
   constructor(command: unknown) {
     // no message, as LangGraph.js (a `tasks`/`debug` result of the node shows `message: ""`)
     super("", { code: "PARENT_COMMAND" });
+    // LangGraph.js's keys: lc_error_code, command, name
+    const { name } = this;
+    delete (this as { name?: string }).name;
     this.command = command;
+    this.name = name;
   }
 }
 
@@ -168,6 +182,7 @@ export function isParentCommand(error: unknown): error is ParentCommand {
  */
 export class NodeTimeoutError extends AgentGraphError {
   static override readonly brandName: string = "NodeTimeoutError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   /** Name of the node (or task) that timed out. */
   readonly node: string;
   /** Which timeout fired: the hard `"run"` cap or the progress-reset `"idle"` one. */
@@ -202,7 +217,7 @@ export class NodeTimeoutError extends AgentGraphError {
       timeout = runTimeout;
       message = `Node "${node}" exceeded its run timeout of ${runTimeout}ms (elapsed: ${elapsed}ms).`;
     }
-    super(message, { code: "NODE_TIMEOUT", ...options });
+    super(message, { ...options, code: options.code ?? options.lc_error_code ?? "NODE_TIMEOUT" });
     this.node = node;
     this.kind = kind;
     this.timeout = timeout;
@@ -279,7 +294,10 @@ export class GraphDrained extends GraphBubbleUp {
   /** The reason given to `requestDrain` (default `"shutdown"`). */
   readonly reason: string;
   constructor(reason = "shutdown", options: AgentGraphErrorOptions = {}) {
-    super(`Graph drained: ${reason}`, { code: "GRAPH_DRAINED", ...options });
+    super(`Graph drained: ${reason}`, {
+      ...options,
+      code: options.code ?? options.lc_error_code ?? "GRAPH_DRAINED",
+    });
     this.reason = reason;
   }
 }
@@ -313,6 +331,7 @@ export type UnknownInterruptReason = "not_pending" | "empty_map" | "ambiguous";
  */
 export class UnknownInterruptError extends AgentGraphError {
   static override readonly brandName: string = "UnknownInterruptError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   readonly reason: UnknownInterruptReason;
   readonly interruptIds: string[];
   readonly pendingIds: string[];
@@ -322,11 +341,10 @@ export class UnknownInterruptError extends AgentGraphError {
       reason: UnknownInterruptReason;
       interruptIds?: string[] | undefined;
       pendingIds?: string[] | undefined;
-      lc_error_code?: string | undefined;
     } & AgentGraphErrorOptions,
   ) {
-    const { reason, interruptIds, pendingIds, lc_error_code, ...options } = fields;
-    super(message, lc_error_code === undefined ? options : { code: lc_error_code, ...options });
+    const { reason, interruptIds, pendingIds, ...options } = fields;
+    super(message, options);
     this.reason = reason;
     this.interruptIds = interruptIds ?? [];
     this.pendingIds = pendingIds ?? [];
@@ -348,6 +366,7 @@ export function isUnknownInterruptError(error: unknown): error is UnknownInterru
  */
 export class MultipleSubgraphsError extends AgentGraphError {
   static override readonly brandName: string = "MultipleSubgraphError";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, options);
   }
@@ -383,6 +402,7 @@ export function getSubgraphsSeenSet(): Set<unknown> {
 /** An error raised in a remote graph (LangGraph.js `RemoteException`). */
 export class RemoteException extends AgentGraphError {
   static override readonly brandName: string = "RemoteException";
+  static override readonly lcErrorCodeAsGiven: boolean = true;
   constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, options);
   }

@@ -201,6 +201,19 @@ async function handleParentCommand(task: RunningTask, error: ParentCommand): Pro
   return false;
 }
 
+/**
+ * An interrupt or parent command leaving a task names it as its `pregelTaskId` (the task it
+ * leaves last, as LangGraph.js sets it on every error a task throws), with no other change.
+ */
+function markTask<E>(error: E, task: RunningTask): E {
+  try {
+    (error as { pregelTaskId?: string }).pregelTaskId = task.id;
+  } catch {
+    // frozen errors keep their shape
+  }
+  return error;
+}
+
 function annotate(error: unknown, task: RunningTask): void {
   if (typeof error !== "object" || error === null) return;
   const e = error as { pregelTaskId?: string; stack?: string; langgraphNode?: string };
@@ -278,7 +291,7 @@ function rethrowUnlessRecoverable(
   fallbackPolicy: RetryPolicy | undefined,
 ): void {
   if (isParentCommand(error)) return;
-  if (isGraphBubbleUp(error)) throw error;
+  if (isGraphBubbleUp(error)) throw markTask(error, task);
   if ((task.node.retryPolicy ?? fallbackPolicy) !== undefined) return;
   annotate(error, task);
   throw error;
@@ -303,7 +316,8 @@ async function recover(
       return;
     }
     if (isGraphBubbleUp(failure) || policy === undefined) {
-      if (!isGraphBubbleUp(failure)) annotate(failure, task);
+      if (isGraphBubbleUp(failure)) markTask(failure, task);
+      else annotate(failure, task);
       throw failure;
     }
     attempts += 1;

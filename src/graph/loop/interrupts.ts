@@ -186,7 +186,7 @@ export function interruptTask<Value = unknown, Resume = unknown>(
   if (scratchpad === undefined) {
     throw new GraphValueError(
       "No checkpointer set: interrupt() needs one to save the run while it waits. Compile the graph with a checkpointer, e.g. compile({ checkpointer: new MemorySaver() }), and pass a thread_id.",
-      { code: "MISSING_CHECKPOINTER" },
+      { lc_error_code: "MISSING_CHECKPOINTER" },
     );
   }
   const schema = options?.responseSchema;

@@ -777,6 +777,7 @@ export class PregelLoop {
     if (this.step > this.stop) {
       throw new GraphRecursionError(
         `Recursion limit of ${this.params.recursionLimit} reached without hitting a stop condition. You can increase the limit by setting the "recursionLimit" config key.`,
+        { lc_error_code: "GRAPH_RECURSION_LIMIT" },
       );
     }
     const graph = this.params.graph;

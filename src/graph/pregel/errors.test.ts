@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { interrupt, MemorySaver } from "../../index.js";
 import {
   Annotation,
   Command,
@@ -349,5 +350,49 @@ describe("a Command for the parent graph given to a root run", () => {
     );
     expect(error).toBeInstanceOf(InvalidUpdateError);
     expect((error as Error).message).toMatch(/^There is no parent graph\./);
+  });
+});
+
+describe("lc_error_code of a run's errors, as LangGraph.js gives it", () => {
+  it("a run's errors: the codes LangGraph.js raises them with; none on interrupt()'s, which names its task", async () => {
+    const XState = Annotation.Root({ x: Annotation<number>() });
+    const looping = new StateGraph(XState)
+      .addNode("a", () => ({ x: 1 }))
+      .addEdge(START, "a")
+      .addEdge("a", "a")
+      .compile();
+    const recursion = await looping.invoke({ x: 0 }, { recursionLimit: 3 }).catch((e: unknown) => e);
+    expect(recursion).toMatchObject({ name: "GraphRecursionError", lc_error_code: "GRAPH_RECURSION_LIMIT" });
+    const empty = await looping.invoke(null).catch((e: unknown) => e);
+    expect(empty).toMatchObject({ name: "EmptyInputError", lc_error_code: undefined });
+    const twice = new StateGraph(XState)
+      .addNode("a", () => ({ x: 1 }))
+      .addNode("b", () => ({ x: 2 }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .compile();
+    const concurrent = await twice.invoke({ x: 0 }).catch((e: unknown) => e);
+    expect(concurrent).toMatchObject({
+      name: "InvalidUpdateError",
+      lc_error_code: "INVALID_CONCURRENT_GRAPH_UPDATE",
+    });
+    let raised: unknown;
+    const asking = new StateGraph(XState)
+      .addNode("ask", () => {
+        try {
+          interrupt("why?");
+        } catch (error) {
+          raised = error;
+          throw error;
+        }
+        return {};
+      })
+      .addEdge(START, "ask")
+      .compile({ checkpointer: new MemorySaver() });
+    await asking.invoke({ x: 0 }, { configurable: { thread_id: "codes" } });
+    expect(Object.keys(raised as object)).toEqual(["lc_error_code", "interrupts", "name", "pregelTaskId"]);
+    expect((raised as { lc_error_code?: string }).lc_error_code).toBeUndefined();
+    const state = await asking.getState({ configurable: { thread_id: "codes" } });
+    expect((raised as { pregelTaskId?: string }).pregelTaskId).toBe(state.tasks[0]?.id);
   });
 });

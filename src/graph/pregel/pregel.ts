@@ -731,7 +731,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       if (this.checkpointer === true) throw this.rootCheckpointerTrueError();
       throw new GraphValueError(
         "No checkpointer set: compile the graph with one (e.g. compile({ checkpointer: new MemorySaver() })) to keep and inspect its state.",
-        { code: "MISSING_CHECKPOINTER" },
+        { lc_error_code: "MISSING_CHECKPOINTER" },
       );
     }
     return saver;
