@@ -268,7 +268,7 @@ describe("async durability with a saver that has no putBatch", () => {
 
 describe("a save that fails in a run that pauses", () => {
   // LangGraph.js 1.7.3 rejects with the saver's error in every mode (its serializer writes a
-  // cycle as "[Circular]", so the probe used a saver whose put throws).
+  // cycle as "[Circular]", so the probe used a saver whose put throws; here a toJSON that throws).
   const ValueState = Annotation.Root({ v: Annotation<unknown>() });
   function pausing(value: () => unknown) {
     return new StateGraph(ValueState)
@@ -287,20 +287,38 @@ describe("a save that fails in a run that pauses", () => {
     async (durability) => {
       const ok = pausing(() => ({ fine: true }));
       expect(interruptsOf(await ok.invoke({ v: 0 }, { ...thread("ok"), durability }))).toHaveLength(1);
-      const cyclic = pausing(() => {
-        const circular: { self?: unknown } = {};
-        circular.self = circular;
-        return circular;
-      });
-      await expect(cyclic.invoke({ v: 0 }, { ...thread("cyclic"), durability })).rejects.toThrow(
-        "must be acyclic",
+      const unsaved = pausing(() => ({
+        toJSON() {
+          throw new Error("cannot save me");
+        },
+      }));
+      await expect(unsaved.invoke({ v: 0 }, { ...thread("cyclic"), durability })).rejects.toThrow(
+        "cannot save me",
       );
       const streamed = async () => {
-        for await (const _chunk of await cyclic.stream({ v: 0 }, { ...thread("cyclic2"), durability })) {
+        for await (const _chunk of await unsaved.stream({ v: 0 }, { ...thread("cyclic2"), durability })) {
           // drain
         }
       };
-      await expect(streamed()).rejects.toThrow("must be acyclic");
+      await expect(streamed()).rejects.toThrow("cannot save me");
     },
   );
+
+  it('a circular value does not fail the run: the checkpoint holds "[Circular]" (LangGraph.js)', async () => {
+    const graph = new StateGraph(ValueState)
+      .addNode("a", () => {
+        const circular: { k: number; self?: unknown } = { k: 1 };
+        circular.self = circular;
+        return { v: circular };
+      })
+      .addNode("b", (state) => ({ v: { sawItself: (state.v as { self?: unknown }).self === state.v } }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = thread("circular");
+    expect(await graph.invoke({ v: 0 }, config)).toEqual({ v: { sawItself: true } });
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot.values);
+    expect(history[1]).toEqual({ v: { k: 1, self: "[Circular]" } });
+  });
 });

@@ -41,7 +41,28 @@ export function toJsonable(value: unknown): unknown {
   }
 }
 
+/**
+ * The objects on the path from the root to the value being encoded, while a value that failed
+ * to encode is encoded again looking for circular references (`undefined` otherwise, so the
+ * common walk pays nothing for it).
+ */
+let ancestors: object[] | undefined;
+
+/** What a reference to one of its own ancestors is written as, as LangGraph.js's serializer writes it. */
+const CIRCULAR = "[Circular]";
+
 function encodeObject(value: object): unknown {
+  if (ancestors === undefined) return encodeAnyObject(value);
+  if (ancestors.includes(value)) return CIRCULAR;
+  ancestors.push(value);
+  try {
+    return encodeAnyObject(value);
+  } finally {
+    ancestors.pop();
+  }
+}
+
+function encodeAnyObject(value: object): unknown {
   if (Array.isArray(value)) return encodeArray(value);
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) {
@@ -145,21 +166,33 @@ function encodeSpecial(value: object): unknown {
 
 /**
  * Encodes `value` as JSON text. Handles everything graph state holds (see
- * {@link JsonPlusSerializer}); a circular reference is a {@link SerializationError}.
+ * {@link JsonPlusSerializer}). A reference to an object that contains it (a circular
+ * reference) is written as the text `"[Circular]"`, as LangGraph.js's serializer writes it; a
+ * value nested too deep to walk is a {@link SerializationError}.
  */
 export function encodeToJson(value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(toJsonable(value));
-  } catch (error) {
-    if (error instanceof SerializationError) throw error;
-    const hint =
-      error instanceof RangeError
-        ? "Values stored in checkpoints and stores must be acyclic (no object may contain itself) and not nested deeper than a few thousand levels."
-        : "A toJSON() method or getter of the value threw; fix it or register the type with registerSerializable().";
-    throw new SerializationError(`Cannot encode the value: ${describeError(error)}. ${hint}`, {
-      cause: error,
-    });
+  } catch {
+    // A walk that never ends (a circular value) fails with a stack overflow, or with whatever
+    // error code near the stack's end throws: the value is encoded again, references to an
+    // ancestor replaced; what fails then is the value's own error.
+    ancestors = [];
+    try {
+      text = JSON.stringify(toJsonable(value));
+    } catch (error) {
+      if (error instanceof SerializationError) throw error;
+      const hint =
+        error instanceof RangeError
+          ? "Values stored in checkpoints and stores must not be nested deeper than a few thousand levels."
+          : "A toJSON() method or getter of the value threw; fix it or register the type with registerSerializable().";
+      throw new SerializationError(`Cannot encode the value: ${describeError(error)}. ${hint}`, {
+        cause: error,
+      });
+    } finally {
+      ancestors = undefined;
+    }
   }
   // A top-level function or symbol: JSON has no text for it; store it as undefined.
   return text ?? JSON.stringify(UNDEFINED_TAGGED);

@@ -1,7 +1,7 @@
 import { AgentGraphError, type AgentGraphErrorOptions } from "../../../shared/index.js";
 
 /**
- * Raised when a value cannot be encoded (a circular reference, a registered type whose `encode`
+ * Raised when a value cannot be encoded (nested too deep, a registered type whose `encode`
  * threw) or stored data cannot be decoded (malformed or truncated JSON, an unknown tag, a tagged
  * value of the wrong shape). The message names the problem and how to fix it; savers and stores
  * add the thread, checkpoint or item the data belongs to. Its `code` is `"SERIALIZATION_ERROR"`.

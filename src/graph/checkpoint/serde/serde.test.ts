@@ -334,11 +334,28 @@ describe("JsonPlusSerializer: corrupt input", () => {
     });
   }
 
-  it("circular values are a SerializationError when encoding", () => {
-    const value: Record<string, unknown> = {};
+  it('a reference to an ancestor is written "[Circular]", as LangGraph.js writes it; shared ones stay', () => {
+    const shared = { n: 1 };
+    const value: Record<string, unknown> = {
+      a: shared,
+      b: [shared, new Map([["m", shared]])],
+      when: new Date(0),
+    };
     value.self = value;
-    expect(() => serde.encode(value)).toThrow(SerializationError);
-    expect(() => serde.encode(value)).toThrow(/acyclic/);
+    (value.b as unknown[]).push(value);
+    const back = roundTrip(value) as Record<string, unknown>;
+    expect(back).toEqual({
+      a: { n: 1 },
+      b: [{ n: 1 }, new Map([["m", { n: 1 }]]), "[Circular]"],
+      when: new Date(0),
+      self: "[Circular]",
+    });
+    // the value given is left as it was
+    expect(value.self).toBe(value);
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 100_000; i++) at = at.next = {};
+    expect(() => serde.encode(deep)).toThrow(SerializationError);
   });
 
   it("a throwing toJSON() is a SerializationError that says so", () => {
