@@ -5,9 +5,7 @@ import {
   isAIMessage,
   type MessageContent,
 } from "../messages/index.js";
-
-const NAME = /<name>(.*?)<\/name>/s;
-const CONTENT = /<content>(.*?)<\/content>/s;
+import { tagged, untaggedBlocks, untaggedText } from "../shared/index.js";
 
 /**
  * `includeAgentName: "inline"`: the model sees each named AI message's name inside its content
@@ -23,7 +21,8 @@ export function inlineAgentNames(messages: readonly BaseMessage[]): BaseMessage[
       message.name === ""
     )
       return message;
-    const wrap = (text: string) => `<name>${message.name}</name><content>${text}</content>`;
+    const name = message.name;
+    const wrap = (text: string) => tagged(name, text);
     let content: MessageContent;
     if (typeof message.content === "string") {
       content = wrap(message.content);
@@ -63,30 +62,13 @@ export function stripInlineAgentName(message: AIMessage): AIMessage {
   const content = message.content;
   if (typeof content === "string") {
     if (content === "") return message;
-    const name = content.match(NAME);
-    const inner = content.match(CONTENT);
-    if (name === null || inner === null) return message;
-    message.content = inner[1] ?? "";
-    message.name = name[1];
+    const untagged = untaggedText(content);
+    if (untagged === undefined) return message;
+    message.content = untagged.content;
+    message.name = untagged.name;
     return message;
   }
-  let name: string | undefined;
-  const blocks: unknown[] = [];
-  for (const block of content) {
-    const text =
-      typeof block === "object" && block.type === "text" ? (block as { text?: unknown }).text : undefined;
-    if (typeof text === "string") {
-      const tagged = text.match(NAME);
-      const inner = text.match(CONTENT);
-      if (tagged !== null) {
-        name = tagged[1];
-        if (inner === null || inner[1] === "") continue;
-        blocks.push({ ...block, text: inner[1] });
-        continue;
-      }
-    }
-    blocks.push(block);
-  }
+  const { blocks, name } = untaggedBlocks(content);
   message.content = blocks as MessageContent;
   message.name = name;
   return message;

@@ -1,15 +1,11 @@
 import { AIMessage, type BaseMessage, type ContentBlock, isAIMessage } from "../messages/index.js";
+import { tagged, untaggedBlocks, untaggedText } from "../shared/index.js";
 
 /**
  * `includeAgentName: "inline"`: for models that ignore the `name` field, the agent's earlier
  * answers are shown to the model as `<name>agent</name><content>…</content>`, and the tags are
  * taken off the model's reply again (the name goes back to `name`).
  */
-
-const NAME_TAG = /<name>(.*?)<\/name>/s;
-const CONTENT_TAG = /<content>(.*?)<\/content>/s;
-
-const tagged = (name: string, text: string) => `<name>${name}</name><content>${text}</content>`;
 
 function copyWith(message: AIMessage, content: AIMessage["content"], name: string | undefined): AIMessage {
   return new AIMessage({
@@ -49,24 +45,10 @@ export function addInlineAgentName(message: BaseMessage): BaseMessage {
 export function removeInlineAgentName(message: BaseMessage): BaseMessage {
   if (!isAIMessage(message) || !message.content) return message;
   if (typeof message.content === "string") {
-    const name = message.content.match(NAME_TAG);
-    const content = message.content.match(CONTENT_TAG);
-    if (name === null || content === null) return message;
-    return copyWith(message, content[1] ?? "", name[1]);
+    const untagged = untaggedText(message.content);
+    if (untagged === undefined) return message;
+    return copyWith(message, untagged.content, untagged.name);
   }
-  let found: string | undefined;
-  const blocks: ContentBlock[] = [];
-  for (const block of message.content) {
-    if (block.type !== "text" || typeof block.text !== "string") {
-      blocks.push(block);
-      continue;
-    }
-    const name = block.text.match(NAME_TAG);
-    const content = block.text.match(CONTENT_TAG);
-    if (name !== null) found = name[1];
-    // a block that only carried the name (no content, or empty content) is dropped
-    if (name !== null && (content === null || content[1] === "")) continue;
-    blocks.push(name !== null && content !== null ? { ...block, text: content[1] ?? "" } : block);
-  }
-  return copyWith(message, blocks, found);
+  const { blocks, name } = untaggedBlocks(message.content);
+  return copyWith(message, blocks as ContentBlock[], name);
 }

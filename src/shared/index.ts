@@ -6,6 +6,7 @@ export * from "./content-block-protocol.js";
 export * from "./errors.js";
 export * from "./hand-over.js";
 export * from "./ids.js";
+export * from "./inline-name-markup.js";
 export * from "./invoke-then.js";
 export * from "./json-values.js";
 export * from "./namespaces.js";
