@@ -4,11 +4,11 @@ import type { ChatModelV1Usage } from "../spec/index.js";
 /** How {@link usageToMetadata} writes `usage_metadata`. */
 export interface UsageMetadataOptions {
   /**
-   * `@langchain/openai`'s form: `input_token_details` and `output_token_details` are present even
-   * when no detail was reported (`{}`), and list `audio` first (`audio`, `cache_read`,
-   * `cache_creation`; `audio`, `reasoning`). Otherwise the details reported are listed as
-   * `@langchain/anthropic` lists them (`cache_creation`, `cache_read`, then `audio`; `reasoning`,
-   * then `audio`).
+   * `@langchain/openai`'s form (see `openAIStreamedUsage` and `openAIWholeAnswerUsage`): both
+   * detail objects always there, listing `audio` first (`audio`, `cache_read`, `cache_creation`;
+   * `audio`, `reasoning`). Otherwise the counts are always numbers (a missing one 0, a missing
+   * total their sum) and the details reported are listed as `@langchain/anthropic` lists them
+   * (`cache_creation`, `cache_read`, then `audio`; `reasoning`, then `audio`).
    */
   openAIForm?: boolean | undefined;
   /**
@@ -37,32 +37,44 @@ export function usageToMetadata(
   { openAIForm = false, wholeAnswer = false }: UsageMetadataOptions = {},
 ): UsageMetadata | undefined {
   if (openAIForm && wholeAnswer) return openAIWholeAnswerUsage(usage);
+  if (openAIForm) return openAIStreamedUsage(usage);
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
   const total = usage.totalTokens ?? input + output;
-  const metadata: UsageMetadata =
-    openAIForm && wholeAnswer
-      ? { output_tokens: output, input_tokens: input, total_tokens: total }
-      : { input_tokens: input, output_tokens: output, total_tokens: total };
+  const metadata: UsageMetadata = { input_tokens: input, output_tokens: output, total_tokens: total };
   const inputDetails: NonNullable<UsageMetadata["input_token_details"]> = {};
   const outputDetails: NonNullable<UsageMetadata["output_token_details"]> = {};
-  if (openAIForm) {
-    if (usage.audioInputTokens !== undefined) inputDetails.audio = usage.audioInputTokens;
-    if (usage.cacheReadTokens !== undefined) inputDetails.cache_read = usage.cacheReadTokens;
-    if (usage.cacheWriteTokens !== undefined) inputDetails.cache_creation = usage.cacheWriteTokens;
-    if (usage.audioOutputTokens !== undefined) outputDetails.audio = usage.audioOutputTokens;
-    if (usage.reasoningTokens !== undefined) outputDetails.reasoning = usage.reasoningTokens;
-  } else {
-    if (usage.cacheWriteTokens !== undefined) inputDetails.cache_creation = usage.cacheWriteTokens;
-    if (usage.cacheReadTokens !== undefined) inputDetails.cache_read = usage.cacheReadTokens;
-    if (usage.audioInputTokens !== undefined) inputDetails.audio = usage.audioInputTokens;
-    if (usage.reasoningTokens !== undefined) outputDetails.reasoning = usage.reasoningTokens;
-    if (usage.audioOutputTokens !== undefined) outputDetails.audio = usage.audioOutputTokens;
-  }
-  if (openAIForm || Object.keys(inputDetails).length > 0) metadata.input_token_details = inputDetails;
-  if (openAIForm || Object.keys(outputDetails).length > 0) metadata.output_token_details = outputDetails;
+  if (usage.cacheWriteTokens !== undefined) inputDetails.cache_creation = usage.cacheWriteTokens;
+  if (usage.cacheReadTokens !== undefined) inputDetails.cache_read = usage.cacheReadTokens;
+  if (usage.audioInputTokens !== undefined) inputDetails.audio = usage.audioInputTokens;
+  if (usage.reasoningTokens !== undefined) outputDetails.reasoning = usage.reasoningTokens;
+  if (usage.audioOutputTokens !== undefined) outputDetails.audio = usage.audioOutputTokens;
+  if (Object.keys(inputDetails).length > 0) metadata.input_token_details = inputDetails;
+  if (Object.keys(outputDetails).length > 0) metadata.output_token_details = outputDetails;
   return metadata;
+}
+
+/**
+ * `usage_metadata` of the usage chunk of a Chat Completions stream as `@langchain/openai` 1.6.0
+ * writes it: the three counts as the server reported them (a count it left out is a key whose
+ * value is `undefined`, not a 0 or a computed total), then both detail objects, their `audio` /
+ * `cache_read` and `audio` / `reasoning` keys listed even when not reported. `undefined` when
+ * the server reported nothing.
+ */
+function openAIStreamedUsage(usage: ChatModelV1Usage): UsageMetadata | undefined {
+  if (Object.keys(usage).length === 0) return undefined;
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+    input_token_details: {
+      audio: usage.audioInputTokens,
+      cache_read: usage.cacheReadTokens,
+      ...(usage.cacheWriteTokens !== undefined && { cache_creation: usage.cacheWriteTokens }),
+    },
+    output_token_details: { audio: usage.audioOutputTokens, reasoning: usage.reasoningTokens },
+  } as unknown as UsageMetadata;
 }
 
 /**

@@ -612,3 +612,48 @@ describe("streams sharing a signal", () => {
     expect(add.mock.calls.length).toBeLessThanOrEqual(1);
   });
 });
+
+describe("the usage chunk of a stream, as @langchain/openai writes it", () => {
+  const streamed = async (usage: Record<string, unknown>) => {
+    server.reply({
+      kind: "sse",
+      events: openAIEvents([
+        chunk({ role: "assistant", content: "Hi" }),
+        chunk({}, "stop"),
+        { ...usageChunk, usage },
+      ]),
+    });
+    const chunks: AIMessageChunk[] = [];
+    for await (const piece of await model().stream("hi")) chunks.push(piece);
+    return chunks.map((piece) => piece.usage_metadata).filter((usage) => usage !== undefined);
+  };
+
+  it("counts the server left out are undefined (not 0, not a computed total); a total alone is kept", async () => {
+    const details = {
+      input_token_details: { audio: undefined, cache_read: undefined },
+      output_token_details: { audio: undefined, reasoning: undefined },
+    };
+    expect(await streamed({ prompt_tokens: 5 })).toStrictEqual([
+      { input_tokens: 5, output_tokens: undefined, total_tokens: undefined, ...details },
+    ]);
+    expect(await streamed({ total_tokens: 9 })).toStrictEqual([
+      { input_tokens: undefined, output_tokens: undefined, total_tokens: 9, ...details },
+    ]);
+    expect(
+      await streamed({
+        prompt_tokens: 5,
+        completion_tokens: 2,
+        total_tokens: 7,
+        prompt_tokens_details: { cached_tokens: 1 },
+      }),
+    ).toStrictEqual([
+      {
+        input_tokens: 5,
+        output_tokens: 2,
+        total_tokens: 7,
+        input_token_details: { audio: undefined, cache_read: 1 },
+        output_token_details: { audio: undefined, reasoning: undefined },
+      },
+    ]);
+  });
+});

@@ -467,6 +467,66 @@ describe("ChatOpenAI request and response mapping", () => {
     });
   });
 
+  it("invocationParams() lists its unset parameters as undefined keys, in @langchain/openai's order", () => {
+    const chat = model({
+      model: "gpt-4.1-mini",
+      temperature: 0.2,
+      maxTokens: 50,
+      modelKwargs: { top_k: 3 },
+      streaming: true,
+    });
+    const fixed = [
+      "model",
+      "temperature",
+      "top_p",
+      "frequency_penalty",
+      "presence_penalty",
+      "logprobs",
+      "top_logprobs",
+      "n",
+      "logit_bias",
+      "stop",
+      "user",
+      "stream",
+      "functions",
+      "function_call",
+      "tools",
+      "tool_choice",
+      "response_format",
+      "seed",
+    ];
+    const cache = ["prompt_cache_key", "prompt_cache_retention", "prompt_cache_options", "verbosity"];
+    // @langchain/openai 1.6.0's keys for the same options
+    expect(Object.keys(chat.invocationParams())).toEqual([
+      ...fixed,
+      "stream_options",
+      "parallel_tool_calls",
+      "top_k",
+      ...cache,
+      "max_tokens",
+    ]);
+    expect(chat.invocationParams()).toHaveProperty("top_p", undefined);
+    const reasoning = model({ model: "o3-mini", reasoning: { effort: "low" } }).invocationParams();
+    expect(Object.keys(reasoning)).toEqual([
+      ...fixed,
+      "parallel_tool_calls",
+      ...cache,
+      "reasoning_effort",
+      "max_completion_tokens",
+    ]);
+  });
+
+  it("has apiKey and organization fields, as @langchain/openai's ChatOpenAI", () => {
+    const given = new ChatOpenAI({
+      model: "gpt-4.1-mini",
+      apiKey: "sk-a",
+      configuration: { organization: "org-1" },
+    });
+    expect([given.apiKey, given.organization]).toEqual(["sk-a", "org-1"]);
+    const configured = new ChatOpenAI({ model: "gpt-4.1-mini", configuration: { apiKey: "sk-c" } });
+    expect([configured.apiKey, configured.organization]).toEqual(["sk-c", undefined]);
+  });
+
   it("returns parallel tool calls in order", async () => {
     server.reply({
       kind: "json",

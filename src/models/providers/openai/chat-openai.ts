@@ -397,6 +397,19 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     return params;
   }
 
+  /**
+   * The API key the model was given (the `apiKey` option, else `configuration.apiKey`, else
+   * OPENAI_API_KEY), as LangChain.js's `apiKey` field holds it.
+   */
+  get apiKey(): unknown {
+    return this.identityApiKey;
+  }
+
+  /** The organization requests are made for (`configuration.organization`, else OPENAI_ORGANIZATION). */
+  get organization(): string | undefined {
+    return this.configuration.organization;
+  }
+
   /** @deprecated Use `model`. */
   get modelName(): string {
     return this.model;
@@ -577,7 +590,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       callOptions,
       this.streaming,
     );
-    return params;
+    return inLangChainOrder(params, isReasoningModel(this.model));
   }
 
   /**
@@ -780,4 +793,65 @@ function resolveApiKey(explicit: string | undefined, baseURL: string | undefined
     "OpenAI API key not found. Pass `apiKey` to ChatOpenAI (or initChatModel), or set the OPENAI_API_KEY " +
       "environment variable. For a local OpenAI-compatible server, set `configuration.baseURL` instead.",
   );
+}
+
+/** The request parameters `invocationParams` always lists, unset ones as `undefined`, in LangChain.js's order. */
+const LEADING_PARAMS = [
+  "model",
+  "temperature",
+  "top_p",
+  "frequency_penalty",
+  "presence_penalty",
+  "logprobs",
+  "top_logprobs",
+  "n",
+  "logit_bias",
+  "stop",
+  "user",
+  "stream",
+  "functions",
+  "function_call",
+  "tools",
+  "tool_choice",
+  "response_format",
+  "seed",
+] as const;
+const CACHE_PARAMS = [
+  "prompt_cache_key",
+  "prompt_cache_retention",
+  "prompt_cache_options",
+  "verbosity",
+] as const;
+const OPTIONAL_PARAMS = ["prediction", "service_tier", "reasoning_effort"] as const;
+const PLACED = new Set<string>([
+  ...LEADING_PARAMS,
+  ...CACHE_PARAMS,
+  ...OPTIONAL_PARAMS,
+  "stream_options",
+  "parallel_tool_calls",
+  "audio",
+  "modalities",
+  "max_tokens",
+  "max_completion_tokens",
+]);
+
+/**
+ * `params` laid out as `@langchain/openai`'s `invocationParams` returns them: its fixed keys
+ * always there (`undefined` when unset) and in its order, `stream_options`, `audio`,
+ * `modalities`, `prediction`, `service_tier` and `reasoning_effort` only when set, other
+ * (`modelKwargs`) keys before the prompt-cache ones, and the token limit last.
+ */
+function inLangChainOrder(params: Record<string, unknown>, reasoning: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of LEADING_PARAMS) out[key] = params[key];
+  if (Object.hasOwn(params, "stream_options")) out.stream_options = params.stream_options;
+  out.parallel_tool_calls = params.parallel_tool_calls;
+  if (params.audio !== undefined) out.audio = params.audio;
+  if (params.modalities !== undefined) out.modalities = params.modalities;
+  for (const key of Object.keys(params)) if (!PLACED.has(key)) out[key] = params[key];
+  for (const key of CACHE_PARAMS) out[key] = params[key];
+  for (const key of OPTIONAL_PARAMS) if (params[key] !== undefined) out[key] = params[key];
+  const limit = reasoning ? "max_completion_tokens" : "max_tokens";
+  out[limit] = params[limit];
+  return out;
 }
