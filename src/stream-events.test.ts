@@ -547,7 +547,6 @@ describe("streamEvents of graphs run inside nodes", () => {
     expect(events[2]).toEqual(["on_chain_start", "LangGraph", ["rt"], "n0", { messages: ["hi"] }, undefined]);
   });
 
-  // a documented difference: LangChain.js's chain callbacks hear the nested run (and `__start__`) too
   it("streams the messages a subgraph node returns as the node's, without subgraphs, as stream() does", async () => {
     const graph = withChild(child("child"));
     const messages = async (subgraphs: boolean) => {
@@ -569,14 +568,24 @@ describe("streamEvents of graphs run inside nodes", () => {
     expect(await messages(true)).toEqual([[1, "x", "inner"]]);
   });
 
-  it("does not report the nested run to chain callbacks", async () => {
-    const started: string[] = [];
-    const handler = { handleChainStart: (...args: unknown[]) => void started.push(args[7] as string) };
-    for await (const _ of withChild(child("child")).streamEvents(
-      { messages: [new HumanMessage("hi")] },
-      { version: "v2", callbacks: [handler] },
-    ));
-    expect(started).toEqual(["LangGraph", "n0", "inner"]);
+  it("reports the nested graph's run to chain callbacks, under its node (LangChain.js, without __start__)", async () => {
+    const starts = async (graph: Parent, call: "invoke" | "streamEvents") => {
+      const started: [string, string | undefined, string][] = [];
+      const handler = {
+        handleChainStart: (...args: unknown[]) =>
+          void started.push([args[7] as string, args[3] as string | undefined, args[2] as string]),
+      };
+      const input = { messages: [new HumanMessage("hi")] };
+      if (call === "invoke") await graph.invoke(input, { callbacks: [handler] });
+      else for await (const _ of graph.streamEvents(input, { version: "v2", callbacks: [handler] }));
+      // each run's parent is the run started just before it
+      for (let i = 1; i < started.length; i++) expect(started[i]?.[1]).toBe(started[i - 1]?.[2]);
+      return started.map(([name]) => name);
+    };
+    for (const graph of [withChild(child("child")), callingChild(child("child"))]) {
+      expect(await starts(graph, "streamEvents")).toEqual(["LangGraph", "n0", "child", "inner"]);
+      expect(await starts(graph, "invoke")).toEqual(["LangGraph", "n0", "child", "inner"]);
+    }
   });
 });
 

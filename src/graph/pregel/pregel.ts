@@ -18,6 +18,7 @@ import {
 import {
   CHECKPOINT_NAMESPACE_END,
   CHECKPOINT_NAMESPACE_SEPARATOR,
+  GraphInterrupt,
   GraphValueError,
   INTERRUPT,
   InvalidUpdateError,
@@ -77,6 +78,7 @@ import {
   EVENTS_HANDLER,
   type EventSource,
   MESSAGES_SUBGRAPHS,
+  nestedGraphChainRun,
   nestedGraphEventsOf,
   type StreamEvent,
   type StreamEventsFilter,
@@ -337,6 +339,17 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       true,
     );
     own?.start(input);
+    // the chain callbacks that hear the node hear this run as the node's child, as in LangChain.js
+    const heard =
+      link === undefined || own !== undefined
+        ? undefined
+        : nestedGraphChainRun(
+            this.drawnClassName,
+            run.config.runName ?? this.name ?? "LangGraph",
+            run.config,
+            run.task,
+            input,
+          );
     // a run nested in a node is a chain run of its own in `streamEvents`, as in LangChain.js
     const events = link === undefined ? undefined : nestedGraphEventsOf(run.config.callbacks);
     const eventsRunId = events === undefined ? undefined : randomId();
@@ -354,10 +367,13 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
     } catch (error) {
       if (eventsRunId !== undefined) events?.nestedGraphStopped(eventsRunId);
       own?.error(error);
+      heard?.error(error);
       throw link === undefined ? rootError(error) : error;
     }
     const output = loop.output();
     own?.end(output);
+    if (loop.interrupts === undefined) heard?.end(output);
+    else heard?.error(new GraphInterrupt(loop.interrupts));
     if (eventsRunId !== undefined) {
       if (loop.interrupts === undefined) events?.nestedGraphEnd(eventsRunId, output);
       else events?.nestedGraphStopped(eventsRunId);

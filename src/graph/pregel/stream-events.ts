@@ -332,6 +332,69 @@ type RunChunks = AsyncIterable<unknown> & { cancel(reason?: unknown): Promise<vo
  */
 export const DETACHED_SEGMENTS = new Set<string>();
 
+/**
+ * The run id of the graph run nested in a node (a compiled graph added as a node, or one invoked
+ * in a node's function), by the node's task's `executionInfo`, while it runs: chain callbacks
+ * hear the nested graph's nodes as its children, as in LangChain.js.
+ */
+const NESTED_GRAPH_RUN_IDS = new WeakMap<object, string>();
+
+/** What a graph run nested in a reported node tells chain callbacks as it ends. */
+export interface NestedGraphChainRun {
+  end(output: unknown): void;
+  error(error: unknown): void;
+}
+
+/**
+ * Reports a graph run nested in a node to the chain callbacks that hear that node (a run of its
+ * own, the node's child, named after the graph, with the node's tags and metadata), as
+ * LangChain.js reports it; `undefined` when no chain callback hears the node.
+ */
+export function nestedGraphChainRun(
+  className: string,
+  name: string,
+  config: {
+    callbacks?: readonly CallbackHandler[] | undefined;
+    tags?: string[] | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  },
+  task: object | undefined,
+  input: unknown,
+): NestedGraphChainRun | undefined {
+  const info = (task as { config?: { executionInfo?: object } } | undefined)?.config?.executionInfo;
+  if (info === undefined) return undefined;
+  const parent = NODE_RUN_IDS.get(info);
+  if (parent === undefined) return undefined;
+  const handlers = chainHandlersOf(config.callbacks);
+  if (handlers === undefined) return undefined;
+  const runId = randomId();
+  const tags = [...(config.tags ?? [])];
+  NESTED_GRAPH_RUN_IDS.set(info, runId);
+  notifyHandlers(
+    handlers,
+    "handleChainStart",
+    graphSerialized(className),
+    runDict(input, "input"),
+    runId,
+    parent,
+    tags,
+    { ...config.metadata },
+    undefined,
+    name,
+    undefined,
+  );
+  return {
+    end(output) {
+      if (NESTED_GRAPH_RUN_IDS.get(info) === runId) NESTED_GRAPH_RUN_IDS.delete(info);
+      notifyHandlers(handlers, "handleChainEnd", output ?? {}, runId, parent, tags, undefined);
+    },
+    error(error) {
+      if (NESTED_GRAPH_RUN_IDS.get(info) === runId) NESTED_GRAPH_RUN_IDS.delete(info);
+      notifyHandlers(handlers, "handleChainError", error, runId, parent, tags, undefined);
+    },
+  };
+}
+
 /** The handlers among `lists` that listen to chain events (`handleChainStart` / `End` / `Error`). */
 export function chainHandlersOf(
   ...lists: (readonly CallbackHandler[] | undefined)[]
@@ -446,7 +509,7 @@ export class ChainReporter {
       const parentTask = parentTaskOf(namespace);
       const run: NodeRun = {
         runId: this.taskIdsAsRunIds ? payload.id : randomId(),
-        parent: parentTask === undefined ? this.runId : (this.open.get(parentTask)?.runId ?? parentTask),
+        parent: parentTask === undefined ? this.runId : this.parentOfNested(parentTask),
         tags: [`graph:step:${step}`, ...this.tags],
         input: payload.input,
         name: payload.name,
@@ -542,6 +605,13 @@ export class ChainReporter {
       const outputs = runDict(output, "output");
       notifyHandlers(this.handlers, "handleChainEnd", outputs, run.runId, run.parent, run.tags, undefined);
     }
+  }
+
+  /** The run a node of a nested graph is a child of: the nested graph's, else its node's. */
+  private parentOfNested(parentTask: string): string {
+    const node = this.open.get(parentTask);
+    if (node === undefined) return parentTask;
+    return (node.info === undefined ? undefined : NESTED_GRAPH_RUN_IDS.get(node.info)) ?? node.runId;
   }
 
   private forget(taskId: string): void {
