@@ -804,24 +804,27 @@ describe("createAgent: state", () => {
     );
   });
 
-  it("takes required fields already stored in the thread as given", async () => {
+  it("wants required fields in every run's input, even when the thread holds them (as LangChain.js)", async () => {
     const m = createMiddleware({
       name: "Needy",
-      stateSchema: z.object({ userId: z.string() }),
-      beforeModel: () => undefined,
+      stateSchema: z.object({ userId: z.string(), count: z.number().default(0) }),
+      afterModel: (state) => ({ count: state.count + 1 }),
     });
     const agent = createAgent({
-      model: new FakeChatModel({ responses: ["one", "two"] }),
+      model: new FakeChatModel({ responses: ["one", "two", "three"] }),
       middleware: [m],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: "needy" } };
     await agent.invoke({ ...question(), userId: "u1" }, config);
+    // the thread's userId does not count: LangChain.js 1.5.14 checks the input alone
+    await expect(agent.invoke({ messages: [{ role: "user", content: "again" }] }, config)).rejects.toThrow(
+      'Middleware "Needy" has required state fields that must be initialized:\n  - userId: Required',
+    );
+    // a default fills only a field the thread lacks: the count goes on from the stored 1
     await expect(
-      agent.invoke({ messages: [{ role: "user", content: "again" }] }, config),
-    ).resolves.toMatchObject({
-      userId: "u1",
-    });
+      agent.invoke({ messages: [{ role: "user", content: "again" }], userId: "u1" }, config),
+    ).resolves.toMatchObject({ userId: "u1", count: 2 });
   });
 
   it("withConfig sets default run options", async () => {

@@ -458,7 +458,10 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     return { ...this.#runDefaults, ...config, metadata };
   }
 
-  /** Fills in middleware state defaults the input and the thread lack (LangChain.js's behaviour). */
+  /**
+   * Checks the input against the middleware state schemas and fills in the defaults the input and
+   * the thread lack (LangChain.js's behaviour).
+   */
   async #initialize(input: unknown, config: LangGraphRunnableConfig<unknown>): Promise<unknown> {
     const middleware = this.#options.middleware ?? [];
     if (input === null || typeof input !== "object" || isCommand(input)) return input;
@@ -472,7 +475,10 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
       }
     }
     const given = input as Record<string, unknown>;
-    const defaults = await initialMiddlewareValues(middleware, { ...known, ...given });
+    // as in LangChain.js, the input alone must hold the required fields (the thread's values do
+    // not count), and a default fills only a field neither the input nor the thread has
+    const defaults = await initialMiddlewareValues(middleware, given);
+    for (const key of Object.keys(defaults)) if (key in known) delete defaults[key];
     if (Object.keys(defaults).length === 0) return input;
     return { ...defaults, ...given };
   }
