@@ -310,6 +310,37 @@ describe("humanInTheLoopMiddleware", () => {
     expect(interruptValue(paused).actionRequests.map((a) => a.name)).toEqual(["read_file"]);
   });
 
+  it("fails the run on a review entry without allowedDecisions, as LangChain.js's options check does", async () => {
+    // the `{ allowAccept, allowEdit }` form of older docs: LangChain.js 1.5.14 throws its Zod 3
+    // check's ZodError from the hook; the tool must not run unreviewed
+    const legacy = { write_file: { allowAccept: true, allowEdit: true } } as never;
+    const { agent, config } = setup({ interruptOn: legacy });
+    const failure = await agent
+      .invoke({ messages: [new HumanMessage("go")] }, config)
+      .catch((e: unknown) => e);
+    expect(runs).toEqual([]);
+    expect((failure as Error).name).toBe("ZodError");
+    const issues = (failure as { issues: Array<{ code: string; path: unknown[]; unionErrors: unknown[] }> })
+      .issues;
+    expect(issues.map((i) => [i.code, i.path, i.unionErrors.length])).toEqual([
+      ["invalid_union", ["interruptOn", "write_file"], 2],
+    ]);
+    expect((failure as Error).message).toContain('"expected": "boolean",\n');
+    expect((failure as Error).message).toContain('"message": "Expected boolean, received object"');
+    expect((failure as Error).message).toContain(
+      '"path": [\n              "interruptOn",\n              "write_file",\n              "allowedDecisions"\n            ],\n            "message": "Required"',
+    );
+    // a run context with a bad entry fails the same way, even when no tool is called
+    const { agent: quiet, config: quietConfig } = setup({}, [new AIMessage("no tools")]);
+    const contextFailure = await quiet
+      .invoke(
+        { messages: [new HumanMessage("go")] },
+        { ...quietConfig, context: { interruptOn: { read_file: "yes" as never } } },
+      )
+      .catch((e: unknown) => e);
+    expect((contextFailure as Error).name).toBe("ZodError");
+  });
+
   it("validates the resume value", async () => {
     const cases: Array<[unknown, string]> = [
       [{}, "Invalid HITLResponse: decisions must be a non-empty array"],

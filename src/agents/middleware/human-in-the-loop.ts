@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import { interrupt } from "../../graph/index.js";
 import { type AIMessage, isAIMessage, type ToolCall, ToolMessage } from "../../messages/index.js";
 import { createMiddleware } from "../middleware.js";
@@ -203,6 +204,20 @@ const contextSchema = z.object({
   descriptionPrefix: z.string().optional(),
 });
 
+// The shape every run checks the options against (the factory's, overridden by the run's
+// context). LangChain.js checks them with a Zod 3 schema each time the hook runs, so a review
+// entry without `allowedDecisions` (the `{ allowAccept, allowEdit }` form of older docs) fails the
+// run with that schema's `ZodError` instead of letting the tool run unreviewed.
+const reviewEntryCheck = z3.object({
+  allowedDecisions: z3.array(z3.enum(["approve", "edit", "reject"])),
+  description: z3.union([z3.string(), z3.function()]).optional(),
+  argsSchema: z3.record(z3.any()).optional(),
+  when: z3.function().optional(),
+});
+const optionsCheck = z3.object({
+  interruptOn: z3.record(z3.union([z3.boolean(), reviewEntryCheck])).optional(),
+});
+
 interface Outcome {
   revised: ToolCall;
   message: ToolMessage | undefined;
@@ -251,6 +266,9 @@ export function humanInTheLoopMiddleware(
       canJumpTo: ["model"],
       hook: async (state, runtime) => {
         const context = (runtime.context ?? {}) as Partial<HumanInTheLoopMiddlewareConfig>;
+        // (the prefix is not checked: in LangChain.js the context's default always replaces it)
+        const checked = optionsCheck.safeParse({ interruptOn: { ...options, ...context }.interruptOn });
+        if (!checked.success) throw checked.error;
         const interruptOn = context.interruptOn ?? options.interruptOn;
         const prefix = context.descriptionPrefix ?? options.descriptionPrefix ?? DEFAULT_DESCRIPTION_PREFIX;
         if (interruptOn === undefined) return undefined;
@@ -333,7 +351,7 @@ function lastAIMessage(messages: readonly unknown[]): AIMessage | undefined {
   return undefined;
 }
 
-/** `true` → every decision; `false` → no review; a config without `allowedDecisions` → no review. */
+/** `true` → every decision; `false` → no review; a config (checked before) → as given. */
 function resolveConfigs(interruptOn: Record<string, unknown>): Map<string, InterruptOnConfig> {
   const configs = new Map<string, InterruptOnConfig>();
   for (const [name, value] of Object.entries(interruptOn)) {
