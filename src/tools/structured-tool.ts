@@ -537,7 +537,9 @@ export abstract class StructuredTool<
     let message = "Received tool input did not match expected schema";
     // LangChain.js's verbose form: the issues as JSON after `Details:`, then the readable list
     if (this.verboseParsingErrors) message += `\nDetails: ${safeJson(result.issues, 2)}`;
-    message += `\n\n${formatIssues(result.issues)}`;
+    // LangChain.js lists the problems only for a Zod schema: a plain JSON Schema's refusal is
+    // the bare sentence (what the model reads in the error ToolMessage)
+    if (isStandardSchema(this.schema)) message += `\n\n${formatIssues(result.issues)}`;
     throw new ToolInputParsingException(message, received);
   }
 }
