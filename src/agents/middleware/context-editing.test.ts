@@ -160,6 +160,40 @@ describe("ClearToolUsesEdit (outputs as LangChain.js 1.5.14 gives them)", () => 
     expect(() => new ClearToolUsesEdit({ trigger: { tokens: -1 } })).toThrow("Tokens must be greater than 0");
   });
 
+  it("throws LangChain.js's ZodError for a bad size, e.g. the bare `keep: 3` of older docs", () => {
+    const bare = (() => {
+      try {
+        new ClearToolUsesEdit({ trigger: { tokens: 100000 }, keep: 3 as never });
+      } catch (error) {
+        return error as Error & { issues: unknown[] };
+      }
+      return undefined;
+    })();
+    // LangChain.js 1.5.14 lets its Zod 3 check's error out of the constructor, message and all
+    expect(bare?.name).toBe("ZodError");
+    expect(bare?.issues).toEqual([
+      {
+        code: "invalid_type",
+        expected: "object",
+        received: "number",
+        path: [],
+        message: "Expected object, received number",
+      },
+    ]);
+    expect(bare?.message).toBe(JSON.stringify(bare?.issues, null, 2));
+    const empty = (() => {
+      try {
+        new ClearToolUsesEdit({ trigger: [{ tokens: 5 }, {}] });
+      } catch (error) {
+        return error as Error & { issues: unknown[] };
+      }
+      return undefined;
+    })();
+    expect(empty?.issues).toEqual([
+      { code: "custom", message: "At least one of fraction, tokens, or messages must be provided", path: [] },
+    ]);
+  });
+
   it("does not clear a result twice", async () => {
     const messages = conversation();
     const edit = new ClearToolUsesEdit({ trigger: { tokens: 1 }, keep: { messages: 0 }, placeholder: "[x]" });

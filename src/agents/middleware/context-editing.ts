@@ -1,3 +1,4 @@
+import { z as z3 } from "zod/v3";
 import { Command } from "../../graph/index.js";
 import {
   type AIMessage,
@@ -84,6 +85,51 @@ interface Candidate {
   message: ToolMessage;
 }
 
+/** How many of the given sizes are set (the checks below want one, or at least one). */
+const setSizes = (size: {
+  fraction?: number | undefined;
+  tokens?: number | undefined;
+  messages?: number | undefined;
+}): number => [size.fraction, size.tokens, size.messages].filter((v) => v !== undefined).length;
+
+// LangChain.js checks `ClearToolUsesEdit`'s sizes with Zod 3 schemas and lets their `ZodError` out
+// of the constructor; the same checks, so a bad size (the bare `keep: 3` of older docs, say) fails
+// with the same error, issues and message.
+const triggerCheck = z3
+  .object({
+    fraction: z3
+      .number()
+      .gt(0, "Fraction must be greater than 0")
+      .max(1, "Fraction must be less than or equal to 1")
+      .optional(),
+    tokens: z3.number().positive("Tokens must be greater than 0").optional(),
+    messages: z3
+      .number()
+      .int("Messages must be an integer")
+      .positive("Messages must be greater than 0")
+      .optional(),
+  })
+  .refine((size) => setSizes(size) >= 1, {
+    message: "At least one of fraction, tokens, or messages must be provided",
+  });
+const keepCheck = z3
+  .object({
+    fraction: z3
+      .number()
+      .min(0, "Messages must be non-negative")
+      .max(1, "Fraction must be less than or equal to 1")
+      .optional(),
+    tokens: z3.number().min(0, "Tokens must be greater than or equal to 0").optional(),
+    messages: z3
+      .number()
+      .int("Messages must be an integer")
+      .min(0, "Messages must be non-negative")
+      .optional(),
+  })
+  .refine((size) => setSizes(size) === 1, {
+    message: "Exactly one of fraction, tokens, or messages must be provided",
+  });
+
 /**
  * The context edit that replaces old tool results with a placeholder, as LangChain.js's
  * `ClearToolUsesEdit`: once the conversation reaches `trigger`, every tool result but the
@@ -119,6 +165,8 @@ export class ClearToolUsesEdit implements ContextEdit {
       keep ??= { messages: config.keepMessages };
     }
     trigger ??= { tokens: DEFAULT_TRIGGER_TOKENS };
+    for (const clause of Array.isArray(trigger) ? trigger : [trigger]) triggerCheck.parse(clause);
+    keepCheck.parse(keep ?? { messages: DEFAULT_KEEP });
     if (Array.isArray(trigger)) {
       this.#clauses = trigger.map(parseContextSize);
       this.trigger = this.#clauses;
