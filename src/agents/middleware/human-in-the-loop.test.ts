@@ -278,6 +278,40 @@ describe("humanInTheLoopMiddleware", () => {
     ]);
   });
 
+  it("hooks see the context with the prefix's default; default descriptions take the factory's prefix", async () => {
+    // LangChain.js 1.5.14: the middleware's context schema gives descriptionPrefix a default, so
+    // `when` (and description functions) read it in runtime.context; a prefix in the run's context
+    // does not reach the default descriptions
+    const contexts: unknown[] = [];
+    const { agent, config } = setup({
+      descriptionPrefix: "Factory",
+      interruptOn: {
+        read_file: {
+          allowedDecisions: ["approve"],
+          when: ({ runtime }) => {
+            contexts.push(runtime.context);
+            return true;
+          },
+        },
+      },
+    });
+    const paused = await agent.invoke({ messages: [new HumanMessage("go")] }, config);
+    expect(contexts).toEqual([{ descriptionPrefix: "Tool execution requires approval" }]);
+    const { agent: other, config: otherConfig } = setup({
+      descriptionPrefix: "Factory",
+      interruptOn: { read_file: true },
+    });
+    const withContext = await other.invoke(
+      { messages: [new HumanMessage("go")] },
+      { ...otherConfig, context: { descriptionPrefix: "From context" } },
+    );
+    for (const result of [paused, withContext]) {
+      expect(interruptValue(result).actionRequests[0]?.description).toBe(
+        'Factory\n\nTool: read_file\nArgs: {\n  "path": "b"\n}',
+      );
+    }
+  });
+
   it("a `when` predicate that returns false auto-approves the call", async () => {
     const seen: unknown[] = [];
     const { agent, config } = setup({

@@ -185,7 +185,8 @@ export interface InterruptOnConfig {
  * Options of {@link humanInTheLoopMiddleware}. `interruptOn` maps tool names to `true` (review
  * with every decision allowed), `false` (no review) or an {@link InterruptOnConfig}; tools not
  * listed run without review. `descriptionPrefix` (default `"Tool execution requires
- * approval"`) starts the default description. Both may also come from the run's context.
+ * approval"`) starts the default description. `interruptOn` may also come from the run's
+ * context (the descriptions keep the factory's prefix, as in LangChain.js).
  *
  * @example
  * ```ts
@@ -199,9 +200,10 @@ export interface HumanInTheLoopMiddlewareConfig {
 
 const DEFAULT_DESCRIPTION_PREFIX = "Tool execution requires approval";
 
+// as in LangChain.js, the hooks' runtime.context carries the prefix's default
 const contextSchema = z.object({
   interruptOn: z.record(z.string(), z.unknown()).optional(),
-  descriptionPrefix: z.string().optional(),
+  descriptionPrefix: z.string().default(DEFAULT_DESCRIPTION_PREFIX),
 });
 
 // The shape every run checks the options against (the factory's, overridden by the run's
@@ -270,7 +272,9 @@ export function humanInTheLoopMiddleware(
         const checked = optionsCheck.safeParse({ interruptOn: { ...options, ...context }.interruptOn });
         if (!checked.success) throw checked.error;
         const interruptOn = context.interruptOn ?? options.interruptOn;
-        const prefix = context.descriptionPrefix ?? options.descriptionPrefix ?? DEFAULT_DESCRIPTION_PREFIX;
+        // the default descriptions take the factory's prefix: the context's (always set, to its
+        // default at least) is not read for them, as in LangChain.js
+        const prefix = options.descriptionPrefix ?? DEFAULT_DESCRIPTION_PREFIX;
         if (interruptOn === undefined) return undefined;
         const last = lastAIMessage(state.messages);
         if (last === undefined || last.tool_calls.length === 0) return undefined;
