@@ -375,6 +375,55 @@ describe("humanInTheLoopMiddleware", () => {
     expect((contextFailure as Error).name).toBe("ZodError");
   });
 
+  it("a `when` that returns no boolean, or a description function that returns no text, fails the run", async () => {
+    // LangChain.js 1.5.14 calls the functions its Zod 3 check wrapped, which check what they
+    // return; a predicate that forgets its `return` must not let the call run unreviewed
+    const cases: Array<[string, NonNullable<HumanInTheLoopMiddlewareConfig["interruptOn"]>, string]> = [
+      [
+        "when -> undefined",
+        { write_file: { allowedDecisions: ["approve"], when: () => undefined as never } },
+        "invalid_return_type",
+      ],
+      [
+        "async when -> undefined",
+        { write_file: { allowedDecisions: ["approve"], when: async () => undefined as never } },
+        "invalid_type",
+      ],
+      [
+        "description -> number",
+        { write_file: { allowedDecisions: ["approve"], description: () => 42 as never } },
+        "invalid_return_type",
+      ],
+    ];
+    for (const [label, interruptOn, code] of cases) {
+      const { agent, config } = setup({ interruptOn });
+      const failure = await agent
+        .invoke({ messages: [new HumanMessage("go")] }, config)
+        .catch((e: unknown) => e);
+      expect([
+        label,
+        (failure as Error).name,
+        (failure as { issues?: Array<{ code: string }> }).issues?.[0]?.code,
+      ]).toEqual([label, "ZodError", code]);
+      expect(runs).toEqual([]);
+    }
+    // well-typed functions, synchronous or not, work as before
+    const { agent, config } = setup({
+      interruptOn: {
+        write_file: {
+          allowedDecisions: ["approve"],
+          when: async () => true,
+          description: async (call) => `async ${call.name}`,
+        },
+      },
+    });
+    const paused = await agent.invoke({ messages: [new HumanMessage("go")] }, config);
+    expect(interruptValue(paused).actionRequests.map((a) => a.description)).toEqual([
+      "async write_file",
+      "async write_file",
+    ]);
+  });
+
   it("validates the resume value", async () => {
     const cases: Array<[unknown, string]> = [
       [{}, "Invalid HITLResponse: decisions must be a non-empty array"],

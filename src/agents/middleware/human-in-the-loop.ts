@@ -207,14 +207,29 @@ const contextSchema = z.object({
 });
 
 // The shape every run checks the options against (the factory's, overridden by the run's
-// context). LangChain.js checks them with a Zod 3 schema each time the hook runs, so a review
-// entry without `allowedDecisions` (the `{ allowAccept, allowEdit }` form of older docs) fails the
-// run with that schema's `ZodError` instead of letting the tool run unreviewed.
+// context). LangChain.js checks them with a Zod 3 schema each time the hook runs, and goes on with
+// what that check gives: a review entry without `allowedDecisions` (the `{ allowAccept, allowEdit }`
+// form of older docs) fails the run with the schema's `ZodError` instead of letting the tool run
+// unreviewed, and `when` / `description` functions come back wrapped, so a `when` that returns
+// something other than a boolean (say `undefined`) or a `description` that returns no string
+// fails the run the same way.
 const reviewEntryCheck = z3.object({
   allowedDecisions: z3.array(z3.enum(["approve", "edit", "reject"])),
-  description: z3.union([z3.string(), z3.function()]).optional(),
+  description: z3
+    .union([
+      z3.string(),
+      z3
+        .function()
+        .args(z3.custom(), z3.custom(), z3.custom())
+        .returns(z3.union([z3.string(), z3.promise(z3.string())])),
+    ])
+    .optional(),
   argsSchema: z3.record(z3.any()).optional(),
-  when: z3.function().optional(),
+  when: z3
+    .function()
+    .args(z3.custom())
+    .returns(z3.union([z3.boolean(), z3.promise(z3.boolean())]))
+    .optional(),
 });
 const optionsCheck = z3.object({
   interruptOn: z3.record(z3.union([z3.boolean(), reviewEntryCheck])).optional(),
@@ -271,7 +286,7 @@ export function humanInTheLoopMiddleware(
         // (the prefix is not checked: in LangChain.js the context's default always replaces it)
         const checked = optionsCheck.safeParse({ interruptOn: { ...options, ...context }.interruptOn });
         if (!checked.success) throw checked.error;
-        const interruptOn = context.interruptOn ?? options.interruptOn;
+        const interruptOn = checked.data.interruptOn as HumanInTheLoopMiddlewareConfig["interruptOn"];
         // the default descriptions take the factory's prefix: the context's (always set, to its
         // default at least) is not read for them, as in LangChain.js
         const prefix = options.descriptionPrefix ?? DEFAULT_DESCRIPTION_PREFIX;
