@@ -63,6 +63,25 @@ describe("modelRetryMiddleware", () => {
     expect(last?.text).toBe("Model call failed after 3 attempts with MyError: m3");
   });
 
+  it("checks what retryOn and onFailure functions return, as LangChain.js's Zod 3 schemas do", async () => {
+    // LangChain.js 1.5.14: a retryOn giving no boolean, or an onFailure giving no string, fails the
+    // call with the schema's ZodError (wrapped in a MiddlewareError); it was read as truthy/falsy
+    // (retrying or not) and the number became the answer's content
+    const cases: ModelRetryMiddlewareConfig[] = [
+      { maxRetries: 2, retryOn: (() => undefined) as never },
+      { maxRetries: 2, retryOn: (() => "yes") as never },
+      { maxRetries: 0, onFailure: (() => 5) as never },
+    ];
+    for (const config of cases) {
+      const model = new FlakyModel([new MyError("m1")]);
+      const failure = await run(model, config).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(MiddlewareError);
+      expect((failure as Error).name).toBe("ZodError");
+      expect((failure as Error).message).toContain('"code": "invalid_return_type"');
+      expect(model.attempts).toBe(1);
+    }
+  });
+
   it("says '1 attempt' when nothing is retried", async () => {
     const model = new FlakyModel([new TypeError("bad")]);
     const result = await run(model, { maxRetries: 0 });

@@ -5,6 +5,7 @@ import {
   attemptsText,
   checkOnFailure,
   InvalidRetryConfigError,
+  onFailureText,
   type RetryConfigIssue,
   type RetryOptions,
   resolveRetrySettings,
@@ -68,7 +69,7 @@ export function modelRetryMiddleware(
     if (onFailure === "error") throw error;
     const content =
       typeof onFailure === "function"
-        ? onFailure(error)
+        ? onFailureText(onFailure, error)
         : `Model call failed after ${attemptsText(attempts)} with ${error.constructor.name}: ${error.message}`;
     return new AIMessage({ content });
   };

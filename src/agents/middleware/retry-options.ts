@@ -1,3 +1,4 @@
+import { z as z3 } from "zod/v3";
 import { isGraphBubbleUp } from "../../graph/index.js";
 import { ModelCallError, serverHintMs } from "../../models/index.js";
 import {
@@ -284,6 +285,17 @@ export function isRetryableByDefault(error: Error): boolean {
   return true;
 }
 
+// LangChain.js passes a `retryOn` or `onFailure` function through a Zod 3 function schema, which
+// checks the argument is an Error and what the function returns (a boolean, a string): one that
+// returns anything else fails the call with that schema's ZodError (a MiddlewareError's cause).
+const retryOnCheck = z3.function().args(z3.instanceof(Error)).returns(z3.boolean());
+const onFailureCheck = z3.function().args(z3.instanceof(Error)).returns(z3.string());
+
+/** The text an `onFailure` function gives for `error`, checked as LangChain.js checks it. */
+export function onFailureText(onFailure: (error: Error) => string, error: Error): string {
+  return onFailureCheck.parse(onFailure)(error);
+}
+
 /**
  * True when the settings' `retryOn` accepts `error`. A class list matches the error's exact
  * class (`exactClass`, as LangChain.js's model retry does) or any subclass (`instanceof`, as its
@@ -291,7 +303,7 @@ export function isRetryableByDefault(error: Error): boolean {
  */
 export function shouldRetry(settings: RetrySettings, error: Error, exactClass: boolean): boolean {
   const { retryOn } = settings;
-  if (typeof retryOn === "function") return retryOn(error);
+  if (typeof retryOn === "function") return retryOnCheck.parse(retryOn)(error);
   return retryOn.some((ErrorClass) =>
     exactClass ? error.constructor === ErrorClass : error instanceof ErrorClass,
   );

@@ -100,6 +100,30 @@ describe("summarizationMiddleware end to end", () => {
     expect(seen.filter((line) => line.startsWith("model_request:ai:")).join("")).toContain("final");
   });
 
+  it("a tokenCounter that gives no number fails the run with LangChain.js's ZodError", async () => {
+    // LangChain.js 1.5.14 wraps a given counter in a Zod 3 function schema (a list in, a number or
+    // a promise of one out); a counter returning "10" was compared as a string and summarized
+    const summarizer = new FakeChatModel({ responses: ["S"] });
+    const model = new FakeChatModel({ responses: ["ok"] });
+    const agent = createAgent({
+      model,
+      middleware: [
+        summarizationMiddleware({
+          model: summarizer,
+          trigger: { tokens: 1 },
+          keep: { messages: 1 },
+          tokenCounter: (() => "10") as never,
+        }),
+      ],
+    });
+    const failure = await agent.invoke({ messages: history() }).catch((e: unknown) => e);
+    expect((failure as Error).name).toBe("ZodError");
+    expect((failure as { issues: Array<{ code: string }> }).issues.map((i) => i.code)).toEqual([
+      "invalid_return_type",
+    ]);
+    expect(summarizer.calls).toHaveLength(0);
+  });
+
   it("never summarizes without a trigger", async () => {
     const summarizer = new FakeChatModel({ responses: [] });
     const model = new FakeChatModel({ responses: ["ok"] });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { z as z3 } from "zod/v3";
 import {
   type BaseMessage,
   getBufferString,
@@ -219,7 +220,7 @@ function resolveSettings(options: SummarizationMiddlewareConfig, context: Summar
   return {
     trigger: parseTrigger(context.trigger !== undefined ? context.trigger : trigger),
     keep: parseKeep(context.keep ?? keep ?? { messages: DEFAULT_MESSAGES_TO_KEEP }),
-    tokenCounter: context.tokenCounter ?? options.tokenCounter ?? countTokensApproximately,
+    tokenCounter: checkedCounter(context.tokenCounter ?? options.tokenCounter) ?? countTokensApproximately,
     summaryPrompt: context.summaryPrompt ?? options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT,
     summaryPrefix: context.summaryPrefix ?? options.summaryPrefix ?? DEFAULT_SUMMARY_PREFIX,
     trimTokensToSummarize:
@@ -393,4 +394,16 @@ async function summarize(
   } catch (error) {
     return `Error generating summary: ${String(error)}`;
   }
+}
+
+// LangChain.js passes a given `tokenCounter` through a Zod 3 function schema: the counter must
+// take a list and give a number (or a promise of one), else the run fails with that ZodError.
+const counterCheck = z3
+  .function()
+  .args(z3.array(z3.custom()))
+  .returns(z3.union([z3.number(), z3.promise(z3.number())]));
+
+/** A given token counter wrapped in LangChain.js's check (`undefined` stays `undefined`). */
+function checkedCounter(counter: TokenCounter | undefined): TokenCounter | undefined {
+  return counter === undefined ? undefined : (counterCheck.parse(counter) as TokenCounter);
 }

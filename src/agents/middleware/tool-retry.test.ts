@@ -64,6 +64,23 @@ afterEach(() => {
 });
 
 describe("toolRetryMiddleware", () => {
+  it("checks what retryOn and onFailure functions return, as LangChain.js's Zod 3 schemas do", async () => {
+    // a retryOn giving no boolean, or an onFailure giving no string, fails the run with the
+    // schema's ZodError (in a MiddlewareError), as in LangChain.js 1.5.14
+    const cases: ToolRetryMiddlewareConfig[] = [
+      { maxRetries: 1, retryOn: (() => undefined) as never },
+      { maxRetries: 0, onFailure: (() => 5) as never },
+    ];
+    for (const config of cases) {
+      const flaky = flakyTool("flaky", [new FlakyError("boom")]);
+      const failure = await run([flaky], config).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(MiddlewareError);
+      expect((failure as Error).name).toBe("ZodError");
+      expect((failure as Error).message).toContain('"code": "invalid_return_type"');
+      expect(flaky.state.attempts).toBe(1);
+    }
+  });
+
   it("retries a failing tool until it answers", async () => {
     const flaky = flakyTool("flaky", [new FlakyError("1"), new FlakyError("2")]);
     const { answer, result } = await run([flaky], { maxRetries: 2 });

@@ -7,6 +7,7 @@ import {
   attemptsText,
   checkOnFailure,
   InvalidRetryConfigError,
+  onFailureText,
   type RetryConfigIssue,
   type RetryOptions,
   resolveRetrySettings,
@@ -113,7 +114,7 @@ export function toolRetryMiddleware(
     if (onFailure === "error") throw error;
     const content =
       typeof onFailure === "function"
-        ? onFailure(error)
+        ? onFailureText(onFailure, error)
         : `Tool '${toolName}' failed after ${attemptsText(attempts)} with ${error.constructor.name}`;
     return new ToolMessage({ content, tool_call_id: toolCallId, name: toolName, status: "error" });
   };
