@@ -50,6 +50,25 @@ describe("notifyHandlers: a failing handler is logged as LangChain.js logs it", 
   });
 });
 
+describe("notifyHandlers: the name of a plain-object handler in the message", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("is `Object` when the object has a `name` (LangChain.js uses it as it is), `Handler` otherwise", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fail = () => {
+      throw new Error("boom");
+    };
+    const named = { name: "guards", handleLLMEnd: fail } as CallbackHandler;
+    notifyHandlers([named, { handleLLMEnd: fail }], "handleLLMEnd", { generations: [] }, "run");
+    expect(warn.mock.calls).toEqual([
+      ["Error in handler Object, handleLLMEnd: Error: boom"],
+      ["Error in handler Handler, handleLLMEnd: Error: boom"],
+    ]);
+  });
+});
+
 describe("notifyHandlers: LangChain.js's ignore flags", () => {
   it("ignoreLLM, ignoreChain and ignoreAgent keep a handler from hearing model, chain and tool calls", () => {
     const heard: string[] = [];

@@ -239,8 +239,8 @@ export function parentRunIdOf(config: {
  * Calls `method` on every handler that defines it. A handler that throws (or rejects) never
  * breaks the call it observes: the failure is logged as LangChain.js logs it, with
  * `console.warn` (`console.error` for a handler with `raiseError: true`):
- * `Error in handler Handler, handleLLMEnd: Error: …` (`Handler` for a plain object, else the
- * handler's class name).
+ * `Error in handler Handler, handleLLMEnd: Error: …` (`Handler` for a plain object without a
+ * `name`, else the handler's class name, `Object` for a plain object with one).
  */
 export function notifyHandlers<K extends keyof CallbackHandler>(
   handlers: readonly CallbackHandler[] | undefined,
@@ -281,7 +281,10 @@ const IGNORED_BY: Partial<Record<keyof CallbackHandler, "ignoreLLM" | "ignoreCha
 
 function reportHandlerError(handler: CallbackHandler, method: string, error: unknown): void {
   const ctor = (handler as { constructor?: { name?: unknown } }).constructor;
-  const name = ctor === undefined || ctor === Object || typeof ctor.name !== "string" ? "Handler" : ctor.name;
+  // LangChain.js wraps a plain object in a `Handler` class unless it has a `name` (then it is
+  // used as it is, and named by its own constructor, `Object`)
+  const wrapped = ctor === Object && !("name" in handler);
+  const name = ctor === undefined || wrapped || typeof ctor.name !== "string" ? "Handler" : ctor.name;
   // LangChain.js names a chat model's start `handleLLMStart` in this message
   const reported = method === "handleChatModelStart" ? "handleLLMStart" : method;
   const log = (handler as { raiseError?: unknown }).raiseError === true ? console.error : console.warn;
