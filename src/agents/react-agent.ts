@@ -319,7 +319,7 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
     config: AgentRunOptions<T> & StreamEventsV3Options<TTransformers>,
   ): Promise<
     AgentRunStream<
-      T["state"] & { messages: BaseMessage[] },
+      T["state"] & { messages: BaseMessage[]; __interrupt__?: { id: string; value: unknown }[] },
       ToolsOf<T>,
       InferExtensions<readonly [...TransformersOf<T>, ...TTransformers]>
     >

@@ -46,6 +46,22 @@ const wrapper = createMiddleware({
 });
 
 describe("createAgent types", () => {
+  it("types the v3 run's state snapshots with the interrupts, as LangChain.js's agent state", async () => {
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hi"] }), middleware: [counter] });
+    const run = await agent.streamEvents({ messages: [{ role: "user", content: "q" }] }, { version: "v3" });
+    const seen: unknown[] = [];
+    for await (const snapshot of run.values) {
+      expectTypeOf(snapshot.__interrupt__).toEqualTypeOf<{ id: string; value: unknown }[] | undefined>();
+      expectTypeOf(snapshot.turns).toEqualTypeOf<number>();
+      seen.push([snapshot.messages.length, snapshot.__interrupt__]);
+    }
+    expect(seen).toEqual([
+      [1, undefined],
+      [1, undefined],
+      [2, undefined],
+    ]);
+  });
+
   it("infers the state of five middlewares and the structured response", async () => {
     const agent = createAgent({
       model: new FakeChatModel({ responses: [] }),
