@@ -590,7 +590,7 @@ describe("createAgent: Send payload", () => {
     const peek = tool(
       async (_args, runtime) => {
         const state = runtime.state as Record<string, unknown>;
-        seen.push(["tool", Object.keys(state), state.lg_tool_call, state === getCurrentTaskInput()]);
+        seen.push(["tool", Object.keys(state), state.lg_tool_call, state === getCurrentTaskInput(runtime)]);
         seen.push(["control", typeof (runtime as { control?: unknown }).control]);
         return "peeked";
       },

@@ -82,16 +82,23 @@ export function getStore<Store = BaseStore>(config?: LangGraphRunnableConfig<unk
 }
 
 /**
+ * A config `getCurrentTaskInput` reads: a node's, or a tool's runtime (whose `store` and `writer`
+ * may be `null`), which LangChain.js types loosely enough to pass. Only the running task it
+ * carries is read.
+ */
+export type TaskInputConfig = LangGraphRunnableConfig<unknown> | object;
+
+/**
  * The input of the running task: the state a node was called with, or the arguments of a
- * functional-API task. Pass the node's `config` (as LangGraph.js allows) to read it from there
- * rather than from the async context.
+ * functional-API task. Pass the node's `config` (or a tool's runtime, as LangGraph.js allows) to
+ * read it from there rather than from the async context.
  *
  * @example
  * ```ts
  * const state = getCurrentTaskInput<typeof State.State>(config);
  * ```
  */
-export function getCurrentTaskInput<Input = unknown>(config?: LangGraphRunnableConfig<unknown>): Input {
+export function getCurrentTaskInput<Input = unknown>(config?: TaskInputConfig): Input {
   const task =
     config === undefined
       ? undefined
