@@ -31,7 +31,11 @@ export type { ReducedZodChannel, SchemaMeta } from "../graph/index.js";
  * ```
  */
 export type UpdateType<Schema> = SchemaUpdate<Schema>;
+
+import "./plugin.js";
+
 export { MessagesZodMeta, MessagesZodState } from "./messages-zod.js";
+export type { ZodLangGraphPlugin } from "./plugin.js";
 export {
   LanggraphZodMetaRegistry,
   META_EXTRAS_DESCRIPTION_PREFIX,

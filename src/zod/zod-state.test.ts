@@ -332,6 +332,47 @@ describe("Zod 3 object state (zod/v3), as LangGraph.js takes it", () => {
   });
 });
 
+it("takes reducers from the .langgraph plugin that importing agentgraph/zod installs", async () => {
+  // as the docs' "Zod objects with Zod v3" example, which LangGraph.js runs once
+  // `@langchain/langgraph/zod` is imported
+  const State = z3.object({
+    messages: z3
+      .array(z3.custom<BaseMessage>())
+      .default([])
+      .langgraph.reducer((a: BaseMessage[], b: BaseMessage[]) => a.concat(b)),
+    question: z3.string().optional(),
+    count: z3
+      .number()
+      .default(0)
+      .langgraph.reducer((a: number, b: number) => a + b),
+    total: z3
+      .number()
+      .default(0)
+      .langgraph.reducer((a: number, b: string) => a + Number(b), z3.string()),
+  });
+  const graph = new StateGraph(State)
+    .addNode("n", () => ({ count: 2, total: "5", messages: [new AIMessage({ content: "x", id: "a" })] }))
+    .addEdge(START, "n")
+    .compile();
+  const out = await graph.invoke({
+    question: "q",
+    count: 1,
+    total: "2",
+    messages: [new HumanMessage({ content: "hi", id: "h" })],
+  });
+  expect({ ...out, messages: view(out.messages) }).toEqual({
+    question: "q",
+    count: 3,
+    total: 7,
+    messages: [
+      { type: "human", content: "hi", id: "h" },
+      { type: "ai", content: "x", id: "a" },
+    ],
+  });
+  const field = z3.string();
+  expect(field.langgraph.metadata({ langgraph_type: "prompt" })).toBe(field);
+});
+
 describe("messages in Zod state", () => {
   it("MessagesZodState merges messages with the messages reducer and assigns ids", async () => {
     const graph = new StateGraph(MessagesZodState)
