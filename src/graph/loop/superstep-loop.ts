@@ -1314,10 +1314,10 @@ export class PregelLoop {
     } else if (isGraphInterrupt(error) && error.interrupts.length > 0 && !isCallPath(task.path)) {
       // each interrupted task reports its interrupts (a call's reach its caller, which reports them);
       // a subgraph's breakpoint (no interrupts) is reported once, by the root graph, as it pauses
-      const chunk = { [INTERRUPT]: error.interrupts };
+      // one chunk per mode, sharing the interrupts list (as LangGraph.js)
       this.interruptStreamed = true;
-      if (this.wantsUpdates) this.push("updates", chunk);
-      if (this.wantsValues) this.push("values", chunk);
+      if (this.wantsUpdates) this.push("updates", { [INTERRUPT]: error.interrupts });
+      if (this.wantsValues) this.push("values", { [INTERRUPT]: error.interrupts });
     }
     // a task served from the node cache has no result event (its start and update are streamed),
     // nor has a `task()` call that interrupted (its caller's result lists the interrupts) or a
@@ -1519,9 +1519,9 @@ export class PregelLoop {
     // Interrupts raised by tasks were streamed as the tasks stopped (a subgraph's breakpoint too,
     // as its task's); a breakpoint of this graph has none.
     if (root && interrupts.length === 0 && !this.interruptStreamed && this.params.sink !== undefined) {
-      const chunk = { [INTERRUPT]: interrupts };
-      if (this.wantsUpdates) this.push("updates", chunk);
-      if (this.wantsValues) this.push("values", chunk);
+      // one chunk per mode, each with its own (empty) list, as LangGraph.js
+      if (this.wantsUpdates) this.push("updates", { [INTERRUPT]: [] });
+      if (this.wantsValues) this.push("values", { [INTERRUPT]: [] });
     }
   }
 

@@ -361,6 +361,32 @@ describe("interrupts of parallel tasks", () => {
     expect(chunks.at(-1)).toEqual(["values", { v: ["z"] }]);
   });
 
+  it("stream an interrupt in updates and values mode as two chunks (one list for an interrupt(), two for a breakpoint)", async () => {
+    // as LangGraph.js: a consumer that changes one chunk does not change the other
+    const pick = (chunks: unknown[], mode: string) =>
+      (chunks as [string, { __interrupt__?: unknown[] }][]).find(
+        (c) => c[0] === mode && "__interrupt__" in c[1],
+      )?.[1];
+    const asked = await collect(
+      askGraph(new RunCounter()).stream({ v: [] }, { ...thread("iu"), streamMode: ["updates", "values"] }),
+    );
+    const [askUpdate, askValues] = [pick(asked, "updates"), pick(asked, "values")];
+    expect(askValues).toEqual({ __interrupt__: [{ id: ANY_ID, value: { q: "name?" } }] });
+    expect(askValues).not.toBe(askUpdate);
+    expect(askValues?.__interrupt__).toBe(askUpdate?.__interrupt__);
+    const paused = new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addEdge(START, "a")
+      .compile({ checkpointer: new MemorySaver(), interruptBefore: ["a"] });
+    const stopped = await collect(
+      paused.stream({ v: [] }, { ...thread("ib"), streamMode: ["updates", "values"] }),
+    );
+    const [stopUpdate, stopValues] = [pick(stopped, "updates"), pick(stopped, "values")];
+    expect(stopValues).toEqual({ __interrupt__: [] });
+    expect(stopValues).not.toBe(stopUpdate);
+    expect(stopValues?.__interrupt__).not.toBe(stopUpdate?.__interrupt__);
+  });
+
   it("stream the writes of the finished sibling as a cached update on resume", async () => {
     const graph = parallelGraph(new RunCounter());
     await graph.invoke({ v: [] }, thread("p"));
