@@ -307,7 +307,8 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   /**
    * Runs the graph to completion and returns its final state (the output channels' values),
    * or `undefined` when no step wrote any of them. With a `streamMode` other than `values`,
-   * returns the list of chunks that mode produced.
+   * returns the list of chunks that mode produced; with `subgraphs: true` (and `values`), the
+   * last `[namespace, values]` pair streamed, as LangGraph.js does.
    */
   async invoke(input: Input | null, options?: PregelOptions<Context>): Promise<Output> {
     const streamMode = options?.streamMode;
@@ -317,6 +318,18 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
       const streamed = { ...options, outputKeys: options?.outputKeys ?? this.outputChannels };
       for await (const chunk of await this.stream(input, streamed)) chunks.push(chunk);
       return chunks as Output;
+    }
+    if (options?.subgraphs === true) {
+      // as LangGraph.js: the run is streamed, its `values` chunks are `[namespace, values]` pairs,
+      // and the last one is the result (the pair itself, an interrupt's included)
+      let last: unknown;
+      const streamed = {
+        ...options,
+        streamMode: "values" as const,
+        outputKeys: options.outputKeys ?? this.outputChannels,
+      };
+      for await (const chunk of await this.stream(input, streamed)) last = chunk;
+      return last as Output;
     }
     const run = resolveRunConfig(this.config, options, this.contextSchema);
     const link = run.parentLink;

@@ -57,6 +57,29 @@ describe("invoke", () => {
     ]);
     expect(await graph.invoke({ i: 0 }, { streamMode: "values" })).toEqual({ i: 1, log: ["a", "b"] });
   });
+
+  it("with subgraphs: true returns the last [namespace, values] pair, as LangGraph.js", async () => {
+    const sub = new StateGraph(State)
+      .addNode("s", () => ({ log: ["s"] }))
+      .addEdge(START, "s")
+      .compile();
+    const outer = new StateGraph(State)
+      .addNode("a", (s) => ({ i: s.i + 1, log: ["a"] }))
+      .addNode("sub", sub)
+      .addEdge(START, "a")
+      .addEdge("a", "sub")
+      .compile();
+    expect(await outer.invoke({ i: 0 }, { subgraphs: true })).toEqual([[], { i: 1, log: ["a", "a", "s"] }]);
+    expect(
+      await outer.invoke({ i: 0 }, { subgraphs: true, streamMode: "values", outputKeys: ["i"] }),
+    ).toEqual([[], { i: 1 }]);
+    expect(await outer.invoke({ i: 0 }, { subgraphs: false })).toEqual({ i: 1, log: ["a", "a", "s"] });
+    const quiet = new StateGraph(State)
+      .addNode("a", () => ({}))
+      .addEdge(START, "a")
+      .compile();
+    expect(await quiet.invoke({}, { subgraphs: true })).toBeUndefined();
+  });
 });
 
 describe("stream modes", () => {
