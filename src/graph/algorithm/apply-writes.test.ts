@@ -97,6 +97,14 @@ describe("applyWrites", () => {
     expect(w.checkpoint.versions_seen.x).toEqual({ "branch:to:x": seenVersion });
   });
 
+  it("gives a task without triggers (the graph input) an empty versions_seen entry, as LangGraph.js", () => {
+    // LangGraph.js's input checkpoint has versions_seen { __input__: {} }
+    const w = world({ a: new LastValue() });
+    w.commit([input([["a", 1]])]);
+    expect(Object.keys(w.checkpoint.versions_seen)).toEqual(["__input__"]);
+    expect({ ...w.checkpoint.versions_seen.__input__ }).toEqual({});
+  });
+
   it("clears ephemeral channels nobody wrote in a step where a task ran", () => {
     const w = world({ a: new LastValue(), "branch:to:x": new EphemeralValue(false) });
     w.commit([input([["branch:to:x", null]])]);

@@ -89,15 +89,17 @@ export function applyWrites(
   for (let t = 0; t < tasks.length; t++) {
     const task = tasks[t] as CommittedTask;
     const triggers = task.triggers;
-    if (triggers.length === 0) continue;
-    bumpStep = true;
     let seen = seenByNode[task.name];
     if (seen === undefined) {
       // a dictionary from the start: each node's triggers are keys of their own, and objects
-      // given them one by one would each grow a hidden class (thousands in a long chain)
+      // given them one by one would each grow a hidden class (thousands in a long chain).
+      // Every task gets its entry, as in LangGraph.js: one without triggers (the graph input,
+      // `__input__`) an empty one.
       seen = Object.create(null) as Record<string, ChannelVersion>;
       seenByNode[task.name] = seen;
     }
+    if (triggers.length === 0) continue;
+    bumpStep = true;
     for (let i = 0; i < triggers.length; i++) {
       const trigger = triggers[i] as string;
       const version = versions[trigger];
