@@ -197,6 +197,27 @@ describe("StateSchema", () => {
     const wrong: GraphNode<typeof State> = () => ({ count: "one" });
     expect(wrong).toBeTypeOf("function");
   });
+
+  it("types standalone nodes and routers given a type bag, as the docs' GraphNode examples", async () => {
+    // LangGraph.js's GraphNode<{ InputSchema; Nodes }> and ConditionalEdgeRouter<{ InputSchema; Nodes }>
+    const Counter = new StateSchema({ count: z.number().default(0), result: z.string().optional() });
+    const routerNode: GraphNode<{ InputSchema: typeof Counter; Nodes: "process" | "done" }> = (state) =>
+      state.count >= 2
+        ? new Command({ goto: "done" })
+        : new Command({ update: { count: state.count + 1 }, goto: "process" });
+    const router: ConditionalEdgeRouter<{ InputSchema: typeof Counter; Nodes: "process" | "done" }> = (
+      state,
+    ) => (state.count > 5 ? END : "process");
+    expectTypeOf<Parameters<typeof router>[0]>().toEqualTypeOf<typeof Counter.State>();
+    const graph = new StateGraph(Counter)
+      .addNode("check", routerNode, { ends: ["process", "done"] })
+      .addNode("process", () => ({}))
+      .addNode("done", () => ({ result: "done" }))
+      .addEdge(START, "check")
+      .addConditionalEdges("process", router)
+      .compile();
+    expect(await graph.invoke({ count: 2 })).toEqual({ count: 2, result: "done" });
+  });
 });
 
 describe("an invalid graph input", () => {

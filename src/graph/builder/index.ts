@@ -37,7 +37,9 @@ export {
 } from "./graph.js";
 export {
   type ConditionalEdgeRouter,
+  type ConditionalEdgeRouterTypes,
   type GraphNode,
+  type GraphNodeTypes,
   type SchemaContext,
   type SchemaState,
   type SchemaUpdate,

@@ -207,7 +207,66 @@ export type GraphNode<
   Schema,
   Context extends Record<string, unknown> = Record<string, unknown>,
   _Nodes extends string = string,
-> = NodeAction<SchemaState<Schema>, SchemaUpdate<Schema>, Context>;
+> =
+  IsGraphNodeTypeBag<Schema> extends true
+    ? NodeAction<BagInput<Schema>, BagOutput<Schema>, BagContext<Schema>>
+    : NodeAction<SchemaState<Schema>, SchemaUpdate<Schema>, Context>;
+
+/**
+ * The type bag `GraphNode` also takes (LangGraph.js `GraphNodeTypes`): the schema a node reads,
+ * the one it writes (default: any part of what it reads), its context schema and the nodes its
+ * `Command`s go to.
+ *
+ * @example
+ * ```ts
+ * const route: GraphNode<{ InputSchema: typeof State; Nodes: "done" | "again" }> = (s) =>
+ *   new Command({ goto: s.count > 3 ? "done" : "again" });
+ * ```
+ */
+export interface GraphNodeTypes<
+  InputSchema = unknown,
+  OutputSchema = unknown,
+  ContextSchema = unknown,
+  Nodes extends string = string,
+> {
+  InputSchema?: InputSchema;
+  OutputSchema?: OutputSchema;
+  ContextSchema?: ContextSchema;
+  Nodes?: Nodes;
+}
+
+/**
+ * The type bag `ConditionalEdgeRouter` also takes (LangGraph.js `ConditionalEdgeRouterTypes`):
+ * the schema a router reads, its context schema and the nodes it routes to.
+ */
+export interface ConditionalEdgeRouterTypes<
+  InputSchema = unknown,
+  ContextSchema = unknown,
+  Nodes extends string = string,
+> {
+  InputSchema?: InputSchema;
+  ContextSchema?: ContextSchema;
+  Nodes?: Nodes;
+}
+
+type IsGraphNodeTypeBag<T> = T extends { InputSchema: unknown }
+  ? true
+  : T extends { OutputSchema: unknown }
+    ? true
+    : false;
+type IsRouterTypeBag<T> = T extends { InputSchema: unknown }
+  ? true
+  : T extends { ContextSchema: unknown }
+    ? true
+    : false;
+type BagInput<Bag> = Bag extends { InputSchema: infer I } ? SchemaState<I> : unknown;
+type BagOutput<Bag> = Bag extends { OutputSchema: infer O } ? SchemaUpdate<O> : Partial<BagInput<Bag>>;
+type BagContext<Bag> = Bag extends { ContextSchema: infer C }
+  ? SchemaContext<C> extends infer Ctx extends Record<string, unknown>
+    ? Ctx
+    : Record<string, unknown>
+  : Record<string, unknown>;
+type BagNodes<Bag> = Bag extends { Nodes: infer N extends string } ? N : string;
 
 /**
  * A routing function of a schema's state, for `addConditionalEdges` (LangGraph.js
@@ -223,7 +282,10 @@ export type ConditionalEdgeRouter<
   Schema,
   Context extends Record<string, unknown> = Record<string, unknown>,
   Nodes extends string = string,
-> = Router<SchemaState<Schema>, Nodes, Context>;
+> =
+  IsRouterTypeBag<Schema> extends true
+    ? Router<BagInput<Schema>, BagNodes<Schema>, BagContext<Schema>>
+    : Router<SchemaState<Schema>, Nodes, Context>;
 
 const INVALID_STATE_INPUT =
   "Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema.";
