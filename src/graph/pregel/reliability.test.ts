@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   Annotation,
   Command,
+  entrypoint,
   GraphBubbleUp,
   GraphDrained,
   interrupt,
@@ -275,6 +276,30 @@ describe("node timeouts", () => {
     expect(add({ idleTimeout: -5 })).toThrow("idleTimeout must be greater than 0");
     expect(add({ runTimeout: 5, refreshOn: "x" })).toThrow('refreshOn must be "auto" or "heartbeat"');
     expect(add({})).not.toThrow();
+  });
+
+  it("an entrypoint's timeout option times its run, as a node's does", async () => {
+    // the fault-tolerance docs: entrypoint({ name, timeout }, fn)
+    const slow = entrypoint({ name: "slow", timeout: 30 }, async (x: number) => {
+      await sleep(150);
+      return x;
+    });
+    const error = (await failure(slow.invoke(1))) as NodeTimeoutError;
+    expect(error).toBeInstanceOf(NodeTimeoutError);
+    expect([error.node, error.kind, error.timeout]).toEqual(["slow", "run", 30]);
+    const idle = entrypoint(
+      { name: "idle", timeout: { idleTimeout: 30 }, checkpointer: new MemorySaver() },
+      async () => {
+        await sleep(150);
+        return 0;
+      },
+    );
+    const idleError = (await failure(
+      idle.invoke(1, { configurable: { thread_id: "i" } }),
+    )) as NodeTimeoutError;
+    expect([idleError.node, idleError.kind]).toEqual(["idle", "idle"]);
+    const fast = entrypoint({ name: "fast", timeout: 1000 }, async (x: number) => x + 1);
+    expect(await fast.invoke(1)).toBe(2);
   });
 });
 
