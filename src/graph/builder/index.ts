@@ -40,6 +40,7 @@ export {
   type ConditionalEdgeRouterTypes,
   type GraphNode,
   type GraphNodeTypes,
+  type LegacyChannels,
   type SchemaContext,
   type SchemaState,
   type SchemaUpdate,

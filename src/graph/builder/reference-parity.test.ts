@@ -43,6 +43,34 @@ describe("the legacy channel map of new StateGraph({ channels })", () => {
       .compile();
     expect(await graph.invoke({})).toEqual({ kept: "stays" });
   });
+
+  it("takes a map typed by the state it declares, as the docs' new StateGraph<WorkflowState>({ channels })", async () => {
+    interface WorkflowState {
+      messages: string[];
+      question: string;
+      answer: string;
+    }
+    // the reducer is written over the key's own type (tsc rejected it against unknown before)
+    const workflow = new StateGraph<WorkflowState>({
+      channels: {
+        messages: {
+          reducer: (current: string[], update: string[]) => current.concat(update),
+          default: () => [],
+        },
+        question: null,
+        answer: null,
+      },
+    });
+    const graph = workflow
+      .addNode("reply", () => ({ answer: "42", messages: ["a"] }))
+      .addEdge(START, "reply")
+      .compile();
+    expect(await graph.invoke({ question: "q", messages: ["q"] })).toEqual({
+      messages: ["q", "a"],
+      question: "q",
+      answer: "42",
+    });
+  });
 });
 
 describe("NodeInterrupt", () => {

@@ -114,6 +114,14 @@ export type StateSchemaInput =
   | Zod3ObjectLike<unknown, unknown>
   | StateDefinition;
 
+/**
+ * A legacy channel map written for a state type (`new StateGraph<WorkflowState>({ channels })`):
+ * per key `null`, `{ reducer, default }` over that key's type, or a channel.
+ */
+export type LegacyChannels<State> = {
+  [K in keyof State]: SingleReducer<State[K], State[K]> | BaseChannel;
+};
+
 /** Object form of the `StateGraph` constructor. */
 export interface StateGraphArgs {
   /** The state schema. */
@@ -419,6 +427,8 @@ export class StateGraph<
   );
   constructor(state: Schema, contextSchema?: unknown);
   constructor(state: Schema, options: StateGraphOptions);
+  /** The legacy channel map typed by the state it declares: `new StateGraph<State>({ channels })`. */
+  constructor(args: Omit<StateGraphArgs, "channels"> & { channels: LegacyChannels<Schema> });
   constructor(args: StateGraphArgs);
   constructor(stateOrArgs: unknown, contextSchema?: unknown) {
     let state: unknown = stateOrArgs;
