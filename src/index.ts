@@ -11,13 +11,20 @@
  * ```
  */
 import { lazyMessagesZodState } from "./entries/index.js";
-import type { BaseMessage } from "./messages/index.js";
+import type { AIMessage, BaseMessage } from "./messages/index.js";
 import type { MessagesZodState as ZodMessagesZodState } from "./zod/index.js";
 
 declare module "./graph/builder/compiled-state-graph.js" {
   /** Messages streamed by `streamMode: "messages"` are `BaseMessage`s, as in LangGraph.js. */
   interface StreamMessageTypes {
     message: BaseMessage;
+  }
+}
+
+declare module "./graph/stream/chat-model-stream.js" {
+  /** A v3 stream's assembled message (`await stream.output`) is an `AIMessage`, as in LangChain.js. */
+  interface AssembledMessageTypes {
+    message: AIMessage;
   }
 }
 

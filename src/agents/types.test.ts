@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
 import { Annotation, MemorySaver } from "../index.js";
-import type { BaseMessage } from "../messages/index.js";
+import type { AIMessage, BaseMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { question } from "./agent.test-helpers.js";
 import {
@@ -60,6 +60,19 @@ describe("createAgent types", () => {
       [1, undefined],
       [2, undefined],
     ]);
+  });
+
+  it("types a v3 run's assembled message as an AIMessage, as LangChain.js does", async () => {
+    // the event-streaming docs page reads `(await message.output).content`
+    const agent = createAgent({ model: new FakeChatModel({ responses: ["hello there"] }) });
+    const run = await agent.streamEvents({ messages: [{ role: "user", content: "q" }] }, { version: "v3" });
+    const texts: unknown[] = [];
+    for await (const message of run.messages) {
+      const full = await message.output;
+      expectTypeOf(full).toEqualTypeOf<AIMessage>();
+      texts.push([full.getType(), full.content]);
+    }
+    expect(texts).toEqual([["ai", [{ type: "text", text: "hello there" }]]]);
   });
 
   it("infers the state of five middlewares and the structured response", async () => {

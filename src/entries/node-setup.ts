@@ -28,6 +28,13 @@ declare module "../graph/builder/compiled-state-graph.js" {
   }
 }
 
+declare module "../graph/stream/chat-model-stream.js" {
+  /** A v3 stream's assembled message (`await stream.output`) is an `AIMessage`, as in LangChain.js. */
+  interface AssembledMessageTypes {
+    message: AIMessage;
+  }
+}
+
 if (!hasAsyncContextStorage()) installAsyncContextStorage(new AsyncLocalStorage());
 registerMessageSerialization();
 // a token a model reports without its chunk streams (`messages` mode, `streamEvents`) as a chunk of its own

@@ -27,6 +27,21 @@ export interface AssembledMessageFields {
 /** Builds the message `ChatModelStreamImpl.output` resolves to (every Node entry installs `AIMessage`). */
 export type AssembledMessageFactory = (fields: AssembledMessageFields) => unknown;
 
+/**
+ * Registry through which an entry point names the class of an assembled message: the root entry
+ * and the Node set-up augment it with `{ message: AIMessage }` (declaration merging), so
+ * `(await stream.output).content` is typed as LangChain.js types it. Without the augmentation the
+ * message is {@link AssembledMessageLike}.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by the entry points (declaration merging).
+export interface AssembledMessageTypes {}
+
+/** What an assembled message holds when no entry point named its class. */
+export type AssembledMessageLike = AssembledMessageFields & { readonly type: "ai" };
+
+/** The message `ChatModelStreamImpl.output` (and awaiting the stream) resolves to. */
+export type AssembledMessage = AssembledMessageTypes extends { message: infer M } ? M : AssembledMessageLike;
+
 let messageFactory: AssembledMessageFactory = (fields) => ({ type: "ai", ...fields });
 
 /** @internal Sets how {@link ChatModelStreamImpl} builds its assembled message. */
@@ -268,22 +283,27 @@ export class ChatModelStreamImpl implements AsyncIterable<MessagesEventData>, Pr
   }
 
   /** The assembled message (an `AIMessage` with content blocks), once the message finished. */
-  get output(): Promise<unknown> {
+  get output(): Promise<AssembledMessage> {
     return this.assemble();
   }
 
   // biome-ignore lint/suspicious/noThenProperty: awaiting the stream gives the message, as in LangChain.js
-  then<R1 = unknown, R2 = never>(
-    onfulfilled?: ((value: unknown) => R1 | PromiseLike<R1>) | null,
+  then<R1 = AssembledMessage, R2 = never>(
+    onfulfilled?: ((value: AssembledMessage) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.assemble().then(onfulfilled, onrejected);
   }
 
-  private async assemble(): Promise<unknown> {
+  private async assemble(): Promise<AssembledMessage> {
     const assembly = new StreamMessageAssembly();
     for await (const event of this.buffer.iterate()) assembly.add(event);
     const { id, content, usage, responseMetadata } = assembly.result();
-    return messageFactory({ id, content, usage_metadata: usage, response_metadata: responseMetadata });
+    return messageFactory({
+      id,
+      content,
+      usage_metadata: usage,
+      response_metadata: responseMetadata,
+    }) as AssembledMessage;
   }
 }
