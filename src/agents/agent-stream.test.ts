@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Command } from "../index.js";
-import { AIMessage, type BaseMessage, HumanMessage } from "../messages/index.js";
+import {
+  AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  isAIMessageChunk,
+} from "../messages/index.js";
+import { BaseChatModel, ChatGenerationChunk, type ChatModelRun, type ChatResult } from "../models/index.js";
 import { FakeChatModel } from "../testing/index.js";
 import { tool } from "../tools/index.js";
 import { createAgent, toolStrategy } from "./index.js";
@@ -23,6 +30,67 @@ describe("an agent's messages stream", () => {
     }
     expect(tags.length).toBeGreaterThan(0);
     for (const t of tags) expect(t).toEqual(["model-tag", "run-tag"]);
+  });
+});
+
+/** A model that streams two chunks and reports them to `handleLLMNewToken` only when `reports`. */
+class TwoChunkModel extends BaseChatModel {
+  constructor(private readonly reports: boolean) {
+    super({});
+  }
+  _llmType(): string {
+    return "two-chunks";
+  }
+  async _generate(): Promise<ChatResult> {
+    const message = new AIMessage({ content: "Hello world", id: "gen-1" });
+    return { generations: [{ message, text: message.text }] };
+  }
+  override async *_streamResponseChunks(
+    _messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    runManager?: ChatModelRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    for (const text of ["Hello", " world"]) {
+      const chunk = new ChatGenerationChunk({
+        message: new AIMessageChunk({ content: text, id: "c-1" }),
+        text,
+      });
+      yield chunk;
+      if (this.reports)
+        await runManager?.handleLLMNewToken(text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+describe("the name of an agent's streamed answer", () => {
+  const streamed = async (reports: boolean, name?: string) => {
+    const agent = createAgent({ model: new TwoChunkModel(reports), tools: [], ...(name ? { name } : {}) });
+    const chunks: MessageChunk[] = [];
+    // read once the run is over, after the node named its answer
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    ))
+      chunks.push(chunk as MessageChunk);
+    return chunks.map(([message]) => ({
+      chunk: isAIMessageChunk(message),
+      content: message.content,
+      name: message.name,
+    }));
+  };
+
+  it("is on the whole chunk a model streamed without reporting tokens, as LangChain.js's invoke returns that chunk", async () => {
+    expect(await streamed(false)).toEqual([{ chunk: true, content: "Hello world", name: "model" }]);
+    expect(await streamed(false, "helper")).toEqual([
+      { chunk: true, content: "Hello world", name: "helper" },
+    ]);
+  });
+
+  it("is not on the token chunks a model reported", async () => {
+    expect(await streamed(true)).toEqual([
+      { chunk: true, content: "Hello", name: undefined },
+      { chunk: true, content: " world", name: undefined },
+    ]);
   });
 });
 

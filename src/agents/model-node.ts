@@ -7,7 +7,7 @@ import {
   isMergedMessageList,
   SystemMessage,
 } from "../messages/index.js";
-import { ConfiguredChatModel, initChatModel } from "../models/index.js";
+import { ConfiguredChatModel, initChatModel, nameAnswer } from "../models/index.js";
 import {
   getAmbientConfig,
   handOver,
@@ -280,7 +280,7 @@ export function createModelNode(options: ModelNodeOptions) {
     // name the model gave it.
     const strategies = record.strategies ?? strategiesFor(model, options.responseFormat);
     if (strategies.length === 0) {
-      wrapped.message.name = options.messageName;
+      nameAnswer(wrapped.message, options.messageName);
       return toUpdate(
         { messages: [wrapped.message], hasStructuredResponse: false, structuredResponse: undefined },
         wrapped,
@@ -292,7 +292,7 @@ export function createModelNode(options: ModelNodeOptions) {
     // model's own answers, inside the onion
     const madeByMiddleware = options.wraps.length > 0 && record.answer !== wrapped.message;
     return applyStructuredOutput(wrapped.message, strategies, madeByMiddleware).then((outcome) => {
-      if (!outcome.hasStructuredResponse) wrapped.message.name = options.messageName;
+      if (!outcome.hasStructuredResponse) nameAnswer(wrapped.message, options.messageName);
       return toUpdate(outcome, wrapped, state);
     });
   };

@@ -2,6 +2,7 @@ export { BaseChatModel, type SerializedChatModel } from "./chat-model/base-chat-
 export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
 export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
+export { nameAnswer } from "./chat-model/message-conversion.js";
 export {
   type ChatModelRunnable,
   type ChatModelRunnable as LanguageModelLike,

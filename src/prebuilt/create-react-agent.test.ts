@@ -3,12 +3,14 @@ import { z } from "zod";
 import { Annotation, Command, MemorySaver } from "../index.js";
 import {
   AIMessage,
+  AIMessageChunk,
   type BaseMessage,
   HumanMessage,
   isToolMessage,
   SystemMessage,
   ToolMessage,
 } from "../messages/index.js";
+import { BaseChatModel, ChatGenerationChunk, type ChatResult } from "../models/index.js";
 import { FakeChatModel, FakeListChatModel } from "../testing/index.js";
 import { type ToolRuntime, tool } from "../tools/index.js";
 import { type CreateReactAgentParams, createReactAgent } from "./create-react-agent.js";
@@ -733,5 +735,35 @@ describe("createReactAgent: persistence", () => {
     await agent.invoke(question("first"), thread);
     const out = await agent.invoke({ messages: [{ role: "user", content: "second" }] as never }, thread);
     expect(outline(out.messages)).toEqual(["human:first", "ai:one", "human:second", "ai:two"]);
+  });
+});
+
+describe("createReactAgent: the name of a streamed answer", () => {
+  /** Streams its answer in two chunks without reporting them to `handleLLMNewToken`. */
+  class QuietStreamModel extends BaseChatModel {
+    _llmType(): string {
+      return "quiet-stream";
+    }
+    async _generate(): Promise<ChatResult> {
+      const message = new AIMessage("Hello world");
+      return { generations: [{ message, text: message.text }] };
+    }
+    override async *_streamResponseChunks(): AsyncGenerator<ChatGenerationChunk> {
+      for (const text of ["Hello", " world"])
+        yield new ChatGenerationChunk({ message: new AIMessageChunk({ content: text, id: "c-1" }), text });
+    }
+  }
+
+  it("is on the whole chunk the messages stream showed, as LangGraph.js names the chunk invoke returns", async () => {
+    const agent = createReactAgent({ llm: new QuietStreamModel({}), tools: [], name: "bot" });
+    const names: unknown[] = [];
+    const chunks: unknown[] = [];
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("hi")] },
+      { streamMode: "messages" },
+    ))
+      chunks.push(chunk);
+    for (const [message] of chunks as [BaseMessage][]) names.push([message.content, message.name]);
+    expect(names).toEqual([["Hello world", "bot"]]);
   });
 });

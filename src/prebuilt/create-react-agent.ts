@@ -23,6 +23,7 @@ import {
   type Messages,
   SystemMessage,
 } from "../messages/index.js";
+import { nameAnswer } from "../models/index.js";
 import { InvalidArgumentError } from "../shared/index.js";
 import {
   type BindToolsInput,
@@ -358,7 +359,7 @@ export function createReactAgent<
       await prompt(view, config),
       modelCallConfig(config, `seq:step:${modelStep}`),
     )) as AIMessage;
-    response.name = name;
+    nameAnswer(response, name);
     if (!isAIMessage(response)) return { messages: [response] };
     return { messages: [answerWithinSteps(response, config.executionInfo?.remainingSteps, shape)] };
   };

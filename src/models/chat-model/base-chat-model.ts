@@ -30,7 +30,13 @@ import { abortErrorFor, collectHandlers, raceWithSignal, runIdOf, splitCallOptio
 import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
 import { ConfiguredChatModel } from "./configured-chat-model.js";
 import { ChatModelRun } from "./llm-run.js";
-import { messageToChunk, toAIMessage, toMessages, toStandardContent } from "./message-conversion.js";
+import {
+  messageToChunk,
+  rememberHeardAnswer,
+  toAIMessage,
+  toMessages,
+  toStandardContent,
+} from "./message-conversion.js";
 import {
   type ChatModelRunnable,
   ChatModelWithFallbacks,
@@ -699,6 +705,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         const asReturned = standard ? undefined : generated?.asReturned;
         if (asReturned !== undefined && asReturned.message.id === undefined)
           asReturned.message.id = message.id;
+        if (asReturned !== undefined) rememberHeardAnswer(message, asReturned.message);
         run.end(
           message,
           llmOutput,
@@ -711,6 +718,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         // the joined chunks as the answer's chunk form: its content and id
         const chunk = standard ? messageToChunk(message) : streamed;
         if (chunk.id === undefined) chunk.id = message.id;
+        rememberHeardAnswer(message, chunk);
         run.endStreamed(chunk);
       }
     }

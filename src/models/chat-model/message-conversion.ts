@@ -48,6 +48,36 @@ export function toMessages(input: BaseLanguageModelInput): BaseMessage[] {
   );
 }
 
+/** The message callbacks heard as a call's answer (`handleLLMEnd`) when it is not the one `invoke` returned. */
+const heardAnswers = new WeakMap<AIMessage, BaseMessage>();
+
+/**
+ * Notes that callbacks heard `heard` (the joined chunks of a streamed call, or the chunk a
+ * `_generate` returned) as the call whose answer is `answer`, for {@link nameAnswer}.
+ */
+export function rememberHeardAnswer(answer: AIMessage, heard: BaseMessage): void {
+  if (heard !== answer) heardAnswers.set(answer, heard);
+}
+
+/**
+ * Names a model's answer, as an agent names it (`"model"`, or the agent's name). In LangChain.js
+ * `invoke` returns the very message callbacks heard as the answer (a streamed call's joined
+ * `AIMessageChunk`), so a `messages`-mode stream shows the name on that chunk too, when it was
+ * streamed whole (no `handleLLMNewToken`); here `invoke` answers an `AIMessage` made from the
+ * chunk, so the chunk is named alongside.
+ *
+ * @example
+ * ```ts
+ * const answer = await model.invoke(messages);
+ * nameAnswer(answer, "model"); // answer.name === "model", and so the chunk a messages stream showed
+ * ```
+ */
+export function nameAnswer(answer: BaseMessage, name: string | undefined): void {
+  answer.name = name;
+  const heard = heardAnswers.get(answer as AIMessage);
+  if (heard !== undefined) heard.name = name;
+}
+
 /**
  * The whole `AIMessage` for what a model produced: chunks are collapsed, other AI messages
  * are returned as they are.
