@@ -88,7 +88,12 @@ function candidatesResult(messages: readonly AIMessage[]): ChatResult {
 export class SpecChatModel<
   CallOptions extends BaseChatModelCallOptions = BaseChatModelCallOptions,
 > extends BaseChatModel<CallOptions> {
-  maxRetries = 2;
+  /**
+   * Retries after a failed attempt: the `maxRetries` option, default 2. Kept out of a public
+   * `maxRetries` field, as LangChain.js's provider models keep it in their caller (there
+   * `model.maxRetries` reads `undefined`).
+   */
+  protected readonly retryLimit: number;
   timeout: number | undefined;
   streaming = false;
   temperature: number | undefined;
@@ -117,7 +122,7 @@ export class SpecChatModel<
     fields: SpecChatModelParams = {},
   ) {
     super(fields);
-    if (fields.maxRetries !== undefined) this.maxRetries = fields.maxRetries;
+    this.retryLimit = fields.maxRetries ?? 2;
     this.timeout = fields.timeout;
     if (fields.streaming !== undefined) this.streaming = fields.streaming;
     this.temperature = fields.temperature;
@@ -294,7 +299,7 @@ export class SpecChatModel<
   }
 
   /**
-   * Retries of one call: the model's `maxRetries`, unless the call sets its own (as
+   * Retries of one call: the model's `maxRetries` option, unless the call sets its own (as
    * `modelRetryMiddleware` does with `maxRetries: 0`, so its retries do not multiply with the
    * provider's). The call's `timeout` is applied by `BaseChatModel`.
    */
@@ -304,7 +309,7 @@ export class SpecChatModel<
       maxRetries:
         Number.isInteger(maxRetries) && (maxRetries as number) >= 0
           ? (maxRetries as number)
-          : this.maxRetries,
+          : this.retryLimit,
       timeoutMs: this.timeout,
       signal,
       provider: this.spec.provider,

@@ -995,6 +995,29 @@ describe("ChatAnthropic as @langchain/anthropic 1.5.11 has it", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("reads back its key, URL, client options and retries as @langchain/anthropic 1.5.11 does", () => {
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-env");
+    vi.stubEnv("ANTHROPIC_API_URL", "");
+    vi.stubEnv("ANTHROPIC_BASE_URL", "");
+    try {
+      const plain = new ChatAnthropic({ model: "claude-3-5-haiku-latest", maxRetries: 5 });
+      expect([plain.apiKey, plain.anthropicApiKey, plain.apiUrl]).toEqual(["sk-env", "sk-env", undefined]);
+      expect(plain.clientOptions).toEqual({});
+      // no maxRetries field there: the retries live in its caller
+      expect((plain as { maxRetries?: unknown }).maxRetries).toBeUndefined();
+      const given = new ChatAnthropic({
+        model: "claude-sonnet-4-5",
+        anthropicApiKey: "sk-y",
+        anthropicApiUrl: "http://x",
+        clientOptions: { defaultHeaders: { a: "b" } },
+      });
+      expect([given.apiKey, given.anthropicApiKey, given.apiUrl]).toEqual(["sk-y", "sk-y", "http://x"]);
+      expect(given.clientOptions).toEqual({ defaultHeaders: { a: "b" } });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("takes the model name first", () => {
     const named = new ChatAnthropic("claude-3-haiku-20240307", { temperature: 0.3, apiKey: "sk-ant-test" });
     expect(named.model).toBe("claude-3-haiku-20240307");

@@ -127,8 +127,15 @@ export interface ChatAnthropicCallOptions extends BaseChatModelCallOptions {
  * ```
  */
 export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
-  /** The SDK client options this model uses. */
+  /** The SDK client options given (`{}` unless given); the URL the model calls is {@link apiUrl}. */
   readonly clientOptions: AnthropicClientOptions;
+  /** The API key the model uses (the `apiKey` option, else `anthropicApiKey`, else ANTHROPIC_API_KEY). */
+  readonly apiKey: string;
+  /**
+   * The base URL the model calls (`anthropicApiUrl`, else `clientOptions.baseURL`, else
+   * ANTHROPIC_API_URL or ANTHROPIC_BASE_URL), `undefined` for the SDK's default.
+   */
+  readonly apiUrl: string | undefined;
   /** Report token usage on streamed chunks (default true). */
   readonly streamUsage: boolean;
   readonly betas: string[] | undefined;
@@ -159,6 +166,7 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       getEnvironmentVariable("ANTHROPIC_API_URL") ??
       getEnvironmentVariable("ANTHROPIC_BASE_URL");
     const clientOptions: AnthropicClientOptions = { ...fields.clientOptions, baseURL };
+    // as LangChain.js reads them back: the key it uses, the URL it calls, the client options given
     const context: ProviderErrorContext = {
       provider: "anthropic",
       displayName: "Anthropic",
@@ -184,7 +192,9 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
       },
     });
     super(spec, { ...fields, maxTokens: fields.maxTokens ?? DEFAULT_MAX_TOKENS });
-    this.clientOptions = clientOptions;
+    this.clientOptions = fields.clientOptions ?? {};
+    this.apiKey = apiKey;
+    this.apiUrl = baseURL;
     this.thinking = fields.thinking ?? { type: "disabled" };
     this.thinkingGiven = fields.thinking !== undefined;
     this.invocationKwargs = fields.invocationKwargs ?? {};
@@ -206,6 +216,11 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
   /** @deprecated Use `model`. */
   get modelName(): string {
     return this.model;
+  }
+
+  /** @deprecated Use `apiKey`. */
+  get anthropicApiKey(): string {
+    return this.apiKey;
   }
 
   /** The parameters that identify the model: `model_name` and the {@link invocationParams}, as `@langchain/anthropic` gives them. */

@@ -527,6 +527,43 @@ describe("ChatOpenAI request and response mapping", () => {
     expect([configured.apiKey, configured.organization]).toEqual(["sk-c", undefined]);
   });
 
+  it("reads back its options as @langchain/openai 1.6.0's ChatOpenAI does", () => {
+    vi.stubEnv("OPENAI_API_KEY", "sk-env");
+    try {
+      const plain = new ChatOpenAI({ model: "gpt-4o-mini" });
+      // no modelName or maxRetries field there (the retries live in its caller), zdrEnabled false
+      expect([plain.model, (plain as { modelName?: unknown }).modelName]).toEqual(["gpt-4o-mini", undefined]);
+      expect((plain as { maxRetries?: unknown }).maxRetries).toBeUndefined();
+      expect([plain.zdrEnabled, plain.verbosity, plain.service_tier]).toEqual([false, undefined, undefined]);
+      const named = new ChatOpenAI({ modelName: "gpt-4o", maxRetries: 5 });
+      expect([named.model, (named as { modelName?: unknown }).modelName]).toEqual(["gpt-4o", undefined]);
+      expect((named as { maxRetries?: unknown }).maxRetries).toBeUndefined();
+      const set = new ChatOpenAI("gpt-4o", { zdrEnabled: true, verbosity: "low", service_tier: "flex" });
+      expect([set.zdrEnabled, set.verbosity, set.service_tier]).toEqual([true, "low", "flex"]);
+      expect(set.clientConfig).toEqual({
+        apiKey: "sk-env",
+        organization: undefined,
+        dangerouslyAllowBrowser: true,
+        baseURL: undefined,
+      });
+      // the deprecated openAIApiKey is not the key when OPENAI_API_KEY is set
+      const deprecated = new ChatOpenAI({
+        model: "o3-mini",
+        openAIApiKey: "sk-old",
+        configuration: { baseURL: "http://x/v1", organization: "org" },
+      });
+      expect(deprecated.apiKey).toBe("sk-env");
+      expect(deprecated.clientConfig).toEqual({
+        apiKey: "sk-env",
+        organization: "org",
+        dangerouslyAllowBrowser: true,
+        baseURL: "http://x/v1",
+      });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("returns parallel tool calls in order", async () => {
     server.reply({
       kind: "json",

@@ -82,6 +82,11 @@ export interface ChatOpenAIFields extends SpecChatModelParams {
   modalities?: string[] | undefined;
   /** Only the Chat Completions API is implemented: leave unset or `false`. */
   useResponsesApi?: boolean | undefined;
+  /**
+   * Zero Data Retention: in `@langchain/openai` it keeps Responses API output from being stored;
+   * Chat Completions stores nothing unless asked, so here it is only read back (default false).
+   */
+  zdrEnabled?: boolean | undefined;
   /** Provider name reported in `response_metadata.model_provider` (`initChatModel` sets `"ollama"`). */
   modelProvider?: string | undefined;
   /**
@@ -147,6 +152,8 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   private readonly givenConfiguration: OpenAIClientOptions;
   /** The `strict` of a call's tools when the call sets none (LangChain.js's option). */
   supportsStrictToolCalling: boolean | undefined;
+  /** The `zdrEnabled` option (default false), read back as in LangChain.js. */
+  readonly zdrEnabled: boolean;
 
   /**
    * `new ChatOpenAI({ model, … })`, or the model name first: `new ChatOpenAI("gpt-4.1-mini", {
@@ -185,7 +192,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       factory ??= lazyOpenAIClient({
         ...configuration,
         baseURL,
-        apiKey: resolveApiKey(fields.apiKey ?? fields.openAIApiKey ?? configuredKey, baseURL),
+        apiKey: resolveApiKey(fields.apiKey ?? configuredKey, fields.openAIApiKey, baseURL),
       });
       return factory();
     };
@@ -223,11 +230,14 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     this.supportsStrictToolCalling = fields.supportsStrictToolCalling;
     this.configuration = { ...configuration, baseURL };
     this.givenConfiguration = { ...fields.configuration };
+    // as in LangChain.js: the `apiKey` option, `configuration.apiKey`, then OPENAI_API_KEY (the
+    // deprecated `openAIApiKey`, which LangChain.js ignores, only when there is none of those)
     this.identityApiKey =
       fields.apiKey ??
-      fields.openAIApiKey ??
       fields.configuration?.apiKey ??
-      getEnvironmentVariable("OPENAI_API_KEY");
+      getEnvironmentVariable("OPENAI_API_KEY") ??
+      fields.openAIApiKey;
+    this.zdrEnabled = fields.zdrEnabled ?? false;
     this.client = client;
     this.errorContext = context;
     this.reasoningEffort = fields.reasoning?.effort;
@@ -410,9 +420,29 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
     return this.configuration.organization;
   }
 
-  /** @deprecated Use `model`. */
-  get modelName(): string {
-    return this.model;
+  /**
+   * The options the SDK client is made with, as `@langchain/openai` lists them: `apiKey`,
+   * `organization`, `dangerouslyAllowBrowser: true`, the `configuration` given, and `baseURL`.
+   */
+  get clientConfig(): Record<string, unknown> {
+    const { organization, baseURL } = this.configuration;
+    return {
+      apiKey: this.identityApiKey,
+      organization,
+      dangerouslyAllowBrowser: true,
+      ...this.givenConfiguration,
+      baseURL,
+    };
+  }
+
+  /** The `verbosity` option. */
+  get verbosity(): string | undefined {
+    return this.settings.verbosity;
+  }
+
+  /** The `service_tier` option. */
+  get service_tier(): string | undefined {
+    return this.settings.serviceTier;
   }
 
   /**
@@ -422,16 +452,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
    * and `baseURL` last.
    */
   override _identifyingParams(): Record<string, unknown> {
-    const { organization, baseURL } = this.configuration;
-    return {
-      model_name: this.model,
-      ...this.invocationParams(),
-      apiKey: this.identityApiKey,
-      organization,
-      dangerouslyAllowBrowser: true,
-      ...this.givenConfiguration,
-      baseURL,
-    };
+    return { model_name: this.model, ...this.invocationParams(), ...this.clientConfig };
   }
 
   /** The same as {@link _identifyingParams}. */
@@ -515,7 +536,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
         }
       },
       {
-        maxRetries: this.maxRetries,
+        maxRetries: this.retryLimit,
         timeoutMs: this.timeout,
         signal,
         provider: this.spec.provider,
@@ -784,9 +805,16 @@ const CALL_OPTION_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ["modalities", "modalities"],
 ];
 
-/** The explicit key, else OPENAI_API_KEY; local servers (a non-OpenAI baseURL) need none. */
-function resolveApiKey(explicit: string | undefined, baseURL: string | undefined): string {
-  const key = explicit ?? getEnvironmentVariable("OPENAI_API_KEY");
+/**
+ * The explicit key, else OPENAI_API_KEY, else the deprecated `openAIApiKey`; local servers (a
+ * non-OpenAI baseURL) need none.
+ */
+function resolveApiKey(
+  explicit: string | undefined,
+  deprecated: string | undefined,
+  baseURL: string | undefined,
+): string {
+  const key = explicit ?? getEnvironmentVariable("OPENAI_API_KEY") ?? deprecated;
   if (key !== undefined) return key;
   if (baseURL !== undefined && !baseURL.includes("api.openai.com")) return "not-needed";
   throw new MissingApiKeyError(
