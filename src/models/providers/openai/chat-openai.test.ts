@@ -1326,16 +1326,25 @@ describe("ChatOpenAI.withStructuredOutput methods", () => {
 describe("ChatOpenAI LangSmith parameters and call keys", () => {
   it("reports ls_max_tokens as the request's max_tokens and ls_stop from the call only", async () => {
     const chat = model({ model: "gpt-4o-mini", temperature: 0.2, maxTokens: 9, stop: ["s"] });
+    // @langchain/openai lists all six keys, unset ones as undefined
     expect(chat.getLsParams({})).toStrictEqual({
       ls_provider: "openai",
       ls_model_name: "gpt-4o-mini",
       ls_model_type: "chat",
       ls_temperature: 0.2,
       ls_max_tokens: 9,
+      ls_stop: undefined,
     });
     expect(chat.getLsParams({ stop: ["x"] }).ls_stop).toEqual(["x"]);
     // a reasoning model is sent max_completion_tokens, which LangChain.js does not report
-    expect(model({ model: "o3-mini", maxTokens: 9 }).getLsParams({})).not.toHaveProperty("ls_max_tokens");
+    expect(Object.entries(model({ model: "o3-mini", maxTokens: 9 }).getLsParams({}))).toEqual([
+      ["ls_provider", "openai"],
+      ["ls_model_name", "o3-mini"],
+      ["ls_model_type", "chat"],
+      ["ls_temperature", undefined],
+      ["ls_max_tokens", undefined],
+      ["ls_stop", undefined],
+    ]);
     server.reply({ kind: "json", body: completion({ content: "ok" }) });
     let metadata: Record<string, unknown> = {};
     await chat.invoke("?", {
@@ -1348,7 +1357,7 @@ describe("ChatOpenAI LangSmith parameters and call keys", () => {
       ],
     });
     expect(metadata).toMatchObject({ ls_max_tokens: 9 });
-    expect(metadata).not.toHaveProperty("ls_stop");
+    expect(metadata.ls_stop).toBeUndefined();
   });
 
   it("lists @langchain/openai's call keys", () => {

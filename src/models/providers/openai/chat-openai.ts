@@ -394,17 +394,21 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   }
 
   /**
-   * The LangSmith parameters as `@langchain/openai` gives them: `ls_max_tokens` is the
-   * request's `max_tokens` (none for a reasoning model, which is sent `max_completion_tokens`),
-   * `ls_stop` the call's `stop` only.
+   * The LangSmith parameters as `@langchain/openai` gives them, all six keys always there
+   * (`undefined` when unset): `ls_temperature` and `ls_max_tokens` are the request's
+   * `temperature` and `max_tokens` (none for a reasoning model, which is sent
+   * `max_completion_tokens`), `ls_stop` the call's `stop` only.
    */
   override getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
-    const { ls_max_tokens: _max, ls_stop: _stop, ...params } = super.getLsParams(options);
-    const maxTokens = this.invocationParams(options).max_tokens;
-    if (maxTokens !== undefined) params.ls_max_tokens = maxTokens;
-    const stop = (options as { stop?: unknown }).stop;
-    if (stop !== undefined) params.ls_stop = stop;
-    return params;
+    const params = this.invocationParams(options);
+    return {
+      ls_provider: this.spec.provider,
+      ls_model_name: this.model,
+      ls_model_type: "chat",
+      ls_temperature: params.temperature ?? undefined,
+      ls_max_tokens: params.max_tokens ?? undefined,
+      ls_stop: (options as { stop?: unknown }).stop,
+    };
   }
 
   /**
