@@ -540,6 +540,14 @@ describe("ChatOpenAI request and response mapping", () => {
       expect((named as { maxRetries?: unknown }).maxRetries).toBeUndefined();
       const set = new ChatOpenAI("gpt-4o", { zdrEnabled: true, verbosity: "low", service_tier: "flex" });
       expect([set.zdrEnabled, set.verbosity, set.service_tier]).toEqual([true, "low", "flex"]);
+      expect(Object.entries(set.fields ?? {})).toEqual([
+        ["model", "gpt-4o"],
+        ["zdrEnabled", true],
+        ["verbosity", "low"],
+        ["service_tier", "flex"],
+      ]);
+      const options = { modelName: "gpt-4o", maxRetries: 5 };
+      expect(new ChatOpenAI(options).fields).toBe(options);
       expect(set.clientConfig).toEqual({
         apiKey: "sk-env",
         organization: undefined,

@@ -154,14 +154,21 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
   supportsStrictToolCalling: boolean | undefined;
   /** The `zdrEnabled` option (default false), read back as in LangChain.js. */
   readonly zdrEnabled: boolean;
+  /**
+   * The options the model was made with, as `@langchain/openai` keeps them: the object given, or
+   * `{ model, ...fields }` for `new ChatOpenAI(model, fields)`.
+   */
+  readonly fields: ChatOpenAIFields | undefined;
 
   /**
    * `new ChatOpenAI({ model, … })`, or the model name first: `new ChatOpenAI("gpt-4.1-mini", {
    * temperature: 0 })`, as in LangChain.js.
    */
-  constructor(modelOrFields: string | ChatOpenAIFields = {}, moreFields?: ChatOpenAIFields) {
+  constructor(modelOrFields?: string | ChatOpenAIFields, moreFields?: ChatOpenAIFields) {
     const fields: ChatOpenAIFields =
-      typeof modelOrFields === "string" ? { ...moreFields, model: modelOrFields } : (modelOrFields ?? {});
+      typeof modelOrFields === "string"
+        ? { ...moreFields, model: modelOrFields }
+        : (modelOrFields ?? moreFields ?? {});
     if (fields.useResponsesApi === true) {
       throw new InvalidArgumentError(
         "ChatOpenAI implements the Chat Completions API only; remove `useResponsesApi: true` (or set it to false).",
@@ -238,6 +245,10 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       getEnvironmentVariable("OPENAI_API_KEY") ??
       fields.openAIApiKey;
     this.zdrEnabled = fields.zdrEnabled ?? false;
+    this.fields =
+      typeof modelOrFields === "string"
+        ? { model: modelOrFields, ...moreFields }
+        : (modelOrFields ?? moreFields);
     this.client = client;
     this.errorContext = context;
     this.reasoningEffort = fields.reasoning?.effort;
