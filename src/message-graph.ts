@@ -8,6 +8,7 @@ import {
   type Router,
   START,
   StateGraph,
+  type StreamTransformerFactory,
 } from "./graph/index.js";
 import { type BaseMessage, type Messages, messagesStateReducer } from "./messages/index.js";
 
@@ -33,14 +34,16 @@ function rootNode(node: CompiledStateGraphNode): CompiledStateGraphNode {
 }
 
 /** A compiled {@link MessageGraph}: its input, output and values are the message list. */
-type CompiledMessageGraph = CompiledStateGraph<
-  BaseMessage[],
-  Messages,
-  typeof START,
-  Record<string, unknown>,
-  Messages,
-  BaseMessage[]
->;
+type CompiledMessageGraph<Transformers extends ReadonlyArray<StreamTransformerFactory> = []> =
+  CompiledStateGraph<
+    BaseMessage[],
+    Messages,
+    typeof START,
+    Record<string, unknown>,
+    Messages,
+    BaseMessage[],
+    Transformers
+  >;
 
 /**
  * @deprecated As in LangGraph.js: prefer `new StateGraph(MessagesAnnotation)`.
@@ -93,7 +96,9 @@ export class MessageGraph extends StateGraph<unknown, BaseMessage[], Messages> {
   }
 
   /** Checks the graph and builds the runnable graph: its input, output and values are the message list. */
-  override compile(options: CompileOptions<typeof START> = {}): CompiledMessageGraph {
+  override compile<const Transformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    options: CompileOptions<typeof START, Transformers> = {},
+  ): CompiledMessageGraph<Transformers> {
     const compiled = super.compile(options);
     const nodes: Record<string, CompiledStateGraphNode> = {};
     for (const [name, node] of Object.entries(compiled.nodes)) nodes[name] = rootNode(node);
@@ -109,6 +114,6 @@ export class MessageGraph extends StateGraph<unknown, BaseMessage[], Messages> {
       ...(compiled.name === undefined ? {} : { name: compiled.name }),
       ...(compiled.contextSchema === undefined ? {} : { contextSchema: compiled.contextSchema }),
       compileOptions: options,
-    });
+    }) as CompiledMessageGraph<Transformers>;
   }
 }

@@ -35,7 +35,12 @@ import { type CompiledBranch, makeWriters, type WriterSpec } from "./writers.js"
 import { isZodObjectSchema, schemaMetaRegistry, stripZodDefault, zodObjectShape } from "./zod-state.js";
 
 /** Options of `compile()`. */
-export interface CompileOptions<Nodes extends string = string> {
+export interface CompileOptions<
+  Nodes extends string = string,
+  Transformers extends ReadonlyArray<() => StreamTransformer<unknown>> = ReadonlyArray<
+    () => StreamTransformer<unknown>
+  >,
+> {
   /** Saves a checkpoint after every superstep (makes runs resumable and inspectable). */
   checkpointer?: unknown;
   /** Long-term memory shared across threads, passed to nodes as `config.store`. */
@@ -52,9 +57,10 @@ export interface CompileOptions<Nodes extends string = string> {
   description?: string;
   /**
    * Stream transformers (factories) every `streamEvents(…, { version: "v3" })` run of the
-   * graph uses, before the call's own `transformers`.
+   * graph uses, before the call's own `transformers`. Their projections type the
+   * `run.extensions` of every such run, as in LangGraph.js.
    */
-  transformers?: ReadonlyArray<() => StreamTransformer<unknown>>;
+  transformers?: Transformers;
 }
 
 type AnyBuilder = StateGraph<unknown, unknown, unknown, string, unknown, unknown, unknown>;

@@ -7,6 +7,7 @@ import {
   type PregelOptions,
   type PregelParams,
   type StateSnapshot,
+  type StreamTransformerFactory,
 } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
@@ -173,7 +174,8 @@ export class CompiledStateGraph<
   Context = Record<string, unknown>,
   Input = Update,
   Output = State,
-> extends Pregel<Input | Command | null, Output, unknown, Context> {
+  Transformers extends ReadonlyArray<StreamTransformerFactory> = [],
+> extends Pregel<Input | Command | null, Output, unknown, Context, Transformers> {
   /** The builder this graph was compiled from. */
   readonly builder: AnyBuilder;
   readonly description: string | undefined;

@@ -17,7 +17,7 @@ import {
   type RetryPolicy,
   type TimeoutPolicy,
 } from "../loop/index.js";
-import { type ContextValidator, isPregel } from "../pregel/index.js";
+import { type ContextValidator, isPregel, type StreamTransformerFactory } from "../pregel/index.js";
 import {
   type AnnotationRoot,
   channelFromDefinition,
@@ -789,18 +789,19 @@ export class StateGraph<
   }
 
   /** Checks the graph and builds the runnable graph. */
-  compile(
-    options: CompileOptions<Nodes> = {},
-  ): CompiledStateGraph<State, Update, Nodes, Context, Input, Output> {
+  compile<const Transformers extends ReadonlyArray<StreamTransformerFactory> = []>(
+    options: CompileOptions<Nodes, Transformers> = {},
+  ): CompiledStateGraph<State, Update, Nodes, Context, Input, Output, Transformers> {
     this.validate(options);
     this.compiled = true;
-    return compileStateGraph(this, options) as CompiledStateGraph<
+    return compileStateGraph(this, options) as unknown as CompiledStateGraph<
       State,
       Update,
       Nodes,
       Context,
       Input,
-      Output
+      Output,
+      Transformers
     >;
   }
 

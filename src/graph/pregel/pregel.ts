@@ -152,7 +152,14 @@ function nestedStart(): Promise<void> {
  * for await (const chunk of await graph.stream(input, { streamMode: "updates" })) console.log(chunk);
  * ```
  */
-export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context = Record<string, unknown>> {
+export class Pregel<
+  Input = unknown,
+  Output = unknown,
+  Chunk = unknown,
+  Context = Record<string, unknown>,
+  // the compile-time transformers, whose projections type every v3 run's `extensions`
+  StreamTransformers extends ReadonlyArray<StreamTransformerFactory> = [],
+> {
   readonly lg_is_pregel = true;
   readonly nodes: Record<string, PregelNode>;
   readonly channels: Record<string, BaseChannel>;
@@ -694,7 +701,7 @@ export class Pregel<Input = unknown, Output = unknown, Chunk = unknown, Context 
   streamEvents<const TTransformers extends ReadonlyArray<StreamTransformerFactory> = []>(
     input: Input | null,
     options: PregelOptions<Context> & StreamEventsV3Options<TTransformers>,
-  ): Promise<GraphRunStream<Output, InferExtensions<TTransformers>>>;
+  ): Promise<GraphRunStream<Output, InferExtensions<readonly [...StreamTransformers, ...TTransformers]>>>;
   streamEvents(
     input: Input | null,
     options: PregelOptions<Context> & StreamEventsOptions,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
@@ -417,6 +417,13 @@ describe("streamEvents v3", () => {
     expect(await collect(run.extensions.counts)).toEqual([{ n: 1 }, { n: 2 }]);
     expect(await collect(run.extensions.local)).toEqual([1, 2]);
     expect(await run.extensions.total).toBe(2);
+    // the compile-time transformers' projections are typed too, before the call's own, as in
+    // LangGraph.js (tsc fails here when compile() drops their types)
+    expect(run.extensions.compiled).toBe(true);
+    expectTypeOf(run.extensions.compiled).toEqualTypeOf<boolean>();
+    expectTypeOf(run.extensions.total).toEqualTypeOf<Promise<number>>();
+    const compiledOnly = await graph.streamEvents({ a: "x" }, { version: "v3" });
+    expectTypeOf(compiledOnly.extensions.compiled).toEqualTypeOf<boolean>();
     // typed as LangGraph.js types it: withConfig takes streamTransformers
     const withMore = graph.withConfig({
       streamTransformers: [() => ({ init: () => ({ more: 1 }), process: () => true })],
