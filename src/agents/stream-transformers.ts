@@ -159,7 +159,7 @@ function toolResult(output: unknown): unknown {
   if (isRecord(output) && output.type === "constructor" && Array.isArray(output.id)) {
     const id = output.id as unknown[];
     if (id[id.length - 1] === "ToolMessage")
-      return isRecord(output.kwargs) ? output.kwargs.content : undefined;
+      return isRecord(output.kwargs) ? (output.kwargs.content ?? output.kwargs.content_blocks) : undefined;
   }
   return output;
 }

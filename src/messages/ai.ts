@@ -1,5 +1,13 @@
 import type { BaseMessageFields } from "./base.js";
-import { BaseMessage, BaseMessageChunk, hasChunkType, hasMessageType, markBuiltIn } from "./base.js";
+import {
+  BaseMessage,
+  BaseMessageChunk,
+  hasChunkType,
+  hasMessageType,
+  isBaseMessageChunk,
+  markBuiltIn,
+  markV1Content,
+} from "./base.js";
 import { mergeCommonChunkFields } from "./chunk-fields.js";
 import type { ContentBlock, MessageContent } from "./content.js";
 import { mergeLists } from "./merge.js";
@@ -100,8 +108,11 @@ export class AIMessage extends BaseMessage {
     }
     // content marked v1 is read as given content blocks, as LangChain.js's constructor reads it,
     // which lists `output_version` first in the metadata
-    if (fields.content !== undefined && this.response_metadata.output_version === "v1")
+    if (fields.content !== undefined && this.response_metadata.output_version === "v1") {
       this.response_metadata = { output_version: "v1", ...this.response_metadata };
+      // serialized with its blocks too, as LangChain.js's AIMessage (not its chunk) writes it
+      if (!isBaseMessageChunk(this)) markV1Content(this);
+    }
   }
 
   static override lc_name(): string {

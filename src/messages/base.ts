@@ -184,6 +184,7 @@ export abstract class BaseMessage {
     if (fields.content === undefined && fields.contentBlocks !== undefined) {
       this.content = fields.contentBlocks;
       this.response_metadata = { output_version: "v1", ...metadata };
+      contentBlocksOrigin.set(this, "given");
     } else {
       this.content = fields.content ?? [];
       this.response_metadata = metadata;
@@ -272,13 +273,29 @@ export abstract class BaseMessage {
 }
 
 /**
+ * Messages whose content came in as standard blocks, which LangChain.js keeps among the
+ * constructor fields it serializes (`content_blocks`, the current content): `"given"` when built
+ * from `contentBlocks` (written instead of `content`), `"v1"` for an `AIMessage` whose content is
+ * marked `output_version: "v1"` (written besides `content`).
+ */
+const contentBlocksOrigin = new WeakMap<BaseMessage, "given" | "v1">();
+
+/** @internal Marks `message` as an `AIMessage` built from content marked `output_version: "v1"`. */
+export function markV1Content(message: BaseMessage): void {
+  if (!contentBlocksOrigin.has(message)) contentBlocksOrigin.set(message, "v1");
+}
+
+/**
  * The constructor fields that rebuild a message: `content`, the fields of its type, `id` and
  * `name` when set, and both metadata bags. Values are shared, not copied: the result is meant
  * to be stringified at once. (A function rather than per-class overrides, so that a chunk
  * class stays assignable to its message class.)
  */
 function serializedKwargs(message: BaseMessage, compact = false): Record<string, unknown> {
-  const kwargs: Record<string, unknown> = { content: message.content };
+  const origin = contentBlocksOrigin.get(message);
+  // a message built from `contentBlocks` is rebuilt from them, as LangChain.js writes it
+  const kwargs: Record<string, unknown> =
+    origin === "given" ? { content_blocks: message.content } : { content: message.content };
   const fields = message as unknown as Record<string, unknown>;
   if (message.type === "generic") {
     kwargs.role = fields.role;
@@ -300,6 +317,7 @@ function serializedKwargs(message: BaseMessage, compact = false): Record<string,
   }
   if (message.id !== undefined) kwargs.id = message.id;
   if (message.name !== undefined) kwargs.name = message.name;
+  if (origin === "v1") kwargs.content_blocks = message.content;
   putDefaulted(kwargs, "additional_kwargs", message.additional_kwargs, compact);
   putDefaulted(kwargs, "response_metadata", message.response_metadata, compact);
   return kwargs;

@@ -186,6 +186,37 @@ describe("reviveMessage", () => {
     }
   });
 
+  it("serializes content given as standard blocks with content_blocks, as LangChain.js does, and revives it", () => {
+    // built from contentBlocks: written as content_blocks alone
+    const human = new HumanMessage({ contentBlocks: [{ type: "text", text: "a" }] });
+    expect(human.toJSON().kwargs).toEqual({
+      content_blocks: [{ type: "text", text: "a" }],
+      additional_kwargs: {},
+      response_metadata: { output_version: "v1" },
+    });
+    const revivedHuman = reviveMessage(JSON.parse(JSON.stringify(human)));
+    expect(revivedHuman.content).toEqual([{ type: "text", text: "a" }]);
+    expect(revivedHuman.toJSON()).toEqual(human.toJSON());
+    // an AIMessage (not a chunk) with content marked v1: content and content_blocks, its tool
+    // calls among the blocks; the blocks follow later changes of the content
+    const ai = new AIMessage({
+      content: "x",
+      tool_calls: [{ id: "c", name: "n", args: {} }],
+      response_metadata: { output_version: "v1" },
+    });
+    const blocks = [
+      { type: "text", text: "x" },
+      { type: "tool_call", id: "c", name: "n", args: {} },
+    ];
+    expect(ai.toJSON().kwargs).toMatchObject({ content: blocks, content_blocks: blocks });
+    expect(reviveMessage(JSON.parse(JSON.stringify(ai))).toJSON()).toEqual(ai.toJSON());
+    ai.content = "changed";
+    expect(ai.toDict().data).toMatchObject({ content: "changed", content_blocks: "changed" });
+    const chunk = new AIMessageChunk({ content: "x", response_metadata: { output_version: "v1" } });
+    expect("content_blocks" in chunk.toJSON().kwargs).toBe(false);
+    expect("content_blocks" in new AIMessage({ content: "x" }).toJSON().kwargs).toBe(false);
+  });
+
   it("accepts the Python namespace and ignores unknown kwargs", () => {
     const revived = reviveMessage({
       lc: 1,

@@ -1,7 +1,7 @@
 import { AIMessage, AIMessageChunk } from "./ai.js";
 import type { AdditionalKwargs, BaseMessage, ResponseMetadata, SerializedMessage } from "./base.js";
 import { ChatMessage, ChatMessageChunk } from "./chat.js";
-import type { MessageContent } from "./content.js";
+import type { ContentBlock, MessageContent } from "./content.js";
 import { isPlainRecord } from "./content.js";
 import { MessageSerializationError } from "./errors.js";
 import { FunctionMessage, FunctionMessageChunk } from "./function.js";
@@ -87,8 +87,10 @@ function optionalRecords<T>(
 const isToolCall = (entry: Kwargs): boolean => typeof entry.name === "string" && isPlainRecord(entry.args);
 
 function common(kwargs: Kwargs) {
+  // a message LangChain.js built from content blocks is written with `content_blocks` alone
+  const blocks = kwargs.content === undefined && Array.isArray(kwargs.content_blocks);
   return {
-    content: content(kwargs),
+    ...(blocks ? { contentBlocks: kwargs.content_blocks as ContentBlock[] } : { content: content(kwargs) }),
     id: optionalString(kwargs, "id"),
     name: optionalString(kwargs, "name"),
     additional_kwargs: optionalRecord<AdditionalKwargs>(kwargs, "additional_kwargs"),
