@@ -432,6 +432,17 @@ describe("streamEvents v3", () => {
     expect(Object.keys(second.extensions)).toEqual(["compiled", "more"]);
   });
 
+  it("keeps a StreamChannel's state private: only channelName is an own key, as in LangGraph.js", () => {
+    const named = new StreamChannel<number>("n");
+    named.push(1);
+    const local = StreamChannel.local<number>();
+    local.push(2);
+    expect(Object.keys(named)).toEqual(["channelName"]);
+    expect(Object.keys(local)).toEqual(["channelName"]);
+    expect(JSON.stringify(named)).toBe('{"channelName":"n"}');
+    expect(JSON.stringify(local)).toBe("{}");
+  });
+
   it("encodes the events as Server-Sent Events", async () => {
     const stream = await twoNodes()
       .compile()

@@ -47,11 +47,11 @@ export class StreamChannel<T = unknown> implements AsyncIterable<T> {
   readonly [STREAM_CHANNEL_BRAND] = true;
   /** Name of the `custom:<name>` events the channel is forwarded as; `undefined` for a local channel. */
   readonly channelName: string | undefined;
-  private readonly items: T[] = [];
-  private waiters: (() => void)[] = [];
-  private closed = false;
-  private failure: { error: unknown } | undefined;
-  private onPush: ((item: T) => void) | undefined;
+  readonly #items: T[] = [];
+  #waiters: (() => void)[] = [];
+  #closed = false;
+  #failure: { error: unknown } | undefined;
+  #onPush: ((item: T) => void) | undefined;
 
   constructor(name?: string) {
     this.channelName = name;
@@ -78,9 +78,9 @@ export class StreamChannel<T = unknown> implements AsyncIterable<T> {
 
   /** Appends an item (and forwards it, for a named channel wired to a run). */
   push(item: T): void {
-    this.items.push(item);
-    this.wake();
-    this.onPush?.(item);
+    this.#items.push(item);
+    this.#wake();
+    this.#onPush?.(item);
   }
 
   /** An independent cursor over the items, from `startAt`. */
@@ -89,12 +89,12 @@ export class StreamChannel<T = unknown> implements AsyncIterable<T> {
     return {
       next: async (): Promise<IteratorResult<T>> => {
         while (true) {
-          if (cursor < this.items.length) return { value: this.items[cursor++] as T, done: false };
-          if (this.closed) {
-            if (this.failure !== undefined) throw this.failure.error;
+          if (cursor < this.#items.length) return { value: this.#items[cursor++] as T, done: false };
+          if (this.#closed) {
+            if (this.#failure !== undefined) throw this.#failure.error;
             return { value: undefined, done: true };
           }
-          await new Promise<void>((resolve) => this.waiters.push(resolve));
+          await new Promise<void>((resolve) => this.#waiters.push(resolve));
         }
       },
     };
@@ -138,47 +138,47 @@ export class StreamChannel<T = unknown> implements AsyncIterable<T> {
 
   /** The item at `index`; a `RangeError` when there is none. */
   get(index: number): T {
-    if (index < 0 || index >= this.items.length) {
-      throw new RangeError(`StreamChannel index ${index} out of bounds (size=${this.items.length})`);
+    if (index < 0 || index >= this.#items.length) {
+      throw new RangeError(`StreamChannel index ${index} out of bounds (size=${this.#items.length})`);
     }
-    return this.items[index] as T;
+    return this.#items[index] as T;
   }
 
   /** How many items the channel holds. */
   get size(): number {
-    return this.items.length;
+    return this.#items.length;
   }
 
   /** True once the channel is closed or failed. */
   get done(): boolean {
-    return this.closed;
+    return this.#closed;
   }
 
   /** Ends the channel: iterations finish after the buffered items. */
   close(): void {
-    this.closed = true;
-    this.wake();
+    this.#closed = true;
+    this.#wake();
   }
 
   /** Fails the channel: iterations rethrow `error` after the buffered items. */
   fail(error: unknown): void {
-    if (!this.closed) this.failure = { error };
-    this.closed = true;
-    this.wake();
+    if (!this.#closed) this.#failure = { error };
+    this.#closed = true;
+    this.#wake();
   }
 
   /** @internal Called by the run stream to forward the items of a named channel. */
   [WIRE](forward: ((item: T) => void) | undefined): void {
-    this.onPush = forward;
+    this.#onPush = forward;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return this.iterate();
   }
 
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
     for (const wake of waiters) wake();
   }
 }
