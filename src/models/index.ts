@@ -1,6 +1,6 @@
 export { BaseChatModel, type SerializedChatModel } from "./chat-model/base-chat-model.js";
 export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
-export { ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
+export { type BoundChatModel, ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
 export { nameAnswer } from "./chat-model/message-conversion.js";
 export {

@@ -67,7 +67,7 @@ describe("FakeChatModel", () => {
 
   it("bindTools returns a model that records into the same calls and keeps the tools for inspection", async () => {
     const model = new FakeChatModel({ responses: ["one", "two"] });
-    const bound = model.bindTools([getWeather]);
+    const bound = model.bindTools([getWeather]) as ConfiguredChatModel;
     expect(bound).toBeInstanceOf(ConfiguredChatModel);
     expect(bound.boundTools).toEqual([getWeather]);
     expect(bound.kwargs.tools).toEqual([

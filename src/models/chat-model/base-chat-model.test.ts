@@ -36,9 +36,10 @@ class ScriptedToolModel extends BaseChatModel {
   _llmType() {
     return "scripted-tool-model";
   }
-  // Tools are fixed by the script; binding is a no-op.
+  // Tools are fixed by the script; binding is a no-op. The model gives itself, as LangChain.js's
+  // types allow (bindTools is declared to give a BoundChatModel, which the model itself is)
   override bindTools(_tools: unknown[], _kwargs?: unknown) {
-    return this as never;
+    return this;
   }
   async _generate(messages: BaseMessage[]) {
     const turn = messages.filter((m) => isToolMessage(m)).length;

@@ -28,7 +28,7 @@ import {
 import { getEnvironmentVariable } from "../env.js";
 import { abortErrorFor, collectHandlers, raceWithSignal, runIdOf, splitCallOptions } from "./call-setup.js";
 import type { ChatGenerationChunk } from "./chat-generation-chunk.js";
-import { ConfiguredChatModel } from "./configured-chat-model.js";
+import { type BoundChatModel, ConfiguredChatModel } from "./configured-chat-model.js";
 import { ChatModelRun } from "./llm-run.js";
 import {
   messageToChunk,
@@ -396,7 +396,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
    * reply.tool_calls; // [{ name: "get_weather", args: { city: "Suzhou" }, … }]
    * ```
    */
-  bindTools(tools: BindToolsInput[], options: BindToolsOptions = {}): ConfiguredChatModel<CallOptions> {
+  bindTools(tools: BindToolsInput[], options: BindToolsOptions = {}): BoundChatModel<CallOptions> {
     const { toolChoice, parallelToolCalls, ...rest } = options;
     const kwargs: Record<string, unknown> = { ...rest };
     const strict = options.strict;

@@ -20,6 +20,30 @@ import type {
 } from "./types.js";
 
 /**
+ * What `BaseChatModel.bindTools` is declared to give: the calls a model with bound tools answers
+ * (`invoke`, `stream`, `batch`, `withConfig`, `withRetry`, `withFallbacks`, `bindTools`,
+ * `withStructuredOutput`, …). The default gives a {@link ConfiguredChatModel}; a subclass may
+ * give the model itself, as LangChain.js allows (`bindTools() { return this; }` type-checks).
+ */
+export interface BoundChatModel<CallOptions extends BaseChatModelCallOptions = BaseChatModelCallOptions>
+  extends Pick<
+    ConfiguredChatModel<CallOptions>,
+    | "invoke"
+    | "stream"
+    | "batch"
+    | "withConfig"
+    | "withRetry"
+    | "withFallbacks"
+    | "withStructuredOutput"
+    | "getName"
+    | "getNumTokens"
+    | "profile"
+    | "_llmType"
+  > {
+  bindTools(tools: BindToolsInput[], options?: BindToolsOptions): BoundChatModel<CallOptions>;
+}
+
+/**
  * A chat model with stored call settings: what `bindTools` and `withConfig` return
  * (LangChain.js `RunnableBinding`). `bound` is the model, `kwargs` the bound call options
  * (`tools` in OpenAI function format, `tool_choice`, …), `config` the bound config, and
@@ -129,13 +153,15 @@ export class ConfiguredChatModel<CallOptions extends BaseChatModelCallOptions = 
     const { tools: _old, tool_choice: _c, parallel_tool_calls: _p, strict: _s, ...kept } = this.kwargs;
     // as LangChain.js rebinds a binding: calls go to the model the bound model's `bindTools`
     // bound (a copy, for LangChain.js's FakeListChatModel), with that binding's config over this one
-    const isBinding = rebound instanceof ConfiguredChatModel;
-    return new ConfiguredChatModel(
-      isBinding ? rebound.bound : this.bound,
-      { ...kept, ...rebound.kwargs } as Partial<CallOptions>,
-      isBinding ? { ...this.config, ...rebound.config } : this.config,
-      tools,
-    );
+    if (rebound instanceof ConfiguredChatModel) {
+      return new ConfiguredChatModel(
+        rebound.bound,
+        { ...kept, ...rebound.kwargs } as Partial<CallOptions>,
+        { ...this.config, ...rebound.config },
+        tools,
+      );
+    }
+    return new ConfiguredChatModel(this.bound, kept as Partial<CallOptions>, this.config, tools);
   }
 
   withStructuredOutput<RunOutput = Record<string, unknown>>(

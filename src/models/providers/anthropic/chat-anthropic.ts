@@ -396,7 +396,8 @@ export class ChatAnthropic extends SpecChatModel<ChatAnthropicCallOptions> {
     options: BindToolsOptions = {},
   ): ConfiguredChatModel<ChatAnthropicCallOptions> {
     const { strict, ...rest } = options;
-    const bound = super.bindTools(tools, rest);
+    // the default binding is a ConfiguredChatModel (the wider declared type lets subclasses give themselves)
+    const bound = super.bindTools(tools, rest) as ConfiguredChatModel<ChatAnthropicCallOptions>;
     if (strict === undefined) return bound;
     return new ConfiguredChatModel(this, { ...bound.kwargs, strict }, bound.config, bound.boundTools);
   }
