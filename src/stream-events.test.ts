@@ -202,7 +202,14 @@ describe("streamEvents", () => {
       },
     };
     await graph.invoke({ messages: [] }, { configurable: { thread_id: "cb1" }, callbacks: [handler] });
-    const expected = ["start LangGraph", "start ask", "error ask GraphInterrupt", "end LangGraph"];
+    const expected = [
+      "start LangGraph",
+      "start __start__",
+      "end __start__",
+      "start ask",
+      "error ask GraphInterrupt",
+      "end LangGraph",
+    ];
     expect(heard.splice(0)).toEqual(expected);
     for await (const _ of graph.streamEvents(
       { messages: [] },
@@ -568,9 +575,10 @@ describe("streamEvents of graphs run inside nodes", () => {
     expect(await messages(true)).toEqual([[1, "x", "inner"]]);
   });
 
-  it("reports the nested graph's run to chain callbacks, under its node (LangChain.js, without __start__)", async () => {
+  it("reports the nested graph's run to chain callbacks, under its node (LangChain.js)", async () => {
     const starts = async (graph: Parent, call: "invoke" | "streamEvents") => {
       const started: [string, string | undefined, string][] = [];
+      const names = new Map<string | undefined, string>();
       const handler = {
         handleChainStart: (...args: unknown[]) =>
           void started.push([args[7] as string, args[3] as string | undefined, args[2] as string]),
@@ -578,13 +586,21 @@ describe("streamEvents of graphs run inside nodes", () => {
       const input = { messages: [new HumanMessage("hi")] };
       if (call === "invoke") await graph.invoke(input, { callbacks: [handler] });
       else for await (const _ of graph.streamEvents(input, { version: "v2", callbacks: [handler] }));
-      // each run's parent is the run started just before it
-      for (let i = 1; i < started.length; i++) expect(started[i]?.[1]).toBe(started[i - 1]?.[2]);
-      return started.map(([name]) => name);
+      // each run named with its parent's name (the hidden __start__ runs end before the next starts)
+      for (const [name, , runId] of started) names.set(runId, name);
+      return started.map(([name, parent]) => `${name}<${names.get(parent) ?? "-"}`);
     };
+    const expected = [
+      "LangGraph<-",
+      "__start__<LangGraph",
+      "n0<LangGraph",
+      "child<n0",
+      "__start__<child",
+      "inner<child",
+    ];
     for (const graph of [withChild(child("child")), callingChild(child("child"))]) {
-      expect(await starts(graph, "streamEvents")).toEqual(["LangGraph", "n0", "child", "inner"]);
-      expect(await starts(graph, "invoke")).toEqual(["LangGraph", "n0", "child", "inner"]);
+      expect(await starts(graph, "streamEvents")).toEqual(expected);
+      expect(await starts(graph, "invoke")).toEqual(expected);
     }
   });
 });

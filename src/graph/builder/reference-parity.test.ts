@@ -295,6 +295,8 @@ describe("chain callbacks", () => {
     expect(await graph.invoke({ a: "" }, { callbacks: [handler] })).toEqual({ a: "x" });
     expect(seen).toEqual([
       "start LangGraph (root)",
+      "start __start__",
+      'end __start__ {"a":""}',
       "start one",
       'end one {"a":"x","b":"y"}',
       'end LangGraph {"a":"x"}',
@@ -309,7 +311,14 @@ describe("chain callbacks", () => {
       .compile()
       .withConfig({ callbacks: [handler] });
     await expect(failing.invoke({ a: "" })).rejects.toThrow("boom");
-    expect(seen).toEqual(["start LangGraph (root)", "start bad", "error bad boom", "error LangGraph boom"]);
+    expect(seen).toEqual([
+      "start LangGraph (root)",
+      "start __start__",
+      'end __start__ {"a":""}',
+      "start bad",
+      "error bad boom",
+      "error LangGraph boom",
+    ]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { hasHandlers } from "../../shared/index.js";
 import {
   BRANCH_PREFIX,
   Command,
@@ -11,7 +12,12 @@ import {
   type Send,
   TASKS,
 } from "../core/index.js";
-import type { LangGraphRunnableConfig, RunningTask } from "../loop/index.js";
+import {
+  type LangGraphRunnableConfig,
+  type RouterRun,
+  type RunningTask,
+  taskAttemptHooks,
+} from "../loop/index.js";
 import { branchDestination } from "./types.js";
 
 /** A conditional edge, compiled. */
@@ -195,6 +201,11 @@ export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): vo
   for (let i = from; i < branches.length; i++) {
     const branch = branches[i] as (typeof branches)[number];
     const state = task.readFresh(spec.readKeys, branch.readOnly);
+    // chain callbacks hear the routing function as a run inside the node's (as in LangChain.js)
+    if (hasHandlers(task.config.callbacks)) {
+      const hooks = taskAttemptHooks(task);
+      if (hooks !== undefined) return writeReportedBranches(task, spec, i, state, hooks.routerStarted(state));
+    }
     let result: unknown;
     try {
       result = branch.path(state, task.config);
@@ -217,6 +228,38 @@ export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): vo
     routeBranch(result, branch, task, spec);
   }
   return undefined;
+}
+
+/** {@link writeBranches} from branch `i` on, whose routing function's run chain callbacks hear. */
+function writeReportedBranches(
+  task: RunningTask,
+  spec: WriterSpec,
+  i: number,
+  state: unknown,
+  run: RouterRun,
+): void | Promise<void> {
+  const branch = spec.branches[i] as WriterSpec["branches"][number];
+  const failed = (error: unknown): never => {
+    warnIfNodeInterrupt(error);
+    run.error(error);
+    throw error;
+  };
+  let result: unknown;
+  try {
+    result = branch.path(state, task.config);
+  } catch (error) {
+    return failed(error);
+  }
+  if (result instanceof Promise) {
+    return result.then((resolved: unknown) => {
+      run.end(resolved);
+      routeBranch(resolved, branch, task, spec);
+      return writeBranches(task, spec, i + 1);
+    }, failed);
+  }
+  run.end(result);
+  routeBranch(result, branch, task, spec);
+  return writeBranches(task, spec, i + 1);
 }
 
 function routeBranch(

@@ -119,6 +119,17 @@ export interface TaskAttemptHooks {
    * (and streamed) with its step: chain callbacks hear it end as it returns.
    */
   settled(error: unknown, output: unknown): void;
+  /**
+   * A conditional edge's routing function starts reading `input` (the state as the node left
+   * it): chain callbacks hear it as a run inside the node's, as LangChain.js does.
+   */
+  routerStarted(input: unknown): RouterRun;
+}
+
+/** What a routing function's run tells chain callbacks as it ends. */
+export interface RouterRun {
+  end(output: unknown): void;
+  error(error: unknown): void;
 }
 
 /**

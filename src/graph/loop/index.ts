@@ -5,10 +5,13 @@ export {
   type GraphLifecycleEvent,
   type GraphLifecycleStatus,
   type GraphResumeEvent,
+  type RouterRun,
   TASK_ATTEMPT_HOOKS,
+  taskAttemptHooks,
 } from "./graph-callbacks.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
 export {
+  HIDDEN_TASK_EVENT,
   savedTaskResult,
   TASK_NOT_RUN,
   TASK_RUN_ERROR,

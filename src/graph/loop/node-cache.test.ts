@@ -165,7 +165,8 @@ describe("tasks that do not run", () => {
         ],
       },
     );
-    expect(started).toStrictEqual(["LangGraph", "b"]);
+    // the hidden __start__ node runs; the cached node does not
+    expect(started).toStrictEqual(["LangGraph", "__start__", "b"]);
   });
 
   it("a cached task() call, and one replayed on resume, report no chain run", async () => {

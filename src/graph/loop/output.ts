@@ -106,6 +106,12 @@ export const TASK_RUN_METADATA: unique symbol = Symbol("agentgraph.taskRunMetada
 export const TASK_RUN_INFO: unique symbol = Symbol("agentgraph.taskRunInfo") as never;
 
 /**
+ * The hidden key marking a `debug` event of a hidden task (the `__start__` node), streamed only
+ * to a sink that reports to chain callbacks (see `StreamSink.hearsHidden`): no stream shows it.
+ */
+export const HIDDEN_TASK_EVENT: unique symbol = Symbol("agentgraph.hiddenTaskEvent") as never;
+
+/**
  * The hidden key marking a task-start payload whose task does not run (its writes come from the
  * node cache or were saved before the run was interrupted): `streamEvents` and chain callbacks
  * report no run for it, as LangGraph.js reports none.

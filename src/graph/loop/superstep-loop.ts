@@ -92,6 +92,7 @@ import {
 } from "./interrupts.js";
 import {
   errorRecord,
+  HIDDEN_TASK_EVENT,
   savedTaskResult,
   TASK_NOT_RUN,
   taskResultPayload,
@@ -241,6 +242,8 @@ export class PregelLoop {
   private readonly wantsValues: boolean;
   private readonly wantsTasks: boolean;
   private readonly wantsDebug: boolean;
+  /** The sink reports to chain callbacks, which hear hidden tasks too (the `__start__` node). */
+  private readonly hearsHidden: boolean;
   private readonly wantsCheckpoints: boolean;
   private readonly writer: StreamWriter;
   private readonly outputKeys: readonly string[];
@@ -343,6 +346,7 @@ export class PregelLoop {
     this.wantsValues = wants("values");
     this.wantsTasks = wants("tasks");
     this.wantsDebug = wants("debug");
+    this.hearsHidden = this.wantsDebug && sink?.hearsHidden() === true;
     this.wantsCheckpoints = wants("checkpoints");
     const namespace = this.namespace;
     this.writer = sink?.wants("custom", this.depth)
@@ -838,7 +842,7 @@ export class PregelLoop {
     // does), unless none is left to run; announced once the cache was looked up (see run)
     this.toAnnounce =
       (this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)
-        ? tasks.filter((task) => !task.node.hidden)
+        ? tasks.filter((task) => !task.node.hidden || this.hearsHidden)
         : undefined;
     return true;
   }
@@ -1289,7 +1293,15 @@ export class PregelLoop {
         this.cacheWrites.push(this.queueCacheOperation(() => cache.set([{ key, value, ttl }])));
       }
     }
-    if (task.node.hidden) return;
+    if (task.node.hidden) {
+      // chain callbacks hear the hidden `__start__` node run, as in LangChain.js (no stream shows it)
+      if (this.hearsHidden) {
+        const failure = error === undefined || isGraphInterrupt(error) ? undefined : error;
+        const payload = taskResultPayload(task, this.params.graph.streamChannels, failure);
+        this.pushHidden({ step: this.step, type: "task_result", timestamp: nowIso(), payload });
+      }
+      return;
+    }
     if (error === undefined && !handedOff && this.params.link.messagesHandler !== undefined)
       this.reportFinished(task);
     if (error === undefined) {
@@ -1541,8 +1553,19 @@ export class PregelLoop {
     (this.params.sink as StreamSink).push(this.namespace, mode, payload);
   }
 
+  /** Pushes a hidden task's `debug` event to the sink, for chain callbacks only (see {@link hearsHidden}). */
+  private pushHidden(event: Record<string, unknown>): void {
+    Object.defineProperty(event, HIDDEN_TASK_EVENT, { value: true });
+    this.push("debug", event);
+  }
+
   private emitTaskStart(task: RunningTask): void {
     const payload = taskStartPayload(task);
+    if (task.node.hidden) {
+      if (!(task as Task).done)
+        this.pushHidden({ step: this.step, type: "task", timestamp: nowIso(), payload });
+      return;
+    }
     if ((task as Task).done) Object.defineProperty(payload, TASK_NOT_RUN, { value: true });
     if (this.wantsTasks) this.push("tasks", payload);
     if (this.wantsDebug) this.push("debug", { step: this.step, type: "task", timestamp: nowIso(), payload });

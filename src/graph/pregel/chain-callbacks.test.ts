@@ -57,6 +57,8 @@ describe("the graph's withConfig defaults name and tag its run (LangGraph.js)", 
     await graph.invoke({ x: 0 }, { callbacks: [handler] });
     expect(heard.map(([event, name]) => `${event} ${name}`)).toEqual([
       "start Renamed",
+      "start __start__",
+      "end __start__",
       "start a",
       "end a",
       "start b",
@@ -112,8 +114,10 @@ describe("what chain callbacks hear as a run's inputs and outputs (LangChain.js)
     const { heard, handler } = recorder();
     await graph.invoke({ x: 0 }, { callbacks: [handler] });
     const ends = heard.filter(([event]) => event === "end");
-    expect(ends[0]?.[2]).toBeInstanceOf(Command);
-    expect(ends.slice(1).map(([, name, outputs]) => [name, outputs])).toEqual([
+    // the hidden __start__ node ends with the input it wrote
+    expect(ends[0]).toEqual(["end", "__start__", { x: 0 }, ["graph:step:0", "langsmith:hidden"]]);
+    expect(ends[1]?.[2]).toBeInstanceOf(Command);
+    expect(ends.slice(2).map(([, name, outputs]) => [name, outputs])).toEqual([
       ["b", { output: undefined }],
       ["c", { output: [new Command({ update: { x: 1 } })] }],
       ["LangGraph", { x: 4 }],
@@ -311,8 +315,8 @@ describe("the arguments chain callbacks get, as LangChain.js passes them", () =>
       .addEdge(START, "bad")
       .compile();
     await expect(failing.invoke({ x: 0 }, { callbacks: [handler] })).rejects.toThrow("nope");
-    // a, b, the graph; then the failing node and its graph
-    expect(ends).toHaveLength(5);
+    // __start__, a, b, the graph; then __start__, the failing node and its graph
+    expect(ends).toHaveLength(7);
     for (const args of ends) {
       expect(args).toHaveLength(5);
       expect(args[4]).toBeUndefined();
@@ -366,14 +370,16 @@ describe("model and tool calls in a node are children of the node's run (LangCha
 
   const expected = [
     ["chain", "LangGraph", 0, undefined],
-    ["chain", "ask", 1, 0],
-    ["model", undefined, 2, 1],
-    ["model end", undefined, 2, 1],
+    ["chain", "__start__", 1, 0],
     ["chain end", undefined, 1, 0],
-    ["chain", "look", 3, 0],
-    ["tool", "lookup", 4, 3],
-    ["tool end", undefined, 4, 3],
-    ["chain end", undefined, 3, 0],
+    ["chain", "ask", 2, 0],
+    ["model", undefined, 3, 2],
+    ["model end", undefined, 3, 2],
+    ["chain end", undefined, 2, 0],
+    ["chain", "look", 4, 0],
+    ["tool", "lookup", 5, 4],
+    ["tool end", undefined, 5, 4],
+    ["chain end", undefined, 4, 0],
     ["chain end", undefined, 0, undefined],
   ];
 
@@ -529,11 +535,13 @@ describe("every run of a node is a run of its own for chain callbacks (LangChain
     await graph.invoke({ messages: [] }, { callbacks: [handler] });
     expect(heard).toEqual([
       "start LangGraph 0<-",
-      "start flaky 1<0",
-      "error 1 first attempt",
+      "start __start__ 1<0",
+      "end 1",
       "start flaky 2<0",
-      "model 3<2",
-      "end 2",
+      "error 2 first attempt",
+      "start flaky 3<0",
+      "model 4<3",
+      "end 3",
       "end 0",
     ]);
   });
@@ -586,15 +594,18 @@ describe("every run of a node is a run of its own for chain callbacks (LangChain
     const config = { configurable: { thread_id: "resume-ids" }, callbacks: [handler] };
     await graph.invoke({ x: 0 }, config);
     await graph.invoke(new Command({ resume: 2 }), config);
+    // a run resumed with a Command runs no __start__ node
     expect(heard).toEqual([
       "start LangGraph 0<-",
-      "start ask 1<0",
-      expect.stringMatching(/^error 1 /),
+      "start __start__ 1<0",
+      "end 1",
+      "start ask 2<0",
+      expect.stringMatching(/^error 2 /),
       "end 0",
-      "start LangGraph 2<-",
-      "start ask 3<2",
+      "start LangGraph 3<-",
+      "start ask 4<3",
+      "end 4",
       "end 3",
-      "end 2",
     ]);
   });
 });
@@ -650,7 +661,16 @@ describe("a graph run in a node with callbacks of its own reports to them (LangG
       .compile();
     return { outer, own };
   }
-  const expected = ["start inner", "start a", "end a", "start b", "end b", "end inner"];
+  const expected = [
+    "start inner",
+    "start __start__",
+    "end __start__",
+    "start a",
+    "end a",
+    "start b",
+    "end b",
+    "end inner",
+  ];
 
   it("invoke, stream and streamEvents called with { callbacks } inside a node", async () => {
     const runs: Record<string, (inner: ReturnType<typeof twoSteps>, h: CallbackHandler) => Promise<unknown>> =
@@ -699,11 +719,14 @@ describe("a graph run in a node with callbacks of its own reports to them (LangG
     await outer.invoke({ x: 0 }, { callbacks: [root.handler] });
     expect(parents).toEqual([
       ["inner", undefined],
+      ["__start__", "inner"],
       ["a", "inner"],
       ["b", "inner"],
     ]);
     expect(root.heard.map(([event, name]) => `${event} ${name}`)).toEqual([
       "start LangGraph",
+      "start __start__",
+      "end __start__",
       "start runner",
       "end runner",
       "end LangGraph",
@@ -746,5 +769,143 @@ describe("a model called inside a tool is the tool's child (LangChain.js)", () =
       await graph.invoke({ x: 0 }, { callbacks: [handler] });
       expect(parents, String(passConfig)).toEqual(["tool under chain caller", "model under tool lookup"]);
     }
+  });
+});
+
+describe("the hidden __start__ node and routing functions are runs of their own (LangChain.js)", () => {
+  /** Records `event name run<parent tags data`, run ids as the order they were first seen in. */
+  function runRecorder() {
+    const heard: string[] = [];
+    const ids = new Map<string, number>();
+    const id = (runId: string | undefined) => {
+      if (runId === undefined) return "-";
+      if (!ids.has(runId)) ids.set(runId, ids.size);
+      return String(ids.get(runId));
+    };
+    const handler: CallbackHandler = {
+      handleChainStart(chain, inputs, runId, parent, tags, _m, _type, name) {
+        const kind = chain.id.at(-1) === "RunnableLambda" ? " (lambda)" : "";
+        heard.push(
+          `start ${name}${kind} ${id(runId)}<${id(parent)} ${JSON.stringify(tags)} ${JSON.stringify(inputs)}`,
+        );
+      },
+      handleChainEnd(outputs, runId, parent, tags) {
+        heard.push(`end ${id(runId)}<${id(parent)} ${JSON.stringify(tags)} ${JSON.stringify(outputs)}`);
+      },
+      handleChainError(error, runId, parent) {
+        heard.push(`error ${id(runId)}<${id(parent)} ${(error as Error).message}`);
+      },
+    };
+    return { heard, handler };
+  }
+
+  function routed() {
+    return new StateGraph(Counter)
+      .addNode("a", () => ({ x: 1 }))
+      .addNode("b", () => ({ x: 10 }))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", function route(state) {
+        return state.x > 100 ? "__end__" : "b";
+      })
+      .addEdge("b", "__end__")
+      .compile();
+  }
+
+  const expected = [
+    'start LangGraph 0<- [] {"x":1}',
+    'start __start__ 1<0 ["graph:step:0","langsmith:hidden"] {"x":1}',
+    'end 1<0 ["graph:step:0","langsmith:hidden"] {"x":1}',
+    'start a 2<0 ["graph:step:1"] {"x":1}',
+    // the router reads the state as the node left it
+    'start RunnableLambda (lambda) 3<2 [] {"x":2}',
+    'end 3<2 [] {"output":"b"}',
+    'end 2<0 ["graph:step:1"] {"x":1}',
+    'start b 4<0 ["graph:step:2"] {"x":2}',
+    'end 4<0 ["graph:step:2"] {"x":10}',
+    'end 0<- [] {"x":12}',
+  ];
+
+  it("invoke and stream: __start__ (tagged hidden) and the router inside its node", async () => {
+    const invoked = runRecorder();
+    await routed().invoke({ x: 1 }, { callbacks: [invoked.handler] });
+    expect(invoked.heard).toEqual(expected);
+    const streamed = runRecorder();
+    for await (const _ of await routed().stream({ x: 1 }, { callbacks: [streamed.handler] })) {
+      // drained
+    }
+    expect(streamed.heard).toEqual(expected);
+  });
+
+  it("a router from START runs inside __start__ and inherits its hidden tag; graph tags come first", async () => {
+    const graph = new StateGraph(Counter)
+      .addNode("a", () => ({ x: 1 }))
+      .addConditionalEdges(START, () => "a")
+      .compile();
+    const { heard, handler } = runRecorder();
+    await graph.invoke({ x: 1 }, { callbacks: [handler], tags: ["mine"] });
+    expect(heard).toEqual([
+      'start LangGraph 0<- ["mine"] {"x":1}',
+      'start __start__ 1<0 ["graph:step:0","mine","langsmith:hidden"] {"x":1}',
+      'start RunnableLambda (lambda) 2<1 ["mine","langsmith:hidden"] {"x":1}',
+      'end 2<1 ["mine","langsmith:hidden"] {"output":"a"}',
+      'end 1<0 ["graph:step:0","mine","langsmith:hidden"] {"x":1}',
+      'start a 3<0 ["graph:step:1","mine"] {"x":1}',
+      'end 3<0 ["graph:step:1","mine"] {"x":1}',
+      'end 0<- ["mine"] {"x":2}',
+    ]);
+  });
+
+  it("a subgraph's __start__ and router are under its run; a router's Sends are its output", async () => {
+    const sub = new StateGraph(Counter)
+      .addNode("s1", () => ({ x: 2 }))
+      .addEdge(START, "s1")
+      .addConditionalEdges("s1", () => "__end__")
+      .compile();
+    const graph = new StateGraph(Counter)
+      .addNode("sub", sub)
+      .addNode("w", (state) => ({ x: state.x }))
+      .addEdge(START, "sub")
+      .addConditionalEdges("sub", () => [new Send("w", { x: 3 })])
+      .compile();
+    const { heard, handler } = runRecorder();
+    await graph.invoke({ x: 1 }, { callbacks: [handler] });
+    expect(heard).toEqual([
+      'start LangGraph 0<- [] {"x":1}',
+      'start __start__ 1<0 ["graph:step:0","langsmith:hidden"] {"x":1}',
+      'end 1<0 ["graph:step:0","langsmith:hidden"] {"x":1}',
+      'start sub 2<0 ["graph:step:1"] {"x":1}',
+      'start LangGraph 3<2 [] {"x":1}',
+      'start __start__ 4<3 ["graph:step:0","langsmith:hidden"] {"x":1}',
+      'end 4<3 ["graph:step:0","langsmith:hidden"] {"x":1}',
+      'start s1 5<3 ["graph:step:1"] {"x":1}',
+      'start RunnableLambda (lambda) 6<5 [] {"x":3}',
+      'end 6<5 [] {"output":"__end__"}',
+      'end 5<3 ["graph:step:1"] {"x":2}',
+      'end 3<2 [] {"x":3}',
+      'start RunnableLambda (lambda) 7<2 [] {"x":4}',
+      'end 7<2 [] {"output":[{"lg_name":"Send","node":"w","args":{"x":3}}]}',
+      'end 2<0 ["graph:step:1"] {"x":3}',
+      'start w 8<0 ["graph:step:2"] {"x":3}',
+      'end 8<0 ["graph:step:2"] {"x":3}',
+      'end 0<- [] {"x":7}',
+    ]);
+  });
+
+  it("a router that throws fails its run, then the node's", async () => {
+    const graph = new StateGraph(Counter)
+      .addNode("a", () => ({ x: 1 }))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", () => {
+        throw new Error("no way");
+      })
+      .compile();
+    const { heard, handler } = runRecorder();
+    await expect(graph.invoke({ x: 1 }, { callbacks: [handler] })).rejects.toThrow("no way");
+    expect(heard.slice(4)).toEqual([
+      'start RunnableLambda (lambda) 3<2 [] {"x":2}',
+      "error 3<2 no way",
+      "error 2<0 no way",
+      "error 0<- no way",
+    ]);
   });
 });

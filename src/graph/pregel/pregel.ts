@@ -27,6 +27,7 @@ import {
 } from "../core/index.js";
 import {
   afterTurns,
+  HIDDEN_TASK_EVENT,
   type LangGraphRunnableConfig,
   type LoopGraph,
   LoopPersistence,
@@ -484,10 +485,7 @@ export class Pregel<
     reporter.start(input);
     // the run's debug events reach the reporter as the engine reports them, so a node's start is
     // heard before the model and tool calls made in it (as in LangChain.js)
-    const sink = new StreamSink(["debug"], true, true, (chunk) => {
-      const [namespace, , event] = chunk as [string[], string, unknown];
-      reporter.chunk(namespace, event);
-    });
+    const sink = new ReporterSink(reporter);
     // graph callback handlers hear the id the chain callbacks heard the graph start with
     const loop = this.createLoop(
       input,
@@ -1029,7 +1027,16 @@ class TeeSink extends StreamSink {
     return this.own.wants(mode, depth) || this.parent.wants(mode, depth);
   }
 
+  override hearsHidden(): boolean {
+    return this.own.hearsHidden() || this.parent.hearsHidden();
+  }
+
   override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
+    if (isHiddenTaskEvent(mode, payload)) {
+      if (this.own.hearsHidden()) this.own.push(namespace, mode, payload);
+      if (this.parent.hearsHidden()) this.parent.push(namespace, mode, payload);
+      return;
+    }
     if (this.own.wants(mode, namespace.length)) this.own.push(namespace, mode, payload);
     if (this.parent.wants(mode, namespace.length)) this.parent.push(namespace, mode, payload);
   }
@@ -1056,12 +1063,7 @@ class NestedChains {
   sink(inner: StreamSink | undefined): StreamSink | undefined {
     const reporter = this.reporter;
     if (reporter === undefined) return inner;
-    return inner === undefined
-      ? new StreamSink(["debug"], true, true, (chunk) => {
-          const [namespace, , event] = chunk as [string[], string, unknown];
-          reporter.chunk(namespace, event);
-        })
-      : new ChainReportingSink(inner, reporter);
+    return inner === undefined ? new ReporterSink(reporter) : new ChainReportingSink(inner, reporter);
   }
 
   start(input: unknown): void {
@@ -1097,9 +1099,42 @@ class ChainReportingSink extends StreamSink {
     return mode === "debug" || this.inner.wants(mode, depth);
   }
 
+  override hearsHidden(): boolean {
+    return true;
+  }
+
   override push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
     if (mode === "debug") this.reporter.chunk(namespace, payload);
+    if (isHiddenTaskEvent(mode, payload)) {
+      // the inner sink hears it when it reports to chain callbacks of its own
+      if (this.inner.hearsHidden()) this.inner.push(namespace, mode, payload);
+      return;
+    }
     if (this.inner.wants(mode, namespace.length)) this.inner.push(namespace, mode, payload);
+  }
+}
+
+/** Whether a chunk is a hidden task's `debug` event, which only chain callbacks hear. */
+function isHiddenTaskEvent(mode: StreamMode, payload: unknown): boolean {
+  return (
+    mode === "debug" &&
+    typeof payload === "object" &&
+    payload !== null &&
+    (payload as { [HIDDEN_TASK_EVENT]?: unknown })[HIDDEN_TASK_EVENT] === true
+  );
+}
+
+/** A sink that only feeds a chain reporter the run's `debug` events (hidden tasks' included). */
+class ReporterSink extends StreamSink {
+  constructor(reporter: ChainReporter) {
+    super(["debug"], true, true, (chunk) => {
+      const [namespace, , event] = chunk as [string[], string, unknown];
+      reporter.chunk(namespace, event);
+    });
+  }
+
+  override hearsHidden(): boolean {
+    return true;
   }
 }
 

@@ -13,8 +13,10 @@ import {
   INTERRUPT,
   type Interrupt,
   isGraphInterrupt,
+  TAG_HIDDEN,
 } from "../core/index.js";
 import {
+  HIDDEN_TASK_EVENT,
   TASK_ATTEMPT_HOOKS,
   TASK_NOT_RUN,
   TASK_RUN_ERROR,
@@ -437,6 +439,8 @@ function graphSerialized(className: string): { lc: number; type: string; id: str
   return { lc: 1, type: "not_implemented", id: ["langgraph", "pregel", className] };
 }
 const NODE_ID = ["langgraph", "RunnableCallable"];
+/** A routing function as LangChain.js serializes it: the `RunnableLambda` it is wrapped in. */
+const ROUTER = { lc: 1, type: "not_implemented", id: ["langchain_core", "runnables", "RunnableLambda"] };
 
 /**
  * Reports a root `invoke` run to chain callbacks: the graph's start and end (or error), and each
@@ -507,10 +511,16 @@ export class ChainReporter {
     if (type === "task" && !Object.hasOwn(payload, TASK_NOT_RUN)) {
       // a node of a subgraph is a child of the run of the node that runs the subgraph
       const parentTask = parentTaskOf(namespace);
+      // the hidden `__start__` node's run is tagged hidden, and so are the runs inside it
+      const inherited =
+        (event as { [HIDDEN_TASK_EVENT]?: unknown })[HIDDEN_TASK_EVENT] === true
+          ? [...this.tags, TAG_HIDDEN]
+          : this.tags;
       const run: NodeRun = {
         runId: this.taskIdsAsRunIds ? payload.id : randomId(),
         parent: parentTask === undefined ? this.runId : this.parentOfNested(parentTask),
-        tags: [`graph:step:${step}`, ...this.tags],
+        tags: [`graph:step:${step}`, ...inherited],
+        inherited,
         input: payload.input,
         name: payload.name,
         metadata: runMetadataOf(payload) ?? nodeMetadata(this.metadata, undefined, step, payload.name),
@@ -540,6 +550,7 @@ export class ChainReporter {
             if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
             this.nodeEnded(run, error, output);
           },
+          routerStarted: (input) => this.routerStarted(run, input),
         });
       }
       this.nodeStarted(run);
@@ -598,6 +609,38 @@ export class ChainReporter {
     );
   }
 
+  /** A conditional edge's routing function runs inside `node`'s run: a run of its own, its child. */
+  private routerStarted(
+    node: NodeRun,
+    input: unknown,
+  ): { end(output: unknown): void; error(e: unknown): void } {
+    const runId = randomId();
+    const parent = node.runId;
+    const tags = [...node.inherited];
+    const handlers = this.handlers;
+    notifyHandlers(
+      handlers,
+      "handleChainStart",
+      ROUTER,
+      runDict(input, "input"),
+      runId,
+      parent,
+      tags,
+      node.metadata,
+      undefined,
+      "RunnableLambda",
+      undefined,
+    );
+    return {
+      end(output) {
+        notifyHandlers(handlers, "handleChainEnd", runDict(output, "output"), runId, parent, tags, undefined);
+      },
+      error(error) {
+        notifyHandlers(handlers, "handleChainError", error, runId, parent, tags, undefined);
+      },
+    };
+  }
+
   private nodeEnded(run: NodeRun, error: unknown, output: unknown): void {
     if (error !== undefined) {
       notifyHandlers(this.handlers, "handleChainError", error, run.runId, run.parent, run.tags, undefined);
@@ -629,6 +672,8 @@ interface NodeRun {
   runId: string;
   parent: string;
   tags: string[];
+  /** The tags the runs inside it inherit (the graph's, and `langsmith:hidden` for `__start__`). */
+  inherited: string[];
   input: unknown;
   name: string;
   metadata: Record<string, unknown>;

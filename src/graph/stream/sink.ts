@@ -37,6 +37,14 @@ export class StreamSink {
     return depth <= this.baseDepth || this.subgraphs || mode === "messages" || mode === "custom";
   }
 
+  /**
+   * Whether the `debug` events of hidden tasks (the `__start__` node) are pushed here: only for
+   * sinks that report to chain callbacks, which hear those runs (no stream shows them).
+   */
+  hearsHidden(): boolean {
+    return false;
+  }
+
   /** Reports one payload of `mode` from the graph at `namespace` (`[]` for the root). */
   push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
     const ns = this.baseDepth === 0 ? namespace : namespace.slice(this.baseDepth);
