@@ -13,8 +13,8 @@ import {
   TASKS,
 } from "../core/index.js";
 import {
+  type InnerRun,
   type LangGraphRunnableConfig,
-  type RouterRun,
   type RunningTask,
   taskAttemptHooks,
 } from "../loop/index.js";
@@ -204,7 +204,8 @@ export function writeBranches(task: RunningTask, spec: WriterSpec, from = 0): vo
     // chain callbacks hear the routing function as a run inside the node's (as in LangChain.js)
     if (hasHandlers(task.config.callbacks)) {
       const hooks = taskAttemptHooks(task);
-      if (hooks !== undefined) return writeReportedBranches(task, spec, i, state, hooks.routerStarted(state));
+      if (hooks !== undefined)
+        return writeReportedBranches(task, spec, i, state, hooks.innerRunStarted("RunnableLambda", state));
     }
     let result: unknown;
     try {
@@ -236,7 +237,7 @@ function writeReportedBranches(
   spec: WriterSpec,
   i: number,
   state: unknown,
-  run: RouterRun,
+  run: InnerRun,
 ): void | Promise<void> {
   const branch = spec.branches[i] as WriterSpec["branches"][number];
   const failed = (error: unknown): never => {

@@ -1,4 +1,4 @@
-import { getAsyncContext, randomId } from "../../shared/index.js";
+import { getAsyncContext, hasHandlers, randomId } from "../../shared/index.js";
 import { DrawableGraph, type StreamChunk } from "../builder/index.js";
 import { type BaseChannel, EphemeralValue, LastValue, Topic } from "../channels/index.js";
 import {
@@ -11,7 +11,13 @@ import {
   TASKS,
   type TimeoutPolicy,
 } from "../core/index.js";
-import { type LangGraphRunnableConfig, PREVIOUS_STATE, type PregelNode } from "../loop/index.js";
+import {
+  type LangGraphRunnableConfig,
+  PREVIOUS_STATE,
+  type PregelNode,
+  type TaskAttemptHooks,
+  taskAttemptHooks,
+} from "../loop/index.js";
 import { Pregel, type PregelOptions } from "../pregel/index.js";
 import type { IterableReadableStream, StreamMode } from "../stream/index.js";
 import { isGeneratorFunction } from "./task.js";
@@ -84,6 +90,16 @@ interface EntrypointFactory {
   final<Value, Save>(args: { value?: Value; save?: Save }): EntrypointFinal<Value, Save>;
 }
 
+/**
+ * Tells chain callbacks of the two runs that take an entrypoint's result apart, as LangGraph.js
+ * reports them: `pluckReturnValue` (what the call returns) and `pluckSaveValue` (what is saved).
+ */
+function reportPlucks(hooks: TaskAttemptHooks, output: unknown): void {
+  const final = isFinal(output);
+  hooks.innerRunStarted("pluckReturnValue", output).end(final ? output.value : output);
+  hooks.innerRunStarted("pluckSaveValue", output).end(final ? output.save : output);
+}
+
 function isFinal(value: unknown): value is EntrypointFinal<unknown, unknown> {
   return (
     typeof value === "object" &&
@@ -121,6 +137,11 @@ export const entrypoint: EntrypointFactory = Object.assign(
       channels: [START],
       bound: (input, config) => fn(input as Input, config as LangGraphRunnableConfig),
       writers: (output, task) => {
+        // chain callbacks hear the hidden runs that split the result (as in LangGraph.js)
+        if (hasHandlers(task.config.callbacks)) {
+          const hooks = taskAttemptHooks(task);
+          if (hooks !== undefined) reportPlucks(hooks, output);
+        }
         if (isFinal(output)) {
           task.writes.push([END, output.value], [PREVIOUS, output.save]);
         } else {

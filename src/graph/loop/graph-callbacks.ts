@@ -120,14 +120,19 @@ export interface TaskAttemptHooks {
    */
   settled(error: unknown, output: unknown): void;
   /**
-   * A conditional edge's routing function starts reading `input` (the state as the node left
-   * it): chain callbacks hear it as a run inside the node's, as LangChain.js does.
+   * A runnable inside the node's run starts with `input`, which chain callbacks hear as a run of
+   * its own, the node's child, as in LangChain.js: a conditional edge's routing function
+   * (`RunnableLambda`, reading the state as the node left it), or an entrypoint's hidden
+   * `pluckReturnValue` / `pluckSaveValue` (reading what it returned).
    */
-  routerStarted(input: unknown): RouterRun;
+  innerRunStarted(name: InnerRunName, input: unknown): InnerRun;
 }
 
-/** What a routing function's run tells chain callbacks as it ends. */
-export interface RouterRun {
+/** The runnables inside a node that chain callbacks hear (see {@link TaskAttemptHooks.innerRunStarted}). */
+export type InnerRunName = "RunnableLambda" | "pluckReturnValue" | "pluckSaveValue";
+
+/** What a run inside a node tells chain callbacks as it ends. */
+export interface InnerRun {
   end(output: unknown): void;
   error(error: unknown): void;
 }

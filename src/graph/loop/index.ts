@@ -5,8 +5,10 @@ export {
   type GraphLifecycleEvent,
   type GraphLifecycleStatus,
   type GraphResumeEvent,
-  type RouterRun,
+  type InnerRun,
+  type InnerRunName,
   TASK_ATTEMPT_HOOKS,
+  type TaskAttemptHooks,
   taskAttemptHooks,
 } from "./graph-callbacks.js";
 export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";

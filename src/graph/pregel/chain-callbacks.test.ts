@@ -636,6 +636,11 @@ describe("functional API calls are heard ending as they return (LangChain.js)", 
       'end addOne {"output":2}',
       "start addOne",
       'end addOne {"output":3}',
+      // the hidden runs that take the entrypoint's result apart, inside its node's run
+      "start pluckReturnValue",
+      'end pluckReturnValue {"output":3}',
+      "start pluckSaveValue",
+      'end pluckSaveValue {"output":3}',
       'end wf {"output":3}',
       "end wf 3",
     ]);
@@ -906,6 +911,38 @@ describe("the hidden __start__ node and routing functions are runs of their own 
       "error 3<2 no way",
       "error 2<0 no way",
       "error 0<- no way",
+    ]);
+  });
+});
+
+describe("an entrypoint's result is taken apart by hidden runs inside its node's (LangGraph.js)", () => {
+  it("pluckReturnValue and pluckSaveValue read what it returned; entrypoint.final splits it", async () => {
+    const heard: string[] = [];
+    const names = new Map<string, string | undefined>();
+    const handler: CallbackHandler = {
+      handleChainStart(chain, inputs, runId, parent, tags, _m, _type, name) {
+        names.set(runId, name);
+        heard.push(
+          `start ${name} ${JSON.stringify(chain.id)} <${names.get(parent ?? "")} ${JSON.stringify(tags)} ${JSON.stringify(inputs)}`,
+        );
+      },
+      handleChainEnd(outputs, runId) {
+        heard.push(`end ${names.get(runId)} ${JSON.stringify(outputs)}`);
+      },
+    };
+    const workflow = entrypoint({ name: "wf" }, async (x: number) =>
+      entrypoint.final({ value: x + 1, save: x * 10 }),
+    );
+    expect(await workflow.invoke(1, { callbacks: [handler], tags: ["T"] })).toBe(2);
+    const final = '{"value":2,"save":10,"__lg_type":"__pregel_final"}';
+    expect(heard.slice(2)).toEqual([
+      `start pluckReturnValue ["langgraph","RunnableCallable"] <wf ["langsmith:hidden","T"] ${final}`,
+      'end pluckReturnValue {"output":2}',
+      `start pluckSaveValue ["langgraph","RunnableCallable"] <wf ["langsmith:hidden","T"] ${final}`,
+      'end pluckSaveValue {"output":10}',
+      // the node's run ends with what the function returned
+      `end wf ${final}`,
+      "end wf 2",
     ]);
   });
 });

@@ -17,6 +17,8 @@ import {
 } from "../core/index.js";
 import {
   HIDDEN_TASK_EVENT,
+  type InnerRun,
+  type InnerRunName,
   TASK_ATTEMPT_HOOKS,
   TASK_NOT_RUN,
   TASK_RUN_ERROR,
@@ -441,6 +443,8 @@ function graphSerialized(className: string): { lc: number; type: string; id: str
 const NODE_ID = ["langgraph", "RunnableCallable"];
 /** A routing function as LangChain.js serializes it: the `RunnableLambda` it is wrapped in. */
 const ROUTER = { lc: 1, type: "not_implemented", id: ["langchain_core", "runnables", "RunnableLambda"] };
+/** An entrypoint's `pluckReturnValue` / `pluckSaveValue` as LangGraph.js serializes them. */
+const PLUCK = { lc: 1, type: "not_implemented", id: ["langgraph", "RunnableCallable"] };
 
 /**
  * Reports a root `invoke` run to chain callbacks: the graph's start and end (or error), and each
@@ -550,7 +554,7 @@ export class ChainReporter {
             if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
             this.nodeEnded(run, error, output);
           },
-          routerStarted: (input) => this.routerStarted(run, input),
+          innerRunStarted: (name, input) => this.innerRunStarted(run, name, input),
         });
       }
       this.nodeStarted(run);
@@ -609,26 +613,25 @@ export class ChainReporter {
     );
   }
 
-  /** A conditional edge's routing function runs inside `node`'s run: a run of its own, its child. */
-  private routerStarted(
-    node: NodeRun,
-    input: unknown,
-  ): { end(output: unknown): void; error(e: unknown): void } {
+  /** A runnable inside `node`'s run (a routing function, an entrypoint's pluck): a run of its own, its child. */
+  private innerRunStarted(node: NodeRun, name: InnerRunName, input: unknown): InnerRun {
     const runId = randomId();
     const parent = node.runId;
-    const tags = [...node.inherited];
+    const router = name === "RunnableLambda";
+    // an entrypoint's plucks are hidden runs (their own tag first, as LangGraph.js lists it)
+    const tags = router ? [...node.inherited] : [TAG_HIDDEN, ...node.inherited];
     const handlers = this.handlers;
     notifyHandlers(
       handlers,
       "handleChainStart",
-      ROUTER,
+      router ? ROUTER : PLUCK,
       runDict(input, "input"),
       runId,
       parent,
       tags,
       node.metadata,
       undefined,
-      "RunnableLambda",
+      name,
       undefined,
     );
     return {
