@@ -68,9 +68,20 @@ describe("streamEvents", () => {
     // the same sequence LangGraph.js yields, tokens aside (its graph stream events come a node later)
     expect(events.filter((e) => e.event !== "on_chat_model_stream").map(shape)).toEqual([
       ["on_chain_start", "LangGraph", [], { messages: ["yo"] }, undefined],
+      // the hidden __start__ node, and the router inside each agent run (LangChain.js's v2)
+      ["on_chain_start", "__start__", ["graph:step:0", "langsmith:hidden"], { messages: ["yo"] }, undefined],
+      [
+        "on_chain_end",
+        "__start__",
+        ["graph:step:0", "langsmith:hidden"],
+        { messages: ["yo"] },
+        { messages: ["yo"] },
+      ],
       ["on_chain_start", "agent", ["graph:step:1"], { messages: ["yo"] }, undefined],
       ["on_chat_model_start", "FakeChatModel", [], { messages: ["yo"] }, undefined],
       ["on_chat_model_end", "FakeChatModel", [], { messages: ["yo"] }, { content: "" }],
+      ["on_chain_start", "RunnableLambda", [], { messages: ["yo", ""] }, undefined],
+      ["on_chain_end", "RunnableLambda", [], { messages: ["yo", ""] }, "tools"],
       ["on_chain_end", "agent", ["graph:step:1"], { messages: ["yo"] }, { messages: [""] }],
       ["on_chain_stream", "LangGraph", [], undefined, undefined],
       ["on_chain_start", "tools", ["graph:step:2"], { messages: ["yo", ""] }, undefined],
@@ -81,6 +92,8 @@ describe("streamEvents", () => {
       ["on_chain_start", "agent", ["graph:step:3"], { messages: ["yo", "", "found x"] }, undefined],
       ["on_chat_model_start", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, undefined],
       ["on_chat_model_end", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, { content: "final" }],
+      ["on_chain_start", "RunnableLambda", [], { messages: ["yo", "", "found x", "final"] }, undefined],
+      ["on_chain_end", "RunnableLambda", [], { messages: ["yo", "", "found x", "final"] }, "__end__"],
       [
         "on_chain_end",
         "agent",
@@ -154,6 +167,8 @@ describe("streamEvents", () => {
     for await (const event of graph.streamEvents({ messages: [] }, config)) first.push(event);
     expect(first.map((e) => [e.event, e.name])).toEqual([
       ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "__start__"],
+      ["on_chain_end", "__start__"],
       ["on_chain_start", "ask"],
       ["on_chain_stream", "LangGraph"],
       ["on_chain_end", "LangGraph"],
@@ -350,13 +365,17 @@ describe("streamEvents", () => {
     )) {
       if (e.event === "on_chain_start" || e.event.startsWith("on_tool")) names.push(`${e.event}:${e.name}`);
     }
+    // the hidden __start__ node, and the agent's router inside each model_request run
     expect(names).toEqual([
       "on_chain_start:LangGraph",
+      "on_chain_start:__start__",
       "on_chain_start:model_request",
+      "on_chain_start:RunnableLambda",
       "on_chain_start:tools",
       "on_tool_start:lookup",
       "on_tool_end:lookup",
       "on_chain_start:model_request",
+      "on_chain_start:RunnableLambda",
     ]);
   });
 
@@ -526,11 +545,20 @@ describe("streamEvents of graphs run inside nodes", () => {
     return out;
   };
 
+  // each graph's hidden __start__ node, as LangChain.js's v2 events show it
+  const hiddenTags = ["graph:step:0", "rt", "langsmith:hidden"];
+  const hiddenStart = [
+    ["on_chain_start", "__start__", hiddenTags, "__start__", { messages: ["hi"] }, undefined],
+    ["on_chain_end", "__start__", hiddenTags, "__start__", { messages: ["hi"] }, { messages: ["hi"] }],
+  ];
+
   it("reports a subgraph node's own run between the node's events, named after the subgraph", async () => {
     expect(await chainEvents(withChild(child("child")))).toEqual([
       ["on_chain_start", "LangGraph", ["rt"], undefined, { messages: ["hi"] }, undefined],
+      ...hiddenStart,
       ["on_chain_start", "n0", ["graph:step:1", "rt"], "n0", { messages: ["hi"] }, undefined],
       ["on_chain_start", "child", ["rt"], "n0", { messages: ["hi"] }, undefined],
+      ...hiddenStart,
       ["on_chain_start", "inner", ["graph:step:1", "rt"], "inner", { messages: ["hi"] }, undefined],
       ["on_chain_end", "inner", ["graph:step:1", "rt"], "inner", { messages: ["hi"] }, { messages: ["x"] }],
       ["on_chain_end", "child", ["rt"], "n0", { messages: ["hi"] }, { messages: ["hi", "x"] }],
@@ -543,15 +571,19 @@ describe("streamEvents of graphs run inside nodes", () => {
     const events = await chainEvents(callingChild(child()));
     expect(events.map((e) => (e as unknown[]).slice(0, 2))).toEqual([
       ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "__start__"],
+      ["on_chain_end", "__start__"],
       ["on_chain_start", "n0"],
       ["on_chain_start", "LangGraph"],
+      ["on_chain_start", "__start__"],
+      ["on_chain_end", "__start__"],
       ["on_chain_start", "inner"],
       ["on_chain_end", "inner"],
       ["on_chain_end", "LangGraph"],
       ["on_chain_end", "n0"],
       ["on_chain_end", "LangGraph"],
     ]);
-    expect(events[2]).toEqual(["on_chain_start", "LangGraph", ["rt"], "n0", { messages: ["hi"] }, undefined]);
+    expect(events[4]).toEqual(["on_chain_start", "LangGraph", ["rt"], "n0", { messages: ["hi"] }, undefined]);
   });
 
   it("streams the messages a subgraph node returns as the node's, without subgraphs, as stream() does", async () => {

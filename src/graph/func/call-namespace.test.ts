@@ -133,6 +133,9 @@ describe("task call namespaces", () => {
     expect(ends.map((e) => [e.name, e.data.output])).toEqual([
       ["double", 6],
       ["double", 12],
+      // the entrypoint's hidden runs that take its result apart
+      ["pluckReturnValue", 18],
+      ["pluckSaveValue", 18],
       ["ep", 18],
       ["ep", 18],
     ]);

@@ -87,6 +87,7 @@ describe("the graph's withConfig defaults name and tag its run (LangGraph.js)", 
     }
     expect(tags).toEqual([
       ["LangGraph", ["default", "call"]],
+      ["__start__", ["graph:step:0", "default", "call", "langsmith:hidden"]],
       ["a", ["graph:step:1", "default", "call"]],
       ["b", ["graph:step:2", "default", "call"]],
     ]);
@@ -178,6 +179,8 @@ describe("streamEvents unwraps { input } and { output } as LangChain.js's event 
     }
     expect(data).toEqual([
       ["on_chain_start", "LangGraph", { input: { input: "hi" } }],
+      ["on_chain_start", "__start__", { input: "hi" }],
+      ["on_chain_end", "__start__", { input: "hi", output: { input: "hi" } }],
       ["on_chain_start", "answer", { input: "hi" }],
       ["on_chain_end", "answer", { input: "hi", output: "hi!" }],
       ["on_chain_start", "quiet", { input: "hi" }],

@@ -78,6 +78,7 @@ import {
   DETACHED_SEGMENTS,
   EVENTS_HANDLER,
   type EventSource,
+  EventsHandler,
   MESSAGES_SUBGRAPHS,
   nestedGraphChainRun,
   nestedGraphEventsOf,
@@ -580,8 +581,9 @@ export class Pregel<
     const events = (options as Record<symbol, unknown> | undefined)?.[EVENTS_HANDLER] as
       | ((sink: typeof opened.sink) => CallbackHandler)
       | undefined;
-    if (events !== undefined)
-      config = copyWith(config, "callbacks", [...(config.callbacks ?? []), events(opened.sink)]);
+    const eventsHandler = events?.(opened.sink);
+    if (eventsHandler !== undefined)
+      config = copyWith(config, "callbacks", [...(config.callbacks ?? []), eventsHandler]);
     // Streamed from inside another graph's node, the graph runs as part of that run (its
     // checkpointer, namespace and interrupts, as `invoke` does) and reports to both streams.
     const parent = run.parentLink;
@@ -589,20 +591,27 @@ export class Pregel<
     // v2 run's with its events' run ids)
     const chainHandlers =
       parent === undefined && !protocol ? chainHandlersOf(run.config.callbacks) : undefined;
+    // a root `streamEvents` run also shows the hidden `__start__` node and the runs inside nodes
+    // (routers, an entrypoint's plucks), as LangChain.js's v2 events do
+    const innerEvents =
+      parent === undefined && !protocol && eventsHandler instanceof EventsHandler ? eventsHandler : undefined;
+    if (innerEvents !== undefined) opened.sink.hiddenTasks = true;
     // a nested run reports to the handlers given to this call only
     const nestedReporter =
       parent === undefined || protocol ? undefined : this.nestedChainReporter(options, run);
     const reporter =
-      chainHandlers === undefined
+      chainHandlers === undefined && innerEvents === undefined
         ? undefined
         : new ChainReporter(
-            chainHandlers,
+            chainHandlers ?? [],
             this.drawnClassName,
             run.config.runName ?? this.name ?? "LangGraph",
             [...(run.config.tags ?? [])],
             { ...run.config.metadata },
             run.runId,
             events !== undefined,
+            false,
+            innerEvents,
           );
     let sink: StreamSink = opened.sink;
     if (parent?.sink !== undefined) sink = new TeeSink(opened.sink, parent.sink);

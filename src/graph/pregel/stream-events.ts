@@ -126,6 +126,34 @@ interface RunInfo {
   input: unknown;
 }
 
+/** What `streamEvents` hears of the runs inside a node (see {@link ChainReporter}). */
+export interface InnerRunEvents {
+  innerRunStart(
+    runId: string,
+    name: string,
+    tags: string[],
+    metadata: Record<string, unknown>,
+    input: unknown,
+  ): void;
+  innerRunEnd(runId: string, output: unknown): void;
+  innerRunStopped(runId: string): void;
+  /**
+   * A functional-API call returned (or failed): its end event comes as it returns, as in
+   * LangChain.js, before what its caller does next (an entrypoint's plucks, say).
+   */
+  callSettled(taskId: string, error: unknown, output: unknown): void;
+}
+
+/** Marks the `events` chunk by which a call's end reaches `streamEvents` (see {@link InnerRunEvents.callSettled}). */
+const CALL_SETTLED: unique symbol = Symbol("agentgraph.streamEvents.callSettled") as never;
+
+interface CallSettled {
+  [CALL_SETTLED]: true;
+  id: string;
+  failed: boolean;
+  output: unknown;
+}
+
 /** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
 export interface NestedGraphEvents {
   nestedGraphStart(
@@ -140,7 +168,7 @@ export interface NestedGraphEvents {
 }
 
 /** Turns model and tool callbacks into events, reported through the run's stream (so they keep their order). */
-class EventsHandler implements CallbackHandler, NestedGraphEvents {
+export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerRunEvents {
   readonly name = "StreamEventsHandler";
   readonly lc_prefer_streaming = true;
   private readonly runs = new Map<string, RunInfo>();
@@ -241,9 +269,41 @@ class EventsHandler implements CallbackHandler, NestedGraphEvents {
     });
   }
 
+  /**
+   * A runnable inside a node starts (a routing function, an entrypoint's pluck; see
+   * {@link ChainReporter}): an `on_chain_start` of its own, as LangChain.js reports it.
+   */
+  innerRunStart(
+    runId: string,
+    name: string,
+    tags: string[],
+    metadata: Record<string, unknown>,
+    input: unknown,
+  ): void {
+    this.nestedGraphStart(runId, name, tags, metadata, input);
+  }
+
+  /** It ended: `on_chain_end` with its output as it is (a route, a plucked value). */
+  innerRunEnd(runId: string, output: unknown): void {
+    const info = this.runs.get(runId);
+    if (info === undefined) return;
+    this.runs.delete(runId);
+    const inputs = info.input as Record<string, unknown>;
+    this.emit("on_chain_end", runId, info, { output, input: endEventInput(inputs) });
+  }
+
   /** The nested graph run failed or paused: it has no end event, as in LangChain.js. */
   nestedGraphStopped(runId: string): void {
     this.runs.delete(runId);
+  }
+
+  innerRunStopped(runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  callSettled(taskId: string, error: unknown, output: unknown): void {
+    const settled: CallSettled = { [CALL_SETTLED]: true, id: taskId, failed: error !== undefined, output };
+    this.sink.push([], EVENTS_MODE, settled);
   }
 
   /** A failed model call reports no event (LangChain.js has no `on_chat_model_error`). */
@@ -474,6 +534,8 @@ export class ChainReporter {
      * nodes, which its first chunk (one of its own nodes') shows.
      */
     nested = false,
+    /** `streamEvents`' handler, which reports the runs inside nodes (it reports the nodes itself). */
+    private readonly innerEvents?: InnerRunEvents,
   ) {
     this.baseDepth = nested ? undefined : 0;
     this.runId = runId ?? randomId();
@@ -552,6 +614,7 @@ export class ChainReporter {
             if (run.ended) return;
             run.ended = true;
             if (error !== undefined && !isGraphInterrupt(error)) this.nodeFailed = true;
+            this.innerEvents?.callSettled(taskId, error, output);
             this.nodeEnded(run, error, output);
           },
           innerRunStarted: (name, input) => this.innerRunStarted(run, name, input),
@@ -621,6 +684,8 @@ export class ChainReporter {
     // an entrypoint's plucks are hidden runs (their own tag first, as LangGraph.js lists it)
     const tags = router ? [...node.inherited] : [TAG_HIDDEN, ...node.inherited];
     const handlers = this.handlers;
+    const events = this.innerEvents;
+    events?.innerRunStart(runId, name, tags, { ...node.metadata }, input);
     notifyHandlers(
       handlers,
       "handleChainStart",
@@ -636,9 +701,12 @@ export class ChainReporter {
     );
     return {
       end(output) {
+        events?.innerRunEnd(runId, output);
         notifyHandlers(handlers, "handleChainEnd", runDict(output, "output"), runId, parent, tags, undefined);
       },
       error(error) {
+        // a run that failed has no end event, as in LangChain.js
+        events?.innerRunStopped(runId);
         notifyHandlers(handlers, "handleChainError", error, runId, parent, tags, undefined);
       },
     };
@@ -822,7 +890,10 @@ export function streamGraphEvents(
     let held: StreamEvent[] = [];
     for await (const chunk of stream) {
       const [namespace, mode, payload] = chunk as [string[], string, unknown];
-      if (askedModes.has(mode) && (askedSubgraphs || namespace.length === 0)) {
+      // the hidden `__start__` node's debug events show its run only, never as a stream chunk
+      const hidden =
+        mode === "debug" && (payload as { [HIDDEN_TASK_EVENT]?: unknown })[HIDDEN_TASK_EVENT] === true;
+      if (!hidden && askedModes.has(mode) && (askedSubgraphs || namespace.length === 0)) {
         const event = root("on_chain_stream", { chunk: streamChunk(namespace, mode, payload) });
         // a step's `updates` and `values` follow the end of the node that made them; what a
         // node streams while it runs (custom, messages, …) comes as it happens
@@ -833,7 +904,22 @@ export function streamGraphEvents(
           yield event;
         }
       }
-      if (mode === "events") {
+      if (mode === "events" && (payload as Partial<CallSettled>)[CALL_SETTLED] === true) {
+        // a call returned: it ends now, not with its step's results
+        const { id, failed, output: returned } = payload as CallSettled;
+        const run = running.get(id);
+        running.delete(id);
+        if (run !== undefined && !failed) {
+          yield* held;
+          held = [];
+          const outputs = runDict(returned, "output");
+          yield {
+            ...run.event,
+            event: "on_chain_end",
+            data: { output: outputs.output ?? outputs, input: endEventInput(run.inputs) },
+          };
+        }
+      } else if (mode === "events") {
         yield* held;
         held = [];
         yield payload as StreamEvent;
@@ -860,7 +946,7 @@ export function streamGraphEvents(
             event: "on_chain_start",
             name: task.name,
             run_id: task.id,
-            tags: [`graph:step:${step}`, ...tags],
+            tags: hidden ? [`graph:step:${step}`, ...tags, TAG_HIDDEN] : [`graph:step:${step}`, ...tags],
             metadata:
               runMetadataOf(task) ??
               nodeMetadata(

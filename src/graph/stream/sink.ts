@@ -39,11 +39,15 @@ export class StreamSink {
 
   /**
    * Whether the `debug` events of hidden tasks (the `__start__` node) are pushed here: only for
-   * sinks that report to chain callbacks, which hear those runs (no stream shows them).
+   * sinks that report to chain callbacks, which hear those runs, and the stream `streamEvents`
+   * reads (set {@link hiddenTasks}); no stream a user reads shows them.
    */
   hearsHidden(): boolean {
-    return false;
+    return this.hiddenTasks;
   }
+
+  /** Set by `streamEvents`, whose events show the hidden `__start__` node run (see {@link hearsHidden}). */
+  hiddenTasks = false;
 
   /** Reports one payload of `mode` from the graph at `namespace` (`[]` for the root). */
   push(namespace: readonly string[], mode: StreamMode, payload: unknown): void {
