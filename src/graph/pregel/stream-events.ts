@@ -127,16 +127,12 @@ interface RunInfo {
 }
 
 /** What `streamEvents` hears of the runs inside a node (see {@link ChainReporter}). */
-export interface InnerRunEvents {
-  innerRunStart(
-    runId: string,
-    name: string,
-    tags: string[],
-    metadata: Record<string, unknown>,
-    input: unknown,
-  ): void;
+export interface InnerRunEvents extends Pick<NestedGraphEvents, "nestedGraphStart" | "nestedGraphStopped"> {
+  /**
+   * A runnable inside a node (a routing function, an entrypoint's pluck), started and stopped as a
+   * nested graph run is, ended: `on_chain_end` with its output as it is (a route, a plucked value).
+   */
   innerRunEnd(runId: string, output: unknown): void;
-  innerRunStopped(runId: string): void;
   /**
    * A functional-API call returned (or failed): its end event comes as it returns, as in
    * LangChain.js, before what its caller does next (an entrypoint's plucks, say).
@@ -270,20 +266,10 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
   }
 
   /**
-   * A runnable inside a node starts (a routing function, an entrypoint's pluck; see
-   * {@link ChainReporter}): an `on_chain_start` of its own, as LangChain.js reports it.
+   * A runnable inside a node (a routing function, an entrypoint's pluck; see
+   * {@link ChainReporter}), started by {@link nestedGraphStart}, ended: `on_chain_end` with its
+   * output as it is (a route, a plucked value).
    */
-  innerRunStart(
-    runId: string,
-    name: string,
-    tags: string[],
-    metadata: Record<string, unknown>,
-    input: unknown,
-  ): void {
-    this.nestedGraphStart(runId, name, tags, metadata, input);
-  }
-
-  /** It ended: `on_chain_end` with its output as it is (a route, a plucked value). */
   innerRunEnd(runId: string, output: unknown): void {
     const info = this.runs.get(runId);
     if (info === undefined) return;
@@ -294,10 +280,6 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
 
   /** The nested graph run failed or paused: it has no end event, as in LangChain.js. */
   nestedGraphStopped(runId: string): void {
-    this.runs.delete(runId);
-  }
-
-  innerRunStopped(runId: string): void {
     this.runs.delete(runId);
   }
 
@@ -685,7 +667,7 @@ export class ChainReporter {
     const tags = router ? [...node.inherited] : [TAG_HIDDEN, ...node.inherited];
     const handlers = this.handlers;
     const events = this.innerEvents;
-    events?.innerRunStart(runId, name, tags, { ...node.metadata }, input);
+    events?.nestedGraphStart(runId, name, tags, { ...node.metadata }, input);
     notifyHandlers(
       handlers,
       "handleChainStart",
@@ -706,7 +688,7 @@ export class ChainReporter {
       },
       error(error) {
         // a run that failed has no end event, as in LangChain.js
-        events?.innerRunStopped(runId);
+        events?.nestedGraphStopped(runId);
         notifyHandlers(handlers, "handleChainError", error, runId, parent, tags, undefined);
       },
     };
