@@ -18,7 +18,7 @@ import { callWithRetry } from "../../retry/call-with-retry.js";
 import type { ChatModelV1CallOptions } from "../../spec/index.js";
 import { SpecChatModel, type SpecChatModelParams } from "../../spec-adapter/spec-chat-model.js";
 import type { StreamPartsToChunks } from "../../spec-adapter/stream-parts-to-chunks.js";
-import { estimateTokenUsage } from "./estimate-token-usage.js";
+import { estimateTokenUsage, roleOf } from "./estimate-token-usage.js";
 import {
   getOpenAIArgs,
   isReasoningModel,
@@ -581,7 +581,7 @@ export class ChatOpenAI extends SpecChatModel<ChatOpenAICallOptions> {
       messages.map(async (message) => {
         const [text, role] = await Promise.all([
           this.getNumTokens(message.content),
-          this.getNumTokens(openAIRoleOf(message)),
+          this.getNumTokens(roleOf(message)),
         ]);
         let count = text + perMessage + role;
         if (message.name !== undefined) count += perName + (await this.getNumTokens(message.name));
@@ -729,20 +729,6 @@ function openAITracingFormat(nameOption: string | undefined) {
         ? { title: name, description: schema.description, ...schema }
         : { title: method === "jsonMode" ? (nameOption ?? "extract") : name, ...schema },
   });
-}
-
-/** A message's OpenAI role, as `@langchain/openai`'s `messageToOpenAIRole` names it. */
-function openAIRoleOf(message: BaseMessage): string {
-  switch (message.getType()) {
-    case "human":
-      return "user";
-    case "ai":
-      return "assistant";
-    case "generic":
-      return String((message as { role?: unknown }).role);
-    default:
-      return message.getType();
-  }
 }
 
 /** `@langchain/openai`'s words for a 400 whose request had images in tool results. */

@@ -55,7 +55,12 @@ function messageTokens(model: string, message: BaseMessage): number {
   return count;
 }
 
-function roleOf(message: BaseMessage): string {
+/**
+ * A message's OpenAI role, as `@langchain/openai`'s `messageToOpenAIRole` names it (`user`,
+ * `assistant`, a chat message's own role, else its type); also what `getNumTokensFromMessages`
+ * counts.
+ */
+export function roleOf(message: BaseMessage): string {
   switch (message.getType()) {
     case "human":
       return "user";
