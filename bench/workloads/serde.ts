@@ -8,7 +8,8 @@ import {
   ToolMessage as ReferenceToolMessage,
 } from "@langchain/core/messages";
 import { JsonPlusSerializer as ReferenceSerializer } from "@langchain/langgraph-checkpoint";
-import { defaultSerializer, Send } from "../../src/index.js";
+import { defaultSerializer } from "../../src/graph/index.js";
+import { Send } from "../../src/index.js";
 import { AIMessage, HumanMessage, ToolMessage } from "../../src/messages/index.js";
 import { median, parseArgs, round } from "../lib/harness.js";
 

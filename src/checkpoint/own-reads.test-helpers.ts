@@ -6,14 +6,9 @@
  * and PostgreSQL saver tests.
  */
 import { expect, vi } from "vitest";
+import type { CheckpointStorage } from "../graph/index.js";
 import type { BaseCheckpointSaver } from "../index.js";
-import {
-  CheckpointCorruptError,
-  type CheckpointStorage,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-} from "../index.js";
+import { CheckpointCorruptError, MessagesAnnotation, START, StateGraph } from "../index.js";
 import { AIMessage, HumanMessage, RemoveMessage } from "../messages/index.js";
 
 const storageOf = (saver: BaseCheckpointSaver) =>

@@ -9,4 +9,51 @@
  */
 import "./node-setup.js";
 
-export * from "../prebuilt/index.js";
+// The area's names listed one by one: its index also exports what createAgent shares with
+// ToolNode and createReactAgent, which is not part of the API.
+export type {
+  AgentAction,
+  AgentExecutorState,
+  AgentFinish,
+  AgentNameMode,
+  AgentNameModelLike,
+  AgentRunnableLike,
+  AgentStep,
+  CreateReactAgentParams,
+  DynamicReactAgentModel,
+  HandleToolErrors,
+  ReactAgent,
+  ReactAgentChatModel,
+  ReactAgentHook,
+  ReactAgentMessageModifier,
+  ReactAgentNodeName,
+  ReactAgentPrompt,
+  ReactAgentResponseFormat,
+  ReactAgentRunnable,
+  ReactAgentStateDefinition,
+  ReactAgentStateView,
+  ToolCallHandler,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolExecutorArgs,
+  ToolInvocation,
+  ToolNodeErrorHandler,
+  ToolNodeInput,
+  ToolNodeOptions,
+  ToolNodeOutput,
+  WrapToolCall,
+} from "../prebuilt/index.js";
+export {
+  AgentExecutorError,
+  AgentNameModel,
+  chainWrapToolCall,
+  createAgentExecutor,
+  createReactAgent,
+  createReactAgentAnnotation,
+  InvalidChatHistoryError,
+  ToolExecutor,
+  ToolNode,
+  ToolNotFoundError,
+  toolsCondition,
+  withAgentName,
+} from "../prebuilt/index.js";

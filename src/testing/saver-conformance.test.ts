@@ -2,20 +2,22 @@
 // that it catches them; and the encoder bugs it found, as regression tests.
 import { describe, expect, it } from "vitest";
 import {
+  defaultSerializer,
+  EncodedCheckpointSaver,
+  MemoryCheckpointStorage,
+  type StorageBatch,
+} from "../graph/index.js";
+import {
   Annotation,
   BaseCheckpointSaver,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointMetadata,
   type CheckpointTuple,
-  defaultSerializer,
-  EncodedCheckpointSaver,
-  MemoryCheckpointStorage,
   MemorySaver,
   type PendingWrite,
   START,
   StateGraph,
-  type StorageBatch,
 } from "../index.js";
 import { HumanMessage } from "../messages/index.js";
 import type { RunnableConfig } from "../shared/index.js";

@@ -9,7 +9,6 @@ import {
   Annotation,
   type BaseCheckpointSaver,
   Command,
-  defaultSerializer,
   END,
   InvalidGraphError,
   interrupt,
@@ -21,6 +20,7 @@ import {
   START,
   StateGraph,
 } from "../../index.js";
+import { defaultSerializer } from "../index.js";
 
 const State = Annotation.Root({
   items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
