@@ -117,6 +117,7 @@ export {
   filterLifecycleEntries,
   filterSubgraphHandles,
   type GetOperation,
+  type GetStateOptions,
   Graph,
   type GraphAddNodeOptions,
   GraphBubbleUp,
@@ -212,6 +213,7 @@ export {
   type Operation,
   type OperationResults,
   Overwrite,
+  type OverwriteValue,
   ParentCommand,
   type PathMap,
   type PendingWrite,
@@ -309,6 +311,7 @@ export {
   UnreachableNodeError,
   UntrackedValue,
   UntrackedValueChannel,
+  type UntrackedValueInit,
   type UntrackedValueOptions,
   type UpdatesEventData,
   type UpdateType,
@@ -354,6 +357,8 @@ export {
   AgentGraphError,
   /** LangGraph.js's name for the base class of the engine's errors. */
   AgentGraphError as BaseLangGraphError,
+  /** LangGraph.js's name for the options of its errors' constructor (`lc_error_code`). */
+  type AgentGraphErrorOptions as BaseLangGraphErrorFields,
   type CallbackHandler,
   InvalidArgumentError,
   type RunnableConfig,

@@ -30,7 +30,8 @@ describe("subpath entry points", () => {
  * Every entry point's names, at runtime and in its types, pinned in __fixtures__/exports.json so
  * that an internal helper an area index exports for the other areas cannot reach the public API
  * unnoticed. After adding a public name on purpose, regenerate the fixture with
- * `UPDATE_EXPORTS=1 npx vitest run src/entries/entries.test.ts` and review its diff.
+ * `UPDATE_EXPORTS=1 npx vitest run src/entries/entries.test.ts`, format it (`npx biome check --write`)
+ * and review its diff.
  */
 describe("entry point exports", () => {
   const ROOT = join(import.meta.dirname, "..", "..");

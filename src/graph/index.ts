@@ -23,6 +23,7 @@ export {
   type TimeoutPolicy,
 } from "./loop/index.js";
 export {
+  type GetStateOptions,
   getConfig,
   getCurrentTaskInput,
   getStore,

@@ -2,6 +2,7 @@ import type { RunnableConfig } from "../../shared/index.js";
 import { type Command, END, InvalidGraphError, START } from "../core/index.js";
 import type { PregelNode } from "../loop/index.js";
 import {
+  type GetStateOptions,
   isPregel,
   Pregel,
   type PregelOptions,
@@ -202,10 +203,7 @@ export class CompiledStateGraph<
   }
 
   /** The state of a thread, its `values` typed as this graph's state (see {@link Pregel.getState}). */
-  override getState(
-    config: RunnableConfig,
-    options?: { subgraphs?: boolean },
-  ): Promise<StateSnapshot<State>> {
+  override getState(config: RunnableConfig, options?: GetStateOptions): Promise<StateSnapshot<State>> {
     return super.getState(config, options) as Promise<StateSnapshot<State>>;
   }
 

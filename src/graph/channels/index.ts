@@ -17,5 +17,6 @@ export {
   UntrackedValue,
   /** The channel class of an `UntrackedValue` state field (LangGraph.js's name); an `UntrackedValue`. */
   UntrackedValueChannel,
+  type UntrackedValueInit,
   type UntrackedValueOptions,
 } from "./untracked-value.js";

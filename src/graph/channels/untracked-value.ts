@@ -3,6 +3,12 @@ import { getSchemaDefaultGetter, InvalidUpdateError } from "../core/index.js";
 import { BaseChannel, emptyChannel, MISSING, type Missing } from "./base.js";
 
 /** Options of {@link UntrackedValue}. */
+/** The options of an `UntrackedValue` state field (`new UntrackedValue(schema, init)`), as LangGraph.js names them. */
+export interface UntrackedValueInit {
+  /** Reject several writes in one superstep (default `true`); otherwise keep the last. */
+  guard?: boolean;
+}
+
 export interface UntrackedValueOptions<Value> {
   /** Reject several writes in one superstep (default `true`); otherwise keep the last. */
   guard?: boolean;
@@ -36,10 +42,10 @@ export class UntrackedValue<Value = unknown> extends BaseChannel<Value, Value, u
   private value: Value | Missing;
 
   constructor(options?: UntrackedValueOptions<Value>);
-  constructor(schema: StandardSchemaLike<Value> | undefined, init?: { guard?: boolean });
+  constructor(schema: StandardSchemaLike<Value> | undefined, init?: UntrackedValueInit);
   constructor(
     schemaOrOptions: StandardSchemaLike<Value> | UntrackedValueOptions<Value> | undefined = {},
-    init?: { guard?: boolean },
+    init?: UntrackedValueInit,
   ) {
     super();
     // `new UntrackedValue(schema?, { guard })` (a state field) or `new UntrackedValue(options)`

@@ -20,7 +20,7 @@ export {
   timeOrderedId,
 } from "./ids.js";
 export type { Interrupt } from "./interrupt.js";
-export { Overwrite, unwrapOverwrite } from "./overwrite.js";
+export { Overwrite, type OverwriteValue, unwrapOverwrite } from "./overwrite.js";
 export { isSend, Send, type SendInterface, type SendJson, type SendOptions } from "./send.js";
 export {
   getSchemaDefaultGetter,

@@ -7,6 +7,19 @@
  * return { items: new Overwrite(["only this"]) };
  * ```
  */
+/**
+ * The JSON form of an {@link Overwrite} (LangGraph.js's `OverwriteValue`), which a reducer
+ * channel takes as an `Overwrite` too.
+ *
+ * @example
+ * ```ts
+ * const update: OverwriteValue<string[]> = { __overwrite__: ["only this"] };
+ * ```
+ */
+export interface OverwriteValue<Value> {
+  __overwrite__: Value;
+}
+
 export class Overwrite<Value = unknown> {
   readonly lg_name = "Overwrite";
   /** The value written (an own property, as in LangGraph.js; {@link value} reads it). */

@@ -18,6 +18,6 @@ export {
   type ResolvedRun,
   resolveRunConfig,
 } from "./run-config.js";
-export type { PregelTaskDescription, StateSnapshot, StateUpdate } from "./state.js";
+export type { GetStateOptions, PregelTaskDescription, StateSnapshot, StateUpdate } from "./state.js";
 export type { StreamEvent, StreamEventsFilter, StreamEventsOptions } from "./stream-events.js";
 export type { StreamEventsV3Options, StreamTransformerFactory } from "./stream-events-v3.js";

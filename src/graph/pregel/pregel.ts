@@ -67,6 +67,7 @@ import {
 import { openRunStream } from "./run-stream.js";
 import {
   bulkUpdateThreadState,
+  type GetStateOptions,
   type StateSnapshot,
   type StateUpdate,
   snapshotOf,
@@ -827,7 +828,7 @@ export class Pregel<
   }
 
   /** The state of a thread: at its latest checkpoint, or at `checkpoint_id` (of a subgraph, with its `checkpoint_ns`). */
-  async getState(config: RunnableConfig, options: { subgraphs?: boolean } = {}): Promise<StateSnapshot> {
+  async getState(config: RunnableConfig, options: GetStateOptions = {}): Promise<StateSnapshot> {
     const saver = this.requireSaver(config);
     await writtenSaves(saver);
     const tuple = await saver.getTuple(config);

@@ -63,6 +63,12 @@ export interface PregelTaskDescription {
  * state type for a compiled `StateGraph` (and an agent), so `snapshot.values.messages` is typed as
  * the graph declares it; a graph whose state is not known to the type system reads `unknown`.
  */
+/** The options of `graph.getState(config, options)`: `subgraphs` includes the states of the subgraphs a pending task runs. */
+export interface GetStateOptions {
+  /** Include the state of each subgraph a pending task runs (default `false`). */
+  subgraphs?: boolean;
+}
+
 export interface StateSnapshot<Values = unknown> {
   values: Values;
   /** Nodes that run next (empty when the run is over). */
