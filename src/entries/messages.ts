@@ -8,19 +8,25 @@
  * ```
  */
 
+// @langchain/core/messages's names for types this package names otherwise
 export type {
   AdditionalKwargs,
   AIMessageChunkFields,
   AIMessageFields,
   BaseMessageFields,
+  BaseMessageFields as HumanMessageFields,
+  BaseMessageFields as SystemMessageFields,
   BaseMessageLike,
   ChatMessageFields,
   ContentBlock,
+  ContentBlock as MessageContentComplex,
   Data,
   FilterMessagesOptions,
+  FilterMessagesOptions as FilterMessagesFields,
   FunctionMessageFields,
   ImageContentBlock,
   ImageUrlContentBlock,
+  ImageUrlContentBlock as MessageContentImageUrl,
   InputTokenDetails,
   InvalidToolCall,
   LegacyStoredMessage,
@@ -36,6 +42,7 @@ export type {
   MessageType,
   MessageTypeOrClass,
   ModalityTokenDetails,
+  ModalityTokenDetails as ModalitiesTokenDetails,
   NotificationMetadata,
   OpenAIToolCall,
   OutputTokenDetails,
@@ -47,6 +54,7 @@ export type {
   StandardContentBlockConverter,
   StoredMessage,
   TextContentBlock,
+  TextContentBlock as MessageContentText,
   TextSplitter,
   ThinkingContentBlock,
   TokenCounter,
@@ -56,6 +64,7 @@ export type {
   ToolMessageFields,
   ToolUseContentBlock,
   TrimMessagesOptions,
+  TrimMessagesOptions as TrimMessagesFields,
   UsageMetadata,
 } from "../messages/index.js";
 export {
