@@ -9,4 +9,15 @@
  */
 import "./node-setup.js";
 
-export * from "../checkpoint/postgres/index.js";
+// Listed one by one: the area's index also exports the saver's storage layer, for its tests.
+export {
+  PostgresSaver,
+  PostgresSaverError,
+  type PostgresSaverOptions,
+  type PostgresSearchMode,
+  type PostgresSearchOptions,
+  PostgresStore,
+  type PostgresStoreConfig,
+  PostgresStoreError,
+  type PostgresStoreStats,
+} from "../checkpoint/postgres/index.js";

@@ -9,4 +9,12 @@
  */
 import "./node-setup.js";
 
-export * from "../checkpoint/sqlite/index.js";
+// Listed one by one: the area's index also exports the saver's storage layer, for its tests.
+export {
+  SqliteSaver,
+  SqliteSaverError,
+  type SqliteSaverOptions,
+  SqliteStore,
+  SqliteStoreError,
+  type SqliteStoreOptions,
+} from "../checkpoint/sqlite/index.js";
