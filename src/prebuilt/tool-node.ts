@@ -15,6 +15,7 @@ import {
   invokeThen,
   promiseTry,
   resolveConfig,
+  shareNodeRun,
   thenThroughInvoke,
 } from "../shared/index.js";
 import { buildToolRuntime, type StructuredToolInterface, type ToolRunnableConfig } from "../tools/index.js";
@@ -361,5 +362,7 @@ function withCallIdentity(config: ToolRunnableConfig, call: ToolCall): ToolRunna
   const info = own.executionInfo;
   if (info === undefined || call.id === undefined) return config;
   own.executionInfo = copyWith(info, "idempotencyKey", `${info.idempotencyKey ?? info.taskId}:${call.id}`);
+  // the tool's run is still the child of the tools node's run
+  shareNodeRun(own.executionInfo, info);
   return own;
 }

@@ -209,6 +209,23 @@ export function hasHandlers(
 export const NODE_RUN_IDS = new WeakMap<object, string>();
 
 /**
+ * Reports calls made with `copy`, a copy of a task's `executionInfo` made for one call inside the
+ * task (the tools node gives each tool call its own idempotency key), under the node's run, as
+ * calls made with the task's own: without it the tool's run hears the task id as its parent, a
+ * run no handler heard start.
+ *
+ * @example
+ * ```ts
+ * const own = copyWith(info, "idempotencyKey", key);
+ * shareNodeRun(own, info);
+ * ```
+ */
+export function shareNodeRun(copy: object, original: object): void {
+  const runId = NODE_RUN_IDS.get(original);
+  if (runId !== undefined) NODE_RUN_IDS.set(copy, runId);
+}
+
+/**
  * Marks the config a tool run with handlers gives its function (and the ambient config it runs
  * in) with the tool's run id: calls made there are children of the tool's run, as in LangChain.js.
  */

@@ -14,6 +14,7 @@ import {
   task,
 } from "../../index.js";
 import { AIMessage, HumanMessage } from "../../messages/index.js";
+import { ToolNode } from "../../prebuilt/index.js";
 import type { CallbackHandler } from "../../shared/index.js";
 import { FakeListChatModel } from "../../testing/index.js";
 import { tool } from "../../tools/index.js";
@@ -428,6 +429,31 @@ describe("model and tool calls in a node are children of the node's run (LangCha
     expect(heard).toEqual(expected);
     expect(nodeEvents).toHaveLength(1);
     expect(nodeRuns).toEqual(nodeEvents);
+  });
+
+  it("a tool run by a ToolNode is a child of the tools node's run, as a tool called in a node", async () => {
+    // the tools node gives each call a copy of its executionInfo (the call's idempotency key)
+    const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({}) });
+    const call = { name: "lookup", args: {}, id: "c1", type: "tool_call" as const };
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([lookup]))
+      .addEdge(START, "tools")
+      .compile();
+    const { heard, handler } = treeRecorder();
+    await graph.invoke(
+      { messages: [new AIMessage({ content: "", tool_calls: [call] })] },
+      { callbacks: [handler] },
+    );
+    expect(heard).toEqual([
+      ["chain", "LangGraph", 0, undefined],
+      ["chain", "__start__", 1, 0],
+      ["chain end", undefined, 1, 0],
+      ["chain", "tools", 2, 0],
+      ["tool", "lookup", 3, 2],
+      ["tool end", undefined, 3, 2],
+      ["chain end", undefined, 2, 0],
+      ["chain end", undefined, 0, undefined],
+    ]);
   });
 
   it("a model called bare in a node runs under the node's signal (handleChatModelStart's options show it)", async () => {
