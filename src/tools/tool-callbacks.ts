@@ -90,11 +90,27 @@ export function startToolRun(
   const parentRunId = parentRunIdOf(config);
   const run = new ToolRunManager(runId, handlers, tags, toolName, toolCallId, parentRunId);
   const input = typeof args === "string" ? args : JSON.stringify(args);
+  const serialized = { lc: 1, type: "not_implemented", id: ["langchain", "tools", className] };
+  // LangChain.js's tracers (LangSmith's `LangChainTracer`) record a tool run from the arguments
+  // object before they hear its start as JSON text: a run traced as `{ q }`, not `{ input }`
+  if (typeof args === "object" && args !== null && !Array.isArray(args))
+    for (const handler of handlers)
+      recordTracerToolRun(
+        handler,
+        serialized,
+        args,
+        runId,
+        parentRunId,
+        tags,
+        metadata,
+        config.runName,
+        toolCallId,
+      );
   notifyHandlers(
     handlers,
     "handleToolStart",
     // the tool as LangChain.js serializes it (its name is the run name below)
-    { lc: 1, type: "not_implemented", id: ["langchain", "tools", className] },
+    serialized,
     // no arguments at all: `undefined`, as LangChain.js passes `JSON.stringify(undefined)`
     input as string,
     runId,
@@ -105,6 +121,26 @@ export function startToolRun(
     toolCallId,
   );
   return run;
+}
+
+/**
+ * Has a LangChain.js tracer (a `BaseTracer`, known by its `_addRunToRunMap`) record the tool's
+ * run from its arguments as given, as LangChain.js's callback manager does before it reports the
+ * start; the tracer's `handleToolStart` then finds the run it recorded.
+ */
+function recordTracerToolRun(handler: CallbackHandler, ...args: unknown[]): void {
+  const tracer = handler as {
+    _addRunToRunMap?: unknown;
+    _createRunForToolStart?: unknown;
+    ignoreAgent?: unknown;
+  };
+  if (typeof tracer._addRunToRunMap !== "function" || tracer.ignoreAgent === true) return;
+  if (typeof tracer._createRunForToolStart !== "function") return;
+  try {
+    tracer._createRunForToolStart(...args);
+  } catch {
+    // then the tracer records the run itself when it hears the start
+  }
 }
 
 /** What a tool run reads from its tool. */

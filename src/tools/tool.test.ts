@@ -356,6 +356,34 @@ describe("tool callbacks", () => {
     expect(starts[0]?.[6]).toBe("lookup");
   });
 
+  it("a LangChain.js tracer records the run from the arguments object before it hears the start (LangSmith traces { q })", async () => {
+    // a BaseTracer (known by `_addRunToRunMap`) gets `_createRunForToolStart` first, as
+    // LangChain.js's callback manager calls it; its `handleToolStart` then finds that run
+    const heard: unknown[][] = [];
+    const tracer = {
+      _addRunToRunMap: () => undefined,
+      _createRunForToolStart: (...args: unknown[]) => heard.push(["record", args[1], args[7]]),
+      handleToolStart: (_t: unknown, input: string) => heard.push(["start", input]),
+    } as CallbackHandler;
+    const lookup = tool(async ({ q }) => q, {
+      name: "lookup",
+      description: "d",
+      schema: z.object({ q: z.string() }),
+    });
+    await lookup.invoke(
+      { name: "lookup", args: { q: "bob" }, id: "t1", type: "tool_call" },
+      { callbacks: [tracer] },
+    );
+    const echo = tool(async (text: string) => text, { name: "echo", description: "d" });
+    await echo.invoke("hi", { callbacks: [tracer] });
+    expect(heard).toEqual([
+      ["record", { q: "bob" }, "t1"],
+      ["start", '{"q":"bob"}'],
+      ["record", { input: "hi" }, undefined],
+      ["start", '{"input":"hi"}'],
+    ]);
+  });
+
   function recorder() {
     const events: unknown[][] = [];
     const handler: CallbackHandler = {
