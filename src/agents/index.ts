@@ -200,6 +200,7 @@ export {
   type AgentRunOptions,
   type AgentStreamChunk,
   type AgentStreamPayloads,
+  type AgentTypeConfigOf,
   type AgentTypes,
   type AnyAgentTypes,
   ReactAgent,

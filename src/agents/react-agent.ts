@@ -98,6 +98,22 @@ type ToolsOf<T extends AnyAgentTypes> = T["tools"] extends readonly unknown[]
 type Public<S> = { [K in keyof S as K extends `_${string}` ? never : K extends "jumpTo" ? never : K]: S[K] };
 
 /**
+ * The agent's types as LangChain.js's `AgentTypeConfig` lays them out, for tools that read an
+ * agent's `"~agentTypes"` (LangGraph's frontend SDK: `useStream<typeof agent>`,
+ * `InferAgentToolCalls<typeof agent>`): the state as a schema whose input is the public state,
+ * the middlewares' states already in it, and LangChain.js's marker when there is no
+ * `responseFormat`.
+ */
+export interface AgentTypeConfigOf<T extends AnyAgentTypes> {
+  Response: [T["response"]] extends [never] ? { __responseFormatUndefined: true } : T["response"];
+  State: { _zod: { input: Public<T["state"]> } };
+  Context: T["context"];
+  Middleware: readonly [];
+  Tools: ToolsOf<T>;
+  StreamTransformers: TransformersOf<T>;
+}
+
+/**
  * What an agent run returns: the messages, the public state fields, `structuredResponse` when the
  * agent has a `responseFormat`, and `__interrupt__` when the run paused (a human-in-the-loop
  * review, an `interrupt()` in a tool, a breakpoint).
@@ -209,6 +225,8 @@ export class ReactAgent<T extends AnyAgentTypes = AgentTypes> {
   /** The defaults the graph does not carry (`debug`, `signal`, …): the only ones a run adds. */
   readonly #runDefaults: PregelOptions<unknown> | undefined;
   declare "~types": T;
+  /** Type-only: the agent's types as LangChain.js names them, read by LangGraph's frontend SDK. */
+  declare readonly "~agentTypes": AgentTypeConfigOf<T>;
 
   constructor(graph: Graph, options: AgentOptions, defaults: PregelOptions<unknown> = {}) {
     this.#base = graph;

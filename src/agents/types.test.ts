@@ -1,9 +1,10 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
-import { Annotation, MemorySaver } from "../index.js";
+import { Annotation, MemorySaver, START, StateGraph } from "../index.js";
 import type { AIMessage, BaseMessage } from "../messages/index.js";
 import { FakeChatModel } from "../testing/index.js";
+import { tool } from "../tools/index.js";
 import { question } from "./agent.test-helpers.js";
 import {
   type BuiltInState,
@@ -224,5 +225,35 @@ describe("createAgent types", () => {
     expectTypeOf<InferAgentResponse<typeof agent>>().toEqualTypeOf<{ answer: string }>();
     expectTypeOf<InferAgentTools<typeof agent>>().toExtend<readonly unknown[]>();
     expectTypeOf<BuiltInState["messages"]>().toEqualTypeOf<BaseMessage[]>();
+  });
+
+  it("carries LangChain.js's ~agentTypes and the compiled graph's ~RunOutput / ~NodeType, which LangGraph's frontend SDK infers useStream<typeof agent> from", () => {
+    // the SDK reads Tools (tool call names and args), State._zod.input (the state), the
+    // __responseFormatUndefined marker (no structuredResponse), and a graph's ~RunOutput / ~NodeType
+    const getWeather = tool(async ({ location }) => location, {
+      name: "get_weather",
+      description: "d",
+      schema: z.object({ location: z.string() }),
+    });
+    const agent = createAgent({
+      model: new FakeChatModel({ responses: [] }),
+      tools: [getWeather],
+      middleware: [counter],
+      responseFormat: z.object({ answer: z.string() }),
+    });
+    type Config = (typeof agent)["~agentTypes"];
+    expectTypeOf<Config["Tools"][number]["name"]>().toEqualTypeOf<"get_weather">();
+    expectTypeOf<Config["State"]["_zod"]["input"]>().toEqualTypeOf<{ turns: number }>();
+    expectTypeOf<Config["Response"]>().toEqualTypeOf<{ answer: string }>();
+    const plain = createAgent({ model: new FakeChatModel({ responses: [] }) });
+    expectTypeOf<(typeof plain)["~agentTypes"]["Response"]>().toEqualTypeOf<{
+      __responseFormatUndefined: true;
+    }>();
+    const graph = new StateGraph(Annotation.Root({ topic: Annotation<string> }))
+      .addNode("research", () => ({ topic: "x" }))
+      .addEdge(START, "research")
+      .compile();
+    expectTypeOf<(typeof graph)["~RunOutput"]>().toEqualTypeOf<{ topic: string }>();
+    expectTypeOf<(typeof graph)["~NodeType"]>().toEqualTypeOf<"research" | "__start__">();
   });
 });

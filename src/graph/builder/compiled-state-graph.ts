@@ -181,6 +181,10 @@ export class CompiledStateGraph<
   readonly builder: AnyBuilder;
   readonly description: string | undefined;
   declare "~types": { state: State; update: Update; nodes: Nodes };
+  /** Type-only, as in LangGraph.js (LangGraph's frontend SDK infers `useStream<typeof graph>` from them). */
+  declare "~NodeType": Nodes;
+  declare "~RunInput": Update;
+  declare "~RunOutput": State;
   declare readonly nodes: Record<string, CompiledStateGraphNode>;
 
   constructor(params: CompiledParams) {
