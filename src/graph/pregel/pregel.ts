@@ -164,6 +164,13 @@ export class Pregel<
   StreamTransformers extends ReadonlyArray<StreamTransformerFactory> = [],
 > {
   readonly lg_is_pregel = true;
+  /**
+   * Marks the graph as a runnable for LangChain.js's `@langchain/core` (its `Runnable.isRunnable`),
+   * as LangGraph.js's graphs are: a compiled graph can be a step of a core `RunnableSequence`
+   * (`RunnableLambda.from(fn).pipe(graph)`) or what a `RunnableLambda` returns, and core invokes it
+   * then instead of taking it for a value.
+   */
+  readonly lc_runnable = true;
   readonly nodes: Record<string, PregelNode>;
   readonly channels: Record<string, BaseChannel>;
   readonly inputChannels: string | string[];
@@ -320,7 +327,8 @@ export class Pregel<
    * returns the list of chunks that mode produced; with `subgraphs: true` (and `values`), the
    * last `[namespace, values]` pair streamed, as LangGraph.js does.
    */
-  async invoke(input: Input | null, options?: PregelOptions<Context>): Promise<Output> {
+  async invoke(input: Input | null, given?: PregelOptions<Context>): Promise<Output> {
+    const options = withHandlerList(given);
     const streamMode = options?.streamMode;
     if (streamMode !== undefined && streamMode !== "values") {
       const chunks: unknown[] = [];
@@ -536,7 +544,7 @@ export class Pregel<
     input: Input | null,
     given?: PregelOptions<Context, StreamMode | readonly StreamMode[]>,
   ): Promise<IterableReadableStream<unknown>> {
-    const options = given as PregelOptions<Context> | undefined;
+    const options = withHandlerList(given as PregelOptions<Context> | undefined);
     // A graph streamed from inside another graph's node defaults to `values`, as in LangGraph.js.
     const nested = getAsyncContext<Record<symbol, unknown>>()?.[PARENT_RUN] !== undefined;
     if (options?.encoding !== undefined) return this.streamEncoded(input, options, nested);
@@ -1146,6 +1154,25 @@ class ReporterSink extends StreamSink {
   override hearsHidden(): boolean {
     return true;
   }
+}
+
+/**
+ * The call's options with `callbacks` as a list of handlers. `@langchain/core`'s runnables pass
+ * a step they run (a graph piped after a `RunnableLambda`) a `CallbackManager`, not a list: its
+ * `handlers` hear the run then (as the root of its own runs: the graph's run is not reported as
+ * a child of the sequence's). Options are returned as given otherwise.
+ */
+function withHandlerList<O extends { callbacks?: readonly CallbackHandler[] }>(
+  options: O | undefined,
+): O | undefined {
+  const callbacks: unknown = options?.callbacks;
+  if (callbacks === undefined || callbacks === null || Array.isArray(callbacks)) return options;
+  const handlers = (callbacks as { handlers?: unknown }).handlers;
+  return copyWith(
+    options,
+    "callbacks",
+    Array.isArray(handlers) ? (handlers as CallbackHandler[]) : undefined,
+  );
 }
 
 /** The node cache given as an option, if it has the cache methods. */
