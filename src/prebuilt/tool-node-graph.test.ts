@@ -239,6 +239,24 @@ describe("ToolNode in a StateGraph", () => {
 
 type Interrupted = { messages: BaseMessage[]; __interrupt__?: { id: string; value: unknown }[] };
 
+describe("ToolNode's state type argument (LangGraph.js's ToolNode<T>)", () => {
+  it("new ToolNode<typeof State.State>(tools) compiles and runs as the node", async () => {
+    // LangGraph.js's multi-agent and RAG examples write the graph's state type as the argument
+    const AgentState = Annotation.Root({
+      messages: Annotation<BaseMessage[]>({ reducer: (x, y) => x.concat(y) }),
+      sender: Annotation<string>({ reducer: (x, y) => y ?? x ?? "user", default: () => "user" }),
+    });
+    const toolNode = new ToolNode<typeof AgentState.State>([weather]);
+    const graph = new StateGraph(AgentState)
+      .addNode("call_tool", toolNode)
+      .addEdge(START, "call_tool")
+      .compile();
+    const out = await graph.invoke({ messages: [aiCalling(call("get_weather", "c1", { city: "Oslo" }))] });
+    expect(out.messages.at(-1)?.content).toBe("It's sunny in Oslo.");
+    expect(out.sender).toBe("user");
+  });
+});
+
 describe("a handoff next to another tool call", () => {
   it("streams the other tool's message as the tools node's update, without an id, as it hands off", async () => {
     const toDesk = tool(

@@ -92,8 +92,12 @@ export type ToolNodeOutput =
  *   .addEdge("tools", "agent")
  *   .compile();
  * ```
+ *
+ * The type argument is accepted as LangGraph.js's `ToolNode<T>` takes one (its examples write
+ * `new ToolNode<typeof AgentState.State>(tools)`); it does not change what the node accepts or
+ * returns.
  */
-export class ToolNode {
+export class ToolNode<_State = unknown> {
   /** The node's runnable name (LangGraph.js's; default `"func"`). */
   readonly name: string;
   readonly tags: readonly string[];
