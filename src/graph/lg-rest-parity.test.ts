@@ -18,6 +18,7 @@ import {
   ChatGenerationChunk,
   type ChatResult,
 } from "../models/index.js";
+import type { LegacyChannels } from "./builder/index.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -344,5 +345,23 @@ describe("state schemas StateGraph cannot use", () => {
       .compile();
     expect(Object.keys(graph.channels)).toEqual(expect.arrayContaining(["a", "b"]));
     expect(() => new StateGraph({ channels: {} })).not.toThrow();
+  });
+
+  it("a legacy channels map takes a plain value as a last-value key without a default", async () => {
+    // LangGraph.js's early supervisor example writes `next: "initialValueForNext"` (untyped)
+    const channels = {
+      messages: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+      next: "initialValueForNext",
+      count: 3,
+    } as unknown as LegacyChannels<{ messages: string[]; next: string; count: number }>;
+    const graph = new StateGraph({ channels })
+      .addNode("n", (s) => ({ next: `seen ${JSON.stringify(s)}` }))
+      .addEdge(START, "n")
+      .compile();
+    expect(graph.channels.next?.constructor.name).toBe("LastValue");
+    expect(await graph.invoke({ messages: ["hi"] })).toEqual({
+      messages: ["hi"],
+      next: 'seen {"messages":["hi"]}',
+    });
   });
 });

@@ -108,21 +108,21 @@ export function channelFromDefinition(key: string, entry: unknown): BaseChannel 
 
 /**
  * Turns one entry of the legacy `new StateGraph({ channels: {...} })` map into a channel:
- * `null` is a last-value key, `{ reducer, default }` (or `{ value, default }`) a reduced one, and
- * a channel or channel factory is used as given.
+ * `{ reducer, default }` (or `{ value, default }`) is a reduced key, a channel or channel factory
+ * is used as given, and anything else (`null`, an object without a reducer, or a plain value such
+ * as the `next: "initialValueForNext"` of LangGraph.js's supervisor example) is a last-value key
+ * without a default, as in LangGraph.js.
  */
 export function channelFromLegacyEntry(key: string, entry: unknown): BaseChannel {
-  if (entry === null || entry === undefined) return new LastValue<unknown>();
   if (isBaseChannel(entry) || typeof entry === "function") return channelFromDefinition(key, entry);
-  if (typeof entry === "object") {
+  if (typeof entry === "object" && entry !== null) {
     const spec = entry as { reducer?: unknown; value?: unknown; default?: () => unknown };
     const reducer = spec.reducer ?? spec.value;
     if (typeof reducer === "function") {
       return new BinaryOperatorAggregate(reducer as BinaryOperator<unknown, unknown>, spec.default);
     }
-    return new LastValue<unknown>();
   }
-  return channelFromDefinition(key, entry);
+  return new LastValue<unknown>();
 }
 
 /** True for an `Annotation.Root(...)` from any copy of the library. */
