@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { Annotation, Command, END, MemorySaver, NodeInterrupt, START, StateGraph } from "../index.js";
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  NodeInterrupt,
+  START,
+  StateGraph,
+  type StateGraphArgs,
+} from "../index.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -69,6 +78,28 @@ describe("the legacy channel map of new StateGraph({ channels })", () => {
       messages: ["q", "a"],
       question: "q",
       answer: "42",
+    });
+  });
+
+  it("is typed by StateGraphArgs<State>['channels'], as older LangGraph.js programs declare it", async () => {
+    interface AgentState {
+      messages: string[];
+      next: string;
+      input: string | null;
+    }
+    const graphState: StateGraphArgs<AgentState>["channels"] = {
+      messages: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+      next: { value: (_x, y) => y, default: () => "start" },
+      input: null,
+    };
+    const graph = new StateGraph<AgentState>({ channels: graphState })
+      .addNode("agent", (s: AgentState) => ({ messages: [`hi ${s.input}`], next: `after ${s.next}` }))
+      .addEdge(START, "agent")
+      .compile();
+    expect(await graph.invoke({ messages: ["x"], input: "in" })).toEqual({
+      messages: ["x", "hi in"],
+      next: "after start",
+      input: "in",
     });
   });
 });

@@ -122,8 +122,8 @@ export type LegacyChannels<State> = {
   [K in keyof State]: SingleReducer<State[K], State[K]> | BaseChannel;
 };
 
-/** Object form of the `StateGraph` constructor. */
-export interface StateGraphArgs {
+/** Object form of the `StateGraph` constructor (without a type argument; see {@link StateGraphArgs}). */
+export interface StateGraphObjectArgs {
   /** The state schema. */
   state?: StateSchemaInput;
   /** @deprecated Use `state`. */
@@ -140,6 +140,16 @@ export interface StateGraphArgs {
    */
   channels?: StateDefinition | Record<string, SingleReducer<unknown, unknown> | BaseChannel>;
 }
+
+/**
+ * Object form of the `StateGraph` constructor. Given the state's type, as LangGraph.js's
+ * `StateGraphArgs<State>` is, it is the legacy form whose `channels` map declares each key of
+ * `State`, so `StateGraphArgs<AgentState>["channels"]` types such a map (the way older
+ * LangGraph.js programs declare their state).
+ */
+export type StateGraphArgs<State = undefined> = [State] extends [undefined]
+  ? StateGraphObjectArgs
+  : Omit<StateGraphObjectArgs, "channels"> & { channels: LegacyChannels<State> };
 
 /** Second argument of `new StateGraph(state, options)`: input/output schemas and the context schema. */
 export interface StateGraphOptions {
