@@ -362,6 +362,58 @@ describe("ToolNode invoked outside a graph", () => {
   });
 });
 
+describe("ToolNode.withConfig", () => {
+  // pass-graph-state-to-tools how-to: `new ToolNode(tools).withConfig({ configurable: { messages } })`
+  const reader = tool(
+    async (_args, runtime) =>
+      JSON.stringify([
+        runtime.configurable?.messages,
+        runtime.configurable?.user,
+        runtime.tags,
+        runtime.metadata?.m,
+      ]),
+    { name: "reader", description: "Reads its config.", schema: z.object({}) },
+  );
+
+  it("runs the tools with the bound config under the call's own", async () => {
+    const node = new ToolNode([reader]).withConfig({
+      configurable: { messages: 2 },
+      tags: ["a"],
+      metadata: { m: 1 },
+    });
+    expect(node).toBeInstanceOf(ToolNode);
+    const out = (await node.invoke(
+      { messages: [aiCalling(call("reader", {}, "c1"))] },
+      { configurable: { user: "u" }, tags: ["b"] },
+    )) as Messages;
+    expect(out.messages[0]?.content).toBe('[2,"u",["a","b"],1]');
+    // a second withConfig replaces the keys it gives (LangChain.js's RunnableBinding.withConfig)
+    const twice = node.withConfig({ configurable: { user: "v" } });
+    const again = (await twice.invoke({ messages: [aiCalling(call("reader", {}, "c2"))] })) as Messages;
+    expect(again.messages[0]?.content).toBe('[null,"v",["a"],1]');
+    const plain = (await new ToolNode([reader]).invoke({
+      messages: [aiCalling(call("reader", {}, "c3"))],
+    })) as Messages;
+    expect(plain.messages[0]?.content).toBe("[null,null,[],null]");
+  });
+
+  it("adds the bound config to the node's inside a graph", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", async (state) =>
+        new ToolNode<typeof MessagesAnnotation.State>([reader])
+          .withConfig({ configurable: { messages: state.messages.length } })
+          .invoke(state),
+      )
+      .addEdge(START, "tools")
+      .compile();
+    const out = await graph.invoke(
+      { messages: [aiCalling(call("reader", {}, "c1"))] },
+      { configurable: { user: "u" } },
+    );
+    expect(out.messages.at(-1)?.content).toBe('[1,"u",[],null]');
+  });
+});
+
 describe("ToolNode and a content_and_artifact tool that returns no pair", () => {
   it("tells the model LangChain.js's text", async () => {
     const lonely = tool(async () => "plain", {

@@ -13,6 +13,7 @@ import {
   getAmbientConfig,
   INVOKE_THEN,
   invokeThen,
+  mergeOf,
   promiseTry,
   resolveConfig,
   shareNodeRun,
@@ -93,11 +94,10 @@ export type ToolNodeOutput =
  *   .compile();
  * ```
  *
- * The type argument is accepted as LangGraph.js's `ToolNode<T>` takes one (its examples write
- * `new ToolNode<typeof AgentState.State>(tools)`); it does not change what the node accepts or
- * returns.
+ * `T` is what `invoke` is typed to return (LangGraph.js's `ToolNode<T>` types it by the state:
+ * `new ToolNode<typeof State.State>(tools)`); it defaults to {@link ToolNodeOutput}.
  */
-export class ToolNode<_State = unknown> {
+export class ToolNode<T = ToolNodeOutput> {
   /** The node's runnable name (LangGraph.js's; default `"func"`). */
   readonly name: string;
   readonly tags: readonly string[];
@@ -105,6 +105,8 @@ export class ToolNode<_State = unknown> {
   readonly handleToolErrors: HandleToolErrors;
   readonly wrapToolCall: WrapToolCall | undefined;
   private readonly toolsByName: ReadonlyMap<string, StructuredToolInterface>;
+  /** The config {@link withConfig} bound, under each call's own. */
+  private boundConfig: LangGraphRunnableConfig<unknown> | undefined;
   /** @internal See {@link SHOWS_SEND_PAYLOAD}. */
   [SHOWS_SEND_PAYLOAD] = false;
 
@@ -130,13 +132,32 @@ export class ToolNode<_State = unknown> {
   }
 
   /**
+   * A copy of this node that runs with `config` under each call's own (LangChain.js's
+   * `withConfig`): its `configurable`, `metadata` and `tags` are added to the call's, so the tools
+   * see them in their config. A second `withConfig` replaces the keys it gives (its
+   * `configurable` replaces the first's), as LangChain.js's `RunnableBinding.withConfig` does.
+   *
+   * @example
+   * ```ts
+   * const node = new ToolNode(tools).withConfig({ configurable: { messages: state.messages } });
+   * await node.invoke(state); // the tools read config.configurable.messages
+   * ```
+   */
+  withConfig(config: LangGraphRunnableConfig<unknown>): ToolNode<T> {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as ToolNode<T>;
+    Object.assign(copy, this);
+    copy.boundConfig = mergeOf(this.boundConfig, config);
+    return copy;
+  }
+
+  /**
    * Runs the tool calls of `input` (a {@link ToolNodeInput}) and returns the answers (a
    * {@link ToolNodeOutput}). Inside a graph the engine passes the node's config.
    */
-  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<ToolNodeOutput> {
+  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<T> {
     // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
     // promise and every resumption runs hooks
-    return promiseTry(() => this.runPrepared(this.prepare(input, config)));
+    return promiseTry(() => this.runPrepared(this.prepare(input, config))) as Promise<T>;
   }
 
   /**
@@ -153,7 +174,7 @@ export class ToolNode<_State = unknown> {
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     if (this.invoke !== ToolNode.prototype.invoke)
-      return thenThroughInvoke(this, input, config, then, onError);
+      return thenThroughInvoke(this as ToolNode, input, config, then, onError);
     let prepared: ReturnType<ToolNode["prepare"]>;
     try {
       prepared = this.prepare(input, config);
@@ -195,8 +216,10 @@ export class ToolNode<_State = unknown> {
     const { calls, listOutput } = parsed;
     // the task's own config (what the engine passes) needs no merging: baseConfig copies it
     const ambient = getAmbientConfig();
+    const bound = this.boundConfig;
+    const explicit = bound === undefined ? config : overConfig(bound, config);
     const resolved = (
-      config === undefined || config === ambient ? (ambient ?? {}) : resolveConfig(config)
+      explicit === undefined || explicit === ambient ? (ambient ?? {}) : resolveConfig(explicit)
     ) as LangGraphRunnableConfig<unknown>;
     // tool calls alone (one Send per call): the tools see the graph's state, read from its channels
     const state = parsed.stateFromGraph ? (readCurrentState(resolved) ?? parsed.state) : parsed.state;
@@ -337,6 +360,20 @@ export class ToolNode<_State = unknown> {
     if (out.configurable === undefined) out.configurable = {};
     return out as ToolRunnableConfig;
   }
+}
+
+/** `extra` over `base`, their `configurable`, `metadata` and `tags` joined (as LangChain.js merges configs). */
+function overConfig(
+  base: LangGraphRunnableConfig<unknown>,
+  extra: LangGraphRunnableConfig<unknown> | undefined,
+): LangGraphRunnableConfig<unknown> {
+  if (extra === undefined) return base;
+  const out = mergeOf(base, extra);
+  if (base.configurable !== undefined) out.configurable = mergeOf(base.configurable, extra.configurable);
+  if (base.metadata !== undefined) out.metadata = mergeOf(base.metadata, extra.metadata);
+  if (base.tags !== undefined && extra.tags !== undefined)
+    out.tags = [...new Set([...base.tags, ...extra.tags])];
+  return out;
 }
 
 /** Invokes the tool a call names (a `ToolNotFoundError` when the node has none by that name). */
