@@ -104,6 +104,29 @@ describe("the legacy channel map of new StateGraph({ channels })", () => {
   });
 });
 
+describe("a legacy channel map typed by StateGraphArgs<State> (the how-tos' respond-in-format)", () => {
+  it("types the map, the nodes and the routers by the state (tsc checks this file)", async () => {
+    interface IState {
+      messages: string[];
+      done?: boolean;
+    }
+    const graphState: StateGraphArgs<IState>["channels"] = {
+      messages: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+      done: null,
+    };
+    // a router over the state type itself (before: Record<string, unknown>, which tsc rejected)
+    const route = (state: IState) => (state.messages.length > 2 ? END : "more");
+    const more = (state: IState): Partial<IState> => ({ messages: [`m${state.messages.length}`] });
+    const graph = new StateGraph<IState>({ channels: graphState })
+      .addNode("more", more)
+      .addEdge(START, "more")
+      .addConditionalEdges("more", route)
+      .compile();
+    const out: IState = await graph.invoke({ messages: ["a"] });
+    expect(out).toEqual({ messages: ["a", "m1", "m2"] });
+  });
+});
+
 describe("NodeInterrupt", () => {
   it("reports its value without an interrupt id", async () => {
     const graph = new StateGraph(Annotation.Root({ n: Annotation<number> }))

@@ -122,7 +122,25 @@ export type LegacyChannels<State> = {
   [K in keyof State]: SingleReducer<State[K], State[K]> | BaseChannel;
 };
 
-/** Object form of the `StateGraph` constructor (without a type argument; see {@link StateGraphArgs}). */
+/**
+ * Object form of the `StateGraph` constructor. Given a state type, as LangGraph.js's
+ * `StateGraphArgs<State>`, it is the legacy form `{ channels }` with the channel map typed by
+ * that state, so `StateGraphArgs<State>["channels"]` types a map written for it.
+ *
+ * @example
+ * ```ts
+ * interface State { messages: string[] }
+ * const channels: StateGraphArgs<State>["channels"] = {
+ *   messages: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+ * };
+ * const graph = new StateGraph<State>({ channels });
+ * ```
+ */
+export type StateGraphArgs<State = unknown> = unknown extends State
+  ? StateGraphObjectArgs
+  : { channels: LegacyChannels<State> };
+
+/** Object form of the `StateGraph` constructor (`new StateGraph({ state, input, output })`). */
 export interface StateGraphObjectArgs {
   /** The state schema. */
   state?: StateSchemaInput;
@@ -140,16 +158,6 @@ export interface StateGraphObjectArgs {
    */
   channels?: StateDefinition | Record<string, SingleReducer<unknown, unknown> | BaseChannel>;
 }
-
-/**
- * Object form of the `StateGraph` constructor. Given the state's type, as LangGraph.js's
- * `StateGraphArgs<State>` is, it is the legacy form whose `channels` map declares each key of
- * `State`, so `StateGraphArgs<AgentState>["channels"]` types such a map (the way older
- * LangGraph.js programs declare their state).
- */
-export type StateGraphArgs<State = undefined> = [State] extends [undefined]
-  ? StateGraphObjectArgs
-  : Omit<StateGraphObjectArgs, "channels"> & { channels: LegacyChannels<State> };
 
 /** Second argument of `new StateGraph(state, options)`: input/output schemas and the context schema. */
 export interface StateGraphOptions {
@@ -199,6 +207,45 @@ export type SchemaUpdate<S> =
           : S extends StateDefinition
             ? UpdateType<S>
             : Record<string, unknown>;
+
+/**
+ * The object form of the constructor (`{ state, input, output, channels }`), which an inferred
+ * `Schema` can be: its state is read at run time, not from this type.
+ */
+type StateGraphArgsLike =
+  | { state: unknown }
+  | { stateSchema: unknown }
+  | { input: unknown }
+  | { output: unknown }
+  | { channels: unknown };
+
+/**
+ * A graph's state type: {@link SchemaState}, or the state type itself when one is given for a
+ * legacy channel map (`new StateGraph<State>({ channels })`, as LangGraph.js types it).
+ */
+export type GraphSchemaState<S> = IsPlainStateType<S> extends true ? S : SchemaState<S>;
+
+/** A graph's update type: {@link SchemaUpdate}, or `Partial<State>` for a state type as above. */
+export type GraphSchemaUpdate<S> = IsPlainStateType<S> extends true ? Partial<S> : SchemaUpdate<S>;
+
+/** True for a state type (an object type that is no schema, channel map or constructor argument). */
+type IsPlainStateType<S> = unknown extends S
+  ? false
+  : [S] extends [StateSchema<infer _F>]
+    ? false
+    : [S] extends [AnnotationRoot<infer _D>]
+      ? false
+      : [S] extends [ZodObjectLike<infer _O, unknown>]
+        ? false
+        : [S] extends [Zod3ObjectLike<infer _O, unknown>]
+          ? false
+          : [S] extends [
+                StateDefinition | StateGraphArgsLike | readonly unknown[] | ((...args: never[]) => unknown),
+              ]
+            ? false
+            : [S] extends [object]
+              ? true
+              : false;
 
 /** The context type described by a context schema. */
 export type SchemaContext<C> =
@@ -391,8 +438,8 @@ function contextValidator(schema: unknown): ContextValidator | undefined {
  */
 export class StateGraph<
   Schema = StateSchemaInput,
-  State = SchemaState<Schema>,
-  Update = SchemaUpdate<Schema>,
+  State = GraphSchemaState<Schema>,
+  Update = GraphSchemaUpdate<Schema>,
   Nodes extends string = typeof START,
   Context = Record<string, unknown>,
   Input = Update,
