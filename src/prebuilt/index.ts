@@ -29,7 +29,13 @@ export type {
 } from "./create-react-agent-model.js";
 export { InvalidChatHistoryError, NEED_MORE_STEPS } from "./create-react-agent-steps.js";
 export { ToolExecutor, type ToolExecutorArgs, type ToolInvocation } from "./tool-executor.js";
-export { SHOWS_SEND_PAYLOAD, ToolNode, type ToolNodeOptions, type ToolNodeOutput } from "./tool-node.js";
+export {
+  SHOWS_SEND_PAYLOAD,
+  ToolNode,
+  type ToolNodeOptions,
+  type ToolNodeOutput,
+  type ToolNodeStateOutput,
+} from "./tool-node.js";
 export {
   type HandleToolErrors,
   type ToolNodeErrorHandler,

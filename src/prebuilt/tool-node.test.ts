@@ -412,6 +412,20 @@ describe("ToolNode.withConfig", () => {
     );
     expect(out.messages.at(-1)?.content).toBe('[1,"u",[],null]');
   });
+
+  it("types invoke's result for a state input as a node's update (the how-tos return it from a node)", async () => {
+    // pass-run-time-values-to-tools: `return new ToolNode(tools).invoke(state)` (tsc rejected it)
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", async (state) => new ToolNode([reader]).invoke(state))
+      .addEdge(START, "tools")
+      .compile();
+    const out = await graph.invoke({ messages: [aiCalling(call("reader", {}, "c1"))] });
+    expect(out.messages.at(-1)?.getType()).toBe("tool");
+    const list: ToolMessage[] | Array<Command | ToolMessage[]> = await new ToolNode([reader]).invoke([
+      aiCalling(call("reader", {}, "c2")),
+    ]);
+    expect(Array.isArray(list)).toBe(true);
+  });
 });
 
 describe("ToolNode and a content_and_artifact tool that returns no pair", () => {

@@ -5,7 +5,7 @@ import {
   readCurrentState,
   setTaskInputView,
 } from "../graph/index.js";
-import type { ToolCall, ToolMessage } from "../messages/index.js";
+import type { BaseMessage, ToolCall, ToolMessage } from "../messages/index.js";
 import {
   copyOf,
   copyWith,
@@ -69,6 +69,17 @@ export type ToolNodeOutput =
   | Array<Command | { messages: ToolMessage[] } | ToolMessage[]>;
 
 /**
+ * What a ToolNode returns for a state input (`{ messages }`, tool calls, a `Send` payload): a
+ * graph node's update, so `return new ToolNode(tools).invoke(state)` type-checks in a node.
+ *
+ * @example
+ * ```ts
+ * const out: ToolNodeStateOutput = await new ToolNode(tools).invoke(state);
+ * ```
+ */
+export type ToolNodeStateOutput = { messages: ToolMessage[] } | Array<Command | { messages: ToolMessage[] }>;
+
+/**
  * A graph node that runs the tools the last `AIMessage` asks for, as LangGraph.js's
  * `ToolNode` does. Every call of that message not yet answered by a `ToolMessage` runs, all at
  * once; the `ToolMessage`s come back in call order, each with the call's `tool_call_id` and the
@@ -94,10 +105,11 @@ export type ToolNodeOutput =
  *   .compile();
  * ```
  *
- * `T` is what `invoke` is typed to return (LangGraph.js's `ToolNode<T>` types it by the state:
- * `new ToolNode<typeof State.State>(tools)`); it defaults to {@link ToolNodeOutput}.
+ * `T` is what `invoke` is typed to return for a state input (LangGraph.js's `ToolNode<T>` types
+ * it by the state: `new ToolNode<typeof State.State>(tools)`); it defaults to
+ * {@link ToolNodeStateOutput}. A message-list input is answered with a list.
  */
-export class ToolNode<T = ToolNodeOutput> {
+export class ToolNode<T = ToolNodeStateOutput> {
   /** The node's runnable name (LangGraph.js's; default `"func"`). */
   readonly name: string;
   readonly tags: readonly string[];
@@ -154,10 +166,15 @@ export class ToolNode<T = ToolNodeOutput> {
    * Runs the tool calls of `input` (a {@link ToolNodeInput}) and returns the answers (a
    * {@link ToolNodeOutput}). Inside a graph the engine passes the node's config.
    */
-  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<T> {
+  invoke(
+    input: readonly BaseMessage[],
+    config?: LangGraphRunnableConfig<unknown>,
+  ): Promise<ToolMessage[] | Array<Command | ToolMessage[]>>;
+  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<T>;
+  invoke(input: unknown, config?: LangGraphRunnableConfig<unknown>): Promise<T | ToolNodeOutput> {
     // one continuation per call, not `async` layers: under Node's `AsyncLocalStorage` every
     // promise and every resumption runs hooks
-    return promiseTry(() => this.runPrepared(this.prepare(input, config))) as Promise<T>;
+    return promiseTry(() => this.runPrepared(this.prepare(input, config)));
   }
 
   /**
