@@ -77,12 +77,13 @@ function changedField(serde: SyncSerializerProtocol, checkpoint: Checkpoint, enc
  */
 export class MemorySaverAssertImmutable extends MemorySaver {
   private readonly remembered: Remembered[] = [];
-  private readonly serde: SyncSerializerProtocol;
+  /** Encodes checkpoints to compare them (the saver's serializer when it is synchronous). */
+  private readonly encoder: SyncSerializerProtocol;
 
   constructor(serde?: SerializerProtocol) {
     super(serde);
     const chosen = serde ?? defaultSerializer;
-    this.serde = isSyncSerializer(chosen) ? chosen : defaultSerializer;
+    this.encoder = isSyncSerializer(chosen) ? chosen : defaultSerializer;
   }
 
   /**
@@ -98,12 +99,12 @@ export class MemorySaverAssertImmutable extends MemorySaver {
   assertUnchanged(threadId?: string): void {
     for (const entry of this.remembered) {
       if (threadId !== undefined && entry.threadId !== threadId) continue;
-      if (this.serde.encode(entry.checkpoint) !== entry.encoded) {
+      if (this.encoder.encode(entry.checkpoint) !== entry.encoded) {
         throw new CheckpointMutatedError(
           entry.threadId,
           entry.ns,
           entry.checkpoint.id,
-          changedField(this.serde, entry.checkpoint, entry.encoded),
+          changedField(this.encoder, entry.checkpoint, entry.encoded),
         );
       }
     }
@@ -116,7 +117,7 @@ export class MemorySaverAssertImmutable extends MemorySaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     this.assertUnchanged(String(config.configurable?.thread_id ?? ""));
-    const encoded = this.serde.encode(checkpoint);
+    const encoded = this.encoder.encode(checkpoint);
     const saved = await super.put(config, checkpoint, metadata, newVersions);
     this.remembered.push({
       checkpoint,

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type RunnableConfig } from "../../shared/index.js";
 import { ERROR, INTERRUPT, RESUME } from "../core/index.js";
+import { defaultSerializer, type SerializerProtocol } from "./serde/index.js";
 import type {
   ChannelVersion,
   ChannelVersions,
@@ -71,6 +72,17 @@ export const WRITES_IDX_MAP: Readonly<Record<string, number>> = {
 export abstract class BaseCheckpointSaver<V extends string | number = string | number> {
   /** Brand, so that savers from another copy of the library are recognised. */
   readonly lg_is_checkpointer = true;
+
+  /**
+   * The serializer a saver encodes values with, as in LangGraph.js: a saver written for it
+   * stores `await this.serde.dumpsTyped(value)` and reads back with `this.serde.loadsTyped`.
+   * The one given to the constructor, else the default {@link JsonPlusSerializer}.
+   */
+  serde: SerializerProtocol = defaultSerializer;
+
+  constructor(serde?: SerializerProtocol) {
+    if (serde) this.serde = serde;
+  }
 
   /** The checkpoint a config points at (its `checkpoint_id`, or the thread's latest). */
   async get(config: RunnableConfig): Promise<Checkpoint | undefined> {

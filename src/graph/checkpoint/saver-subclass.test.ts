@@ -2,11 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { RunnableConfig } from "../../shared/index.js";
 import { Annotation, START, StateGraph } from "../index.js";
 import {
+  BaseCheckpointSaver,
   type ChannelVersions,
   type Checkpoint,
+  type CheckpointListOptions,
   type CheckpointMetadata,
+  type CheckpointTuple,
+  JsonPlusSerializer,
   MemorySaver,
   type PendingWrite,
+  type SerializerProtocol,
 } from "./index.js";
 
 const State = Annotation.Root({ value: Annotation<string> });
@@ -87,5 +92,115 @@ describe("a failed task in the saved state", () => {
     expect(tuple?.pendingWrites?.map(([, channel, value]) => [channel, value])).toEqual([
       ["__error__", { message: "broken input", name: "TypeError" }],
     ]);
+  });
+});
+
+/**
+ * A saver written as LangGraph.js's docs show it: it extends BaseCheckpointSaver and stores what
+ * `this.serde.dumpsTyped` gives (here in a Map, as a database would hold rows).
+ */
+class SerdeRowSaver extends BaseCheckpointSaver {
+  readonly rows = new Map<string, { checkpoint: [string, Uint8Array]; metadata: [string, Uint8Array] }>();
+  readonly writes = new Map<string, [string, string, [string, Uint8Array]][]>();
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = String(config.configurable?.thread_id);
+    const id =
+      (config.configurable?.checkpoint_id as string | undefined) ??
+      [...this.rows.keys()]
+        .filter((key) => key.startsWith(`${threadId}/`))
+        .sort()
+        .at(-1)
+        ?.slice(threadId.length + 1);
+    const row = id === undefined ? undefined : this.rows.get(`${threadId}/${id}`);
+    if (row === undefined || id === undefined) return undefined;
+    const pendingWrites = await Promise.all(
+      (this.writes.get(`${threadId}/${id}`) ?? []).map(
+        async ([taskId, channel, [type, bytes]]) =>
+          [taskId, channel, await this.serde.loadsTyped(type, bytes)] as [string, string, unknown],
+      ),
+    );
+    return {
+      config: { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: id } },
+      checkpoint: (await this.serde.loadsTyped(...row.checkpoint)) as Checkpoint,
+      metadata: (await this.serde.loadsTyped(...row.metadata)) as CheckpointMetadata,
+      pendingWrites,
+    };
+  }
+
+  async *list(config: RunnableConfig, _options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    const threadId = String(config.configurable?.thread_id);
+    const ids = [...this.rows.keys()]
+      .filter((key) => key.startsWith(`${threadId}/`))
+      .sort()
+      .reverse();
+    for (const key of ids) {
+      const tuple = await this.getTuple({
+        configurable: { thread_id: threadId, checkpoint_id: key.slice(threadId.length + 1) },
+      });
+      if (tuple !== undefined) yield tuple;
+    }
+  }
+
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+  ): Promise<RunnableConfig> {
+    const threadId = String(config.configurable?.thread_id);
+    this.rows.set(`${threadId}/${checkpoint.id}`, {
+      checkpoint: await this.serde.dumpsTyped(checkpoint),
+      metadata: await this.serde.dumpsTyped(metadata),
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpoint.id } };
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    const key = `${String(config.configurable?.thread_id)}/${String(config.configurable?.checkpoint_id)}`;
+    const saved = this.writes.get(key) ?? [];
+    for (const [channel, value] of writes) saved.push([taskId, channel, await this.serde.dumpsTyped(value)]);
+    this.writes.set(key, saved);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    for (const key of [...this.rows.keys()]) if (key.startsWith(`${threadId}/`)) this.rows.delete(key);
+  }
+}
+
+describe("savers that encode with this.serde, as LangGraph.js's do", () => {
+  it("get the default JsonPlusSerializer without one, and run a graph", async () => {
+    const saver = new SerdeRowSaver();
+    expect(saver.serde).toBeInstanceOf(JsonPlusSerializer);
+    const graph = new StateGraph(State)
+      .addNode("a", () => ({ value: "a" }))
+      .addEdge(START, "a")
+      .compile({ checkpointer: saver });
+    const config = { configurable: { thread_id: "t" } };
+    await graph.invoke({ value: "x" }, config);
+    expect((await graph.getState(config)).values).toEqual({ value: "a" });
+    expect(saver.rows.size).toBe(3);
+  });
+
+  it("keep the serializer given to the constructor (MemorySaver's too)", async () => {
+    const calls: string[] = [];
+    const inner = new JsonPlusSerializer();
+    const serde: SerializerProtocol = {
+      dumpsTyped: (data) => {
+        calls.push("dumps");
+        return inner.dumpsTyped(data);
+      },
+      loadsTyped: (type, data) => inner.loadsTyped(type, data),
+    };
+    const saver = new SerdeRowSaver(serde);
+    expect(saver.serde).toBe(serde);
+    await saver.put(
+      { configurable: { thread_id: "t" } },
+      { id: "1" } as Checkpoint,
+      {} as CheckpointMetadata,
+    );
+    expect(calls).toEqual(["dumps", "dumps"]);
+    const memorySerde = new JsonPlusSerializer();
+    expect(new MemorySaver(memorySerde).serde).toBe(memorySerde);
+    expect(new MemorySaver().serde).toBeInstanceOf(JsonPlusSerializer);
   });
 });

@@ -9,6 +9,7 @@ import {
   type SaverBatchOp,
   WRITES_IDX_MAP,
 } from "../base-saver.js";
+import type { SerializerProtocol } from "../serde/index.js";
 import type {
   ChannelVersions,
   Checkpoint,
@@ -49,6 +50,11 @@ import {
 export interface ValueCodec {
   encode(value: unknown): string;
   decode(text: string): unknown;
+}
+
+function isSerializer(codec: ValueCodec): codec is ValueCodec & SerializerProtocol {
+  const candidate = codec as Partial<SerializerProtocol>;
+  return typeof candidate.dumpsTyped === "function" && typeof candidate.loadsTyped === "function";
 }
 
 /** Retention settings of a saver. */
@@ -676,7 +682,8 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(storage: CheckpointStorage, codec: ValueCodec, options: SaverRetentionOptions = {}) {
-    super();
+    // the codec is the saver's serializer when it is one (`codecOf` gives a JsonPlusSerializer)
+    super(isSerializer(codec) ? codec : undefined);
     this.storage = storage;
     this.codec = codec;
     this.inlineShortLists = storage.inlineShortLists === true;
