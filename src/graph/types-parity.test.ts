@@ -21,6 +21,7 @@ import {
   Send,
   START,
   StateGraph,
+  type StateGraphArgs,
   type StreamedMessage,
   type StreamedMessageLike,
   type StreamMessageMetadata,
@@ -285,5 +286,34 @@ describe("Zod 3 (zod/v3) object schemas", () => {
     const V4 = z.object({ messages: withLangGraph(z.custom<BaseMessage[]>(), MessagesZodMeta) });
     expectTypeOf<{ messages?: Messages }>().toExtend<UpdateType<typeof V3>>();
     expectTypeOf<{ messages?: Messages }>().toExtend<UpdateType<typeof V4>>();
+  });
+});
+
+describe("the legacy channel map typed by its state (time-travel how-to)", () => {
+  interface IState {
+    messages: BaseMessage[];
+    step?: number;
+  }
+
+  it("StateGraphArgs<State>['channels'] types the map, and new StateGraph<State>({ channels }) that state", async () => {
+    const graphState: StateGraphArgs<IState>["channels"] = {
+      messages: { value: (x: BaseMessage[], y: BaseMessage[]) => x.concat(y), default: () => [] },
+      step: null,
+    };
+    const graph = new StateGraph<IState>({ channels: graphState })
+      .addNode("agent", (state: IState) => ({ messages: [new AIMessage(`seen ${state.messages.length}`)] }))
+      .addEdge(START, "agent")
+      .addConditionalEdges("agent", (state: IState) => (state.messages.length > 9 ? "agent" : END))
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    const result = await graph.invoke({ messages: [new HumanMessage("hi")] }, config);
+    expectTypeOf(result.messages).toEqualTypeOf<BaseMessage[]>();
+    expect(result.messages.map((m) => m.text)).toEqual(["hi", "seen 1"]);
+    const snapshot = await graph.getState(config);
+    expectTypeOf(snapshot.values.messages).toEqualTypeOf<BaseMessage[]>();
+    const sum = (x: number, y: number) => x + y;
+    // @ts-expect-error -- messages are BaseMessage[]
+    const wrong: StateGraphArgs<IState>["channels"] = { messages: { value: sum } };
+    expect(wrong).toBeDefined();
   });
 });
