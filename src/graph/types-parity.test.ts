@@ -6,27 +6,45 @@ import { z as z3 } from "zod/v3";
 import { z } from "zod/v4";
 import {
   Annotation,
+  type AnyStateSchema,
   type BaseStore,
   Command,
+  type CompiledGraphType,
+  type ContextSchemaInit,
   END,
+  type ExtractStateType,
+  type ExtractUpdateType,
   entrypoint,
+  type GraphNodeReturnValue,
   getStore,
+  type InferInterruptInputType,
+  type InferInterruptResumeType,
+  type InferWriterType,
   InMemoryStore,
+  type interrupt,
   type LangGraphRunnableConfig,
   MemorySaver,
   type Messages,
   MessagesAnnotation,
+  type NodePolicyOptions,
+  type NodeType,
   Overwrite,
+  type PregelNode,
   type Runtime,
   Send,
   START,
+  type StateDefinitionInit,
   StateGraph,
   type StateGraphArgs,
+  type StateGraphAddNodeOptions,
+  type StateGraphInit,
+  StateSchema,
   type StreamedMessage,
   type StreamedMessageLike,
   type StreamMessageMetadata,
   type StreamMode,
   task,
+  type writer,
 } from "../index.js";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "../messages/index.js";
 import { MessagesZodMeta, type UpdateType, withLangGraph } from "../zod/index.js";
@@ -315,5 +333,59 @@ describe("the legacy channel map typed by its state (time-travel how-to)", () =>
     // @ts-expect-error -- messages are BaseMessage[]
     const wrong: StateGraphArgs<IState>["channels"] = { messages: { value: sum } };
     expect(wrong).toBeDefined();
+  });
+});
+
+describe("LangGraph.js's type names, exported by the root", () => {
+  const State = Annotation.Root({
+    count: Annotation<number>,
+    names: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  });
+  const Query = z.object({ q: z.string() });
+
+  it("ExtractStateType / ExtractUpdateType read any schema form, and fall back for other types", () => {
+    expectTypeOf<ExtractStateType<typeof State>>().toEqualTypeOf<{ count: number; names: string[] }>();
+    expectTypeOf<ExtractStateType<typeof Query>>().toEqualTypeOf<{ q: string }>();
+    expectTypeOf<ExtractStateType<{ a: number }>>().toEqualTypeOf<{ a: number }>();
+    const update: ExtractUpdateType<typeof State> = { names: ["x"] };
+    const partial: ExtractUpdateType<{ a: number }> = {};
+    expect([update, partial]).toHaveLength(2);
+  });
+
+  it("NodeType, GraphNodeReturnValue, StateGraphInit and the schema constraints", () => {
+    const node: NodeType<typeof State.spec> = (state) => ({ count: state.count + 1 });
+    const ret: GraphNodeReturnValue<ExtractUpdateType<typeof State>, "a"> = { count: 2 };
+    const init: StateGraphInit<typeof State> = { state: State, nodes: ["a"] };
+    const schemas: StateDefinitionInit[] = [State, Query, new StateSchema({ n: z.number() })];
+    const anySchema: AnyStateSchema = new StateSchema({ n: z.number() });
+    const context: ContextSchemaInit = Query;
+    const policies: NodePolicyOptions = { retryPolicy: { maxAttempts: 2 }, cachePolicy: true };
+    const addOptions: StateGraphAddNodeOptions<"a"> = { ends: ["a"], timeout: 1000 };
+    expect([node, ret, init, schemas, anySchema, context, policies, addOptions]).toHaveLength(8);
+    expect(new StateGraph({ state: State, nodes: ["a"] }).addNode("a", node)).toBeDefined();
+  });
+
+  it("typed interrupt and writer functions, and CompiledGraphType / PregelNode", () => {
+    type Ask = typeof interrupt<{ question: string }, boolean>;
+    expectTypeOf<InferInterruptInputType<Ask>>().toEqualTypeOf<{ question: string }>();
+    expectTypeOf<InferInterruptResumeType<Ask>>().toEqualTypeOf<boolean>();
+    type Both = { ask: Ask; pick: typeof interrupt<number, string> };
+    expectTypeOf<InferInterruptInputType<Both>>().toEqualTypeOf<{ question: string } | number>();
+    expectTypeOf<InferInterruptResumeType<Both>>().toEqualTypeOf<boolean | string>();
+    expectTypeOf<InferWriterType<typeof writer<{ progress: number }>>>().toEqualTypeOf<{
+      progress: number;
+    }>();
+    const graph = new StateGraph(State)
+      .addNode("a", (state) => ({ count: state.count }))
+      .addEdge(START, "a")
+      .compile();
+    type Spec = {
+      node: "a" | typeof START;
+      state: ExtractStateType<typeof State>;
+      update: ExtractUpdateType<typeof State>;
+    };
+    const typed: CompiledGraphType<Spec> = graph;
+    const pregelNode: PregelNode | undefined = graph.nodes.a;
+    expect([typed, pregelNode]).toHaveLength(2);
   });
 });

@@ -6,6 +6,7 @@ import {
   LastValue,
 } from "../channels/index.js";
 import { InvalidGraphError, type Overwrite } from "../core/index.js";
+import type { NodeAction } from "./types.js";
 
 /** How a state key combines writes: a reducer and an optional default. */
 export type SingleReducer<Value, Update = Value> =
@@ -39,6 +40,12 @@ export type StateType<SD extends StateDefinition> = { [K in keyof SD]: ExtractVa
 export type UpdateType<SD extends StateDefinition> = {
   [K in keyof SD]?: ExtractUpdateType<SD[K]> | Overwrite<ExtractValueType<SD[K]>>;
 };
+
+/** A node function of a state definition: reads its state, returns an update (LangGraph.js's `NodeType`). */
+export type NodeType<SD extends StateDefinition> = NodeAction<
+  StateType<SD>,
+  UpdateType<SD> | Partial<StateType<SD>>
+>;
 
 /**
  * A state schema made with `Annotation.Root({...})`. `typeof Root.State` is the state type and

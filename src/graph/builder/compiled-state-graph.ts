@@ -10,7 +10,7 @@ import {
   type StateSnapshot,
   type StreamTransformerFactory,
 } from "../pregel/index.js";
-import type { IterableReadableStream, StreamMode } from "../stream/index.js";
+import type { IterableReadableStream, StreamMode, StreamTransformer } from "../stream/index.js";
 import type { CompileOptions } from "./compile.js";
 import { DrawableGraph, type DrawableRunnable } from "./draw.js";
 import type { StateGraph } from "./state-graph.js";
@@ -157,6 +157,38 @@ interface CompiledParams extends PregelParams {
   builder: AnyBuilder;
   compileOptions: CompileOptions;
 }
+
+type Slot<Spec, Key extends string, Default> = Spec extends { [K in Key]: infer T } ? T : Default;
+
+/** A spec's `streamTransformers` (factories, transformers, or one transformer) as factories. */
+type SpecTransformers<Spec> = Spec extends { streamTransformers: infer T }
+  ? T extends ReadonlyArray<StreamTransformerFactory>
+    ? T
+    : T extends ReadonlyArray<StreamTransformer>
+      ? { readonly [K in keyof T]: () => T[K] }
+      : T extends StreamTransformer
+        ? readonly [() => T]
+        : []
+  : [];
+
+/**
+ * A compiled graph named by its type slots (LangGraph.js's `CompiledGraphType`): `node`, `state`,
+ * `update`, `context`, `input`, `output` and `streamTransformers`, each optional.
+ *
+ * @example
+ * ```ts
+ * type Agent = CompiledGraphType<{ state: State; update: Update; node: "agent" | "tools" }>;
+ * ```
+ */
+export type CompiledGraphType<Spec extends object = object> = CompiledStateGraph<
+  Slot<Spec, "state", Record<string, unknown>>,
+  Slot<Spec, "update", Partial<Slot<Spec, "state", Record<string, unknown>>>>,
+  Slot<Spec, "node", string> & string,
+  Slot<Spec, "context", Record<string, unknown>>,
+  Slot<Spec, "input", Slot<Spec, "update", Partial<Slot<Spec, "state", Record<string, unknown>>>>>,
+  Slot<Spec, "output", Slot<Spec, "state", Record<string, unknown>>>,
+  SpecTransformers<Spec> extends infer T extends ReadonlyArray<StreamTransformerFactory> ? T : []
+>;
 
 /**
  * A compiled `StateGraph`: run it with `invoke` or `stream`, draw it with `getGraph()`.

@@ -2,9 +2,9 @@ export {
   Annotation,
   type AnnotationFunction,
   AnnotationRoot,
-  type ExtractUpdateType,
   type ExtractValueType,
   isAnnotationRoot,
+  type NodeType,
   type SingleReducer,
   type StateDefinition,
   type StateType,
@@ -12,6 +12,7 @@ export {
 } from "./annotation.js";
 export { type CompileOptions, joinChannelName, withFieldCheck } from "./compile.js";
 export {
+  type CompiledGraphType,
   CompiledStateGraph,
   type CompiledStateGraphNode,
   type StreamChunk,
@@ -36,16 +37,22 @@ export {
   type GraphRouter,
 } from "./graph.js";
 export {
+  type AnyStateSchema,
   type ConditionalEdgeRouter,
   type ConditionalEdgeRouterTypes,
+  type ContextSchemaInit,
+  type ExtractStateType,
+  type ExtractUpdateType,
   type GraphNode,
   type GraphNodeTypes,
   type LegacyChannels,
   type SchemaContext,
   type SchemaState,
   type SchemaUpdate,
+  type StateDefinitionInit,
   StateGraph,
   type StateGraphArgs,
+  type StateGraphInit,
   type StateGraphOptions,
   type StateSchemaInput,
 } from "./state-graph.js";
@@ -70,13 +77,16 @@ export type {
   AddNodeOptions,
   EdgeSource,
   EdgeTarget,
+  GraphNodeReturnValue,
   NodeAction,
   NodeErrorHandler,
+  NodePolicyOptions,
   NodeReturn,
   PathMap,
   Router,
   RouterResult,
   RunnableLike,
+  StateGraphAddNodeOptions,
   SubgraphLike,
 } from "./types.js";
 export {

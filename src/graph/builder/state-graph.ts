@@ -6,6 +6,7 @@ import {
   type Overwrite,
   RESERVED_NODE_NAMES,
   START,
+  type StandardSchemaLike,
   StateGraphInputError,
   UnreachableNodeError,
 } from "../core/index.js";
@@ -30,7 +31,12 @@ import {
 } from "./annotation.js";
 import { type CompileOptions, compileStateGraph } from "./compile.js";
 import type { CompiledStateGraph } from "./compiled-state-graph.js";
-import { type InferStateSchemaUpdate, type InferStateSchemaValue, StateSchema } from "./state-schema.js";
+import {
+  type InferStateSchemaUpdate,
+  type InferStateSchemaValue,
+  StateSchema,
+  type StateSchemaFields,
+} from "./state-schema.js";
 import {
   type AddNodeOptions,
   conditionalEdgeArgs,
@@ -152,6 +158,12 @@ export interface StateGraphObjectArgs {
   output?: StateSchemaInput;
   /** Schema of the run context (`invoke(input, { context })`). */
   context?: unknown;
+  /** The graph's `interrupt` function, typed (`interrupt<Value, Resume>`): types only. */
+  interrupt?: unknown;
+  /** The graph's `writer` function, typed (`writer<Chunk>`): types only. */
+  writer?: unknown;
+  /** The graph's node names: types only. */
+  nodes?: readonly string[];
   /**
    * @deprecated Legacy channel map: per key `null` (last value), `{ reducer, default }`, or a
    * channel.
@@ -167,6 +179,12 @@ export interface StateGraphOptions {
   output?: StateSchemaInput;
   /** Schema of the run context (`invoke(input, { context })`). */
   context?: unknown;
+  /** The graph's `interrupt` function, typed (`interrupt<Value, Resume>`): types only. */
+  interrupt?: unknown;
+  /** The graph's `writer` function, typed (`writer<Chunk>`): types only. */
+  writer?: unknown;
+  /** The graph's node names: types only. */
+  nodes?: readonly string[];
 }
 
 const OPTION_KEYS = new Set(["input", "output", "context", "interrupt", "writer", "nodes"]);
@@ -258,6 +276,75 @@ export type SchemaContext<C> =
         : C extends Zod3ObjectLike<infer O, unknown>
           ? O
           : Record<string, unknown>;
+
+/**
+ * Any `StateSchema`, whatever its fields (its `Node` left out: a node type of given fields does
+ * not fit a node of other fields).
+ */
+export type AnyStateSchema = Omit<StateSchema<StateSchemaFields>, "Node">;
+
+/** Any `Annotation.Root`, whatever its channels (its `Node` left out, as for {@link AnyStateSchema}). */
+type AnyAnnotationRoot = Omit<AnnotationRoot<StateDefinition>, "Node">;
+
+/**
+ * The schema forms a state, input or output schema can take (as {@link StateSchemaInput}), as a
+ * constraint any of them meets.
+ */
+export type StateDefinitionInit =
+  | StateDefinition
+  | AnyStateSchema
+  | AnyAnnotationRoot
+  | ZodObjectLike<unknown, unknown>
+  | Zod3ObjectLike<unknown, unknown>;
+
+/** The context schema forms: a Standard Schema (a Zod object, ...) or an `Annotation.Root`. */
+export type ContextSchemaInit = StandardSchemaLike | AnyAnnotationRoot;
+
+/**
+ * The state type of any schema form (`StateSchema`, `Annotation.Root`, Zod object or channel
+ * map); `Fallback` (the type itself by default) for a type that is not a schema.
+ *
+ * @example
+ * ```ts
+ * type State = ExtractStateType<typeof State>;
+ * ```
+ */
+export type ExtractStateType<Schema, Fallback = Schema> = Schema extends StateDefinitionInit
+  ? SchemaState<Schema>
+  : Fallback;
+
+/**
+ * The update type (what a node returns) of any schema form; `Partial<FallbackBase>` for a type
+ * that is not a schema.
+ */
+export type ExtractUpdateType<Schema, FallbackBase = Schema> = Schema extends StateDefinitionInit
+  ? SchemaUpdate<Schema>
+  : Partial<FallbackBase>;
+
+/**
+ * The object form of the `StateGraph` constructor with its parts typed (LangGraph.js's
+ * `StateGraphInit`). `interrupt`, `writer` and `nodes` only type the graph: they are not used at run
+ * time.
+ */
+export interface StateGraphInit<
+  SD extends StateDefinitionInit = StateDefinitionInit,
+  I extends StateDefinitionInit | undefined = undefined,
+  O extends StateDefinitionInit | undefined = undefined,
+  C extends StateDefinitionInit | ContextSchemaInit | undefined = undefined,
+  N extends string = string,
+  InterruptType = unknown,
+  WriterType = unknown,
+> {
+  state?: SD;
+  /** @deprecated Use `state`. */
+  stateSchema?: SD;
+  input?: I;
+  output?: O;
+  context?: C;
+  interrupt?: InterruptType;
+  writer?: WriterType;
+  nodes?: N[];
+}
 
 /**
  * A node function of a schema's state (LangGraph.js `GraphNode<typeof State>`), for writing

@@ -80,6 +80,29 @@ export interface AddNodeOptions<
   errorHandler?: NodeErrorHandler<State, Update, Nodes>;
 }
 
+/** What a node function returns: an update, a `Command` (or a list of them), or a promise of one. */
+export type GraphNodeReturnValue<Update, _Nodes extends string = string> =
+  | NodeReturn<Update>
+  | Promise<NodeReturn<Update>>;
+
+/** The policies `setNodeDefaults` sets for every node (and `addNode` for one). */
+export type NodePolicyOptions<
+  Nodes extends string = string,
+  State = Record<string, unknown>,
+  Update = unknown,
+> = Pick<AddNodeOptions<Nodes, State, Update>, "retryPolicy" | "cachePolicy" | "timeout" | "errorHandler">;
+
+/**
+ * LangGraph.js's name for a `StateGraph`'s `addNode` options ({@link AddNodeOptions}), with the
+ * node's input schema and the state its error handler reads as parameters.
+ */
+export type StateGraphAddNodeOptions<
+  Nodes extends string = string,
+  InputSchema = unknown,
+  HandlerState = Record<string, unknown>,
+  Update = unknown,
+> = Omit<AddNodeOptions<Nodes, HandlerState, Update>, "input"> & { input?: InputSchema };
+
 /** What a router may return. */
 export type RouterResult<Nodes extends string> =
   | Nodes

@@ -11,7 +11,13 @@ export {
   type TaskAttemptHooks,
   taskAttemptHooks,
 } from "./graph-callbacks.js";
-export { type InterruptOptions, interrupt, interruptId } from "./interrupts.js";
+export {
+  type InferInterruptInputType,
+  type InferInterruptResumeType,
+  type InterruptOptions,
+  interrupt,
+  interruptId,
+} from "./interrupts.js";
 export {
   HIDDEN_TASK_EVENT,
   savedTaskResult,

@@ -154,9 +154,11 @@ export interface InterruptOptions {
  * const typed = () => interrupt("Approve?", { responseSchema: z.object({ approved: z.boolean() }) });
  * ```
  */
-export function interrupt<Value, Schema extends StandardSchemaLike>(
+// (`Schema` is checked on the parameter, not constrained, so that `typeof interrupt<Value, Resume>`
+// instantiates both signatures, as LangGraph.js's typed `interrupt` option reads it)
+export function interrupt<Value, Schema>(
   value: Value,
-  options: InterruptOptions & { responseSchema: Schema },
+  options: InterruptOptions & { responseSchema: Schema & StandardSchemaLike },
 ): StandardSchemaOutput<Schema>;
 export function interrupt<Value = unknown, Resume = unknown>(
   value: Value,
@@ -175,6 +177,26 @@ export function interrupt<Value = unknown, Resume = unknown>(
   }
   return interruptTask<Value, Resume>(task, value, options);
 }
+
+/**
+ * The value a typed `interrupt` (`typeof interrupt<Value, Resume>`) sends, or the union of them
+ * for a record of typed interrupts; `unknown` otherwise.
+ */
+export type InferInterruptInputType<T> = T extends (value: infer Value, options?: InterruptOptions) => unknown
+  ? Value
+  : T extends Record<string, (value: never, options?: InterruptOptions) => unknown>
+    ? { [K in keyof T]: InferInterruptInputType<T[K]> }[keyof T]
+    : unknown;
+
+/**
+ * The resume value a typed `interrupt` (`typeof interrupt<Value, Resume>`) returns, or the union
+ * of them for a record of typed interrupts; `unknown` otherwise.
+ */
+export type InferInterruptResumeType<T> = T extends (value: never, options?: InterruptOptions) => infer Resume
+  ? Resume
+  : T extends Record<string, (value: never, options?: InterruptOptions) => unknown>
+    ? { [K in keyof T]: InferInterruptResumeType<T[K]> }[keyof T]
+    : unknown;
 
 /** {@link interrupt} for a known task: what a node's `config.interrupt` calls. */
 export function interruptTask<Value = unknown, Resume = unknown>(

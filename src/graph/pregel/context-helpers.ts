@@ -64,9 +64,12 @@ export function getWriter(config?: LangGraphRunnableConfig<unknown>): StreamWrit
  * const fetchPage = task("fetchPage", async (url: string) => { writer({ fetching: url }); return get(url); });
  * ```
  */
-export function writer(chunk: unknown): void {
+export function writer<Chunk = unknown>(chunk: Chunk): void {
   getWriter()(chunk);
 }
+
+/** The chunk type of a typed `writer` (`typeof writer<Chunk>`); `unknown` otherwise. */
+export type InferWriterType<T> = T extends (chunk: infer Chunk) => void ? Chunk : unknown;
 
 /**
  * The long-term store of the running graph (or of the node whose `config` is given), or

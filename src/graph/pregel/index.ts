@@ -3,6 +3,7 @@ export {
   getCurrentTaskInput,
   getStore,
   getWriter,
+  type InferWriterType,
   pushTaskMessage,
   readCurrentState,
   setTaskInputView,
