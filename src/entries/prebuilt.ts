@@ -12,16 +12,21 @@ import "./node-setup.js";
 // The area's names listed one by one: its index also exports what createAgent shares with
 // ToolNode and createReactAgent, which is not part of the API.
 export type {
+  ActionRequest,
   AgentAction,
   AgentExecutorState,
   AgentFinish,
   AgentNameMode,
   AgentNameModelLike,
   AgentRunnableLike,
+  AgentState,
   AgentStep,
   CreateReactAgentParams,
   DynamicReactAgentModel,
   HandleToolErrors,
+  HumanInterrupt,
+  HumanInterruptConfig,
+  HumanResponse,
   ReactAgent,
   ReactAgentChatModel,
   ReactAgentHook,
@@ -37,6 +42,8 @@ export type {
   ToolCallResult,
   ToolExecutorArgs,
   ToolInvocation,
+  /** LangGraph.js's name for what `ToolExecutor.invoke` takes. */
+  ToolInvocation as ToolInvocationInterface,
   ToolNodeErrorHandler,
   ToolNodeInput,
   ToolNodeOptions,

@@ -25,9 +25,15 @@ export type MessageType = "human" | "ai" | "system" | "tool" | "remove" | "gener
  * ```
  */
 export interface AdditionalKwargs {
-  function_call?: { name: string; arguments: string } | undefined;
+  function_call?: FunctionCall | undefined;
   tool_calls?: OpenAIToolCall[] | undefined;
   [key: string]: unknown;
+}
+
+/** A legacy OpenAI function call: the function's name and its arguments as JSON text. */
+export interface FunctionCall {
+  arguments: string;
+  name: string;
 }
 
 /**
@@ -93,7 +99,23 @@ export interface SerializedMessage {
  */
 export interface StoredMessage {
   type: string;
-  data: Record<string, unknown>;
+  data: StoredMessageData;
+}
+
+/**
+ * The `data` of a stored message: the message's fields, those it has of `content` (or
+ * `content_blocks`, for a message built from them), `role`, `name`, `tool_call_id` (`null` for a
+ * tool message answering a call without id), `id`, `tool_calls`….
+ */
+export interface StoredMessageData {
+  content?: MessageContent | undefined;
+  role?: string | undefined;
+  name?: string | undefined;
+  tool_call_id?: string | null | undefined;
+  additional_kwargs?: Record<string, unknown> | undefined;
+  response_metadata?: Record<string, unknown> | undefined;
+  id?: string | undefined;
+  [key: string]: unknown;
 }
 
 /** Brand on every message prototype; `Symbol.for` so copies of this package recognise each other. */
@@ -268,7 +290,7 @@ export abstract class BaseMessage {
 
   /** The stored-message form `{ type, data }`. */
   toDict(): StoredMessage {
-    return { type: this.type, data: serializedKwargs(this) };
+    return { type: this.type, data: serializedKwargs(this) as StoredMessageData };
   }
 }
 

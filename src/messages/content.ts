@@ -56,8 +56,11 @@ export interface TextContentBlock extends ContentBlock {
  */
 export interface ImageUrlContentBlock extends ContentBlock {
   readonly type: "image_url";
-  image_url: string | { url: string; detail?: "auto" | "low" | "high" | undefined };
+  image_url: string | { url: string; detail?: ImageDetail | undefined };
 }
+
+/** How closely a provider looks at an image (OpenAI's `detail`). */
+export type ImageDetail = "auto" | "low" | "high";
 
 /**
  * An image in the standard (v1) form: a `url`, inline base64 `data` with `mimeType`, or a

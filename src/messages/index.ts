@@ -3,10 +3,12 @@ export { AIMessage, AIMessageChunk, isAIMessage, isAIMessageChunk } from "./ai.j
 export type {
   AdditionalKwargs,
   BaseMessageFields,
+  FunctionCall,
   MessageType,
   ResponseMetadata,
   SerializedMessage,
   StoredMessage,
+  StoredMessageData,
 } from "./base.js";
 export {
   BaseMessage,
@@ -31,6 +33,7 @@ export { concat } from "./concat.js";
 export type {
   ContentBlock,
   ImageContentBlock,
+  ImageDetail,
   ImageUrlContentBlock,
   MessageContent,
   ReasoningContentBlock,
@@ -81,7 +84,7 @@ export {
   mergeStatus as _mergeStatus,
 } from "./merge.js";
 export { mergeMessageRuns } from "./merge-runs.js";
-export type { MessageTypeOrClass } from "./message-types.js";
+export type { MessageChunkUnion, MessageTypeOrClass, MessageUnion } from "./message-types.js";
 export type { NotificationMetadata } from "./notification.js";
 export { addNotificationMetadata, getNotificationMetadata } from "./notification.js";
 export { parsePartialJson } from "./partial-json.js";
@@ -106,6 +109,7 @@ export {
 export { isSystemMessage, isSystemMessageChunk, SystemMessage, SystemMessageChunk } from "./system.js";
 export type { ToolMessageFields } from "./tool.js";
 export {
+  type DirectToolOutput,
   isDirectToolOutput,
   isToolMessage,
   isToolMessageChunk,

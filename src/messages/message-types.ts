@@ -1,5 +1,32 @@
 import { InvalidArgumentError } from "../shared/index.js";
+import type { AIMessage, AIMessageChunk } from "./ai.js";
 import type { BaseMessage, MessageType } from "./base.js";
+import type { ChatMessage, ChatMessageChunk } from "./chat.js";
+import type { FunctionMessage, FunctionMessageChunk } from "./function.js";
+import type { HumanMessage, HumanMessageChunk } from "./human.js";
+import type { RemoveMessage } from "./remove.js";
+import type { SystemMessage, SystemMessageChunk } from "./system.js";
+import type { ToolMessage, ToolMessageChunk } from "./tool.js";
+
+/** The message classes (what `includeTypes` and the like take besides type strings). */
+export type MessageUnion =
+  | typeof HumanMessage
+  | typeof AIMessage
+  | typeof SystemMessage
+  | typeof ChatMessage
+  | typeof FunctionMessage
+  | typeof ToolMessage
+  | typeof RemoveMessage;
+
+/** The message chunk classes (and `RemoveMessage`, as LangChain.js lists it). */
+export type MessageChunkUnion =
+  | typeof HumanMessageChunk
+  | typeof AIMessageChunk
+  | typeof SystemMessageChunk
+  | typeof FunctionMessageChunk
+  | typeof ToolMessageChunk
+  | typeof ChatMessageChunk
+  | typeof RemoveMessage;
 
 /**
  * A message kind given either as its type string (`"human"`, `"ai"`, `"system"`, `"tool"`,

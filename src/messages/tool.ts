@@ -166,6 +166,11 @@ export function isToolMessageChunk(value: unknown): value is ToolMessageChunk {
   return hasMessageType(value, "tool");
 }
 
+/** A value a tool returns as it is, never wrapped in a `ToolMessage` (a `ToolMessage` is one). */
+export interface DirectToolOutput {
+  readonly lc_direct_tool_output: true;
+}
+
 /**
  * True for a value marked `lc_direct_tool_output: true`, which a tool returns as it is, never
  * wrapped in a `ToolMessage` (LangChain.js `isDirectToolOutput`).
@@ -176,7 +181,7 @@ export function isToolMessageChunk(value: unknown): value is ToolMessageChunk {
  * isDirectToolOutput(new ToolMessage({ content: "r", tool_call_id: "c" })); // true, as in LangChain.js
  * ```
  */
-export function isDirectToolOutput(value: unknown): boolean {
+export function isDirectToolOutput(value: unknown): value is DirectToolOutput {
   return (
     typeof value === "object" &&
     value !== null &&

@@ -13,6 +13,15 @@ export type ReactAgentStateDefinition = {
 };
 
 /**
+ * The state of a `createReactAgent` agent with its default schema, as a type (LangGraph.js's
+ * `AgentState`): its messages and the structured answer of `responseFormat`.
+ */
+export interface AgentState<StructuredResponse extends Record<string, unknown> = Record<string, unknown>> {
+  messages: BaseMessage[];
+  structuredResponse: StructuredResponse;
+}
+
+/**
  * The default state of `createReactAgent`: `messages` (merged by `messagesStateReducer`) and
  * `structuredResponse` (the answer of `responseFormat`, when one is set). Extend it to give
  * the agent more state:

@@ -18,6 +18,7 @@ export {
   type ReactAgentStateView,
 } from "./create-react-agent.js";
 export {
+  type AgentState,
   createReactAgentAnnotation,
   type ReactAgentStateDefinition,
 } from "./create-react-agent-annotation.js";
@@ -28,6 +29,12 @@ export type {
   ReactAgentRunnable,
 } from "./create-react-agent-model.js";
 export { InvalidChatHistoryError, NEED_MORE_STEPS } from "./create-react-agent-steps.js";
+export type {
+  ActionRequest,
+  HumanInterrupt,
+  HumanInterruptConfig,
+  HumanResponse,
+} from "./human-interrupt.js";
 export { ToolExecutor, type ToolExecutorArgs, type ToolInvocation } from "./tool-executor.js";
 export {
   SHOWS_SEND_PAYLOAD,

@@ -23,6 +23,7 @@ export { type ArgsValidation, validateArgs } from "./schema/validate-args.js";
 export { isZod3Schema } from "./schema/zod3-def-to-json-schema.js";
 export {
   type CommandLike,
+  type ContentAndArtifact,
   isLangChainTool,
   isRunnableToolLike,
   isStructuredTool,
@@ -30,20 +31,29 @@ export {
   isToolCall,
   StructuredTool,
   type StructuredToolInterface,
+  type StructuredToolParams,
   type ToolCallOutput,
+  type ToolInterface,
   type ToolParams,
+  type ToolReturnType,
   type ToolSchema,
+  type ToolSchemaBase,
   type ToolSchemaInput,
   type ToolSchemaOutput,
 } from "./structured-tool.js";
 export {
+  type BaseDynamicToolInput,
+  type ClientTool,
   DynamicStructuredTool,
   type DynamicStructuredToolInput,
   DynamicTool,
+  type DynamicToolInput,
+  type ServerTool,
   Tool,
   type ToolConfigFunction,
   type ToolFields,
   type ToolFunction,
+  type ToolWrapperParams,
   tool,
 } from "./tool.js";
 export { ToolRunManager } from "./tool-callbacks.js";

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolMessage } from "../messages/index.js";
+import type { MessageContent, ToolCall, ToolMessage } from "../messages/index.js";
 import {
   AbortError,
   type BatchOptions,
@@ -53,6 +53,30 @@ export type ToolCallOutput<Output> =
     : never;
 
 /**
+ * What `invoke(input, config)` of a tool returning `TOutput` resolves to (LangChain.js's
+ * `ToolReturnType`): a `ToolMessage` (or the tool's own `Command`) for a tool call, or a config
+ * whose `toolCall` has an id; the tool's output otherwise.
+ */
+export type ToolReturnType<TInput, TConfig, TOutput> = TConfig extends { toolCall: { id: string } }
+  ? ToolCallOutput<TOutput>
+  : TInput extends ToolCall
+    ? ToolCallOutput<TOutput>
+    : TOutput;
+
+/**
+ * What a tool with `responseFormat: "content_and_artifact"` returns: the `ToolMessage`'s content
+ * and its artifact.
+ *
+ * @example
+ * ```ts
+ * const search = tool(async ({ q }): Promise<ContentAndArtifact> => [`2 hits for ${q}`, hits], {
+ *   name: "search", schema, responseFormat: "content_and_artifact",
+ * });
+ * ```
+ */
+export type ContentAndArtifact = [MessageContent, unknown];
+
+/**
  * The schema types a tool accepts: a Zod 4 (or other Standard Schema) object, or a JSON
  * Schema object.
  *
@@ -62,6 +86,9 @@ export type ToolCallOutput<Output> =
  * ```
  */
 export type ToolSchema = object;
+
+/** LangChain.js's name for {@link ToolSchema}. */
+export type ToolSchemaBase = ToolSchema;
 
 /**
  * Options shared by every tool class.
@@ -100,6 +127,27 @@ export interface StructuredToolInterface {
   returnDirect?: boolean;
   responseFormat?: ResponseFormat;
   invoke(input: unknown, config?: ToolRunnableConfig): Promise<unknown>;
+}
+
+/** A tool's shape with its deprecated `call` (LangChain.js's `ToolInterface`): every tool class's. */
+export interface ToolInterface extends StructuredToolInterface {
+  /** @deprecated Use `invoke`. */
+  call(arg: unknown, config?: ToolRunnableConfig): Promise<unknown>;
+}
+
+/**
+ * A tool described by its name and schema only, as `bindTools` takes it (no code to run).
+ *
+ * @example
+ * ```ts
+ * const search: StructuredToolParams = { name: "search", schema: z.object({ q: z.string() }) };
+ * ```
+ */
+export interface StructuredToolParams {
+  name: string;
+  schema: ToolSchema;
+  description?: string;
+  extras?: Record<string, unknown>;
 }
 
 /**
@@ -165,7 +213,7 @@ const JSON_SCHEMA_TYPES: ReadonlySet<string> = new Set([
  * isStructuredToolParams({ name: "search" }); // false
  * ```
  */
-export function isStructuredToolParams(value: unknown): value is { name: string; schema: ToolSchema } {
+export function isStructuredToolParams(value: unknown): value is StructuredToolParams {
   if (typeof value !== "object" || value === null || !("name" in value) || !("schema" in value)) return false;
   const schema = (value as { schema: unknown }).schema;
   if (isStandardSchema(schema)) return true;
@@ -208,9 +256,7 @@ export function isRunnableToolLike(value?: unknown): value is StructuredToolInte
  * isLangChainTool({}); // false
  * ```
  */
-export function isLangChainTool(
-  value: unknown,
-): value is StructuredToolInterface | { name: string; schema: ToolSchema } {
+export function isLangChainTool(value: unknown): value is StructuredToolInterface | StructuredToolParams {
   return isStructuredToolParams(value) || isRunnableToolLike(value) || isStructuredTool(value);
 }
 

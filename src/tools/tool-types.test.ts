@@ -5,7 +5,20 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
+import type {
+  BaseDynamicToolInput,
+  ClientTool,
+  ContentAndArtifact,
+  DynamicToolInput,
+  ServerTool,
+  StructuredToolParams,
+  ToolInterface,
+  ToolReturnType,
+  ToolSchemaBase,
+  ToolWrapperParams,
+} from "../entries/tools.js";
 import type { LangGraphRunnableConfig, RunnableConfig, Runtime } from "../index.js";
+import type { ToolMessage } from "../messages/index.js";
 import {
   DynamicStructuredTool,
   DynamicTool,
@@ -171,5 +184,32 @@ describe("the second parameter of a tool() function", () => {
       async ({ city }, runtime: { required: number }) => `${city} ${runtime.required}`,
       { name: "bad", schema },
     );
+  });
+});
+
+describe("@langchain/core/tools's type names, from agentgraph/tools", () => {
+  it("types a tool's fields, inputs and outputs as a ported program writes them", async () => {
+    const fields: DynamicToolInput<string> = {
+      name: "shout",
+      description: "Upper-cases text.",
+      func: async (input) => input.toUpperCase(),
+    };
+    const base: BaseDynamicToolInput = { name: "base", description: "A tool.", returnDirect: true };
+    const loud = new DynamicTool(fields);
+    const asInterface: ToolInterface = loud;
+    const client: ClientTool = loud;
+    const server: ServerTool = { type: "web_search_preview" };
+    const params: StructuredToolParams = { name: "search", schema, description: "Search." };
+    const wrapper: ToolWrapperParams<typeof schema, "get_weather"> = { name: "get_weather", schema };
+    const schemaBase: ToolSchemaBase = schema;
+    const pair: ContentAndArtifact = ["2 hits", { hits: 2 }];
+    const call = { name: "get_weather", args: { city: "Paris" }, id: "c1", type: "tool_call" as const };
+    expectTypeOf<ToolReturnType<typeof call, undefined, string>>().toEqualTypeOf<ToolMessage>();
+    expectTypeOf<ToolReturnType<{ city: string }, undefined, string>>().toEqualTypeOf<string>();
+    expectTypeOf<
+      ToolReturnType<{ city: string }, { toolCall: { id: string } }, string>
+    >().toEqualTypeOf<ToolMessage>();
+    expect(await asInterface.invoke("hi")).toBe("HI");
+    expect([base, client, server, params, schemaBase, pair, wrapper.name]).toHaveLength(7);
   });
 });

@@ -10,6 +10,7 @@ import {
 import {
   applyConfigDefaults,
   StructuredTool,
+  type StructuredToolInterface,
   type ToolParams,
   type ToolSchema,
   type ToolSchemaInput,
@@ -68,6 +69,46 @@ export interface ToolFields<SchemaT extends ToolSchema = ToolSchema, NameT exten
   schema: SchemaT;
   responseFormat?: ResponseFormat | undefined;
 }
+
+/** What {@link DynamicTool} and {@link DynamicStructuredTool} take besides their function and schema. */
+export interface BaseDynamicToolInput extends ToolParams {
+  name: string;
+  description: string;
+  returnDirect?: boolean | undefined;
+}
+
+/**
+ * The constructor input of {@link DynamicTool}: a name, a description and a function of the
+ * input string.
+ *
+ * @example
+ * ```ts
+ * const fields: DynamicToolInput<string> = { name: "shout", description: "Upper-cases text.", func: async (s) => s.toUpperCase() };
+ * const shout = new DynamicTool(fields);
+ * ```
+ */
+export interface DynamicToolInput<ToolOutputT = unknown, ToolEventT = unknown> extends BaseDynamicToolInput {
+  func: DynamicToolFunction<string, ToolOutputT, ToolEventT>;
+}
+
+/**
+ * The fields {@link tool} takes (LangChain.js's `ToolWrapperParams`): {@link ToolFields} with
+ * the schema optional (a tool without one takes a string).
+ */
+export interface ToolWrapperParams<RunInput = ToolSchema | undefined, NameT extends string = string>
+  extends ToolParams {
+  name: NameT;
+  description?: string | undefined;
+  schema?: RunInput;
+  responseFormat?: ResponseFormat | undefined;
+  returnDirect?: boolean | undefined;
+}
+
+/** A provider's built-in tool, as `bindTools` takes it (`{ type: "web_search_preview" }`, ...). */
+export type ServerTool = Record<string, unknown>;
+
+/** A tool that runs in this program: any tool object. */
+export type ClientTool = StructuredToolInterface | DynamicTool;
 
 /**
  * The constructor input of {@link DynamicStructuredTool}: {@link ToolFields} plus `func`.
