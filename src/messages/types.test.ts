@@ -3,11 +3,11 @@ import type {
   DirectToolOutput,
   FunctionCall,
   ImageDetail,
+  LegacyStoredMessage,
   MessageChunkUnion,
   MessageUnion,
   StoredMessageData,
-  StoredMessageV1,
-} from "../entries/messages.js";
+} from "./index.js";
 import {
   AIMessage,
   type AIMessageChunk,
@@ -57,7 +57,7 @@ describe("public types", () => {
 describe("@langchain/core/messages's type names, from agentgraph/messages", () => {
   it("type stored messages, legacy function calls, image details and direct tool outputs", () => {
     const stored: StoredMessageData = new HumanMessage({ content: "hi", id: "1" }).toDict().data;
-    const legacy: StoredMessageV1 = { type: "human", role: undefined, text: "hi" };
+    const legacy: LegacyStoredMessage = { type: "human", role: undefined, text: "hi" };
     const call: FunctionCall = { name: "get_weather", arguments: '{"city":"Paris"}' };
     const ai = new AIMessage({ content: "", additional_kwargs: { function_call: call } });
     const detail: ImageDetail = "low";

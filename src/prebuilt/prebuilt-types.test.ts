@@ -1,15 +1,16 @@
-// LangGraph.js's prebuilt type names, as a ported program uses them (imported from the entry point).
+// LangGraph.js's prebuilt type names, as a ported program uses them (the entry exports fixture pins
+// that agentgraph/prebuilt exports them, ToolInvocation as ToolInvocationInterface).
 import { describe, expect, it } from "vitest";
+import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../index.js";
+import { AIMessage } from "../messages/index.js";
 import type {
   ActionRequest,
   AgentState,
   HumanInterrupt,
   HumanInterruptConfig,
   HumanResponse,
-  ToolInvocationInterface,
-} from "../entries/prebuilt.js";
-import { Annotation, Command, interrupt, MemorySaver, START, StateGraph } from "../index.js";
-import { AIMessage } from "../messages/index.js";
+  ToolInvocation,
+} from "./index.js";
 
 describe("agentgraph/prebuilt's type names", () => {
   it("a human-in-the-loop review typed with HumanInterrupt / HumanResponse", async () => {
@@ -49,7 +50,7 @@ describe("agentgraph/prebuilt's type names", () => {
       messages: [new AIMessage("hi")],
       structuredResponse: { answer: "42" },
     };
-    const invocation: ToolInvocationInterface = { tool: "search", toolInput: "query" };
+    const invocation: ToolInvocation = { tool: "search", toolInput: "query" };
     expect([state.structuredResponse.answer, invocation.tool]).toEqual(["42", "search"]);
   });
 });

@@ -5,6 +5,8 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
+import type { LangGraphRunnableConfig, RunnableConfig, Runtime } from "../index.js";
+import type { ToolMessage } from "../messages/index.js";
 import type {
   BaseDynamicToolInput,
   ClientTool,
@@ -16,9 +18,7 @@ import type {
   ToolReturnType,
   ToolSchemaBase,
   ToolWrapperParams,
-} from "../entries/tools.js";
-import type { LangGraphRunnableConfig, RunnableConfig, Runtime } from "../index.js";
-import type { ToolMessage } from "../messages/index.js";
+} from "./index.js";
 import {
   DynamicStructuredTool,
   DynamicTool,
