@@ -1,4 +1,8 @@
-export { BaseChatModel, type SerializedChatModel } from "./chat-model/base-chat-model.js";
+export {
+  BaseChatModel,
+  type LangSmithParams,
+  type SerializedChatModel,
+} from "./chat-model/base-chat-model.js";
 export { ChatGenerationChunk } from "./chat-model/chat-generation-chunk.js";
 export { type BoundChatModel, ConfiguredChatModel } from "./chat-model/configured-chat-model.js";
 export { ChatModelRun, ChatModelRun as CallbackManagerForLLMRun } from "./chat-model/llm-run.js";
@@ -47,7 +51,14 @@ export {
   ModelRateLimitError,
   ModelTimeoutError,
 } from "./errors/model-call-error.js";
-export { type InitChatModelOptions, inferModelProvider, initChatModel } from "./init-chat-model.js";
+export {
+  type ChatModelProvider,
+  type ConfigurableModel,
+  type InitChatModelFields,
+  type InitChatModelOptions,
+  inferModelProvider,
+  initChatModel,
+} from "./init-chat-model.js";
 export type { AnthropicClientOptions } from "./providers/anthropic/anthropic-client.js";
 export {
   ChatAnthropic,

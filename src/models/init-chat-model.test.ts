@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FixtureServer } from "./__tests__/fixture-server.js";
 import { MissingApiKeyError, UnknownModelProviderError } from "./errors/configuration-errors.js";
-import { inferModelProvider, initChatModel } from "./init-chat-model.js";
+import type { LangSmithParams } from "./index.js";
+import {
+  type ChatModelProvider,
+  type ConfigurableModel,
+  type InitChatModelFields,
+  inferModelProvider,
+  initChatModel,
+} from "./init-chat-model.js";
 import { ChatAnthropic } from "./providers/anthropic/chat-anthropic.js";
 import { ChatOpenAI } from "./providers/openai/chat-openai.js";
 
@@ -102,5 +109,22 @@ describe("initChatModel", () => {
     await expect(initChatModel("cohere:command-r")).rejects.toThrow(
       /^Unsupported \{ modelProvider: cohere \}\.\n\nSupported model providers are: openai, anthropic, ollama/,
     );
+  });
+});
+
+describe("langchain/chat_models/universal's and @langchain/core's type names", () => {
+  it("type initChatModel's fields and result, its providers and a model's LangSmith parameters", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "sk-env");
+    const fields: InitChatModelFields = { modelProvider: "openai", temperature: 0 };
+    const provider: ChatModelProvider = "google-genai";
+    const model: ConfigurableModel = await initChatModel("gpt-4.1-mini", fields);
+    const params: LangSmithParams = { ls_model_type: "chat", ls_provider: "openai", ls_stop: undefined };
+    class Acme extends ChatOpenAI {
+      override getLsParams(options: this["ParsedCallOptions"]): LangSmithParams {
+        return { ...params, ls_provider: "acme", ls_stop: options.stop };
+      }
+    }
+    expect(new Acme({ model: "m", apiKey: "k" }).getLsParams({})).toMatchObject({ ls_provider: "acme" });
+    expect([model.model, provider]).toEqual(["gpt-4.1-mini", "google-genai"]);
   });
 });

@@ -15,7 +15,7 @@ const SUPPORTED = ["openai", "anthropic", "ollama"] as const;
  * Providers LangChain.js 1.5 knows (its `MODEL_PROVIDER_CONFIG` keys), so that
  * `"<provider>:<model>"` splits the same way and an unsupported one is named as such.
  */
-const KNOWN = new Set<string>([
+const PROVIDERS = [
   ...SUPPORTED,
   "azure_openai",
   "langsmith",
@@ -35,7 +35,15 @@ const KNOWN = new Set<string>([
   "fireworks",
   "together",
   "perplexity",
-]);
+] as const;
+const KNOWN: ReadonlySet<string> = new Set<string>(PROVIDERS);
+
+/**
+ * The providers LangChain.js's `initChatModel` knows (`"openai"`, `"anthropic"`, `"google-genai"`,
+ * ...); agentgraph's builds `openai`, `anthropic` and `ollama` models and names the others as
+ * unsupported.
+ */
+export type ChatModelProvider = (typeof PROVIDERS)[number];
 
 /** LangChain.js options that make a configurable model, which agentgraph does not build. */
 const CONFIGURABLE_OPTIONS = ["configurableFields", "configPrefix"] as const;
@@ -58,6 +66,16 @@ export type InitChatModelOptions = (ChatOpenAIFields & ChatAnthropicFields) & {
   /** Ollama server URL (`http://host:11434`; `/v1` is added). Defaults to OLLAMA_BASE_URL or 127.0.0.1. */
   baseUrl?: string | undefined;
 };
+
+/** LangChain.js's name for {@link InitChatModelOptions}. */
+export type InitChatModelFields = InitChatModelOptions;
+
+/**
+ * What {@link initChatModel} returns, under LangChain.js's name for it: the provider's model
+ * itself (a `ChatOpenAI`, `ChatAnthropic`…), not a configurable model (a type only: nothing is
+ * an instance of it).
+ */
+export type ConfigurableModel = SpecChatModel;
 
 /**
  * Which provider serves a model name, following LangChain.js: `gpt-…`, `o1`/`o3`/`o4`… and

@@ -73,6 +73,27 @@ type ConfigKeys =
   | "timeout";
 
 /**
+ * The LangSmith parameters a model reports in its start callback's metadata (`getLsParams`);
+ * a subclass may return more keys.
+ *
+ * @example
+ * ```ts
+ * override getLsParams(options: this["ParsedCallOptions"]): LangSmithParams {
+ *   return { ls_provider: "acme", ls_model_name: this.model, ls_model_type: "chat", ls_stop: options.stop };
+ * }
+ * ```
+ */
+export type LangSmithParams = {
+  ls_provider?: string | undefined;
+  ls_model_name?: string | undefined;
+  ls_model_type: "chat";
+  ls_temperature?: number | undefined;
+  ls_max_tokens?: number | undefined;
+  ls_stop?: string[] | undefined;
+  ls_integration?: string | undefined;
+};
+
+/**
  * What {@link BaseChatModel.toJSON} returns: LangChain.js's serialized form of a model that does
  * not opt in to serialization.
  */
@@ -257,7 +278,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     return suffix ? `${name}${suffix}` : name;
   }
 
-  /** LangSmith-style parameters reported in the start callback's metadata. */
+  /** LangSmith-style parameters reported in the start callback's metadata ({@link LangSmithParams}). */
   getLsParams(options: this["ParsedCallOptions"]): Record<string, unknown> {
     const name = this.getName();
     // LangChain.js's keys in its order; `ls_stop` is there (undefined) when the call has no stop
