@@ -13,15 +13,26 @@ import {
   type AgentRuntime,
   createAgent,
   createMiddleware,
+  type DynamicSystemPromptMiddlewareConfig,
   humanInTheLoopMiddleware,
   type InferAgentTools,
+  type InferMergedState,
+  type InferMiddlewareContext,
+  type InferMiddlewareContexts,
+  type InferMiddlewareState,
+  type InferMiddlewareStates,
+  type InferSchemaInput,
   modelCallLimitMiddleware,
   providerStrategy,
   summarizationMiddleware,
   type Todo,
+  type ToolResult,
+  type TypedToolStrategy,
   todoListMiddleware,
   tool,
   toolStrategy,
+  type UserInput,
+  type WrapModelCallHandler,
 } from "./index.js";
 
 /** Zod state (one public field with a default, one private one) and a Zod context. */
@@ -226,5 +237,32 @@ describe("createAgent types", () => {
       // @ts-expect-error n is a number
       beforeModel: () => ({ n: "one" }),
     });
+  });
+});
+
+describe("langchain's Infer* and helper type names", () => {
+  it("read a middleware list's state and context, a schema's input and an agent's input", () => {
+    const list = [counter] as const;
+    expectTypeOf<InferMiddlewareState<typeof counter>>().toEqualTypeOf<{ turns: number }>();
+    expectTypeOf<InferMiddlewareStates<typeof list>>().toEqualTypeOf<{ turns: number }>();
+    expectTypeOf<InferMiddlewareContext<typeof counter>>().toEqualTypeOf<{
+      userId: string;
+      locale?: string | undefined;
+    }>();
+    const merged: InferMergedState<typeof list> = { turns: 1, messages: [] };
+    const contexts: InferMiddlewareContexts<typeof list> = { userId: "u1" };
+    const Input = z.object({ topic: z.string() });
+    expectTypeOf<InferSchemaInput<typeof Input>>().toEqualTypeOf<{ topic: string }>();
+    expectTypeOf<InferSchemaInput<undefined>>().toEqualTypeOf<Record<never, never>>();
+    const input: UserInput<typeof Input> = { messages: [{ role: "user", content: "hi" }], topic: "t" };
+    const strategy: TypedToolStrategy<{ answer: string }> = toolStrategy(z.object({ answer: z.string() }));
+    const prompt: DynamicSystemPromptMiddlewareConfig<{ region?: string }> = (_state, runtime) =>
+      `Region: ${runtime.context.region ?? "n/a"}`;
+    const result: ToolResult = { id: "c1", result: 42 };
+    const wrap = createMiddleware({
+      name: "Wrap",
+      wrapModelCall: (request, handler: WrapModelCallHandler) => handler(request),
+    });
+    expect([merged, contexts, input, strategy.length, prompt, result, wrap.name]).toHaveLength(7);
   });
 });
