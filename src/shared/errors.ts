@@ -75,7 +75,7 @@ export class AgentGraphError extends Error {
    */
   static readonly lcErrorCodeAsGiven: boolean = false;
 
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const ctor = new.target as typeof AgentGraphError;
     Object.defineProperty(

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { AgentGraphError } from "../../shared/index.js";
 import {
   compareVersions,
   deterministicId,
@@ -17,6 +18,7 @@ import {
   NodeInterrupt,
   nextIntegerVersion,
   ParentCommand,
+  StateGraphInputError,
   timeOrderedId,
   UnreachableNodeError,
   uniqueId,
@@ -55,6 +57,23 @@ describe("errors", () => {
     expect(new GraphInterrupt().message).toBe("");
     expect(new GraphInterrupt().interrupts).toEqual([]);
     expect(new GraphInterrupt([]).message).toBe("[]");
+  });
+
+  it("take an optional message, as LangGraph.js's do (StateGraphInputError's default is its text)", () => {
+    const made = [
+      new AgentGraphError(),
+      new GraphRecursionError(),
+      new InvalidUpdateError(),
+      new EmptyInputError(),
+      new GraphValueError(),
+      new InvalidGraphError(),
+      new UnreachableNodeError(),
+      new GraphBubbleUp(),
+    ];
+    expect(made.map((error) => error.message)).toEqual(["", "", "", "", "", "", "", ""]);
+    expect(new StateGraphInputError().message).toBe(
+      "Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema.",
+    );
   });
 
   it("give a ParentCommand an empty message, as LangGraph.js does", () => {

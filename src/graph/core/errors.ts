@@ -12,7 +12,7 @@ import type { Interrupt } from "./interrupt.js";
 export class GraphRecursionError extends AgentGraphError {
   static override readonly brandName: string = "GraphRecursionError";
   static override readonly lcErrorCodeAsGiven: boolean = true;
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, { ...options, code: options.code ?? options.lc_error_code ?? "GRAPH_RECURSION_LIMIT" });
   }
 }
@@ -25,7 +25,7 @@ export class GraphRecursionError extends AgentGraphError {
 export class InvalidUpdateError extends AgentGraphError {
   static override readonly brandName: string = "InvalidUpdateError";
   static override readonly lcErrorCodeAsGiven: boolean = true;
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_UPDATE" });
   }
 }
@@ -63,7 +63,7 @@ export class GraphValueError extends AgentGraphError {
  */
 export class InvalidGraphError extends GraphValueError {
   static override readonly brandName: string = "InvalidGraphError";
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_GRAPH" });
   }
 }
@@ -74,7 +74,10 @@ export class InvalidGraphError extends GraphValueError {
  */
 export class StateGraphInputError extends InvalidGraphError {
   static override readonly brandName: string = "StateGraphInputError";
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(
+    message = "Invalid StateGraph input. Make sure to pass a valid StateDefinition, Annotation.Root, or Zod schema.",
+    options: AgentGraphErrorOptions = {},
+  ) {
     super(message, { ...options, code: options.code ?? options.lc_error_code ?? "INVALID_GRAPH" });
   }
 }
@@ -82,7 +85,7 @@ export class StateGraphInputError extends InvalidGraphError {
 /** A node can never run because no edge leads to it. */
 export class UnreachableNodeError extends InvalidGraphError {
   static override readonly brandName: string = "UnreachableNodeError";
-  constructor(message: string, options: AgentGraphErrorOptions = {}) {
+  constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, { ...options, code: options.code ?? options.lc_error_code ?? "UNREACHABLE_NODE" });
   }
 }
