@@ -11,6 +11,7 @@ import "./node-setup.js";
 
 // Listed one by one: the area's index also exports the saver's storage layer, for its tests.
 export {
+  type DistanceMetric,
   PostgresSaver,
   PostgresSaverError,
   type PostgresSaverOptions,
@@ -21,3 +22,11 @@ export {
   PostgresStoreError,
   type PostgresStoreStats,
 } from "../checkpoint/postgres/index.js";
+// The store's types LangGraph.js's `@langchain/langgraph-checkpoint-postgres/store` exports too
+export type {
+  FilterOperators,
+  PutOptions,
+  SearchItem,
+  SearchOptions,
+  TTLConfig,
+} from "../graph/index.js";

@@ -5,6 +5,7 @@ export {
   PostgresSaverError,
 } from "./saver-storage.js";
 export {
+  type DistanceMetric,
   type PostgresSearchMode,
   type PostgresSearchOptions,
   PostgresStore,

@@ -5,7 +5,7 @@ import {
   expectStoppedSweepStaysStopped,
   runStoreConformance,
 } from "../../graph/store/store-conformance.test-helpers.js";
-import { PostgresSaver, PostgresStore, PostgresStoreError } from "./index.js";
+import { type DistanceMetric, PostgresSaver, PostgresStore, PostgresStoreError } from "./index.js";
 
 const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const base = `agentgraph_store_test_${process.pid}_${Date.now()}`;
@@ -329,6 +329,11 @@ describe("PostgresStore specifics", () => {
     const store = new PostgresStore({ pool, schema: freshSchema() });
     await expect(store.vectorSearch(["docs"], "q")).rejects.toThrow(/^Vector search not configured\./);
     await expect(store.hybridSearch(["docs"], "q", { vectorWeight: 0.5 })).rejects.toThrow(
+      /^Vector search not configured\./,
+    );
+    // LangGraph.js's name for the distanceMetric option's type
+    const distanceMetric: DistanceMetric = "cosine";
+    await expect(store.vectorSearch(["docs"], "q", { distanceMetric })).rejects.toThrow(
       /^Vector search not configured\./,
     );
   });

@@ -82,6 +82,9 @@ export interface PostgresStoreConfig {
   index?: never;
 }
 
+/** A vector distance, as LangGraph.js's PostgresStore names them (its `distanceMetric` search option). */
+export type DistanceMetric = "cosine" | "l2" | "inner_product";
+
 /**
  * How `PostgresStore.search` uses a `query`, as LangGraph.js names the modes. Without vector
  * search, `"auto"` (the default) and `"text"` run a full-text search; `"vector"` and `"hybrid"`
@@ -111,7 +114,7 @@ export interface PostgresSearchOptions extends SearchOptions {
   /** Vector-search option of LangGraph.js; this store has no vector search, so it is ignored. */
   similarityThreshold?: number | undefined;
   /** Vector-search option of LangGraph.js; this store has no vector search, so it is ignored. */
-  distanceMetric?: "cosine" | "l2" | "inner_product" | undefined;
+  distanceMetric?: DistanceMetric | undefined;
   /** Hybrid-search option of LangGraph.js; this store has no vector search, so it is ignored. */
   vectorWeight?: number | undefined;
 }
