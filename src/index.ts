@@ -276,6 +276,8 @@ export {
   StateGraph,
   type StateGraphAddNodeOptions,
   type StateGraphArgs,
+  type StateGraphArgsWithInputOutputSchemas,
+  type StateGraphArgsWithStateSchema,
   type StateGraphInit,
   StateGraphInputError,
   type StateGraphOptions,

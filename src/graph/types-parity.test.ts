@@ -35,8 +35,10 @@ import {
   START,
   type StateDefinitionInit,
   StateGraph,
-  type StateGraphArgs,
   type StateGraphAddNodeOptions,
+  type StateGraphArgs,
+  type StateGraphArgsWithInputOutputSchemas,
+  type StateGraphArgsWithStateSchema,
   type StateGraphInit,
   StateSchema,
   type StreamedMessage,
@@ -363,6 +365,31 @@ describe("LangGraph.js's type names, exported by the root", () => {
     const addOptions: StateGraphAddNodeOptions<"a"> = { ends: ["a"], timeout: 1000 };
     expect([node, ret, init, schemas, anySchema, context, policies, addOptions]).toHaveLength(8);
     expect(new StateGraph({ state: State, nodes: ["a"] }).addNode("a", node)).toBeDefined();
+  });
+
+  it("StateGraphArgs<State>['channels'] types a legacy channel map, as LangGraph.js's older docs write it", async () => {
+    interface Legacy {
+      messages: string[];
+      count: number;
+    }
+    const channels: StateGraphArgs<Legacy>["channels"] = {
+      messages: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+      count: null,
+    };
+    const graph = new StateGraph<Legacy>({ channels })
+      .addNode("a", (state: Legacy) => ({ count: state.count + 1 }))
+      .addEdge(START, "a")
+      .compile();
+    expect(await graph.invoke({ messages: ["x"], count: 0 })).toEqual({ messages: ["x"], count: 1 });
+    const withSchema: StateGraphArgsWithStateSchema<typeof State.spec, typeof State.spec, typeof State.spec> =
+      {
+        stateSchema: State,
+      };
+    const inputOutput: StateGraphArgsWithInputOutputSchemas<typeof State.spec> = {
+      input: State,
+      output: State,
+    };
+    expect([withSchema, inputOutput]).toHaveLength(2);
   });
 
   it("typed interrupt and writer functions, and CompiledGraphType / PregelNode", () => {

@@ -52,6 +52,8 @@ export {
   type StateDefinitionInit,
   StateGraph,
   type StateGraphArgs,
+  type StateGraphArgsWithInputOutputSchemas,
+  type StateGraphArgsWithStateSchema,
   type StateGraphInit,
   type StateGraphOptions,
   type StateSchemaInput,

@@ -171,6 +171,26 @@ export interface StateGraphObjectArgs {
   channels?: StateDefinition | Record<string, SingleReducer<unknown, unknown> | BaseChannel>;
 }
 
+/** The object form of the constructor with Annotation roots for the state, input and output. */
+export type StateGraphArgsWithStateSchema<
+  SD extends StateDefinition,
+  I extends StateDefinition,
+  O extends StateDefinition,
+> = {
+  stateSchema: AnnotationRoot<SD>;
+  input?: AnnotationRoot<I>;
+  output?: AnnotationRoot<O>;
+};
+
+/** The object form of the constructor with input and output Annotation roots (the input is the state). */
+export type StateGraphArgsWithInputOutputSchemas<
+  SD extends StateDefinition,
+  O extends StateDefinition = SD,
+> = {
+  input: AnnotationRoot<SD>;
+  output: AnnotationRoot<O>;
+};
+
 /** Second argument of `new StateGraph(state, options)`: input/output schemas and the context schema. */
 export interface StateGraphOptions {
   /** Keys the graph accepts as input (default: the state). */
