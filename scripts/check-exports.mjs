@@ -93,6 +93,8 @@ const REQUIRED = {
     "isNodeTimeoutError",
     "NodeError",
     "isNodeError",
+    // @langchain/core/callbacks/dispatch
+    "dispatchCustomEvent",
     "RunControl",
     "GraphDrained",
     "isGraphDrained",

@@ -377,6 +377,7 @@ export {
   /** LangGraph.js's name for the options of its errors' constructor (`lc_error_code`). */
   type AgentGraphErrorOptions as BaseLangGraphErrorFields,
   type CallbackHandler,
+  dispatchCustomEvent,
   InvalidArgumentError,
   type RunnableConfig,
 } from "./shared/index.js";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createAgent } from "./agents/index.js";
 import {
   Command,
+  dispatchCustomEvent,
   InMemoryCache,
   interrupt,
   MemorySaver,
@@ -634,6 +635,111 @@ describe("streamEvents of graphs run inside nodes", () => {
       expect(await starts(graph, "streamEvents")).toEqual(expected);
       expect(await starts(graph, "invoke")).toEqual(expected);
     }
+  });
+});
+
+describe("dispatchCustomEvent", () => {
+  const progress = async () => {
+    await dispatchCustomEvent("progress", { chunk: "Four" });
+    await dispatchCustomEvent("progress", { chunk: "score" });
+    return {};
+  };
+  const custom = (events: StreamEvent[]) =>
+    events
+      .filter((e) => e.event === "on_custom_event")
+      .map((e) => [e.name, e.data, e.tags, e.metadata.langgraph_node, e.metadata.langgraph_step]);
+
+  it("shows a node's custom events as on_custom_event with the node's run id, tags and metadata (LangChain.js)", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("work", progress)
+      .addEdge(START, "work")
+      .compile();
+    const events: StreamEvent[] = [];
+    for await (const e of graph.streamEvents({ messages: [] }, { version: "v2" })) events.push(e);
+    expect(custom(events)).toEqual([
+      ["progress", { chunk: "Four" }, ["graph:step:1"], "work", 1],
+      ["progress", { chunk: "score" }, ["graph:step:1"], "work", 1],
+    ]);
+    const node = events.find((e) => e.event === "on_chain_start" && e.name === "work");
+    const first = events.findIndex((e) => e.event === "on_custom_event");
+    expect(events[first]?.run_id).toBe(node?.run_id);
+    expect(events.indexOf(node as StreamEvent)).toBeLessThan(first);
+    // the node's own config passed explicitly, and a subgraph's node, work the same way
+    const explicit = new StateGraph(MessagesAnnotation)
+      .addNode("work", async (_s, config) => {
+        await dispatchCustomEvent("explicit", 1, config);
+        return {};
+      })
+      .addEdge(START, "work")
+      .compile();
+    const outer = new StateGraph(MessagesAnnotation).addNode("sub", explicit).addEdge(START, "sub").compile();
+    const nested: StreamEvent[] = [];
+    for await (const e of outer.streamEvents({ messages: [] }, { version: "v2" })) nested.push(e);
+    expect(custom(nested)).toEqual([["explicit", 1, ["graph:step:1"], "work", 1]]);
+  });
+
+  it("gives a tool's custom event the tool's run, and does nothing outside a run", async () => {
+    const items = tool(
+      async ({ q }: { q: string }) => {
+        await dispatchCustomEvent("tool_progress", { q });
+        return "books";
+      },
+      { name: "items", description: "Lists items.", schema: z.object({ q: z.string() }) },
+    );
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("tools", new ToolNode([items]))
+      .addEdge(START, "tools")
+      .compile();
+    const call = new AIMessage({
+      content: "",
+      id: "a",
+      tool_calls: [{ id: "t1", name: "items", args: { q: "shelf" } }],
+    });
+    const events: StreamEvent[] = [];
+    for await (const e of graph.streamEvents({ messages: [call] }, { version: "v2" })) events.push(e);
+    expect(custom(events)).toEqual([["tool_progress", { q: "shelf" }, [], "tools", 1]]);
+    const toolStart = events.find((e) => e.event === "on_tool_start");
+    expect(events.find((e) => e.event === "on_custom_event")?.run_id).toBe(toolStart?.run_id);
+    await expect(dispatchCustomEvent("outside", {})).resolves.toBeUndefined();
+  });
+
+  it("tells the run's callback handlers, with the node's run id, the inherited tags and the node's metadata", async () => {
+    const heard: unknown[] = [];
+    const started: Record<string, string> = {};
+    const handler = {
+      handleChainStart(
+        _c: unknown,
+        _i: unknown,
+        runId: string,
+        _p?: string,
+        _t?: string[],
+        _m?: unknown,
+        _r?: string,
+        name?: string,
+      ) {
+        if (name !== undefined) started[name] = runId;
+      },
+      handleCustomEvent(
+        name: string,
+        data: unknown,
+        runId: string,
+        tags?: string[],
+        metadata?: Record<string, unknown>,
+      ) {
+        heard.push([name, data, runId, tags, metadata?.langgraph_node]);
+      },
+    };
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("work", progress)
+      .addEdge(START, "work")
+      .compile();
+    await graph.invoke({ messages: [] }, { callbacks: [handler] });
+    expect(heard).toEqual([
+      ["progress", { chunk: "Four" }, started.work, [], "work"],
+      ["progress", { chunk: "score" }, started.work, [], "work"],
+    ]);
+    // a run nobody listens to hears nothing, and the node runs as usual
+    expect(await graph.invoke({ messages: [] })).toEqual({ messages: [] });
   });
 });
 

@@ -3,6 +3,7 @@ export * from "./abortable-sleep.js";
 export * from "./async-context.js";
 export * from "./callbacks.js";
 export * from "./content-block-protocol.js";
+export * from "./dispatch-custom-event.js";
 export * from "./errors.js";
 export * from "./hand-over.js";
 export * from "./ids.js";

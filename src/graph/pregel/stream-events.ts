@@ -150,6 +150,19 @@ interface CallSettled {
   output: unknown;
 }
 
+/**
+ * Marks the `events` chunk of a custom event dispatched in a node's run (`dispatchCustomEvent`):
+ * the node's run is known to the event stream, which gives it the node's tags and metadata.
+ */
+const NODE_CUSTOM_EVENT: unique symbol = Symbol("agentgraph.streamEvents.nodeCustomEvent") as never;
+
+interface NodeCustomEvent {
+  [NODE_CUSTOM_EVENT]: true;
+  runId: string;
+  name: string;
+  data: unknown;
+}
+
 /** What a nested graph run reports its start and end to (see {@link nestedGraphEventsOf}). */
 export interface NestedGraphEvents {
   nestedGraphStart(
@@ -229,10 +242,18 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
     });
   }
 
-  /** A model call's custom event: an `on_custom_event` named after it, with the call's tags and metadata. */
+  /**
+   * A custom event of a run (a model's, a tool's, a node's): an `on_custom_event` named after it,
+   * with the run's tags and metadata. A node's run is the event stream's own (see
+   * {@link NodeCustomEvent}).
+   */
   handleCustomEvent(eventName: string, data: unknown, runId: string): void {
     const info = this.runs.get(runId);
-    if (info === undefined) return;
+    if (info === undefined) {
+      const event: NodeCustomEvent = { [NODE_CUSTOM_EVENT]: true, runId, name: eventName, data };
+      this.sink.push([], EVENTS_MODE, event);
+      return;
+    }
     this.emit("on_custom_event", runId, { ...info, name: eventName }, data as StreamEvent["data"]);
   }
 
@@ -900,6 +921,15 @@ export function streamGraphEvents(
             event: "on_chain_end",
             data: { output: outputs.output ?? outputs, input: endEventInput(run.inputs) },
           };
+        }
+      } else if (mode === "events" && (payload as Partial<NodeCustomEvent>)[NODE_CUSTOM_EVENT] === true) {
+        // a custom event of a node's run carries the node's tags and metadata
+        const { runId: nodeRunId, name: eventName, data } = payload as NodeCustomEvent;
+        const node = running.get(nodeRunId)?.event;
+        if (node !== undefined) {
+          yield* held;
+          held = [];
+          yield { ...node, event: "on_custom_event", name: eventName, data: data as StreamEvent["data"] };
         }
       } else if (mode === "events") {
         yield* held;
