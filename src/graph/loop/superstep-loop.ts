@@ -1532,9 +1532,25 @@ export class PregelLoop {
     // as its task's); a breakpoint of this graph has none.
     if (root && interrupts.length === 0 && !this.interruptStreamed && this.params.sink !== undefined) {
       // one chunk per mode, each with its own (empty) list, as LangGraph.js
-      if (this.wantsUpdates) this.push("updates", { [INTERRUPT]: [] });
-      if (this.wantsValues) this.push("values", { [INTERRUPT]: [] });
+      const namespace = this.breakpointNamespace(this.params.sink as StreamSink);
+      if (this.wantsUpdates) (this.params.sink as StreamSink).push(namespace, "updates", { [INTERRUPT]: [] });
+      if (this.wantsValues) (this.params.sink as StreamSink).push(namespace, "values", { [INTERRUPT]: [] });
     }
+  }
+
+  /**
+   * Where the root graph streams the `{ __interrupt__: [] }` of a breakpoint: its own namespace,
+   * except in a run streamed with `subgraphs` that travels back into a subgraph (given a
+   * subgraph snapshot's config): LangGraph.js then reports it under the deepest namespace the
+   * run's `checkpoint_map` names, the subgraph's.
+   */
+  private breakpointNamespace(sink: StreamSink): readonly string[] {
+    if (!sink.subgraphs) return this.namespace;
+    const map = this.params.config.configurable?.checkpoint_map;
+    if (typeof map !== "object" || map === null) return this.namespace;
+    let deepest = "";
+    for (const key of Object.keys(map)) if (key.length > deepest.length) deepest = key;
+    return deepest === "" ? this.namespace : deepest.split(CHECKPOINT_NAMESPACE_SEPARATOR);
   }
 
   private touches(tasks: readonly RunningTask[], keys: readonly string[]): boolean {

@@ -967,13 +967,20 @@ export class Pregel<
     const config = run.config;
     const configurable = config.configurable ?? {};
     let persistence: LoopPersistence | undefined;
+    // a nested run whose namespace the run's checkpoint map names (the map of a subgraph
+    // snapshot's config, given to the root run: time travel into a subgraph) starts from that
+    // checkpoint, as in LangGraph.js; otherwise from its namespace's latest
+    const addressed =
+      parentLink === undefined || configurable.checkpoint_id !== undefined
+        ? undefined
+        : (configurable.checkpoint_map as Record<string, string> | undefined)?.[parentNs];
     if (saver === undefined && this.checkpointer === true) throw this.rootCheckpointerTrueError();
     if (saver !== undefined) {
       // a Command's first save is its writes (the text says which save failed, as LangGraph.js's)
       const missingThread = threadIdErrorFor(saver, config, isCommand(input) ? "putWrites" : "put");
       if (missingThread !== undefined) throw missingThread;
       const threadId = configurable.thread_id;
-      const checkpointId = configurable.checkpoint_id;
+      const checkpointId = configurable.checkpoint_id ?? addressed;
       persistence = new LoopPersistence({
         saver,
         threadId: String(threadId),
@@ -1022,7 +1029,8 @@ export class Pregel<
       interruptBefore: options?.interruptBefore ?? this.interruptBefore,
       interruptAfter: options?.interruptAfter ?? this.interruptAfter,
       explicitCheckpoint:
-        persistence !== undefined && configurable.checkpoint_id !== undefined && parentLink === undefined,
+        persistence !== undefined &&
+        ((configurable.checkpoint_id !== undefined && parentLink === undefined) || addressed !== undefined),
       cache: asCache(options?.cache ?? this.cache),
       stepTimeout: this.stepTimeout,
       runId: run.runId,

@@ -223,6 +223,51 @@ describe("an interrupt inside a subgraph", () => {
     expect(runs.counts).toEqual({ s2: 1, b: 1 });
   });
 
+  it("a root run given a past subgraph checkpoint's config replays the subgraph from that checkpoint", async () => {
+    // the subgraph-manage-state how-to: the history entry of the subgraph before its first node
+    const runs = new RunCounter();
+    const sub = new StateGraph(LogState)
+      .addNode("s1", () => {
+        runs.bump("s1");
+        return { v: ["s1"] };
+      })
+      .addNode("s2", () => {
+        runs.bump("s2");
+        return { v: ["s2"] };
+      })
+      .addEdge(START, "s1")
+      .addEdge("s1", "s2")
+      .compile({ interruptBefore: ["s2"] });
+    const graph = new StateGraph(LogState)
+      .addNode("a", () => ({ v: ["a"] }))
+      .addNode("sub", sub)
+      .addEdge(START, "a")
+      .addEdge("a", "sub")
+      .compile({ checkpointer: new MemorySaver() });
+    await graph.invoke({ v: ["in"] }, thread("t"));
+    let before: StateSnapshot | undefined;
+    for await (const past of graph.getStateHistory(thread("t"))) if (past.next[0] === "sub") before = past;
+    let first: StateSnapshot | undefined;
+    for await (const past of graph.getStateHistory(before?.tasks[0]?.state as RunnableConfig)) {
+      if (past.next[0] === "s1") first = past;
+    }
+    const ns = String(first?.config.configurable?.checkpoint_ns);
+    runs.reset();
+    const chunks = await collect(
+      graph.stream(null, { ...first?.config, streamMode: "updates", subgraphs: true }),
+    );
+    // s1 runs again and the subgraph stops before s2 again (before: it went on from its latest
+    // checkpoint, ran s2 and ended the parent); the breakpoint is streamed under its namespace
+    expect(runs.counts).toEqual({ s1: 1 });
+    expect(chunks).toEqual([
+      [[ns], { s1: { v: ["s1"] } }],
+      [[ns], { __interrupt__: [] }],
+    ]);
+    const state = await graph.getState(thread("t"), { subgraphs: true });
+    expect(state.next).toEqual(["sub"]);
+    expect((state.tasks[0]!.state as StateSnapshot).next).toEqual(["s2"]);
+  });
+
   it("a root run given a subgraph config without a checkpoint map starts from the latest checkpoint", async () => {
     const graph = build();
     await graph.invoke({ v: ["in"] }, thread("t"));
