@@ -168,6 +168,27 @@ describe("node signatures", () => {
       .addNode("bad", (_state: { subject: string }) => ({ jokes: 1 }));
   });
 
+  it("a node may return keys the state does not declare, its private channels (pass_private_state)", async () => {
+    const Overall = Annotation.Root({ question: Annotation<string>, answer: Annotation<string> });
+    const QueryOutput = Annotation.Root({ query: Annotation<string> });
+    // tsc rejected these nodes before: their updates share no key with the state
+    const graph = new StateGraph(Overall)
+      .addNode("generate_query", async (state: typeof Overall.State) => ({ query: `${state.question}?` }))
+      .addNode("retrieve", async (state: typeof QueryOutput.State) => ({ answer: state.query }), {
+        input: QueryOutput,
+      })
+      .addEdge(START, "generate_query")
+      .addEdge("generate_query", "retrieve")
+      .compile();
+    expect(await graph.invoke({ question: "How are you" })).toEqual({
+      question: "How are you",
+      answer: "How are you?",
+    });
+    new StateGraph(Overall)
+      // @ts-expect-error -- the state's own keys keep their types
+      .addNode("bad", () => ({ answer: 1, query: "q" }));
+  });
+
   it("infers the context type from a Zod context schema (Runtime<Context>)", () => {
     const ContextSchema = z.object({ llm: z.enum(["openai", "anthropic"]) });
     const State = Annotation.Root({ out: Annotation<string> });

@@ -5,11 +5,20 @@ import type { CachePolicy, LangGraphRunnableConfig, RetryPolicy, TimeoutPolicy }
 // biome-ignore lint/suspicious/noConfusingVoidType: a node may return nothing at all
 export type NodeReturn<Update> = Update | Command | (Update | Command)[] | null | undefined | void;
 
-/** A node: a function of the state (and the run's config) returning an update. */
+/**
+ * A node: a function of the state (and the run's config) returning an update. The update may
+ * also hold keys the state does not declare (a node's private channels, read by a node added with
+ * `{ input }` of them), as LangGraph.js types it; the state's own keys keep their types.
+ */
 export type NodeAction<State, Update, Context = Record<string, unknown>> = (
   state: State,
   config: LangGraphRunnableConfig<Context>,
-) => NodeReturn<Update> | Promise<NodeReturn<Update>>;
+) => NodeReturn<OpenUpdate<Update>> | Promise<NodeReturn<OpenUpdate<Update>>>;
+
+/** An update that may hold keys besides the state's (see {@link NodeAction}). */
+type OpenUpdate<Update> = [Update] extends [Record<string, unknown>]
+  ? Update & Record<string, unknown>
+  : Update;
 
 /** A compiled graph used as a node (a subgraph). */
 export interface SubgraphLike {
