@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
@@ -124,6 +124,30 @@ describe("a legacy channel map typed by StateGraphArgs<State> (the how-tos' resp
       .compile();
     const out: IState = await graph.invoke({ messages: ["a"] });
     expect(out).toEqual({ messages: ["a", "m1", "m2"] });
+  });
+
+  it("types the graph's state as the declared one, so routers read it (branching how-to)", async () => {
+    interface IState2 {
+      aggregate: string[];
+      which: string;
+    }
+    const channels: StateGraphArgs<IState2>["channels"] = {
+      aggregate: { value: (x: string[], y: string[]) => x.concat(y), default: () => [] },
+      which: { value: (x: string, y: string) => (y ? y : x), default: () => "bc" },
+    };
+    // tsc rejected this router before: the state was typed Record<string, unknown>
+    const route = (state: IState2): string[] => (state.which === "cd" ? ["c", "d"] : ["b", "c"]);
+    const graph = new StateGraph<IState2>({ channels })
+      .addNode("a", () => ({ aggregate: ["a"] }))
+      .addNode("b", () => ({ aggregate: ["b"] }))
+      .addNode("c", () => ({ aggregate: ["c"] }))
+      .addNode("d", () => ({ aggregate: ["d"] }))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", route, { b: "b", c: "c", d: "d" })
+      .compile();
+    const result = await graph.invoke({ aggregate: [], which: "cd" });
+    expect(result).toEqual({ aggregate: ["a", "c", "d"], which: "cd" });
+    expectTypeOf(result.which).toEqualTypeOf<string>();
   });
 });
 
