@@ -678,6 +678,31 @@ describe("dispatchCustomEvent", () => {
     expect(custom(nested)).toEqual([["explicit", 1, ["graph:step:1"], "work", 1]]);
   });
 
+  it("keeps or filters a custom event as its run: by the run's name and type, not the event's name", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("work", progress)
+      .addEdge(START, "work")
+      .compile();
+    const names = async (filter: Record<string, string[]>) => {
+      const out: string[] = [];
+      for await (const e of graph.streamEvents({ messages: [] }, { version: "v2" }, filter)) {
+        out.push(`${e.event}:${e.name}`);
+      }
+      return out;
+    };
+    expect(await names({ includeNames: ["work"] })).toEqual([
+      "on_chain_start:work",
+      "on_custom_event:progress",
+      "on_custom_event:progress",
+      "on_chain_end:work",
+    ]);
+    // before: kept by the event's own name
+    expect(await names({ includeNames: ["progress"] })).toEqual([]);
+    expect(
+      await names({ includeTypes: ["chain"], excludeNames: ["work", "LangGraph", "__start__"] }),
+    ).toEqual([]);
+  });
+
   it("gives a tool's custom event the tool's run, and does nothing outside a run", async () => {
     const items = tool(
       async ({ q }: { q: string }) => {

@@ -124,6 +124,20 @@ interface RunInfo {
   tags: string[];
   metadata: Record<string, unknown>;
   input: unknown;
+  /** The run's type for `streamEvents` filters (`chain` when not given). */
+  type?: "chat_model" | "tool";
+}
+
+/**
+ * The run an `on_custom_event` belongs to, which `streamEvents` filters read (as LangChain.js
+ * filters a custom event by its run's name, type and tags, not by the event's name).
+ */
+const CUSTOM_EVENT_RUN: unique symbol = Symbol("agentgraph.streamEvents.customEventRun") as never;
+
+/** Marks `event` as a custom event of the run named `name`, of type `type` (see {@link CUSTOM_EVENT_RUN}). */
+function customEventOf(event: StreamEvent, name: string, type: string): StreamEvent {
+  Object.defineProperty(event, CUSTOM_EVENT_RUN, { value: { name, type } });
+  return event;
 }
 
 /** What `streamEvents` hears of the runs inside a node (see {@link ChainReporter}). */
@@ -211,6 +225,7 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
       tags: tags ?? [],
       metadata: metadata ?? {},
       input: { messages },
+      type: "chat_model",
     };
     this.runs.set(runId, info);
     this.emit("on_chat_model_start", runId, info, { input: info.input });
@@ -254,7 +269,15 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
       this.sink.push([], EVENTS_MODE, event);
       return;
     }
-    this.emit("on_custom_event", runId, { ...info, name: eventName }, data as StreamEvent["data"]);
+    const event: StreamEvent = {
+      event: "on_custom_event",
+      name: eventName,
+      run_id: runId,
+      tags: info.tags,
+      metadata: info.metadata,
+      data: data as StreamEvent["data"],
+    };
+    this.sink.push([], EVENTS_MODE, customEventOf(event, info.name, info.type ?? "chain"));
   }
 
   /**
@@ -336,6 +359,7 @@ export class EventsHandler implements CallbackHandler, NestedGraphEvents, InnerR
       tags: tags ?? [],
       metadata: metadata ?? {},
       input: parsed,
+      type: "tool",
     };
     this.runs.set(runId, info);
     this.emit("on_tool_start", runId, info, { input: parsed });
@@ -791,15 +815,18 @@ function runType(event: string): string {
 
 function keep(event: StreamEvent, filter: StreamEventsFilter | undefined): boolean {
   if (filter === undefined) return true;
-  const type = runType(event.event);
+  // a custom event is kept or left out as its run is
+  const run = (event as { [CUSTOM_EVENT_RUN]?: { name: string; type: string } })[CUSTOM_EVENT_RUN];
+  const type = run?.type ?? runType(event.event);
+  const name = run?.name ?? event.name;
   const includes = [filter.includeNames, filter.includeTypes, filter.includeTags].some(
     (list) => list !== undefined,
   );
   let kept = !includes;
-  if (filter.includeNames?.includes(event.name)) kept = true;
+  if (filter.includeNames?.includes(name)) kept = true;
   if (filter.includeTypes?.includes(type)) kept = true;
   if (filter.includeTags?.some((tag) => event.tags.includes(tag))) kept = true;
-  if (filter.excludeNames?.includes(event.name)) kept = false;
+  if (filter.excludeNames?.includes(name)) kept = false;
   if (filter.excludeTypes?.includes(type)) kept = false;
   if (filter.excludeTags?.some((tag) => event.tags.includes(tag))) kept = false;
   return kept;
@@ -929,7 +956,13 @@ export function streamGraphEvents(
         if (node !== undefined) {
           yield* held;
           held = [];
-          yield { ...node, event: "on_custom_event", name: eventName, data: data as StreamEvent["data"] };
+          const event = {
+            ...node,
+            event: "on_custom_event",
+            name: eventName,
+            data: data as StreamEvent["data"],
+          };
+          yield customEventOf(event, node.name, "chain");
         }
       } else if (mode === "events") {
         yield* held;
