@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CallbackHandler, notifyHandlers } from "./callbacks.js";
+import { type CallbackHandler, notifyHandlers, notifyRaising } from "./callbacks.js";
 
 describe("notifyHandlers: a failing handler is logged as LangChain.js logs it", () => {
   afterEach(() => {
@@ -104,5 +104,51 @@ describe("notifyHandlers: LangChain.js's ignore flags", () => {
       "ignoreChain custom",
       "ignoreAgent custom",
     ]);
+  });
+});
+
+describe("notifyRaising: handlers with raiseError and awaitHandlers fail the call (LangChain.js's callback manager)", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
+
+  it("calls every handler, then rejects with the first opted-in handler's error; nothing to wait for otherwise", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const heard: string[] = [];
+    const fail = (text: string) => () => {
+      heard.push(text);
+      throw new Error(text);
+    };
+    const handlers: CallbackHandler[] = [
+      { raiseError: true, awaitHandlers: true, handleToolEnd: fail("first") },
+      { handleToolEnd: fail("quiet") },
+      { raiseError: true, handleToolEnd: fail("background") },
+      { raiseError: true, awaitHandlers: true, handleToolEnd: async () => fail("async")() },
+    ];
+    const raised = notifyRaising(handlers, "handleToolEnd", "out", "run");
+    await expect(raised).rejects.toThrow("first");
+    expect(heard).toEqual(["first", "quiet", "background", "async"]);
+    expect(error).toHaveBeenCalledTimes(3);
+    // only handlers that opt in with both flags are waited for
+    expect(notifyRaising(handlers.slice(1, 3), "handleToolEnd", "out", "run")).toBeUndefined();
+    // where the call cannot fail, they are logged only
+    expect(notifyHandlers(handlers, "handleToolEnd", "out", "run")).toBeUndefined();
+  });
+
+  it("waits for a plain object without a name when LANGCHAIN_CALLBACKS_BACKGROUND is false (LangChain.js wraps it)", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const plain: CallbackHandler = {
+      raiseError: true,
+      handleToolEnd: () => {
+        throw new Error("wrapped");
+      },
+    };
+    const named: CallbackHandler = { ...plain, name: "named" };
+    expect(notifyRaising([plain], "handleToolEnd", "out", "run")).toBeUndefined();
+    vi.stubEnv("LANGCHAIN_CALLBACKS_BACKGROUND", "false");
+    await expect(notifyRaising([plain], "handleToolEnd", "out", "run")).rejects.toThrow("wrapped");
+    expect(notifyRaising([named], "handleToolEnd", "out", "run")).toBeUndefined();
   });
 });

@@ -17,10 +17,19 @@ export interface CallbackHandler {
 
   /**
    * When true, a failure of this handler is logged with `console.error` rather than
-   * `console.warn`. Unlike LangChain.js (which rethrows it, failing the call when the handler is
-   * awaited and leaving an unhandled rejection otherwise), the call it observes goes on.
+   * `console.warn`; with {@link awaitHandlers} too, it then fails the call it observes with the
+   * handler's own error, as in LangChain.js. Without `awaitHandlers` the call goes on (LangChain.js
+   * leaves an unhandled rejection there; agentgraph only logs).
    */
   raiseError?: boolean;
+
+  /**
+   * When true (with {@link raiseError}), the call waits for this handler, and fails with its
+   * error, as LangChain.js's callback manager does. LangChain.js's `BaseCallbackHandler` sets it
+   * when built with `raiseError: true`; a plain object without a `name` gets it from
+   * `LANGCHAIN_CALLBACKS_BACKGROUND=false`, as LangChain.js wraps such an object in a handler.
+   */
+  awaitHandlers?: boolean;
 
   /** When true, this handler hears no model call (`handleChatModelStart`, `handleLLM*`), as in LangChain.js. */
   ignoreLLM?: boolean;
@@ -257,7 +266,8 @@ export function parentRunIdOf(config: {
  * breaks the call it observes: the failure is logged as LangChain.js logs it, with
  * `console.warn` (`console.error` for a handler with `raiseError: true`):
  * `Error in handler Handler, handleLLMEnd: Error: …` (`Handler` for a plain object without a
- * `name`, else the handler's class name, `Object` for a plain object with one).
+ * `name`, else the handler's class name, `Object` for a plain object with one). Where a
+ * handler's failure may fail the call, see {@link notifyRaising}.
  */
 export function notifyHandlers<K extends keyof CallbackHandler>(
   handlers: readonly CallbackHandler[] | undefined,
@@ -265,19 +275,78 @@ export function notifyHandlers<K extends keyof CallbackHandler>(
   ...args: HandlerArgs<K>
 ): void {
   if (handlers === undefined) return;
+  dispatch(handlers, method, args, false);
+}
+
+/**
+ * {@link notifyHandlers}, for a call that a handler with both `raiseError` and `awaitHandlers`
+ * fails, as in LangChain.js: every handler is called, each failure logged, and when such a handler
+ * was called the result waits for them and rejects with the first one's error (the call awaits
+ * it). `undefined`, and nothing to wait for, when no such handler was called.
+ *
+ * @example
+ * ```ts
+ * const raised = notifyRaising(handlers, "handleToolEnd", output, runId, parentRunId, tags);
+ * if (raised !== undefined) await raised;
+ * ```
+ */
+export function notifyRaising<K extends keyof CallbackHandler>(
+  handlers: readonly CallbackHandler[] | undefined,
+  method: K,
+  ...args: HandlerArgs<K>
+): Promise<void> | undefined {
+  if (handlers === undefined) return undefined;
+  return dispatch(handlers, method, args, true);
+}
+
+function dispatch(
+  handlers: readonly CallbackHandler[],
+  method: keyof CallbackHandler,
+  args: unknown[],
+  raising: boolean,
+): Promise<void> | undefined {
   const ignoredBy = IGNORED_BY[method];
+  let awaited: unknown[] | undefined;
   for (const handler of handlers) {
     const fn = handler[method] as ((...a: unknown[]) => unknown) | undefined;
     if (typeof fn !== "function") continue;
     if (ignoredBy !== undefined && handler[ignoredBy] === true) continue;
+    const raises = raising && handler.raiseError === true && raisesFor(handler);
+    let result: unknown;
     try {
-      const result = fn.apply(handler, args);
-      if (result instanceof Promise)
-        result.catch((error: unknown) => reportHandlerError(handler, method, error));
+      result = fn.apply(handler, args);
     } catch (error) {
       reportHandlerError(handler, method, error);
+      if (raises) awaited = waitFor(awaited, Promise.reject(error));
+      continue;
     }
+    if (!(result instanceof Promise)) continue;
+    const logged = result.catch((error: unknown) => {
+      reportHandlerError(handler, method, error);
+      if (raises) throw error;
+    });
+    if (raises) awaited = waitFor(awaited, logged);
   }
+  // LangChain.js waits for all of them, and fails with the first error
+  return awaited === undefined ? undefined : Promise.all(awaited).then(() => undefined);
+}
+
+function waitFor(awaited: unknown[] | undefined, result: unknown): unknown[] {
+  if (awaited === undefined) return [result];
+  awaited.push(result);
+  return awaited;
+}
+
+/**
+ * Whether a handler with `raiseError` is awaited, so that its error fails the call (LangChain.js's
+ * `awaitHandlers`; a plain object without a `name` is wrapped by LangChain.js in a handler that
+ * reads it from `LANGCHAIN_CALLBACKS_BACKGROUND`).
+ */
+function raisesFor(handler: CallbackHandler): boolean {
+  if (handler.awaitHandlers !== undefined) return handler.awaitHandlers === true;
+  const ctor = (handler as { constructor?: unknown }).constructor;
+  if (ctor !== Object || "name" in handler) return false;
+  return typeof process !== "undefined" && process.env?.LANGCHAIN_CALLBACKS_BACKGROUND === "false";
 }
 
 /** The flag that keeps a handler from hearing a method (LangChain.js's `ignoreLLM`, …). */

@@ -465,10 +465,15 @@ export abstract class StructuredTool<
   ): Promise<unknown> {
     const toolCallId = config.toolCall?.id;
     let run: ReturnType<typeof startToolRun>;
-    const fail = (error: unknown): never => {
-      run?.handleToolError(error);
-      throw error;
+    // a handler with `raiseError` and `awaitHandlers` that fails hearing the tool's error fails
+    // the call with its own error, as in LangChain.js
+    const fail = (error: unknown): Promise<never> => {
+      const raised = run?.handleToolError(error);
+      if (raised === undefined) throw error;
+      return raised.then(() => Promise.reject(error));
     };
+    // such a handler that fails hearing the start: the tool does not run, nor reports an error
+    let vetoed = false;
     try {
       run = startToolRun(config, this, this.callbackInput(arg), toolCallId, this.constructor.name);
       // a subclass's `_call` may return a plain value
@@ -480,8 +485,8 @@ export abstract class StructuredTool<
           toolCallId: isCommandLike(output) ? undefined : toolCallId,
           metadata: this.metadata,
         });
-        run?.handleToolEnd(formatted);
-        return formatted;
+        const raised = run?.handleToolEnd(formatted);
+        return raised === undefined ? formatted : raised.then(() => formatted);
       };
       // with handlers listening, the tool's function starts a turn after its start was reported,
       // as in LangChain.js (which awaits `handleToolStart`): tools called together all report
@@ -490,13 +495,26 @@ export abstract class StructuredTool<
       const raced = raceWithSignal(
         started === undefined
           ? Promise.resolve(this._call(parsed, run, config))
-          : Promise.resolve().then(() => this.callInRun(parsed, started, config)),
+          : started.startRaised === undefined
+            ? Promise.resolve().then(() => this.callInRun(parsed, started, config))
+            : started.startRaised.then(
+                () => this.callInRun(parsed, started, config),
+                (error: unknown) => {
+                  vetoed = true;
+                  throw error;
+                },
+              ),
         config.signal,
       );
       // the caller's `then` (or `onError`), if any, in the same continuation; what `then` throws is
       // the caller's, not the tool's
       const failed = (error: unknown): R | PromiseLike<R> => {
-        run?.handleToolError(error);
+        const raised = vetoed ? undefined : run?.handleToolError(error);
+        if (raised !== undefined)
+          return raised.then(
+            () => failedBeforeThen(error, onError),
+            (raisedError: unknown) => failedBeforeThen(raisedError, onError),
+          );
         if (onError === undefined) throw error;
         return onError(error);
       };
@@ -509,6 +527,10 @@ export abstract class StructuredTool<
         let formatted: unknown;
         try {
           formatted = finish(output);
+          // a handler with `raiseError` and `awaitHandlers` that fails hearing the end fails the
+          // call (no tool error callback), as in LangChain.js
+          if (formatted instanceof Promise)
+            return then === undefined ? formatted : formatted.then(then, onError);
         } catch (error) {
           // an output the response format rejects fails the call without a tool error callback
           // (nor an end), as in LangChain.js, which checks it after the tool's run
@@ -518,7 +540,12 @@ export abstract class StructuredTool<
         return then === undefined ? formatted : then(formatted);
       }, failed);
     } catch (error) {
-      run?.handleToolError(error);
+      const raised = run?.handleToolError(error);
+      if (raised !== undefined)
+        return raised.then(
+          () => failedBeforeThen(error, onError),
+          (raisedError: unknown) => failedBeforeThen(raisedError, onError),
+        );
       return failedBeforeThen(error, onError);
     }
   }

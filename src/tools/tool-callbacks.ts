@@ -1,7 +1,7 @@
 import {
   type CallbackHandler,
   hasHandlers,
-  notifyHandlers,
+  notifyRaising,
   parentRunIdOf,
   randomId,
 } from "../shared/index.js";
@@ -30,6 +30,12 @@ export class ToolRunManager {
   ) {}
 
   /**
+   * Handlers with `raiseError` and `awaitHandlers` that heard the tool start: the tool runs once
+   * they are done, and not at all when one fails (the call fails with its error, as in LangChain.js).
+   */
+  startRaised: Promise<void> | undefined;
+
+  /**
    * Reports a value the tool's generator yielded to `handleToolEvent(data, runId, parentRunId,
    * tags)`. As in LangChain.js, a handler that fails here is not logged, unless it has
    * `raiseError: true`: its error is then reported to every handler's `handleToolError`, and the
@@ -40,7 +46,8 @@ export class ToolRunManager {
       const fn = handler.handleToolEvent;
       if (typeof fn !== "function" || handler.ignoreAgent === true) continue;
       const raised = (error: unknown) => {
-        if (handler.raiseError === true) this.handleToolError(error);
+        // (logged there; it does not fail the tool, whose generator goes on)
+        if (handler.raiseError === true) this.handleToolError(error)?.catch(() => {});
       };
       try {
         const result: unknown = fn.call(handler, data, this.runId, this.parentRunId, this.tags);
@@ -51,12 +58,17 @@ export class ToolRunManager {
     }
   }
 
-  handleToolEnd(output: unknown): void {
-    notifyHandlers(this.handlers, "handleToolEnd", output, this.runId, this.parentRunId, this.tags);
+  /**
+   * Reports the tool's output; what a handler with `raiseError` and `awaitHandlers` makes of it
+   * is to wait for (its error fails the call), `undefined` when there is none.
+   */
+  handleToolEnd(output: unknown): Promise<void> | undefined {
+    return notifyRaising(this.handlers, "handleToolEnd", output, this.runId, this.parentRunId, this.tags);
   }
 
-  handleToolError(error: unknown): void {
-    notifyHandlers(this.handlers, "handleToolError", error, this.runId, this.parentRunId, this.tags);
+  /** Reports the tool's failure (see {@link handleToolEnd} for the result). */
+  handleToolError(error: unknown): Promise<void> | undefined {
+    return notifyRaising(this.handlers, "handleToolError", error, this.runId, this.parentRunId, this.tags);
   }
 }
 
@@ -106,7 +118,7 @@ export function startToolRun(
         config.runName,
         toolCallId,
       );
-  notifyHandlers(
+  run.startRaised = notifyRaising(
     handlers,
     "handleToolStart",
     // the tool as LangChain.js serializes it (its name is the run name below)

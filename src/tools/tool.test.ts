@@ -727,3 +727,67 @@ describe("invokeThen on tools (a ToolNode's call)", () => {
     expect(await invokeThen(new Custom(), {}, {}, (out) => out)).toBe("from invoke");
   });
 });
+
+describe("tools: a handler with raiseError and awaitHandlers fails the call, as in LangChain.js", () => {
+  function guard(method: "handleToolStart" | "handleToolEnd" | "handleToolError") {
+    const heard: string[] = [];
+    const handler: CallbackHandler = { raiseError: true, awaitHandlers: true };
+    for (const name of ["handleToolStart", "handleToolEnd", "handleToolError"] as const) {
+      (handler as Record<string, unknown>)[name] = async () => {
+        heard.push(name);
+        if (name === method) throw new Error(`vetoed (${name})`);
+      };
+    }
+    return { heard, handler };
+  }
+
+  it("a veto at the start: the tool does not run, and no tool error is heard; at the end: no answer", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      let ran = 0;
+      const add = tool(
+        ({ a, b }) => {
+          ran++;
+          return String(a + b);
+        },
+        { name: "add", description: "adds", schema: z.object({ a: z.number(), b: z.number() }) },
+      );
+      const start = guard("handleToolStart");
+      const other: string[] = [];
+      const call = { id: "c1", name: "add", args: { a: 1, b: 2 }, type: "tool_call" as const };
+      await expect(
+        add.invoke(call, { callbacks: [start.handler, { handleToolStart: () => other.push("start") }] }),
+      ).rejects.toThrow("vetoed (handleToolStart)");
+      expect([ran, start.heard, other]).toEqual([0, ["handleToolStart"], ["start"]]);
+
+      const end = guard("handleToolEnd");
+      await expect(add.invoke({ a: 1, b: 2 }, { callbacks: [end.handler] })).rejects.toThrow(
+        "vetoed (handleToolEnd)",
+      );
+      expect([ran, end.heard]).toEqual([1, ["handleToolStart", "handleToolEnd"]]);
+
+      // a tool error: the handler's error replaces the tool's
+      const boom = tool(
+        () => {
+          throw new Error("boom");
+        },
+        { name: "boom", description: "fails", schema: z.object({}) },
+      );
+      const failed = guard("handleToolError");
+      await expect(boom.invoke({}, { callbacks: [failed.handler] })).rejects.toThrow(
+        "vetoed (handleToolError)",
+      );
+      expect(error.mock.calls.map((c) => c[0])).toEqual([
+        "Error in handler Handler, handleToolStart: Error: vetoed (handleToolStart)",
+        "Error in handler Handler, handleToolEnd: Error: vetoed (handleToolEnd)",
+        "Error in handler Handler, handleToolError: Error: vetoed (handleToolError)",
+      ]);
+
+      // raiseError alone: logged, the tool answers
+      const { awaitHandlers: _, ...loud } = guard("handleToolStart").handler;
+      await expect(add.invoke({ a: 1, b: 2 }, { callbacks: [loud] })).resolves.toBe("3");
+    } finally {
+      error.mockRestore();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   AIMessage,
@@ -1152,5 +1152,83 @@ describe("invokeThen (the agent's model node's call)", () => {
     const content = await invokeThen(bound, "x", { stop: ["!"] }, (answer) => answer.content);
     expect(content).toBe("ok");
     expect(model.seen[0]?.options).toMatchObject({ tool_choice: "search", stop: ["!"] });
+  });
+});
+
+describe("BaseChatModel: a handler with raiseError and awaitHandlers fails the call, as in LangChain.js", () => {
+  /** A handler that opts in, failing in `method` (async, as a guardrail that looks up a budget), recording what it hears. */
+  function guard(method: "handleChatModelStart" | "handleLLMEnd" | "handleLLMNewToken" | "handleLLMError") {
+    const heard: string[] = [];
+    const handler: CallbackHandler = { raiseError: true, awaitHandlers: true, lc_prefer_streaming: true };
+    for (const name of [
+      "handleChatModelStart",
+      "handleLLMNewToken",
+      "handleLLMEnd",
+      "handleLLMError",
+    ] as const) {
+      (handler as Record<string, unknown>)[name] = async () => {
+        heard.push(name);
+        if (name === method) throw new Error(`over budget (${name})`);
+      };
+    }
+    return { heard, handler };
+  }
+
+  it("fails invoke with the handler's own error, at the start (no _generate), at the end, or on a token", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const start = guard("handleChatModelStart");
+      const model = new RecordingModel();
+      await expect(model.invoke("hi", { callbacks: [start.handler] })).rejects.toThrow(
+        "over budget (handleChatModelStart)",
+      );
+      expect(model.seen).toHaveLength(0);
+      expect(start.heard).toEqual(["handleChatModelStart"]);
+
+      // the end: the answer is not returned, and handleLLMError does not hear it (LangChain.js's _generate path)
+      const end = guard("handleLLMEnd");
+      const { lc_prefer_streaming: _, ...plain } = end.handler;
+      await expect(new RecordingModel().invoke("hi", { callbacks: [plain] })).rejects.toThrow(
+        "over budget (handleLLMEnd)",
+      );
+      expect(end.heard).toEqual(["handleChatModelStart", "handleLLMEnd"]);
+
+      // a token reported by the model: its stream fails, and handleLLMError hears it
+      const token = guard("handleLLMNewToken");
+      await expect(new TokenModel({}).invoke("hi", { callbacks: [token.handler] })).rejects.toThrow(
+        "over budget (handleLLMNewToken)",
+      );
+      expect(token.heard).toEqual(["handleChatModelStart", "handleLLMNewToken", "handleLLMError"]);
+
+      // model.stream(): its end
+      const streamed = guard("handleLLMEnd");
+      const chunks: unknown[] = [];
+      await expect(
+        (async () => {
+          for await (const chunk of await new TokenModel({}).stream("hi", { callbacks: [streamed.handler] }))
+            chunks.push(chunk.content);
+        })(),
+      ).rejects.toThrow("over budget (handleLLMEnd)");
+      expect(chunks).toEqual(["A", "B", "C"]);
+      expect(error).toHaveBeenCalledWith(
+        "Error in handler Handler, handleLLMEnd: Error: over budget (handleLLMEnd)",
+      );
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it("with raiseError alone, logs and answers", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const end = guard("handleLLMEnd");
+      const { awaitHandlers: _, lc_prefer_streaming: __, ...loud } = end.handler;
+      const answer = await new RecordingModel().invoke("hi", { callbacks: [loud] });
+      expect(answer.content).toBe("ok");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(error).toHaveBeenCalledTimes(1);
+    } finally {
+      error.mockRestore();
+    }
   });
 });

@@ -573,13 +573,27 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     then?: (answer: AIMessage) => R | PromiseLike<R>,
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<AIMessage | R> {
-    const fail = (error: unknown): never => {
-      call.run?.error(error);
-      throw error;
+    // a handler with `raiseError` and `awaitHandlers` that failed as the call started fails it
+    const started = call.run?.takeRaised();
+    if (started !== undefined) {
+      return started.then<AIMessage | R, AIMessage | R>(
+        () => (then === undefined ? this.invokePrepared(call) : this.invokePrepared(call, then, onError)),
+        (error: unknown) => failedBeforeThen(error, onError),
+      );
+    }
+    const fail = (error: unknown): Promise<never> => {
+      const raised = call.run?.error(error);
+      if (raised === undefined) throw error;
+      return raised.then(() => Promise.reject(error));
     };
     // the call's failure, reported, then the caller's `onError` (which `then`'s errors never reach)
     const failTo = (error: unknown): AIMessage | R | PromiseLike<R> => {
-      call.run?.error(error);
+      const raised = call.run?.error(error);
+      if (raised !== undefined)
+        return raised.then(
+          () => failedBeforeThen(error, onError),
+          (raisedError: unknown) => failedBeforeThen(raisedError, onError),
+        );
       if (onError === undefined) throw error;
       return onError(error);
     };
@@ -591,7 +605,9 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
           this.invokeStreamingEvents(call, run),
           (message) => {
             run.end(message, tokenUsageOf(message));
-            return message;
+            // a handler that fails hearing the end fails the call (and hears it fail), as in LangChain.js
+            const raised = run.takeRaised();
+            return raised === undefined ? message : raised.then(() => message, fail);
           },
           fail,
         );
@@ -603,7 +619,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         // callbacks get the joined chunks, as in LangChain.js; the caller an AIMessage
         const streamed = thenOrElse(
           this.invokeStreaming(call),
-          (whole) => this.finishCall(call, toAIMessage(whole), undefined, undefined, whole),
+          (whole) => {
+            const message = this.finishCall(call, toAIMessage(whole), undefined, undefined, whole);
+            const raised = call.run?.takeRaised();
+            return raised === undefined ? message : raised.then(() => message, fail);
+          },
           fail,
         );
         return then === undefined ? streamed : streamed.then(then, onError);
@@ -651,18 +671,24 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       const raced = raceSignal(generated, call.signal, () =>
         this.generateAbortError(call.signal as AbortSignal),
       );
-      return raced.then((result) => {
+      return raced.then<AIMessage | R, AIMessage | R>((result) => {
         let message: AIMessage;
         try {
           message = answer(result);
         } catch (error) {
           return failTo(error);
         }
+        // a handler that fails hearing the end fails the call (unheard by `handleLLMError`), as in LangChain.js
+        const raised = call.run?.takeRaised();
+        if (raised !== undefined)
+          return raised.then(
+            () => (then === undefined ? message : then(message)),
+            (error: unknown) => failedBeforeThen(error, onError),
+          );
         return then === undefined ? message : then(message);
       }, failTo);
     } catch (error) {
-      call.run?.error(error);
-      return failedBeforeThen(error, onError);
+      return promiseTry(() => failTo(error));
     }
   }
 
@@ -683,6 +709,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         let event = next.value;
         if (event.event === "message-start" && event.id == null) event = { ...event, id: `run-${run.runId}` };
         run.streamEvent(event);
+        const raised = run.takeRaised();
+        if (raised !== undefined) await raised;
         events.push(event);
       }
     } finally {
@@ -754,6 +782,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   private async *streamPrepared(
     call: PreparedCall<this["ParsedCallOptions"]>,
   ): AsyncGenerator<AIMessageChunk> {
+    const started = call.run?.takeRaised();
+    if (started !== undefined) await started;
     if (!this.canStream()) {
       yield messageToChunk(await this.invokePrepared(call));
       return;
@@ -767,7 +797,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         yield standard ? toStandardContent(chunk) : chunk;
       }
     } catch (error) {
-      call.run?.error(error);
+      const raised = call.run?.error(error);
+      if (raised !== undefined) await raised;
       throw error;
     }
     if (call.run !== undefined) {
@@ -775,6 +806,8 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
       // caller got), as in LangChain.js
       if (whole === undefined) call.run.end(new AIMessage({ content: "", id: call.fallbackId() }));
       else call.run.endStreamed(whole);
+      const raised = call.run.takeRaised();
+      if (raised !== undefined) await raised;
     }
   }
 
@@ -812,7 +845,11 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         }
         if (call.run !== undefined) {
           call.run.streamed(generation);
-          if (report) call.run.chunk(generation.text ?? chunk.text, chunk, generation.generationInfo);
+          if (report) {
+            call.run.chunk(generation.text ?? chunk.text, chunk, generation.generationInfo);
+            const raised = call.run.takeRaised();
+            if (raised !== undefined) await raised;
+          }
         }
         yield chunk;
       }

@@ -5,7 +5,7 @@ import {
   getBufferString,
   isAIMessageChunk,
 } from "../../messages/index.js";
-import { type CallbackHandler, notifyHandlers } from "../../shared/index.js";
+import { type CallbackHandler, notifyRaising } from "../../shared/index.js";
 import { ChatGenerationChunk } from "./chat-generation-chunk.js";
 
 /** `handleLLMEnd`'s output. */
@@ -50,6 +50,11 @@ export class ChatModelRun {
   private streamedCount = 0;
   /** The call's metadata, as `start` reported it (custom events carry it). */
   private metadata: Record<string, unknown> | undefined;
+  /**
+   * What the call waits for before it goes on: handlers with `raiseError` and `awaitHandlers`
+   * that heard the last report, which fail the call with their error (see {@link takeRaised}).
+   */
+  private raised: Promise<void> | undefined;
 
   constructor(
     readonly runId: string,
@@ -69,15 +74,34 @@ export class ChatModelRun {
     return this.handlers.some((handler) => handler.lc_prefer_chat_model_stream_events === true);
   }
 
+  /**
+   * The handlers with `raiseError` and `awaitHandlers` the last reports reached, to wait for
+   * (their error fails the call, as in LangChain.js); `undefined` when there is none.
+   */
+  takeRaised(): Promise<void> | undefined {
+    const raised = this.raised;
+    this.raised = undefined;
+    return raised;
+  }
+
+  private raise(raised: Promise<void> | undefined): void {
+    if (raised === undefined) return;
+    // a report not waited for yet keeps its place: the call fails with the first error
+    this.raised =
+      this.raised === undefined ? raised : Promise.all([this.raised, raised]).then(() => undefined);
+  }
+
   /** Reports one protocol event of the call to `handleChatModelStreamEvent`. */
   streamEvent(event: unknown): void {
-    notifyHandlers(
-      this.handlers,
-      "handleChatModelStreamEvent",
-      event,
-      this.runId,
-      this.parentRunId,
-      this.tags,
+    this.raise(
+      notifyRaising(
+        this.handlers,
+        "handleChatModelStreamEvent",
+        event,
+        this.runId,
+        this.parentRunId,
+        this.tags,
+      ),
     );
   }
 
@@ -90,40 +114,9 @@ export class ChatModelRun {
   ): void {
     this.metadata = metadata;
     if (!this.handlers.some(hasOnlyLLMStart)) {
-      notifyHandlers(
-        this.handlers,
-        "handleChatModelStart",
-        llm,
-        [messages],
-        this.runId,
-        this.parentRunId,
-        extraParams,
-        this.tags,
-        metadata,
-        runName,
-      );
-      return;
-    }
-    // a handler with only `handleLLMStart` hears the prompt as one string, in its turn among the
-    // handlers, as in LangChain.js
-    const prompt = getBufferString(messages);
-    for (const handler of this.handlers) {
-      if (hasOnlyLLMStart(handler)) {
-        notifyHandlers(
-          [handler],
-          "handleLLMStart",
-          llm,
-          [prompt],
-          this.runId,
-          this.parentRunId,
-          extraParams,
-          this.tags,
-          metadata,
-          runName,
-        );
-      } else {
-        notifyHandlers(
-          [handler],
+      this.raise(
+        notifyRaising(
+          this.handlers,
           "handleChatModelStart",
           llm,
           [messages],
@@ -133,6 +126,43 @@ export class ChatModelRun {
           this.tags,
           metadata,
           runName,
+        ),
+      );
+      return;
+    }
+    // a handler with only `handleLLMStart` hears the prompt as one string, in its turn among the
+    // handlers, as in LangChain.js
+    const prompt = getBufferString(messages);
+    for (const handler of this.handlers) {
+      if (hasOnlyLLMStart(handler)) {
+        this.raise(
+          notifyRaising(
+            [handler],
+            "handleLLMStart",
+            llm,
+            [prompt],
+            this.runId,
+            this.parentRunId,
+            extraParams,
+            this.tags,
+            metadata,
+            runName,
+          ),
+        );
+      } else {
+        this.raise(
+          notifyRaising(
+            [handler],
+            "handleChatModelStart",
+            llm,
+            [messages],
+            this.runId,
+            this.parentRunId,
+            extraParams,
+            this.tags,
+            metadata,
+            runName,
+          ),
         );
       }
     }
@@ -149,7 +179,7 @@ export class ChatModelRun {
   ): Promise<void> {
     if (this.baseReportsTokens) return;
     const chunk = fields?.chunk;
-    notifyHandlers(
+    const raised = notifyRaising(
       this.handlers,
       "handleLLMNewToken",
       token,
@@ -162,6 +192,8 @@ export class ChatModelRun {
         ? undefined
         : { chunk: hasText(chunk) ? chunk : { text: token, message: chunk.message } },
     );
+    // a handler with `raiseError` and `awaitHandlers` fails the model's stream, as in LangChain.js
+    if (raised !== undefined) await raised;
   }
 
   /** Notes a generation `_streamResponseChunks` yielded, for {@link endStreamed}. */
@@ -204,7 +236,17 @@ export class ChatModelRun {
     };
     // the fifth argument (LangChain.js's `extraParams`, `{ cached: true }` for a cache hit) is
     // passed, `undefined`, as LangChain.js passes it
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, this.parentRunId, this.tags, undefined);
+    this.raise(
+      notifyRaising(
+        this.handlers,
+        "handleLLMEnd",
+        output,
+        this.runId,
+        this.parentRunId,
+        this.tags,
+        undefined,
+      ),
+    );
   }
 
   /**
@@ -213,21 +255,23 @@ export class ChatModelRun {
    */
   chunk(text: string, message: AIMessageChunk, generationInfo?: Record<string, unknown>): void {
     const completion = generationInfo?.completion;
-    notifyHandlers(
-      this.handlers,
-      "handleLLMNewToken",
-      text,
-      { prompt: 0, completion: typeof completion === "number" ? completion : 0 },
-      this.runId,
-      this.parentRunId,
-      this.tags,
-      {
-        chunk: new ChatGenerationChunk({
-          text,
-          message,
-          ...(generationInfo === undefined ? {} : { generationInfo }),
-        }),
-      },
+    this.raise(
+      notifyRaising(
+        this.handlers,
+        "handleLLMNewToken",
+        text,
+        { prompt: 0, completion: typeof completion === "number" ? completion : 0 },
+        this.runId,
+        this.parentRunId,
+        this.tags,
+        {
+          chunk: new ChatGenerationChunk({
+            text,
+            message,
+            ...(generationInfo === undefined ? {} : { generationInfo }),
+          }),
+        },
+      ),
     );
   }
 
@@ -248,11 +292,26 @@ export class ChatModelRun {
     }
     // what `_generate` returned as `llmOutput`, the key there even when it returned none
     const output: EndOutput = { generations: [[generation, ...others]], llmOutput };
-    notifyHandlers(this.handlers, "handleLLMEnd", output, this.runId, this.parentRunId, this.tags, undefined);
+    this.raise(
+      notifyRaising(
+        this.handlers,
+        "handleLLMEnd",
+        output,
+        this.runId,
+        this.parentRunId,
+        this.tags,
+        undefined,
+      ),
+    );
   }
 
-  error(error: unknown): void {
-    notifyHandlers(
+  /**
+   * Reports the call's failure; a handler with `raiseError` and `awaitHandlers` that fails here
+   * fails the call with its own error instead (to wait for, as the result says).
+   */
+  error(error: unknown): Promise<void> | undefined {
+    this.raised = undefined;
+    return notifyRaising(
       this.handlers,
       "handleLLMError",
       error,
@@ -273,7 +332,16 @@ export class ChatModelRun {
     _runId?: string,
     _tags?: string[],
   ): Promise<void> {
-    notifyHandlers(this.handlers, "handleCustomEvent", eventName, data, this.runId, this.tags, this.metadata);
+    const raised = notifyRaising(
+      this.handlers,
+      "handleCustomEvent",
+      eventName,
+      data,
+      this.runId,
+      this.tags,
+      this.metadata,
+    );
+    if (raised !== undefined) await raised;
   }
 
   /** LangChain.js name for {@link end}'s raw form; kept for models that call it. */
