@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   Annotation,
@@ -973,5 +973,79 @@ describe("an entrypoint's result is taken apart by hidden runs inside its node's
       `end wf ${final}`,
       "end wf 2",
     ]);
+  });
+});
+
+describe("chain callbacks: a graph's handler with raiseError and awaitHandlers fails the run, as in LangChain.js", () => {
+  function counter() {
+    return new StateGraph(Counter)
+      .addNode("inc", () => ({ x: 1 }))
+      .addEdge(START, "inc")
+      .compile({ checkpointer: new MemorySaver() });
+  }
+  /** Fails hearing the graph (`LangGraph`) start, or its end. */
+  function guard(at: "start" | "end") {
+    const heard: string[] = [];
+    const handler: CallbackHandler = {
+      raiseError: true,
+      awaitHandlers: true,
+      async handleChainStart(_chain, _inputs, _runId, parent, _tags, _metadata, _type, name) {
+        heard.push(`start ${name}`);
+        if (at === "start" && parent === undefined) throw new Error("input rejected");
+      },
+      async handleChainEnd(_outputs, _runId, parent) {
+        heard.push("end");
+        if (at === "end" && parent === undefined) throw new Error("output rejected");
+      },
+      handleChainError: () => {
+        heard.push("error");
+      },
+    };
+    return { heard, handler };
+  }
+
+  it("a failing start: the run does not start (no checkpoint, no chain error), invoke and stream", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const streamed of [false, true]) {
+        const graph = counter();
+        const { heard, handler } = guard("start");
+        const config = { configurable: { thread_id: "t" }, callbacks: [handler] };
+        const run = streamed
+          ? (async () => {
+              for await (const _ of await graph.stream({ x: 1 }, config));
+            })()
+          : graph.invoke({ x: 1 }, config);
+        await expect(run).rejects.toThrow("input rejected");
+        expect(heard).toEqual(["start LangGraph"]);
+        expect((await graph.getState({ configurable: { thread_id: "t" } })).values).toEqual({});
+      }
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it("a failing end: the run fails with the handler's error, its steps saved", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const streamed of [false, true]) {
+        const graph = counter();
+        const { heard, handler } = guard("end");
+        const config = { configurable: { thread_id: "t" }, callbacks: [handler] };
+        const chunks: unknown[] = [];
+        const run = streamed
+          ? (async () => {
+              for await (const chunk of await graph.stream({ x: 1 }, config)) chunks.push(chunk);
+            })()
+          : graph.invoke({ x: 1 }, config);
+        await expect(run).rejects.toThrow("output rejected");
+        expect(heard.at(-1)).toBe("end");
+        expect(heard).not.toContain("error");
+        expect((await graph.getState({ configurable: { thread_id: "t" } })).values).toEqual({ x: 2 });
+        if (streamed) expect(chunks).toEqual([{ inc: { x: 1 } }]);
+      }
+    } finally {
+      error.mockRestore();
+    }
   });
 });

@@ -492,7 +492,10 @@ export class Pregel<
       { ...config.metadata },
       resolved.runId,
     );
-    reporter.start(input);
+    // a handler with `raiseError` and `awaitHandlers` that fails hearing the start fails the run
+    // before it starts (no checkpoint, no chain error), as in LangChain.js
+    const started = reporter.start(input);
+    if (started !== undefined) await started;
     // the run's debug events reach the reporter as the engine reports them, so a node's start is
     // heard before the model and tool calls made in it (as in LangChain.js)
     const sink = new ReporterSink(reporter);
@@ -510,7 +513,8 @@ export class Pregel<
       await loop.run();
     } catch (error) {
       const failure = rootError(error);
-      reporter.error(failure);
+      const raised = reporter.error(failure);
+      if (raised !== undefined) await raised;
       throw failure;
     }
     const output = loop.output();
@@ -521,8 +525,10 @@ export class Pregel<
             ...(typeof output === "object" && output !== null && !Array.isArray(output) ? output : {}),
             [INTERRUPT]: loop.interrupts,
           };
-    // the graph's run ends with its output values, the interrupts being no part of them
-    reporter.end(output);
+    // the graph's run ends with its output values, the interrupts being no part of them (such a
+    // handler that fails hearing it fails the run, its steps saved)
+    const ended = reporter.end(output);
+    if (ended !== undefined) await ended;
     return result as Output;
   }
 
@@ -634,19 +640,40 @@ export class Pregel<
       parent,
       messages,
     );
-    reporter?.start(input);
+    // a handler with `raiseError` and `awaitHandlers` that fails hearing the start fails the run
+    // before it starts, one that fails hearing its end or error fails it with its own error (as in
+    // LangChain.js)
+    const started = reporter?.start(input);
     nestedReporter?.start(input);
-    (parent === undefined ? loop.run() : nestedStart().then(() => loop.run())).then(
+    const failed = (failure: unknown) => opened.end({ error: failure });
+    let vetoed = false;
+    const ran =
+      started !== undefined
+        ? started.then(
+            () => loop.run(),
+            (error: unknown) => {
+              vetoed = true;
+              throw error;
+            },
+          )
+        : parent === undefined
+          ? loop.run()
+          : nestedStart().then(() => loop.run());
+    ran.then(
       () => {
-        reporter?.end(loop.output());
+        const ended = reporter?.end(loop.output());
         nestedReporter?.end(loop.output());
-        opened.end();
+        if (ended === undefined) opened.end();
+        else ended.then(() => opened.end(), failed);
       },
       (error: unknown) => {
+        // a run its start's handler failed never started: no chain error, as in LangChain.js
+        if (vetoed) return failed(error);
         const failure = parent === undefined ? rootError(error) : error;
-        reporter?.error(failure);
+        const raised = reporter?.error(failure);
         nestedReporter?.error(failure);
-        opened.end({ error: failure });
+        if (raised === undefined) failed(failure);
+        else raised.then(() => failed(failure), failed);
       },
     );
     // as in LangGraph.js, `stream()` settles once the run has its first chunk: a run that fails
@@ -1092,18 +1119,19 @@ class NestedChains {
     return inner === undefined ? new ReporterSink(reporter) : new ChainReportingSink(inner, reporter);
   }
 
+  // a nested run's handlers do not fail it (logged only)
   start(input: unknown): void {
-    this.reporter?.start(input);
+    this.reporter?.start(input)?.catch(ignore);
   }
 
   end(output: unknown): void {
     this.done();
-    this.reporter?.end(output);
+    this.reporter?.end(output)?.catch(ignore);
   }
 
   error(error: unknown): void {
     this.done();
-    this.reporter?.error(error);
+    this.reporter?.error(error)?.catch(ignore);
   }
 
   private done(): void {
@@ -1251,3 +1279,5 @@ function persistentNamespace(ns: string): string {
     .map((part) => part.split(CHECKPOINT_NAMESPACE_END)[0])
     .join(CHECKPOINT_NAMESPACE_SEPARATOR);
 }
+
+function ignore(): void {}

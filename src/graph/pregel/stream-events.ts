@@ -4,6 +4,7 @@ import {
   mergeOf,
   NODE_RUN_IDS,
   notifyHandlers,
+  notifyRaising,
   randomId,
   recordEnsuredMetadata,
 } from "../../shared/index.js";
@@ -568,8 +569,13 @@ export class ChainReporter {
     this.runId = runId ?? randomId();
   }
 
-  start(input: unknown): void {
-    notifyHandlers(
+  /**
+   * The run starts. A handler with `raiseError` and `awaitHandlers` that fails hearing it fails
+   * the run before it does anything, as in LangChain.js: the result is then to wait for (`undefined`
+   * when there is nothing to wait for), and so are {@link end}'s and {@link error}'s.
+   */
+  start(input: unknown): Promise<void> | undefined {
+    return notifyRaising(
       this.handlers,
       "handleChainStart",
       graphSerialized(this.className),
@@ -661,9 +667,9 @@ export class ChainReporter {
   }
 
   /** The run ended with `output`: the graph's output values (`undefined` when none was written). */
-  end(output: unknown): void {
+  end(output: unknown): Promise<void> | undefined {
     for (const taskId of [...this.open.keys()]) this.forget(taskId);
-    notifyHandlers(
+    return notifyRaising(
       this.handlers,
       "handleChainEnd",
       output ?? {},
@@ -678,13 +684,21 @@ export class ChainReporter {
    * The run failed (or was aborted): the nodes still running fail first, in the order they
    * started, then the graph.
    */
-  error(error: unknown): void {
+  error(error: unknown): Promise<void> | undefined {
     const nodeError = this.nodeFailed ? siblingAbortError() : error;
     for (const [taskId, run] of [...this.open]) {
       this.forget(taskId);
       if (!run.ended) this.nodeEnded(run, nodeError, undefined);
     }
-    notifyHandlers(this.handlers, "handleChainError", error, this.runId, undefined, this.tags, undefined);
+    return notifyRaising(
+      this.handlers,
+      "handleChainError",
+      error,
+      this.runId,
+      undefined,
+      this.tags,
+      undefined,
+    );
   }
 
   private nodeStarted(run: NodeRun): void {
