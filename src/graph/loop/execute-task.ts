@@ -16,7 +16,7 @@ import {
   isParentCommand,
   type ParentCommand,
 } from "../core/index.js";
-import { taskAttemptHooks } from "./graph-callbacks.js";
+import { takeNodeStartGate, taskAttemptHooks } from "./graph-callbacks.js";
 import { defaultRetryOn, retryDelay } from "./retry.js";
 import { timedAttempt } from "./timeout.js";
 import type { RetryPolicy, RunningTask } from "./types.js";
@@ -254,6 +254,18 @@ export function executeTask<R>(
   fallbackPolicy: RetryPolicy | undefined,
   settle: TaskSettle<R>,
 ): R | Promise<R> {
+  // a chain callback handler with `raiseError` and `awaitHandlers` heard the node start: the node
+  // runs once it is done, and fails with its error if it fails (as in LangChain.js)
+  const gate = takeNodeStartGate(task);
+  if (gate !== undefined) {
+    return gate.then(
+      () => executeTask(task, fallbackPolicy, settle),
+      (error: unknown) => {
+        annotate(error, task);
+        return settle.failed(task, error);
+      },
+    );
+  }
   task.resetAttempt();
   const any = settle as TaskSettle<unknown>;
   let pending: Promise<unknown> | undefined;

@@ -151,3 +151,33 @@ export function taskAttemptHooks(task: {
   const info = task.config.executionInfo;
   return info === undefined ? undefined : TASK_ATTEMPT_HOOKS.get(info);
 }
+
+/**
+ * What a task waits for before its node runs: the chain callback handlers with `raiseError` and
+ * `awaitHandlers` that heard the node start, by the task's `executionInfo` (registered by the
+ * graph run that reports it; a failure fails the node with the handler's error, as in
+ * LangChain.js). `pendingNodeStarts` counts them, so that tasks look nothing up when there is none.
+ */
+const NODE_START_GATES = new WeakMap<object, Promise<void>>();
+let pendingNodeStarts = 0;
+
+/** Has `info`'s task wait for `gate` before its node runs (see {@link takeNodeStartGate}). */
+export function gateNodeStart(info: object, gate: Promise<void>): void {
+  NODE_START_GATES.set(info, gate);
+  pendingNodeStarts++;
+  // a task that never waits for it (its run stopped first) leaves no unhandled rejection
+  gate.catch(() => {});
+}
+
+/** What `task` waits for before its node runs, if anything (taken: the task waits once). */
+export function takeNodeStartGate(task: {
+  config: { executionInfo?: object | undefined };
+}): Promise<void> | undefined {
+  if (pendingNodeStarts === 0) return undefined;
+  const info = task.config.executionInfo;
+  const gate = info === undefined ? undefined : NODE_START_GATES.get(info);
+  if (gate === undefined || info === undefined) return undefined;
+  NODE_START_GATES.delete(info);
+  pendingNodeStarts--;
+  return gate;
+}

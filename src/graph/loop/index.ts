@@ -5,6 +5,7 @@ export {
   type GraphLifecycleEvent,
   type GraphLifecycleStatus,
   type GraphResumeEvent,
+  gateNodeStart,
   type InnerRun,
   type InnerRunName,
   TASK_ATTEMPT_HOOKS,

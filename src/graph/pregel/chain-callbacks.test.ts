@@ -1049,3 +1049,45 @@ describe("chain callbacks: a graph's handler with raiseError and awaitHandlers f
     }
   });
 });
+
+describe("chain callbacks: a node's start heard by a handler with raiseError and awaitHandlers", () => {
+  it("failing, fails the node before it runs (its task keeps the error; no chain error for the node), as in LangGraph.js", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      let ran = 0;
+      const graph = new StateGraph(Counter)
+        .addNode("inc", () => ({ x: 1 }))
+        .addNode("guarded", () => {
+          ran++;
+          return { x: 10 };
+        })
+        .addEdge(START, "inc")
+        .addEdge("inc", "guarded")
+        .compile({ checkpointer: new MemorySaver() });
+      const heard: string[] = [];
+      const handler: CallbackHandler = {
+        raiseError: true,
+        awaitHandlers: true,
+        async handleChainStart(_chain, _inputs, _runId, _parent, _tags, _metadata, _type, name) {
+          heard.push(`start ${name}`);
+          if (name === "guarded") throw new Error("not allowed");
+        },
+        handleChainError: () => {
+          heard.push("error");
+        },
+      };
+      const config = { configurable: { thread_id: "t" }, callbacks: [handler] };
+      await expect(graph.invoke({ x: 1 }, config)).rejects.toThrow("not allowed");
+      expect(ran).toBe(0);
+      expect(heard).toEqual(["start LangGraph", "start __start__", "start inc", "start guarded", "error"]);
+      const state = await graph.getState(config);
+      expect([state.values, state.next, state.tasks.map((t) => t.error)]).toEqual([
+        { x: 2 },
+        ["guarded"],
+        [expect.objectContaining({ message: "not allowed" })],
+      ]);
+    } finally {
+      error.mockRestore();
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
   TAG_HIDDEN,
 } from "../core/index.js";
 import {
+  gateNodeStart,
   HIDDEN_TASK_EVENT,
   type InnerRun,
   type InnerRunName,
@@ -702,7 +703,7 @@ export class ChainReporter {
   }
 
   private nodeStarted(run: NodeRun): void {
-    notifyHandlers(
+    const raised = notifyRaising(
       this.handlers,
       "handleChainStart",
       { lc: 1, type: "not_implemented", id: NODE_ID, name: run.name },
@@ -714,6 +715,16 @@ export class ChainReporter {
       undefined,
       run.name,
       undefined,
+    );
+    // the node waits for it; failing, it fails the node, whose run never started (no chain error)
+    if (raised === undefined || run.info === undefined) return;
+    gateNodeStart(
+      run.info,
+      raised.catch((error: unknown) => {
+        run.ended = true;
+        this.nodeFailed = true;
+        throw error;
+      }),
     );
   }
 
