@@ -137,8 +137,9 @@ export const entrypoint: EntrypointFactory = Object.assign(
       channels: [START],
       bound: (input, config) => fn(input as Input, config as LangGraphRunnableConfig),
       writers: (output, task) => {
-        // chain callbacks hear the hidden runs that split the result (as in LangGraph.js)
-        if (hasHandlers(task.config.callbacks)) {
+        // chain callbacks hear the hidden runs that split the result (as in LangGraph.js), unless
+        // a failed call has failed the step already (there the run ends before the function does)
+        if (!task.abortedBySibling && hasHandlers(task.config.callbacks)) {
           const hooks = taskAttemptHooks(task);
           if (hooks !== undefined) reportPlucks(hooks, output);
         }

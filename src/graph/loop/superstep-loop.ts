@@ -1656,7 +1656,7 @@ export class PregelLoop {
       writes: [],
     };
     const task = this.factory.create(prepared, this.step, this.checkpoint.id, parent.config.signal);
-    if (isCallPath(parent.path)) task.callingTask = parent;
+    task.callingTask = parent;
     const sink = this.params.sink;
     if (sink?.wants("custom", this.depth) === true) {
       // a call's custom chunks come from its caller's namespace, as in LangGraph.js
@@ -1821,8 +1821,9 @@ export class PregelLoop {
             },
             failed: (_task, error) => {
               if (!aborted) settle(error);
-              // the failure aborts the step (see callFailed) and so the call that made this one,
-              // at once as in LangGraph.js: its attempt counts as aborted (see recover)
+              // the failure aborts the step (see callFailed) and so the call or node that made
+              // this one, at once as in LangGraph.js: its attempt counts as aborted (see recover),
+              // and an entrypoint that caught the error reports no plucks of its result
               if (!isGraphBubbleUp(error) && task.callingTask !== undefined)
                 task.callingTask.abortedBySibling = true;
               reject(error);

@@ -51,7 +51,7 @@ export class Task implements RunningTask {
   pendingRetry: unknown = undefined;
   abortedBySibling = false;
   inputView: (() => unknown) | undefined = undefined;
-  /** The functional-API call that made this call (a call made by a call). */
+  /** The task (a node, an entrypoint or another call) that made this functional-API call. */
   callingTask: Task | undefined = undefined;
   [SCRATCHPAD]?: Scratchpad;
   private readonly channels: Channels;

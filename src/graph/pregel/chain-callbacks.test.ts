@@ -974,6 +974,42 @@ describe("an entrypoint's result is taken apart by hidden runs inside its node's
       "end wf 2",
     ]);
   });
+
+  it("are not heard when a failed task() call, caught by the function, has failed the step", async () => {
+    // LangGraph.js ends the run as the call fails, before the function returns
+    const heard: string[] = [];
+    const names = new Map<string, string | undefined>();
+    const handler: CallbackHandler = {
+      handleChainStart(_chain, _inputs, runId, _parent, _tags, _m, _type, name) {
+        names.set(runId, name);
+        heard.push(`start ${name}`);
+      },
+      handleChainEnd(_outputs, runId) {
+        heard.push(`end ${names.get(runId)}`);
+      },
+      handleChainError(error, runId) {
+        heard.push(`error ${names.get(runId)} ${(error as Error).message}`);
+      },
+    };
+    const failing = task("failing", async () => {
+      throw new Error("boom");
+    });
+    const workflow = entrypoint({ name: "wf" }, async (x: number) => {
+      try {
+        await failing();
+      } catch {}
+      return x;
+    });
+    await expect(workflow.invoke(1, { callbacks: [handler] })).rejects.toThrow("boom");
+    expect(heard).toEqual([
+      "start wf",
+      "start wf",
+      "start failing",
+      "error failing boom",
+      "error wf This operation was aborted",
+      "error wf boom",
+    ]);
+  });
 });
 
 describe("chain callbacks: a graph's handler with raiseError and awaitHandlers fails the run, as in LangChain.js", () => {
