@@ -39,6 +39,8 @@ describe("errors", () => {
     expect(new UnreachableNodeError("x").lc_error_code).toBeUndefined();
     expect(new UnreachableNodeError("x").code).toBe("UNREACHABLE_NODE");
     expect(new EmptyChannelError()).toBeInstanceOf(Error);
+    // LangGraph.js's empty channel error carries no message of its own
+    expect(String(new EmptyChannelError())).toBe("EmptyChannelError");
   });
 
   it("follow the class hierarchy with instanceof", () => {

@@ -43,7 +43,7 @@ export class EmptyInputError extends AgentGraphError {
 export class EmptyChannelError extends AgentGraphError {
   static override readonly brandName: string = "EmptyChannelError";
   static override readonly lcErrorCodeAsGiven: boolean = true;
-  constructor(message = "The channel is empty.") {
+  constructor(message = "") {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
