@@ -114,20 +114,7 @@ export class ChatModelRun {
   ): void {
     this.metadata = metadata;
     if (!this.handlers.some(hasOnlyLLMStart)) {
-      this.raise(
-        notifyRaising(
-          this.handlers,
-          "handleChatModelStart",
-          llm,
-          [messages],
-          this.runId,
-          this.parentRunId,
-          extraParams,
-          this.tags,
-          metadata,
-          runName,
-        ),
-      );
+      this.chatModelStart(this.handlers, llm, messages, extraParams, metadata, runName);
       return;
     }
     // a handler with only `handleLLMStart` hears the prompt as one string, in its turn among the
@@ -150,22 +137,34 @@ export class ChatModelRun {
           ),
         );
       } else {
-        this.raise(
-          notifyRaising(
-            [handler],
-            "handleChatModelStart",
-            llm,
-            [messages],
-            this.runId,
-            this.parentRunId,
-            extraParams,
-            this.tags,
-            metadata,
-            runName,
-          ),
-        );
+        this.chatModelStart([handler], llm, messages, extraParams, metadata, runName);
       }
     }
+  }
+
+  /** `handlers` hear the chat model start (the messages), failing the call if one raises. */
+  private chatModelStart(
+    handlers: readonly CallbackHandler[],
+    llm: { lc: number; type: string; id: string[] },
+    messages: BaseMessage[],
+    extraParams: Record<string, unknown>,
+    metadata: Record<string, unknown>,
+    runName: string | undefined,
+  ): void {
+    this.raise(
+      notifyRaising(
+        handlers,
+        "handleChatModelStart",
+        llm,
+        [messages],
+        this.runId,
+        this.parentRunId,
+        extraParams,
+        this.tags,
+        metadata,
+        runName,
+      ),
+    );
   }
 
   /** LangChain.js signature; `fields.chunk.message` carries the `AIMessageChunk`. */
