@@ -233,19 +233,7 @@ export class ChatModelRun {
               },
             },
     };
-    // the fifth argument (LangChain.js's `extraParams`, `{ cached: true }` for a cache hit) is
-    // passed, `undefined`, as LangChain.js passes it
-    this.raise(
-      notifyRaising(
-        this.handlers,
-        "handleLLMEnd",
-        output,
-        this.runId,
-        this.parentRunId,
-        this.tags,
-        undefined,
-      ),
-    );
+    this.reportEnd(output);
   }
 
   /**
@@ -290,7 +278,13 @@ export class ChatModelRun {
       if (generationInfo !== undefined) generation.generationInfo = generationInfo;
     }
     // what `_generate` returned as `llmOutput`, the key there even when it returned none
-    const output: EndOutput = { generations: [[generation, ...others]], llmOutput };
+    this.reportEnd({ generations: [[generation, ...others]], llmOutput });
+  }
+
+  /** `handleLLMEnd` for every handler, failing the call if one raises. */
+  private reportEnd(output: EndOutput): void {
+    // the fifth argument (LangChain.js's `extraParams`, `{ cached: true }` for a cache hit) is
+    // passed, `undefined`, as LangChain.js passes it
     this.raise(
       notifyRaising(
         this.handlers,
