@@ -14,7 +14,11 @@ import { SqliteCheckpointStorage } from "./sqlite/index.js";
 
 type ReadStep = "blobs" | "writes" | "items" | "replaceThread";
 
-/** `storage`, but the first call of `step` first runs `before` (what another process does meanwhile). */
+/**
+ * `storage`, but the first call of `step` first runs `before` (what another process does
+ * meanwhile). "items" stands for either way of reading items (`items`, or `itemsJson` where the
+ * storage has it).
+ */
 function interrupting(
   storage: CheckpointStorage,
   step: ReadStep,
@@ -26,7 +30,7 @@ function interrupting(
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== "function") return value;
       return async (...args: unknown[]) => {
-        if (key === step && armed) {
+        if ((key === step || (step === "items" && key === "itemsJson")) && armed) {
           armed = false;
           await before();
         }
@@ -137,6 +141,7 @@ describe.each(backends)("a thread deleted while a read is under way (%s)", (_nam
         get(target, key, receiver) {
           const value = Reflect.get(target, key, receiver) as unknown;
           if (key === "items") return async () => [];
+          if (key === "itemsJson") return async () => ({ text: null, count: 0 });
           return typeof value === "function" ? (value as () => unknown).bind(target) : value;
         },
       }),

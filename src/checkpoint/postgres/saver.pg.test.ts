@@ -69,6 +69,19 @@ const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string)
         (SELECT min(hash) FROM ${schemaOf(saver)}.agentgraph_checkpoint_items WHERE thread_id = $1)`,
       [threadId],
     ),
+  "truncated list item": (saver, threadId) =>
+    sql(
+      `UPDATE ${schemaOf(saver)}.agentgraph_checkpoint_items SET data = left(data, length(data) / 2) WHERE thread_id = $1 AND hash =
+        (SELECT max(hash) FROM ${schemaOf(saver)}.agentgraph_checkpoint_items WHERE thread_id = $1)`,
+      [threadId],
+    ),
+  // valid JSON among the others' texts, but two values where one was stored
+  "list item holding two values": (saver, threadId) =>
+    sql(
+      `UPDATE ${schemaOf(saver)}.agentgraph_checkpoint_items SET data = data || ',1' WHERE thread_id = $1 AND hash =
+        (SELECT min(hash) FROM ${schemaOf(saver)}.agentgraph_checkpoint_items WHERE thread_id = $1)`,
+      [threadId],
+    ),
   "truncated list splice": (saver, threadId) =>
     sql(
       `UPDATE ${schemaOf(saver)}.agentgraph_checkpoint_blobs SET data = left(data, 3) WHERE thread_id = $1 AND kind = 'splice'`,

@@ -236,6 +236,17 @@ export const SQL = {
    */
   items: `SELECT hash || ' ' || data FROM agentgraph_checkpoint_items
     WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
+  /**
+   * The same items as one JSON text, `["hash",item,"hash",item,…]` (`NULL` when there are none),
+   * and their count: one string from the driver and one parse for a whole history (see
+   * `ItemsJson` in encoding/storage.ts).
+   */
+  itemsJson: `SELECT '[' || group_concat(json_quote(hash) || ',' || data, ',') || ']' AS text, count(*) AS count
+    FROM agentgraph_checkpoint_items
+    WHERE thread_id = @thread AND hash IN (SELECT value FROM json_each(@hashes))`,
+  /** Every item of a thread as one JSON text, as {@link SQL.itemsJson} gives them. */
+  threadItemsJson: `SELECT '[' || group_concat(json_quote(hash) || ',' || data, ',') || ']' AS text, count(*) AS count
+    FROM agentgraph_checkpoint_items WHERE thread_id = @thread`,
   /** How many items a thread has (a walk of the primary key's index). */
   itemCount: "SELECT count(*) FROM agentgraph_checkpoint_items WHERE thread_id = @thread",
   /** Every item of a thread, in one walk of the primary key (each as {@link SQL.items} gives it). */

@@ -10,6 +10,7 @@ import {
   type CheckpointStorage,
   followSpliceChain,
   type ItemRow,
+  type ItemsJson,
   LIST_CHAIN_MAX,
   type ListQuery,
   type StorageBatch,
@@ -95,6 +96,8 @@ const READ_STATEMENTS = [
   "itemCount",
   "threadItems",
   "items",
+  "threadItemsJson",
+  "itemsJson",
 ] as const satisfies readonly (keyof Statements)[];
 
 /**
@@ -305,17 +308,12 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
     return this.guard("read list items", threadId, undefined, () => {
       const s = this.ready();
       const out: ItemRow[] = [];
-      // Most of a thread's items (a long history read whole): one walk of the thread's rows
-      // costs less than a lookup per item. Otherwise (few items, or a thread with many others:
-      // forks, replaced messages), the lookups.
-      if (hashes.size >= ITEM_SCAN_MIN) {
-        if (this.itemCount(threadId) <= hashes.size * 2) {
-          for (const text of s.threadItems.pluck(true).all({ thread: threadId }) as string[]) {
-            const row = itemRowOf(threadId, text);
-            if (hashes.has(row.hash)) out.push(row);
-          }
-          return out;
+      if (this.readsWhole(threadId, hashes)) {
+        for (const text of s.threadItems.pluck(true).all({ thread: threadId }) as string[]) {
+          const row = itemRowOf(threadId, text);
+          if (hashes.has(row.hash)) out.push(row);
         }
+        return out;
       }
       for (const text of s.items.pluck(true).all({
         thread: threadId,
@@ -324,6 +322,32 @@ export class SqliteCheckpointStorage implements CheckpointStorage {
         out.push(itemRowOf(threadId, text));
       }
       return out;
+    });
+  }
+
+  /**
+   * Whether to read items by walking all of the thread's: for most of them (a long history read
+   * whole), one walk costs less than a lookup per item. Otherwise (few items, or a thread with
+   * many others: forks, replaced messages), the lookups.
+   */
+  private readsWhole(threadId: string, hashes: ReadonlySet<string>): boolean {
+    return hashes.size >= ITEM_SCAN_MIN && this.itemCount(threadId) <= hashes.size * 2;
+  }
+
+  /**
+   * The items of `hashes` as one JSON text: a long history in one walk of the thread's items
+   * (and then the thread's others too), as {@link items} reads them.
+   */
+  itemsJson(threadId: string, hashes: ReadonlySet<string>): ItemsJson {
+    if (hashes.size === 0) return { text: null, count: 0 };
+    return this.guard("read list items", threadId, undefined, () => {
+      const s = this.ready();
+      const row = (
+        this.readsWhole(threadId, hashes)
+          ? s.threadItemsJson.get({ thread: threadId })
+          : s.itemsJson.get({ thread: threadId, hashes: JSON.stringify([...hashes]) })
+      ) as { text: string | null; count: number | bigint };
+      return { text: row.text, count: Number(row.count) };
     });
   }
 

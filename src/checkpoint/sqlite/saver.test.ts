@@ -90,6 +90,23 @@ const CORRUPTIONS: Record<string, (saver: BaseCheckpointSaver, threadId: string)
       )
       .run(threadId);
   },
+  "truncated list item": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        `UPDATE agentgraph_checkpoint_items SET data = substr(data, 1, length(data) / 2)
+         WHERE rowid = (SELECT max(rowid) FROM agentgraph_checkpoint_items WHERE thread_id = ?)`,
+      )
+      .run(threadId);
+  },
+  // valid JSON among the others' texts, but two values where one was stored
+  "list item holding two values": (saver, threadId) => {
+    dbOf(saver)
+      .prepare(
+        `UPDATE agentgraph_checkpoint_items SET data = data || ',1'
+         WHERE rowid = (SELECT min(rowid) FROM agentgraph_checkpoint_items WHERE thread_id = ?)`,
+      )
+      .run(threadId);
+  },
   "truncated list splice": (saver, threadId) => {
     dbOf(saver)
       .prepare(
@@ -518,13 +535,22 @@ describe("SqliteSaver specifics", () => {
 
   it("reads a long list back whether its thread holds little else or many other items", async () => {
     const saver = SqliteSaver.fromConnString(":memory:");
-    /** 300 messages; in round r > 0, the first `changed` of them rewritten. */
+    /**
+     * 300 messages; in round r > 0, the first `changed` of them rewritten. Some hold a tagged
+     * value inside (a Date), some a text ending in the tag key, as any stored value may: a read
+     * decodes a long list's items together and must give what decoding each would.
+     */
     let changed = 300;
     const messages = (round: number) =>
-      Array.from(
-        { length: 300 },
-        (_, i) => new HumanMessage({ content: `m${i} r${i < changed ? round : 0}`, id: `m${i}` }),
-      );
+      Array.from({ length: 300 }, (_, i) => {
+        const r = i < changed ? round : 0;
+        return new HumanMessage({
+          content: i % 11 === 0 ? `m${i} r${r} ~t` : `m${i} r${r}`,
+          id: `m${i}`,
+          ...(i % 7 === 0 ? { additional_kwargs: { at: new Date(Date.UTC(2026, 0, 1 + i)) } } : {}),
+        });
+      });
+    const fields = (list: BaseMessage[]) => list.map((m) => [m.content, m.additional_kwargs]);
     // thread "few": 300 items, 50 of them rewritten once: the thread holds 350 items, the list
     // needs 300 (read in one walk of the thread's items, skipping the other 50); thread "many":
     // the whole list rewritten three times: 1,200 items, 300 needed (read with lookups)
@@ -549,10 +575,10 @@ describe("SqliteSaver specifics", () => {
     };
     changed = 50;
     await save("few", 2);
-    const few = messages(1).map((m) => m.content);
+    const few = fields(messages(1));
     changed = 300;
     await save("many", 4);
-    const many = messages(3).map((m) => m.content);
+    const many = fields(messages(3));
     const fresh = new SqliteSaver(saver.db);
     for (const [thread, want] of [
       ["few", few],
@@ -560,7 +586,8 @@ describe("SqliteSaver specifics", () => {
     ] as const) {
       const tuple = await fresh.getTuple({ configurable: { thread_id: thread } });
       const read = tuple?.checkpoint.channel_values.messages as BaseMessage[];
-      expect(read.map((m) => m.content)).toEqual(want);
+      expect(fields(read)).toEqual(want);
+      expect(read[7]?.additional_kwargs.at).toBeInstanceOf(Date);
     }
     await saver.close();
   });
@@ -630,9 +657,14 @@ describe("SqliteSaver specifics", () => {
     expect(blobs).toHaveLength(2);
     for (const line of blobs)
       expect(line).toMatch(/\(thread_id=\? AND checkpoint_ns=\? AND channel=\? AND version=\?\)/);
-    expect(plan(SQL.items)).toContain(
-      "SEARCH agentgraph_checkpoint_items USING INDEX sqlite_autoindex_agentgraph_checkpoint_items_1 (thread_id=? AND hash=?)",
-    );
+    for (const sql of [SQL.items, SQL.itemsJson])
+      expect(plan(sql)).toContain(
+        "SEARCH agentgraph_checkpoint_items USING INDEX sqlite_autoindex_agentgraph_checkpoint_items_1 (thread_id=? AND hash=?)",
+      );
+    for (const sql of [SQL.threadItems, SQL.threadItemsJson])
+      expect(plan(sql).join("\n")).toMatch(
+        /SEARCH agentgraph_checkpoint_items USING INDEX .*\(thread_id=\?\)/,
+      );
     expect(plan(SQL.staleThreads).join("\n")).toMatch(
       /agentgraph_checkpoint_threads_updated_at_idx \(updated_at<\?\)/,
     );
@@ -640,6 +672,8 @@ describe("SqliteSaver specifics", () => {
       ...chain,
       ...plan(SQL.blobs),
       ...plan(SQL.items),
+      ...plan(SQL.itemsJson),
+      ...plan(SQL.threadItemsJson),
       ...plan(SQL.writes),
       ...plan(SQL.staleThreads),
     ].join("\n");

@@ -36,6 +36,7 @@ export type {
   CheckpointRow,
   CheckpointStorage,
   ItemRow,
+  ItemsJson,
   ListQuery,
   MaybePromise,
   StorageBatch,

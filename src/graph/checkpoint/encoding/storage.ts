@@ -102,6 +102,15 @@ export interface ListQuery {
  *   comes first. A backend may ignore `stopAt`.
  * - `blobs` returns the rows asked for plus every row their `splice` chains need.
  */
+/**
+ * Stored items as one JSON text of hashes and item texts side by side,
+ * `["hash",item,"hash",item,…]` (`null` when there are none), and how many items it holds.
+ */
+export interface ItemsJson {
+  text: string | null;
+  count: number;
+}
+
 export interface CheckpointStorage {
   /**
    * Keep short lists (at most four elements, 128 characters encoded: a step's one `Send`) inside
@@ -124,6 +133,12 @@ export interface CheckpointStorage {
     wanted: readonly (readonly [channel: string, version: string])[],
   ): MaybePromise<BlobRow[]>;
   items(threadId: string, hashes: ReadonlySet<string>): MaybePromise<ItemRow[]>;
+  /**
+   * Optional: the items of `hashes` as one JSON text (see {@link ItemsJson}; it may hold more of
+   * the thread's items), which a saver whose serializer writes JSON decodes with one parse
+   * rather than one per item.
+   */
+  itemsJson?(threadId: string, hashes: ReadonlySet<string>): MaybePromise<ItemsJson>;
   /**
    * How many items a thread holds, for backends where reading items costs more than counting
    * them: the saver then reads items it holds the text of (its own writes, for the thread it

@@ -193,3 +193,110 @@ export function decodeFromJson(text: string): unknown {
     throw new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
   }
 }
+
+/**
+ * Whether every tag in `text` (the JSON text `values` were parsed from) is at the top of one of
+ * the values at `start`, `start + step`, …: then no payload holds another tag, and each tagged
+ * value is handed over as parsed, without walking it (as {@link decodeFromJson} does for one).
+ * A string ending in "~t" counts as a tag here: such values are then walked, which is still right.
+ */
+function tagsOnTop(values: unknown[], start: number, step: number, text: string): boolean {
+  let tops = 0;
+  for (let i = start; i < values.length; i += step) {
+    const value = values[i];
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && TAG_KEY in value) tops++;
+  }
+  let tags = 0;
+  for (
+    let at = text.indexOf(TAG_KEY_JSON);
+    at !== -1;
+    at = text.indexOf(TAG_KEY_JSON, at + TAG_KEY_JSON.length)
+  )
+    tags++;
+  return tags === tops;
+}
+
+/** One value of a text parsed whole, revived (`flat`: see {@link tagsOnTop}). */
+function reviveParsed(value: unknown, flat: boolean): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (flat && !Array.isArray(value)) {
+    const tag = (value as Record<string, unknown>)[TAG_KEY];
+    if (typeof tag === "string") return reviveTagged(value as Record<string, unknown>, tag, true);
+  }
+  return reviveObject(value);
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function rethrown(error: unknown): SerializationError {
+  return error instanceof SerializationError
+    ? error
+    : new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
+}
+
+/**
+ * Decodes `count` values from one JSON array text, `[value,value,…]`, each written by
+ * {@link encodeToJson}: one native parse for them all (a history read back is a thousand stored
+ * messages), then each value revived as {@link decodeFromJson} revives it. `undefined` when the
+ * text is not an array of `count` values, so that the caller decodes them one by one and reports
+ * the one that is corrupt.
+ *
+ * @example
+ * ```ts
+ * decodeJsonList(`[${texts.join(",")}]`, texts.length); // as texts.map(decodeFromJson)
+ * ```
+ */
+export function decodeJsonList(text: string, count: number): unknown[] | undefined {
+  const parsed = parseOrUndefined(text);
+  if (!Array.isArray(parsed) || parsed.length !== count) return undefined;
+  const flat = tagsOnTop(parsed, 0, 1, text);
+  try {
+    for (let i = 0; i < parsed.length; i++) {
+      const value: unknown = parsed[i];
+      const revived = reviveParsed(value, flat);
+      if (revived !== value) parsed[i] = revived;
+    }
+  } catch (error) {
+    throw rethrown(error);
+  }
+  return parsed;
+}
+
+/**
+ * Decodes the values of the `wanted` keys from one JSON text of `count` keys and values side by
+ * side, `["key",value,"key",value,…]`, as {@link decodeJsonList} decodes a list (the others are
+ * parsed and left). `undefined` when the text is not such an array of `count` pairs (or names a
+ * wanted key twice), so that the caller decodes the values one by one and reports the one that
+ * is corrupt.
+ *
+ * @example
+ * ```ts
+ * decodeKeyedJson('["a",1,"b",{"~t":"date","v":"2026-01-01T00:00:00.000Z"}]', 2, new Set(["b"])); // Map { "b" => Date }
+ * ```
+ */
+export function decodeKeyedJson(
+  text: string,
+  count: number,
+  wanted: ReadonlySet<string>,
+): Map<string, unknown> | undefined {
+  const parsed = parseOrUndefined(text);
+  if (!Array.isArray(parsed) || parsed.length !== 2 * count) return undefined;
+  const flat = tagsOnTop(parsed, 1, 2, text);
+  const out = new Map<string, unknown>();
+  try {
+    for (let i = 0; i < parsed.length; i += 2) {
+      const key: unknown = parsed[i];
+      if (typeof key !== "string" || out.has(key)) return undefined;
+      if (wanted.has(key)) out.set(key, reviveParsed(parsed[i + 1], flat));
+    }
+  } catch (error) {
+    throw rethrown(error);
+  }
+  return out;
+}

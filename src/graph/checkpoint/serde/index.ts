@@ -1,3 +1,4 @@
+export { decodeJsonList, decodeKeyedJson } from "./decode.js";
 export { SerializationError } from "./errors.js";
 export { registerSerializable, type SerializableType } from "./registry.js";
 export {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { defaultSerializer as serde } from "./index.js";
+import { decodeJsonList, decodeKeyedJson, defaultSerializer as serde } from "./index.js";
 
 const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("~t", "v", "o", "u"));
 
@@ -115,6 +115,23 @@ describe("serializer round trip (property)", () => {
         expect(back).toStrictEqual(x);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it("decoding many texts with one parse gives what decoding each gives", () => {
+    // several values, some tagged at the top and some with tags inside, as a history's items are
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 6 }), (values) => {
+        const texts = values.map((x) => serde.encode(x));
+        const one = values.map((_, i) => serde.decode(texts[i] as string));
+        expect(decodeJsonList(`[${texts.join(",")}]`, texts.length)).toStrictEqual(one);
+        const keys = texts.map((_, i) => `k${i}`);
+        const keyed = `[${texts.map((text, i) => `"${keys[i]}",${text}`).join(",")}]`;
+        const wanted = new Set(keys.filter((_, i) => i % 2 === 0));
+        const decoded = decodeKeyedJson(keyed, texts.length, wanted);
+        expect(decoded).toStrictEqual(new Map(keys.flatMap((k, i) => (wanted.has(k) ? [[k, one[i]]] : []))));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { AgentGraphError, InvalidArgumentError } from "../../../shared/index.js";
 import { Command, Overwrite, Send } from "../../core/index.js";
 import {
+  decodeJsonList,
+  decodeKeyedJson,
   isSyncSerializer,
   JsonPlusSerializer,
   registerSerializable,
@@ -392,5 +394,54 @@ describe("JsonPlusSerializer: SerializerProtocol", () => {
     expect(
       isSyncSerializer({ dumpsTyped: async () => ["json", new Uint8Array()], loadsTyped: async () => 1 }),
     ).toBe(false);
+  });
+});
+
+describe("decoding many stored values with one parse", () => {
+  const at = new Date(Date.UTC(2026, 0, 1));
+  const texts = [
+    serde.encode({ "~t": "x", v: 1 }), // an escaped object that looks tagged
+    serde.encode(at),
+    serde.encode(["ends with ~t", new Set([1])]),
+    serde.encode("plain"),
+  ];
+
+  it("revives tags at the top and inside values alike", () => {
+    expect(decodeJsonList(`[${texts.join(",")}]`, texts.length)).toStrictEqual([
+      { "~t": "x", v: 1 },
+      at,
+      ["ends with ~t", new Set([1])],
+      "plain",
+    ]);
+    const keyed = `["a",${texts[1]},"b",${texts[2]}]`;
+    expect(decodeKeyedJson(keyed, 2, new Set(["b"]))).toStrictEqual(
+      new Map([["b", ["ends with ~t", new Set([1])]]]),
+    );
+  });
+
+  it("answers undefined for a text that is not the array it should be, so each value is decoded alone", () => {
+    expect(decodeJsonList("[1,2", 2)).toBeUndefined();
+    expect(decodeJsonList("[1,2,3]", 2)).toBeUndefined();
+    expect(decodeJsonList('{"a":1}', 1)).toBeUndefined();
+    expect(decodeKeyedJson('["a",1,"b"]', 2, new Set(["a"]))).toBeUndefined();
+    // an extra pair slipped into one item's text
+    expect(decodeKeyedJson('["a",1,"c",3,"b",2]', 2, new Set(["a"]))).toBeUndefined();
+    expect(decodeKeyedJson('[1,1,"b",2]', 2, new Set(["b"]))).toBeUndefined();
+    expect(decodeKeyedJson('["a",1,"a",2]', 2, new Set(["a"]))).toBeUndefined();
+  });
+
+  it("throws the error decoding that value alone throws", () => {
+    const bad = '{"~t":"no-such-tag","v":1}';
+    const alone = (() => {
+      try {
+        serde.decode(bad);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(alone).toBeInstanceOf(SerializationError);
+    expect(() => decodeJsonList(`[1,${bad}]`, 2)).toThrow((alone as Error).message);
+    expect(() => decodeKeyedJson(`["a",${bad}]`, 1, new Set(["a"]))).toThrow((alone as Error).message);
   });
 });
