@@ -53,6 +53,19 @@ const LC_ERROR_CODE: PropertyDescriptor = {
   configurable: true,
 };
 
+/** Classes whose instances keep `Error`'s inherited `name` (see {@link leaveErrorNameInherited}). */
+const UNNAMED_CLASSES = new WeakSet<object>();
+
+/**
+ * The class of `ctor`'s chain that names its errors: the nearest one declaring a `brandName` of
+ * its own (a user's subclass declares none and takes its base's).
+ */
+function namingClass(ctor: typeof AgentGraphError): typeof AgentGraphError {
+  let named = ctor;
+  while (!Object.hasOwn(named, "brandName")) named = Object.getPrototypeOf(named) as typeof AgentGraphError;
+  return named;
+}
+
 export class AgentGraphError extends Error {
   /** Name used for cross-realm `instanceof`; subclasses override it. */
   static readonly brandName: string = "AgentGraphError";
@@ -78,14 +91,15 @@ export class AgentGraphError extends Error {
   constructor(message = "", options: AgentGraphErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const ctor = new.target as typeof AgentGraphError;
+    const unnamed = UNNAMED_CLASSES.has(namingClass(ctor));
     Object.defineProperty(
       this,
       "lc_error_code",
-      ctor.lcErrorCodeAsGiven
+      ctor.lcErrorCodeAsGiven || unnamed
         ? { value: options.lc_error_code, writable: true, enumerable: true, configurable: true }
         : LC_ERROR_CODE,
     );
-    this.name = ctor.brandName;
+    if (!unnamed) this.name = ctor.brandName;
     Object.defineProperty(this, "code", {
       value: options.code ?? options.lc_error_code ?? ctor.brandName,
       writable: true,
@@ -107,6 +121,20 @@ export class AgentGraphError extends Error {
     return hasErrorBrand(value, this.brandName);
   }
 }
+
+/**
+ * Makes the errors of `cls` keep `Error`'s inherited `name` ("Error"), and their `lc_error_code`
+ * the code given where they are raised, as LangGraph.js's `BaseLangGraphError` and
+ * `GraphBubbleUp` do (they do not name their instances; their subclasses do). Subclasses that
+ * declare no `brandName` of their own (a user's `class MyError extends BaseLangGraphError {}`)
+ * keep it too; those that declare one are named by it.
+ */
+export function leaveErrorNameInherited(cls: typeof AgentGraphError): void {
+  UNNAMED_CLASSES.add(cls);
+}
+
+// exported as LangGraph.js's `BaseLangGraphError`
+leaveErrorNameInherited(AgentGraphError);
 
 /**
  * Raised for a value the caller passed that cannot be used as given (bad options, bad input).

@@ -6,6 +6,7 @@ import {
   EmptyChannelError,
   EmptyInputError,
   GraphBubbleUp,
+  GraphDrained,
   GraphInterrupt,
   GraphRecursionError,
   GraphValueError,
@@ -81,6 +82,34 @@ describe("errors", () => {
   it("give a ParentCommand an empty message, as LangGraph.js does", () => {
     expect(new ParentCommand({}).message).toBe("");
     expect(new ParentCommand({}).name).toBe("ParentCommand");
+  });
+
+  it("name themselves as LangGraph.js's do: its base classes and a user's subclass of them keep Error's name", () => {
+    class MyError extends AgentGraphError {}
+    class MyBubble extends GraphBubbleUp {}
+    class MyRecursion extends GraphRecursionError {}
+    const shape = (e: Error) => ({ name: e.name, own: Object.hasOwn(e, "name"), keys: Object.keys(e) });
+    // AgentGraphError is exported as BaseLangGraphError
+    for (const e of [new AgentGraphError("m"), new MyError("m"), new GraphBubbleUp("m"), new MyBubble("m")]) {
+      expect(shape(e)).toEqual({ name: "Error", own: false, keys: ["lc_error_code"] });
+      expect(String(e)).toBe("Error: m");
+      expect(e.lc_error_code).toBeUndefined();
+    }
+    expect(new MyError("m", { lc_error_code: "INVALID_CONCURRENT_GRAPH_UPDATE" }).lc_error_code).toBe(
+      "INVALID_CONCURRENT_GRAPH_UPDATE",
+    );
+    expect(new MyBubble("m")).toBeInstanceOf(GraphBubbleUp);
+    expect(shape(new MyRecursion("m"))).toEqual({
+      name: "GraphRecursionError",
+      own: true,
+      keys: ["lc_error_code", "name"],
+    });
+    expect(shape(new GraphInterrupt([]))).toEqual({
+      name: "GraphInterrupt",
+      own: true,
+      keys: ["lc_error_code", "interrupts", "name"],
+    });
+    expect(shape(new GraphDrained("r")).keys).toEqual(["lc_error_code", "reason", "name"]);
   });
 
   it("are recognised by brand, not only by class identity", () => {

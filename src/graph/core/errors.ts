@@ -1,4 +1,9 @@
-import { AgentGraphError, type AgentGraphErrorOptions, hasErrorBrand } from "../../shared/index.js";
+import {
+  AgentGraphError,
+  type AgentGraphErrorOptions,
+  hasErrorBrand,
+  leaveErrorNameInherited,
+} from "../../shared/index.js";
 import type { Interrupt } from "./interrupt.js";
 
 /**
@@ -106,6 +111,8 @@ export class GraphBubbleUp extends AgentGraphError {
     return true;
   }
 }
+// as LangGraph.js's: its own errors are plain "Error"s by name, its subclasses' are named
+leaveErrorNameInherited(GraphBubbleUp);
 
 /** Raised by `interrupt()` to pause a run; `invoke` turns it into `__interrupt__` output. */
 export class GraphInterrupt extends GraphBubbleUp {
@@ -302,6 +309,9 @@ export class GraphDrained extends GraphBubbleUp {
       code: options.code ?? options.lc_error_code ?? "GRAPH_DRAINED",
     });
     this.reason = reason;
+    // `name` after `reason`, the order of LangGraph.js's own keys
+    Reflect.deleteProperty(this, "name");
+    this.name = GraphDrained.brandName;
   }
 }
 
