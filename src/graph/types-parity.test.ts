@@ -388,6 +388,26 @@ describe("LangGraph.js's type names, exported by the root", () => {
     expect(new StateGraph({ state: State, nodes: ["a"] }).addNode("a", node)).toBeDefined();
   });
 
+  it("new StateGraph({ state }) (and { stateSchema }, { input }) types nodes and results by that schema", async () => {
+    const Counter = Annotation.Root({ x: Annotation<number> });
+    const graph = new StateGraph({ state: Counter })
+      .addNode("n", (s) => {
+        expectTypeOf(s.x).toEqualTypeOf<number>();
+        return { x: s.x + 1 };
+      })
+      .addEdge(START, "n")
+      .compile();
+    const out = await graph.invoke({ x: 1 });
+    expectTypeOf(out.x).toEqualTypeOf<number>();
+    expect(out.x).toBe(2);
+    const legacy = new StateGraph({ stateSchema: Counter }).addNode("n", (s) => ({ x: s.x * 2 }));
+    const inputOnly = new StateGraph({ input: Counter }).addNode("n", (s) => ({ x: s.x - 1 }));
+    const run = async (g: { invoke(input: { x: number }): Promise<{ x: number }> }) =>
+      (await g.invoke({ x: 3 })).x;
+    expect(await run(legacy.addEdge(START, "n").compile())).toBe(6);
+    expect(await run(inputOnly.addEdge(START, "n").compile())).toBe(2);
+  });
+
   it("StateGraphArgs<State>['channels'] types a legacy channel map, as LangGraph.js's older docs write it", async () => {
     interface Legacy {
       messages: string[];

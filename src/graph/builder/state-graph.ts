@@ -307,6 +307,17 @@ export type AnyStateSchema = Omit<StateSchema<StateSchemaFields>, "Node">;
 type AnyAnnotationRoot = Omit<AnnotationRoot<StateDefinition>, "Node">;
 
 /**
+ * The fields of the object form of the `StateGraph` constructor besides its schemas (the typed
+ * overloads take one schema: the state's, or an input schema that is the state).
+ */
+type StateGraphStateArgs = Omit<
+  StateGraphObjectArgs,
+  "state" | "stateSchema" | "channels" | "input" | "output"
+> & {
+  output?: undefined;
+};
+
+/**
  * The schema forms a state, input or output schema can take (as {@link StateSchemaInput}), as a
  * constraint any of them meets.
  */
@@ -585,6 +596,15 @@ export class StateGraph<
     errorHandler?: NodeErrorHandler;
   } = {};
 
+  /**
+   * The object form with a state schema alone, typed by it: `new StateGraph({ state: State })`
+   * (or the deprecated `stateSchema`). With `input` or `output` schemas it is not typed by them
+   * (the last overloads).
+   */
+  constructor(args: StateGraphStateArgs & { state: Schema; stateSchema?: undefined });
+  constructor(args: StateGraphStateArgs & { stateSchema: Schema; state?: undefined });
+  /** An input schema alone, which is then the state too: `new StateGraph({ input: State })`. */
+  constructor(args: StateGraphStateArgs & { input: Schema; state?: undefined; stateSchema?: undefined });
   constructor(
     state: Schema,
     contextSchema: ZodObjectLike<Context, unknown> | Zod3ObjectLike<Context, unknown>,
