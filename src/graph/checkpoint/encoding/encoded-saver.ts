@@ -2108,7 +2108,9 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     checkpointId: string,
   ): Promise<Map<string, unknown>> {
     if (refs.size === 0) return new Map<string, unknown>();
-    if (this.jsonItems && this.storage.itemsJson !== undefined) {
+    // the items decoded together: from the storage's one text, else from its rows' texts
+    let together = this.jsonItems;
+    if (together && this.storage.itemsJson !== undefined) {
       const { text, count } = await this.storage.itemsJson(threadId, refs);
       let decoded: Map<string, unknown> | undefined;
       try {
@@ -2116,14 +2118,15 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
       } catch (error) {
         throw itemDecodeError(threadId, ns, checkpointId, error);
       }
-      // a text that is not such an array: the items one by one name the one that is corrupt
       if (decoded !== undefined) return this.checkItems(decoded, refs, threadId, ns, checkpointId);
+      // a text that is not such an array: the items one by one name the one that is damaged
+      together = false;
     }
     const rows = await this.storage.items(threadId, refs);
     const out = new Map<string, unknown>();
     const codec = this.codec;
     try {
-      const values = this.jsonItems ? decodeRowsTogether(rows) : undefined;
+      const values = together ? decodeRowsTogether(rows) : undefined;
       // indexed, not iterated: a long history is a thousand rows
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as ItemRow;
@@ -2135,7 +2138,7 @@ export class EncodedCheckpointSaver extends BaseCheckpointSaver<string | number>
     return this.checkItems(out, refs, threadId, ns, checkpointId);
   }
 
-  /** `items`, when it holds every item of `refs`. */
+  /** `out`, when it holds every item of `refs`; else a CheckpointCorruptError saying how many are missing. */
   private checkItems(
     out: Map<string, unknown>,
     refs: Set<string>,
