@@ -145,7 +145,7 @@ async function workloadG(turns: number, chars: number, repeatReads: boolean): Pr
     }, 0);
     await handle.reopen();
     // the same graph, reading through the freshly opened saver
-    const reader = graph.withConfig ? graph : graph;
+    const reader = graph;
     reader.checkpointer = handle.saver;
     const t = performance.now();
     const snapshot = await reader.getState({ configurable: { thread_id: "run" } });
