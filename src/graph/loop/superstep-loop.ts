@@ -196,8 +196,8 @@ const ERROR_SOURCE_NODE = "__error_source_node__";
 const ABORTED_SIBLING = { message: "This operation was aborted", name: "AbortError" } as const;
 
 /** Microtask turns LangGraph.js's `gatherIterator` takes over a generator of no events, and per event. */
-const GATHER_TURNS = 4;
-const GATHER_ITEM_TURNS = 2;
+const EVENTS_GATHER_TURNS = 4;
+const EVENTS_GATHER_ITEM_TURNS = 2;
 
 /** Microtask turns between a functional-API call and the start of its function (see `runCall`). */
 const CALL_START_TURNS = 2;
@@ -874,9 +874,9 @@ export class PregelLoop {
     let events = 0;
     for (let i = 0; i < tasks.length; i++) if (!(tasks[i] as RunningTask).node.hidden) events += 1;
     const turns =
-      (this.reportedInTick ? GATHER_TURNS + GATHER_ITEM_TURNS : 0) +
-      GATHER_TURNS +
-      GATHER_ITEM_TURNS * events;
+      (this.reportedInTick ? EVENTS_GATHER_TURNS + EVENTS_GATHER_ITEM_TURNS : 0) +
+      EVENTS_GATHER_TURNS +
+      EVENTS_GATHER_ITEM_TURNS * events;
     this.reportedInTick = false;
     return turns;
   }
