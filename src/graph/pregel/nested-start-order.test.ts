@@ -1,10 +1,19 @@
 /**
  * A subgraph node beside a sibling that awaits for a while: where the sibling's chunks fall among
- * the subgraph's depends on how many microtask turns the nested run takes to start. The expected
- * sequences are what LangGraph.js 1.7.3 streamed for the same program.
+ * the subgraph's, and which of their interrupts is listed first, depend on how many microtask
+ * turns the nested run takes to start and to run each step. The expected values are what
+ * LangGraph.js 1.7.3 gave for the same programs.
  */
 import { describe, expect, it } from "vitest";
-import { Annotation, MemorySaver, START, StateGraph, type StreamMode } from "../../index.js";
+import {
+  Annotation,
+  Command,
+  interrupt,
+  MemorySaver,
+  START,
+  StateGraph,
+  type StreamMode,
+} from "../../index.js";
 
 const State = Annotation.Root({
   out: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
@@ -74,11 +83,11 @@ describe("a subgraph beside a sibling that awaits", () => {
     ]);
   });
 
-  it("streams the subgraph's first node before a sibling that waited 100 turns", async () => {
-    expect(await streamed(100, ["updates", "custom"])).toEqual([
+  it("streams the subgraph's first node and its update before a sibling that waited 140 turns", async () => {
+    expect(await streamed(140, ["updates", "custom"])).toEqual([
       'child custom {"x":1}',
-      '- custom {"n":1}',
       "child updates x",
+      '- custom {"n":1}',
       "- updates n",
       "- updates child",
     ]);
@@ -92,6 +101,74 @@ describe("a subgraph beside a sibling that awaits", () => {
       '- custom {"n":1}',
       'child values ["x"]',
       '- values ["x","n"]',
+    ]);
+  });
+});
+
+/**
+ * Interrupts of a run where the sibling `n` pauses after awaiting `wait` turns and the subgraph
+ * pauses at its node after `before` other steps; each round resumes every interrupt with "yes".
+ */
+async function paused(wait: number, before: 0 | 1 | 2): Promise<unknown[]> {
+  const ask = () => ({ out: [`ask:${String(interrupt("child question"))}`] });
+  const child =
+    before === 0
+      ? new StateGraph(State).addNode("ask", ask).addEdge(START, "ask")
+      : before === 1
+        ? new StateGraph(State)
+            .addNode("p0", () => ({ out: ["p0"] }))
+            .addNode("ask", ask)
+            .addEdge(START, "p0")
+            .addEdge("p0", "ask")
+        : new StateGraph(State)
+            .addNode("p0", () => ({ out: ["p0"] }))
+            .addNode("p1", () => ({ out: ["p1"] }))
+            .addNode("ask", ask)
+            .addEdge(START, "p0")
+            .addEdge("p0", "p1")
+            .addEdge("p1", "ask");
+  const graph = new StateGraph(State)
+    .addNode("n", async () => {
+      await turns(wait);
+      return { out: [`n:${String(interrupt("sibling question"))}`] };
+    })
+    .addNode("child", child.compile())
+    .addEdge(START, "n")
+    .addEdge(START, "child")
+    .compile({ checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: "t" } };
+  const rounds: unknown[] = [];
+  let input: { out: string[] } | Command = { out: [] };
+  for (let round = 0; round < 3; round++) {
+    const result = await graph.invoke(input, config);
+    const { __interrupt__: pending = [] } = result as { __interrupt__?: { value: unknown }[] };
+    const interrupts = pending.map((item) => item.value);
+    rounds.push({ out: result.out, interrupts });
+    if (interrupts.length === 0) break;
+    input = new Command({ resume: "yes" });
+  }
+  return rounds;
+}
+
+describe("a subgraph that pauses beside a sibling that awaits and pauses", () => {
+  it("lists the subgraph's interrupt first when it pauses at its first node and the sibling after 140 turns", async () => {
+    expect(await paused(140, 0)).toEqual([
+      { out: [], interrupts: ["child question", "sibling question"] },
+      { out: ["ask:yes", "n:yes"], interrupts: [] },
+    ]);
+  });
+
+  it("lists the sibling's interrupt first when the subgraph pauses at its second node and the sibling after 160 turns", async () => {
+    expect(await paused(160, 1)).toEqual([
+      { out: [], interrupts: ["sibling question", "child question"] },
+      { out: ["p0", "ask:yes", "n:yes"], interrupts: [] },
+    ]);
+  });
+
+  it("lists the sibling's interrupt first when the subgraph pauses at its third node and the sibling after 190 turns", async () => {
+    expect(await paused(190, 2)).toEqual([
+      { out: [], interrupts: ["sibling question", "child question"] },
+      { out: ["p0", "p1", "ask:yes", "n:yes"], interrupts: [] },
     ]);
   });
 });
