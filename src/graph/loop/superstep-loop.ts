@@ -153,6 +153,12 @@ export interface LoopParams {
   readonly recursionLimit: number;
   /** Namespace of this graph: `""` for a root run, the running task's namespace for a nested one. */
   readonly parentNs: string;
+  /**
+   * Microtask turns a run nested in a node spends in its first step: its hidden `__start__`
+   * step takes them before it commits, or a first step that runs a node waits them before it
+   * starts (see the pregel's `NESTED_START_TURNS`).
+   */
+  readonly startTurns?: number | undefined;
   /** Where to stream (undefined: nobody listens). */
   readonly sink: StreamSink | undefined;
   readonly link: ParentRunLink;
@@ -403,7 +409,13 @@ export class PregelLoop {
         });
       }
       let lastYield = Date.now();
+      let startWait = this.params.startTurns ?? 0;
       while (this.tick()) {
+        const hiddenStart = startWait > 0 && this.tasks.every((task) => task.node.hidden);
+        if (startWait > 0 && !hiddenStart) {
+          await new Promise<void>((resolve) => afterTurns(resolve, startWait));
+          startWait = 0;
+        }
         // cached tasks are known before the step's tasks are announced (their start then says
         // they do not run), and their updates follow the announcement, as in LangGraph.js
         if (this.params.cache === undefined) {
@@ -416,6 +428,10 @@ export class PregelLoop {
           const cached = await this.findCachedWrites(this.params.cache);
           this.announceTasks();
           for (let i = 0; i < cached.length; i++) this.commit(cached[i] as Task, undefined);
+        }
+        if (hiddenStart) {
+          await new Promise<void>((resolve) => afterTurns(resolve, startWait));
+          startWait = 0;
         }
         const pending = this.runStep();
         /** An abort that came once every task of the step had finished: the step is kept. */

@@ -172,3 +172,40 @@ describe("a subgraph that pauses beside a sibling that awaits and pauses", () =>
     ]);
   });
 });
+
+describe("streamEvents of a subgraph beside an async sibling", () => {
+  it("starts the subgraph's run and its __start__ step before a sibling that returns at once ends", async () => {
+    const child = new StateGraph(State)
+      .addNode("x", () => ({ out: ["x"] }))
+      .addEdge(START, "x")
+      .compile();
+    const graph = new StateGraph(State)
+      .addNode("n", async () => ({ out: ["n"] }))
+      .addNode("sub", child)
+      .addEdge(START, "n")
+      .addEdge(START, "sub")
+      .compile();
+    const events: string[] = [];
+    for await (const event of graph.streamEvents({ out: [] }, { version: "v2" })) {
+      if (event.event.startsWith("on_chain")) events.push(`${event.event} ${event.name}`);
+    }
+    expect(events).toEqual([
+      "on_chain_start LangGraph",
+      "on_chain_start __start__",
+      "on_chain_end __start__",
+      "on_chain_start n",
+      "on_chain_start sub",
+      "on_chain_start LangGraph",
+      "on_chain_start __start__",
+      "on_chain_end n",
+      "on_chain_stream LangGraph",
+      "on_chain_end __start__",
+      "on_chain_start x",
+      "on_chain_end x",
+      "on_chain_end LangGraph",
+      "on_chain_end sub",
+      "on_chain_stream LangGraph",
+      "on_chain_end LangGraph",
+    ]);
+  });
+});

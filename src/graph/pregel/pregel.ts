@@ -26,7 +26,6 @@ import {
   isParentCommand,
 } from "../core/index.js";
 import {
-  afterTurns,
   HIDDEN_TASK_EVENT,
   type LangGraphRunnableConfig,
   type LoopGraph,
@@ -132,23 +131,21 @@ export interface PregelParams {
 }
 
 /**
- * Microtask turns before a graph run nested in a node (a compiled graph run as a node, or one
- * invoked or streamed inside a node function) starts its run, the same either way. LangGraph.js
- * 1.7.3 goes through its runnable layers, a hidden start step and checkpoint writes first: a
- * nested graph there streams its `input` checkpoint about 50 turns after its task starts, its
- * `input` values about 85, runs its first node 70 to 95 turns after, and then takes about 60
- * turns a step (this engine about 35, hence the loop's `NESTED_STEP_TURNS`). Waiting 70 here
- * (this run then reaches its first node some 25 turns later) matched the most programs in
- * differential grids of subgraphs beside a sibling node that awaits for 0 to 200 turns:
- * interrupt order over resumes in 257 of 264 (252 when waiting 110), streams in 658 of 1,080
- * (442), while the siblings that finish at once are still committed and streamed before the
- * nested graph's first chunk (and its interrupt), as there.
+ * Microtask turns a graph run nested in a node (a compiled graph run as a node, or one invoked
+ * or streamed inside a node function) spends in its first step, the same either way: its hidden
+ * `__start__` step is announced (chain callbacks and `streamEvents` hear it start) and then runs
+ * that much later; a first step that runs a node (a resumed run) waits before it starts. LangGraph.js
+ * 1.7.3 goes through its runnable layers, that hidden start step and checkpoint writes first: a
+ * nested graph there starts its `__start__` run at once, streams its `input` values about 85
+ * turns after its task starts, runs its first node 70 to 95 turns after, and then takes about
+ * 60 turns a step (this engine about 35, hence the loop's `NESTED_STEP_TURNS`). Waiting 70
+ * matched the most programs in differential grids of subgraphs beside a sibling node that awaits
+ * for 0 to 200 turns: interrupt order over resumes in 257 of 264 (252 with the 110 turns before
+ * the whole run that came before), streams in 702 of 1,080 (442), while the siblings that finish
+ * at once are still committed and streamed before the nested graph's first chunk (and its
+ * interrupt), as there.
  */
 const NESTED_START_TURNS = 70;
-
-function nestedStart(): Promise<void> {
-  return new Promise<void>((resolve) => afterTurns(resolve, NESTED_START_TURNS));
-}
 
 /**
  * A compiled graph: nodes that read channels, run, and write channels, superstep by superstep.
@@ -363,7 +360,6 @@ export class Pregel<
       const chainHandlers = chainHandlersOf(run.config.callbacks);
       if (chainHandlers !== undefined) return this.invokeReportingChains(input, options, chainHandlers, run);
     }
-    if (link !== undefined) await nestedStart();
     // handlers given to this call only (not the node's) hear this nested run, as in LangChain.js
     const own = link === undefined ? undefined : this.nestedChainReporter(options, run);
     const loop = this.createLoop(
@@ -662,9 +658,7 @@ export class Pregel<
               throw error;
             },
           )
-        : parent === undefined
-          ? loop.run()
-          : nestedStart().then(() => loop.run());
+        : loop.run();
     ran.then(
       () => {
         const ended = reporter?.end(loop.output());
@@ -1052,6 +1046,7 @@ export class Pregel<
       config: loopConfig,
       recursionLimit: run.recursionLimit,
       parentNs,
+      startTurns: parentLink === undefined ? undefined : NESTED_START_TURNS,
       sink,
       link,
       maxConcurrency: checkMaxConcurrency(config.maxConcurrency),
