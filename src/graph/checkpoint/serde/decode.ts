@@ -165,6 +165,26 @@ function reviveRegistered(
 }
 
 /**
+ * One value of a text parsed whole, revived (`flat`: every tag of the text is at the top of a
+ * value, see {@link tagsOnTop}).
+ */
+function reviveParsed(value: unknown, flat: boolean): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (flat && !Array.isArray(value)) {
+    const tag = (value as Record<string, unknown>)[TAG_KEY];
+    if (typeof tag === "string") return reviveTagged(value as Record<string, unknown>, tag, true);
+  }
+  return reviveObject(value);
+}
+
+/** A failure to revive stored data as a {@link SerializationError}. */
+function rethrown(error: unknown): SerializationError {
+  return error instanceof SerializationError
+    ? error
+    : new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
+}
+
+/**
  * Decodes JSON text written by {@link encodeToJson}. Malformed or truncated text, an unknown tag
  * or a tagged value of the wrong shape is a {@link SerializationError}.
  */
@@ -182,15 +202,10 @@ export function decodeFromJson(text: string): unknown {
   const first = text.indexOf(TAG_KEY_JSON);
   if (first === -1) return parsed;
   try {
-    // one tag, at the top (a stored message, say): its payload has nothing left to revive
-    if (text.indexOf(TAG_KEY_JSON, first + 1) === -1 && !Array.isArray(parsed)) {
-      const tag = (parsed as Record<string, unknown>)[TAG_KEY];
-      if (typeof tag === "string") return reviveTagged(parsed as Record<string, unknown>, tag, true);
-    }
-    return reviveObject(parsed);
+    // one tag only, at the top (a stored message, say): its payload has nothing left to revive
+    return reviveParsed(parsed, text.indexOf(TAG_KEY_JSON, first + 1) === -1);
   } catch (error) {
-    if (error instanceof SerializationError) throw error;
-    throw new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
+    throw rethrown(error);
   }
 }
 
@@ -216,28 +231,12 @@ function tagsOnTop(values: unknown[], start: number, step: number, text: string)
   return tags === tops;
 }
 
-/** One value of a text parsed whole, revived (`flat`: see {@link tagsOnTop}). */
-function reviveParsed(value: unknown, flat: boolean): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (flat && !Array.isArray(value)) {
-    const tag = (value as Record<string, unknown>)[TAG_KEY];
-    if (typeof tag === "string") return reviveTagged(value as Record<string, unknown>, tag, true);
-  }
-  return reviveObject(value);
-}
-
 function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return undefined;
   }
-}
-
-function rethrown(error: unknown): SerializationError {
-  return error instanceof SerializationError
-    ? error
-    : new SerializationError(`Cannot decode stored data: ${describeError(error)}.`, { cause: error });
 }
 
 /**
