@@ -384,6 +384,11 @@ export function afterTurns(fn: () => void, turns: number): void {
   queueMicrotask(step);
 }
 
+/** Settles after `turns` microtask turns (see {@link afterTurns}). */
+export function waitTurns(turns: number): Promise<void> {
+  return new Promise<void>((resolve) => afterTurns(resolve, turns));
+}
+
 function combineFailures(failures: unknown[], step: number): unknown {
   const errors = failures.filter((f) => !isGraphBubbleUp(f));
   if (errors.length === 1) return errors[0];

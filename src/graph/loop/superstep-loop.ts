@@ -100,7 +100,7 @@ import {
   updatesPayload,
 } from "./output.js";
 import { groupSavedWrites, type LoopPersistence, type SavedWrites } from "./persistence.js";
-import { afterTurns, runTasks } from "./runner.js";
+import { afterTurns, runTasks, waitTurns } from "./runner.js";
 import { type Task, TaskFactory } from "./task-factory.js";
 import {
   type CallOptions,
@@ -213,6 +213,24 @@ const NESTED_STEP_TURNS = 10;
 /** Microtask turns LangGraph.js's `gatherIterator` takes over a generator of no events, and per event. */
 const EVENTS_GATHER_TURNS = 4;
 const EVENTS_GATHER_ITEM_TURNS = 2;
+
+/**
+ * Microtask turns LangGraph.js's loop spends between preparing a step's `tasks` and streaming
+ * their start: it gathers the checkpoint's event (when it streamed one, `reported`) and then the
+ * tasks' events through async iteration, 4 turns plus 2 per event (measured on 1.7.3). Only a
+ * run streaming `tasks` or `debug` waits them: parallel subgraphs (a `Send` to each) then take
+ * turns the same way, each streaming its checkpoint (or values) before either announces the
+ * tasks of its next step, as there.
+ */
+function gatherTurns(tasks: readonly RunningTask[], reported: boolean): number {
+  let events = 0;
+  for (let i = 0; i < tasks.length; i++) if (!(tasks[i] as RunningTask).node.hidden) events += 1;
+  return (
+    (reported ? EVENTS_GATHER_TURNS + EVENTS_GATHER_ITEM_TURNS : 0) +
+    EVENTS_GATHER_TURNS +
+    EVENTS_GATHER_ITEM_TURNS * events
+  );
+}
 
 /** Microtask turns between a functional-API call and the start of its function (see `runCall`). */
 const CALL_START_TURNS = 2;
@@ -411,17 +429,15 @@ export class PregelLoop {
       let lastYield = Date.now();
       let startWait = this.params.startTurns ?? 0;
       while (this.tick()) {
+        // a nested run's first step: its hidden `__start__` step is announced, then runs that
+        // much later; a step that runs a node waits before anything (see LoopParams.startTurns)
         const hiddenStart = startWait > 0 && this.tasks.every((task) => task.node.hidden);
-        if (startWait > 0 && !hiddenStart) {
-          await new Promise<void>((resolve) => afterTurns(resolve, startWait));
-          startWait = 0;
-        }
+        if (startWait > 0 && !hiddenStart) await waitTurns(startWait);
         // cached tasks are known before the step's tasks are announced (their start then says
         // they do not run), and their updates follow the announcement, as in LangGraph.js
         if (this.params.cache === undefined) {
           if (this.toAnnounce !== undefined) {
-            const turns = this.announceTurns(this.toAnnounce);
-            await new Promise<void>((resolve) => afterTurns(resolve, turns));
+            await waitTurns(this.announceTurns);
             this.announceTasks();
           }
         } else {
@@ -429,10 +445,8 @@ export class PregelLoop {
           this.announceTasks();
           for (let i = 0; i < cached.length; i++) this.commit(cached[i] as Task, undefined);
         }
-        if (hiddenStart) {
-          await new Promise<void>((resolve) => afterTurns(resolve, startWait));
-          startWait = 0;
-        }
+        if (hiddenStart) await waitTurns(startWait);
+        startWait = 0;
         const pending = this.runStep();
         /** An abort that came once every task of the step had finished: the step is kept. */
         let abortedAfter: { error: unknown } | undefined;
@@ -472,8 +486,7 @@ export class PregelLoop {
         if (ended !== undefined) await ended;
         if (abortedAfter !== undefined) throw abortedAfter.error;
         // a nested run's steps take about as many turns as there (see NESTED_STEP_TURNS)
-        if (this.params.parentNs !== "")
-          await new Promise<void>((resolve) => afterTurns(resolve, NESTED_STEP_TURNS));
+        if (this.params.parentNs !== "") await waitTurns(NESTED_STEP_TURNS);
       }
     } catch (error) {
       failure = { error };
@@ -862,8 +875,8 @@ export class PregelLoop {
       if (stepController !== undefined) releaseController(stepController);
       throw new GraphDrained(control.drainReason ?? "shutdown");
     }
-    this.reportedInTick = this.unreported !== undefined;
-    if (this.unreported !== undefined) this.reportCheckpoint(tasks);
+    const reported = this.unreported !== undefined;
+    if (reported) this.reportCheckpoint(tasks);
     this.tasks = tasks;
     if (persistent && this.wantsUpdates) {
       // writes saved before the run was interrupted are replayed, and streamed as cached
@@ -881,33 +894,15 @@ export class PregelLoop {
       (this.wantsTasks || this.wantsDebug) && tasks.some((task) => !(task as Task).done)
         ? tasks.filter((task) => !task.node.hidden || this.hearsHidden)
         : undefined;
+    if (this.toAnnounce !== undefined) this.announceTurns = gatherTurns(this.toAnnounce, reported);
     return true;
   }
 
   /** The step's tasks {@link tick} left to announce. */
   private toAnnounce: RunningTask[] | undefined;
 
-  /** Whether {@link tick} streamed the checkpoint its tasks come from. */
-  private reportedInTick = false;
-
-  /**
-   * Microtask turns LangGraph.js's loop spends between preparing a step's tasks and streaming
-   * their start: it gathers the checkpoint's event (when it streams checkpoints) and then the
-   * tasks' events through async iteration, 4 turns plus 2 per event (measured on 1.7.3). Only a
-   * run streaming `tasks` or `debug` waits them: parallel subgraphs (a `Send` to each) then take
-   * turns the same way, each streaming its checkpoint (or values) before either announces the
-   * tasks of its next step, as there.
-   */
-  private announceTurns(tasks: readonly RunningTask[]): number {
-    let events = 0;
-    for (let i = 0; i < tasks.length; i++) if (!(tasks[i] as RunningTask).node.hidden) events += 1;
-    const turns =
-      (this.reportedInTick ? EVENTS_GATHER_TURNS + EVENTS_GATHER_ITEM_TURNS : 0) +
-      EVENTS_GATHER_TURNS +
-      EVENTS_GATHER_ITEM_TURNS * events;
-    this.reportedInTick = false;
-    return turns;
-  }
+  /** Microtask turns to wait before announcing {@link toAnnounce} (see {@link gatherTurns}). */
+  private announceTurns = 0;
 
   /** Streams the start of the step's tasks (see {@link tick}). */
   private announceTasks(): void {
