@@ -1090,6 +1090,7 @@ export class PregelLoop {
         settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
         nested: this.params.parentNs !== "",
+        gatherAlone: this.params.sink !== undefined && this.params.parentNs === "",
         abandon:
           this.params.persistence === undefined && !(this.wantsTasks || this.wantsDebug)
             ? undefined
