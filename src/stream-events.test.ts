@@ -66,7 +66,8 @@ describe("streamEvents", () => {
     // the fake model streams its answer: tokens between start and end
     expect(model_[0]).toBe("on_chat_model_start");
     expect(model_).toContain("on_chat_model_stream");
-    // the same sequence LangGraph.js yields, tokens aside (its graph stream events come a node later)
+    // the same sequence LangGraph.js yields, tokens aside: the graph's stream event of a step comes
+    // once the next step's node has started
     expect(events.filter((e) => e.event !== "on_chat_model_stream").map(shape)).toEqual([
       ["on_chain_start", "LangGraph", [], { messages: ["yo"] }, undefined],
       // the hidden __start__ node, and the router inside each agent run (LangChain.js's v2)
@@ -84,13 +85,13 @@ describe("streamEvents", () => {
       ["on_chain_start", "RunnableLambda", [], { messages: ["yo", ""] }, undefined],
       ["on_chain_end", "RunnableLambda", [], { messages: ["yo", ""] }, "tools"],
       ["on_chain_end", "agent", ["graph:step:1"], { messages: ["yo"] }, { messages: [""] }],
-      ["on_chain_stream", "LangGraph", [], undefined, undefined],
       ["on_chain_start", "tools", ["graph:step:2"], { messages: ["yo", ""] }, undefined],
+      ["on_chain_stream", "LangGraph", [], undefined, undefined],
       ["on_tool_start", "lookup", [], ["q"], undefined],
       ["on_tool_end", "lookup", [], ["q"], { content: "found x" }],
       ["on_chain_end", "tools", ["graph:step:2"], { messages: ["yo", ""] }, { messages: ["found x"] }],
-      ["on_chain_stream", "LangGraph", [], undefined, undefined],
       ["on_chain_start", "agent", ["graph:step:3"], { messages: ["yo", "", "found x"] }, undefined],
+      ["on_chain_stream", "LangGraph", [], undefined, undefined],
       ["on_chat_model_start", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, undefined],
       ["on_chat_model_end", "FakeChatModel", [], { messages: ["yo", "", "found x"] }, { content: "final" }],
       ["on_chain_start", "RunnableLambda", [], { messages: ["yo", "", "found x", "final"] }, undefined],
@@ -184,8 +185,8 @@ describe("streamEvents", () => {
       ["on_chain_start", "LangGraph"],
       ["on_chain_start", "ask"],
       ["on_chain_end", "ask"],
-      ["on_chain_stream", "LangGraph"],
       ["on_chain_start", "bad"],
+      ["on_chain_stream", "LangGraph"],
     ]);
   });
 

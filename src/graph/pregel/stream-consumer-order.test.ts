@@ -3,7 +3,8 @@
  * consumer that reads at once reads a step's chunks after the next step's nodes have started
  * and before the nodes of the step after (the run keeps about one step ahead of it). Each
  * expected sequence is what LangGraph.js printed for the same program (`n0`: a node ran, `C`: the
- * consumer read a chunk).
+ * consumer read a chunk). `streamEvents` likewise gives the graph's stream event of a step once
+ * the next step's node has started.
  */
 import { describe, expect, it } from "vitest";
 import { Annotation, END, MemorySaver, Send, START, StateGraph, type StreamMode } from "../../index.js";
@@ -109,5 +110,17 @@ describe("a stream() consumer and the nodes", () => {
     }
     expect(chunks).toEqual([{ v: 0 }, { v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }, { v: 5 }]);
     expect(log).toEqual(["n0", "n1", "n2", "n3", "n4"]);
+  });
+
+  it("streamEvents gives a step's stream event once the next step's node started", async () => {
+    const graph = linear([], 3, "sync").compile();
+    const events: string[] = [];
+    for await (const event of graph.streamEvents({ v: 0 }, { version: "v2" })) {
+      events.push(`${event.event.slice("on_chain_".length)}:${event.name}`);
+    }
+    expect(events.join(" ")).toBe(
+      "start:LangGraph start:__start__ end:__start__ start:n0 end:n0 start:n1 stream:LangGraph end:n1 " +
+        "start:n2 stream:LangGraph end:n2 stream:LangGraph end:LangGraph",
+    );
   });
 });

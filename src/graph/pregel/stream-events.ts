@@ -943,17 +943,38 @@ export function streamGraphEvents(
     if (cancelled !== undefined) await stream.cancel(cancelled.reason);
     let output: unknown;
     let held: StreamEvent[] = [];
+    /**
+     * Where the held chunks of a step whose last node ended wait: for the next step's nodes to
+     * start (`"starts"`), then for the first event after those starts (`"started"`).
+     */
+    let holding: "no" | "starts" | "started" = "no";
+    /** How many of the held chunks are the ended step's (those after them are the next step's). */
+    let stepHeld = 0;
     for await (const chunk of stream) {
       const [namespace, mode, payload] = chunk as [string[], string, unknown];
       // the hidden `__start__` node's debug events show its run only, never as a stream chunk
       const hidden =
         mode === "debug" && (payload as { [HIDDEN_TASK_EVENT]?: unknown })[HIDDEN_TASK_EVENT] === true;
+      if (holding !== "no") {
+        const starts = mode === "debug" && (payload as { type?: unknown }).type === "task";
+        if (starts) {
+          if (holding === "starts") stepHeld = held.length;
+          holding = "started";
+        } else if (holding === "started" && !(mode === "updates" || mode === "values")) {
+          // LangGraph.js's graph stream events come a step late: after the next nodes started
+          holding = "no";
+          yield* held.slice(0, stepHeld);
+          held = held.slice(stepHeld);
+        }
+      }
       if (!hidden && askedModes.has(mode) && (askedSubgraphs || namespace.length === 0)) {
         const event = root("on_chain_stream", { chunk: streamChunk(namespace, mode, payload) });
-        // a step's `updates` and `values` follow the end of the node that made them; what a
-        // node streams while it runs (custom, messages, …) comes as it happens
+        // a step's `updates` and `values` follow the end of the node that made them (the last
+        // node of its step: the start of the next step's nodes, see `holding`); what a node
+        // streams while it runs (custom, messages, …) comes as it happens
         if (mode === "updates" || mode === "values") held.push(event);
         else {
+          holding = "no";
           yield* held;
           held = [];
           yield event;
@@ -1029,8 +1050,10 @@ export function streamGraphEvents(
             data: startEventData(inputs),
           };
           running.set(task.id, { event, inputs });
-          yield* held;
-          held = [];
+          if (holding === "no") {
+            yield* held;
+            held = [];
+          }
           yield event;
         } else if (type === "task_result") {
           const run = running.get(task.id);
@@ -1049,8 +1072,13 @@ export function streamGraphEvents(
               };
             }
           }
-          yield* held;
-          held = [];
+          // the last node of a step: its step's chunks come once the next step's nodes started
+          if (running.size === 0) holding = "starts";
+          else {
+            holding = "no";
+            yield* held;
+            held = [];
+          }
         }
       } else if (namespace.length === 0 && mode === "values") {
         // the graph's output is its state: the chunk reporting an interrupt is not
