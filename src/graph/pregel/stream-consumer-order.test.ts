@@ -123,4 +123,39 @@ describe("a stream() consumer and the nodes", () => {
         "start:n2 stream:LangGraph end:n2 stream:LangGraph end:LangGraph",
     );
   });
+
+  it("streamEvents with subgraphs and values gives each snapshot's checkpoint envelope before it", async () => {
+    for (const checkpointer of [undefined, new MemorySaver()]) {
+      const graph = linear([], 2, "async").compile({ checkpointer });
+      const chunks: unknown[] = [];
+      for await (const event of graph.streamEvents(
+        { v: 0 },
+        { version: "v2", subgraphs: true, streamMode: "values", configurable: { thread_id: "e" } },
+      )) {
+        if (event.event === "on_chain_stream") chunks.push(event.data.chunk);
+      }
+      // LangGraph.js 1.7.3: [[], envelope], [[], values] for each superstep
+      expect(chunks.filter((_, i) => i % 2 === 1)).toEqual([
+        [[], { v: 0 }],
+        [[], { v: 1 }],
+        [[], { v: 2 }],
+      ]);
+      const envelopes = chunks
+        .filter((_, i) => i % 2 === 0)
+        .map((chunk) => (chunk as [string[], Record<string, unknown>])[1]);
+      expect(envelopes.map(({ step, source }) => [step, source])).toEqual([
+        [0, "loop"],
+        [1, "loop"],
+        [2, "loop"],
+      ]);
+      for (let i = 0; i < envelopes.length; i++) {
+        const envelope = envelopes[i] as Record<string, unknown>;
+        expect(envelope.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-6[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        // with a checkpointer each names its parent, as the checkpoints do
+        if (checkpointer !== undefined && i > 0) expect(envelope.parent_id).toBe(envelopes[i - 1]?.id);
+        if (checkpointer === undefined)
+          expect(Object.keys(envelope).sort()).toEqual(["id", "source", "step"]);
+      }
+    }
+  });
 });

@@ -142,7 +142,7 @@ function envelopeOf(payload: unknown): CheckpointEnvelope | undefined {
  * saves nothing, `checkpointer: false`) there is no checkpoint to describe, so the envelope has a
  * fresh id and the superstep's number, and no `parent_id`.
  */
-async function* withCheckpointEnvelopes(
+export async function* withCheckpointEnvelopes(
   source: AsyncIterable<unknown>,
   persisted: boolean,
 ): AsyncGenerator<unknown> {

@@ -8,6 +8,7 @@ import {
   randomId,
   recordEnsuredMetadata,
 } from "../../shared/index.js";
+import { isCheckpointSaver } from "../checkpoint/index.js";
 import {
   CHECKPOINT_NAMESPACE_SEPARATOR,
   GraphInterrupt,
@@ -36,6 +37,7 @@ import {
 } from "../stream/index.js";
 import { tokenChunk } from "./messages-stream.js";
 import { METADATA_FROM_CONFIGURABLE } from "./run-config.js";
+import { withCheckpointEnvelopes } from "./stream-events-v3.js";
 
 /**
  * One event of `streamEvents` (LangChain.js's `StreamEvent`, schema v2): what started, streamed
@@ -412,6 +414,8 @@ export interface EventSource {
         configurable?: Record<string, unknown>;
       }
     | undefined;
+  /** The graph's checkpointer (`stream()`'s `checkpoints` envelopes describe its checkpoints). */
+  readonly checkpointer?: unknown;
   /** The run's stream; cancelling it stops the run. */
   stream(input: unknown, options: Record<string | symbol, unknown>): Promise<RunChunks>;
 }
@@ -917,6 +921,9 @@ export function streamGraphEvents(
   );
   const askedModes = new Set<string>(asked.modes);
   const askedSubgraphs = runOptions.subgraphs === true;
+  // With `subgraphs` and `values`, LangGraph.js 1.7.3 also streams each snapshot's checkpoint
+  // envelope (`{ id, parent_id?, step, source }`, as `streamEvents` v3 sends it) before it
+  const envelopes = askedSubgraphs && askedModes.has("values") && !askedModes.has("checkpoints");
   const streamChunk = (namespace: string[], mode: string, payload: unknown): unknown => {
     if (askedSubgraphs) return asked.multi ? [namespace, mode, payload] : [namespace, payload];
     return asked.multi ? [mode, payload] : payload;
@@ -934,7 +941,15 @@ export function streamGraphEvents(
       ...runOptions,
       // the run's id (graph callback handlers hear it) is the graph's events' run_id
       runId,
-      streamMode: [...new Set<StreamMode>(["updates", "values", "debug", ...asked.modes])],
+      streamMode: [
+        ...new Set<StreamMode>([
+          "updates",
+          "values",
+          "debug",
+          ...asked.modes,
+          ...(envelopes ? (["checkpoints", "tasks"] as const) : []),
+        ]),
+      ],
       subgraphs: true,
       [EVENTS_HANDLER]: (sink: StreamSink) => new EventsHandler(sink),
       [MESSAGES_SUBGRAPHS]: askedSubgraphs,
@@ -950,29 +965,37 @@ export function streamGraphEvents(
     let holding: "no" | "starts" | "started" = "no";
     /** How many of the held chunks are the ended step's (those after them are the next step's). */
     let stepHeld = 0;
-    for await (const chunk of stream) {
+    const chunks: AsyncIterable<unknown> = envelopes
+      ? withCheckpointEnvelopes(stream, isCheckpointSaver(graph.checkpointer))
+      : stream;
+    for await (const chunk of chunks) {
       const [namespace, mode, payload] = chunk as [string[], string, unknown];
       // the hidden `__start__` node's debug events show its run only, never as a stream chunk
       const hidden =
         mode === "debug" && (payload as { [HIDDEN_TASK_EVENT]?: unknown })[HIDDEN_TASK_EVENT] === true;
-      if (holding !== "no") {
+      // (the `tasks` chunks the envelopes count steps by, when not asked for, change nothing)
+      if (holding !== "no" && (mode !== "tasks" || askedModes.has("tasks"))) {
         const starts = mode === "debug" && (payload as { type?: unknown }).type === "task";
         if (starts) {
           if (holding === "starts") stepHeld = held.length;
           holding = "started";
-        } else if (holding === "started" && !(mode === "updates" || mode === "values")) {
+        } else if (
+          holding === "started" &&
+          !(mode === "updates" || mode === "values" || mode === "checkpoints")
+        ) {
           // LangGraph.js's graph stream events come a step late: after the next nodes started
           holding = "no";
           yield* held.slice(0, stepHeld);
           held = held.slice(stepHeld);
         }
       }
-      if (!hidden && askedModes.has(mode) && (askedSubgraphs || namespace.length === 0)) {
+      const shown = askedModes.has(mode) || (envelopes && mode === "checkpoints");
+      if (!hidden && shown && (askedSubgraphs || namespace.length === 0)) {
         const event = root("on_chain_stream", { chunk: streamChunk(namespace, mode, payload) });
         // a step's `updates` and `values` follow the end of the node that made them (the last
         // node of its step: the start of the next step's nodes, see `holding`); what a node
         // streams while it runs (custom, messages, …) comes as it happens
-        if (mode === "updates" || mode === "values") held.push(event);
+        if (mode === "updates" || mode === "values" || mode === "checkpoints") held.push(event);
         else {
           holding = "no";
           yield* held;
