@@ -1090,7 +1090,6 @@ export class PregelLoop {
         settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
         nested: this.params.parentNs !== "",
-        gatherAlone: this.params.sink !== undefined && this.params.parentNs === "",
         abandon:
           this.params.persistence === undefined && !(this.wantsTasks || this.wantsDebug)
             ? undefined
