@@ -957,7 +957,7 @@ export function streamGraphEvents(
     run = stream;
     if (cancelled !== undefined) await stream.cancel(cancelled.reason);
     let output: unknown;
-    let held: StreamEvent[] = [];
+    const held: StreamEvent[] = [];
     /**
      * Where the held chunks of a step whose last node ended wait: for the next step's nodes to
      * start (`"starts"`), then for the first event after those starts (`"started"`).
@@ -965,6 +965,11 @@ export function streamGraphEvents(
     let holding: "no" | "starts" | "started" = "no";
     /** How many of the held chunks are the ended step's (those after them are the next step's). */
     let stepHeld = 0;
+    /** The held chunks, the first `count` of them (all by default), given up now. */
+    const release = (count = held.length): StreamEvent[] => {
+      holding = "no";
+      return held.splice(0, count);
+    };
     const chunks: AsyncIterable<unknown> = envelopes
       ? withCheckpointEnvelopes(stream, isCheckpointSaver(graph.checkpointer))
       : stream;
@@ -984,9 +989,7 @@ export function streamGraphEvents(
           !(mode === "updates" || mode === "values" || mode === "checkpoints")
         ) {
           // LangGraph.js's graph stream events come a step late: after the next nodes started
-          holding = "no";
-          yield* held.slice(0, stepHeld);
-          held = held.slice(stepHeld);
+          yield* release(stepHeld);
         }
       }
       const shown = askedModes.has(mode) || (envelopes && mode === "checkpoints");
@@ -997,9 +1000,7 @@ export function streamGraphEvents(
         // streams while it runs (custom, messages, …) comes as it happens
         if (mode === "updates" || mode === "values" || mode === "checkpoints") held.push(event);
         else {
-          holding = "no";
-          yield* held;
-          held = [];
+          yield* release();
           yield event;
         }
       }
@@ -1009,8 +1010,7 @@ export function streamGraphEvents(
         const run = running.get(id);
         running.delete(id);
         if (run !== undefined && !failed) {
-          yield* held;
-          held = [];
+          yield* release();
           const outputs = runDict(returned, "output");
           yield {
             ...run.event,
@@ -1023,8 +1023,7 @@ export function streamGraphEvents(
         const { runId: nodeRunId, name: eventName, data } = payload as NodeCustomEvent;
         const node = running.get(nodeRunId)?.event;
         if (node !== undefined) {
-          yield* held;
-          held = [];
+          yield* release();
           const event = {
             ...node,
             event: "on_custom_event",
@@ -1034,8 +1033,7 @@ export function streamGraphEvents(
           yield customEventOf(event, node.name, "chain");
         }
       } else if (mode === "events") {
-        yield* held;
-        held = [];
+        yield* release();
         yield payload as StreamEvent;
       } else if (mode === "debug") {
         const {
@@ -1073,10 +1071,7 @@ export function streamGraphEvents(
             data: startEventData(inputs),
           };
           running.set(task.id, { event, inputs });
-          if (holding === "no") {
-            yield* held;
-            held = [];
-          }
+          if (holding === "no") yield* release();
           yield event;
         } else if (type === "task_result") {
           const run = running.get(task.id);
@@ -1097,11 +1092,7 @@ export function streamGraphEvents(
           }
           // the last node of a step: its step's chunks come once the next step's nodes started
           if (running.size === 0) holding = "starts";
-          else {
-            holding = "no";
-            yield* held;
-            held = [];
-          }
+          else yield* release();
         }
       } else if (namespace.length === 0 && mode === "values") {
         // the graph's output is its state: the chunk reporting an interrupt is not
