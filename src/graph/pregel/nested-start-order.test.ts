@@ -63,45 +63,40 @@ async function streamed(wait: number, streamMode: StreamMode[]): Promise<string[
 }
 
 describe("a subgraph beside a sibling that awaits", () => {
-  it("streams a sibling that finishes within 20 turns before the subgraph's chunks", async () => {
-    expect(await streamed(20, ["updates", "custom"])).toEqual([
-      '- custom {"n":1}',
-      "- updates n",
-      'child custom {"x":1}',
-      "child updates x",
-      "- updates child",
-    ]);
-  });
-
-  it("interleaves a sibling that waited 60 turns with the subgraph's first node", async () => {
-    expect(await streamed(60, ["updates", "custom"])).toEqual([
-      '- custom {"n":1}',
-      'child custom {"x":1}',
-      "- updates n",
-      "child updates x",
-      "- updates child",
-    ]);
-  });
-
-  it("streams the subgraph's first node and its update before a sibling that waited 140 turns", async () => {
-    expect(await streamed(140, ["updates", "custom"])).toEqual([
-      'child custom {"x":1}',
-      "child updates x",
-      '- custom {"n":1}',
-      "- updates n",
-      "- updates child",
-    ]);
-  });
-
-  it("streams the subgraph's input values and first node before a sibling that waited 110 turns", async () => {
-    expect(await streamed(110, ["values", "custom"])).toEqual([
-      "- values []",
-      "child values []",
-      'child custom {"x":1}',
-      '- custom {"n":1}',
-      'child values ["x"]',
-      '- values ["x","n"]',
-    ]);
+  it.each([
+    [
+      "streams a sibling that finishes within 20 turns before the subgraph's chunks",
+      20,
+      ["updates", "custom"],
+      ['- custom {"n":1}', "- updates n", 'child custom {"x":1}', "child updates x", "- updates child"],
+    ],
+    [
+      "interleaves a sibling that waited 60 turns with the subgraph's first node",
+      60,
+      ["updates", "custom"],
+      ['- custom {"n":1}', 'child custom {"x":1}', "- updates n", "child updates x", "- updates child"],
+    ],
+    [
+      "streams the subgraph's first node and its update before a sibling that waited 140 turns",
+      140,
+      ["updates", "custom"],
+      ['child custom {"x":1}', "child updates x", '- custom {"n":1}', "- updates n", "- updates child"],
+    ],
+    [
+      "streams the subgraph's input values and first node before a sibling that waited 110 turns",
+      110,
+      ["values", "custom"],
+      [
+        "- values []",
+        "child values []",
+        'child custom {"x":1}',
+        '- custom {"n":1}',
+        'child values ["x"]',
+        '- values ["x","n"]',
+      ],
+    ],
+  ] as const)("%s", async (_name, wait, modes, expected) => {
+    expect(await streamed(wait, [...modes])).toEqual(expected);
   });
 });
 
@@ -151,24 +146,32 @@ async function paused(wait: number, before: 0 | 1 | 2): Promise<unknown[]> {
 }
 
 describe("a subgraph that pauses beside a sibling that awaits and pauses", () => {
-  it("lists the subgraph's interrupt first when it pauses at its first node and the sibling after 140 turns", async () => {
-    expect(await paused(140, 0)).toEqual([
-      { out: [], interrupts: ["child question", "sibling question"] },
-      { out: ["ask:yes", "n:yes"], interrupts: [] },
-    ]);
-  });
-
-  it("lists the sibling's interrupt first when the subgraph pauses at its second node and the sibling after 160 turns", async () => {
-    expect(await paused(160, 1)).toEqual([
-      { out: [], interrupts: ["sibling question", "child question"] },
-      { out: ["p0", "ask:yes", "n:yes"], interrupts: [] },
-    ]);
-  });
-
-  it("lists the sibling's interrupt first when the subgraph pauses at its third node and the sibling after 190 turns", async () => {
-    expect(await paused(190, 2)).toEqual([
-      { out: [], interrupts: ["sibling question", "child question"] },
-      { out: ["p0", "p1", "ask:yes", "n:yes"], interrupts: [] },
+  it.each([
+    [
+      "lists the subgraph's interrupt first when it pauses at its first node and the sibling after 140 turns",
+      140,
+      0,
+      ["child question", "sibling question"],
+      ["ask:yes", "n:yes"],
+    ],
+    [
+      "lists the sibling's interrupt first when the subgraph pauses at its second node and the sibling after 160 turns",
+      160,
+      1,
+      ["sibling question", "child question"],
+      ["p0", "ask:yes", "n:yes"],
+    ],
+    [
+      "lists the sibling's interrupt first when the subgraph pauses at its third node and the sibling after 190 turns",
+      190,
+      2,
+      ["sibling question", "child question"],
+      ["p0", "p1", "ask:yes", "n:yes"],
+    ],
+  ] as const)("%s", async (_name, wait, before, interrupts, out) => {
+    expect(await paused(wait, before)).toEqual([
+      { out: [], interrupts },
+      { out, interrupts: [] },
     ]);
   });
 });
