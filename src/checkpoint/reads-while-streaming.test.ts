@@ -86,17 +86,20 @@ describe.each(Object.entries(SAVERS))("%s", (_name, create) => {
     expect(seen).toEqual([[1, ["b"], { n: 1 }]]);
   });
 
-  it("leaving a stream at a step's last chunk keeps that step: the next node is next, and runs once on resume", async () => {
+  it("leaving a stream at a step's last chunk keeps that step: the next node is next, and runs again on resume", async () => {
     const ran: string[] = [];
     const graph = chain(create(), ran);
     const config = { configurable: { thread_id: "break" } };
     for await (const chunk of await graph.stream({ n: 0 }, { ...config, streamMode: "updates" })) {
       if ("b" in chunk) break;
     }
+    // the run keeps a step ahead of its consumer: `c` had started when the consumer left (as in
+    // LangGraph.js 1.7.3), and its step was not kept
+    expect(ran).toEqual(["a", "b", "c"]);
     const snapshot = await graph.getState(config);
     expect([snapshot.metadata?.step, snapshot.next, snapshot.values]).toEqual([2, ["c"], { n: 11 }]);
     expect(await graph.invoke(null, config)).toEqual({ n: 111 });
-    expect(ran).toEqual(["a", "b", "c"]);
+    expect(ran).toEqual(["a", "b", "c", "c"]);
   });
 
   it("getStateHistory while streaming lists the steps taken so far", async () => {

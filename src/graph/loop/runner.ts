@@ -42,6 +42,12 @@ export interface RunnerContext {
    * {@link commitLater}).
    */
   readonly nested?: boolean | undefined;
+  /**
+   * The step is one of a root run streamed to a consumer: a lone task is gathered and committed
+   * as a step of several is, in the turns LangGraph.js's runner takes for any step, so that what
+   * the nodes do and what the consumer reads interleave as there (a step ahead of the consumer).
+   */
+  readonly gatherAlone?: boolean | undefined;
 }
 
 /** The handler task of a failure that goes to the node's error handler (made before the commit, as the reference streams them). */
@@ -60,7 +66,7 @@ function handlerOf(task: RunningTask, error: unknown, context: RunnerContext): R
  * tasks are merged into one `GraphInterrupt`.
  */
 export function runTasks(tasks: readonly RunningTask[], context: RunnerContext): void | Promise<void> {
-  if (tasks.length === 1) return runOne(tasks[0] as RunningTask, context);
+  if (tasks.length === 1 && context.gatherAlone !== true) return runOne(tasks[0] as RunningTask, context);
   return runMany(tasks, context);
 }
 
@@ -106,9 +112,10 @@ function failOne(task: RunningTask, error: unknown, context: RunnerContext): voi
 }
 
 /**
- * Several tasks. The step settles when every task has, or — when a task fails for real — as soon
- * as the failures of that moment are in (siblings are aborted through the step's signal and left
- * to finish in the background, as LangGraph.js does).
+ * Several tasks (or the lone task of a streamed root run's step, see
+ * {@link RunnerContext.gatherAlone}). The step settles when every task has, or — when a task
+ * fails for real — as soon as the failures of that moment are in (siblings are aborted through
+ * the step's signal and left to finish in the background, as LangGraph.js does).
  */
 function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {

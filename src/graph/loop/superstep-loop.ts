@@ -283,6 +283,8 @@ export class PregelLoop {
   private readonly hearsHidden: boolean;
   private readonly wantsCheckpoints: boolean;
   private readonly writer: StreamWriter;
+  /** A root run streamed to a consumer (see `RunnerContext.gatherAlone`). */
+  private readonly streamed: boolean;
   private readonly outputKeys: readonly string[];
   /** What `values` and `updates` chunks show (`LoopGraph.valuesChannels`), and as a list. */
   private readonly valuesChannels: string | readonly string[];
@@ -386,9 +388,11 @@ export class PregelLoop {
     this.hearsHidden = this.wantsDebug && sink?.hearsHidden() === true;
     this.wantsCheckpoints = wants("checkpoints");
     const namespace = this.namespace;
-    this.writer = sink?.wants("custom", this.depth)
+    const writer = sink?.wants("custom", this.depth)
       ? (chunk: unknown) => sink.push(namespace, "custom", chunk)
       : () => {};
+    this.streamed = sink !== undefined && params.parentNs === "";
+    this.writer = writer;
     this.outputKeys =
       typeof graph.outputChannels === "string" ? [graph.outputChannels] : graph.outputChannels;
     this.valuesChannels = graph.valuesChannels ?? graph.streamChannels;
@@ -1090,6 +1094,7 @@ export class PregelLoop {
         settled: this.params.link.messagesHandler === undefined ? undefined : this.reportFinished,
         errorHandlerTask: this.errorHandlerTask,
         nested: this.params.parentNs !== "",
+        gatherAlone: this.streamed,
         abandon:
           this.params.persistence === undefined && !(this.wantsTasks || this.wantsDebug)
             ? undefined

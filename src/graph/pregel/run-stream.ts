@@ -1,5 +1,15 @@
 import { onAbort } from "../../shared/index.js";
+import { afterTurns } from "../loop/index.js";
 import { attachDirectSource, IterableReadableStream, type StreamMode, StreamSink } from "../stream/index.js";
+
+/**
+ * Microtask turns between a chunk reaching a consumer that waits for it and the consumer getting
+ * it. LangGraph.js hands chunks over through two streams and a generator; with this much of a
+ * delay, and a root run's steps gathered as there (see `RunnerContext.gatherAlone`), a consumer
+ * reads each step's chunks after the next step's nodes have started and before the one after,
+ * as there.
+ */
+const HAND_OVER_TURNS = 2;
 
 /** A stream being fed by a run, and the handles the run uses to feed it. */
 export interface RunStream<Chunk> {
@@ -82,7 +92,8 @@ export function openRunStream<Chunk>(
     if (w === undefined) return;
     if (head < queue.length) {
       waiting = undefined;
-      w.resolve(next());
+      const chunk = next();
+      afterTurns(() => w.resolve(chunk), HAND_OVER_TURNS);
     } else if (finished) {
       waiting = undefined;
       const error = ending();
