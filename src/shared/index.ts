@@ -16,3 +16,4 @@ export * from "./promise-try.js";
 export * from "./run-batch.js";
 export * from "./runnable-config.js";
 export * from "./standard-schema.js";
+export * from "./streamed-run.js";

@@ -6,6 +6,7 @@ import {
   failedBeforeThen,
   INVOKE_THEN,
   InvalidArgumentError,
+  isStreamedRunWriter,
   promiseTry,
   raceSignal,
   resolveConfig,
@@ -494,7 +495,11 @@ export abstract class StructuredTool<
       const started = run;
       const raced = raceWithSignal(
         started === undefined
-          ? Promise.resolve(this._call(parsed, run, config))
+          ? // in a run streamed to a consumer, a turn after the call too, as LangChain.js's tools
+            // start then (see streamed-run.ts in shared/)
+            isStreamedRunWriter(config.writer)
+            ? Promise.resolve().then(() => Promise.resolve(this._call(parsed, run, config)))
+            : Promise.resolve(this._call(parsed, run, config))
           : started.startRaised === undefined
             ? Promise.resolve().then(() => this.callInRun(parsed, started, config))
             : started.startRaised.then(

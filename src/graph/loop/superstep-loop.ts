@@ -1,6 +1,7 @@
 import {
   AbortError,
   copyWith,
+  markStreamedRun,
   neverAborted,
   promiseTry,
   type RunnableConfig,
@@ -391,8 +392,10 @@ export class PregelLoop {
     const writer = sink?.wants("custom", this.depth)
       ? (chunk: unknown) => sink.push(namespace, "custom", chunk)
       : () => {};
+    // the calls made in a root run streamed to a consumer reach their model as LangChain.js's do
+    // (see streamed-run.ts in shared/)
     this.streamed = sink !== undefined && params.parentNs === "";
-    this.writer = writer;
+    this.writer = this.streamed ? markStreamedRun(writer) : writer;
     this.outputKeys =
       typeof graph.outputChannels === "string" ? [graph.outputChannels] : graph.outputChannels;
     this.valuesChannels = graph.valuesChannels ?? graph.streamChannels;

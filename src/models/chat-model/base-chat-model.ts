@@ -9,6 +9,7 @@ import {
   type CallbackHandler,
   failedBeforeThen,
   INVOKE_THEN,
+  isStreamedRunWriter,
   mergeOf,
   parentRunIdOf,
   promiseTry,
@@ -114,7 +115,11 @@ interface PreparedCall<Parsed> {
    * (made on first use), none otherwise, as in LangChain.js.
    */
   fallbackId: () => string | undefined;
+  /** The call already waited the turns a streamed run's calls wait (see `invokePrepared`). */
+  waited?: boolean;
 }
+
+function noop(): void {}
 
 /**
  * The base class of chat models, shaped like LangChain.js `BaseChatModel` so that custom
@@ -558,6 +563,18 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
   }
 
   /**
+   * How `invokePrepared` answers the call: through `_streamChatModelEvents` (`"events"`, for a
+   * handler that prefers stream events), `_streamResponseChunks` (`"chunks"`, for one that prefers
+   * streaming, or a model that streams inside `invoke`), else `_generate`.
+   */
+  private callMode(call: PreparedCall<this["ParsedCallOptions"]>): "events" | "chunks" | "generate" {
+    if (call.run?.prefersStreamEvents === true && this.canStreamEvents()) return "events";
+    if ((call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream())
+      return "chunks";
+    return "generate";
+  }
+
+  /**
    * One model call. The common path (no streaming) is one continuation on `_generate`'s promise
    * rather than an `async` function: under Node's `AsyncLocalStorage` every promise and every
    * resumption runs hooks.
@@ -573,6 +590,15 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     then?: (answer: AIMessage) => R | PromiseLike<R>,
     onError?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<AIMessage | R> {
+    // In a run streamed to a consumer, the call reaches the model as late as LangChain.js's does
+    // (see streamed-run.ts in shared/): one microtask turn later, two when it streams.
+    if (call.waited !== true && isStreamedRunWriter((call.parsed as { writer?: unknown }).writer)) {
+      call.waited = true;
+      const again = () =>
+        then === undefined ? this.invokePrepared(call) : this.invokePrepared(call, then, onError);
+      const turn = Promise.resolve();
+      return (this.callMode(call) === "generate" ? turn : turn.then(noop)).then<AIMessage | R>(again);
+    }
     // a handler with `raiseError` and `awaitHandlers` that failed as the call started fails it
     const started = call.run?.takeRaised();
     if (started !== undefined) {
@@ -599,8 +625,9 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
     };
     try {
       if (call.signal?.aborted) throw abortErrorFor(call.signal);
-      if (call.run?.prefersStreamEvents === true && this.canStreamEvents()) {
-        const run = call.run;
+      const mode = this.callMode(call);
+      if (mode === "events") {
+        const run = call.run as ChatModelRun;
         const streamed = thenOrElse(
           this.invokeStreamingEvents(call, run),
           (message) => {
@@ -613,9 +640,7 @@ export abstract class BaseChatModel<CallOptions extends BaseChatModelCallOptions
         );
         return then === undefined ? streamed : streamed.then(then, onError);
       }
-      const stream =
-        (call.run?.prefersStreaming === true || this.streamsInInvoke(call.parsed)) && this.canStream();
-      if (stream) {
+      if (mode === "chunks") {
         // callbacks get the joined chunks, as in LangChain.js; the caller an AIMessage
         const streamed = thenOrElse(
           this.invokeStreaming(call),
