@@ -99,6 +99,32 @@ describe("a stream() consumer and the nodes", () => {
     expect(await read(sending, sent, "values")).toBe("a C w w C C");
   });
 
+  it.each(["sync", "async"] as const)(
+    "interleave a step apart after a step of parallel nodes (%s nodes, updates)",
+    async (kind) => {
+      const fan: string[] = [];
+      const branching = new StateGraph(State)
+        .addNode("a", node(fan, "a", kind))
+        .addNode("b", node(fan, "b", kind))
+        .addNode("c", node(fan, "c", kind))
+        .addEdge(START, "a")
+        .addEdge(START, "b")
+        .addEdge("a", "c")
+        .addEdge("b", "c")
+        .compile();
+      expect(await read(branching, fan, "updates")).toBe("a b c C C C");
+
+      const sent: string[] = [];
+      const sending = new StateGraph(State)
+        .addNode("w", node(sent, "w", kind))
+        .addNode("z", node(sent, "z", kind))
+        .addConditionalEdges(START, () => [new Send("w", {}), new Send("w", {})])
+        .addEdge("w", "z")
+        .compile();
+      expect(await read(sending, sent, "updates")).toBe("w w z C C C");
+    },
+  );
+
   it("a consumer slower than the nodes reads every chunk, in order", async () => {
     const log: string[] = [];
     const graph = linear(log, 5, "async").compile();
