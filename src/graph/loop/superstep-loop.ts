@@ -392,8 +392,8 @@ export class PregelLoop {
     const writer = sink?.wants("custom", this.depth)
       ? (chunk: unknown) => sink.push(namespace, "custom", chunk)
       : () => {};
-    // the calls made in a root run streamed to a consumer reach their model as LangChain.js's do
-    // (see streamed-run.ts in shared/)
+    // the model and tool calls made in a root run streamed to a consumer reach the model or the
+    // tool's function as late as LangChain.js's do (see streamed-run.ts in shared/)
     this.streamed = sink !== undefined && params.parentNs === "";
     this.writer = this.streamed ? markStreamedRun(writer) : writer;
     this.outputKeys =
