@@ -208,6 +208,26 @@ describe("PostgreSQL connections terminated under a saver", () => {
     await pool.end();
   });
 
+  it("a read just after every idle connection of the pool was terminated (a restart, a failover) answers on a new one", async () => {
+    const { pool, application } = namedPool();
+    const saver = new PostgresSaver(pool);
+    await saver.setup();
+    const graph = chain(saver, async () => {});
+    const config = { configurable: { thread_id: "restarted" }, recursionLimit: 100 };
+    await graph.invoke({ log: [] }, config);
+    for (let round = 0; round < 20; round++) {
+      const idle = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+      for (const client of idle) client.release();
+      expect(await killIdle(application)).toBe(3);
+      // the backends' goodbyes reach the pool's sockets before the pool has read them
+      const until = Date.now() + 30;
+      while (Date.now() < until) {}
+      const tuple = await saver.getTuple(config);
+      expect(tuple?.checkpoint.channel_values.log).toHaveLength(STEPS);
+    }
+    await pool.end();
+  });
+
   it("a statement whose connection is terminated twice fails with a PostgresSaverError that says so; nothing is lost", async () => {
     const { pool, application } = namedPool();
     const saver = new PostgresSaver(pool);
