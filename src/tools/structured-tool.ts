@@ -491,14 +491,13 @@ export abstract class StructuredTool<
       };
       // with handlers listening, the tool's function starts a turn after its start was reported,
       // as in LangChain.js (which awaits `handleToolStart`): tools called together all report
-      // their start before any of them runs
+      // their start before any of them runs; in a run streamed to a consumer it starts a turn
+      // after the call too, as LangChain.js's tools do (see streamed-run.ts in shared/)
       const started = run;
       const raced = raceWithSignal(
         started === undefined
-          ? // in a run streamed to a consumer, a turn after the call too, as LangChain.js's tools
-            // start then (see streamed-run.ts in shared/)
-            isStreamedRunWriter(config.writer)
-            ? Promise.resolve().then(() => Promise.resolve(this._call(parsed, run, config)))
+          ? isStreamedRunWriter(config.writer)
+            ? Promise.resolve().then((): unknown => this._call(parsed, run, config))
             : Promise.resolve(this._call(parsed, run, config))
           : started.startRaised === undefined
             ? Promise.resolve().then(() => this.callInRun(parsed, started, config))
