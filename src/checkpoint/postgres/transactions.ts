@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { abortableSleep } from "../../shared/index.js";
 
 /**
  * Listens to a checked-out client's 'error' events. pg emits one when the connection dies (the
@@ -104,7 +105,7 @@ export async function retryOnLostConnection<T>(
   } catch (error) {
     if (!connectionLost(error) || !retryable(error)) throw error;
   }
-  await new Promise<void>((resolve) => setTimeout(resolve, RETRY_WAIT_MS));
+  await abortableSleep(RETRY_WAIT_MS, undefined);
   return attempt();
 }
 
