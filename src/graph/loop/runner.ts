@@ -66,8 +66,58 @@ function handlerOf(task: RunningTask, error: unknown, context: RunnerContext): R
  * tasks are merged into one `GraphInterrupt`.
  */
 export function runTasks(tasks: readonly RunningTask[], context: RunnerContext): void | Promise<void> {
-  if (tasks.length === 1 && context.gatherAlone !== true) return runOne(tasks[0] as RunningTask, context);
+  if (tasks.length === 1) {
+    const task = tasks[0] as RunningTask;
+    return context.gatherAlone === true ? runGathered(task, context) : runOne(task, context);
+  }
   return runMany(tasks, context);
+}
+
+/**
+ * The lone task of a streamed root run's step (see {@link RunnerContext.gatherAlone}): committed
+ * a microtask turn after it settles, as {@link runMany} commits a batch of one (its failure, its
+ * error handler's run and the step's abort in the same order), without runMany's bookkeeping.
+ */
+function runGathered(first: RunningTask, context: RunnerContext): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const run = (task: RunningTask): void => {
+      executeTask(task, context.retryPolicy, {
+        done: (finished) => {
+          // the commit's turn is queued before what hears the task finish queues, as in runMany
+          queueMicrotask(() => {
+            try {
+              context.commit(finished, undefined);
+            } catch (error) {
+              reject(error);
+              return;
+            }
+            resolve();
+          });
+          context.settled?.(finished);
+        },
+        failed: (failed, thrown) => {
+          const error = thrown === undefined ? new Error("Task failed") : thrown;
+          queueMicrotask(() => {
+            const handler = handlerOf(failed, error, context);
+            try {
+              context.commit(failed, error);
+            } catch (commitError) {
+              reject(commitError);
+              return;
+            }
+            if (handler !== undefined) {
+              run(handler);
+              return;
+            }
+            reject(error);
+            // as runMany gives up a step on a real failure: the step's signal aborts
+            if (!isGraphBubbleUp(error) && !isInvalidResume(error)) context.stepController?.abort(error);
+          });
+        },
+      });
+    };
+    run(first);
+  });
 }
 
 /**
@@ -112,10 +162,9 @@ function failOne(task: RunningTask, error: unknown, context: RunnerContext): voi
 }
 
 /**
- * Several tasks (or the lone task of a streamed root run's step, see
- * {@link RunnerContext.gatherAlone}). The step settles when every task has, or — when a task
- * fails for real — as soon as the failures of that moment are in (siblings are aborted through
- * the step's signal and left to finish in the background, as LangGraph.js does).
+ * Several tasks. The step settles when every task has, or — when a task fails for real — as soon
+ * as the failures of that moment are in (siblings are aborted through the step's signal and left
+ * to finish in the background, as LangGraph.js does).
  */
 function runMany(tasks: readonly RunningTask[], context: RunnerContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
